@@ -1,0 +1,68 @@
+# devcheck top-level build.  `make` builds everything into $(BUILD)/,
+# `make test` runs every test, `make demo` runs the main job.
+# Each part of the tree adds its own rules in a fragment (sim/sim.mk, ...)
+# and appends to ALL (what `make` builds) and TESTS (what `make test` runs).
+
+CUDA_HOME ?= /usr/local/cuda
+SANITIZE  ?=
+CC        ?= gcc
+ifeq ($(origin CC),default)
+CC := gcc
+endif
+NVCC      ?= $(CUDA_HOME)/bin/nvcc
+PYTHON    ?= python3
+
+ifeq ($(SANITIZE),)
+BUILD     ?= build
+else
+ifeq ($(filter $(SANITIZE),address undefined thread),)
+$(error SANITIZE must be one of address, undefined, thread (got '$(SANITIZE)'))
+endif
+BUILD     ?= build-$(SANITIZE)
+SANFLAGS  := -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all
+endif
+
+CUDA_INC  := $(CUDA_HOME)/include
+WARN      := -Wall -Wextra -Werror
+CFLAGS    ?= -O2 -g
+ALL_CFLAGS = -std=gnu11 $(CFLAGS) $(WARN) $(SANFLAGS) -fPIC -D_GNU_SOURCE -I$(CUDA_INC)
+ALL_LDFLAGS = $(SANFLAGS) $(LDFLAGS)
+# nvcc-built programs: debug info, shared cudart (so the sim or the real
+# runtime is chosen at run time), exported symbols so the sim finds host twins.
+NVCCFLAGS ?= -g -O1
+ALL_NVCCFLAGS = $(NVCCFLAGS) -cudart shared -Xcompiler -Wall,-Wextra,-Werror,-rdynamic -Xlinker -rpath-link=$(CUDA_HOME)/lib64
+
+ALL   :=
+TESTS :=
+
+DEPS_STAMP := $(BUILD)/.deps-ok
+
+.PHONY: all test demo clean deps
+all: deps build-all
+
+deps: $(DEPS_STAMP)
+$(DEPS_STAMP): mk/deps.sh
+	@mkdir -p $(BUILD)
+	@CC=$(CC) sh mk/deps.sh $(CUDA_HOME)
+	@touch $@
+
+include sim/sim.mk
+include registry/registry.mk
+include report/report.mk
+include preload/preload.mk
+include samples/samples.mk
+include tests/tests.mk
+include bench/bench.mk
+
+.PHONY: build-all
+build-all: $(ALL)
+
+$(ALL): | $(DEPS_STAMP)
+
+# `make test` is the CI entry point: it builds everything and runs every test;
+# its last line is `N passed, N failed`.
+test: all
+	@BUILD=$(BUILD) SANITIZE=$(SANITIZE) CUDA_HOME=$(CUDA_HOME) sh tests/run.sh $(TESTS)
+
+clean:
+	rm -rf build build-address build-undefined build-thread

@@ -1,0 +1,1 @@
+# bench/ build rules: append targets to ALL and tests to TESTS.

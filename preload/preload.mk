@@ -1,0 +1,1 @@
+# preload/ build rules: append targets to ALL and tests to TESTS.

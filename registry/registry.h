@@ -1,0 +1,77 @@
+/* registry: the live allocations devcheck knows of, and who may access them.
+ *
+ * Contract (all functions are thread-safe; none calls CUDA; none allocates on
+ * the lookup path):
+ *  - An allocation is an address range [base, base+size) with a kind, an owner
+ *    device (-1 for host memory), a set of devices granted access to it beyond
+ *    the owner, and the stack id of the call that allocated it.
+ *  - dc_reg_lookup() resolves any interior address in O(1) expected time,
+ *    independent of the number of live allocations.
+ *  - dc_reg_add() of a range that overlaps live entries first removes those
+ *    entries (the program freed them behind our back): a reused address never
+ *    inherits a stale owner.
+ *  - On allocation failure inside the registry the call returns -1 and the
+ *    table is unchanged.
+ */
+#ifndef DEVCHECK_REGISTRY_H
+#define DEVCHECK_REGISTRY_H
+#include <stddef.h>
+#include <stdint.h>
+
+#define DC_MAX_DEVICES 64
+typedef uint64_t dc_devmask;            /* bit d: device d */
+#define DC_DEV_BIT(d) ((dc_devmask)1 << (d))
+
+enum dc_mem_kind {
+    DC_MEM_DEVICE = 0,      /* cuMemAlloc, cudaMalloc, pitch */
+    DC_MEM_POOL,            /* stream-ordered / pool allocation; access from the pool */
+    DC_MEM_VMM,             /* cuMemMap'ed range; access only as cuMemSetAccess granted */
+    DC_MEM_IPC,             /* imported with cuIpcOpenMemHandle */
+    DC_MEM_MANAGED,         /* cuMemAllocManaged: accessible everywhere */
+    DC_MEM_HOST_PINNED,     /* cuMemHostAlloc, cuMemAllocHost */
+    DC_MEM_HOST_REGISTERED, /* cuMemHostRegister */
+    DC_MEM_HOST_PAGEABLE,   /* never stored: a lookup result for plain host memory */
+    DC_MEM_KIND_COUNT
+};
+const char *dc_mem_kind_name(enum dc_mem_kind k);   /* "device", "pool", ... */
+
+struct dc_alloc {
+    uintptr_t base;
+    size_t size;
+    enum dc_mem_kind kind;
+    int owner;              /* owning device, -1 for host memory */
+    dc_devmask access;      /* devices granted access (cuMemSetAccess, IPC lazy peer) */
+    uint64_t pool;          /* DC_MEM_POOL: the pool handle, access read from the pool */
+    uint32_t alloc_stack;   /* dc_stack id of the allocating call, 0 if none */
+    uint64_t serial;        /* set by dc_reg_add: increases with every add */
+};
+
+int  dc_reg_add(const struct dc_alloc *a);                 /* 0 or -1 */
+/* Removes the allocation whose base is exactly `base`; 0 if found (copied to
+ * *out when out != NULL), -1 otherwise. */
+int  dc_reg_remove(uintptr_t base, struct dc_alloc *out);
+/* Finds the allocation containing addr; 0 and a copy in *out, or -1. */
+int  dc_reg_lookup(uintptr_t addr, struct dc_alloc *out);
+/* Grants (allowed=1) or revokes access of `device` to every allocation
+ * overlapping [base, base+size) (cuMemSetAccess). */
+void dc_reg_set_access(uintptr_t base, size_t size, int device, int allowed);
+/* Removes every allocation owned by `device` of the given kinds mask
+ * (bit = 1 << kind), e.g. when its context is destroyed. Returns count. */
+size_t dc_reg_drop_device(int device, unsigned kind_mask);
+size_t dc_reg_count(void);
+
+/* Peer access: device `from` may access device `to`'s DC_MEM_DEVICE/IPC memory. */
+void dc_reg_set_peer(int from, int to, int enabled);
+int  dc_reg_peer_enabled(int from, int to);
+/* Pool access (cuMemPoolSetAccess): devices that may access the pool's memory. */
+void dc_reg_pool_set_access(uint64_t pool, int device, int allowed);
+dc_devmask dc_reg_pool_access(uint64_t pool);
+
+/* May `device` access allocation *a?  Applies the rules above: owner, managed
+ * and host pinned/registered always; device/IPC memory by peer access or an
+ * explicit grant; pool memory by the pool's access; VMM only by grant. */
+int dc_reg_may_access(const struct dc_alloc *a, int device);
+
+/* Forget everything (tests; the child after fork keeps the table). */
+void dc_reg_reset(void);
+#endif

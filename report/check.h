@@ -1,0 +1,48 @@
+/* check: the launch check.  The interposer (preload/) and later the CUPTI
+ * subscriber describe a launch in a struct dc_launch; dc_check_launch() scans
+ * every 8-byte-aligned word of every parameter against the registry, decides
+ * each finding (device_mismatch, peer_access, host_memory, stream_mismatch,
+ * unchecked_kernel) under the options, and hands it to the report.
+ *
+ * Contract: never calls CUDA, never modifies the arguments, thread-safe.
+ * Must be called with the caller's CUDA re-entrancy guard held. */
+#ifndef DEVCHECK_CHECK_H
+#define DEVCHECK_CHECK_H
+#include <stddef.h>
+#include <stdint.h>
+
+struct dc_param { uint32_t offset, size; };
+
+enum dc_finding_kind {
+    DC_F_DEVICE_MISMATCH = 0,
+    DC_F_PEER_ACCESS,
+    DC_F_HOST_MEMORY,
+    DC_F_STREAM_MISMATCH,
+    DC_F_UNCHECKED_KERNEL,
+    DC_F_KIND_COUNT
+};
+const char *dc_finding_kind_name(enum dc_finding_kind k);  /* "device_mismatch", ... */
+
+struct dc_launch {
+    const char *kernel;        /* mangled (or plain) kernel name; NULL if unknown */
+    const void *kernel_key;    /* CUfunction / CUkernel: identity for once-per-kernel notes */
+    const char *api;           /* entry point that launched: "__cudaLaunchKernel", "cuLaunchKernel", ... */
+    int device;                /* launch device: the device of the stream's context */
+    int current_device;        /* runtime API: the calling thread's current device; -1 if not applicable */
+    uintptr_t stream;          /* as the program passed it */
+    int pageable_ok;           /* launch device reports pageable memory access (HMM/ATS) */
+    /* Arguments: either kernelParams style (args[i] points to parameter i) ... */
+    void *const *args;
+    /* ... or one packed buffer (cuLaunchKernel `extra`), params at their offsets. */
+    const void *argbuf;
+    size_t argbuf_size;
+    /* Parameter layout; layout_known == 0 means the driver could not say. */
+    const struct dc_param *params;
+    unsigned nparams;
+    int layout_known;
+};
+
+/* Checks one launch; returns the number of error-severity findings (0 when
+ * clean or checking is off).  Counts the launch as checked or unchecked. */
+int dc_check_launch(const struct dc_launch *l);
+#endif

@@ -1,0 +1,1 @@
+# report/ build rules: append targets to ALL and tests to TESTS.

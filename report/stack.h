@@ -1,0 +1,14 @@
+/* stack: capture fast, symbolize late.  dc_stack_capture() takes the caller's
+ * instruction pointers with libunwind, deduplicates the array by hash and
+ * returns a small id; symbols (function, module+offset, file:line via libdw)
+ * are resolved only when a finding is reported.  Thread-safe; returns 0 when
+ * the stack cannot be captured or stored (never fails the caller). */
+#ifndef DEVCHECK_STACK_H
+#define DEVCHECK_STACK_H
+#include <stdint.h>
+#include <stddef.h>
+#define DC_STACK_MAX 48
+uint32_t dc_stack_capture(int skip);            /* skip: frames above the caller to drop */
+/* Copies up to max IPs of stack `id` into ips; returns the count (0 if unknown). */
+size_t dc_stack_get(uint32_t id, uintptr_t *ips, size_t max);
+#endif

@@ -1,0 +1,1 @@
+# samples/ build rules: append targets to ALL and tests to TESTS.

@@ -1,0 +1,39 @@
+/* image: reads the kernels of a code image, as the real driver's loader does.
+ *
+ * Accepts what cuModuleLoadData / cuLibraryLoadData accept: a fatbin wrapper
+ * (magic 0x466243b1, what __cudaRegisterFatBinary receives), a fatbin (magic
+ * 0xBA55ED50), a cubin (ELF), or NUL-terminated PTX text.  For every kernel
+ * it gives the mangled name, the twin base name and the parameter layout read
+ * from the code itself: the cubin's .nv.info.<kernel> EIATTR_KPARAM_INFO
+ * records, or the PTX .entry parameter list.  Never a hand-written table.
+ *
+ * Contract: returns 0 and fills *out, or -1 with *out zeroed when the image is
+ * not one of the formats above (or is malformed: every read is bounds-checked).
+ * Thread-safe (no global state). */
+#ifndef SIMCUDA_IMAGE_H
+#define SIMCUDA_IMAGE_H
+#include <stddef.h>
+#include <stdint.h>
+
+struct sim_param { uint32_t offset, size; };
+
+struct sim_kernel_info {
+    char *name;                 /* mangled, as in the image: "_Z4vaddPKfS0_Pfi" */
+    char *base;                 /* twin name: "vadd" (no namespace, template args, params) */
+    unsigned nparams;
+    struct sim_param *params;   /* ordered by parameter index */
+};
+
+struct sim_image {
+    unsigned nkernels;
+    struct sim_kernel_info *kernels;
+};
+
+/* size may be 0 when the format carries its own size (wrapper, fatbin, ELF, PTX). */
+int  sim_image_parse(const void *data, size_t size, struct sim_image *out);
+void sim_image_free(struct sim_image *img);
+const struct sim_kernel_info *sim_image_find(const struct sim_image *img, const char *name);
+/* "_Z4vaddPKfS0_Pfi" -> "vadd", "_ZN2ns6kernelIfEEvPT_" -> "kernel", "plain" -> "plain".
+ * Writes at most len bytes (NUL-terminated); returns 0, or -1 if it does not fit. */
+int  sim_twin_base(const char *mangled, char *buf, size_t len);
+#endif

@@ -1,0 +1,1 @@
+# libcudart.so.13 rules (sim/runtime/).

@@ -1,0 +1,8 @@
+# sim/: the simulated multi-GPU CUDA platform.
+#   $(BUILD)/sim/libcuda.so.1     driver   (sim/driver/, rules in sim/driver/driver.mk)
+#   $(BUILD)/sim/libcudart.so.13  runtime  (sim/runtime/, rules in sim/runtime/runtime.mk)
+# sim/ shares no source with devcheck (preload/, registry/, report/, cupti/).
+SIM_BUILD := $(BUILD)/sim
+include sim/driver/driver.mk
+include sim/runtime/runtime.mk
+include sim/tests/tests.mk

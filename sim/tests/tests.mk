@@ -1,0 +1,3 @@
+# sim tests: include each owner's fragment.
+-include sim/tests/driver_tests.mk
+-include sim/tests/runtime_tests.mk

@@ -1,0 +1,41 @@
+# Shared helpers for shell tests; source it: `. "$ROOT/tests/lib.sh"`.
+# tests/run.sh exports ROOT, BUILD, CUDA_HOME and SANITIZE.
+set -u
+: "${ROOT:=$(cd "$(dirname "$0")/../.." && pwd)}"
+: "${BUILD:=$ROOT/build}"
+: "${SANITIZE:=}"
+SIM_DIR=$BUILD/sim
+DEVCHECK_LIB=$BUILD/lib/libdevcheck.so
+DEVCHECK_BIN=$BUILD/bin/devcheck
+SAMPLES=$BUILD/samples
+# Sanitizer runtime that must be loaded first when our instrumented shared
+# objects are loaded into an uninstrumented (nvcc-built) program.
+SAN_PRELOAD=""
+case $SANITIZE in
+    address) SAN_PRELOAD=$(${CC:-gcc} -print-file-name=libasan.so)
+             export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0:abort_on_error=1} ;;
+    thread)  SAN_PRELOAD=$(${CC:-gcc} -print-file-name=libtsan.so)
+             export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:report_signal_unsafe=0} ;;
+    undefined) export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} ;;
+esac
+TMPD=$(mktemp -d "${TMPDIR:-/tmp}/devcheck-test.XXXXXX")
+trap 'rm -rf "$TMPD"' EXIT
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+note() { echo "# $*"; }
+
+# on_sim CMD...: run CMD on the simulated GPUs (no devcheck).
+on_sim() {
+    env LD_LIBRARY_PATH="$SIM_DIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+        ${SAN_PRELOAD:+LD_PRELOAD="$SAN_PRELOAD"} "$@"
+}
+# under_devcheck CMD...: run CMD on the sim with libdevcheck.so preloaded.
+under_devcheck() {
+    env LD_LIBRARY_PATH="$SIM_DIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+        LD_PRELOAD="${SAN_PRELOAD:+$SAN_PRELOAD }$DEVCHECK_LIB" "$@"
+}
+# expect_eq WHAT EXPECTED ACTUAL
+expect_eq() { [ "$2" = "$3" ] || fail "$1: expected '$2', got '$3'"; }
+# expect_grep PATTERN FILE: FILE has a line matching the extended regex.
+expect_grep() { grep -Eq -- "$1" "$2" || { sed 's/^/    > /' "$2" >&2; fail "no line matching '$1' in $2"; }; }
+expect_no_grep() { ! grep -Eq -- "$1" "$2" || { sed 's/^/    > /' "$2" >&2; fail "unexpected line matching '$1' in $2"; }; }

@@ -1,0 +1,1 @@
+# tests/ build rules: append test executables to TESTS.
