@@ -64,5 +64,10 @@ $(ALL): | $(DEPS_STAMP)
 test: all
 	@BUILD=$(BUILD) SANITIZE=$(SANITIZE) CUDA_HOME=$(CUDA_HOME) sh tests/run.sh $(TESTS)
 
+# `make demo` is devcheck's main job: the buggy samples under devcheck on the
+# simulated GPUs (or real ones when a driver is present), then the fixed ones.
+demo: all
+	@BUILD=$(BUILD) sh demo/run.sh
+
 clean:
 	rm -rf build build-address build-undefined build-thread

@@ -1,3 +1,4 @@
 # sim tests: include each owner's fragment.
 -include sim/tests/driver_tests.mk
 -include sim/tests/runtime_tests.mk
+-include sim/tests/image_tests.mk
