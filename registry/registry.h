@@ -46,7 +46,9 @@ struct dc_alloc {
     uint64_t serial;        /* set by dc_reg_add: increases with every add */
 };
 
-int  dc_reg_add(const struct dc_alloc *a);                 /* 0 or -1 */
+/* 0, or -1 (table unchanged) when size == 0, base + size overflows, or memory
+ * runs out.  a->serial is ignored (the registry assigns it). */
+int  dc_reg_add(const struct dc_alloc *a);
 /* Removes the allocation whose base is exactly `base`; 0 if found (copied to
  * *out when out != NULL), -1 otherwise. */
 int  dc_reg_remove(uintptr_t base, struct dc_alloc *out);
@@ -69,9 +71,22 @@ dc_devmask dc_reg_pool_access(uint64_t pool);
 
 /* May `device` access allocation *a?  Applies the rules above: owner, managed
  * and host pinned/registered always; device/IPC memory by peer access or an
- * explicit grant; pool memory by the pool's access; VMM only by grant. */
+ * explicit grant; pool memory by the pool's access; VMM only by grant.
+ * Precisely (d = device; 0 for d outside [0, DC_MAX_DEVICES)):
+ *   managed, pinned, registered:  1
+ *   device, ipc:  owner == d || access has d || dc_reg_peer_enabled(d, owner)
+ *   pool:         owner == d || access has d || dc_reg_pool_access(pool) has d
+ *   vmm:          access has d  (cuMemMap'ed memory needs cuMemSetAccess even
+ *                 on the device that backs it)
+ *   pageable:     0  (the launch check decides host memory by option) */
 int dc_reg_may_access(const struct dc_alloc *a, int device);
 
 /* Forget everything (tests; the child after fork keeps the table). */
 void dc_reg_reset(void);
+/* fork(): the preload registers these with pthread_atfork (prepare takes the
+ * registry lock, parent/child release it) so a child never inherits a held
+ * lock.  dc_core_atfork_install() in report.h registers all core modules. */
+void dc_reg_fork_prepare(void);
+void dc_reg_fork_parent(void);
+void dc_reg_fork_child(void);
 #endif

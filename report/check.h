@@ -45,4 +45,8 @@ struct dc_launch {
 /* Checks one launch; returns the number of error-severity findings (0 when
  * clean or checking is off).  Counts the launch as checked or unchecked. */
 int dc_check_launch(const struct dc_launch *l);
+
+/* Forgets the per-kernel cache (filter decisions, unchecked notes); tests
+ * call it after changing the options. */
+void dc_check_reset(void);
 #endif

@@ -1,0 +1,32 @@
+/* finding: what check.c hands to report.c (internal to the core). */
+#ifndef DEVCHECK_FINDING_H
+#define DEVCHECK_FINDING_H
+#include <stdint.h>
+#include "registry/registry.h"
+#include "report/check.h"
+
+enum dc_severity { DC_SEV_ERROR = 0, DC_SEV_WARNING, DC_SEV_INFO };
+
+struct dc_finding {
+    enum dc_finding_kind kind;
+    enum dc_severity severity;
+    const struct dc_launch *launch;
+    uint32_t launch_stack;      /* dc_stack id, 0 if none */
+    int launch_stack_in_key;    /* 0: once per kernel (unchecked_kernel) */
+    /* operand findings (device_mismatch, peer_access, host_memory): */
+    int has_operand;
+    int param;                  /* parameter index; -1 when the layout is unknown */
+    uint32_t word_offset;       /* byte offset of the word in the parameter (buffer if param == -1) */
+    uintptr_t address;          /* the word's value */
+    int alloc_known;            /* 0: pageable host memory, not in the registry */
+    struct dc_alloc alloc;      /* when alloc_known */
+    const char *access;         /* short access state, e.g. "peer access not enabled" */
+};
+
+/* Records one finding: deduplicates it, and on its first occurrence prints
+ * the report block (print_limit permitting) and writes its JSON line. */
+void dc_report_finding(const struct dc_finding *f);
+/* Counts a launch for the summary: checked (1) or unchecked (0). */
+void dc_report_count_launch(int checked);
+const char *dc_severity_name(enum dc_severity s);   /* "error", "warning", "info" */
+#endif

@@ -1,0 +1,302 @@
+/* stack: capture with libunwind, dedup by hash of the IP array, symbolize late.
+ *
+ * Capture (hot path: allocations, launches with findings) takes the IPs with
+ * unw_backtrace and looks the array up in a uthash keyed by the IP array
+ * itself (uthash hashes it); a new array is stored once and gets the next id.
+ * Ids start at 1 and index `by_id`; 0 means "no stack".
+ *
+ * Symbolization (report time only, serialized by sym_lock): dladdr for the
+ * module and its base, libdw (dwfl over /proc/self/maps) for the ELF symbol
+ * (static functions too) and the DWARF file:line, __cxa_demangle when the
+ * program has it (looked up at report time; libstdc++ is never linked). */
+#define UNW_LOCAL_ONLY
+#include "report/stack.h"
+#include "report/symbolize.h"
+
+#include <dlfcn.h>
+#include <elfutils/libdwfl.h>
+#include <libunwind.h>
+#include <link.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define HASH_NONFATAL_OOM 1
+static int stack_oom;
+#define uthash_nonfatal_oom(obj) do { (void)(obj); stack_oom = 1; } while (0)
+#include <uthash.h>
+
+#define MAX_STACKS (1u << 22)
+
+struct stack_rec {
+    UT_hash_handle hh;
+    uint32_t id;
+    uint32_t n;
+    uintptr_t ips[];
+};
+
+static pthread_rwlock_t stack_lock = PTHREAD_RWLOCK_INITIALIZER;
+static struct stack_rec *stacks;        /* uthash keyed by ips[0..n) */
+static struct stack_rec **by_id;        /* by_id[id - 1] */
+static uint32_t nstacks, cap_ids;
+
+__attribute__((noinline)) uint32_t dc_stack_capture(int skip)
+{
+    void *raw[DC_STACK_MAX + 32];
+    if (skip < 0)
+        skip = 0;
+    if (skip > 31)
+        skip = 31;
+    /* raw[0] is this function; the caller starts at raw[1]. */
+    int got = unw_backtrace(raw, (int)(sizeof raw / sizeof raw[0]));
+    int first = 1 + skip;
+    if (got <= first)
+        return 0;
+    uint32_t n = (uint32_t)(got - first);
+    if (n > DC_STACK_MAX)
+        n = DC_STACK_MAX;
+    uintptr_t ips[DC_STACK_MAX];
+    for (uint32_t i = 0; i < n; i++)
+        ips[i] = (uintptr_t)raw[first + i];
+    size_t keylen = n * sizeof ips[0];
+
+    struct stack_rec *r;
+    pthread_rwlock_rdlock(&stack_lock);
+    HASH_FIND(hh, stacks, ips, keylen, r);
+    uint32_t id = r ? r->id : 0;
+    pthread_rwlock_unlock(&stack_lock);
+    if (id)
+        return id;
+
+    pthread_rwlock_wrlock(&stack_lock);
+    HASH_FIND(hh, stacks, ips, keylen, r);      /* another thread may have won */
+    if (r) {
+        id = r->id;
+        goto out;
+    }
+    if (nstacks >= MAX_STACKS)
+        goto out;
+    if (nstacks == cap_ids) {
+        uint32_t ncap = cap_ids ? cap_ids * 2 : 1024;
+        struct stack_rec **nb = realloc(by_id, ncap * sizeof *nb);
+        if (!nb)
+            goto out;
+        by_id = nb;
+        cap_ids = ncap;
+    }
+    r = malloc(sizeof *r + keylen);
+    if (!r)
+        goto out;
+    memset(&r->hh, 0, sizeof r->hh);
+    r->n = n;
+    memcpy(r->ips, ips, keylen);
+    r->id = nstacks + 1;
+    stack_oom = 0;
+    HASH_ADD_KEYPTR(hh, stacks, r->ips, keylen, r);
+    if (stack_oom) {
+        free(r);
+        goto out;
+    }
+    by_id[nstacks++] = r;
+    id = r->id;
+out:
+    pthread_rwlock_unlock(&stack_lock);
+    return id;
+}
+
+size_t dc_stack_get(uint32_t id, uintptr_t *ips, size_t max)
+{
+    size_t n = 0;
+    pthread_rwlock_rdlock(&stack_lock);
+    if (id >= 1 && id <= nstacks) {
+        const struct stack_rec *r = by_id[id - 1];
+        n = r->n < max ? r->n : max;
+        memcpy(ips, r->ips, n * sizeof *ips);
+    }
+    pthread_rwlock_unlock(&stack_lock);
+    return n;
+}
+
+
+/* ---- symbolization -------------------------------------------------------------- */
+
+static pthread_mutex_t sym_lock = PTHREAD_MUTEX_INITIALIZER;
+static Dwfl *dwfl;
+static int own_known, own_is_main;
+static void *own_base;
+
+typedef char *(*demangle_fn)(const char *, char *, size_t *, int *);
+
+int dc_demangle(const char *name, char *out, size_t len)
+{
+    static demangle_fn fn;
+    static int looked;
+    if (!len)
+        return -1;
+    snprintf(out, len, "%s", name ? name : "");
+    if (!name || name[0] != '_' || name[1] != 'Z')
+        return -1;
+    if (!__atomic_load_n(&looked, __ATOMIC_ACQUIRE)) {
+        /* The program's C++ runtime, if any; devcheck never links libstdc++. */
+        demangle_fn f = (demangle_fn)dlsym(RTLD_DEFAULT, "__cxa_demangle");
+        __atomic_store_n(&fn, f, __ATOMIC_RELEASE);
+        __atomic_store_n(&looked, 1, __ATOMIC_RELEASE);
+    }
+    demangle_fn f = __atomic_load_n(&fn, __ATOMIC_ACQUIRE);
+    if (!f)
+        return -1;
+    int status = -1;
+    char *d = f(name, NULL, NULL, &status);
+    if (!d || status != 0) {
+        free(d);
+        return -1;
+    }
+    snprintf(out, len, "%s", d);
+    free(d);
+    return 0;
+}
+
+static const Dwfl_Callbacks dwfl_cb = {
+    .find_elf = dwfl_linux_proc_find_elf,
+    .find_debuginfo = dwfl_standard_find_debuginfo,
+};
+
+static void dwfl_refresh(void)
+{
+    if (!dwfl) {
+        dwfl = dwfl_begin(&dwfl_cb);
+        if (!dwfl)
+            return;
+    }
+    dwfl_report_begin(dwfl);
+    if (dwfl_linux_proc_report(dwfl, getpid()) != 0) {
+        dwfl_report_end(dwfl, NULL, NULL);
+        return;
+    }
+    dwfl_report_end(dwfl, NULL, NULL);
+}
+
+static void own_module(void)
+{
+    if (own_known)
+        return;
+    Dl_info info;
+    struct link_map *lm = NULL;
+    if (dladdr1((void *)(uintptr_t)dc_stack_capture, &info, (void **)&lm, RTLD_DL_LINKMAP)) {
+        own_base = info.dli_fbase;
+        own_is_main = !lm || !lm->l_name || !lm->l_name[0];
+    } else {
+        own_is_main = 1;
+    }
+    own_known = 1;
+}
+
+static int ends_with(const char *s, const char *suffix)
+{
+    size_t a = strlen(s), b = strlen(suffix);
+    return a >= b && !strcmp(s + a - b, suffix);
+}
+
+/* Frames that say nothing about the program: nvcc's launch stubs and the
+ * cudaLaunchKernel template of cuda_runtime.h between the <<<>>> line and the
+ * runtime. */
+static int boring_frame(const struct dc_frame *f)
+{
+    return strstr(f->function, "__device_stub__") != NULL ||
+           ends_with(f->file, "/cuda_runtime.h") ||
+           /* below main: the C library's start-up */
+           !strncmp(f->mangled, "__libc_start_", 13) || !strcmp(f->mangled, "_start");
+}
+
+static void symbolize_one(uintptr_t ip, struct dc_frame *f, int *refreshed)
+{
+    uintptr_t pc = ip ? ip - 1 : 0;       /* return address -> call instruction */
+    memset(f, 0, sizeof *f);
+    f->ip = ip;
+    f->offset = pc;
+    Dl_info info;
+    memset(&info, 0, sizeof info);
+    if (dladdr((void *)pc, &info) && info.dli_fname) {
+        snprintf(f->module, sizeof f->module, "%s", info.dli_fname);
+        f->offset = pc - (uintptr_t)info.dli_fbase;
+        f->module_base = (uintptr_t)info.dli_fbase;
+    }
+    const char *sym = info.dli_sname;
+    Dwfl_Module *mod = dwfl ? dwfl_addrmodule(dwfl, pc) : NULL;
+    if (!mod && !*refreshed) {
+        *refreshed = 1;               /* a library loaded since the last report */
+        dwfl_refresh();
+        mod = dwfl ? dwfl_addrmodule(dwfl, pc) : NULL;
+    }
+    if (mod) {
+        const char *s = dwfl_module_addrname(mod, pc);
+        if (s)
+            sym = s;
+        if (!f->module[0]) {
+            const char *mname = dwfl_module_info(mod, NULL, NULL, NULL, NULL, NULL, NULL, NULL);
+            if (mname)
+                snprintf(f->module, sizeof f->module, "%s", mname);
+        }
+        Dwfl_Line *ln = dwfl_module_getsrc(mod, pc);
+        if (ln) {
+            int line = 0;
+            const char *file = dwfl_lineinfo(ln, NULL, &line, NULL, NULL, NULL);
+            if (file && line > 0) {
+                snprintf(f->file, sizeof f->file, "%s", file);
+                f->line = line;
+            }
+        }
+    }
+    if (sym) {
+        /* strip a symbol version: __libc_start_main@@GLIBC_2.34 */
+        snprintf(f->mangled, sizeof f->mangled, "%.*s", (int)strcspn(sym, "@"), sym);
+        sym = f->mangled;
+        dc_demangle(sym, f->function, sizeof f->function);
+    }
+}
+
+size_t dc_stack_symbolize(uint32_t id, struct dc_frame *out, size_t max)
+{
+    uintptr_t ips[DC_STACK_MAX];
+    size_t n = dc_stack_get(id, ips, DC_STACK_MAX), k = 0;
+    if (!n || !max)
+        return 0;
+    pthread_mutex_lock(&sym_lock);
+    own_module();
+    if (!dwfl)
+        dwfl_refresh();
+    int refreshed = 0;
+    for (size_t i = 0; i < n && k < max; i++) {
+        struct dc_frame *f = &out[k];
+        symbolize_one(ips[i], f, &refreshed);
+        if (!own_is_main && own_base && f->module_base == (uintptr_t)own_base)
+            continue;               /* inside libdevcheck itself */
+        if (boring_frame(f))
+            continue;
+        k++;
+    }
+    pthread_mutex_unlock(&sym_lock);
+    return k;
+}
+
+/* fork: take the symbolizer lock, then the stack table's (the order
+ * dc_stack_symbolize never inverts: it reads the table before sym_lock). */
+void dc_stack_fork_prepare(void)
+{
+    pthread_mutex_lock(&sym_lock);
+    pthread_rwlock_wrlock(&stack_lock);
+}
+
+void dc_stack_fork_parent(void)
+{
+    pthread_rwlock_unlock(&stack_lock);
+    pthread_mutex_unlock(&sym_lock);
+}
+
+void dc_stack_fork_child(void)
+{
+    pthread_rwlock_unlock(&stack_lock);
+    pthread_mutex_unlock(&sym_lock);
+}

@@ -1,0 +1,32 @@
+/* symbolize: report-time names for a captured stack (internal to the core;
+ * the preload does not need it).  Not for the hot path: takes a lock, may
+ * read ELF/DWARF files and allocate. */
+#ifndef DEVCHECK_SYMBOLIZE_H
+#define DEVCHECK_SYMBOLIZE_H
+#include <stddef.h>
+#include <stdint.h>
+
+struct dc_frame {
+    uintptr_t ip;               /* return address as captured */
+    uintptr_t offset;           /* ip - 1 relative to the module's base */
+    uintptr_t module_base;
+    char module[512];           /* path of the object ("" if unknown) */
+    char function[512];         /* demangled when possible ("" if unknown) */
+    char mangled[512];          /* symbol as in the ELF symbol table */
+    char file[512];             /* DWARF source file ("" without debug info) */
+    int line;                   /* 0 without debug info */
+};
+
+/* Symbolizes stack `id` into out[0..max), innermost first, leaving out frames
+ * of libdevcheck itself (when the core lives in a shared object, not in the
+ * main program as in the unit tests) and nvcc launch stubs.  Returns the count. */
+size_t dc_stack_symbolize(uint32_t id, struct dc_frame *out, size_t max);
+/* Demangles an Itanium C++ name with the program's __cxa_demangle (found with
+ * dlsym(RTLD_DEFAULT) on first use).  Writes the demangled name, or `name`
+ * unchanged, to out; 0 if demangled, -1 otherwise. */
+int dc_demangle(const char *name, char *out, size_t len);
+/* fork handlers (report.c registers them with the others). */
+void dc_stack_fork_prepare(void);
+void dc_stack_fork_parent(void);
+void dc_stack_fork_child(void);
+#endif
