@@ -1,0 +1,54 @@
+# Helpers of the end-to-end tests (sourced by tests/e2e/*.sh, not a test).
+# The tests run the samples on 4 simulated GPUs under devcheck and compare the
+# canonical findings (findings.py) with tests/e2e/expected/NAME.txt.
+. "$ROOT/tests/lib.sh"
+E2E=$ROOT/tests/e2e
+export SIMCUDA_DEVICES=4
+unset DEVCHECK_OPTIONS SIMCUDA_PEER SIMCUDA_HMM SIMCUDA_FAIL SIMCUDA_MEM_MB
+# Buggy samples (each has a NAME_fixed twin); the correct one has none.
+BUGGY_SAMPLES="vision_merge embedding_lookup cross_entropy host_tokens pipeline_struct driver_api"
+CORRECT_SAMPLES="pipeline_peer"
+
+# need FILE...: the files were built.
+need() { for f in "$@"; do [ -e "$f" ] || fail "not built: $f (run make first)"; done; }
+
+# run PREFIX CMD...: runs CMD; keeps stdout, stderr and exit status in
+# PREFIX.out, PREFIX.err, PREFIX.rc.
+run() {
+    _p=$1; shift
+    "$@" >"$_p.out" 2>"$_p.err"
+    echo $? >"$_p.rc"
+}
+rc_of() { cat "$1.rc"; }
+
+# canon PROGRAM JSON OUT: canonical findings of the JSON Lines report.
+canon() {
+    [ -s "$2" ] || fail "$1: no JSON report written to $2"
+    python3 "$E2E/findings.py" --program "$1" "$2" >"$3" 2>"$3.err" ||
+        { cat "$3.err" >&2; sed 's/^/    json> /' "$2" >&2; fail "$1: malformed JSON report"; }
+}
+
+# expect_findings EXPECTED ACTUAL WHAT: the canonical findings are exactly EXPECTED.
+expect_findings() {
+    diff -u "$1" "$2" >"$2.diff" || {
+        sed 's/^/    /' "$2.diff" >&2
+        fail "$3: findings differ from $(basename "$1") (- expected, + got)"
+    }
+}
+
+# expect_launch_sites EXPECTED: every at=FILE:LINE of the expected file is a
+# kernel launch in samples/FILE (keeps the expected files honest after edits).
+expect_launch_sites() {
+    for site in $(sed -n 's/.* at=\([^ ]*\).*/\1/p' "$1"); do
+        [ "$site" = - ] && continue
+        src=$ROOT/samples/${site%:*}
+        sed -n "${site##*:}p" "$src" | grep -Eq '<<<|LaunchKernel' ||
+            fail "$(basename "$1"): $site is not a kernel launch in $src"
+    done
+}
+
+# expect_clean PROGRAM CANON: no finding at all, nothing unchecked.
+expect_clean() {
+    expect_no_grep '^[a-z_]+ severity=' "$2"
+    expect_grep '^summary errors=0 warnings=0 launches=[1-9][0-9]* unchecked=0$' "$2"
+}

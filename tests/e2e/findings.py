@@ -1,0 +1,141 @@
+#!/usr/bin/env python3
+"""Canonical summary of a devcheck JSON Lines report, for the end-to-end tests.
+
+Usage: findings.py [--program NAME] REPORT.jsonl
+
+Reads the report (one JSON object a line: finding objects, possibly repeated
+with the same id and a larger count -- the last line per id wins -- then one
+summary object) and prints one line per unique finding, sorted:
+
+    KIND severity=S kernel=K api=A param=P launch=D owner=O memory=M count=N at=FILE:LINE
+
+then one line for the summary:
+
+    summary errors=E warnings=W launches=L unchecked=U
+
+KIND, severity and memory are as in the report; kernel is the kernel's
+unqualified name (`concat` for `concat(float const*, ...)` or its mangled
+form); api is the launching entry point (launch.api); param, owner and memory are `-` when the finding has no operand (or
+the operand has no owner device); at= is the innermost launch-stack frame that
+belongs to the program (module named NAME when --program is given, else any
+frame with a source line): file base name and line, or `-` when none.
+
+Exit status: 0; 2 when the report is malformed (a line that is not a JSON
+object, a finding without its required fields, no summary object or lines
+after it, an action other than "reported") -- the error on stderr.
+"""
+import json
+import os
+import re
+import sys
+
+REQUIRED = ("id", "kind", "severity", "kernel", "launch", "action", "count", "launch_stack")
+
+
+class Malformed(Exception):
+    pass
+
+
+def base_kernel_name(name):
+    """`ns::concat(float const*, ...)`, `_ZN2ns6concatEPKf`, `concat` -> `concat`."""
+    if not isinstance(name, str) or not name:
+        return "-"
+    m = re.match(r"_Z(N?)(.*)", name)
+    if m:  # Itanium mangling: a nested name is a list of <len><id>; take the last
+        rest, last = m.group(2), None
+        while True:
+            part = re.match(r"(\d+)", rest)
+            if not part:
+                break
+            n = int(part.group(1))
+            last = rest[len(part.group(1)):len(part.group(1)) + n]
+            rest = rest[len(part.group(1)) + n:]
+            if not m.group(1):
+                break
+        return last or name
+    name = name.split("(", 1)[0]
+    name = re.sub(r"<.*>$", "", name)
+    name = name.rsplit("::", 1)[-1].strip()
+    return name.split()[-1] if name else "-"  # drop a template's return type
+
+
+def program_frame(stack, program):
+    for frame in stack or []:
+        if not isinstance(frame, dict):
+            continue
+        module = frame.get("module") or ""
+        if program and os.path.basename(str(module).split("+")[0]) != program:
+            continue
+        if frame.get("file") and frame.get("line"):
+            return "%s:%s" % (os.path.basename(frame["file"]), frame["line"])
+    return "-"
+
+
+def field(obj, key):
+    value = obj.get(key) if isinstance(obj, dict) else None
+    return "-" if value is None else str(value)
+
+
+def summarize(lines, program):
+    findings, summary = {}, None
+    for number, text in enumerate(lines, 1):
+        if not text.strip():
+            continue
+        try:
+            obj = json.loads(text)
+        except ValueError as e:
+            raise Malformed("line %d: not JSON: %s" % (number, e))
+        if not isinstance(obj, dict):
+            raise Malformed("line %d: not a JSON object" % number)
+        if summary is not None:
+            raise Malformed("line %d: a line after the summary object" % number)
+        kind = obj.get("type")
+        if kind == "summary":
+            summary = obj
+        elif kind == "finding":
+            missing = [k for k in REQUIRED if k not in obj]
+            if missing:
+                raise Malformed("line %d: finding without %s" % (number, ", ".join(missing)))
+            if obj["action"] != "reported":
+                raise Malformed("line %d: action %r in report mode" % (number, obj["action"]))
+            findings[obj["id"]] = obj  # the last line per id wins
+        else:
+            raise Malformed("line %d: unknown type %r" % (number, kind))
+    if summary is None:
+        raise Malformed("no summary object")
+    out = []
+    for f in findings.values():
+        op = f.get("operand") or {}
+        out.append("%s severity=%s kernel=%s api=%s param=%s launch=%s owner=%s memory=%s count=%s at=%s" % (
+            f["kind"], f["severity"], base_kernel_name(f["kernel"]), field(f["launch"], "api"),
+            field(op, "param"),
+            field(f["launch"], "device"), field(op, "owner_device"), field(op, "memory"),
+            f["count"], program_frame(f["launch_stack"], program)))
+    out.sort()
+    out.append("summary errors=%s warnings=%s launches=%s unchecked=%s" % (
+        field(summary, "errors"), field(summary, "warnings"),
+        field(summary, "launches_checked"), field(summary, "launches_unchecked")))
+    return out
+
+
+def main(argv):
+    program = None
+    args = argv[1:]
+    if len(args) >= 2 and args[0] == "--program":
+        program, args = args[1], args[2:]
+    if len(args) != 1:
+        sys.stderr.write(__doc__)
+        return 2
+    try:
+        with open(args[0], encoding="utf-8") as f:
+            lines = f.read().splitlines()
+        for line in summarize(lines, program):
+            print(line)
+    except (OSError, Malformed) as e:
+        sys.stderr.write("findings.py: %s: %s\n" % (args[0], e))
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,25 @@
+#!/bin/sh
+# Report mode changes neither the program's stdout nor its exit status: every
+# sample (buggy, fixed, correct) gives the same stdout and exit status on the
+# sim alone, under LD_PRELOAD and through the wrapper.
+. "$ROOT/tests/e2e/common.sh"
+need "$DEVCHECK_BIN" "$DEVCHECK_LIB" "$SIM_DIR/libcudart.so.13" "$SIM_DIR/libcuda.so.1"
+programs=$CORRECT_SAMPLES
+for s in $BUGGY_SAMPLES; do programs="$programs $s ${s}_fixed"; done
+for p in $programs; do
+    need "$SAMPLES/$p"
+    run "$TMPD/$p.plain" on_sim "$SAMPLES/$p"
+    run "$TMPD/$p.preload" under_devcheck "$SAMPLES/$p"
+    run "$TMPD/$p.wrapper" "$DEVCHECK_BIN" --sim 4 -- "$SAMPLES/$p"
+    [ -s "$TMPD/$p.plain.out" ] || [ "$(rc_of "$TMPD/$p.plain")" != 0 ] ||
+        fail "$p: no result line on stdout"
+    for how in preload wrapper; do
+        cmp -s "$TMPD/$p.plain.out" "$TMPD/$p.$how.out" || {
+            diff -u "$TMPD/$p.plain.out" "$TMPD/$p.$how.out" >&2
+            fail "$p: stdout differs under devcheck ($how)"
+        }
+        expect_eq "$p: exit status under devcheck ($how)" \
+            "$(rc_of "$TMPD/$p.plain")" "$(rc_of "$TMPD/$p.$how")"
+    done
+done
+echo "ok: report mode is transparent"
