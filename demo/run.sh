@@ -22,7 +22,8 @@ embedding_lookup|token ids on cuda:1 indexing an embedding table on cuda:0
 cross_entropy|logits on cuda:3, labels on cuda:1, loss kernel on cuda:3
 host_tokens|token ids left in pageable host memory, read by a kernel on cuda:0
 pipeline_struct|4-stage pipeline, a stale activation inside a struct passed by value
-driver_api|KV cache on the default device, Triton-style cuLaunchKernel via cuGetProcAddress'
+driver_api|KV cache on the default device, Triton-style cuLaunchKernel via cuGetProcAddress
+driver_api_rt|the same, driver entry points from cudaGetDriverEntryPointByVersion (as PyTorch)'
 
 for f in "$DEVCHECK" "$SAMPLES/pipeline_peer"; do
     [ -x "$f" ] || { echo "demo: $f is not built; run make demo (or make all) first" >&2; exit 1; }

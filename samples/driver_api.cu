@@ -1,9 +1,11 @@
 // driver_api: a Triton-style launcher on the driver API.
 //
 // Every driver entry point comes from cuGetProcAddress on a dlopen'ed
-// libcuda.so.1 -- the way statically linked cudart, cuBLAS and PyTorch reach
-// the driver -- and the kernel is a module loaded from an embedded fatbin
-// (cuModuleLoadData) and launched with cuLaunchKernel.
+// libcuda.so.1 -- the way statically linked cudart and cuBLAS reach the
+// driver -- or, built with -DVIA_RUNTIME, from the runtime's
+// cudaGetDriverEntryPointByVersion, as PyTorch does.  The kernel is a module
+// loaded from an embedded fatbin (cuModuleLoadData) and launched with
+// cuLaunchKernel.
 //
 // Field reports: state created on the default device -- a KV cache allocated
 // while cuda:0 was current, outside the device map, appended to by a layer on
@@ -11,13 +13,21 @@
 // with "an illegal memory access was encountered" at a later call.
 // Fix: create the cache on the layer's device.
 //
-// Build: buggy as driver_api, fixed (-DFIXED) as driver_api_fixed.
+// Build: buggy as driver_api, fixed (-DFIXED) as driver_api_fixed; with
+// -DVIA_RUNTIME as driver_api_rt and driver_api_rt_fixed.
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <dlfcn.h>
 #include <cuda.h>
 #include <cudaTypedefs.h>
+#include <cuda_runtime_api.h>
+
+#ifdef VIA_RUNTIME
+#define SAMPLE_NAME "driver_api_rt"
+#else
+#define SAMPLE_NAME "driver_api"
+#endif
 
 extern "C" const char driver_api_fatbin[]; // driver_api_image.S
 
@@ -55,30 +65,44 @@ static void fail(const char *what, CUresult r)
     const char *name = "?";
     if (pcuGetErrorName)
         pcuGetErrorName(r, &name);
-    fprintf(stderr, "driver_api: FAILED: %s: %s (%d)\n", what, name, (int)r);
+    fprintf(stderr, "%s: FAILED: %s: %s (%d)\n", SAMPLE_NAME, what, name, (int)r);
     exit(1);
 }
 #define CK(call) do { CUresult r_ = (call); if (r_ != CUDA_SUCCESS) fail(#call, r_); } while (0)
 
+#ifdef VIA_RUNTIME
+// PyTorch's way: the runtime hands out driver entry points.
+#define GET(name, version) do {                                                        \
+        cudaDriverEntryPointQueryResult found;                                         \
+        cudaError_t e_ = cudaGetDriverEntryPointByVersion(#name, (void **)&p##name,    \
+                                                          version, cudaEnableDefault, &found); \
+        if (e_ != cudaSuccess || found != cudaDriverEntryPointSuccess || !p##name)     \
+            fail("cudaGetDriverEntryPointByVersion(" #name ")", CUDA_ERROR_NOT_FOUND); \
+    } while (0)
 static void load_driver(void)
 {
-    void *libcuda = dlopen("libcuda.so.1", RTLD_NOW);
-    if (!libcuda) {
-        fprintf(stderr, "driver_api: FAILED: dlopen libcuda.so.1: %s\n", dlerror());
-        exit(1);
-    }
-    PFN_cuGetProcAddress_v12000 getproc;
-    *(void **)&getproc = dlsym(libcuda, "cuGetProcAddress_v2");
-    if (!getproc) {
-        fprintf(stderr, "driver_api: FAILED: no cuGetProcAddress_v2 in libcuda.so.1\n");
-        exit(1);
-    }
+#else
+// Static cudart's and cuBLAS's way: libcuda.so.1's cuGetProcAddress.
 #define GET(name, version) do {                                                        \
         CUdriverProcAddressQueryResult found;                                          \
         CK(getproc(#name, (void **)&p##name, version, CU_GET_PROC_ADDRESS_DEFAULT, &found)); \
         if (found != CU_GET_PROC_ADDRESS_SUCCESS || !p##name)                          \
             fail("cuGetProcAddress(" #name ")", CUDA_ERROR_NOT_FOUND);                 \
     } while (0)
+static void load_driver(void)
+{
+    void *libcuda = dlopen("libcuda.so.1", RTLD_NOW);
+    if (!libcuda) {
+        fprintf(stderr, "%s: FAILED: dlopen libcuda.so.1: %s\n", SAMPLE_NAME, dlerror());
+        exit(1);
+    }
+    PFN_cuGetProcAddress_v12000 getproc;
+    *(void **)&getproc = dlsym(libcuda, "cuGetProcAddress_v2");
+    if (!getproc) {
+        fprintf(stderr, "%s: FAILED: no cuGetProcAddress_v2 in libcuda.so.1\n", SAMPLE_NAME);
+        exit(1);
+    }
+#endif
     GET(cuGetErrorName, 6000);
     GET(cuInit, 2000);
     GET(cuDeviceGetCount, 2000);
@@ -93,7 +117,6 @@ static void load_driver(void)
     GET(cuModuleLoadData, 2000);
     GET(cuModuleGetFunction, 2000);
     GET(cuLaunchKernel, 4000);
-#undef GET
 }
 
 int main()
@@ -107,7 +130,7 @@ int main()
     int ndev = 0;
     CK(pcuDeviceGetCount(&ndev));
     if (ndev < 2) {
-        fprintf(stderr, "driver_api: FAILED: needs 2 GPUs, found %d\n", ndev);
+        fprintf(stderr, "%s: FAILED: needs 2 GPUs, found %d\n", SAMPLE_NAME, ndev);
         return 1;
     }
     CUdevice dev0, dev1;
@@ -145,11 +168,11 @@ int main()
     for (int i = 0; i < SLOTS * N; i++) {
         float want = i / N == POS ? kv_h[i % N] : 0.0f;
         if (got[i] != want) {
-            printf("driver_api: WRONG result at %d: got %g, expected %g\n", i, (double)got[i],
-                   (double)want);
+            printf("%s: WRONG result at %d: got %g, expected %g\n", SAMPLE_NAME, i,
+                   (double)got[i], (double)want);
             return 1;
         }
     }
-    printf("driver_api: OK (%d values checked)\n", SLOTS * N);
+    printf("%s: OK (%d values checked)\n", SAMPLE_NAME, SLOTS * N);
     return 0;
 }

@@ -6,7 +6,7 @@ E2E=$ROOT/tests/e2e
 export SIMCUDA_DEVICES=4
 unset DEVCHECK_OPTIONS SIMCUDA_PEER SIMCUDA_HMM SIMCUDA_FAIL SIMCUDA_MEM_MB
 # Buggy samples (each has a NAME_fixed twin); the correct one has none.
-BUGGY_SAMPLES="vision_merge embedding_lookup cross_entropy host_tokens pipeline_struct driver_api"
+BUGGY_SAMPLES="vision_merge embedding_lookup cross_entropy host_tokens pipeline_struct driver_api driver_api_rt"
 CORRECT_SAMPLES="pipeline_peer"
 
 # need FILE...: the files were built.
