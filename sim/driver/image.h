@@ -9,7 +9,14 @@
  *
  * Contract: returns 0 and fills *out, or -1 with *out zeroed when the image is
  * not one of the formats above (or is malformed: every read is bounds-checked).
- * Thread-safe (no global state). */
+ * Thread-safe (no global state).  The image is not referenced after the call.
+ *
+ * Fatbins: ELF entries are preferred; with several (one per arch) a kernel's
+ * layout comes from the first entry that lists it, and PTX entries only add
+ * kernels no ELF entry has.  zstd-compressed entries (nvcc 13) and LZ4 ones
+ * (CUDA 11/12) are decompressed.  An entry that cannot be read is skipped; a
+ * fatbin none of whose entries can be read is an error.  A wrapper may be of
+ * version 1 (nvcc -c) or 2 (nvcc -dlink). */
 #ifndef SIMCUDA_IMAGE_H
 #define SIMCUDA_IMAGE_H
 #include <stddef.h>
@@ -19,9 +26,10 @@ struct sim_param { uint32_t offset, size; };
 
 struct sim_kernel_info {
     char *name;                 /* mangled, as in the image: "_Z4vaddPKfS0_Pfi" */
-    char *base;                 /* twin name: "vadd" (no namespace, template args, params) */
+    char *base;                 /* twin name: "vadd" (no namespace, template args,
+                                   params); the name itself if it is not mangled */
     unsigned nparams;
-    struct sim_param *params;   /* ordered by parameter index */
+    struct sim_param *params;   /* ordered by parameter index; NULL if nparams == 0 */
 };
 
 struct sim_image {
@@ -29,11 +37,17 @@ struct sim_image {
     struct sim_kernel_info *kernels;
 };
 
-/* size may be 0 when the format carries its own size (wrapper, fatbin, ELF, PTX). */
+/* size may be 0 when the format carries its own size (wrapper, fatbin, ELF, PTX):
+ * the image is then trusted to be as long as its own headers say (a wrapper's
+ * fatbin always is).  With a size, nothing past data + size is read. */
 int  sim_image_parse(const void *data, size_t size, struct sim_image *out);
+/* Frees what sim_image_parse() filled and zeroes *img; NULL is accepted. */
 void sim_image_free(struct sim_image *img);
+/* The kernel of that exact (mangled) name, or NULL. */
 const struct sim_kernel_info *sim_image_find(const struct sim_image *img, const char *name);
-/* "_Z4vaddPKfS0_Pfi" -> "vadd", "_ZN2ns6kernelIfEEvPT_" -> "kernel", "plain" -> "plain".
- * Writes at most len bytes (NUL-terminated); returns 0, or -1 if it does not fit. */
+/* "_Z4vaddPKfS0_Pfi" -> "vadd", "_ZN2ns6kernelIfEEvPT_" -> "kernel", "plain" -> "plain",
+ * nvcc's static-kernel names "__nv_static_<n>_<id>__Z6kernelPi" -> "kernel".
+ * Writes at most len bytes (NUL-terminated); returns 0, or -1 (buf set to "")
+ * if it does not fit or the name starts with _Z but is no function name. */
 int  sim_twin_base(const char *mangled, char *buf, size_t len);
 #endif
