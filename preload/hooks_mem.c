@@ -1,0 +1,621 @@
+/* hooks_mem: allocation, free and access-grant hooks -> registry.
+ *
+ * Rules:
+ *  - An allocation is recorded after the real call succeeded (the address is
+ *    ours until freed, so no other thread can race us on it).
+ *  - A free removes the entry *before* the real call (after it, another thread
+ *    could get the same address and record it first); if the real free fails,
+ *    the entry is put back.
+ *  - Failure inside devcheck (registry full, no memory) skips the record and
+ *    never changes the program's result. */
+#include "preload/preload.h"
+#include "registry/registry.h"
+#include "report/stack.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define HASH_NONFATAL_OOM 1
+#define uthash_nonfatal_oom(obj) do { (void)(obj); } while (0)
+#include <uthash.h>
+
+/* --- driver queries -------------------------------------------------------- */
+
+int dc_current_device(void)
+{
+    CUcontext c = NULL;
+    CUdevice d;
+    if (DC_REAL(cuCtxGetCurrent, &c) != CUDA_SUCCESS || !c)
+        return -1;
+    if (DC_REAL(cuCtxGetDevice, &d) != CUDA_SUCCESS)
+        return -1;
+    return (int)d;
+}
+
+int dc_ctx_device(CUcontext ctx)
+{
+    CUcontext cur = NULL, popped;
+    CUdevice d;
+    if (!ctx)
+        return dc_current_device();
+    if (DC_REAL(cuCtxGetCurrent, &cur) == CUDA_SUCCESS && cur == ctx)
+        return DC_REAL(cuCtxGetDevice, &d) == CUDA_SUCCESS ? (int)d : -1;
+    if (DC_REAL(cuCtxPushCurrent_v2, ctx) != CUDA_SUCCESS)
+        return -1;
+    int dev = DC_REAL(cuCtxGetDevice, &d) == CUDA_SUCCESS ? (int)d : -1;
+    DC_REAL(cuCtxPopCurrent_v2, &popped);
+    return dev;
+}
+
+int dc_stream_device(CUstream s)
+{
+    if (s == NULL || s == CU_STREAM_LEGACY || s == CU_STREAM_PER_THREAD)
+        return dc_current_device();
+    CUcontext c = NULL;
+    if (DC_REAL(cuStreamGetCtx, s, &c) != CUDA_SUCCESS || !c)
+        return -1;
+    return dc_ctx_device(c);
+}
+
+static int pageable_cache[DC_MAX_DEVICES];      /* 0 unknown, else value + 1 */
+
+int dc_pageable_ok(int device)
+{
+    if (device < 0 || device >= DC_MAX_DEVICES)
+        return 0;
+    int v = __atomic_load_n(&pageable_cache[device], __ATOMIC_RELAXED);
+    if (v)
+        return v - 1;
+    int attr = 0;
+    if (DC_REAL(cuDeviceGetAttribute, &attr, CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS, device) != CUDA_SUCCESS)
+        attr = 0;
+    attr = attr != 0;
+    __atomic_store_n(&pageable_cache[device], attr + 1, __ATOMIC_RELAXED);
+    return attr;
+}
+
+static int ptr_device(CUdeviceptr p)
+{
+    int ord = -1;
+    if (DC_REAL(cuPointerGetAttribute, &ord, CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL, p) != CUDA_SUCCESS)
+        return -1;
+    return ord;
+}
+
+/* --- recording ----------------------------------------------------------------- */
+
+static void record(uintptr_t base, size_t size, enum dc_mem_kind kind, int owner, dc_devmask access,
+                   uint64_t pool, uint32_t stack)
+{
+    if (!base || !size)
+        return;
+    struct dc_alloc a;
+    memset(&a, 0, sizeof a);
+    a.base = base;
+    a.size = size;
+    a.kind = kind;
+    a.owner = owner;
+    a.access = access;
+    a.pool = pool;
+    a.alloc_stack = stack;
+    (void)dc_reg_add(&a);       /* -1: not recorded, the program goes on */
+}
+
+/* Stack of the program's allocating call: the hook is the innermost frame. */
+#define CAPTURE() dc_stack_capture(0)
+
+/* Free: remove first, restore if the real free failed. */
+#define FREE_HOOK(call, base)                                             \
+    do {                                                                  \
+        struct dc_alloc old_;                                             \
+        int had_ = dc_reg_remove((uintptr_t)(base), &old_) == 0;          \
+        r = (call);                                                       \
+        if (r != CUDA_SUCCESS && had_)                                    \
+            (void)dc_reg_add(&old_);                                      \
+    } while (0)
+
+DC_EXPORT CUresult CUDAAPI cuMemAlloc_v2(CUdeviceptr *dptr, size_t bytesize)
+{
+    if (!dc_enter())
+        return DC_REAL(cuMemAlloc_v2, dptr, bytesize);
+    CUresult r = DC_REAL(cuMemAlloc_v2, dptr, bytesize);
+    if (r == CUDA_SUCCESS && dptr)
+        record(*dptr, bytesize, DC_MEM_DEVICE, dc_current_device(), 0, 0, CAPTURE());
+    dc_leave();
+    return r;
+}
+
+DC_EXPORT CUresult CUDAAPI cuMemAllocPitch_v2(CUdeviceptr *dptr, size_t *pPitch, size_t WidthInBytes,
+                                              size_t Height, unsigned int ElementSizeBytes)
+{
+    if (!dc_enter())
+        return DC_REAL(cuMemAllocPitch_v2, dptr, pPitch, WidthInBytes, Height, ElementSizeBytes);
+    CUresult r = DC_REAL(cuMemAllocPitch_v2, dptr, pPitch, WidthInBytes, Height, ElementSizeBytes);
+    if (r == CUDA_SUCCESS && dptr && pPitch)
+        record(*dptr, *pPitch * Height, DC_MEM_DEVICE, dc_current_device(), 0, 0, CAPTURE());
+    dc_leave();
+    return r;
+}
+
+DC_EXPORT CUresult CUDAAPI cuMemAllocManaged(CUdeviceptr *dptr, size_t bytesize, unsigned int flags)
+{
+    if (!dc_enter())
+        return DC_REAL(cuMemAllocManaged, dptr, bytesize, flags);
+    CUresult r = DC_REAL(cuMemAllocManaged, dptr, bytesize, flags);
+    if (r == CUDA_SUCCESS && dptr)
+        record(*dptr, bytesize, DC_MEM_MANAGED, dc_current_device(), 0, 0, CAPTURE());
+    dc_leave();
+    return r;
+}
+
+/* Stream-ordered allocations: owner is the device the memory lives on (the
+ * pointer's ordinal, else the stream's device); access comes from the pool. */
+static void record_pool(CUdeviceptr p, size_t size, CUmemoryPool pool, CUstream s, uint32_t stack)
+{
+    int dev = ptr_device(p);
+    if (dev < 0)
+        dev = dc_stream_device(s);
+    if (!pool && dev >= 0 && dc_real_cuDeviceGetMemPool)
+        (void)DC_REAL(cuDeviceGetMemPool, &pool, dev);
+    record(p, size, DC_MEM_POOL, dev, 0, (uint64_t)(uintptr_t)pool, stack);
+}
+
+#define ALLOC_ASYNC(name)                                                       \
+    DC_EXPORT CUresult CUDAAPI name(CUdeviceptr *dptr, size_t bytesize, CUstream hStream) \
+    {                                                                           \
+        if (!dc_enter())                                                        \
+            return DC_REAL(name, dptr, bytesize, hStream);                      \
+        CUresult r = DC_REAL(name, dptr, bytesize, hStream);                    \
+        if (r == CUDA_SUCCESS && dptr)                                          \
+            record_pool(*dptr, bytesize, NULL, hStream, CAPTURE());             \
+        dc_leave();                                                             \
+        return r;                                                               \
+    }
+ALLOC_ASYNC(cuMemAllocAsync)
+ALLOC_ASYNC(cuMemAllocAsync_ptsz)
+
+#define ALLOC_FROM_POOL(name)                                                   \
+    DC_EXPORT CUresult CUDAAPI name(CUdeviceptr *dptr, size_t bytesize, CUmemoryPool pool, CUstream hStream) \
+    {                                                                           \
+        if (!dc_enter())                                                        \
+            return DC_REAL(name, dptr, bytesize, pool, hStream);                \
+        CUresult r = DC_REAL(name, dptr, bytesize, pool, hStream);              \
+        if (r == CUDA_SUCCESS && dptr)                                          \
+            record_pool(*dptr, bytesize, pool, hStream, CAPTURE());             \
+        dc_leave();                                                             \
+        return r;                                                               \
+    }
+ALLOC_FROM_POOL(cuMemAllocFromPoolAsync)
+ALLOC_FROM_POOL(cuMemAllocFromPoolAsync_ptsz)
+
+DC_EXPORT CUresult CUDAAPI cuMemFree_v2(CUdeviceptr dptr)
+{
+    if (!dc_enter())
+        return DC_REAL(cuMemFree_v2, dptr);
+    CUresult r;
+    FREE_HOOK(DC_REAL(cuMemFree_v2, dptr), dptr);
+    dc_leave();
+    return r;
+}
+
+#define FREE_ASYNC(name)                                                        \
+    DC_EXPORT CUresult CUDAAPI name(CUdeviceptr dptr, CUstream hStream)         \
+    {                                                                           \
+        if (!dc_enter())                                                        \
+            return DC_REAL(name, dptr, hStream);                                \
+        CUresult r;                                                             \
+        FREE_HOOK(DC_REAL(name, dptr, hStream), dptr);                          \
+        dc_leave();                                                             \
+        return r;                                                               \
+    }
+FREE_ASYNC(cuMemFreeAsync)
+FREE_ASYNC(cuMemFreeAsync_ptsz)
+
+DC_EXPORT CUresult CUDAAPI cuMemHostAlloc(void **pp, size_t bytesize, unsigned int Flags)
+{
+    if (!dc_enter())
+        return DC_REAL(cuMemHostAlloc, pp, bytesize, Flags);
+    CUresult r = DC_REAL(cuMemHostAlloc, pp, bytesize, Flags);
+    if (r == CUDA_SUCCESS && pp)
+        record((uintptr_t)*pp, bytesize, DC_MEM_HOST_PINNED, -1, 0, 0, CAPTURE());
+    dc_leave();
+    return r;
+}
+
+DC_EXPORT CUresult CUDAAPI cuMemAllocHost_v2(void **pp, size_t bytesize)
+{
+    if (!dc_enter())
+        return DC_REAL(cuMemAllocHost_v2, pp, bytesize);
+    CUresult r = DC_REAL(cuMemAllocHost_v2, pp, bytesize);
+    if (r == CUDA_SUCCESS && pp)
+        record((uintptr_t)*pp, bytesize, DC_MEM_HOST_PINNED, -1, 0, 0, CAPTURE());
+    dc_leave();
+    return r;
+}
+
+DC_EXPORT CUresult CUDAAPI cuMemFreeHost(void *p)
+{
+    if (!dc_enter())
+        return DC_REAL(cuMemFreeHost, p);
+    CUresult r;
+    FREE_HOOK(DC_REAL(cuMemFreeHost, p), p);
+    dc_leave();
+    return r;
+}
+
+DC_EXPORT CUresult CUDAAPI cuMemHostRegister_v2(void *p, size_t bytesize, unsigned int Flags)
+{
+    if (!dc_enter())
+        return DC_REAL(cuMemHostRegister_v2, p, bytesize, Flags);
+    CUresult r = DC_REAL(cuMemHostRegister_v2, p, bytesize, Flags);
+    if (r == CUDA_SUCCESS)
+        record((uintptr_t)p, bytesize, DC_MEM_HOST_REGISTERED, -1, 0, 0, CAPTURE());
+    dc_leave();
+    return r;
+}
+
+DC_EXPORT CUresult CUDAAPI cuMemHostUnregister(void *p)
+{
+    if (!dc_enter())
+        return DC_REAL(cuMemHostUnregister, p);
+    CUresult r;
+    FREE_HOOK(DC_REAL(cuMemHostUnregister, p), p);
+    dc_leave();
+    return r;
+}
+
+/* --- IPC ------------------------------------------------------------------- */
+
+/* The imported range (base and size from the driver) lives on the exporting
+ * device; with lazy peer access the importing context's device may access it. */
+DC_EXPORT CUresult CUDAAPI cuIpcOpenMemHandle_v2(CUdeviceptr *pdptr, CUipcMemHandle handle, unsigned int Flags)
+{
+    if (!dc_enter())
+        return DC_REAL(cuIpcOpenMemHandle_v2, pdptr, handle, Flags);
+    CUresult r = DC_REAL(cuIpcOpenMemHandle_v2, pdptr, handle, Flags);
+    if (r == CUDA_SUCCESS && pdptr) {
+        CUdeviceptr base = *pdptr;
+        size_t size = 0;
+        if (DC_REAL(cuMemGetAddressRange_v2, &base, &size, *pdptr) != CUDA_SUCCESS || !size) {
+            base = *pdptr;
+            size = 1;
+        }
+        int owner = ptr_device(*pdptr);
+        int cur = dc_current_device();
+        dc_devmask access = 0;
+        if ((Flags & CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS) && cur >= 0 && cur < DC_MAX_DEVICES)
+            access = DC_DEV_BIT(cur);
+        record(base, size, DC_MEM_IPC, owner >= 0 ? owner : cur, access, 0, CAPTURE());
+    }
+    dc_leave();
+    return r;
+}
+
+DC_EXPORT CUresult CUDAAPI cuIpcCloseMemHandle(CUdeviceptr dptr)
+{
+    if (!dc_enter())
+        return DC_REAL(cuIpcCloseMemHandle, dptr);
+    CUresult r;
+    FREE_HOOK(DC_REAL(cuIpcCloseMemHandle, dptr), dptr);
+    dc_leave();
+    return r;
+}
+
+/* --- pools ------------------------------------------------------------------- */
+
+DC_EXPORT CUresult CUDAAPI cuMemPoolCreate(CUmemoryPool *pool, const CUmemPoolProps *poolProps)
+{
+    if (!dc_enter())
+        return DC_REAL(cuMemPoolCreate, pool, poolProps);
+    CUresult r = DC_REAL(cuMemPoolCreate, pool, poolProps);
+    /* The pool's own device may always access it; other devices only by
+     * cuMemPoolSetAccess.  The registry's owner check covers the former. */
+    dc_leave();
+    return r;
+}
+
+static void pool_access(CUmemoryPool pool, const CUmemAccessDesc *map, size_t count)
+{
+    for (size_t i = 0; i < count && map; i++) {
+        if (map[i].location.type != CU_MEM_LOCATION_TYPE_DEVICE)
+            continue;
+        int dev = map[i].location.id;
+        if (dev >= 0 && dev < DC_MAX_DEVICES)
+            dc_reg_pool_set_access((uint64_t)(uintptr_t)pool, dev, map[i].flags != CU_MEM_ACCESS_FLAGS_PROT_NONE);
+    }
+}
+
+DC_EXPORT CUresult CUDAAPI cuMemPoolSetAccess(CUmemoryPool pool, const CUmemAccessDesc *map, size_t count)
+{
+    if (!dc_enter())
+        return DC_REAL(cuMemPoolSetAccess, pool, map, count);
+    CUresult r = DC_REAL(cuMemPoolSetAccess, pool, map, count);
+    if (r == CUDA_SUCCESS)
+        pool_access(pool, map, count);
+    dc_leave();
+    return r;
+}
+
+DC_EXPORT CUresult CUDAAPI cuMemPoolImportPointer(CUdeviceptr *ptr_out, CUmemoryPool pool,
+                                                  CUmemPoolPtrExportData *shareData)
+{
+    if (!dc_enter())
+        return DC_REAL(cuMemPoolImportPointer, ptr_out, pool, shareData);
+    CUresult r = DC_REAL(cuMemPoolImportPointer, ptr_out, pool, shareData);
+    if (r == CUDA_SUCCESS && ptr_out) {
+        CUdeviceptr base = *ptr_out;
+        size_t size = 0;
+        if (DC_REAL(cuMemGetAddressRange_v2, &base, &size, *ptr_out) != CUDA_SUCCESS || !size) {
+            base = *ptr_out;
+            size = 1;
+        }
+        record(base, size, DC_MEM_POOL, ptr_device(*ptr_out), 0, (uint64_t)(uintptr_t)pool, CAPTURE());
+    }
+    dc_leave();
+    return r;
+}
+
+/* --- virtual memory management -------------------------------------------- *
+ * cuMemCreate makes a physical allocation (handle -> device); cuMemMap maps
+ * (part of) it at an address: that mapping is what kernels see, recorded as a
+ * DC_MEM_VMM range owned by the handle's device, accessible only where
+ * cuMemSetAccess granted.  We keep our own list of live mappings so that
+ * cuMemUnmap / cuMemAddressFree of a range drop every mapping inside it. */
+
+struct handle_rec {
+    CUmemGenericAllocationHandle handle;
+    int device;
+    UT_hash_handle hh;
+};
+struct map_rec {
+    uintptr_t base;
+    size_t size;
+    UT_hash_handle hh;
+};
+static pthread_mutex_t vmm_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct handle_rec *handles;
+static struct map_rec *mappings;
+
+void dc_mem_fork_prepare(void) { pthread_mutex_lock(&vmm_lock); }
+void dc_mem_fork_parent(void) { pthread_mutex_unlock(&vmm_lock); }
+void dc_mem_fork_child(void) { pthread_mutex_init(&vmm_lock, NULL); }
+
+static int location_device(const CUmemLocation *loc)
+{
+    return loc->type == CU_MEM_LOCATION_TYPE_DEVICE ? loc->id : -1;
+}
+
+DC_EXPORT CUresult CUDAAPI cuMemCreate(CUmemGenericAllocationHandle *handle, size_t size,
+                                       const CUmemAllocationProp *prop, unsigned long long flags)
+{
+    if (!dc_enter())
+        return DC_REAL(cuMemCreate, handle, size, prop, flags);
+    CUresult r = DC_REAL(cuMemCreate, handle, size, prop, flags);
+    if (r == CUDA_SUCCESS && handle && prop) {
+        struct handle_rec *h = malloc(sizeof *h);
+        if (h) {
+            h->handle = *handle;
+            h->device = location_device(&prop->location);
+            pthread_mutex_lock(&vmm_lock);
+            struct handle_rec *old;
+            HASH_FIND(hh, handles, &h->handle, sizeof h->handle, old);
+            if (old) {
+                HASH_DEL(handles, old);
+                free(old);
+            }
+            HASH_ADD(hh, handles, handle, sizeof h->handle, h);
+            HASH_FIND(hh, handles, &h->handle, sizeof h->handle, old);
+            pthread_mutex_unlock(&vmm_lock);
+            if (!old)
+                free(h);        /* uthash ran out of memory: not added */
+        }
+    }
+    dc_leave();
+    return r;
+}
+
+DC_EXPORT CUresult CUDAAPI cuMemRelease(CUmemGenericAllocationHandle handle)
+{
+    if (!dc_enter())
+        return DC_REAL(cuMemRelease, handle);
+    CUresult r = DC_REAL(cuMemRelease, handle);
+    if (r == CUDA_SUCCESS) {
+        /* Mappings of it stay valid until unmapped: only the handle goes. */
+        pthread_mutex_lock(&vmm_lock);
+        struct handle_rec *h;
+        HASH_FIND(hh, handles, &handle, sizeof handle, h);
+        if (h) {
+            HASH_DEL(handles, h);
+            free(h);
+        }
+        pthread_mutex_unlock(&vmm_lock);
+    }
+    dc_leave();
+    return r;
+}
+
+static int handle_device(CUmemGenericAllocationHandle handle)
+{
+    int dev = -1;
+    pthread_mutex_lock(&vmm_lock);
+    struct handle_rec *h;
+    HASH_FIND(hh, handles, &handle, sizeof handle, h);
+    if (h)
+        dev = h->device;
+    pthread_mutex_unlock(&vmm_lock);
+    if (dev < 0 && dc_real_cuMemGetAllocationPropertiesFromHandle) {
+        /* imported (cuMemImportFromShareableHandle) or created before us */
+        CUmemAllocationProp prop;
+        memset(&prop, 0, sizeof prop);
+        if (DC_REAL(cuMemGetAllocationPropertiesFromHandle, &prop, handle) == CUDA_SUCCESS)
+            dev = location_device(&prop.location);
+    }
+    return dev;
+}
+
+DC_EXPORT CUresult CUDAAPI cuMemMap(CUdeviceptr ptr, size_t size, size_t offset,
+                                    CUmemGenericAllocationHandle handle, unsigned long long flags)
+{
+    if (!dc_enter())
+        return DC_REAL(cuMemMap, ptr, size, offset, handle, flags);
+    CUresult r = DC_REAL(cuMemMap, ptr, size, offset, handle, flags);
+    if (r == CUDA_SUCCESS && ptr && size) {
+        int dev = handle_device(handle);
+        struct map_rec *m = malloc(sizeof *m);
+        if (m) {
+            m->base = (uintptr_t)ptr;
+            m->size = size;
+            pthread_mutex_lock(&vmm_lock);
+            struct map_rec *old;
+            HASH_FIND(hh, mappings, &m->base, sizeof m->base, old);
+            if (old) {
+                HASH_DEL(mappings, old);
+                free(old);
+            }
+            HASH_ADD(hh, mappings, base, sizeof m->base, m);
+            HASH_FIND(hh, mappings, &m->base, sizeof m->base, old);
+            pthread_mutex_unlock(&vmm_lock);
+            if (!old)
+                free(m);
+        }
+        record((uintptr_t)ptr, size, DC_MEM_VMM, dev, 0, 0, CAPTURE());
+    }
+    dc_leave();
+    return r;
+}
+
+/* Drops every mapping inside [base, base+size) from our list and the registry. */
+static void drop_mappings(uintptr_t base, size_t size)
+{
+    pthread_mutex_lock(&vmm_lock);
+    struct map_rec *m, *tmp;
+    HASH_ITER(hh, mappings, m, tmp) {
+        if (m->base >= base && m->base - base < size) {
+            HASH_DEL(mappings, m);
+            (void)dc_reg_remove(m->base, NULL);
+            free(m);
+        }
+    }
+    pthread_mutex_unlock(&vmm_lock);
+}
+
+DC_EXPORT CUresult CUDAAPI cuMemUnmap(CUdeviceptr ptr, size_t size)
+{
+    if (!dc_enter())
+        return DC_REAL(cuMemUnmap, ptr, size);
+    CUresult r = DC_REAL(cuMemUnmap, ptr, size);
+    if (r == CUDA_SUCCESS)
+        drop_mappings((uintptr_t)ptr, size);
+    dc_leave();
+    return r;
+}
+
+DC_EXPORT CUresult CUDAAPI cuMemAddressReserve(CUdeviceptr *ptr, size_t size, size_t alignment,
+                                               CUdeviceptr addr, unsigned long long flags)
+{
+    /* A reservation has no backing: nothing a kernel may touch until mapped. */
+    return DC_REAL(cuMemAddressReserve, ptr, size, alignment, addr, flags);
+}
+
+DC_EXPORT CUresult CUDAAPI cuMemAddressFree(CUdeviceptr ptr, size_t size)
+{
+    if (!dc_enter())
+        return DC_REAL(cuMemAddressFree, ptr, size);
+    CUresult r = DC_REAL(cuMemAddressFree, ptr, size);
+    if (r == CUDA_SUCCESS)
+        drop_mappings((uintptr_t)ptr, size);
+    dc_leave();
+    return r;
+}
+
+DC_EXPORT CUresult CUDAAPI cuMemSetAccess(CUdeviceptr ptr, size_t size, const CUmemAccessDesc *desc, size_t count)
+{
+    if (!dc_enter())
+        return DC_REAL(cuMemSetAccess, ptr, size, desc, count);
+    CUresult r = DC_REAL(cuMemSetAccess, ptr, size, desc, count);
+    if (r == CUDA_SUCCESS && desc) {
+        for (size_t i = 0; i < count; i++) {
+            int dev = location_device(&desc[i].location);
+            if (dev >= 0 && dev < DC_MAX_DEVICES)
+                dc_reg_set_access((uintptr_t)ptr, size, dev, desc[i].flags != CU_MEM_ACCESS_FLAGS_PROT_NONE);
+        }
+    }
+    dc_leave();
+    return r;
+}
+
+/* --- peer access and contexts ------------------------------------------------ */
+
+/* Peer state is kept by device pair: the current context's device -> the peer
+ * context's device. */
+static void peer_hook(CUcontext peer, int enable)
+{
+    int from = dc_current_device();
+    int to = dc_ctx_device(peer);
+    if (from >= 0 && to >= 0)
+        dc_reg_set_peer(from, to, enable);
+}
+
+DC_EXPORT CUresult CUDAAPI cuCtxEnablePeerAccess(CUcontext peerContext, unsigned int Flags)
+{
+    if (!dc_enter())
+        return DC_REAL(cuCtxEnablePeerAccess, peerContext, Flags);
+    CUresult r = DC_REAL(cuCtxEnablePeerAccess, peerContext, Flags);
+    if (r == CUDA_SUCCESS || r == CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED)
+        peer_hook(peerContext, 1);
+    dc_leave();
+    return r;
+}
+
+DC_EXPORT CUresult CUDAAPI cuCtxDisablePeerAccess(CUcontext peerContext)
+{
+    if (!dc_enter())
+        return DC_REAL(cuCtxDisablePeerAccess, peerContext);
+    CUresult r = DC_REAL(cuCtxDisablePeerAccess, peerContext);
+    if (r == CUDA_SUCCESS || r == CUDA_ERROR_PEER_ACCESS_NOT_ENABLED)
+        peer_hook(peerContext, 0);
+    dc_leave();
+    return r;
+}
+
+/* A destroyed or reset context takes its device memory with it.  The
+ * registry keys by device, not context: we drop the device's device, pool and
+ * IPC ranges (a second context on the same device is rare; a stale entry would
+ * only be dropped later by address reuse, a missing one hides nothing that is
+ * still alive).  VMM mappings and host memory outlive contexts. */
+#define CTX_KINDS ((1u << DC_MEM_DEVICE) | (1u << DC_MEM_POOL) | (1u << DC_MEM_IPC))
+
+static void forget_device(int dev, unsigned kinds)
+{
+    if (dev < 0 || dev >= DC_MAX_DEVICES)
+        return;
+    (void)dc_reg_drop_device(dev, kinds);
+    for (int d = 0; d < DC_MAX_DEVICES; d++) {     /* its peer links die with it */
+        dc_reg_set_peer(dev, d, 0);
+        dc_reg_set_peer(d, dev, 0);
+    }
+}
+
+DC_EXPORT CUresult CUDAAPI cuCtxDestroy_v2(CUcontext ctx)
+{
+    if (!dc_enter())
+        return DC_REAL(cuCtxDestroy_v2, ctx);
+    int dev = dc_ctx_device(ctx);
+    CUresult r = DC_REAL(cuCtxDestroy_v2, ctx);
+    if (r == CUDA_SUCCESS)
+        forget_device(dev, CTX_KINDS);
+    dc_leave();
+    return r;
+}
+
+DC_EXPORT CUresult CUDAAPI cuDevicePrimaryCtxReset_v2(CUdevice dev)
+{
+    if (!dc_enter())
+        return DC_REAL(cuDevicePrimaryCtxReset_v2, dev);
+    CUresult r = DC_REAL(cuDevicePrimaryCtxReset_v2, dev);
+    if (r == CUDA_SUCCESS)
+        forget_device((int)dev, CTX_KINDS | (1u << DC_MEM_MANAGED));
+    dc_leave();
+    return r;
+}

@@ -1,0 +1,95 @@
+/* preload internals: what the interposer's translation units share.
+ *
+ * Invariants:
+ *  - Every hook starts with DC_ENTER (see below): until devcheck is
+ *    initialised and active, and whenever devcheck itself is calling CUDA on
+ *    this thread (dc_guard > 0), a hook passes straight through to the real
+ *    function.  A hook that does its work holds the guard for all of it, the
+ *    real call included, so nested hooks (a runtime launch reaching the driver
+ *    launch, a driver function calling another one through its PLT) pass
+ *    through and nothing is checked or recorded twice.
+ *  - A real pointer is NULL when the entry point does not exist; DC_REAL*
+ *    never calls a NULL pointer.
+ *  - Nothing here is exported: the only exported symbols are the hooks listed
+ *    in preload/hooks.def plus dlsym, exit and __libc_start_main. */
+#ifndef DEVCHECK_PRELOAD_H
+#define DEVCHECK_PRELOAD_H
+
+/* See every _v2/_ptsz/_ptds variant in the toolkit headers. */
+#define __CUDA_API_VERSION_INTERNAL 1
+/* cudaGetDriverEntryPoint is deprecated but still called by programs: we hook it. */
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+#include <cuda.h>
+#include <cuda_runtime_api.h>
+#include "preload/rt_proto.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define DC_EXPORT __attribute__((visibility("default")))
+
+#pragma GCC visibility push(hidden)
+
+enum { DC_REQUIRED = 1, DC_OPTIONAL = 0 };
+
+/* Real pointers, typed from the header declarations. */
+#define DC_DRV(name, req)  extern __typeof__(&name) dc_real_##name;
+#define DC_RT(name)        extern __typeof__(&name) dc_real_##name;
+#define DC_AUX(name, req)  extern __typeof__(&name) dc_real_##name;
+#define DC_RTAUX(name)     extern __typeof__(&name) dc_real_##name;
+#include "preload/hooks.def"
+
+/* devcheck is calling CUDA (or is inside a hook) on this thread. */
+extern __thread int dc_guard __attribute__((tls_model("initial-exec")));
+
+/* 1 when the hook should do its work (then the guard is held: call
+ * dc_leave() when done); 0 to pass through.  Initialises on first use. */
+int dc_enter_slow(void);
+extern int dc_ready;            /* initialised and active (mode=report) */
+static inline int dc_enter(void)
+{
+    if (dc_guard)
+        return 0;
+    if (!__atomic_load_n(&dc_ready, __ATOMIC_ACQUIRE) && !dc_enter_slow())
+        return 0;
+    dc_guard++;
+    return 1;
+}
+static inline void dc_leave(void) { dc_guard--; }
+
+/* Runtime real pointers are resolved on first use: a program may load
+ * libcudart after its first driver call. */
+void *dc_resolve_rt(const char *name);
+#define DC_RT_REAL(name) \
+    (dc_real_##name ? dc_real_##name \
+     : (dc_real_##name = (__typeof__(dc_real_##name))dc_resolve_rt(#name)))
+
+/* Call the real driver function, or return CUDA_ERROR_NOT_FOUND if the driver
+ * lacks it.  Statement-expression so it can be returned directly. */
+#define DC_REAL(name, ...) \
+    (dc_real_##name ? dc_real_##name(__VA_ARGS__) : CUDA_ERROR_NOT_FOUND)
+#define DC_REAL_RT(name, ...) \
+    (DC_RT_REAL(name) ? dc_real_##name(__VA_ARGS__) : cudaErrorSymbolNotFound)
+
+/* The wrapper to hand back for a real driver pointer p, or p itself. */
+void *dc_substitute(void *p);
+
+/* --- driver queries (guard must be held) -------------------------------- */
+int dc_current_device(void);                 /* device of the current context, -1 */
+int dc_ctx_device(CUcontext ctx);            /* device of ctx, -1 */
+int dc_stream_device(CUstream s);            /* device of the stream's context, -1 */
+int dc_pageable_ok(int device);              /* cached CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS */
+
+/* --- hooks_launch.c ------------------------------------------------------ */
+void dc_launch_cache_flush(void);
+void dc_launch_fork_prepare(void);
+void dc_launch_fork_parent(void);
+void dc_launch_fork_child(void);
+
+/* --- hooks_mem.c --------------------------------------------------------- */
+void dc_mem_fork_prepare(void);
+void dc_mem_fork_parent(void);
+void dc_mem_fork_child(void);
+
+#pragma GCC visibility pop
+#endif
