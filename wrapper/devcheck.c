@@ -1,0 +1,186 @@
+/* devcheck [options] [--] program [args]: runs the program under
+ * libdevcheck.so, Compute Sanitizer style.
+ *
+ * The options come from the same flag table as DEVCHECK_OPTIONS (preload/
+ * flags.def, through dc_options_from_argv); they are handed to the library
+ * in DEVCHECK_OPTIONS, after any the environment already holds (the last
+ * occurrence of a key wins).  LD_PRELOAD gets ../lib/libdevcheck.so relative
+ * to this executable.  With no loadable libcuda.so.1 (or with --sim N) the
+ * program runs on the simulated GPUs in ../sim.  The program is exec'ed: its
+ * exit status and signals are its own.
+ *
+ * Exit status of the wrapper itself: 2 for a bad command line, 127 (126)
+ * when the program cannot be run. */
+#include "preload/options.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <limits.h>
+#include <link.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define SIM_DEFAULT_DEVICES 4
+
+static void die(int status, const char *fmt, const char *a, const char *b)
+{
+    fprintf(stderr, fmt, a, b);
+    fputc('\n', stderr);
+    exit(status);
+}
+
+/* Directory of this executable (no trailing slash). */
+static int self_dir(char *out, size_t len)
+{
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0)
+        return -1;
+    exe[n] = 0;
+    char *slash = strrchr(exe, '/');
+    if (!slash)
+        return -1;
+    *slash = 0;
+    if ((size_t)snprintf(out, len, "%s", exe) >= len)
+        return -1;
+    return 0;
+}
+
+/* path relative to the working directory when it lies below it (for the
+ * one-line notice), else absolute. */
+static const char *display_path(const char *path)
+{
+    static char cwd[PATH_MAX];
+    if (!getcwd(cwd, sizeof cwd))
+        return path;
+    size_t n = strlen(cwd);
+    if (!strncmp(path, cwd, n) && path[n] == '/')
+        return path + n + 1;
+    return path;
+}
+
+/* A sanitizer runtime this wrapper was built with must come first in the
+ * program's LD_PRELOAD too: libdevcheck.so is built with the same flags. */
+static int find_san(struct dl_phdr_info *info, size_t size, void *data)
+{
+    (void)size;
+    const char *n = info->dlpi_name;
+    if (n && (strstr(n, "/libasan.so") || strstr(n, "/libtsan.so"))) {
+        snprintf((char *)data, PATH_MAX, "%s", n);
+        return 1;
+    }
+    return 0;
+}
+
+/* out = a + b; exits when it does not fit. */
+static void join(char *out, size_t len, const char *a, const char *b)
+{
+    size_t na = strlen(a), nb = strlen(b);
+    if (na + nb + 1 > len)
+        die(127, "devcheck: path too long: %s%s", a, b);
+    memcpy(out, a, na);
+    memcpy(out + na, b, nb + 1);
+}
+
+static void set_env(const char *name, const char *value)
+{
+    if (setenv(name, value, 1) != 0)
+        die(127, "devcheck: cannot set %s: %s", name, strerror(errno));
+}
+
+int main(int argc, char **argv)
+{
+    char opts[4096], err[2048];
+    int consumed = 0;
+    if (dc_options_from_argv(argc - 1, argv + 1, &consumed, opts, sizeof opts, err, sizeof err) != 0) {
+        fprintf(stderr, "%s\n", err);
+        return 2;
+    }
+    if (dc_options_parse(opts, err, sizeof err) != 0) {         /* cannot happen: validated above */
+        fprintf(stderr, "%s\n", err);
+        return 2;
+    }
+    if (dc_opt.help) {
+        printf("usage: devcheck [options] [--] program [args]\n"
+               "  Runs program with libdevcheck.so preloaded; without an NVIDIA driver (or\n"
+               "  with --sim N), on the simulated GPUs.  The program's exit status is kept.\n\n");
+        dc_options_help(stdout);
+        return 0;
+    }
+    char **prog = argv + 1 + consumed;
+    if (!prog[0]) {
+        fprintf(stderr, "devcheck: ERROR: no program given (usage: devcheck [options] [--] program [args]; see --help)\n");
+        return 2;
+    }
+
+    char dir[PATH_MAX], lib[PATH_MAX], sim[PATH_MAX], buf[PATH_MAX];
+    if (self_dir(dir, sizeof dir) != 0)
+        die(127, "devcheck: cannot locate the devcheck executable%s%s", "", "");
+    join(buf, sizeof buf, dir, "/../lib/libdevcheck.so");
+    if (!realpath(buf, lib))
+        die(127, "devcheck: cannot find %s: %s", buf, strerror(errno));
+
+    /* DEVCHECK_OPTIONS: the environment's first, ours after (ours win). */
+    const char *old = getenv("DEVCHECK_OPTIONS");
+    if (*opts) {
+        char *merged = malloc((old ? strlen(old) : 0) + strlen(opts) + 2);
+        if (!merged)
+            die(127, "devcheck: out of memory%s%s", "", "");
+        sprintf(merged, "%s%s%s", old && *old ? old : "", old && *old ? ":" : "", opts);
+        set_env("DEVCHECK_OPTIONS", merged);
+        free(merged);
+    }
+
+    /* The simulated GPUs: when asked, or when no driver can be loaded. */
+    int force = dc_opt.sim > 0;
+    int use_sim = force;
+    if (!use_sim) {
+        void *h = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
+        if (h)
+            dlclose(h);
+        else
+            use_sim = 1;
+    }
+    if (use_sim) {
+        join(buf, sizeof buf, dir, "/../sim");
+        if (!realpath(buf, sim))
+            join(sim, sizeof sim, buf, "");
+        char ndev[32];
+        const char *envdev = getenv("SIMCUDA_DEVICES");
+        if (force)
+            snprintf(ndev, sizeof ndev, "%d", dc_opt.sim);
+        else
+            snprintf(ndev, sizeof ndev, "%s", envdev && *envdev ? envdev : "4");
+        set_env("SIMCUDA_DEVICES", ndev);
+        const char *ldp = getenv("LD_LIBRARY_PATH");
+        char *path = malloc(strlen(sim) + (ldp ? strlen(ldp) : 0) + 2);
+        if (!path)
+            die(127, "devcheck: out of memory%s%s", "", "");
+        sprintf(path, "%s%s%s", sim, ldp && *ldp ? ":" : "", ldp && *ldp ? ldp : "");
+        set_env("LD_LIBRARY_PATH", path);
+        free(path);
+        if (force)
+            fprintf(stderr, "devcheck: running on %s simulated GPUs (%s)\n", ndev, display_path(sim));
+        else
+            fprintf(stderr, "devcheck: no NVIDIA driver found; running on %s simulated GPUs (%s)\n",
+                    ndev, display_path(sim));
+    }
+
+    /* LD_PRELOAD: [sanitizer runtime] libdevcheck.so [what was there]. */
+    char san[PATH_MAX] = "";
+    dl_iterate_phdr(find_san, san);
+    const char *pre = getenv("LD_PRELOAD");
+    char *preload = malloc(strlen(san) + strlen(lib) + (pre ? strlen(pre) : 0) + 3);
+    if (!preload)
+        die(127, "devcheck: out of memory%s%s", "", "");
+    sprintf(preload, "%s%s%s%s%s", san, *san ? " " : "", lib, pre && *pre ? " " : "", pre && *pre ? pre : "");
+    set_env("LD_PRELOAD", preload);
+    free(preload);
+
+    execvp(prog[0], prog);
+    int e = errno;
+    fprintf(stderr, "devcheck: cannot run '%s': %s\n", prog[0], strerror(e));
+    return e == ENOENT ? 127 : 126;
+}
