@@ -71,7 +71,7 @@ int main()
 #ifdef FIXED
         const float *x = in[s]; // FIX: every stage reads the copy on its own GPU
 #else
-        const float *x = s == 2 ? out[s - 1] : in[s]; // BUG: stage 2 reads cuda:1's activation
+        const float *x = s == 3 ? out[s - 1] : in[s]; // BUG: stage 3 reads cuda:2's activation
 #endif
         LayerArgs a = { x, out[s], w[s], N };
         layer<<<BLOCKS(N), BLOCK>>>(a);
