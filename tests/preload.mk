@@ -1,0 +1,37 @@
+# Interposer tests (tests/preload/): shell scripts, and the small programs
+# they run, built into $(BUILD)/tests/preload/ (part of ALL).
+PT_BUILD := $(BUILD)/tests/preload
+PT_PROGS := $(PT_BUILD)/xdev $(PT_BUILD)/ctor_main $(PT_BUILD)/libctor.so \
+            $(PT_BUILD)/dlsym_test $(PT_BUILD)/libnext_a.so $(PT_BUILD)/libnext_b.so \
+            $(PT_BUILD)/procaddr
+ALL   += $(PT_PROGS)
+TESTS += tests/preload/exports.sh tests/preload/wrapper.sh tests/preload/dlsym.sh \
+         tests/preload/procaddr.sh tests/preload/ctor.sh tests/preload/xdev.sh \
+         tests/preload/bad_options.sh tests/preload/exitcode.sh
+
+$(PT_BUILD)/xdev: tests/preload/xdev.cu
+	@mkdir -p $(@D)
+	$(NVCC) $(ALL_NVCCFLAGS) -o $@ $< -ldl
+
+$(PT_BUILD)/libctor.so: tests/preload/ctor_lib.cu
+	@mkdir -p $(@D)
+	$(NVCC) $(ALL_NVCCFLAGS) -shared -Xcompiler -fPIC -o $@ $<
+
+$(PT_BUILD)/ctor_main: tests/preload/ctor_main.c $(PT_BUILD)/libctor.so
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS) -L$(PT_BUILD) -lctor -Wl,-rpath,'$$ORIGIN' \
+	    -Wl,-rpath-link=$(CUDA_HOME)/lib64
+
+$(PT_BUILD)/libnext_%.so: tests/preload/next_%.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -shared -o $@ $< $(ALL_LDFLAGS) -ldl
+
+# next_a before next_b: dlsym(RTLD_NEXT) in next_a must find next_b's symbol.
+$(PT_BUILD)/dlsym_test: tests/preload/dlsym_test.c $(PT_BUILD)/libnext_a.so $(PT_BUILD)/libnext_b.so
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS) -L$(PT_BUILD) -Wl,--no-as-needed -lnext_a -lnext_b \
+	    -Wl,--as-needed -Wl,-rpath,'$$ORIGIN' -ldl
+
+$(PT_BUILD)/procaddr: tests/preload/procaddr.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS) -ldl

@@ -1,0 +1,19 @@
+#!/bin/sh
+# libdevcheck.so exports exactly the hook table (preload/hooks.def) plus dlsym,
+# exit and __libc_start_main, with the right symbol versions.
+. "$ROOT/tests/preload/common.sh"
+need "$DEVCHECK_LIB"
+nm -D --defined-only "$DEVCHECK_LIB" | awk '$2 != "A" { print $3 }' | sort >"$TMPD/nm"
+[ -s "$TMPD/nm" ] || fail "nm -D found no symbols"
+{
+    printf '#define DC_DRV(n, r) n@@DEVCHECK_1\n#define DC_RT(n) n@@libcudart.so.13\n#include "preload/hooks.def"\n' |
+        ${CC:-gcc} -E -P -I"$ROOT" -x c - | sed 's/ //g; /^$/d'
+    printf '%s\n' 'dlsym@@GLIBC_2.34' 'dlsym@GLIBC_2.2.5' '__libc_start_main@@GLIBC_2.34' \
+        '__libc_start_main@GLIBC_2.2.5' 'exit@@GLIBC_2.2.5'
+} | sort >"$TMPD/want"
+grep -q '^cuLaunchKernel@@DEVCHECK_1$' "$TMPD/want" || fail "could not expand preload/hooks.def"
+if ! diff -u "$TMPD/want" "$TMPD/nm" >"$TMPD/diff"; then
+    sed 's/^/    /' "$TMPD/diff" >&2
+    fail "exported symbols differ from the hook table (- table, + nm -D)"
+fi
+note "$(wc -l <"$TMPD/nm") exported symbols match preload/hooks.def"
