@@ -1,0 +1,78 @@
+// Copies between devices (cudaMemcpyPeer, cudaMemcpyPeerAsync, cudaMemcpy
+// with cudaMemcpyDefault, 2D) with correct bytes; peer access queries,
+// enable/disable and their errors.
+#include "rt_check.h"
+
+int main()
+{
+    int n = 0;
+    CHECK(cudaGetDeviceCount(&n));
+    EXPECT(n == 4);
+    const size_t N = 1 << 16;
+    void *buf[4];
+    unsigned char *h = (unsigned char *)malloc(N), *back = (unsigned char *)malloc(N);
+    for (size_t i = 0; i < N; i++)
+        h[i] = (unsigned char)(i * 31 + 7);
+    for (int d = 0; d < n; d++) {
+        CHECK(cudaSetDevice(d));
+        CHECK(cudaMalloc(&buf[d], N));
+        CHECK(cudaMemset(buf[d], 0, N));
+    }
+    CHECK(cudaSetDevice(0));
+    CHECK(cudaMemcpy(buf[0], h, N, cudaMemcpyHostToDevice));
+    // 0 -> 1 by cudaMemcpyPeer, 1 -> 2 by cudaMemcpy(Default), 2 -> 3 async.
+    CHECK(cudaMemcpyPeer(buf[1], 1, buf[0], 0, N));
+    CHECK(cudaMemcpy(buf[2], buf[1], N, cudaMemcpyDefault));
+    cudaStream_t s;
+    CHECK(cudaStreamCreate(&s));
+    CHECK(cudaMemcpyPeerAsync(buf[3], 3, buf[2], 2, N, s));
+    CHECK(cudaStreamSynchronize(s));
+    for (int d = 0; d < n; d++) {
+        memset(back, 0, N);
+        CHECK(cudaMemcpy(back, buf[d], N, cudaMemcpyDefault));
+        EXPECT(memcmp(back, h, N) == 0);
+    }
+    // A copy into another device's memory through this device's stream
+    // succeeds (Programming Guide, "Stream and Event Behavior").
+    CHECK(cudaMemsetAsync(buf[3], 0, N, s));
+    CHECK(cudaMemcpyAsync(buf[3], buf[0], N, cudaMemcpyDeviceToDevice, s));
+    CHECK(cudaStreamSynchronize(s));
+    CHECK(cudaMemcpy(back, buf[3], N, cudaMemcpyDeviceToHost));
+    EXPECT(memcmp(back, h, N) == 0);
+
+    // 2D: a 64x16 window, pitches 256 (device 1) and 64 (host).
+    CHECK(cudaMemcpy2D(buf[1], 256, h, 64, 64, 16, cudaMemcpyHostToDevice));
+    memset(back, 0, N);
+    CHECK(cudaMemcpy2D(back, 64, buf[1], 256, 64, 16, cudaMemcpyDeviceToHost));
+    EXPECT(memcmp(back, h, 64 * 16) == 0);
+    CHECK(cudaMemcpy2DAsync(back + 4096, 64, buf[1], 256, 64, 16, cudaMemcpyDefault, s));
+    CHECK(cudaStreamSynchronize(s));
+    EXPECT(memcmp(back + 4096, h, 64 * 16) == 0);
+
+    // Peer access: every pair can (default topology); enable once.
+    for (int a = 0; a < n; a++)
+        for (int b = 0; b < n; b++) {
+            if (a == b)
+                continue;
+            int can = 0;
+            CHECK(cudaDeviceCanAccessPeer(&can, a, b));
+            EXPECT(can == 1);
+            int v = -1;
+            CHECK(cudaDeviceGetP2PAttribute(&v, cudaDevP2PAttrAccessSupported, a, b));
+            EXPECT(v == 1);
+        }
+    CHECK(cudaDeviceEnablePeerAccess(1, 0));
+    EXPECT_ERR(cudaDeviceEnablePeerAccess(1, 0), cudaErrorPeerAccessAlreadyEnabled);
+    EXPECT_ERR(cudaGetLastError(), cudaErrorPeerAccessAlreadyEnabled);
+    CHECK(cudaDeviceDisablePeerAccess(1));
+    EXPECT_ERR(cudaDeviceDisablePeerAccess(1), cudaErrorPeerAccessNotEnabled);
+    EXPECT_ERR(cudaDeviceEnablePeerAccess(7, 0), cudaErrorInvalidDevice);
+    CHECK(cudaGetLastError() == cudaErrorInvalidDevice ? cudaSuccess : cudaErrorUnknown);
+    CHECK(cudaStreamDestroy(s));
+    for (int d = 0; d < n; d++)
+        CHECK(cudaFree(buf[d]));
+    free(h);
+    free(back);
+    printf("ok\n");
+    return 0;
+}
