@@ -1,0 +1,147 @@
+/* Internal state of the simulated driver (libcuda.so.1).  Not installed.
+ *
+ * Locking: one process-wide mutex (sim_lock/sim_unlock) guards every table
+ * and handle below.  Kernel twins, host callbacks and the byte copies of
+ * memcpy/memset run with the lock released.
+ *
+ * Handles (contexts, streams, events, modules, functions, kernels, libraries,
+ * pools, VMM allocation handles) are registered in a set keyed by address; a
+ * handle coming from the caller is only dereferenced after sim_obj_get()
+ * found it there with the expected type, so a stale or garbage handle gives
+ * CUDA_ERROR_INVALID_HANDLE / _CONTEXT instead of a crash. */
+#ifndef SIMCUDA_DRIVER_INTERNAL_H
+#define SIMCUDA_DRIVER_INTERNAL_H
+
+/* Like NVIDIA's own driver build: declares every versioned variant
+ * (_v2, _ptsz, _ptds and the legacy unversioned ones). */
+#define __CUDA_API_VERSION_INTERNAL 1
+#pragma GCC visibility push(default)
+#include <cuda.h>
+#pragma GCC visibility pop
+
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "image.h"
+
+#define SIM_MAX_DEVICES 16
+#define SIM_HIDDEN __attribute__((visibility("hidden")))
+
+enum sim_type {
+    T_CTX = 1, T_STREAM, T_EVENT, T_MODULE, T_FUNC, T_LIBRARY, T_POOL, T_MEMHANDLE,
+};
+
+struct sim_obj { int type; };
+
+struct sim_ctx {
+    struct sim_obj o;
+    int dev;
+    int primary;
+    int active;                 /* primary: retained at least once and not reset */
+    unsigned refcount;          /* primary context retain count */
+    unsigned flags;
+    unsigned long long id;
+    CUresult sticky;            /* CUDA_SUCCESS or the sticky error */
+    int fault_pending;          /* a launch faulted; surfaces at the next sync */
+    struct sim_ctx **peers;     /* contexts this one enabled peer access to */
+    int npeers, cappeers;
+    size_t limits[16];
+};
+
+struct sim_stream {
+    struct sim_obj o;
+    struct sim_ctx *ctx;
+    unsigned flags;
+    int priority;
+    unsigned long long id;
+};
+
+struct sim_event {
+    struct sim_obj o;
+    struct sim_ctx *ctx;
+    unsigned flags;
+    int recorded;
+    double ms;                  /* time of the last record */
+};
+
+struct sim_module;
+struct sim_library;
+
+/* CUfunction and CUkernel are both a struct sim_func (is_kernel tells them
+ * apart), so a CUkernel cast to CUfunction launches as the driver allows. */
+struct sim_func {
+    struct sim_obj o;
+    int is_kernel;
+    struct sim_module *mod;     /* functions: owning module */
+    struct sim_library *lib;    /* kernels: owning library */
+    const struct sim_kernel_info *ki;
+    int twin_resolved;
+    void (*twin)(void **, const unsigned[3], const unsigned[3]);
+    int max_dyn_smem;
+    int carveout;
+    int cache_config;
+};
+
+struct sim_module {
+    struct sim_obj o;
+    struct sim_ctx *ctx;
+    struct sim_image img;
+    int owns_img;               /* 0: view of a library's image */
+    struct sim_library *lib;
+    struct sim_func **funcs;    /* lazily created, parallel to img.kernels */
+};
+
+struct sim_library {
+    struct sim_obj o;
+    struct sim_image img;
+    struct sim_func **kernels;  /* parallel to img.kernels */
+    struct sim_func **funcs;    /* cuKernelGetFunction results */
+    struct sim_module *mod;     /* cuLibraryGetModule view */
+};
+
+/* ---- globals (core.c) ---- */
+struct sim_device {
+    char name[64];
+    size_t capacity;            /* bytes */
+    struct sim_ctx primary;
+    struct sim_mempool *default_pool, *current_pool;
+};
+
+struct sim_global {
+    int initialized;
+    int ndev;
+    int hmm;
+    unsigned char peer_ok[SIM_MAX_DEVICES][SIM_MAX_DEVICES];
+    struct sim_device dev[SIM_MAX_DEVICES];
+};
+extern struct sim_global sim_g SIM_HIDDEN;
+
+SIM_HIDDEN void sim_lock(void);
+SIM_HIDDEN void sim_unlock(void);
+SIM_HIDDEN CUresult sim_enter(const char *fn, CUresult failcode);
+SIM_HIDDEN void sim_obj_add(void *o, int type);
+SIM_HIDDEN void sim_obj_del(void *o);
+SIM_HIDDEN void *sim_obj_get(const void *o, int type);
+SIM_HIDDEN struct sim_ctx *sim_cur_ctx(void);
+/* Current context or CUDA_ERROR_INVALID_CONTEXT; includes its sticky error. */
+SIM_HIDDEN CUresult sim_need_ctx(struct sim_ctx **out);
+SIM_HIDDEN CUresult sim_ctx_check(struct sim_ctx *c);
+SIM_HIDDEN CUresult sim_ctx_sync(struct sim_ctx *c);
+SIM_HIDDEN int sim_ctx_peer_enabled(const struct sim_ctx *from, const struct sim_ctx *to);
+/* Resolves a stream handle (NULL, CU_STREAM_LEGACY, CU_STREAM_PER_THREAD or a
+ * created stream) to its context; *s is NULL for the special streams. */
+SIM_HIDDEN CUresult sim_stream_resolve(CUstream h, struct sim_ctx **ctx, struct sim_stream **s);
+SIM_HIDDEN double sim_now_ms(void);
+
+/* ---- memory (mem.c) ---- */
+SIM_HIDDEN int sim_mem_init(void);
+/* Launch fault check: may device `dev` running in context `ctx` access the
+ * address `w`?  1 yes (or not an address at all), 0 it faults. */
+SIM_HIDDEN int sim_mem_accessible(uintptr_t w, int dev, const struct sim_ctx *ctx);
+SIM_HIDDEN void sim_mem_ctx_gone(struct sim_ctx *ctx);
+SIM_HIDDEN void sim_mem_dev_init(int dev);
+
+/* ---- modules (launch.c) ---- */
+SIM_HIDDEN void sim_modules_ctx_gone(struct sim_ctx *ctx);
+
+#endif

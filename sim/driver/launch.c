@@ -1,0 +1,886 @@
+/* Modules, libraries, functions and kernels; launches through host twins,
+ * with the fault check a real GPU would make; occupancy queries. */
+#include "internal.h"
+
+#include <dlfcn.h>
+#include <search.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define ENTER(code) do { CUresult e__ = sim_enter(__func__, (code)); if (e__ != CUDA_SUCCESS) return e__; } while (0)
+#define LOCKED(expr) __extension__({ sim_lock(); CUresult r__ = (expr); sim_unlock(); r__; })
+
+#define DEFAULT_DYN_SMEM 49152
+#define MAX_DYN_SMEM     232448
+#define NUM_SM           132
+
+static struct sim_func *func_new(const struct sim_kernel_info *ki, int is_kernel)
+{
+    struct sim_func *f = calloc(1, sizeof *f);
+    if (!f)
+        return NULL;
+    f->ki = ki;
+    f->is_kernel = is_kernel;
+    f->max_dyn_smem = DEFAULT_DYN_SMEM;
+    f->carveout = -1;
+    sim_obj_add(f, T_FUNC);
+    return f;
+}
+
+static void func_free(struct sim_func *f)
+{
+    if (!f)
+        return;
+    sim_obj_del(f);
+    free(f);
+}
+
+/* CUfunction or CUkernel */
+static struct sim_func *func_get(const void *h)
+{
+    return sim_obj_get(h, T_FUNC);
+}
+
+/* ---------------- modules ---------------- */
+static CUresult module_from_image(CUmodule *out, const void *image, size_t size)
+{
+    if (!out || !image)
+        return CUDA_ERROR_INVALID_VALUE;
+    struct sim_ctx *c;
+    CUresult r = sim_need_ctx(&c);
+    if (r != CUDA_SUCCESS)
+        return r;
+    struct sim_module *m = calloc(1, sizeof *m);
+    if (!m)
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    if (sim_image_parse(image, size, &m->img) != 0) {
+        free(m);
+        return CUDA_ERROR_INVALID_IMAGE;
+    }
+    m->owns_img = 1;
+    m->ctx = c;
+    m->funcs = calloc(m->img.nkernels + 1, sizeof *m->funcs);
+    if (!m->funcs) {
+        sim_image_free(&m->img);
+        free(m);
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    }
+    sim_obj_add(m, T_MODULE);
+    *out = (CUmodule)m;
+    return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuModuleLoadData(CUmodule *module, const void *image)
+{
+    ENTER(CUDA_ERROR_INVALID_IMAGE);
+    return LOCKED(module_from_image(module, image, 0));
+}
+
+CUresult CUDAAPI cuModuleLoadDataEx(CUmodule *module, const void *image, unsigned int numOptions, CUjit_option *options, void **optionValues)
+{
+    ENTER(CUDA_ERROR_INVALID_IMAGE);
+    if (numOptions && (!options || !optionValues))
+        return CUDA_ERROR_INVALID_VALUE;
+    return LOCKED(module_from_image(module, image, 0));
+}
+
+CUresult CUDAAPI cuModuleLoadFatBinary(CUmodule *module, const void *fatCubin)
+{
+    ENTER(CUDA_ERROR_INVALID_IMAGE);
+    return LOCKED(module_from_image(module, fatCubin, 0));
+}
+
+static void *read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap + 1);
+    while (buf) {
+        size_t got = fread(buf + n, 1, cap - n, f);
+        n += got;
+        if (n < cap)
+            break;
+        char *nb = realloc(buf, cap * 2 + 1);
+        if (!nb) {
+            free(buf);
+            buf = NULL;
+            break;
+        }
+        buf = nb;
+        cap *= 2;
+    }
+    fclose(f);
+    if (buf)
+        buf[n] = 0;   /* PTX text must be NUL-terminated */
+    *len = n;
+    return buf;
+}
+
+CUresult CUDAAPI cuModuleLoad(CUmodule *module, const char *fname)
+{
+    ENTER(CUDA_ERROR_FILE_NOT_FOUND);
+    if (!module || !fname)
+        return CUDA_ERROR_INVALID_VALUE;
+    size_t len;
+    void *buf = read_file(fname, &len);
+    if (!buf)
+        return CUDA_ERROR_FILE_NOT_FOUND;
+    CUresult r = LOCKED(module_from_image(module, buf, len));
+    free(buf);
+    return r;
+}
+
+static void module_free(struct sim_module *m)
+{
+    for (unsigned i = 0; i < m->img.nkernels; i++)
+        func_free(m->funcs[i]);
+    free(m->funcs);
+    if (m->owns_img)
+        sim_image_free(&m->img);
+    sim_obj_del(m);
+    free(m);
+}
+
+static CUresult module_unload(CUmodule h)
+{
+    struct sim_module *m = sim_obj_get(h, T_MODULE);
+    if (!m || !m->owns_img)
+        return CUDA_ERROR_INVALID_HANDLE;
+    module_free(m);
+    return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuModuleUnload(CUmodule hmod) { ENTER(CUDA_ERROR_INVALID_HANDLE); return LOCKED(module_unload(hmod)); }
+
+static int kernel_index(const struct sim_image *img, const char *name)
+{
+    const struct sim_kernel_info *ki = sim_image_find(img, name);
+    return ki ? (int)(ki - img->kernels) : -1;
+}
+
+static CUresult module_get_function(CUfunction *hfunc, CUmodule hmod, const char *name)
+{
+    if (!hfunc || !name)
+        return CUDA_ERROR_INVALID_VALUE;
+    struct sim_module *m = sim_obj_get(hmod, T_MODULE);
+    if (!m)
+        return CUDA_ERROR_INVALID_HANDLE;
+    int i = kernel_index(&m->img, name);
+    if (i < 0)
+        return CUDA_ERROR_NOT_FOUND;
+    if (!m->funcs[i]) {
+        m->funcs[i] = func_new(&m->img.kernels[i], 0);
+        if (!m->funcs[i])
+            return CUDA_ERROR_OUT_OF_MEMORY;
+        m->funcs[i]->mod = m;
+    }
+    *hfunc = (CUfunction)m->funcs[i];
+    return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuModuleGetFunction(CUfunction *hfunc, CUmodule hmod, const char *name) { ENTER(CUDA_ERROR_NOT_FOUND); return LOCKED(module_get_function(hfunc, hmod, name)); }
+
+static CUresult module_count(unsigned *count, CUmodule hmod)
+{
+    struct sim_module *m = sim_obj_get(hmod, T_MODULE);
+    if (!count)
+        return CUDA_ERROR_INVALID_VALUE;
+    if (!m)
+        return CUDA_ERROR_INVALID_HANDLE;
+    *count = m->img.nkernels;
+    return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuModuleGetFunctionCount(unsigned int *count, CUmodule mod) { ENTER(CUDA_ERROR_INVALID_VALUE); return LOCKED(module_count(count, mod)); }
+
+/* The code-image parser does not report __device__ variables. */
+CUresult CUDAAPI cuModuleGetGlobal_v2(CUdeviceptr *dptr, size_t *bytes, CUmodule hmod, const char *name)
+{
+    ENTER(CUDA_ERROR_NOT_FOUND);
+    (void)dptr; (void)bytes;
+    if (!name)
+        return CUDA_ERROR_INVALID_VALUE;
+    sim_lock();
+    struct sim_module *m = sim_obj_get(hmod, T_MODULE);
+    sim_unlock();
+    return m ? CUDA_ERROR_NOT_FOUND : CUDA_ERROR_INVALID_HANDLE;
+}
+
+void sim_modules_ctx_gone(struct sim_ctx *ctx)
+{
+    (void)ctx;   /* modules outlive nothing but their own unload in the sim */
+}
+
+/* ---------------- libraries and kernels ---------------- */
+static CUresult library_from_image(CUlibrary *out, const void *code, size_t size)
+{
+    if (!out || !code)
+        return CUDA_ERROR_INVALID_VALUE;
+    struct sim_library *l = calloc(1, sizeof *l);
+    if (!l)
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    if (sim_image_parse(code, size, &l->img) != 0) {
+        free(l);
+        return CUDA_ERROR_INVALID_IMAGE;
+    }
+    l->kernels = calloc(l->img.nkernels + 1, sizeof *l->kernels);
+    l->funcs = calloc(l->img.nkernels + 1, sizeof *l->funcs);
+    if (!l->kernels || !l->funcs) {
+        free(l->kernels);
+        free(l->funcs);
+        sim_image_free(&l->img);
+        free(l);
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    }
+    sim_obj_add(l, T_LIBRARY);
+    *out = (CUlibrary)l;
+    return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuLibraryLoadData(CUlibrary *library, const void *code, CUjit_option *jitOptions, void **jitOptionsValues, unsigned int numJitOptions,
+                                   CUlibraryOption *libraryOptions, void **libraryOptionValues, unsigned int numLibraryOptions)
+{
+    ENTER(CUDA_ERROR_INVALID_IMAGE);
+    (void)jitOptions; (void)jitOptionsValues; (void)numJitOptions;
+    (void)libraryOptions; (void)libraryOptionValues; (void)numLibraryOptions;
+    return LOCKED(library_from_image(library, code, 0));
+}
+
+CUresult CUDAAPI cuLibraryLoadFromFile(CUlibrary *library, const char *fileName, CUjit_option *jitOptions, void **jitOptionsValues, unsigned int numJitOptions,
+                                       CUlibraryOption *libraryOptions, void **libraryOptionValues, unsigned int numLibraryOptions)
+{
+    ENTER(CUDA_ERROR_FILE_NOT_FOUND);
+    (void)jitOptions; (void)jitOptionsValues; (void)numJitOptions;
+    (void)libraryOptions; (void)libraryOptionValues; (void)numLibraryOptions;
+    if (!library || !fileName)
+        return CUDA_ERROR_INVALID_VALUE;
+    size_t len;
+    void *buf = read_file(fileName, &len);
+    if (!buf)
+        return CUDA_ERROR_FILE_NOT_FOUND;
+    CUresult r = LOCKED(library_from_image(library, buf, len));
+    free(buf);
+    return r;
+}
+
+static CUresult library_unload(CUlibrary h)
+{
+    struct sim_library *l = sim_obj_get(h, T_LIBRARY);
+    if (!l)
+        return CUDA_ERROR_INVALID_HANDLE;
+    for (unsigned i = 0; i < l->img.nkernels; i++) {
+        func_free(l->kernels[i]);
+        func_free(l->funcs[i]);
+    }
+    if (l->mod) {
+        free(l->mod->funcs);
+        sim_obj_del(l->mod);
+        free(l->mod);
+    }
+    free(l->kernels);
+    free(l->funcs);
+    sim_image_free(&l->img);
+    sim_obj_del(l);
+    free(l);
+    return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuLibraryUnload(CUlibrary library) { ENTER(CUDA_ERROR_INVALID_HANDLE); return LOCKED(library_unload(library)); }
+
+static CUresult lib_kernel(struct sim_library *l, int i, struct sim_func **out)
+{
+    if (!l->kernels[i]) {
+        l->kernels[i] = func_new(&l->img.kernels[i], 1);
+        if (!l->kernels[i])
+            return CUDA_ERROR_OUT_OF_MEMORY;
+        l->kernels[i]->lib = l;
+    }
+    *out = l->kernels[i];
+    return CUDA_SUCCESS;
+}
+
+static CUresult library_get_kernel(CUkernel *pk, CUlibrary h, const char *name)
+{
+    if (!pk || !name)
+        return CUDA_ERROR_INVALID_VALUE;
+    struct sim_library *l = sim_obj_get(h, T_LIBRARY);
+    if (!l)
+        return CUDA_ERROR_INVALID_HANDLE;
+    int i = kernel_index(&l->img, name);
+    if (i < 0)
+        return CUDA_ERROR_NOT_FOUND;
+    struct sim_func *k;
+    CUresult r = lib_kernel(l, i, &k);
+    if (r == CUDA_SUCCESS)
+        *pk = (CUkernel)k;
+    return r;
+}
+CUresult CUDAAPI cuLibraryGetKernel(CUkernel *pKernel, CUlibrary library, const char *name) { ENTER(CUDA_ERROR_NOT_FOUND); return LOCKED(library_get_kernel(pKernel, library, name)); }
+
+static CUresult library_kernel_count(unsigned *count, CUlibrary h)
+{
+    struct sim_library *l = sim_obj_get(h, T_LIBRARY);
+    if (!count)
+        return CUDA_ERROR_INVALID_VALUE;
+    if (!l)
+        return CUDA_ERROR_INVALID_HANDLE;
+    *count = l->img.nkernels;
+    return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuLibraryGetKernelCount(unsigned int *count, CUlibrary lib) { ENTER(CUDA_ERROR_INVALID_VALUE); return LOCKED(library_kernel_count(count, lib)); }
+
+static CUresult library_enum(CUkernel *kernels, unsigned n, CUlibrary h)
+{
+    struct sim_library *l = sim_obj_get(h, T_LIBRARY);
+    if (!kernels)
+        return CUDA_ERROR_INVALID_VALUE;
+    if (!l)
+        return CUDA_ERROR_INVALID_HANDLE;
+    for (unsigned i = 0; i < n && i < l->img.nkernels; i++) {
+        struct sim_func *k;
+        CUresult r = lib_kernel(l, (int)i, &k);
+        if (r != CUDA_SUCCESS)
+            return r;
+        kernels[i] = (CUkernel)k;
+    }
+    return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuLibraryEnumerateKernels(CUkernel *kernels, unsigned int numKernels, CUlibrary lib) { ENTER(CUDA_ERROR_INVALID_VALUE); return LOCKED(library_enum(kernels, numKernels, lib)); }
+
+static CUresult library_get_module(CUmodule *pMod, CUlibrary h)
+{
+    if (!pMod)
+        return CUDA_ERROR_INVALID_VALUE;
+    struct sim_library *l = sim_obj_get(h, T_LIBRARY);
+    if (!l)
+        return CUDA_ERROR_INVALID_HANDLE;
+    struct sim_ctx *c;
+    CUresult r = sim_need_ctx(&c);
+    if (r != CUDA_SUCCESS)
+        return r;
+    if (!l->mod) {
+        struct sim_module *m = calloc(1, sizeof *m);
+        if (!m)
+            return CUDA_ERROR_OUT_OF_MEMORY;
+        m->img = l->img;
+        m->owns_img = 0;
+        m->lib = l;
+        m->ctx = c;
+        m->funcs = l->funcs;   /* shared with cuKernelGetFunction */
+        m->funcs = calloc(l->img.nkernels + 1, sizeof *m->funcs);
+        if (!m->funcs) {
+            free(m);
+            return CUDA_ERROR_OUT_OF_MEMORY;
+        }
+        sim_obj_add(m, T_MODULE);
+        l->mod = m;
+    }
+    *pMod = (CUmodule)l->mod;
+    return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuLibraryGetModule(CUmodule *pMod, CUlibrary library) { ENTER(CUDA_ERROR_INVALID_VALUE); return LOCKED(library_get_module(pMod, library)); }
+
+CUresult CUDAAPI cuLibraryGetGlobal(CUdeviceptr *dptr, size_t *bytes, CUlibrary library, const char *name)
+{
+    ENTER(CUDA_ERROR_NOT_FOUND);
+    (void)dptr; (void)bytes;
+    if (!name)
+        return CUDA_ERROR_INVALID_VALUE;
+    sim_lock();
+    struct sim_library *l = sim_obj_get(library, T_LIBRARY);
+    sim_unlock();
+    return l ? CUDA_ERROR_NOT_FOUND : CUDA_ERROR_INVALID_HANDLE;
+}
+
+CUresult CUDAAPI cuLibraryGetManaged(CUdeviceptr *dptr, size_t *bytes, CUlibrary library, const char *name)
+{
+    ENTER(CUDA_ERROR_NOT_FOUND);
+    (void)dptr; (void)bytes;
+    if (!name)
+        return CUDA_ERROR_INVALID_VALUE;
+    sim_lock();
+    struct sim_library *l = sim_obj_get(library, T_LIBRARY);
+    sim_unlock();
+    return l ? CUDA_ERROR_NOT_FOUND : CUDA_ERROR_INVALID_HANDLE;
+}
+
+static CUresult kernel_get_function(CUfunction *pFunc, CUkernel kernel)
+{
+    if (!pFunc)
+        return CUDA_ERROR_INVALID_VALUE;
+    struct sim_func *k = func_get(kernel);
+    if (!k || !k->is_kernel)
+        return CUDA_ERROR_INVALID_HANDLE;
+    struct sim_ctx *c;
+    CUresult r = sim_need_ctx(&c);
+    if (r != CUDA_SUCCESS)
+        return r;
+    struct sim_library *l = k->lib;
+    int i = (int)(k->ki - l->img.kernels);
+    if (!l->funcs[i]) {
+        l->funcs[i] = func_new(k->ki, 0);
+        if (!l->funcs[i])
+            return CUDA_ERROR_OUT_OF_MEMORY;
+        l->funcs[i]->lib = l;
+        l->funcs[i]->max_dyn_smem = k->max_dyn_smem;
+    }
+    *pFunc = (CUfunction)l->funcs[i];
+    return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuKernelGetFunction(CUfunction *pFunc, CUkernel kernel) { ENTER(CUDA_ERROR_INVALID_HANDLE); return LOCKED(kernel_get_function(pFunc, kernel)); }
+
+static CUresult kernel_get_library(CUlibrary *pLib, CUkernel kernel)
+{
+    struct sim_func *k = func_get(kernel);
+    if (!pLib)
+        return CUDA_ERROR_INVALID_VALUE;
+    if (!k || !k->is_kernel)
+        return CUDA_ERROR_INVALID_HANDLE;
+    *pLib = (CUlibrary)k->lib;
+    return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuKernelGetLibrary(CUlibrary *pLib, CUkernel kernel) { ENTER(CUDA_ERROR_INVALID_HANDLE); return LOCKED(kernel_get_library(pLib, kernel)); }
+
+static CUresult get_name(const char **name, const void *h, int want_kernel)
+{
+    if (!name)
+        return CUDA_ERROR_INVALID_VALUE;
+    struct sim_func *f = func_get(h);
+    if (!f || (want_kernel && !f->is_kernel))
+        return CUDA_ERROR_INVALID_HANDLE;
+    *name = f->ki->name;
+    return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuFuncGetName(const char **name, CUfunction hfunc) { ENTER(CUDA_ERROR_INVALID_HANDLE); return LOCKED(get_name(name, hfunc, 0)); }
+CUresult CUDAAPI cuKernelGetName(const char **name, CUkernel hfunc) { ENTER(CUDA_ERROR_INVALID_HANDLE); return LOCKED(get_name(name, hfunc, 1)); }
+
+static CUresult param_info(const void *h, size_t i, size_t *off, size_t *size, int want_kernel)
+{
+    struct sim_func *f = func_get(h);
+    if (!f || (want_kernel && !f->is_kernel))
+        return CUDA_ERROR_INVALID_HANDLE;
+    if (i >= f->ki->nparams || (!off && !size))
+        return CUDA_ERROR_INVALID_VALUE;
+    if (off)
+        *off = f->ki->params[i].offset;
+    if (size)
+        *size = f->ki->params[i].size;
+    return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuFuncGetParamInfo(CUfunction func, size_t paramIndex, size_t *paramOffset, size_t *paramSize) { ENTER(CUDA_ERROR_INVALID_VALUE); return LOCKED(param_info(func, paramIndex, paramOffset, paramSize, 0)); }
+CUresult CUDAAPI cuKernelGetParamInfo(CUkernel kernel, size_t paramIndex, size_t *paramOffset, size_t *paramSize) { ENTER(CUDA_ERROR_INVALID_VALUE); return LOCKED(param_info(kernel, paramIndex, paramOffset, paramSize, 1)); }
+
+static CUresult func_attr(int *pi, CUfunction_attribute a, struct sim_func *f)
+{
+    switch (a) {
+    case CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK: *pi = 1024; break;
+    case CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES: *pi = 0; break;
+    case CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES: *pi = 0; break;
+    case CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES: *pi = 0; break;
+    case CU_FUNC_ATTRIBUTE_NUM_REGS: *pi = 32; break;
+    case CU_FUNC_ATTRIBUTE_PTX_VERSION: *pi = 90; break;
+    case CU_FUNC_ATTRIBUTE_BINARY_VERSION: *pi = 90; break;
+    case CU_FUNC_ATTRIBUTE_CACHE_MODE_CA: *pi = 0; break;
+    case CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES: *pi = f->max_dyn_smem; break;
+    case CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT: *pi = f->carveout; break;
+    case CU_FUNC_ATTRIBUTE_CLUSTER_SIZE_MUST_BE_SET: *pi = 0; break;
+    case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH:
+    case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_HEIGHT:
+    case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_DEPTH: *pi = 0; break;
+    case CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED: *pi = 0; break;
+    case CU_FUNC_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE: *pi = 0; break;
+    default: return CUDA_ERROR_INVALID_VALUE;
+    }
+    return CUDA_SUCCESS;
+}
+
+static CUresult func_get_attr(int *pi, CUfunction_attribute a, const void *h, int want_kernel, CUdevice dev)
+{
+    if (!pi)
+        return CUDA_ERROR_INVALID_VALUE;
+    struct sim_func *f = func_get(h);
+    if (!f || (want_kernel && !f->is_kernel))
+        return CUDA_ERROR_INVALID_HANDLE;
+    if (want_kernel && (dev < 0 || dev >= sim_g.ndev))
+        return CUDA_ERROR_INVALID_DEVICE;
+    return func_attr(pi, a, f);
+}
+CUresult CUDAAPI cuFuncGetAttribute(int *pi, CUfunction_attribute attrib, CUfunction hfunc) { ENTER(CUDA_ERROR_INVALID_VALUE); return LOCKED(func_get_attr(pi, attrib, hfunc, 0, 0)); }
+CUresult CUDAAPI cuKernelGetAttribute(int *pi, CUfunction_attribute attrib, CUkernel kernel, CUdevice dev) { ENTER(CUDA_ERROR_INVALID_VALUE); return LOCKED(func_get_attr(pi, attrib, kernel, 1, dev)); }
+
+static CUresult func_set_attr(const void *h, CUfunction_attribute a, int v, int want_kernel)
+{
+    struct sim_func *f = func_get(h);
+    if (!f || (want_kernel && !f->is_kernel))
+        return CUDA_ERROR_INVALID_HANDLE;
+    switch (a) {
+    case CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES:
+        if (v < 0 || v > MAX_DYN_SMEM)
+            return CUDA_ERROR_INVALID_VALUE;
+        f->max_dyn_smem = v;
+        return CUDA_SUCCESS;
+    case CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT:
+        if (v < -1 || v > 100)
+            return CUDA_ERROR_INVALID_VALUE;
+        f->carveout = v;
+        return CUDA_SUCCESS;
+    case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH:
+    case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_HEIGHT:
+    case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_DEPTH:
+    case CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED:
+    case CU_FUNC_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE:
+        return CUDA_SUCCESS;
+    default:
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+}
+CUresult CUDAAPI cuFuncSetAttribute(CUfunction hfunc, CUfunction_attribute attrib, int value) { ENTER(CUDA_ERROR_INVALID_VALUE); return LOCKED(func_set_attr(hfunc, attrib, value, 0)); }
+CUresult CUDAAPI cuKernelSetAttribute(CUfunction_attribute attrib, int val, CUkernel kernel, CUdevice dev)
+{
+    ENTER(CUDA_ERROR_INVALID_VALUE);
+    if (dev < 0 || dev >= sim_g.ndev)
+        return CUDA_ERROR_INVALID_DEVICE;
+    return LOCKED(func_set_attr(kernel, attrib, val, 1));
+}
+
+static CUresult func_cache(const void *h, CUfunc_cache c)
+{
+    struct sim_func *f = func_get(h);
+    if (!f)
+        return CUDA_ERROR_INVALID_HANDLE;
+    f->cache_config = (int)c;
+    return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuFuncSetCacheConfig(CUfunction hfunc, CUfunc_cache config) { ENTER(CUDA_ERROR_INVALID_VALUE); return LOCKED(func_cache(hfunc, config)); }
+CUresult CUDAAPI cuKernelSetCacheConfig(CUkernel kernel, CUfunc_cache config, CUdevice dev) { ENTER(CUDA_ERROR_INVALID_VALUE); (void)dev; return LOCKED(func_cache(kernel, config)); }
+
+static CUresult func_module(CUmodule *hmod, CUfunction h)
+{
+    struct sim_func *f = func_get(h);
+    if (!hmod)
+        return CUDA_ERROR_INVALID_VALUE;
+    if (!f || f->is_kernel)
+        return CUDA_ERROR_INVALID_HANDLE;
+    *hmod = (CUmodule)f->mod;
+    return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuFuncGetModule(CUmodule *hmod, CUfunction hfunc) { ENTER(CUDA_ERROR_INVALID_VALUE); return LOCKED(func_module(hmod, hfunc)); }
+
+static CUresult func_loaded(CUfunctionLoadingState *state, CUfunction h)
+{
+    if (!state)
+        return CUDA_ERROR_INVALID_VALUE;
+    if (!func_get(h))
+        return CUDA_ERROR_INVALID_HANDLE;
+    *state = CU_FUNCTION_LOADING_STATE_LOADED;
+    return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuFuncIsLoaded(CUfunctionLoadingState *state, CUfunction function) { ENTER(CUDA_ERROR_INVALID_VALUE); return LOCKED(func_loaded(state, function)); }
+CUresult CUDAAPI cuFuncLoad(CUfunction function) { ENTER(CUDA_ERROR_INVALID_VALUE); return LOCKED(func_get(function) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE); }
+
+/* ---------------- occupancy ---------------- */
+static int blocks_per_sm(int block, size_t smem)
+{
+    if (block <= 0 || block > 1024)
+        return 0;
+    int warps = (block + 31) / 32;
+    int by_threads = 64 / warps;                         /* 2048 threads = 64 warps */
+    int by_regs = 65536 / (warps * 32 * 32);             /* 32 regs per thread */
+    int by_smem = smem ? (int)(233472 / (smem + 1024)) : 32;
+    int n = by_threads < by_regs ? by_threads : by_regs;
+    n = n < by_smem ? n : by_smem;
+    return n < 32 ? n : 32;
+}
+
+CUresult CUDAAPI cuOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, CUfunction func, int blockSize, size_t dynamicSMemSize)
+{
+    ENTER(CUDA_ERROR_INVALID_VALUE);
+    if (!numBlocks)
+        return CUDA_ERROR_INVALID_VALUE;
+    sim_lock();
+    struct sim_func *f = func_get(func);
+    sim_unlock();
+    if (!f)
+        return CUDA_ERROR_INVALID_HANDLE;
+    *numBlocks = blocks_per_sm(blockSize, dynamicSMemSize);
+    return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlocks, CUfunction func, int blockSize, size_t dynamicSMemSize, unsigned int flags)
+{
+    ENTER(CUDA_ERROR_INVALID_VALUE);
+    if (!numBlocks || (flags & ~(unsigned)CU_OCCUPANCY_DISABLE_CACHING_OVERRIDE))
+        return CUDA_ERROR_INVALID_VALUE;
+    sim_lock();
+    struct sim_func *f = func_get(func);
+    sim_unlock();
+    if (!f)
+        return CUDA_ERROR_INVALID_HANDLE;
+    *numBlocks = blocks_per_sm(blockSize, dynamicSMemSize);
+    return CUDA_SUCCESS;
+}
+
+static CUresult max_potential(int *minGrid, int *blockSize, CUfunction func, CUoccupancyB2DSize b2s, size_t dyn, int limit)
+{
+    if (!minGrid || !blockSize)
+        return CUDA_ERROR_INVALID_VALUE;
+    sim_lock();
+    struct sim_func *f = func_get(func);
+    sim_unlock();
+    if (!f)
+        return CUDA_ERROR_INVALID_HANDLE;
+    if (limit <= 0 || limit > 1024)
+        limit = 1024;
+    int best = 0, best_occ = -1;
+    for (int b = limit / 32 * 32; b >= 32; b -= 32) {
+        size_t s = b2s ? b2s(b) : dyn;
+        int occ = blocks_per_sm(b, s) * b;
+        if (occ > best_occ) {
+            best_occ = occ;
+            best = b;
+        }
+    }
+    if (best == 0) {
+        best = limit;
+        best_occ = blocks_per_sm(best, b2s ? b2s(best) : dyn) * best;
+    }
+    *blockSize = best;
+    *minGrid = (best_occ / best) * NUM_SM;
+    return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuOccupancyMaxPotentialBlockSize(int *minGridSize, int *blockSize, CUfunction func, CUoccupancyB2DSize blockSizeToDynamicSMemSize, size_t dynamicSMemSize, int blockSizeLimit)
+{
+    ENTER(CUDA_ERROR_INVALID_VALUE);
+    return max_potential(minGridSize, blockSize, func, blockSizeToDynamicSMemSize, dynamicSMemSize, blockSizeLimit);
+}
+CUresult CUDAAPI cuOccupancyMaxPotentialBlockSizeWithFlags(int *minGridSize, int *blockSize, CUfunction func, CUoccupancyB2DSize blockSizeToDynamicSMemSize, size_t dynamicSMemSize, int blockSizeLimit, unsigned int flags)
+{
+    ENTER(CUDA_ERROR_INVALID_VALUE);
+    (void)flags;
+    return max_potential(minGridSize, blockSize, func, blockSizeToDynamicSMemSize, dynamicSMemSize, blockSizeLimit);
+}
+
+CUresult CUDAAPI cuOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSmemSize, CUfunction func, int numBlocks, int blockSize)
+{
+    ENTER(CUDA_ERROR_INVALID_VALUE);
+    if (!dynamicSmemSize || numBlocks <= 0 || blockSize <= 0)
+        return CUDA_ERROR_INVALID_VALUE;
+    sim_lock();
+    struct sim_func *f = func_get(func);
+    sim_unlock();
+    if (!f)
+        return CUDA_ERROR_INVALID_HANDLE;
+    size_t per = 233472 / (size_t)numBlocks;
+    per = per > 1024 ? per - 1024 : 0;
+    *dynamicSmemSize = per < MAX_DYN_SMEM ? per : MAX_DYN_SMEM;
+    return CUDA_SUCCESS;
+}
+
+/* ---------------- launches ---------------- */
+struct launch {
+    const void *f;
+    unsigned grid[3], block[3];
+    unsigned smem;
+    CUstream stream;
+    void **params;
+    void **extra;
+    int cooperative;
+};
+
+typedef void (*twin_fn)(void **, const unsigned[3], const unsigned[3]);
+
+static twin_fn resolve_twin(struct sim_func *f)
+{
+    if (!f->twin_resolved) {
+        char base[256], sym[300];
+        const char *b = f->ki->base;
+        if (!b || !*b) {
+            if (sim_twin_base(f->ki->name, base, sizeof base) == 0)
+                b = base;
+        }
+        if (b) {
+            snprintf(sym, sizeof sym, "simcuda_twin_%s", b);
+            void *p = dlsym(RTLD_DEFAULT, sym);
+            memcpy(&f->twin, &p, sizeof p);
+        }
+        f->twin_resolved = 1;
+    }
+    return f->twin;
+}
+
+#define MAX_PARAMS 1024
+
+static CUresult do_launch(const struct launch *L)
+{
+    void *argv_local[64];
+    void **args = NULL;
+    twin_fn twin = NULL;
+    sim_lock();
+    CUresult r = CUDA_SUCCESS;
+    struct sim_func *f = func_get(L->f);
+    struct sim_ctx *c = NULL;
+    struct sim_stream *s = NULL;
+    if (!f) {
+        r = CUDA_ERROR_INVALID_HANDLE;
+        goto out;
+    }
+    if ((r = sim_stream_resolve(L->stream, &c, &s)) != CUDA_SUCCESS)
+        goto out;
+    if ((r = sim_ctx_check(c)) != CUDA_SUCCESS)
+        goto out;
+    /* Programming Guide: a kernel launch into a stream of another device fails. */
+    struct sim_ctx *cur = sim_cur_ctx();
+    if (s && cur && cur->dev != c->dev) {
+        r = CUDA_ERROR_INVALID_HANDLE;
+        goto out;
+    }
+    /* A module function belongs to its module's context. */
+    if (!f->is_kernel && f->mod && f->mod->ctx != c && f->mod->ctx->dev != c->dev) {
+        r = CUDA_ERROR_INVALID_HANDLE;
+        goto out;
+    }
+    for (int i = 0; i < 3; i++)
+        if (L->grid[i] == 0 || L->block[i] == 0) {
+            r = CUDA_ERROR_INVALID_VALUE;
+            goto out;
+        }
+    unsigned long long threads = (unsigned long long)L->block[0] * L->block[1] * L->block[2];
+    if (threads > 1024 || L->block[0] > 1024 || L->block[1] > 1024 || L->block[2] > 64 ||
+        L->grid[1] > 65535 || L->grid[2] > 65535 || L->grid[0] > 2147483647u) {
+        r = CUDA_ERROR_INVALID_VALUE;
+        goto out;
+    }
+    if ((int)L->smem > f->max_dyn_smem && L->smem > DEFAULT_DYN_SMEM) {
+        r = CUDA_ERROR_INVALID_VALUE;
+        goto out;
+    }
+    if (L->cooperative) {
+        unsigned long long blocks = (unsigned long long)L->grid[0] * L->grid[1] * L->grid[2];
+        if (blocks > (unsigned long long)blocks_per_sm((int)threads, L->smem) * NUM_SM) {
+            r = CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE;
+            goto out;
+        }
+    }
+    const struct sim_kernel_info *ki = f->ki;
+    unsigned np = ki->nparams;
+    if (np > MAX_PARAMS) {
+        r = CUDA_ERROR_INVALID_VALUE;
+        goto out;
+    }
+    if (L->params && L->extra) {
+        r = CUDA_ERROR_INVALID_VALUE;
+        goto out;
+    }
+    if (L->extra) {
+        char *buf = NULL;
+        size_t *bsize = NULL;
+        for (void **e = L->extra; *e && *e != CU_LAUNCH_PARAM_END; e += 2) {
+            if (*e == CU_LAUNCH_PARAM_BUFFER_POINTER)
+                buf = e[1];
+            else if (*e == CU_LAUNCH_PARAM_BUFFER_SIZE)
+                bsize = e[1];
+            else {
+                r = CUDA_ERROR_INVALID_VALUE;
+                goto out;
+            }
+        }
+        if (np && (!buf || !bsize)) {
+            r = CUDA_ERROR_INVALID_VALUE;
+            goto out;
+        }
+        args = np <= 64 ? argv_local : malloc(np * sizeof *args);
+        if (!args) {
+            r = CUDA_ERROR_OUT_OF_MEMORY;
+            goto out;
+        }
+        for (unsigned i = 0; i < np; i++) {
+            if ((size_t)ki->params[i].offset + ki->params[i].size > *bsize) {
+                r = CUDA_ERROR_INVALID_VALUE;
+                goto out;
+            }
+            args[i] = buf + ki->params[i].offset;
+        }
+    } else {
+        if (np && !L->params) {
+            r = CUDA_ERROR_INVALID_VALUE;
+            goto out;
+        }
+        args = L->params;
+    }
+    /* After a fault the context is dead: nothing runs any more. */
+    if (c->fault_pending)
+        goto out;
+    /* The fault check: every 8-byte word of every parameter. */
+    for (unsigned i = 0; i < np; i++) {
+        const unsigned char *p = args[i];
+        if (!p) {
+            r = CUDA_ERROR_INVALID_VALUE;
+            goto out;
+        }
+        for (uint32_t off = 0; off + 8 <= ki->params[i].size; off += 8) {
+            uint64_t w;
+            memcpy(&w, p + off, 8);
+            if (!sim_mem_accessible((uintptr_t)w, c->dev, c)) {
+                c->fault_pending = 1;
+                goto out;
+            }
+        }
+    }
+    twin = resolve_twin(f);
+out:
+    sim_unlock();
+    if (r == CUDA_SUCCESS && twin)
+        twin(args, L->grid, L->block);
+    if (args && args != argv_local && args != L->params)
+        free(args);
+    return r;
+}
+
+static CUresult launch(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
+                       unsigned smem, CUstream h, void **params, void **extra, int coop)
+{
+    struct launch L = { f, { gx, gy, gz }, { bx, by, bz }, smem, h, params, extra, coop };
+    return do_launch(&L);
+}
+
+CUresult CUDAAPI cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream, void **kernelParams, void **extra)
+{
+    ENTER(CUDA_ERROR_LAUNCH_FAILED);
+    return launch(f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, kernelParams, extra, 0);
+}
+CUresult CUDAAPI cuLaunchKernel_ptsz(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream, void **kernelParams, void **extra)
+{
+    ENTER(CUDA_ERROR_LAUNCH_FAILED);
+    return launch(f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, kernelParams, extra, 0);
+}
+CUresult CUDAAPI cuLaunchCooperativeKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream, void **kernelParams)
+{
+    ENTER(CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE);
+    return launch(f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, kernelParams, NULL, 1);
+}
+CUresult CUDAAPI cuLaunchCooperativeKernel_ptsz(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream, void **kernelParams)
+{
+    ENTER(CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE);
+    return launch(f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, kernelParams, NULL, 1);
+}
+
+static CUresult launch_ex(const CUlaunchConfig *cfg, CUfunction f, void **params, void **extra)
+{
+    if (!cfg || (cfg->numAttrs && !cfg->attrs))
+        return CUDA_ERROR_INVALID_VALUE;
+    int coop = 0;
+    for (unsigned i = 0; i < cfg->numAttrs; i++)
+        if (cfg->attrs[i].id == CU_LAUNCH_ATTRIBUTE_COOPERATIVE)
+            coop = cfg->attrs[i].value.cooperative != 0;
+    return launch(f, cfg->gridDimX, cfg->gridDimY, cfg->gridDimZ, cfg->blockDimX, cfg->blockDimY, cfg->blockDimZ,
+                  cfg->sharedMemBytes, cfg->hStream, params, extra, coop);
+}
+CUresult CUDAAPI cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction f, void **kernelParams, void **extra)
+{
+    ENTER(CUDA_ERROR_LAUNCH_FAILED);
+    return launch_ex(config, f, kernelParams, extra);
+}
+CUresult CUDAAPI cuLaunchKernelEx_ptsz(const CUlaunchConfig *config, CUfunction f, void **kernelParams, void **extra)
+{
+    ENTER(CUDA_ERROR_LAUNCH_FAILED);
+    return launch_ex(config, f, kernelParams, extra);
+}

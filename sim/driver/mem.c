@@ -1,0 +1,1718 @@
+/* Simulated device memory: arenas, the allocation table, every allocation
+ * kind, copies and sets, pools, VMM, IPC, pointer attributes and the access
+ * rules used by the launch fault check.
+ *
+ * Address space: one arena per device, one for pinned host memory and one
+ * for managed memory.  Each arena is a sparse memfd mapped once with
+ * MAP_SHARED|MAP_NORESERVE, so every allocation has a distinct address that
+ * the host (and host twins) can dereference, no mmap is made per allocation,
+ * and an IPC handle can map the same pages a second time.  VMM handles are
+ * memfds of their own, mapped with MAP_FIXED into reserved ranges.
+ *
+ * The allocation table is a tree of non-overlapping [base, base+size)
+ * intervals; a lookup of any interior address finds its allocation. */
+#include "internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <search.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#define ENTER(code) do { CUresult e__ = sim_enter(__func__, (code)); if (e__ != CUDA_SUCCESS) return e__; } while (0)
+#define LOCKED(expr) __extension__({ sim_lock(); CUresult r__ = (expr); sim_unlock(); r__; })
+
+#define SMALL_ALIGN 256u
+#define SMALL_MAX   (64u << 10)
+#define NBINS       (SMALL_MAX / SMALL_ALIGN)
+#define LARGE_ALIGN (64u << 10)
+#define VMM_GRAN    ((size_t)2 << 20)
+
+enum kind { K_DEVICE = 1, K_PITCH, K_MANAGED, K_HOST, K_REGISTERED, K_POOL, K_VMM, K_IPC };
+
+struct sizevec { size_t *v; size_t n, cap; };
+struct blk { size_t off, size; };
+
+struct arena {
+    uintptr_t base;
+    size_t vsize;
+    int fd;
+    size_t top, used, cap;
+    struct sizevec bins[NBINS];
+    struct blk *large;
+    size_t nlarge, caplarge;
+};
+
+#define A_HOST    SIM_MAX_DEVICES
+#define A_MANAGED (SIM_MAX_DEVICES + 1)
+static struct arena g_ar[SIM_MAX_DEVICES + 2];
+
+struct sim_mempool {
+    struct sim_obj o;
+    int dev;
+    int is_default;
+    unsigned char access[SIM_MAX_DEVICES];   /* CUmemAccess_flags per device */
+    CUmemPoolProps props;
+    cuuint64_t threshold;
+    int reuse[3];
+    cuuint64_t used, used_high;
+};
+
+struct sim_memhandle {
+    struct sim_obj o;
+    int dev;
+    size_t size;
+    int fd;
+    int released;
+    int nmaps;
+    CUmemAllocationProp prop;
+    unsigned long long id;
+};
+
+struct vmm_map { struct sim_memhandle *h; size_t off; unsigned char access[SIM_MAX_DEVICES]; };
+struct ipc_map { struct sim_ctx *src_ctx; int lazy; };
+struct reservation { uintptr_t base; size_t size; };
+
+struct sim_alloc {
+    uintptr_t base;
+    size_t size;        /* requested */
+    size_t rsize;       /* reserved in the arena / mapped */
+    unsigned long long id;
+    struct sim_ctx *ctx;
+    void *ext;          /* pool, vmm_map or ipc_map */
+    signed char kind, dev;
+    unsigned flags;
+};
+
+static void *g_tree;
+static size_t g_nallocs;
+static unsigned long long g_next_buf = 1;
+static struct reservation *g_res;
+static size_t g_nres, g_capres;
+static size_t g_page;
+
+static int iv_cmp(const void *x, const void *y)
+{
+    const struct sim_alloc *a = x, *b = y;
+    if (a->base + a->size <= b->base)
+        return -1;
+    if (b->base + b->size <= a->base)
+        return 1;
+    return 0;
+}
+
+static struct sim_alloc *find(uintptr_t p)
+{
+    struct sim_alloc key = { .base = p, .size = 1 };
+    void **n = tfind(&key, &g_tree, iv_cmp);
+    return n ? *n : NULL;
+}
+
+static int table_add(struct sim_alloc *a)
+{
+    void **n = tsearch(a, &g_tree, iv_cmp);
+    if (!n)
+        return -1;
+    if (*n != a)
+        return 1;    /* overlaps an existing entry */
+    g_nallocs++;
+    return 0;
+}
+
+static void table_del(struct sim_alloc *a)
+{
+    if (tdelete(a, &g_tree, iv_cmp))
+        g_nallocs--;
+}
+
+/* ---------------- arenas ---------------- */
+static int arena_init(struct arena *ar, size_t vsize, size_t cap, const char *name)
+{
+    ar->fd = memfd_create(name, MFD_CLOEXEC);
+    if (ar->fd < 0 || ftruncate(ar->fd, (off_t)vsize) != 0) {
+        fprintf(stderr, "simcuda: memfd for %s: %s\n", name, strerror(errno));
+        return -1;
+    }
+    void *p = mmap(NULL, vsize, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE, ar->fd, 0);
+    if (p == MAP_FAILED) {
+        fprintf(stderr, "simcuda: mapping %s (%zu GiB): %s\n", name, vsize >> 30, strerror(errno));
+        return -1;
+    }
+    ar->base = (uintptr_t)p;
+    ar->vsize = vsize;
+    ar->cap = cap;
+    ar->top = SMALL_ALIGN;   /* never hand out the arena's first byte */
+    return 0;
+}
+
+static int vec_push(struct sizevec *v, size_t x)
+{
+    if (v->n == v->cap) {
+        size_t nc = v->cap ? v->cap * 2 : 64;
+        size_t *nv = realloc(v->v, nc * sizeof *nv);
+        if (!nv)
+            return -1;
+        v->v = nv;
+        v->cap = nc;
+    }
+    v->v[v->n++] = x;
+    return 0;
+}
+
+static size_t round_up(size_t x, size_t a) { return (x + a - 1) / a * a; }
+
+static size_t arena_rsize(size_t size)
+{
+    if (size == 0)
+        size = 1;
+    return size <= SMALL_MAX ? round_up(size, SMALL_ALIGN) : round_up(size, LARGE_ALIGN);
+}
+
+/* Returns the offset of a block of rsize bytes, or 0 when out of memory. */
+static size_t arena_alloc(struct arena *ar, size_t rsize)
+{
+    if (ar->used + rsize > ar->cap || rsize > ar->cap)
+        return 0;
+    size_t off = 0;
+    if (rsize <= SMALL_MAX) {
+        struct sizevec *b = &ar->bins[rsize / SMALL_ALIGN - 1];
+        if (b->n)
+            off = b->v[--b->n];
+    } else {
+        for (size_t i = 0; i < ar->nlarge; i++)
+            if (ar->large[i].size >= rsize) {
+                off = ar->large[i].off;
+                ar->large[i].off += rsize;
+                ar->large[i].size -= rsize;
+                if (ar->large[i].size == 0) {
+                    memmove(&ar->large[i], &ar->large[i + 1], (ar->nlarge - i - 1) * sizeof ar->large[0]);
+                    ar->nlarge--;
+                }
+                break;
+            }
+    }
+    if (!off) {
+        size_t o = rsize > SMALL_MAX ? round_up(ar->top, LARGE_ALIGN) : ar->top;
+        if (o + rsize > ar->vsize)
+            return 0;
+        if (o != ar->top && o - ar->top >= SMALL_ALIGN) {
+            /* keep the alignment gap usable for small blocks */
+            for (size_t g = ar->top; g < o; g += SMALL_ALIGN)
+                vec_push(&ar->bins[0], g);
+        }
+        off = o;
+        ar->top = o + rsize;
+    }
+    ar->used += rsize;
+    return off;
+}
+
+static void arena_free(struct arena *ar, size_t off, size_t rsize)
+{
+    ar->used -= rsize;
+    if (rsize <= SMALL_MAX) {
+        if (vec_push(&ar->bins[rsize / SMALL_ALIGN - 1], off) != 0)
+            return;  /* leak the address range rather than fail */
+        return;
+    }
+    /* give the pages back */
+    fallocate(ar->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)off, (off_t)rsize);
+    if (off + rsize == ar->top) {
+        ar->top = off;
+        /* absorb a free block now ending at top */
+        while (ar->nlarge && ar->large[ar->nlarge - 1].off + ar->large[ar->nlarge - 1].size == ar->top) {
+            ar->top = ar->large[ar->nlarge - 1].off;
+            ar->nlarge--;
+        }
+        return;
+    }
+    size_t i = 0;
+    while (i < ar->nlarge && ar->large[i].off < off)
+        i++;
+    if (i > 0 && ar->large[i - 1].off + ar->large[i - 1].size == off) {
+        ar->large[i - 1].size += rsize;
+        if (i < ar->nlarge && off + rsize == ar->large[i].off) {
+            ar->large[i - 1].size += ar->large[i].size;
+            memmove(&ar->large[i], &ar->large[i + 1], (ar->nlarge - i - 1) * sizeof ar->large[0]);
+            ar->nlarge--;
+        }
+        return;
+    }
+    if (i < ar->nlarge && off + rsize == ar->large[i].off) {
+        ar->large[i].off = off;
+        ar->large[i].size += rsize;
+        return;
+    }
+    if (ar->nlarge == ar->caplarge) {
+        size_t nc = ar->caplarge ? ar->caplarge * 2 : 64;
+        struct blk *nb = realloc(ar->large, nc * sizeof *nb);
+        if (!nb)
+            return;
+        ar->large = nb;
+        ar->caplarge = nc;
+    }
+    memmove(&ar->large[i + 1], &ar->large[i], (ar->nlarge - i) * sizeof ar->large[0]);
+    ar->large[i] = (struct blk){ off, rsize };
+    ar->nlarge++;
+}
+
+int sim_mem_init(void)
+{
+    g_page = (size_t)sysconf(_SC_PAGESIZE);
+    for (int i = 0; i < sim_g.ndev; i++) {
+        size_t cap = sim_g.dev[i].capacity;
+        size_t vs = cap * 2 > ((size_t)64 << 30) ? round_up(cap * 2, (size_t)1 << 30) : (size_t)64 << 30;
+        char name[32];
+        snprintf(name, sizeof name, "simcuda-dev%d", i);
+        if (arena_init(&g_ar[i], vs, cap, name))
+            return -1;
+    }
+    if (arena_init(&g_ar[A_HOST], (size_t)64 << 30, (size_t)64 << 30, "simcuda-host"))
+        return -1;
+    if (arena_init(&g_ar[A_MANAGED], (size_t)64 << 30, (size_t)64 << 30, "simcuda-managed"))
+        return -1;
+    return 0;
+}
+
+static int arena_of(uintptr_t p)
+{
+    for (int i = 0; i < SIM_MAX_DEVICES + 2; i++)
+        if (g_ar[i].base && p >= g_ar[i].base && p < g_ar[i].base + g_ar[i].vsize)
+            return i;
+    return -1;
+}
+
+static int in_reservation(uintptr_t p)
+{
+    for (size_t i = 0; i < g_nres; i++)
+        if (p >= g_res[i].base && p < g_res[i].base + g_res[i].size)
+            return (int)i;
+    return -1;
+}
+
+static int host_mapped(uintptr_t p)
+{
+    unsigned char v;
+    uintptr_t page = p & ~(uintptr_t)(g_page - 1);
+    return mincore((void *)page, 1, &v) == 0;
+}
+
+/* ---------------- pools (default pool per device) ---------------- */
+static struct sim_mempool *pool_new(int dev, const CUmemPoolProps *props)
+{
+    struct sim_mempool *p = calloc(1, sizeof *p);
+    if (!p)
+        return NULL;
+    p->dev = dev;
+    p->access[dev] = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
+    if (props)
+        p->props = *props;
+    else {
+        p->props.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
+        p->props.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+        p->props.location.id = dev;
+    }
+    p->reuse[0] = p->reuse[1] = p->reuse[2] = 1;
+    sim_obj_add(p, T_POOL);
+    return p;
+}
+
+void sim_mem_dev_init(int dev)
+{
+    struct sim_mempool *p = pool_new(dev, NULL);
+    if (p)
+        p->is_default = 1;
+    sim_g.dev[dev].default_pool = sim_g.dev[dev].current_pool = p;
+}
+
+/* ---------------- allocation / free core ---------------- */
+static struct sim_alloc *alloc_in(int arena, size_t size, enum kind kind, int dev, struct sim_ctx *ctx, CUresult *err)
+{
+    struct arena *ar = &g_ar[arena];
+    size_t rs = arena_rsize(size);
+    size_t off = arena_alloc(ar, rs);
+    if (!off) {
+        *err = CUDA_ERROR_OUT_OF_MEMORY;
+        return NULL;
+    }
+    struct sim_alloc *a = calloc(1, sizeof *a);
+    if (!a) {
+        arena_free(ar, off, rs);
+        *err = CUDA_ERROR_OUT_OF_MEMORY;
+        return NULL;
+    }
+    a->base = ar->base + off;
+    a->size = size ? size : 1;
+    a->rsize = rs;
+    a->kind = (signed char)kind;
+    a->dev = (signed char)dev;
+    a->ctx = ctx;
+    a->id = g_next_buf++;
+    if (table_add(a) != 0) {
+        arena_free(ar, off, rs);
+        free(a);
+        *err = CUDA_ERROR_OUT_OF_MEMORY;
+        return NULL;
+    }
+    return a;
+}
+
+static void alloc_release(struct sim_alloc *a)
+{
+    table_del(a);
+    switch (a->kind) {
+    case K_DEVICE: case K_PITCH: case K_POOL: case K_HOST: case K_MANAGED: {
+        int ai = arena_of(a->base);
+        if (ai >= 0)
+            arena_free(&g_ar[ai], a->base - g_ar[ai].base, a->rsize);
+        if (a->kind == K_POOL && a->ext) {
+            struct sim_mempool *p = a->ext;
+            p->used -= a->rsize;
+        }
+        break;
+    }
+    case K_IPC:
+        munmap((void *)a->base, a->rsize);
+        free(a->ext);
+        break;
+    case K_VMM: {
+        struct vmm_map *m = a->ext;
+        mmap((void *)a->base, a->rsize, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, -1, 0);
+        if (m) {
+            struct sim_memhandle *h = m->h;
+            if (--h->nmaps == 0 && h->released) {
+                close(h->fd);
+                sim_obj_del(h);
+                free(h);
+            }
+            free(m);
+        }
+        break;
+    }
+    default:
+        break;
+    }
+    free(a);
+}
+
+static struct sim_alloc **g_coll;
+static size_t g_ncoll, g_capcoll;
+static struct sim_ctx *g_gone_ctx;
+static struct sim_mempool *g_gone_pool;
+static void collect(const void *nodep, VISIT which, int depth)
+{
+    (void)depth;
+    if (which != postorder && which != leaf)
+        return;
+    struct sim_alloc *a = *(struct sim_alloc *const *)nodep;
+    int hit = (g_gone_ctx && a->ctx == g_gone_ctx && a->kind != K_VMM) ||
+              (g_gone_pool && a->kind == K_POOL && a->ext == g_gone_pool);
+    if (hit && g_ncoll < g_capcoll)
+        g_coll[g_ncoll++] = a;
+}
+
+static void release_matching(struct sim_ctx *ctx, struct sim_mempool *pool)
+{
+    g_capcoll = g_nallocs + 1;
+    g_coll = malloc(g_capcoll * sizeof *g_coll);
+    if (!g_coll)
+        return;
+    g_ncoll = 0;
+    g_gone_ctx = ctx;
+    g_gone_pool = pool;
+    twalk(g_tree, collect);
+    for (size_t i = 0; i < g_ncoll; i++)
+        alloc_release(g_coll[i]);
+    free(g_coll);
+    g_coll = NULL;
+    g_gone_ctx = NULL;
+    g_gone_pool = NULL;
+}
+
+void sim_mem_ctx_gone(struct sim_ctx *ctx) { release_matching(ctx, NULL); }
+
+/* ---------------- access rules ---------------- */
+int sim_mem_accessible(uintptr_t w, int dev, const struct sim_ctx *ctx)
+{
+    if (w < 65536 || w >= ((uintptr_t)1 << 47))
+        return 1;
+    struct sim_alloc *a = find(w);
+    if (a) {
+        switch (a->kind) {
+        case K_DEVICE: case K_PITCH:
+            return a->dev == dev || sim_ctx_peer_enabled(ctx, a->ctx);
+        case K_IPC: {
+            struct ipc_map *m = a->ext;
+            return a->dev == dev || m->lazy || sim_ctx_peer_enabled(ctx, m->src_ctx);
+        }
+        case K_POOL:
+            return ((struct sim_mempool *)a->ext)->access[dev] != CU_MEM_ACCESS_FLAGS_PROT_NONE;
+        case K_VMM:
+            return ((struct vmm_map *)a->ext)->access[dev] != CU_MEM_ACCESS_FLAGS_PROT_NONE;
+        case K_MANAGED: case K_HOST: case K_REGISTERED:
+            return 1;
+        default:
+            return 0;
+        }
+    }
+    if (arena_of(w) >= 0 || in_reservation(w) >= 0)
+        return 0;           /* freed or never-allocated device address */
+    if (!host_mapped(w))
+        return 1;           /* not an address: just data */
+    return sim_g.hmm;       /* pageable host memory */
+}
+
+/* ---------------- range validation for copies ---------------- */
+/* 0 ok (device or host range), else the error to return. */
+static CUresult check_range(uintptr_t p, size_t n)
+{
+    if (n == 0)
+        return CUDA_SUCCESS;
+    if (p == 0)
+        return CUDA_ERROR_INVALID_VALUE;
+    struct sim_alloc *a = find(p);
+    if (a) {
+        /* a copy may run over adjacent VMM mappings of one reservation */
+        uintptr_t end = p + n;
+        while (a && a->base + a->size < end && a->kind == K_VMM) {
+            a = find(a->base + a->size);
+            if (a && a->kind != K_VMM)
+                return CUDA_ERROR_INVALID_VALUE;
+        }
+        if (!a || a->base + a->size < end)
+            return CUDA_ERROR_INVALID_VALUE;
+        return CUDA_SUCCESS;
+    }
+    if (arena_of(p) >= 0 || in_reservation(p) >= 0)
+        return CUDA_ERROR_INVALID_VALUE;
+    if (!host_mapped(p) || !host_mapped(p + n - 1))
+        return CUDA_ERROR_INVALID_VALUE;
+    return CUDA_SUCCESS;
+}
+
+/* ---------------- allocation API ---------------- */
+static CUresult mem_alloc(CUdeviceptr *dptr, size_t size, enum kind kind)
+{
+    if (!dptr || size == 0)
+        return CUDA_ERROR_INVALID_VALUE;
+    struct sim_ctx *c;
+    CUresult r = sim_need_ctx(&c);
+    if (r != CUDA_SUCCESS)
+        return r;
+    struct sim_alloc *a = alloc_in(c->dev, size, kind, c->dev, c, &r);
+    if (!a)
+        return r;
+    *dptr = a->base;
+    return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuMemAlloc_v2(CUdeviceptr *dptr, size_t bytesize)
+{
+    ENTER(CUDA_ERROR_OUT_OF_MEMORY);
+    return LOCKED(mem_alloc(dptr, bytesize, K_DEVICE));
+}
+
+CUresult CUDAAPI cuMemAllocPitch_v2(CUdeviceptr *dptr, size_t *pPitch, size_t WidthInBytes, size_t Height, unsigned int ElementSizeBytes)
+{
+    ENTER(CUDA_ERROR_OUT_OF_MEMORY);
+    if (!pPitch || WidthInBytes == 0 || Height == 0 ||
+        (ElementSizeBytes != 4 && ElementSizeBytes != 8 && ElementSizeBytes != 16))
+        return CUDA_ERROR_INVALID_VALUE;
+    size_t pitch = round_up(WidthInBytes, 512);
+    if (Height > SIZE_MAX / pitch)
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    CUresult r = LOCKED(mem_alloc(dptr, pitch * Height, K_PITCH));
+    if (r == CUDA_SUCCESS)
+        *pPitch = pitch;
+    return r;
+}
+
+static CUresult mem_free(CUdeviceptr p, int want_host)
+{
+    if (p == 0)
+        return CUDA_SUCCESS;
+    struct sim_alloc *a = find(p);
+    if (!a || a->base != p)
+        return CUDA_ERROR_INVALID_VALUE;
+    if (want_host ? a->kind != K_HOST : (a->kind != K_DEVICE && a->kind != K_PITCH && a->kind != K_MANAGED && a->kind != K_POOL))
+        return CUDA_ERROR_INVALID_VALUE;
+    CUresult r = sim_ctx_check(sim_obj_get(a->ctx, T_CTX) ? a->ctx : NULL);
+    if (r != CUDA_SUCCESS && r != CUDA_ERROR_INVALID_CONTEXT)
+        return r;
+    alloc_release(a);
+    return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuMemFree_v2(CUdeviceptr dptr)
+{
+    ENTER(CUDA_ERROR_INVALID_VALUE);
+    return LOCKED(mem_free(dptr, 0));
+}
+
+static CUresult mem_info(size_t *fr, size_t *tot)
+{
+    if (!fr || !tot)
+        return CUDA_ERROR_INVALID_VALUE;
+    struct sim_ctx *c;
+    CUresult r = sim_need_ctx(&c);
+    if (r != CUDA_SUCCESS)
+        return r;
+    *tot = g_ar[c->dev].cap;
+    *fr = g_ar[c->dev].cap - g_ar[c->dev].used;
+    return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuMemGetInfo_v2(size_t *free_, size_t *total)
+{
+    ENTER(CUDA_ERROR_INVALID_VALUE);
+    return LOCKED(mem_info(free_, total));
+}
+
+static CUresult addr_range(CUdeviceptr *pbase, size_t *psize, CUdeviceptr p)
+{
+    struct sim_alloc *a = find(p);
+    if (!a)
+        return CUDA_ERROR_NOT_FOUND;
+    if (pbase)
+        *pbase = a->base;
+    if (psize)
+        *psize = a->size;
+    return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuMemGetAddressRange_v2(CUdeviceptr *pbase, size_t *psize, CUdeviceptr dptr)
+{
+    ENTER(CUDA_ERROR_NOT_FOUND);
+    return LOCKED(addr_range(pbase, psize, dptr));
+}
+
+static CUresult alloc_managed(CUdeviceptr *dptr, size_t size, unsigned flags)
+{
+    if (!dptr || size == 0 || (flags != CU_MEM_ATTACH_GLOBAL && flags != CU_MEM_ATTACH_HOST))
+        return CUDA_ERROR_INVALID_VALUE;
+    struct sim_ctx *c;
+    CUresult r = sim_need_ctx(&c);
+    if (r != CUDA_SUCCESS)
+        return r;
+    struct sim_alloc *a = alloc_in(A_MANAGED, size, K_MANAGED, c->dev, c, &r);
+    if (!a)
+        return r;
+    a->flags = flags;
+    *dptr = a->base;
+    return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuMemAllocManaged(CUdeviceptr *dptr, size_t bytesize, unsigned int flags)
+{
+    ENTER(CUDA_ERROR_OUT_OF_MEMORY);
+    return LOCKED(alloc_managed(dptr, bytesize, flags));
+}
+
+static CUresult managed_range(CUdeviceptr p, size_t n)
+{
+    struct sim_alloc *a = find(p);
+    if (!a || a->kind != K_MANAGED || p + n > a->base + a->size)
+        return CUDA_ERROR_INVALID_VALUE;
+    return CUDA_SUCCESS;
+}
+
+static CUresult advise(CUdeviceptr p, size_t n, CUmem_advise advice, int loc_ok)
+{
+    if (n == 0 || (int)advice < 1 || (int)advice > 6 || !loc_ok)
+        return CUDA_ERROR_INVALID_VALUE;
+    return managed_range(p, n);
+}
+CUresult CUDAAPI cuMemAdvise(CUdeviceptr devPtr, size_t count, CUmem_advise advice, CUdevice device)
+{
+    ENTER(CUDA_ERROR_INVALID_VALUE);
+    int ok = device == CU_DEVICE_CPU || (device >= 0 && device < sim_g.ndev);
+    return LOCKED(advise(devPtr, count, advice, ok));
+}
+CUresult CUDAAPI cuMemAdvise_v2(CUdeviceptr devPtr, size_t count, CUmem_advise advice, CUmemLocation location)
+{
+    ENTER(CUDA_ERROR_INVALID_VALUE);
+    int ok = location.type == CU_MEM_LOCATION_TYPE_HOST || location.type == CU_MEM_LOCATION_TYPE_HOST_NUMA ||
+             location.type == CU_MEM_LOCATION_TYPE_HOST_NUMA_CURRENT ||
+             (location.type == CU_MEM_LOCATION_TYPE_DEVICE && location.id >= 0 && location.id < sim_g.ndev);
+    return LOCKED(advise(devPtr, count, advice, ok));
+}
+
+static CUresult prefetch(CUdeviceptr p, size_t n, int loc_ok, CUstream hs)
+{
+    if (!loc_ok || n == 0)
+        return CUDA_ERROR_INVALID_VALUE;
+    struct sim_ctx *c;
+    struct sim_stream *s;
+    CUresult r = sim_stream_resolve(hs, &c, &s);
+    if (r != CUDA_SUCCESS)
+        return r;
+    r = sim_ctx_check(c);
+    return r != CUDA_SUCCESS ? r : managed_range(p, n);
+}
+static int dev_loc_ok(CUdevice d) { return d == CU_DEVICE_CPU || (d >= 0 && d < sim_g.ndev); }
+static int loc_ok(CUmemLocation l)
+{
+    return l.type == CU_MEM_LOCATION_TYPE_HOST || l.type == CU_MEM_LOCATION_TYPE_HOST_NUMA ||
+           l.type == CU_MEM_LOCATION_TYPE_HOST_NUMA_CURRENT ||
+           (l.type == CU_MEM_LOCATION_TYPE_DEVICE && l.id >= 0 && l.id < sim_g.ndev);
+}
+CUresult CUDAAPI cuMemPrefetchAsync(CUdeviceptr devPtr, size_t count, CUdevice dstDevice, CUstream hStream) { ENTER(CUDA_ERROR_INVALID_VALUE); return LOCKED(prefetch(devPtr, count, dev_loc_ok(dstDevice), hStream)); }
+CUresult CUDAAPI cuMemPrefetchAsync_ptsz(CUdeviceptr devPtr, size_t count, CUdevice dstDevice, CUstream hStream) { ENTER(CUDA_ERROR_INVALID_VALUE); return LOCKED(prefetch(devPtr, count, dev_loc_ok(dstDevice), hStream)); }
+CUresult CUDAAPI cuMemPrefetchAsync_v2(CUdeviceptr devPtr, size_t count, CUmemLocation location, unsigned int flags, CUstream hStream) { ENTER(CUDA_ERROR_INVALID_VALUE); return LOCKED(prefetch(devPtr, count, loc_ok(location) && !flags, hStream)); }
+CUresult CUDAAPI cuMemPrefetchAsync_v2_ptsz(CUdeviceptr devPtr, size_t count, CUmemLocation location, unsigned int flags, CUstream hStream) { ENTER(CUDA_ERROR_INVALID_VALUE); return LOCKED(prefetch(devPtr, count, loc_ok(location) && !flags, hStream)); }
+
+/* ---- pinned and registered host memory ---- */
+static CUresult host_alloc(void **pp, size_t size, unsigned flags)
+{
+    if (!pp || size == 0 || (flags & ~(unsigned)(CU_MEMHOSTALLOC_PORTABLE | CU_MEMHOSTALLOC_DEVICEMAP | CU_MEMHOSTALLOC_WRITECOMBINED)))
+        return CUDA_ERROR_INVALID_VALUE;
+    struct sim_ctx *c;
+    CUresult r = sim_need_ctx(&c);
+    if (r != CUDA_SUCCESS)
+        return r;
+    struct sim_alloc *a = alloc_in(A_HOST, size, K_HOST, c->dev, c, &r);
+    if (!a)
+        return r;
+    a->flags = flags;
+    *pp = (void *)a->base;
+    return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuMemHostAlloc(void **pp, size_t bytesize, unsigned int Flags) { ENTER(CUDA_ERROR_OUT_OF_MEMORY); return LOCKED(host_alloc(pp, bytesize, Flags)); }
+CUresult CUDAAPI cuMemAllocHost_v2(void **pp, size_t bytesize) { ENTER(CUDA_ERROR_OUT_OF_MEMORY); return LOCKED(host_alloc(pp, bytesize, 0)); }
+CUresult CUDAAPI cuMemFreeHost(void *p) { ENTER(CUDA_ERROR_INVALID_VALUE); return LOCKED(mem_free((uintptr_t)p, 1)); }
+
+static CUresult host_devptr(CUdeviceptr *pd, void *p, unsigned flags)
+{
+    if (!pd || flags != 0)
+        return CUDA_ERROR_INVALID_VALUE;
+    struct sim_ctx *c;
+    CUresult r = sim_need_ctx(&c);
+    if (r != CUDA_SUCCESS)
+        return r;
+    struct sim_alloc *a = find((uintptr_t)p);
+    if (!a || (a->kind != K_HOST && a->kind != K_REGISTERED))
+        return CUDA_ERROR_INVALID_VALUE;
+    *pd = (CUdeviceptr)(uintptr_t)p;
+    return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuMemHostGetDevicePointer_v2(CUdeviceptr *pdptr, void *p, unsigned int Flags) { ENTER(CUDA_ERROR_INVALID_VALUE); return LOCKED(host_devptr(pdptr, p, Flags)); }
+
+CUresult CUDAAPI cuMemHostGetFlags(unsigned int *pFlags, void *p)
+{
+    ENTER(CUDA_ERROR_INVALID_VALUE);
+    if (!pFlags)
+        return CUDA_ERROR_INVALID_VALUE;
+    sim_lock();
+    struct sim_alloc *a = find((uintptr_t)p);
+    CUresult r = CUDA_ERROR_INVALID_VALUE;
+    if (a && (a->kind == K_HOST || a->kind == K_REGISTERED)) {
+        *pFlags = a->flags;
+        r = CUDA_SUCCESS;
+    }
+    sim_unlock();
+    return r;
+}
+
+static CUresult host_register(void *p, size_t size, unsigned flags)
+{
+    if (!p || size == 0 || (flags & ~(unsigned)(CU_MEMHOSTREGISTER_PORTABLE | CU_MEMHOSTREGISTER_DEVICEMAP |
+                                                  CU_MEMHOSTREGISTER_IOMEMORY | CU_MEMHOSTREGISTER_READ_ONLY)))
+        return CUDA_ERROR_INVALID_VALUE;
+    struct sim_ctx *c;
+    CUresult r = sim_need_ctx(&c);
+    if (r != CUDA_SUCCESS)
+        return r;
+    uintptr_t b = (uintptr_t)p;
+    if (arena_of(b) >= 0 || in_reservation(b) >= 0)
+        return CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED;
+    for (uintptr_t q = b & ~(uintptr_t)(g_page - 1); q < b + size; q += g_page)
+        if (!host_mapped(q))
+            return CUDA_ERROR_INVALID_VALUE;
+    struct sim_alloc *a = calloc(1, sizeof *a);
+    if (!a)
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    a->base = b;
+    a->size = a->rsize = size;
+    a->kind = K_REGISTERED;
+    a->dev = (signed char)c->dev;
+    a->ctx = c;
+    a->flags = flags;
+    a->id = g_next_buf++;
+    int t = table_add(a);
+    if (t != 0) {
+        free(a);
+        return t > 0 ? CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED : CUDA_ERROR_OUT_OF_MEMORY;
+    }
+    return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuMemHostRegister(void *p, size_t bytesize, unsigned int Flags) { ENTER(CUDA_ERROR_OUT_OF_MEMORY); return LOCKED(host_register(p, bytesize, Flags)); }
+CUresult CUDAAPI cuMemHostRegister_v2(void *p, size_t bytesize, unsigned int Flags) { ENTER(CUDA_ERROR_OUT_OF_MEMORY); return LOCKED(host_register(p, bytesize, Flags)); }
+
+static CUresult host_unregister(void *p)
+{
+    struct sim_alloc *a = find((uintptr_t)p);
+    if (!a || a->kind != K_REGISTERED || a->base != (uintptr_t)p)
+        return CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED;
+    alloc_release(a);
+    return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuMemHostUnregister(void *p) { ENTER(CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED); return LOCKED(host_unregister(p)); }
+
+/* ---- stream-ordered allocation and pools ---- */
+static CUresult pool_alloc(CUdeviceptr *dptr, size_t size, struct sim_mempool *pool, CUstream hs)
+{
+    if (!dptr || size == 0)
+        return CUDA_ERROR_INVALID_VALUE;
+    struct sim_ctx *c;
+    struct sim_stream *s;
+    CUresult r = sim_stream_resolve(hs, &c, &s);
+    if (r != CUDA_SUCCESS)
+        return r;
+    if ((r = sim_ctx_check(c)) != CUDA_SUCCESS)
+        return r;
+    if (!pool)
+        pool = sim_g.dev[c->dev].current_pool;
+    if (!pool)
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    struct sim_alloc *a = alloc_in(pool->dev, size, K_POOL, pool->dev, c, &r);
+    if (!a)
+        return r;
+    a->ext = pool;
+    pool->used += a->rsize;
+    if (pool->used > pool->used_high)
+        pool->used_high = pool->used;
+    *dptr = a->base;
+    return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuMemAllocAsync(CUdeviceptr *dptr, size_t bytesize, CUstream hStream) { ENTER(CUDA_ERROR_OUT_OF_MEMORY); return LOCKED(pool_alloc(dptr, bytesize, NULL, hStream)); }
+CUresult CUDAAPI cuMemAllocAsync_ptsz(CUdeviceptr *dptr, size_t bytesize, CUstream hStream) { ENTER(CUDA_ERROR_OUT_OF_MEMORY); return LOCKED(pool_alloc(dptr, bytesize, NULL, hStream)); }
+
+static CUresult pool_alloc_from(CUdeviceptr *dptr, size_t size, CUmemoryPool pool, CUstream hs)
+{
+    struct sim_mempool *p = sim_obj_get(pool, T_POOL);
+    if (!p)
+        return CUDA_ERROR_INVALID_VALUE;
+    return pool_alloc(dptr, size, p, hs);
+}
+CUresult CUDAAPI cuMemAllocFromPoolAsync(CUdeviceptr *dptr, size_t bytesize, CUmemoryPool pool, CUstream hStream) { ENTER(CUDA_ERROR_OUT_OF_MEMORY); return LOCKED(pool_alloc_from(dptr, bytesize, pool, hStream)); }
+CUresult CUDAAPI cuMemAllocFromPoolAsync_ptsz(CUdeviceptr *dptr, size_t bytesize, CUmemoryPool pool, CUstream hStream) { ENTER(CUDA_ERROR_OUT_OF_MEMORY); return LOCKED(pool_alloc_from(dptr, bytesize, pool, hStream)); }
+
+static CUresult free_async(CUdeviceptr p, CUstream hs)
+{
+    struct sim_ctx *c;
+    struct sim_stream *s;
+    CUresult r = sim_stream_resolve(hs, &c, &s);
+    if (r != CUDA_SUCCESS)
+        return r;
+    if ((r = sim_ctx_check(c)) != CUDA_SUCCESS)
+        return r;
+    struct sim_alloc *a = find(p);
+    if (!a || a->base != p || (a->kind != K_POOL && a->kind != K_DEVICE && a->kind != K_PITCH))
+        return CUDA_ERROR_INVALID_VALUE;
+    alloc_release(a);
+    return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuMemFreeAsync(CUdeviceptr dptr, CUstream hStream) { ENTER(CUDA_ERROR_INVALID_VALUE); return LOCKED(free_async(dptr, hStream)); }
+CUresult CUDAAPI cuMemFreeAsync_ptsz(CUdeviceptr dptr, CUstream hStream) { ENTER(CUDA_ERROR_INVALID_VALUE); return LOCKED(free_async(dptr, hStream)); }
+
+CUresult CUDAAPI cuMemPoolCreate(CUmemoryPool *pool, const CUmemPoolProps *poolProps)
+{
+    ENTER(CUDA_ERROR_OUT_OF_MEMORY);
+    if (!pool || !poolProps || poolProps->location.type != CU_MEM_LOCATION_TYPE_DEVICE ||
+        poolProps->allocType != CU_MEM_ALLOCATION_TYPE_PINNED)
+        return CUDA_ERROR_INVALID_VALUE;
+    if (poolProps->location.id < 0 || poolProps->location.id >= sim_g.ndev)
+        return CUDA_ERROR_INVALID_DEVICE;
+    sim_lock();
+    struct sim_mempool *p = pool_new(poolProps->location.id, poolProps);
+    sim_unlock();
+    if (!p)
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    *pool = (CUmemoryPool)p;
+    return CUDA_SUCCESS;
+}
+
+static CUresult pool_destroy(CUmemoryPool pool)
+{
+    struct sim_mempool *p = sim_obj_get(pool, T_POOL);
+    if (!p || p->is_default)
+        return CUDA_ERROR_INVALID_VALUE;
+    release_matching(NULL, p);
+    if (sim_g.dev[p->dev].current_pool == p)
+        sim_g.dev[p->dev].current_pool = sim_g.dev[p->dev].default_pool;
+    sim_obj_del(p);
+    free(p);
+    return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuMemPoolDestroy(CUmemoryPool pool) { ENTER(CUDA_ERROR_INVALID_VALUE); return LOCKED(pool_destroy(pool)); }
+
+static CUresult pool_set_access(CUmemoryPool pool, const CUmemAccessDesc *map, size_t count)
+{
+    struct sim_mempool *p = sim_obj_get(pool, T_POOL);
+    if (!p || (!map && count))
+        return CUDA_ERROR_INVALID_VALUE;
+    for (size_t i = 0; i < count; i++) {
+        if (map[i].location.type != CU_MEM_LOCATION_TYPE_DEVICE)
+            return CUDA_ERROR_INVALID_VALUE;
+        int d = map[i].location.id;
+        if (d < 0 || d >= sim_g.ndev)
+            return CUDA_ERROR_INVALID_DEVICE;
+        if (map[i].flags != CU_MEM_ACCESS_FLAGS_PROT_NONE && map[i].flags != CU_MEM_ACCESS_FLAGS_PROT_READ &&
+            map[i].flags != CU_MEM_ACCESS_FLAGS_PROT_READWRITE)
+            return CUDA_ERROR_INVALID_VALUE;
+        if (d == p->dev && map[i].flags != CU_MEM_ACCESS_FLAGS_PROT_READWRITE)
+            return CUDA_ERROR_INVALID_DEVICE;
+        if (d != p->dev && map[i].flags != CU_MEM_ACCESS_FLAGS_PROT_NONE && !sim_g.peer_ok[d][p->dev])
+            return CUDA_ERROR_INVALID_DEVICE;
+    }
+    for (size_t i = 0; i < count; i++)
+        p->access[map[i].location.id] = (unsigned char)map[i].flags;
+    return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuMemPoolSetAccess(CUmemoryPool pool, const CUmemAccessDesc *map, size_t count) { ENTER(CUDA_ERROR_INVALID_VALUE); return LOCKED(pool_set_access(pool, map, count)); }
+
+static CUresult pool_get_access(CUmemAccess_flags *flags, CUmemoryPool pool, CUmemLocation *loc)
+{
+    struct sim_mempool *p = sim_obj_get(pool, T_POOL);
+    if (!p || !flags || !loc || loc->type != CU_MEM_LOCATION_TYPE_DEVICE || loc->id < 0 || loc->id >= sim_g.ndev)
+        return CUDA_ERROR_INVALID_VALUE;
+    *flags = (CUmemAccess_flags)p->access[loc->id];
+    return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuMemPoolGetAccess(CUmemAccess_flags *flags, CUmemoryPool memPool, CUmemLocation *location) { ENTER(CUDA_ERROR_INVALID_VALUE); return LOCKED(pool_get_access(flags, memPool, location)); }
+
+static CUresult pool_attr(CUmemoryPool pool, CUmemPool_attribute attr, void *value, int set)
+{
+    struct sim_mempool *p = sim_obj_get(pool, T_POOL);
+    if (!p || !value)
+        return CUDA_ERROR_INVALID_VALUE;
+    switch (attr) {
+    case CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES:
+    case CU_MEMPOOL_ATTR_REUSE_ALLOW_OPPORTUNISTIC:
+    case CU_MEMPOOL_ATTR_REUSE_ALLOW_INTERNAL_DEPENDENCIES: {
+        int i = attr == CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES ? 0 :
+                attr == CU_MEMPOOL_ATTR_REUSE_ALLOW_OPPORTUNISTIC ? 1 : 2;
+        if (set)
+            p->reuse[i] = *(int *)value;
+        else
+            *(int *)value = p->reuse[i];
+        return CUDA_SUCCESS;
+    }
+    case CU_MEMPOOL_ATTR_RELEASE_THRESHOLD:
+        if (set)
+            p->threshold = *(cuuint64_t *)value;
+        else
+            *(cuuint64_t *)value = p->threshold;
+        return CUDA_SUCCESS;
+    case CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT:
+    case CU_MEMPOOL_ATTR_USED_MEM_CURRENT:
+        if (set)
+            return CUDA_ERROR_INVALID_VALUE;
+        *(cuuint64_t *)value = p->used;
+        return CUDA_SUCCESS;
+    case CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH:
+    case CU_MEMPOOL_ATTR_USED_MEM_HIGH:
+        if (set) {
+            if (*(cuuint64_t *)value != 0)
+                return CUDA_ERROR_INVALID_VALUE;
+            p->used_high = p->used;
+        } else
+            *(cuuint64_t *)value = p->used_high;
+        return CUDA_SUCCESS;
+    default:
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+}
+CUresult CUDAAPI cuMemPoolSetAttribute(CUmemoryPool pool, CUmemPool_attribute attr, void *value) { ENTER(CUDA_ERROR_INVALID_VALUE); return LOCKED(pool_attr(pool, attr, value, 1)); }
+CUresult CUDAAPI cuMemPoolGetAttribute(CUmemoryPool pool, CUmemPool_attribute attr, void *value) { ENTER(CUDA_ERROR_INVALID_VALUE); return LOCKED(pool_attr(pool, attr, value, 0)); }
+
+CUresult CUDAAPI cuMemPoolTrimTo(CUmemoryPool pool, size_t minBytesToKeep)
+{
+    ENTER(CUDA_ERROR_INVALID_VALUE);
+    (void)minBytesToKeep;
+    sim_lock();
+    CUresult r = sim_obj_get(pool, T_POOL) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+    sim_unlock();
+    return r;
+}
+
+CUresult CUDAAPI cuDeviceGetDefaultMemPool(CUmemoryPool *pool_out, CUdevice dev)
+{
+    ENTER(CUDA_ERROR_INVALID_VALUE);
+    if (!pool_out)
+        return CUDA_ERROR_INVALID_VALUE;
+    if (dev < 0 || dev >= sim_g.ndev)
+        return CUDA_ERROR_INVALID_DEVICE;
+    sim_lock();
+    *pool_out = (CUmemoryPool)sim_g.dev[dev].default_pool;
+    sim_unlock();
+    return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuDeviceGetMemPool(CUmemoryPool *pool, CUdevice dev)
+{
+    ENTER(CUDA_ERROR_INVALID_VALUE);
+    if (!pool)
+        return CUDA_ERROR_INVALID_VALUE;
+    if (dev < 0 || dev >= sim_g.ndev)
+        return CUDA_ERROR_INVALID_DEVICE;
+    sim_lock();
+    *pool = (CUmemoryPool)sim_g.dev[dev].current_pool;
+    sim_unlock();
+    return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuDeviceSetMemPool(CUdevice dev, CUmemoryPool pool)
+{
+    ENTER(CUDA_ERROR_INVALID_VALUE);
+    if (dev < 0 || dev >= sim_g.ndev)
+        return CUDA_ERROR_INVALID_DEVICE;
+    sim_lock();
+    struct sim_mempool *p = sim_obj_get(pool, T_POOL);
+    CUresult r = CUDA_ERROR_INVALID_VALUE;
+    if (p && p->dev == dev) {
+        sim_g.dev[dev].current_pool = p;
+        r = CUDA_SUCCESS;
+    }
+    sim_unlock();
+    return r;
+}
+
+/* ---- virtual memory management ---- */
+CUresult CUDAAPI cuMemGetAllocationGranularity(size_t *granularity, const CUmemAllocationProp *prop, CUmemAllocationGranularity_flags option)
+{
+    ENTER(CUDA_ERROR_INVALID_VALUE);
+    if (!granularity || !prop || (option != CU_MEM_ALLOC_GRANULARITY_MINIMUM && option != CU_MEM_ALLOC_GRANULARITY_RECOMMENDED))
+        return CUDA_ERROR_INVALID_VALUE;
+    if (prop->location.type == CU_MEM_LOCATION_TYPE_DEVICE && (prop->location.id < 0 || prop->location.id >= sim_g.ndev))
+        return CUDA_ERROR_INVALID_DEVICE;
+    *granularity = VMM_GRAN;
+    return CUDA_SUCCESS;
+}
+
+static CUresult vmm_create(CUmemGenericAllocationHandle *handle, size_t size, const CUmemAllocationProp *prop, unsigned long long flags)
+{
+    if (!handle || !prop || flags != 0 || size == 0 || size % VMM_GRAN)
+        return CUDA_ERROR_INVALID_VALUE;
+    if (prop->type != CU_MEM_ALLOCATION_TYPE_PINNED || prop->location.type != CU_MEM_LOCATION_TYPE_DEVICE)
+        return CUDA_ERROR_INVALID_VALUE;
+    int d = prop->location.id;
+    if (d < 0 || d >= sim_g.ndev)
+        return CUDA_ERROR_INVALID_DEVICE;
+    struct arena *ar = &g_ar[d];
+    if (ar->used + size > ar->cap)
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    struct sim_memhandle *h = calloc(1, sizeof *h);
+    if (!h)
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    h->fd = memfd_create("simcuda-vmm", MFD_CLOEXEC);
+    if (h->fd < 0 || ftruncate(h->fd, (off_t)size) != 0) {
+        if (h->fd >= 0)
+            close(h->fd);
+        free(h);
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    }
+    ar->used += size;
+    h->dev = d;
+    h->size = size;
+    h->prop = *prop;
+    h->id = g_next_buf++;
+    sim_obj_add(h, T_MEMHANDLE);
+    *handle = (CUmemGenericAllocationHandle)(uintptr_t)h;
+    return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuMemCreate(CUmemGenericAllocationHandle *handle, size_t size, const CUmemAllocationProp *prop, unsigned long long flags)
+{
+    ENTER(CUDA_ERROR_OUT_OF_MEMORY);
+    return LOCKED(vmm_create(handle, size, prop, flags));
+}
+
+static CUresult vmm_release(CUmemGenericAllocationHandle handle)
+{
+    struct sim_memhandle *h = sim_obj_get((void *)(uintptr_t)handle, T_MEMHANDLE);
+    if (!h || h->released)
+        return CUDA_ERROR_INVALID_VALUE;
+    h->released = 1;
+    g_ar[h->dev].used -= h->size;
+    if (h->nmaps == 0) {
+        close(h->fd);
+        sim_obj_del(h);
+        free(h);
+    }
+    return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuMemRelease(CUmemGenericAllocationHandle handle) { ENTER(CUDA_ERROR_INVALID_VALUE); return LOCKED(vmm_release(handle)); }
+
+static CUresult addr_reserve(CUdeviceptr *ptr, size_t size, size_t alignment, CUdeviceptr addr, unsigned long long flags)
+{
+    if (!ptr || size == 0 || size % VMM_GRAN || flags != 0 || (alignment & (alignment - 1)))
+        return CUDA_ERROR_INVALID_VALUE;
+    if (alignment < VMM_GRAN)
+        alignment = VMM_GRAN;
+    if (g_nres == g_capres) {
+        size_t nc = g_capres ? g_capres * 2 : 16;
+        struct reservation *nr = realloc(g_res, nc * sizeof *nr);
+        if (!nr)
+            return CUDA_ERROR_OUT_OF_MEMORY;
+        g_res = nr;
+        g_capres = nc;
+    }
+    size_t span = size + alignment;
+    void *hint = addr && addr % alignment == 0 ? (void *)(uintptr_t)addr : NULL;
+    void *p = MAP_FAILED;
+    if (hint) {
+        p = mmap(hint, size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE, -1, 0);
+        if (p != MAP_FAILED && p != hint) {
+            munmap(p, size);
+            p = MAP_FAILED;
+        }
+        if (p != MAP_FAILED) {
+            g_res[g_nres++] = (struct reservation){ (uintptr_t)p, size };
+            *ptr = (uintptr_t)p;
+            return CUDA_SUCCESS;
+        }
+    }
+    p = mmap(NULL, span, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED)
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    uintptr_t b = round_up((uintptr_t)p, alignment);
+    if (b > (uintptr_t)p)
+        munmap(p, b - (uintptr_t)p);
+    uintptr_t end = (uintptr_t)p + span;
+    if (end > b + size)
+        munmap((void *)(b + size), end - (b + size));
+    g_res[g_nres++] = (struct reservation){ b, size };
+    *ptr = b;
+    return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuMemAddressReserve(CUdeviceptr *ptr, size_t size, size_t alignment, CUdeviceptr addr, unsigned long long flags)
+{
+    ENTER(CUDA_ERROR_OUT_OF_MEMORY);
+    return LOCKED(addr_reserve(ptr, size, alignment, addr, flags));
+}
+
+static CUresult addr_free(CUdeviceptr ptr, size_t size)
+{
+    for (size_t i = 0; i < g_nres; i++)
+        if (g_res[i].base == ptr && g_res[i].size == size) {
+            struct sim_alloc key = { .base = ptr, .size = size };
+            if (tfind(&key, &g_tree, iv_cmp))
+                return CUDA_ERROR_INVALID_VALUE;   /* still mapped */
+            munmap((void *)ptr, size);
+            g_res[i] = g_res[--g_nres];
+            return CUDA_SUCCESS;
+        }
+    return CUDA_ERROR_INVALID_VALUE;
+}
+CUresult CUDAAPI cuMemAddressFree(CUdeviceptr ptr, size_t size) { ENTER(CUDA_ERROR_INVALID_VALUE); return LOCKED(addr_free(ptr, size)); }
+
+static CUresult vmm_map(CUdeviceptr ptr, size_t size, size_t offset, CUmemGenericAllocationHandle handle, unsigned long long flags)
+{
+    if (flags != 0 || size == 0 || size % VMM_GRAN || ptr % VMM_GRAN || offset % VMM_GRAN)
+        return CUDA_ERROR_INVALID_VALUE;
+    struct sim_memhandle *h = sim_obj_get((void *)(uintptr_t)handle, T_MEMHANDLE);
+    if (!h || h->released)
+        return CUDA_ERROR_INVALID_HANDLE;
+    if (offset > h->size || size > h->size - offset)
+        return CUDA_ERROR_INVALID_VALUE;
+    int ri = in_reservation(ptr);
+    if (ri < 0 || ptr + size > g_res[ri].base + g_res[ri].size)
+        return CUDA_ERROR_INVALID_VALUE;
+    struct sim_alloc key = { .base = ptr, .size = size };
+    if (tfind(&key, &g_tree, iv_cmp))
+        return CUDA_ERROR_INVALID_VALUE;    /* already mapped */
+    struct sim_alloc *a = calloc(1, sizeof *a);
+    struct vmm_map *m = calloc(1, sizeof *m);
+    if (!a || !m) {
+        free(a);
+        free(m);
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    }
+    void *p = mmap((void *)ptr, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, h->fd, (off_t)offset);
+    if (p == MAP_FAILED) {
+        free(a);
+        free(m);
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    }
+    m->h = h;
+    m->off = offset;
+    a->base = ptr;
+    a->size = a->rsize = size;
+    a->kind = K_VMM;
+    a->dev = (signed char)h->dev;
+    a->ctx = &sim_g.dev[h->dev].primary;
+    a->ext = m;
+    a->id = h->id;
+    table_add(a);
+    h->nmaps++;
+    return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuMemMap(CUdeviceptr ptr, size_t size, size_t offset, CUmemGenericAllocationHandle handle, unsigned long long flags)
+{
+    ENTER(CUDA_ERROR_OUT_OF_MEMORY);
+    return LOCKED(vmm_map(ptr, size, offset, handle, flags));
+}
+
+/* Every VMM mapping in [ptr, ptr+size) must exist and lie inside it. */
+static CUresult vmm_each(CUdeviceptr ptr, size_t size, int (*fn)(struct sim_alloc *, void *), void *arg)
+{
+    if (size == 0)
+        return CUDA_ERROR_INVALID_VALUE;
+    uintptr_t p = ptr, end = ptr + size;
+    while (p < end) {
+        struct sim_alloc *a = find(p);
+        if (!a || a->kind != K_VMM || a->base != p || a->base + a->size > end)
+            return CUDA_ERROR_INVALID_VALUE;
+        p = a->base + a->size;
+    }
+    p = ptr;
+    while (p < end) {
+        struct sim_alloc *a = find(p);
+        p = a->base + a->size;
+        fn(a, arg);
+    }
+    return CUDA_SUCCESS;
+}
+
+static int unmap_one(struct sim_alloc *a, void *arg) { (void)arg; alloc_release(a); return 0; }
+CUresult CUDAAPI cuMemUnmap(CUdeviceptr ptr, size_t size) { ENTER(CUDA_ERROR_INVALID_VALUE); return LOCKED(vmm_each(ptr, size, unmap_one, NULL)); }
+
+struct access_arg { const CUmemAccessDesc *desc; size_t count; };
+static int set_access_one(struct sim_alloc *a, void *arg)
+{
+    struct access_arg *x = arg;
+    struct vmm_map *m = a->ext;
+    for (size_t i = 0; i < x->count; i++)
+        m->access[x->desc[i].location.id] = (unsigned char)x->desc[i].flags;
+    return 0;
+}
+static CUresult vmm_set_access(CUdeviceptr ptr, size_t size, const CUmemAccessDesc *desc, size_t count)
+{
+    if (!desc || count == 0)
+        return CUDA_ERROR_INVALID_VALUE;
+    for (size_t i = 0; i < count; i++) {
+        if (desc[i].location.type != CU_MEM_LOCATION_TYPE_DEVICE)
+            return CUDA_ERROR_INVALID_VALUE;
+        if (desc[i].location.id < 0 || desc[i].location.id >= sim_g.ndev)
+            return CUDA_ERROR_INVALID_DEVICE;
+        if (desc[i].flags != CU_MEM_ACCESS_FLAGS_PROT_NONE && desc[i].flags != CU_MEM_ACCESS_FLAGS_PROT_READ &&
+            desc[i].flags != CU_MEM_ACCESS_FLAGS_PROT_READWRITE)
+            return CUDA_ERROR_INVALID_VALUE;
+    }
+    /* a device may only be granted memory it can reach (owner or a peer) */
+    uintptr_t p = ptr;
+    while (p < ptr + size) {
+        struct sim_alloc *a = find(p);
+        if (!a || a->kind != K_VMM)
+            return CUDA_ERROR_INVALID_VALUE;
+        for (size_t i = 0; i < count; i++) {
+            int d = desc[i].location.id;
+            if (d != a->dev && desc[i].flags != CU_MEM_ACCESS_FLAGS_PROT_NONE && !sim_g.peer_ok[d][a->dev])
+                return CUDA_ERROR_INVALID_DEVICE;
+        }
+        p = a->base + a->size;
+    }
+    struct access_arg x = { desc, count };
+    return vmm_each(ptr, size, set_access_one, &x);
+}
+CUresult CUDAAPI cuMemSetAccess(CUdeviceptr ptr, size_t size, const CUmemAccessDesc *desc, size_t count) { ENTER(CUDA_ERROR_INVALID_VALUE); return LOCKED(vmm_set_access(ptr, size, desc, count)); }
+
+static CUresult vmm_get_access(unsigned long long *flags, const CUmemLocation *loc, CUdeviceptr ptr)
+{
+    if (!flags || !loc || loc->type != CU_MEM_LOCATION_TYPE_DEVICE)
+        return CUDA_ERROR_INVALID_VALUE;
+    if (loc->id < 0 || loc->id >= sim_g.ndev)
+        return CUDA_ERROR_INVALID_DEVICE;
+    struct sim_alloc *a = find(ptr);
+    if (!a || a->kind != K_VMM)
+        return CUDA_ERROR_INVALID_VALUE;
+    *flags = ((struct vmm_map *)a->ext)->access[loc->id];
+    return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuMemGetAccess(unsigned long long *flags, const CUmemLocation *location, CUdeviceptr ptr) { ENTER(CUDA_ERROR_INVALID_VALUE); return LOCKED(vmm_get_access(flags, location, ptr)); }
+
+static CUresult vmm_props(CUmemAllocationProp *prop, CUmemGenericAllocationHandle handle)
+{
+    struct sim_memhandle *h = sim_obj_get((void *)(uintptr_t)handle, T_MEMHANDLE);
+    if (!prop || !h)
+        return CUDA_ERROR_INVALID_VALUE;
+    *prop = h->prop;
+    return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuMemGetAllocationPropertiesFromHandle(CUmemAllocationProp *prop, CUmemGenericAllocationHandle handle) { ENTER(CUDA_ERROR_INVALID_VALUE); return LOCKED(vmm_props(prop, handle)); }
+
+static CUresult vmm_retain(CUmemGenericAllocationHandle *handle, void *addr)
+{
+    if (!handle)
+        return CUDA_ERROR_INVALID_VALUE;
+    struct sim_alloc *a = find((uintptr_t)addr);
+    if (!a || a->kind != K_VMM)
+        return CUDA_ERROR_INVALID_VALUE;
+    struct sim_memhandle *h = ((struct vmm_map *)a->ext)->h;
+    if (h->released) {
+        /* the handle lives on through the mapping: hand it out again */
+        h->released = 0;
+        g_ar[h->dev].used += h->size;
+    } else
+        return CUDA_ERROR_NOT_SUPPORTED;   /* one retain count per handle in the sim */
+    *handle = (CUmemGenericAllocationHandle)(uintptr_t)h;
+    return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuMemRetainAllocationHandle(CUmemGenericAllocationHandle *handle, void *addr) { ENTER(CUDA_ERROR_INVALID_VALUE); return LOCKED(vmm_retain(handle, addr)); }
+
+/* ---- IPC (in-process) ---- */
+struct ipc_payload { char magic[8]; int pid; int dev; unsigned long long id; uintptr_t base; size_t rsize; };
+
+static CUresult ipc_get(CUipcMemHandle *handle, CUdeviceptr dptr)
+{
+    if (!handle)
+        return CUDA_ERROR_INVALID_VALUE;
+    struct sim_alloc *a = find(dptr);
+    if (!a || (a->kind != K_DEVICE && a->kind != K_PITCH))
+        return CUDA_ERROR_INVALID_VALUE;
+    struct ipc_payload pl = { "SIMIPC", (int)getpid(), a->dev, a->id, a->base, a->rsize };
+    memset(handle, 0, sizeof *handle);
+    memcpy(handle->reserved, &pl, sizeof pl);
+    return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuIpcGetMemHandle(CUipcMemHandle *pHandle, CUdeviceptr dptr) { ENTER(CUDA_ERROR_INVALID_VALUE); return LOCKED(ipc_get(pHandle, dptr)); }
+
+static CUresult ipc_open(CUdeviceptr *pdptr, CUipcMemHandle handle, unsigned flags)
+{
+    if (!pdptr || (flags & ~(unsigned)CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS))
+        return CUDA_ERROR_INVALID_VALUE;
+    struct sim_ctx *c;
+    CUresult r = sim_need_ctx(&c);
+    if (r != CUDA_SUCCESS)
+        return r;
+    struct ipc_payload pl;
+    memcpy(&pl, handle.reserved, sizeof pl);
+    if (memcmp(pl.magic, "SIMIPC", 7) || pl.pid != (int)getpid())
+        return CUDA_ERROR_INVALID_VALUE;
+    struct sim_alloc *src = find(pl.base);
+    if (!src || src->id != pl.id || src->base != pl.base)
+        return CUDA_ERROR_INVALID_VALUE;
+    if (src->dev != c->dev && !sim_g.peer_ok[c->dev][src->dev])
+        return CUDA_ERROR_PEER_ACCESS_UNSUPPORTED;
+    int ai = arena_of(src->base);
+    if (ai < 0)
+        return CUDA_ERROR_INVALID_VALUE;
+    struct sim_alloc *a = calloc(1, sizeof *a);
+    struct ipc_map *m = calloc(1, sizeof *m);
+    if (!a || !m) {
+        free(a);
+        free(m);
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    }
+    void *p = mmap(NULL, src->rsize, PROT_READ | PROT_WRITE, MAP_SHARED, g_ar[ai].fd, (off_t)(src->base - g_ar[ai].base));
+    if (p == MAP_FAILED) {
+        free(a);
+        free(m);
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    }
+    m->src_ctx = src->ctx;
+    m->lazy = (flags & CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS) != 0;
+    a->base = (uintptr_t)p;
+    a->size = src->size;
+    a->rsize = src->rsize;
+    a->kind = K_IPC;
+    a->dev = src->dev;
+    a->ctx = c;
+    a->ext = m;
+    a->id = g_next_buf++;
+    table_add(a);
+    *pdptr = a->base;
+    return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuIpcOpenMemHandle_v2(CUdeviceptr *pdptr, CUipcMemHandle handle, unsigned int Flags) { ENTER(CUDA_ERROR_INVALID_VALUE); return LOCKED(ipc_open(pdptr, handle, Flags)); }
+
+static CUresult ipc_close(CUdeviceptr p)
+{
+    struct sim_alloc *a = find(p);
+    if (!a || a->kind != K_IPC || a->base != p)
+        return CUDA_ERROR_INVALID_VALUE;
+    alloc_release(a);
+    return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuIpcCloseMemHandle(CUdeviceptr dptr) { ENTER(CUDA_ERROR_INVALID_VALUE); return LOCKED(ipc_close(dptr)); }
+
+/* ---------------- copies and sets ---------------- */
+enum { CTX_SYNC, CTX_ASYNC };
+
+/* Validates a copy under the lock; the bytes move after it is released. */
+static CUresult copy_prep(uintptr_t dst, uintptr_t src, size_t n, CUstream hs, int async)
+{
+    struct sim_ctx *c;
+    struct sim_stream *s;
+    CUresult r;
+    if (async) {
+        r = sim_stream_resolve(hs, &c, &s);
+        if (r == CUDA_SUCCESS)
+            r = sim_ctx_check(c);
+    } else {
+        r = sim_need_ctx(&c);
+        if (r == CUDA_SUCCESS)
+            r = sim_ctx_sync(c);
+    }
+    if (r != CUDA_SUCCESS)
+        return r;
+    if ((r = check_range(dst, n)) != CUDA_SUCCESS)
+        return r;
+    return check_range(src, n);
+}
+
+static CUresult copy(uintptr_t dst, uintptr_t src, size_t n, CUstream hs, int async)
+{
+    CUresult r = LOCKED(copy_prep(dst, src, n, hs, async));
+    if (r == CUDA_SUCCESS && n)
+        memmove((void *)dst, (const void *)src, n);
+    return r;
+}
+
+#define CP_SYNC(name, D, S, N) { ENTER(CUDA_ERROR_INVALID_VALUE); return copy((uintptr_t)(D), (uintptr_t)(S), (N), NULL, 0); }
+#define CP_ASYNC(name, D, S, N, H) { ENTER(CUDA_ERROR_INVALID_VALUE); return copy((uintptr_t)(D), (uintptr_t)(S), (N), (H), 1); }
+
+CUresult CUDAAPI cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount) CP_SYNC(x, dst, src, ByteCount)
+CUresult CUDAAPI cuMemcpy_ptds(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount) CP_SYNC(x, dst, src, ByteCount)
+CUresult CUDAAPI cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount, CUstream hStream) CP_ASYNC(x, dst, src, ByteCount, hStream)
+CUresult CUDAAPI cuMemcpyAsync_ptsz(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount, CUstream hStream) CP_ASYNC(x, dst, src, ByteCount, hStream)
+CUresult CUDAAPI cuMemcpyHtoD_v2(CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount) CP_SYNC(x, dstDevice, srcHost, ByteCount)
+CUresult CUDAAPI cuMemcpyHtoD_v2_ptds(CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount) CP_SYNC(x, dstDevice, srcHost, ByteCount)
+CUresult CUDAAPI cuMemcpyDtoH_v2(void *dstHost, CUdeviceptr srcDevice, size_t ByteCount) CP_SYNC(x, dstHost, srcDevice, ByteCount)
+CUresult CUDAAPI cuMemcpyDtoH_v2_ptds(void *dstHost, CUdeviceptr srcDevice, size_t ByteCount) CP_SYNC(x, dstHost, srcDevice, ByteCount)
+CUresult CUDAAPI cuMemcpyDtoD_v2(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount) CP_SYNC(x, dstDevice, srcDevice, ByteCount)
+CUresult CUDAAPI cuMemcpyDtoD_v2_ptds(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount) CP_SYNC(x, dstDevice, srcDevice, ByteCount)
+CUresult CUDAAPI cuMemcpyHtoDAsync_v2(CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount, CUstream hStream) CP_ASYNC(x, dstDevice, srcHost, ByteCount, hStream)
+CUresult CUDAAPI cuMemcpyHtoDAsync_v2_ptsz(CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount, CUstream hStream) CP_ASYNC(x, dstDevice, srcHost, ByteCount, hStream)
+CUresult CUDAAPI cuMemcpyDtoHAsync_v2(void *dstHost, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream) CP_ASYNC(x, dstHost, srcDevice, ByteCount, hStream)
+CUresult CUDAAPI cuMemcpyDtoHAsync_v2_ptsz(void *dstHost, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream) CP_ASYNC(x, dstHost, srcDevice, ByteCount, hStream)
+CUresult CUDAAPI cuMemcpyDtoDAsync_v2(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream) CP_ASYNC(x, dstDevice, srcDevice, ByteCount, hStream)
+CUresult CUDAAPI cuMemcpyDtoDAsync_v2_ptsz(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream) CP_ASYNC(x, dstDevice, srcDevice, ByteCount, hStream)
+
+static CUresult peer_ctx_ok(CUcontext a, CUcontext b)
+{
+    return LOCKED((sim_obj_get(a, T_CTX) && sim_obj_get(b, T_CTX)) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_CONTEXT);
+}
+CUresult CUDAAPI cuMemcpyPeer(CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr srcDevice, CUcontext srcContext, size_t ByteCount)
+{
+    ENTER(CUDA_ERROR_INVALID_VALUE);
+    CUresult r = peer_ctx_ok(dstContext, srcContext);
+    return r != CUDA_SUCCESS ? r : copy(dstDevice, srcDevice, ByteCount, NULL, 0);
+}
+CUresult CUDAAPI cuMemcpyPeer_ptds(CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr srcDevice, CUcontext srcContext, size_t ByteCount)
+{
+    ENTER(CUDA_ERROR_INVALID_VALUE);
+    CUresult r = peer_ctx_ok(dstContext, srcContext);
+    return r != CUDA_SUCCESS ? r : copy(dstDevice, srcDevice, ByteCount, NULL, 0);
+}
+CUresult CUDAAPI cuMemcpyPeerAsync(CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr srcDevice, CUcontext srcContext, size_t ByteCount, CUstream hStream)
+{
+    ENTER(CUDA_ERROR_INVALID_VALUE);
+    CUresult r = peer_ctx_ok(dstContext, srcContext);
+    return r != CUDA_SUCCESS ? r : copy(dstDevice, srcDevice, ByteCount, hStream, 1);
+}
+CUresult CUDAAPI cuMemcpyPeerAsync_ptsz(CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr srcDevice, CUcontext srcContext, size_t ByteCount, CUstream hStream)
+{
+    ENTER(CUDA_ERROR_INVALID_VALUE);
+    CUresult r = peer_ctx_ok(dstContext, srcContext);
+    return r != CUDA_SUCCESS ? r : copy(dstDevice, srcDevice, ByteCount, hStream, 1);
+}
+
+/* 2D copies: host, device and unified operands; arrays are not simulated. */
+static CUresult pick2d(CUmemorytype t, const void *host, CUdeviceptr dev, CUarray arr, uintptr_t *out)
+{
+    switch (t) {
+    case CU_MEMORYTYPE_HOST: *out = (uintptr_t)host; return CUDA_SUCCESS;
+    case CU_MEMORYTYPE_DEVICE: case CU_MEMORYTYPE_UNIFIED: *out = dev; return CUDA_SUCCESS;
+    case CU_MEMORYTYPE_ARRAY: (void)arr; return CUDA_ERROR_NOT_SUPPORTED;
+    default: return CUDA_ERROR_INVALID_VALUE;
+    }
+}
+
+static CUresult copy2d(const CUDA_MEMCPY2D *c, CUstream hs, int async)
+{
+    if (!c)
+        return CUDA_ERROR_INVALID_VALUE;
+    uintptr_t s, d;
+    CUresult r = pick2d(c->srcMemoryType, c->srcHost, c->srcDevice, c->srcArray, &s);
+    if (r == CUDA_SUCCESS)
+        r = pick2d(c->dstMemoryType, c->dstHost, c->dstDevice, c->dstArray, &d);
+    if (r != CUDA_SUCCESS)
+        return r;
+    size_t w = c->WidthInBytes, h = c->Height;
+    size_t sp = c->srcPitch ? c->srcPitch : w, dp = c->dstPitch ? c->dstPitch : w;
+    if (w == 0 || h == 0)
+        return CUDA_SUCCESS;
+    if (sp < w || dp < w)
+        return CUDA_ERROR_INVALID_VALUE;
+    s += c->srcXInBytes + c->srcY * sp;
+    d += c->dstXInBytes + c->dstY * dp;
+    size_t sspan = sp * (h - 1) + w, dspan = dp * (h - 1) + w;
+    sim_lock();
+    r = copy_prep(d, s, 0, hs, async);
+    if (r == CUDA_SUCCESS)
+        r = check_range(d, dspan);
+    if (r == CUDA_SUCCESS)
+        r = check_range(s, sspan);
+    sim_unlock();
+    if (r != CUDA_SUCCESS)
+        return r;
+    for (size_t y = 0; y < h; y++)
+        memmove((void *)(d + y * dp), (const void *)(s + y * sp), w);
+    return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuMemcpy2D_v2(const CUDA_MEMCPY2D *pCopy) { ENTER(CUDA_ERROR_INVALID_VALUE); return copy2d(pCopy, NULL, 0); }
+CUresult CUDAAPI cuMemcpy2D_v2_ptds(const CUDA_MEMCPY2D *pCopy) { ENTER(CUDA_ERROR_INVALID_VALUE); return copy2d(pCopy, NULL, 0); }
+CUresult CUDAAPI cuMemcpy2DUnaligned_v2(const CUDA_MEMCPY2D *pCopy) { ENTER(CUDA_ERROR_INVALID_VALUE); return copy2d(pCopy, NULL, 0); }
+CUresult CUDAAPI cuMemcpy2DUnaligned_v2_ptds(const CUDA_MEMCPY2D *pCopy) { ENTER(CUDA_ERROR_INVALID_VALUE); return copy2d(pCopy, NULL, 0); }
+CUresult CUDAAPI cuMemcpy2DAsync_v2(const CUDA_MEMCPY2D *pCopy, CUstream hStream) { ENTER(CUDA_ERROR_INVALID_VALUE); return copy2d(pCopy, hStream, 1); }
+CUresult CUDAAPI cuMemcpy2DAsync_v2_ptsz(const CUDA_MEMCPY2D *pCopy, CUstream hStream) { ENTER(CUDA_ERROR_INVALID_VALUE); return copy2d(pCopy, hStream, 1); }
+
+static CUresult copy3d(const CUDA_MEMCPY3D *c, CUstream hs, int async)
+{
+    if (!c)
+        return CUDA_ERROR_INVALID_VALUE;
+    uintptr_t s, d;
+    CUresult r = pick2d(c->srcMemoryType, c->srcHost, c->srcDevice, c->srcArray, &s);
+    if (r == CUDA_SUCCESS)
+        r = pick2d(c->dstMemoryType, c->dstHost, c->dstDevice, c->dstArray, &d);
+    if (r != CUDA_SUCCESS)
+        return r;
+    size_t w = c->WidthInBytes, h = c->Height, z = c->Depth;
+    if (w == 0 || h == 0 || z == 0)
+        return CUDA_SUCCESS;
+    size_t sp = c->srcPitch ? c->srcPitch : w, dp = c->dstPitch ? c->dstPitch : w;
+    size_t sh = c->srcHeight ? c->srcHeight : h, dh = c->dstHeight ? c->dstHeight : h;
+    if (sp < w || dp < w || sh < h || dh < h)
+        return CUDA_ERROR_INVALID_VALUE;
+    s += c->srcXInBytes + c->srcY * sp + c->srcZ * sp * sh;
+    d += c->dstXInBytes + c->dstY * dp + c->dstZ * dp * dh;
+    size_t sspan = sp * sh * (z - 1) + sp * (h - 1) + w, dspan = dp * dh * (z - 1) + dp * (h - 1) + w;
+    sim_lock();
+    r = copy_prep(d, s, 0, hs, async);
+    if (r == CUDA_SUCCESS)
+        r = check_range(d, dspan);
+    if (r == CUDA_SUCCESS)
+        r = check_range(s, sspan);
+    sim_unlock();
+    if (r != CUDA_SUCCESS)
+        return r;
+    for (size_t k = 0; k < z; k++)
+        for (size_t y = 0; y < h; y++)
+            memmove((void *)(d + k * dp * dh + y * dp), (const void *)(s + k * sp * sh + y * sp), w);
+    return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuMemcpy3D_v2(const CUDA_MEMCPY3D *pCopy) { ENTER(CUDA_ERROR_INVALID_VALUE); return copy3d(pCopy, NULL, 0); }
+CUresult CUDAAPI cuMemcpy3D_v2_ptds(const CUDA_MEMCPY3D *pCopy) { ENTER(CUDA_ERROR_INVALID_VALUE); return copy3d(pCopy, NULL, 0); }
+CUresult CUDAAPI cuMemcpy3DAsync_v2(const CUDA_MEMCPY3D *pCopy, CUstream hStream) { ENTER(CUDA_ERROR_INVALID_VALUE); return copy3d(pCopy, hStream, 1); }
+CUresult CUDAAPI cuMemcpy3DAsync_v2_ptsz(const CUDA_MEMCPY3D *pCopy, CUstream hStream) { ENTER(CUDA_ERROR_INVALID_VALUE); return copy3d(pCopy, hStream, 1); }
+
+/* memset of `w`-wide elements over a 2D region (height 1 for the 1D calls) */
+static CUresult set2d(CUdeviceptr dst, size_t pitch, unsigned val, unsigned esz, size_t width, size_t height, CUstream hs, int async)
+{
+    if (width == 0 || height == 0)
+        return CUDA_SUCCESS;
+    if (dst % esz)
+        return CUDA_ERROR_INVALID_VALUE;
+    size_t row = width * esz;
+    if (height > 1 && pitch < row)
+        return CUDA_ERROR_INVALID_VALUE;
+    size_t span = (height - 1) * pitch + row;
+    sim_lock();
+    CUresult r = copy_prep(dst, dst, 0, hs, async);
+    if (r == CUDA_SUCCESS)
+        r = check_range(dst, span);
+    sim_unlock();
+    if (r != CUDA_SUCCESS)
+        return r;
+    for (size_t y = 0; y < height; y++) {
+        unsigned char *p = (unsigned char *)(uintptr_t)(dst + y * pitch);
+        if (esz == 1)
+            memset(p, (int)(val & 0xff), width);
+        else if (esz == 2) {
+            uint16_t v = (uint16_t)val;
+            for (size_t i = 0; i < width; i++)
+                memcpy(p + 2 * i, &v, 2);
+        } else {
+            uint32_t v = val;
+            for (size_t i = 0; i < width; i++)
+                memcpy(p + 4 * i, &v, 4);
+        }
+    }
+    return CUDA_SUCCESS;
+}
+#define SET1(E, V, N, H, A) { ENTER(CUDA_ERROR_INVALID_VALUE); return set2d(dstDevice, 0, (V), (E), (N), 1, (H), (A)); }
+#define SET2(E, V, H, A) { ENTER(CUDA_ERROR_INVALID_VALUE); return set2d(dstDevice, dstPitch, (V), (E), Width, Height, (H), (A)); }
+CUresult CUDAAPI cuMemsetD8_v2(CUdeviceptr dstDevice, unsigned char uc, size_t N) SET1(1, uc, N, NULL, 0)
+CUresult CUDAAPI cuMemsetD8_v2_ptds(CUdeviceptr dstDevice, unsigned char uc, size_t N) SET1(1, uc, N, NULL, 0)
+CUresult CUDAAPI cuMemsetD16_v2(CUdeviceptr dstDevice, unsigned short us, size_t N) SET1(2, us, N, NULL, 0)
+CUresult CUDAAPI cuMemsetD16_v2_ptds(CUdeviceptr dstDevice, unsigned short us, size_t N) SET1(2, us, N, NULL, 0)
+CUresult CUDAAPI cuMemsetD32_v2(CUdeviceptr dstDevice, unsigned int ui, size_t N) SET1(4, ui, N, NULL, 0)
+CUresult CUDAAPI cuMemsetD32_v2_ptds(CUdeviceptr dstDevice, unsigned int ui, size_t N) SET1(4, ui, N, NULL, 0)
+CUresult CUDAAPI cuMemsetD8Async(CUdeviceptr dstDevice, unsigned char uc, size_t N, CUstream hStream) SET1(1, uc, N, hStream, 1)
+CUresult CUDAAPI cuMemsetD8Async_ptsz(CUdeviceptr dstDevice, unsigned char uc, size_t N, CUstream hStream) SET1(1, uc, N, hStream, 1)
+CUresult CUDAAPI cuMemsetD16Async(CUdeviceptr dstDevice, unsigned short us, size_t N, CUstream hStream) SET1(2, us, N, hStream, 1)
+CUresult CUDAAPI cuMemsetD16Async_ptsz(CUdeviceptr dstDevice, unsigned short us, size_t N, CUstream hStream) SET1(2, us, N, hStream, 1)
+CUresult CUDAAPI cuMemsetD32Async(CUdeviceptr dstDevice, unsigned int ui, size_t N, CUstream hStream) SET1(4, ui, N, hStream, 1)
+CUresult CUDAAPI cuMemsetD32Async_ptsz(CUdeviceptr dstDevice, unsigned int ui, size_t N, CUstream hStream) SET1(4, ui, N, hStream, 1)
+CUresult CUDAAPI cuMemsetD2D8_v2(CUdeviceptr dstDevice, size_t dstPitch, unsigned char uc, size_t Width, size_t Height) SET2(1, uc, NULL, 0)
+CUresult CUDAAPI cuMemsetD2D8_v2_ptds(CUdeviceptr dstDevice, size_t dstPitch, unsigned char uc, size_t Width, size_t Height) SET2(1, uc, NULL, 0)
+CUresult CUDAAPI cuMemsetD2D16_v2(CUdeviceptr dstDevice, size_t dstPitch, unsigned short us, size_t Width, size_t Height) SET2(2, us, NULL, 0)
+CUresult CUDAAPI cuMemsetD2D16_v2_ptds(CUdeviceptr dstDevice, size_t dstPitch, unsigned short us, size_t Width, size_t Height) SET2(2, us, NULL, 0)
+CUresult CUDAAPI cuMemsetD2D32_v2(CUdeviceptr dstDevice, size_t dstPitch, unsigned int ui, size_t Width, size_t Height) SET2(4, ui, NULL, 0)
+CUresult CUDAAPI cuMemsetD2D32_v2_ptds(CUdeviceptr dstDevice, size_t dstPitch, unsigned int ui, size_t Width, size_t Height) SET2(4, ui, NULL, 0)
+CUresult CUDAAPI cuMemsetD2D8Async(CUdeviceptr dstDevice, size_t dstPitch, unsigned char uc, size_t Width, size_t Height, CUstream hStream) SET2(1, uc, hStream, 1)
+CUresult CUDAAPI cuMemsetD2D8Async_ptsz(CUdeviceptr dstDevice, size_t dstPitch, unsigned char uc, size_t Width, size_t Height, CUstream hStream) SET2(1, uc, hStream, 1)
+CUresult CUDAAPI cuMemsetD2D16Async(CUdeviceptr dstDevice, size_t dstPitch, unsigned short us, size_t Width, size_t Height, CUstream hStream) SET2(2, us, hStream, 1)
+CUresult CUDAAPI cuMemsetD2D16Async_ptsz(CUdeviceptr dstDevice, size_t dstPitch, unsigned short us, size_t Width, size_t Height, CUstream hStream) SET2(2, us, hStream, 1)
+CUresult CUDAAPI cuMemsetD2D32Async(CUdeviceptr dstDevice, size_t dstPitch, unsigned int ui, size_t Width, size_t Height, CUstream hStream) SET2(4, ui, hStream, 1)
+CUresult CUDAAPI cuMemsetD2D32Async_ptsz(CUdeviceptr dstDevice, size_t dstPitch, unsigned int ui, size_t Width, size_t Height, CUstream hStream) SET2(4, ui, hStream, 1)
+
+/* ---------------- pointer attributes ---------------- */
+static unsigned mem_type(const struct sim_alloc *a)
+{
+    return (a->kind == K_HOST || a->kind == K_REGISTERED) ? CU_MEMORYTYPE_HOST : CU_MEMORYTYPE_DEVICE;
+}
+
+/* strict: cuPointerGetAttribute (errors for non-CUDA pointers);
+ * otherwise cuPointerGetAttributes (zero values, success). */
+static CUresult ptr_attr(void *data, CUpointer_attribute attr, CUdeviceptr ptr, int strict)
+{
+    if (!data)
+        return CUDA_ERROR_INVALID_VALUE;
+    struct sim_alloc *a = find(ptr);
+    struct sim_ctx *cur = sim_cur_ctx();
+    if (!a && strict)
+        return CUDA_ERROR_INVALID_VALUE;
+    switch (attr) {
+    case CU_POINTER_ATTRIBUTE_CONTEXT:
+        *(CUcontext *)data = a ? (CUcontext)a->ctx : NULL;
+        break;
+    case CU_POINTER_ATTRIBUTE_MEMORY_TYPE:
+        *(unsigned *)data = a ? mem_type(a) : 0;
+        break;
+    case CU_POINTER_ATTRIBUTE_DEVICE_POINTER:
+        *(CUdeviceptr *)data = a ? ptr : 0;
+        break;
+    case CU_POINTER_ATTRIBUTE_HOST_POINTER:
+        if (a && mem_type(a) != CU_MEMORYTYPE_HOST && a->kind != K_MANAGED) {
+            if (strict)
+                return CUDA_ERROR_INVALID_VALUE;
+            *(void **)data = NULL;
+        } else
+            *(void **)data = a ? (void *)(uintptr_t)ptr : NULL;
+        break;
+    case CU_POINTER_ATTRIBUTE_P2P_TOKENS:
+        return CUDA_ERROR_NOT_SUPPORTED;
+    case CU_POINTER_ATTRIBUTE_SYNC_MEMOPS:
+        *(bool *)data = a ? (a->flags & 0x80000000u) != 0 : 0;
+        break;
+    case CU_POINTER_ATTRIBUTE_BUFFER_ID:
+        *(unsigned long long *)data = a ? a->id : 0;
+        break;
+    case CU_POINTER_ATTRIBUTE_IS_MANAGED:
+        *(bool *)data = a && a->kind == K_MANAGED;
+        break;
+    case CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL:
+        *(int *)data = a ? a->dev : -2;
+        break;
+    case CU_POINTER_ATTRIBUTE_IS_LEGACY_CUDA_IPC_CAPABLE:
+        *(bool *)data = a && (a->kind == K_DEVICE || a->kind == K_PITCH);
+        break;
+    case CU_POINTER_ATTRIBUTE_RANGE_START_ADDR:
+        if (a && a->kind == K_VMM) {
+            int ri = in_reservation(a->base);
+            *(CUdeviceptr *)data = ri >= 0 ? g_res[ri].base : a->base;
+        } else
+            *(CUdeviceptr *)data = a ? a->base : 0;
+        break;
+    case CU_POINTER_ATTRIBUTE_RANGE_SIZE:
+        if (a && a->kind == K_VMM) {
+            int ri = in_reservation(a->base);
+            *(size_t *)data = ri >= 0 ? g_res[ri].size : a->size;
+        } else
+            *(size_t *)data = a ? a->size : 0;
+        break;
+    case CU_POINTER_ATTRIBUTE_MAPPED:
+        *(bool *)data = a != NULL;
+        break;
+    case CU_POINTER_ATTRIBUTE_ALLOWED_HANDLE_TYPES:
+        *(unsigned *)data = a && a->kind == K_VMM ? (unsigned)((struct vmm_map *)a->ext)->h->prop.requestedHandleTypes :
+                            a && a->kind == K_POOL ? (unsigned)((struct sim_mempool *)a->ext)->props.handleTypes : 0;
+        break;
+    case CU_POINTER_ATTRIBUTE_IS_GPU_DIRECT_RDMA_CAPABLE:
+        *(bool *)data = 0;
+        break;
+    case CU_POINTER_ATTRIBUTE_ACCESS_FLAGS: {
+        unsigned f = 0;
+        if (a && cur)
+            f = sim_mem_accessible(ptr, cur->dev, cur) ? CU_POINTER_ATTRIBUTE_ACCESS_FLAG_READWRITE : CU_POINTER_ATTRIBUTE_ACCESS_FLAG_NONE;
+        if (a && a->kind == K_VMM && cur)
+            f = ((struct vmm_map *)a->ext)->access[cur->dev];
+        if (a && a->kind == K_POOL && cur)
+            f = ((struct sim_mempool *)a->ext)->access[cur->dev];
+        *(unsigned *)data = f;
+        break;
+    }
+    case CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE:
+        *(CUmemoryPool *)data = a && a->kind == K_POOL ? (CUmemoryPool)a->ext : NULL;
+        break;
+    case CU_POINTER_ATTRIBUTE_MAPPING_SIZE:
+        *(size_t *)data = a ? a->size : 0;
+        break;
+    case CU_POINTER_ATTRIBUTE_MAPPING_BASE_ADDR:
+        *(void **)data = a ? (void *)a->base : NULL;
+        break;
+    case CU_POINTER_ATTRIBUTE_MEMORY_BLOCK_ID:
+        *(unsigned long long *)data = a ? a->id : 0;
+        break;
+    case CU_POINTER_ATTRIBUTE_IS_HW_DECOMPRESS_CAPABLE:
+        *(bool *)data = 0;
+        break;
+    default:
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuPointerGetAttribute(void *data, CUpointer_attribute attribute, CUdeviceptr ptr)
+{
+    ENTER(CUDA_ERROR_INVALID_VALUE);
+    return LOCKED(ptr_attr(data, attribute, ptr, 1));
+}
+
+CUresult CUDAAPI cuPointerGetAttributes(unsigned int numAttributes, CUpointer_attribute *attributes, void **data, CUdeviceptr ptr)
+{
+    ENTER(CUDA_ERROR_INVALID_VALUE);
+    if (!attributes || !data)
+        return CUDA_ERROR_INVALID_VALUE;
+    sim_lock();
+    CUresult r = CUDA_SUCCESS;
+    for (unsigned i = 0; i < numAttributes && r == CUDA_SUCCESS; i++) {
+        r = ptr_attr(data[i], attributes[i], ptr, 0);
+        if (r == CUDA_ERROR_NOT_SUPPORTED)
+            r = CUDA_SUCCESS;
+    }
+    sim_unlock();
+    return r;
+}
+
+static CUresult ptr_set(const void *value, CUpointer_attribute attr, CUdeviceptr ptr)
+{
+    if (!value || attr != CU_POINTER_ATTRIBUTE_SYNC_MEMOPS)
+        return CUDA_ERROR_INVALID_VALUE;
+    struct sim_alloc *a = find(ptr);
+    if (!a)
+        return CUDA_ERROR_INVALID_VALUE;
+    if (*(const unsigned *)value)
+        a->flags |= 0x80000000u;
+    else
+        a->flags &= ~0x80000000u;
+    return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuPointerSetAttribute(const void *value, CUpointer_attribute attribute, CUdeviceptr ptr)
+{
+    ENTER(CUDA_ERROR_INVALID_VALUE);
+    return LOCKED(ptr_set(value, attribute, ptr));
+}
