@@ -10,7 +10,7 @@ BUGGY_SAMPLES="vision_merge embedding_lookup cross_entropy host_tokens pipeline_
 CORRECT_SAMPLES="pipeline_peer"
 
 # need FILE...: the files were built.
-need() { for f in "$@"; do [ -e "$f" ] || fail "not built: $f (run make first)"; done; }
+need() { for _f in "$@"; do [ -e "$_f" ] || fail "not built: $_f (run make first)"; done; }
 
 # run PREFIX CMD...: runs CMD; keeps stdout, stderr and exit status in
 # PREFIX.out, PREFIX.err, PREFIX.rc.
