@@ -33,8 +33,9 @@ BOLD="" PLAIN=""
 [ -t 1 ] && BOLD=$(printf '\033[1m') PLAIN=$(printf '\033[0m')
 good=0 bad=0
 # show TITLE PROGRAM WANT: runs PROGRAM under devcheck with its report on the
-# terminal; WANT is "errors" (at least one error finding) or "clean" (no error;
-# with "clean-strict" no warning either).  Prints a verdict line.
+# terminal; WANT is "errors" (at least one error finding) or "clean" (no error
+# and the program succeeded; with "clean-strict" no warning either).  Prints a
+# verdict line.
 show() {
     title=$1 prog=$2 want=$3
     printf '\n%s=== %s%s\n' "$BOLD" "$title" "$PLAIN"
@@ -55,8 +56,8 @@ print("%s %s" % (summary.get("errors", "?"), summary.get("warnings", "?")) if su
 PY
 )
     errors=${counts% *} warnings=${counts#* }
-    case $want:$errors:$warnings in
-        errors:[1-9]*:*|clean:0:*|clean-strict:0:0)
+    case $want:$errors:$warnings:$rc in
+        errors:[1-9]*:*:*|clean:0:*:0|clean-strict:0:0:0)
             good=$((good + 1))
             echo "--- as expected: $errors error(s), $warnings warning(s); program exit status $rc" ;;
         *)
