@@ -1,7 +1,7 @@
 # Interposer tests (tests/preload/): shell scripts, and the small programs
 # they run, built into $(BUILD)/tests/preload/ (part of ALL).
 PT_BUILD := $(BUILD)/tests/preload
-PT_PROGS := $(PT_BUILD)/xdev $(PT_BUILD)/ctor_main $(PT_BUILD)/libctor.so \
+PT_PROGS := $(PT_BUILD)/xdev $(PT_BUILD)/ctor_main $(PT_BUILD)/libctor.so $(PT_BUILD)/libctor_kern.so \
             $(PT_BUILD)/dlsym_test $(PT_BUILD)/libnext_a.so $(PT_BUILD)/libnext_b.so \
             $(PT_BUILD)/procaddr
 ALL   += $(PT_PROGS)
@@ -13,9 +13,14 @@ $(PT_BUILD)/xdev: tests/preload/xdev.cu
 	@mkdir -p $(@D)
 	$(NVCC) $(ALL_NVCCFLAGS) -o $@ $< -ldl
 
-$(PT_BUILD)/libctor.so: tests/preload/ctor_lib.cu
+$(PT_BUILD)/libctor_kern.so: tests/preload/ctor_kern.cu
 	@mkdir -p $(@D)
 	$(NVCC) $(ALL_NVCCFLAGS) -shared -Xcompiler -fPIC -o $@ $<
+
+$(PT_BUILD)/libctor.so: tests/preload/ctor_lib.c $(PT_BUILD)/libctor_kern.so
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -shared -o $@ $< $(ALL_LDFLAGS) -L$(PT_BUILD) -lctor_kern \
+	    -L$(CUDA_HOME)/lib64 -lcudart -Wl,-rpath,'$$ORIGIN'
 
 $(PT_BUILD)/ctor_main: tests/preload/ctor_main.c $(PT_BUILD)/libctor.so
 	@mkdir -p $(@D)

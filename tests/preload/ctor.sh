@@ -4,8 +4,7 @@
 # the allocations and reports the cross-device launch made there.
 . "$ROOT/tests/preload/common.sh"
 need "$DEVCHECK_LIB" "$PT/ctor_main" "$SIM_DIR/libcuda.so.1"
-run "$TMPD/c" env DEVCHECK_OPTIONS="json_path=$TMPD/c.json" \
-    LD_LIBRARY_PATH="$PT${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" under_devcheck "$PT/ctor_main"
+run "$TMPD/c" under_devcheck env DEVCHECK_OPTIONS="json_path=$TMPD/c.json" "$PT/ctor_main"
 cat "$TMPD/c.err" >&2
 expect_eq "status" 0 "$(rc_of "$TMPD/c")"
 expect_grep '^ctor: 0$' "$TMPD/c.out"

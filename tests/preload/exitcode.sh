@@ -12,13 +12,13 @@ check() {   # WHAT EXPECTED_STATUS CMD...
     expect_eq "$_w: stdout" "xdev: done" "$(cat "$TMPD/e.out")"
 }
 check "runtime, no exitcode" 0 under_devcheck "$PT/xdev" runtime
-check "runtime, exitcode 9" 9 env DEVCHECK_OPTIONS=error_exitcode=9 under_devcheck "$PT/xdev" runtime
-check "driver, exitcode 9" 9 env DEVCHECK_OPTIONS=error_exitcode=9 under_devcheck "$PT/xdev" driver
-check "clean, exitcode 9" 0 env DEVCHECK_OPTIONS=error_exitcode=9 under_devcheck "$PT/xdev" clean
-check "peer, exitcode 9" 0 env DEVCHECK_OPTIONS=error_exitcode=9 under_devcheck "$PT/xdev" peer
-check "fail, exitcode 9" 3 env DEVCHECK_OPTIONS=error_exitcode=9 under_devcheck "$PT/xdev" fail
+check "runtime, exitcode 9" 9 under_devcheck env DEVCHECK_OPTIONS=error_exitcode=9 "$PT/xdev" runtime
+check "driver, exitcode 9" 9 under_devcheck env DEVCHECK_OPTIONS=error_exitcode=9 "$PT/xdev" driver
+check "clean, exitcode 9" 0 under_devcheck env DEVCHECK_OPTIONS=error_exitcode=9 "$PT/xdev" clean
+check "peer, exitcode 9" 0 under_devcheck env DEVCHECK_OPTIONS=error_exitcode=9 "$PT/xdev" peer
+check "fail, exitcode 9" 3 under_devcheck env DEVCHECK_OPTIONS=error_exitcode=9 "$PT/xdev" fail
 check "wrapper runtime" 9 "$DEVCHECK_BIN" --sim 4 --error-exitcode 9 -- "$PT/xdev" runtime
 check "wrapper fail" 3 "$DEVCHECK_BIN" --sim 4 --error-exitcode 9 -- "$PT/xdev" fail
 check "wrapper clean" 0 "$DEVCHECK_BIN" --sim 4 --error-exitcode=9 "$PT/xdev" clean
-check "mode=off" 0 env DEVCHECK_OPTIONS=error_exitcode=9:mode=off under_devcheck "$PT/xdev" runtime
+check "mode=off" 0 under_devcheck env DEVCHECK_OPTIONS=error_exitcode=9:mode=off "$PT/xdev" runtime
 expect_no_grep 'devcheck' "$TMPD/e.err"                 # off: not a word

@@ -7,7 +7,7 @@
 need "$DEVCHECK_LIB" "$PT/xdev" "$SIM_DIR/libcuda.so.1"
 K=_Z8xdev_addPfPKfi
 for mode in runtime driver peer clean; do
-    run "$TMPD/$mode" env DEVCHECK_OPTIONS="json_path=$TMPD/$mode.json" under_devcheck "$PT/xdev" $mode
+    run "$TMPD/$mode" under_devcheck env DEVCHECK_OPTIONS="json_path=$TMPD/$mode.json" "$PT/xdev" $mode
     sed "s/^/    $mode> /" "$TMPD/$mode.err"
     expect_eq "xdev $mode status" 0 "$(rc_of "$TMPD/$mode")"
     expect_eq "xdev $mode stdout" "xdev: done" "$(cat "$TMPD/$mode.out")"
