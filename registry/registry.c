@@ -57,7 +57,9 @@ struct pool_access {
     UT_hash_handle hh;
 };
 
-static pthread_rwlock_t reg_lock = PTHREAD_RWLOCK_INITIALIZER;
+/* Writer-preferring: a stream of lookups on other threads must not starve an
+ * allocation hook. */
+static pthread_rwlock_t reg_lock = PTHREAD_RWLOCK_WRITER_NONRECURSIVE_INITIALIZER_NP;
 static struct bucket *buckets;           /* uthash head */
 static struct entry *treap_root;
 static struct entry *all_entries;        /* utlist DL */
@@ -514,6 +516,21 @@ int dc_reg_may_access(const struct dc_alloc *a, int device)
         break;
     }
     return 0;
+}
+
+void dc_reg_stats(struct dc_reg_stats *s)
+{
+    memset(s, 0, sizeof *s);
+    pthread_rwlock_rdlock(&reg_lock);
+    s->live = live_count;
+    s->buckets = HASH_COUNT(buckets);
+    for (struct bucket *b = buckets; b; b = b->hh.next)
+        if (b->n > s->max_bucket)
+            s->max_bucket = b->n;
+    for (int l = 0; l < NLEVELS; l++)
+        if (level_count[l])
+            s->levels_used |= 1u << l;
+    pthread_rwlock_unlock(&reg_lock);
 }
 
 /* ---- reset and fork ---------------------------------------------------------- */

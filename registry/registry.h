@@ -81,6 +81,16 @@ dc_devmask dc_reg_pool_access(uint64_t pool);
  *   pageable:     0  (the launch check decides host memory by option) */
 int dc_reg_may_access(const struct dc_alloc *a, int device);
 
+/* Shape of the table, for tests of the key-scheme invariant (walks every
+ * bucket: O(n), never on a hot path). */
+struct dc_reg_stats {
+    size_t live;            /* live allocations */
+    size_t buckets;         /* (level, chunk) buckets in use */
+    size_t max_bucket;      /* most allocations in one bucket: <= 18 by design */
+    unsigned levels_used;   /* bit L: level L holds allocations */
+};
+void dc_reg_stats(struct dc_reg_stats *s);
+
 /* Forget everything (tests; the child after fork keeps the table). */
 void dc_reg_reset(void);
 /* fork(): the preload registers these with pthread_atfork (prepare takes the

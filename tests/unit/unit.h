@@ -1,0 +1,44 @@
+/* Minimal assertions for the core unit tests: CHECK records a failure with
+ * its location and goes on; main returns unit_done() (exit status 1 if any
+ * check failed). */
+#ifndef DEVCHECK_UNIT_H
+#define DEVCHECK_UNIT_H
+#include <stdio.h>
+#include <string.h>
+
+static int unit_failures, unit_checks;
+
+#define CHECK(cond) do { \
+        unit_checks++; \
+        if (!(cond)) { \
+            unit_failures++; \
+            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
+        } \
+    } while (0)
+
+#define CHECK_EQ_LL(a, b) do { \
+        long long _a = (long long)(a), _b = (long long)(b); \
+        unit_checks++; \
+        if (_a != _b) { \
+            unit_failures++; \
+            fprintf(stderr, "%s:%d: CHECK failed: %s == %s (%lld != %lld)\n", \
+                    __FILE__, __LINE__, #a, #b, _a, _b); \
+        } \
+    } while (0)
+
+#define CHECK_STR_CONTAINS(hay, needle) do { \
+        const char *_h = (hay), *_n = (needle); \
+        unit_checks++; \
+        if (!_h || !strstr(_h, _n)) { \
+            unit_failures++; \
+            fprintf(stderr, "%s:%d: CHECK failed: '%s' does not contain '%s'\n", \
+                    __FILE__, __LINE__, _h ? _h : "(null)", _n); \
+        } \
+    } while (0)
+
+static inline int unit_done(const char *name)
+{
+    printf("%s: %d checks, %d failed\n", name, unit_checks, unit_failures);
+    return unit_failures ? 1 : 0;
+}
+#endif
