@@ -71,3 +71,6 @@ $(BUILD)/tests/image_twin: sim/tests/image_twin.c $(IMAGE_DEPS)
 IMAGE_TESTS := $(BUILD)/tests/image_parse $(BUILD)/tests/image_fuzz $(BUILD)/tests/image_twin
 ALL   += $(IMAGE_TESTS)
 TESTS += $(IMAGE_TESTS)
+
+# sim/gen_stubs.py tests
+include sim/tests/stubs_tests.mk

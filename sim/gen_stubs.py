@@ -1,0 +1,358 @@
+#!/usr/bin/env python3
+"""Build-time generator of stubs for the CUDA entry points the sim does not
+implement, for both sim libraries (libcuda.so.1 and libcudart.so.13).
+
+Usage:
+  gen_stubs.py --api driver|runtime --real LIB -o STUBS.c
+               [--map MAP] [--version-node NODE] [--list NAMES]
+               [--cuda-home DIR] [--cc GCC] [OBJ ...]
+
+  --api        driver:  prototypes from cuda.h (+ cudaProfiler.h, cudaGL.h,
+                        cudaEGL.h, cudaVDPAU.h when they compile here), with
+                        __CUDA_API_VERSION_INTERNAL defined so every exported
+                        variant (_v2, _ptsz, _ptds, legacy) is declared;
+                        stubs return CUDA_ERROR_NOT_SUPPORTED.
+               runtime: cuda_runtime_api.h (+ cuda_profiler_api.h and the
+                        GL / EGL / VDPAU interop headers when they compile),
+                        also with __CUDA_API_VERSION_INTERNAL; stubs return
+                        cudaErrorNotSupported.
+  --real LIB   NVIDIA's library whose dynamic symbol table is the export list:
+               $(CUDA_HOME)/lib64/stubs/libcuda.so for the driver,
+               $(CUDA_HOME)/lib64/libcudart.so.13 for the runtime.
+  OBJ ...      the sim library's own object files: every global symbol they
+               define (nm --defined-only) is implemented and gets no stub.
+  -o FILE      the C file of stubs (written only if its content changed).
+  --map FILE   a version script exporting every name of the real list:
+               `NODE { global: a; b; ...; local: *; };` (NODE from
+               --version-node, e.g. libcudart.so.13; none: an anonymous
+               version, as NVIDIA's libcuda exports unversioned symbols).
+  --list FILE  the same names, one per line (for export tests).
+  --cc GCC     a GCC (prototypes come from its -aux-info; default gcc).
+
+What a stub does: on its first call it writes one line
+`simcuda: <name> is not implemented` to stderr (one write(2) of a constant
+string, guarded by a per-function atomic flag: no allocation, no lock,
+printed once per function even when threads race), then returns
+CUDA_ERROR_NOT_SUPPORTED / cudaErrorNotSupported.  Every stub is defined with
+the header's own prototype, with the header included, so a signature that
+drifts from the toolkit fails the build.  Stubs are exported
+(visibility "default") even in a -fvisibility=hidden build.
+
+Functions that do not return CUresult / cudaError_t return a neutral value
+instead: nothing for void, a string naming the function for `const char *`
+(cudaGetErrorName/String: callers print it, so never NULL), a zero value for
+anything else ((T){0}: NULL pointers, zero structs such as
+cudaCreateChannelDesc's, 0 for integers).
+
+Exported names with no C prototype in any included header:
+  - cu* / cuda* names (the GL, EGL, VDPAU interop functions when their
+    headers cannot be compiled on this machine) are defined as
+    `CUresult name(void)` / `cudaError_t name(void)`: every driver and public
+    runtime function returns the error type, and a callee that reads no
+    argument is safe under the SysV x86-64 and AArch64 calling conventions.
+  - other names (nvcc's __cuda* registration hooks, declared only in C++
+    headers or not at all) are defined as `int name(void)` returning 0:
+    their return type is unknown, and 0 is harmless for void, for a pointer
+    (NULL) and for an error code (success is wrong but cannot crash the
+    caller the way a non-zero code used as a pointer would).  The sim's
+    runtime implements the ones nvcc's code calls.
+Exported data symbols cannot be stubbed: they are left out of the map and
+listed as a warning on stderr.
+
+Make (paste into the library's fragment; LIB_OBJS are the library's other
+objects, LIB_OBJDIR its object directory):
+  $(LIB_OBJDIR)/stubs.c $(LIB_OBJDIR)/exports.map: sim/gen_stubs.py $(LIB_OBJS)
+          $(PYTHON) sim/gen_stubs.py --api runtime \\
+              --real $(CUDA_HOME)/lib64/libcudart.so.13 \\
+              --version-node libcudart.so.13 --cuda-home $(CUDA_HOME) \\
+              -o $(LIB_OBJDIR)/stubs.c --map $(LIB_OBJDIR)/exports.map $(LIB_OBJS)
+  $(LIB_OBJDIR)/stubs.o: $(LIB_OBJDIR)/stubs.c
+          $(CC) $(ALL_CFLAGS) -fvisibility=hidden -c $< -o $@
+  ... link $(LIB_OBJS) $(LIB_OBJDIR)/stubs.o with
+      -Wl,--version-script=$(LIB_OBJDIR)/exports.map
+"""
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+APIS = {
+    "driver": {
+        "headers": ["cuda.h", "cudaProfiler.h"],
+        "optional": ["cudaGL.h", "cudaEGL.h", "cudaVDPAU.h"],
+        "err_type": "CUresult",
+        "err_value": "CUDA_ERROR_NOT_SUPPORTED",
+    },
+    "runtime": {
+        "headers": ["cuda_runtime_api.h", "cuda_profiler_api.h"],
+        "optional": ["cuda_gl_interop.h", "cuda_egl_interop.h", "cuda_vdpau_interop.h"],
+        "err_type": "cudaError_t",
+        "err_value": "cudaErrorNotSupported",
+    },
+}
+
+FUNC_TYPES = set("TtWwi")      # nm letters of functions (i: GNU ifunc)
+DATA_TYPES = set("DdBbRrVvGgSsu")
+
+
+def die(msg):
+    sys.exit("gen_stubs: " + msg)
+
+
+def run(cmd):
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if p.returncode != 0:
+        die("%s failed:\n%s" % (" ".join(cmd), p.stderr))
+    return p.stdout
+
+
+def nm_symbols(args):
+    """{name: nm type letter} of the defined global symbols; versions stripped."""
+    syms = {}
+    for line in run(["nm", "--defined-only"] + args).splitlines():
+        parts = line.split()
+        if len(parts) != 3:
+            continue
+        kind, name = parts[1], parts[2].split("@")[0]
+        if kind == "A" or not kind.isupper() and kind not in "wi":
+            continue        # version nodes, local symbols
+        syms[name] = kind
+    return syms
+
+
+def prelude(api, headers):
+    lines = ["#define __CUDA_API_VERSION_INTERNAL 1"]
+    lines += ["#include <%s>" % h for h in headers]
+    return "\n".join(lines) + "\n"
+
+
+def compiles(cc, inc, text):
+    with tempfile.NamedTemporaryFile("w", suffix=".c", delete=False) as f:
+        f.write(text)
+        path = f.name
+    try:
+        p = subprocess.run([cc, "-std=gnu11", "-D_GNU_SOURCE", "-I" + inc, "-fsyntax-only",
+                            "-Wall", "-Wextra", "-Werror", path],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        return p.returncode == 0
+    finally:
+        os.unlink(path)
+
+
+def prototypes(cc, inc, text):
+    """{name: (return type, [parameter types], kind)} from gcc -aux-info."""
+    with tempfile.TemporaryDirectory() as d:
+        src, aux = os.path.join(d, "protos.c"), os.path.join(d, "protos.aux")
+        with open(src, "w") as f:
+            f.write(text)
+        run([cc, "-std=gnu11", "-D_GNU_SOURCE", "-I" + inc, "-fsyntax-only",
+             "-aux-info", aux, src])
+        lines = open(aux).read().splitlines()
+    protos = {}
+    for line in lines:
+        m = re.match(r"/\* (.*):(\d+):(\w+) \*/ (.*);$", line)
+        if not m or m.group(1) == src:
+            continue
+        decl = m.group(4)
+        n = re.search(r"([A-Za-z_]\w*) \(", decl)
+        if not n:
+            continue
+        ret = decl[:n.start()].strip()
+        name = n.group(1)
+        params = decl[n.end():]
+        if not params.endswith(")"):
+            continue
+        params = params[:-1]
+        storage = "extern"
+        for s in ("extern ", "static "):
+            if ret.startswith(s):
+                storage, ret = s.strip(), ret[len(s):].strip()
+        if ret.startswith("inline "):
+            storage, ret = "inline", ret[len("inline "):].strip()
+        if "(" in ret:
+            continue        # returns a function pointer: handled as no prototype
+        protos[name] = (ret, split_params(params), m.group(3), storage)
+    return protos
+
+
+def split_params(params):
+    out, depth, cur = [], 0, ""
+    for ch in params:
+        if ch in "([":
+            depth += 1
+        elif ch in ")]":
+            depth -= 1
+        if ch == "," and depth == 0:
+            out.append(cur.strip())
+            cur = ""
+        else:
+            cur += ch
+    if cur.strip():
+        out.append(cur.strip())
+    if out == ["void"]:
+        return []
+    return out
+
+
+TOKEN = re.compile(r"\s*([A-Za-z_]\w*|\d\w*|\.\.\.|.)")
+QUALS = {"const", "volatile", "restrict", "__restrict", "__restrict__", "_Atomic"}
+
+
+def declarator(ptype, name):
+    """Puts name into the abstract declarator of a parameter type:
+    `int *` -> `int * name`, `void (*)(void *)` -> `void (* name)(void *)`,
+    `int [3]` -> `int name [3]`.  The name goes where C's grammar puts the
+    identifier: after the specifiers, pointers and qualifiers, inside any
+    grouping parentheses, before array or parameter-list suffixes."""
+    toks = TOKEN.findall(ptype)
+    i = 0
+    while i < len(toks) and toks[i] not in ("*", "(", "["):
+        i += 1
+    while i < len(toks):
+        if toks[i] == "*" or toks[i] in QUALS:
+            i += 1
+        elif toks[i] == "(" and i + 1 < len(toks) and toks[i + 1] in ("*", "(", "["):
+            i += 1          # grouping parenthesis of a declarator
+        else:
+            break
+    return " ".join(toks[:i] + [name] + toks[i:])
+
+
+def c_string(s):
+    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def stub_body(ret, err_type, err_value, name):
+    if ret == err_type:
+        return "return %s;" % err_value
+    if ret == "void":
+        return "return;"
+    if re.fullmatch(r"const char \*", ret):
+        return "return %s;" % c_string("simcuda: %s is not implemented" % name)
+    return "return (%s){0};" % ret
+
+
+def generate(api, real, objs, cc, cuda_home):
+    cfg = APIS[api]
+    inc = os.path.join(cuda_home, "include")
+    real_syms = nm_symbols(["-D", real])
+    if not real_syms:
+        die("no exported symbols in " + real)
+    own = nm_symbols(objs) if objs else {}
+    funcs = sorted(n for n, k in real_syms.items() if k in FUNC_TYPES)
+    data = sorted(n for n, k in real_syms.items() if k in DATA_TYPES and n not in own)
+    missing = [n for n in funcs if n not in own]
+
+    headers = list(cfg["headers"])
+    base = prelude(api, headers)
+    if not compiles(cc, inc, base):
+        die("the toolkit headers %s do not compile with %s -I%s" % (headers, cc, inc))
+    for h in cfg["optional"]:
+        if compiles(cc, inc, prelude(api, headers + [h])):
+            headers.append(h)
+    protos = prototypes(cc, inc, prelude(api, headers))
+
+    out = []
+    out.append("/* generated by sim/gen_stubs.py --api %s from %s and %s: do not edit.\n"
+               " * %d of %d exported functions are not implemented by the sim: each\n"
+               " * prints `simcuda: <name> is not implemented` once and fails. */"
+               % (api, os.path.basename(real), ", ".join(headers), len(missing), len(funcs)))
+    out.append(prelude(api, headers).rstrip())
+    out.append("#include <stdatomic.h>\n#include <stddef.h>\n#include <unistd.h>\n")
+    out.append('#define SIMCUDA_STUB_EXPORT __attribute__((visibility("default")))')
+    out.append("#define SIMCUDA_STUB_NOTE(i, name) simcuda_stub_note((i), "
+               "\"simcuda: \" name \" is not implemented\\n\", "
+               "sizeof \"simcuda: \" name \" is not implemented\\n\" - 1)\n")
+    out.append("static _Atomic unsigned char simcuda_stub_said[%d];\n" % max(len(missing), 1))
+    out.append("/* One write(2) of a constant line, the first time only: no allocation,\n"
+               " * no lock, no stdio (callable from any thread or signal context). */\n"
+               "static void simcuda_stub_note(unsigned i, const char *line, size_t len)\n"
+               "{\n"
+               "    if (atomic_exchange_explicit(&simcuda_stub_said[i], 1, memory_order_relaxed))\n"
+               "        return;\n"
+               "    while (len > 0) {\n"
+               "        ssize_t w = write(2, line, len);\n"
+               "        if (w <= 0)\n"
+               "            return;\n"
+               "        line += w;\n"
+               "        len -= (size_t)w;\n"
+               "    }\n"
+               "}\n")
+    unproto, fallback = [], []
+    for idx, name in enumerate(missing):
+        p = protos.get(name)
+        if p and p[3] != "extern":
+            die("%s is defined in the headers (%s), it cannot be stubbed" % (name, p[3]))
+        if p:
+            ret, params, _, _ = p
+            names = ["a%d" % k for k in range(len(params))]
+            plist = ", ".join(declarator(t, n) for t, n in zip(params, names)) or "void"
+            body = "".join("    (void)%s;\n" % n for n in names)
+            body += "    SIMCUDA_STUB_NOTE(%d, %s);\n" % (idx, c_string(name))
+            body += "    %s\n" % stub_body(ret, cfg["err_type"], cfg["err_value"], name)
+            out.append("SIMCUDA_STUB_EXPORT %s %s(%s)\n{\n%s}\n"
+                       % (ret, name, plist, body))
+        else:
+            if re.match(r"cu(da)?[A-Z]", name):
+                ret, value = cfg["err_type"], cfg["err_value"]
+                unproto.append(name)
+            else:
+                ret, value = "int", "0"
+                fallback.append(name)
+            out.append("/* no C prototype in the headers: see gen_stubs.py */\n"
+                       "SIMCUDA_STUB_EXPORT %s %s(void);\n"
+                       "SIMCUDA_STUB_EXPORT %s %s(void)\n{\n"
+                       "    SIMCUDA_STUB_NOTE(%d, %s);\n    return %s;\n}\n"
+                       % (ret, name, ret, name, idx, c_string(name), value))
+    exports = [n for n in funcs]
+    for n in data:
+        print("gen_stubs: warning: exported data symbol %s is not defined by the sim; "
+              "not exported" % n, file=sys.stderr)
+    exports += sorted(n for n, k in real_syms.items() if k in DATA_TYPES and n in own)
+    return "\n".join(out), sorted(exports), unproto, fallback
+
+
+def write_if_changed(path, text):
+    try:
+        if open(path).read() == text:
+            return
+    except OSError:
+        pass
+    tmp = path + ".tmp"
+    with open(tmp, "w") as f:
+        f.write(text)
+    os.replace(tmp, path)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--api", choices=sorted(APIS), required=True)
+    ap.add_argument("--real", required=True)
+    ap.add_argument("-o", "--output", required=True)
+    ap.add_argument("--map")
+    ap.add_argument("--version-node")
+    ap.add_argument("--list")
+    ap.add_argument("--cuda-home", default=os.environ.get("CUDA_HOME", "/usr/local/cuda"))
+    ap.add_argument("--cc", default="gcc")
+    ap.add_argument("objs", nargs="*")
+    a = ap.parse_args()
+    if not os.path.isfile(a.real):
+        die("no library at %s (--real)" % a.real)
+    text, exports, unproto, fallback = generate(a.api, a.real, a.objs, a.cc, a.cuda_home)
+    write_if_changed(a.output, text + "\n")
+    if a.map:
+        body = "".join("    %s;\n" % n for n in exports)
+        node = a.version_node + " " if a.version_node else ""
+        write_if_changed(a.map, "%s{\n  global:\n%s  local: *;\n};\n" % (node, body))
+    if a.list:
+        write_if_changed(a.list, "".join(n + "\n" for n in exports))
+    if unproto or fallback:
+        print("gen_stubs: %s: no C prototype for %d stubbed name(s): %s"
+              % (a.api, len(unproto) + len(fallback), " ".join(unproto + fallback)),
+              file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
