@@ -39,6 +39,7 @@ struct var {                    /* a registered __device__ / __managed__ variabl
     char *name;
     size_t size;
     int managed;
+    CUdeviceptr *local;         /* fallback storage per device ordinal (see var_addr) */
     struct var *next;
 };
 
@@ -176,9 +177,54 @@ static cudaError_t load_locked(struct fatbin *f)
     return cudaSuccess;
 }
 
+/* Address and size of variable v in the current context.  The driver's
+ * cuLibraryGetGlobal / cuLibraryGetManaged give it when the driver knows the
+ * image's variables; when it answers CUDA_ERROR_NOT_FOUND for a variable
+ * nvcc registered, the runtime backs the variable itself: zeroed device
+ * memory per device (cuMemAlloc in the current context), or one managed
+ * allocation.  Called with lock held and a current context. */
+static cudaError_t var_addr(struct var *v, CUdeviceptr *addr, size_t *size)
+{
+    cudaError_t e = load_locked(v->fb);
+    if (e != cudaSuccess)
+        return e;
+    CUdeviceptr p = 0;
+    size_t sz = 0;
+    CUresult r = v->managed ? CU(cuLibraryGetManaged, &p, &sz, v->fb->lib, v->name)
+                            : CU(cuLibraryGetGlobal, &p, &sz, v->fb->lib, v->name);
+    if (r == CUDA_SUCCESS) {
+        *addr = p;
+        *size = sz ? sz : v->size;
+        return cudaSuccess;
+    }
+    if (r != CUDA_ERROR_NOT_FOUND || v->size == 0)
+        return r == CUDA_ERROR_NOT_FOUND ? cudaErrorInvalidSymbol : rt_err(r);
+    int dev = 0;
+    if (!v->managed && (e = rt_current_device(&dev)) != cudaSuccess)
+        return e;
+    if (!v->local && !(v->local = calloc((size_t)rt_ndev, sizeof *v->local)))
+        return cudaErrorMemoryAllocation;
+    CUdeviceptr *slot = &v->local[v->managed ? 0 : dev];
+    if (!*slot) {
+        r = v->managed ? CU(cuMemAllocManaged, &p, v->size, CU_MEM_ATTACH_GLOBAL) : CU(cuMemAlloc, &p, v->size);
+        if (r != CUDA_SUCCESS)
+            return rt_err(r);
+        if (CU(cuMemsetD8, p, 0, v->size) != CUDA_SUCCESS) {
+            (void)CU(cuMemFree, p);
+            return cudaErrorMemoryAllocation;
+        }
+        *slot = p;
+    }
+    *addr = *slot;
+    *size = v->size;
+    return cudaSuccess;
+}
+
 char __cudaInitModule(void **fatCubinHandle)
 {
     char ok = 1;
+    if (rt_ctx() != cudaSuccess)
+        return 0;
     pthread_mutex_lock(&lock);
     struct fatbin *f = handle_fatbin(fatCubinHandle);
     if (!f || load_locked(f) != cudaSuccess) {
@@ -192,7 +238,7 @@ char __cudaInitModule(void **fatCubinHandle)
                 continue;
             CUdeviceptr p = 0;
             size_t sz = 0;
-            if (CU(cuLibraryGetManaged, &p, &sz, f->lib, v->name) == CUDA_SUCCESS)
+            if (var_addr(v, &p, &sz) == cudaSuccess)
                 *(void **)(uintptr_t)v->host = (void *)(uintptr_t)p;
             else
                 ok = 0;
@@ -240,6 +286,7 @@ void __cudaUnregisterFatBinary(void **fatCubinHandle)
                 continue;
             }
             *vp = v->next;
+            free(v->local);
             free(v->name);
             free(v);
         }
@@ -298,21 +345,15 @@ cudaError_t rt_symbol(const void *symbol, struct rt_var_info *out)
     struct var *v = vars[bucket(symbol)];
     while (v && v->host != symbol)
         v = v->next;
+    /* A __managed__ variable is named in host code by its managed memory
+     * (nvcc rewrites `var` to `*slot`), so match the slot's contents too. */
+    for (unsigned b = 0; !v && b < NBUCKET; b++)
+        for (struct var *m = vars[b]; m && !v; m = m->next)
+            if (m->managed && *(void *const *)m->host == symbol)
+                v = m;
     cudaError_t e = cudaErrorInvalidSymbol;
-    if (v) {
-        e = load_locked(v->fb);
-        CUdeviceptr p = 0;
-        size_t sz = 0;
-        if (e == cudaSuccess) {
-            CUresult r = v->managed ? CU(cuLibraryGetManaged, &p, &sz, v->fb->lib, v->name)
-                                    : CU(cuLibraryGetGlobal, &p, &sz, v->fb->lib, v->name);
-            e = r == CUDA_ERROR_NOT_FOUND ? cudaErrorInvalidSymbol : rt_err(r);
-        }
-        if (e == cudaSuccess) {
-            out->addr = p;
-            out->size = sz ? sz : v->size;
-        }
-    }
+    if (v)
+        e = var_addr(v, &out->addr, &out->size);
     pthread_mutex_unlock(&lock);
     return e;
 }

@@ -7,6 +7,7 @@
 
 __device__ int dev_scale;
 __device__ float dev_table[8];
+__managed__ int managed_counter;
 
 __global__ void fill(int *p, int v) { p[threadIdx.x] = v * dev_scale; }
 
@@ -116,6 +117,12 @@ int main()
         EXPECT_ERR(cudaMemcpyToSymbol(dev_table, tab, sizeof tab, 4), cudaErrorInvalidValue);
         EXPECT_ERR(cudaMemcpyToSymbol((const void *)ha, tab, 4), cudaErrorInvalidSymbol);
         CHECK(cudaGetLastError() == cudaErrorInvalidSymbol ? cudaSuccess : cudaErrorUnknown);
+
+        // __managed__ variables: the host slot and the symbol agree.
+        managed_counter = 40 + d;
+        int mc = 0;
+        CHECK(cudaMemcpyFromSymbol(&mc, managed_counter, sizeof mc, 0, cudaMemcpyDefault));
+        EXPECT(mc == 40 + d);
 
         // Configuration errors surface through cudaGetLastError.
         vadd<<<0, 256>>>(a, b, c, n);
