@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Canonical summary of a devcheck JSON Lines report, for the end-to-end tests.
 
-Usage: findings.py [--program NAME] REPORT.jsonl
+Usage: findings.py [--program NAME] [--alloc] REPORT.jsonl
 
 Reads the report (one JSON object a line: finding objects, possibly repeated
 with the same id and a larger count -- the last line per id wins -- then one
@@ -18,7 +18,9 @@ unqualified name (`concat` for `concat(float const*, ...)` or its mangled
 form); api is the launching entry point (launch.api); param, owner and memory are `-` when the finding has no operand (or
 the operand has no owner device); at= is the innermost launch-stack frame that
 belongs to the program (module named NAME when --program is given, else any
-frame with a source line): file base name and line, or `-` when none.
+frame with a source line): file base name and line, or `-` when none.  With
+--alloc each finding line ends with ` alloc=FILE:LINE`, the same for the
+allocation stack (where the operand's memory was allocated).
 
 Exit status: 0; 2 when the report is malformed (a line that is not a JSON
 object, a finding without its required fields, no summary object or lines
@@ -76,7 +78,7 @@ def field(obj, key):
     return "-" if value is None else str(value)
 
 
-def summarize(lines, program):
+def summarize(lines, program, alloc=False):
     findings, summary = {}, None
     for number, text in enumerate(lines, 1):
         if not text.strip():
@@ -110,7 +112,8 @@ def summarize(lines, program):
             f["kind"], f["severity"], base_kernel_name(f["kernel"]), field(f["launch"], "api"),
             field(op, "param"),
             field(f["launch"], "device"), field(op, "owner_device"), field(op, "memory"),
-            f["count"], program_frame(f["launch_stack"], program)))
+            f["count"], program_frame(f["launch_stack"], program))
+            + (" alloc=%s" % program_frame(f.get("alloc_stack"), program) if alloc else ""))
     out.sort()
     out.append("summary errors=%s warnings=%s launches=%s unchecked=%s" % (
         field(summary, "errors"), field(summary, "warnings"),
@@ -119,17 +122,22 @@ def summarize(lines, program):
 
 
 def main(argv):
-    program = None
+    program, alloc = None, False
     args = argv[1:]
-    if len(args) >= 2 and args[0] == "--program":
-        program, args = args[1], args[2:]
+    while args and args[0].startswith("--"):
+        if args[0] == "--program" and len(args) >= 2:
+            program, args = args[1], args[2:]
+        elif args[0] == "--alloc":
+            alloc, args = True, args[1:]
+        else:
+            break
     if len(args) != 1:
         sys.stderr.write(__doc__)
         return 2
     try:
         with open(args[0], encoding="utf-8") as f:
             lines = f.read().splitlines()
-        for line in summarize(lines, program):
+        for line in summarize(lines, program, alloc):
             print(line)
     except (OSError, Malformed) as e:
         sys.stderr.write("findings.py: %s: %s\n" % (args[0], e))
