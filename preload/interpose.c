@@ -73,7 +73,11 @@ static void early_line(const char *msg)
 
 /* --- binding ------------------------------------------------------------- */
 
-static void bind_dlsym(void)
+/* The dlsym path runs before a sanitizer runtime is initialised (ASan's own
+ * start-up calls dlsym): no instrumentation there. */
+#define DC_NO_SANITIZE __attribute__((no_sanitize("address", "thread", "undefined")))
+
+DC_NO_SANITIZE static void bind_dlsym(void)
 {
     void *p = dlvsym(RTLD_NEXT, "dlsym", "GLIBC_2.34");
     if (!p)
@@ -231,20 +235,30 @@ __attribute__((constructor)) static void ctor(void)
  * (RTLD_NEXT is relative to the caller, so the real dlsym must see it).
  * Substitutes only exact names of hooked driver entry points, and only when
  * the lookup would have returned the driver's own function. */
+DC_NO_SANITIZE static int same_name(const char *a, const char *b)
+{
+    while (*a && *a == *b)
+        a++, b++;
+    return *a == *b;
+}
+
+DC_NO_SANITIZE static const struct drv_entry *hooked_entry(const char *name)
+{
+    if (!name || name[0] != 'c' || name[1] != 'u' || name[2] < 'A' || name[2] > 'Z')
+        return NULL;
+    for (size_t i = 0; i < N_DRV; i++)
+        if (drv_table[i].wrapper && same_name(drv_table[i].name, name))
+            return &drv_table[i];
+    return NULL;
+}
+
 void *dc_dlsym_subst(void *handle, const char *name);
-void *dc_dlsym_subst(void *handle, const char *name)
+DC_NO_SANITIZE void *dc_dlsym_subst(void *handle, const char *name)
 {
     if (!__atomic_load_n(&dc_real_dlsym, __ATOMIC_ACQUIRE))
         bind_dlsym();
-    if (!name || name[0] != 'c' || name[1] != 'u' || name[2] < 'A' || name[2] > 'Z' || dc_guard)
-        return NULL;
-    const struct drv_entry *e = NULL;
-    for (size_t i = 0; i < N_DRV; i++)
-        if (drv_table[i].wrapper && strcmp(drv_table[i].name, name) == 0) {
-            e = &drv_table[i];
-            break;
-        }
-    if (!e || !dc_enter_slow())
+    const struct drv_entry *e = hooked_entry(name);
+    if (!e || dc_guard || !dc_enter_slow())
         return NULL;
     dc_guard++;
     void *p = dc_real_dlsym ? dc_real_dlsym(handle, name) : NULL;
