@@ -2,17 +2,21 @@
 #
 #   $(SIM_BUILD)/libcudart.so.13   SONAME libcudart.so.13, every exported
 #                                  symbol versioned libcudart.so.13 like NVIDIA's
-# Exports are exactly the functions defined with RT_API (default visibility;
-# everything else is built -fvisibility=hidden); the version script listing
-# them is generated from the objects.  rt_errors.h (error names and strings)
-# is generated from the toolkit's driver_types.h.
+# Implemented entry points are the functions defined with RT_API (default
+# visibility; everything else is built -fvisibility=hidden).  Every other name
+# NVIDIA's libcudart.so.13 exports gets a stub from sim/gen_stubs.py (prints
+# one line naming it, once, and returns cudaErrorNotSupported); gen_stubs.py
+# also writes the version script: NVIDIA's export list under the node
+# libcudart.so.13.  rt_errors.h (error names and strings) is generated from
+# the toolkit's driver_types.h.
 
 RT_DIR     := sim/runtime
 RT_OBJDIR  := $(BUILD)/obj/sim/runtime
 RT_SRCS    := $(wildcard $(RT_DIR)/*.c)
 RT_OBJS    := $(patsubst $(RT_DIR)/%.c,$(RT_OBJDIR)/%.o,$(RT_SRCS))
 RT_LIB     := $(SIM_BUILD)/libcudart.so.13
-RT_MAP     := $(RT_OBJDIR)/libcudart.map
+RT_MAP     := $(RT_OBJDIR)/exports.map
+RT_STUBS   := $(RT_OBJDIR)/stubs.c
 RT_ERRORS  := $(RT_OBJDIR)/rt_errors.h
 RT_CHECK   := $(RT_OBJDIR)/rt_protocheck.o
 
@@ -31,13 +35,18 @@ $(RT_CHECK): $(RT_DIR)/rt_protocheck.cu $(RT_DIR)/rt.h $(RT_DIR)/drv.def
 	@mkdir -p $(@D)
 	$(NVCC) -c -Xcompiler -Wall,-Wextra,-Werror -I$(RT_DIR) $< -o $@
 
-$(RT_MAP): $(RT_OBJS)
+$(RT_STUBS): sim/gen_stubs.py $(RT_OBJS)
 	@mkdir -p $(@D)
-	{ echo 'libcudart.so.13 {'; echo '  global:'; \
-	  readelf -sW $(RT_OBJS) | awk '$$4 == "FUNC" && $$5 == "GLOBAL" && $$6 == "DEFAULT" && $$7 != "UND" { print "    " $$8 ";" }' | sort -u; \
-	  echo '  local: *;'; echo '};'; } > $@.tmp && mv $@.tmp $@
+	$(PYTHON) sim/gen_stubs.py --api runtime --real $(CUDA_HOME)/lib64/libcudart.so.13 \
+	    --version-node libcudart.so.13 --cuda-home $(CUDA_HOME) \
+	    -o $(RT_STUBS) --map $(RT_MAP) $(RT_OBJS)
+$(RT_MAP): $(RT_STUBS)
+	@test -f $@ || { rm -f $(RT_STUBS); echo "$@ missing: rerun make" >&2; exit 1; }
 
-$(RT_LIB): $(RT_OBJS) $(RT_MAP) $(RT_CHECK)
+$(RT_OBJDIR)/stubs.o: $(RT_STUBS)
+	$(CC) $(ALL_CFLAGS) -fvisibility=hidden -c $< -o $@
+
+$(RT_LIB): $(RT_OBJS) $(RT_OBJDIR)/stubs.o $(RT_MAP) $(RT_CHECK)
 	@mkdir -p $(@D)
-	$(CC) -shared -o $@ $(RT_OBJS) -Wl,-soname,libcudart.so.13 -Wl,--version-script=$(RT_MAP) \
+	$(CC) -shared -o $@ $(RT_OBJS) $(RT_OBJDIR)/stubs.o -Wl,-soname,libcudart.so.13 -Wl,--version-script=$(RT_MAP) \
 	    $(if $(SANITIZE),,-Wl,-z,defs) $(ALL_LDFLAGS) -ldl -lpthread

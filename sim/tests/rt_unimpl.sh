@@ -1,0 +1,9 @@
+#!/bin/sh
+# Runtime test: an unimplemented entry point returns cudaErrorNotSupported and
+# prints one line naming it, once.
+. "$(dirname "$0")/../../tests/lib.sh"
+. "$ROOT/sim/tests/rt_lib.sh"
+rt_run rt_unimpl
+expect_grep '^ok$' "$TMPD/rt_unimpl.out"
+n=$(grep -c 'cudaGraphCreate' "$TMPD/rt_unimpl.out")
+expect_eq "lines naming cudaGraphCreate" 1 "$n"
