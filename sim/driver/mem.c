@@ -74,7 +74,7 @@ struct sim_memhandle {
 };
 
 struct vmm_map { struct sim_memhandle *h; size_t off; unsigned char access[SIM_MAX_DEVICES]; };
-struct ipc_map { struct sim_ctx *src_ctx; int lazy; };
+struct ipc_map { struct sim_ctx *src_ctx; int lazy; void *map; size_t maplen; };
 struct reservation { uintptr_t base; size_t size; };
 
 struct sim_alloc {
@@ -375,10 +375,12 @@ static void alloc_release(struct sim_alloc *a)
         }
         break;
     }
-    case K_IPC:
-        munmap((void *)a->base, a->rsize);
-        free(a->ext);
+    case K_IPC: {
+        struct ipc_map *m = a->ext;
+        munmap(m->map, m->maplen);
+        free(m);
         break;
+    }
     case K_VMM: {
         struct vmm_map *m = a->ext;
         mmap((void *)a->base, a->rsize, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, -1, 0);
@@ -1305,7 +1307,11 @@ static CUresult ipc_open(CUdeviceptr *pdptr, CUipcMemHandle handle, unsigned fla
         free(m);
         return CUDA_ERROR_OUT_OF_MEMORY;
     }
-    void *p = mmap(NULL, src->rsize, PROT_READ | PROT_WRITE, MAP_SHARED, g_ar[ai].fd, (off_t)(src->base - g_ar[ai].base));
+    /* map the pages holding the allocation; the offset must be page-aligned */
+    size_t off = src->base - g_ar[ai].base;
+    size_t delta = off % g_page;
+    size_t len = round_up(delta + src->rsize, g_page);
+    void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, g_ar[ai].fd, (off_t)(off - delta));
     if (p == MAP_FAILED) {
         free(a);
         free(m);
@@ -1313,7 +1319,9 @@ static CUresult ipc_open(CUdeviceptr *pdptr, CUipcMemHandle handle, unsigned fla
     }
     m->src_ctx = src->ctx;
     m->lazy = (flags & CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS) != 0;
-    a->base = (uintptr_t)p;
+    m->map = p;
+    m->maplen = len;
+    a->base = (uintptr_t)p + delta;
     a->size = src->size;
     a->rsize = src->rsize;
     a->kind = K_IPC;
