@@ -71,6 +71,14 @@ int main()
         expect_attr(mm, cudaMemoryTypeManaged, d);
         memset(mm, 3, N); // managed memory is host-accessible
         roundtrip(mm, N);
+        cudaMemLocation loc = {};
+        loc.type = cudaMemLocationTypeDevice;
+        loc.id = d;
+        CHECK(cudaMemAdvise(mm, N, cudaMemAdviseSetPreferredLocation, loc));
+        CHECK(cudaMemAdvise(mm, N, cudaMemAdviseSetAccessedBy, loc));
+        CHECK(cudaMemPrefetchAsync(mm, N, loc, 0, 0));
+        CHECK(cudaDeviceSynchronize());
+        expect_attr(mm, cudaMemoryTypeManaged, d);
 
         CHECK(cudaMallocHost(&hm, N));
         expect_attr(hm, cudaMemoryTypeHost, d);
@@ -109,6 +117,27 @@ int main()
         expect_attr(pm, cudaMemoryTypeDevice, d);
         CHECK(cudaFreeAsync(pm, s));
         CHECK(cudaStreamSynchronize(s));
+        unsigned long long thr = 1 << 20, got = 0;
+        CHECK(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &thr));
+        CHECK(cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &got));
+        EXPECT(got == thr);
+        CHECK(cudaMemPoolTrimTo(pool, 0));
+        cudaMemAccessFlags af = cudaMemAccessFlagsProtNone;
+        cudaMemLocation self = props.location;
+        CHECK(cudaMemPoolGetAccess(&af, pool, &self));
+        EXPECT(af == cudaMemAccessFlagsProtReadWrite);
+        // The device's current pool can be replaced, and cudaMallocAsync then
+        // allocates from it.
+        CHECK(cudaDeviceSetMemPool(d, pool));
+        cudaMemPool_t got_pool = NULL;
+        CHECK(cudaDeviceGetMemPool(&got_pool, d));
+        EXPECT(got_pool == pool);
+        CHECK(cudaMallocAsync(&pm, 64, s));
+        CHECK(cudaFreeAsync(pm, s));
+        CHECK(cudaStreamSynchronize(s));
+        cudaMemPool_t dflt = NULL;
+        CHECK(cudaDeviceGetDefaultMemPool(&dflt, d));
+        CHECK(cudaDeviceSetMemPool(d, dflt));
         CHECK(cudaMemPoolDestroy(pool));
         cudaMemPool_t defpool = NULL, curpool = NULL;
         CHECK(cudaDeviceGetDefaultMemPool(&defpool, d));

@@ -68,6 +68,23 @@ int main()
     EXPECT_ERR(cudaDeviceDisablePeerAccess(1), cudaErrorPeerAccessNotEnabled);
     EXPECT_ERR(cudaDeviceEnablePeerAccess(7, 0), cudaErrorInvalidDevice);
     CHECK(cudaGetLastError() == cudaErrorInvalidDevice ? cudaSuccess : cudaErrorUnknown);
+    // Programming Guide, "Stream and Event Behavior": cudaEventRecord fails
+    // when event and stream belong to different devices; cudaStreamWaitEvent
+    // across devices succeeds.
+    cudaEvent_t ev0;
+    CHECK(cudaSetDevice(0));
+    CHECK(cudaEventCreate(&ev0));
+    CHECK(cudaEventRecord(ev0, s));
+    CHECK(cudaSetDevice(2));
+    cudaStream_t s2;
+    CHECK(cudaStreamCreate(&s2));
+    EXPECT(cudaEventRecord(ev0, s2) != cudaSuccess);
+    cudaGetLastError();
+    CHECK(cudaStreamWaitEvent(s2, ev0, 0));
+    CHECK(cudaStreamSynchronize(s2));
+    CHECK(cudaStreamDestroy(s2));
+    CHECK(cudaSetDevice(0));
+    CHECK(cudaEventDestroy(ev0));
     CHECK(cudaStreamDestroy(s));
     for (int d = 0; d < n; d++)
         CHECK(cudaFree(buf[d]));
