@@ -21,7 +21,10 @@
  *    format, u8 attribute, u16 value -- or, for format 0x04 (EIFMT_SVAL), the
  *    size of the value that follows.  EIATTR_KPARAM_INFO (0x17) has a 12-byte
  *    value: u32 index, u16 ordinal, u16 offset, u32 w, size = w >> 18; nvcc
- *    writes one per parameter, in reverse order.
+ *    writes one per parameter, in reverse order.  Kernels with large
+ *    parameters (nvcc 13 uses it from about 16000 bytes on, where 14 bits
+ *    no longer hold the size) get attribute 0x45 instead, the same record
+ *    with the size itself in w.
  *  - PTX: `.entry name ( .param <type> [.align N] name[[count]], ... )`,
  *    offsets by natural (or the stated) alignment.
  *
@@ -57,7 +60,10 @@
 #define SHT_CUDA_INFO       0x70000000u /* SHT_LOPROC: .nv.info sections */
 
 #define EIFMT_SVAL          0x04
-#define EIATTR_KPARAM_INFO  0x17
+#define EIATTR_KPARAM_INFO  0x17        /* size in the top 14 bits of w */
+#define EIATTR_KPARAM_INFO_V2 0x45      /* size is w: large parameters */
+#define EIFMT_HVAL          0x03
+#define EIATTR_CBANK_PARAM_SIZE 0x19    /* bytes of all parameters */
 
 /* CUDA caps a kernel's parameters at 32764 bytes, so at most that many. */
 #define MAX_PARAMS          32764u
@@ -105,14 +111,49 @@ static bool rd64(struct view v, size_t off, uint64_t *out)
 
 /* ---- kernel accumulator ----------------------------------------------- */
 
-struct acc { struct sim_kernel_info *k; unsigned n, cap; };
+/* Kernels found so far, with a hash index by name (open addressing; slot
+ * values are kernel index + 1) so that merging many entries stays linear. */
+struct acc {
+    struct sim_kernel_info *k;
+    unsigned n, cap;
+    unsigned *slot, nslot;          /* nslot: 0 or a power of two > 2n */
+};
+
+static uint32_t name_hash(const char *s, size_t len)
+{
+    uint32_t h = 2166136261u;       /* FNV-1a */
+    for (size_t i = 0; i < len; i++) h = (h ^ (uint8_t)s[i]) * 16777619u;
+    return h;
+}
 
 static bool acc_has(const struct acc *a, const char *name, size_t len)
 {
-    for (unsigned i = 0; i < a->n; i++)
-        if (strlen(a->k[i].name) == len && memcmp(a->k[i].name, name, len) == 0)
-            return true;
-    return false;
+    if (!a->nslot) return false;
+    for (uint32_t i = name_hash(name, len) & (a->nslot - 1);; i = (i + 1) & (a->nslot - 1)) {
+        unsigned k = a->slot[i];
+        if (!k) return false;
+        const char *kn = a->k[k - 1].name;
+        if (strncmp(kn, name, len) == 0 && kn[len] == '\0') return true;
+    }
+}
+
+static int acc_index(struct acc *a)
+{
+    unsigned nslot = a->nslot ? a->nslot : 16;
+    while (nslot <= 2 * (a->n + 1)) nslot *= 2;
+    if (nslot == a->nslot) return 0;
+    unsigned *slot = calloc(nslot, sizeof *slot);
+    if (!slot) return -1;
+    for (unsigned k = 0; k < a->n; k++) {
+        const char *kn = a->k[k].name;
+        uint32_t i = name_hash(kn, strlen(kn)) & (nslot - 1);
+        while (slot[i]) i = (i + 1) & (nslot - 1);
+        slot[i] = k + 1;
+    }
+    free(a->slot);
+    a->slot = slot;
+    a->nslot = nslot;
+    return 0;
 }
 
 /* Adds a kernel unless one of that name is known; takes ownership of params
@@ -127,6 +168,7 @@ static int acc_add(struct acc *a, const char *name, size_t len,
         if (!k) { free(params); return -1; }
         a->k = k; a->cap = cap;
     }
+    if (acc_index(a) != 0) { free(params); return -1; }
     char *n = malloc(len + 1), *b = malloc(len + 1);
     if (!n || !b) { free(n); free(b); free(params); return -1; }
     memcpy(n, name, len);
@@ -134,6 +176,9 @@ static int acc_add(struct acc *a, const char *name, size_t len,
     if (sim_twin_base(n, b, len + 1) != 0)   /* not a valid mangled name */
         memcpy(b, n, len + 1);
     a->k[a->n++] = (struct sim_kernel_info){ n, b, nparams, params };
+    uint32_t i = name_hash(n, len) & (a->nslot - 1);
+    while (a->slot[i]) i = (i + 1) & (a->nslot - 1);
+    a->slot[i] = a->n;
     return 0;
 }
 
@@ -210,13 +255,18 @@ static bool elf_extent(const uint8_t *p, size_t *out)
     return true;
 }
 
-/* Reads the KPARAM_INFO records of one .nv.info.<kernel> section. */
+/* Reads the KPARAM_INFO records of one .nv.info.<kernel> section.  A kernel
+ * whose parameter bank is not empty must have them, and they must fit in it:
+ * otherwise the section is of a kind this reader does not know, and the
+ * caller falls back to other code (PTX) rather than guess. */
 static int nvinfo_params(struct view s, struct sim_param **out, unsigned *nout)
 {
     struct sim_param *pa = NULL;
     unsigned n = 0;
     uint8_t *seen = NULL;
     size_t off = 0;
+    uint32_t bank = 0, end = 0;
+    bool have_bank = false;
     *out = NULL; *nout = 0;
     while (off < s.n) {
         uint32_t fmt, attr, val;
@@ -225,12 +275,12 @@ static int nvinfo_params(struct view s, struct sim_param **out, unsigned *nout)
         if (fmt < 0x01 || fmt > EIFMT_SVAL) goto bad;
         size_t vlen = fmt == EIFMT_SVAL ? val : 0;
         if (!has(s, off + 4, vlen)) goto bad;
-        if (fmt == EIFMT_SVAL && attr == EIATTR_KPARAM_INFO) {
+        if (fmt == EIFMT_SVAL && (attr == EIATTR_KPARAM_INFO || attr == EIATTR_KPARAM_INFO_V2)) {
             struct view r = { s.p + off + 4, vlen };
             uint32_t ord, poff, w;
             if (vlen < 12 || !rd16(r, 4, &ord) || !rd16(r, 6, &poff) || !rd32(r, 8, &w))
                 goto bad;
-            uint32_t psize = w >> 18;
+            uint32_t psize = attr == EIATTR_KPARAM_INFO ? w >> 18 : w;
             if (ord >= MAX_PARAMS || psize == 0 || poff + psize > MAX_PARAM_BYTES)
                 goto bad;
             if (ord >= n) {
@@ -247,11 +297,16 @@ static int nvinfo_params(struct view s, struct sim_param **out, unsigned *nout)
             if (seen[ord]) goto bad;        /* two records for one parameter */
             seen[ord] = 1;
             pa[ord] = (struct sim_param){ poff, psize };
+            if (poff + psize > end) end = poff + psize;
+        } else if (fmt == EIFMT_HVAL && attr == EIATTR_CBANK_PARAM_SIZE) {
+            bank = val;
+            have_bank = true;
         }
         off += 4 + vlen;
     }
     for (unsigned i = 0; i < n; i++)
         if (!seen[i]) goto bad;             /* a parameter without a record */
+    if (have_bank && ((bank && !n) || end > bank)) goto bad;
     free(seen);
     *out = pa; *nout = n;
     return 0;
@@ -260,6 +315,9 @@ bad:
     free(seen);
     return -1;
 }
+
+static int elf_kernels(const struct elf *ep, struct view syms, struct view strs,
+                       const uint32_t *info_of, struct acc *a);
 
 static int parse_elf(struct view v, struct acc *a)
 {
@@ -300,6 +358,46 @@ static int parse_elf(struct view v, struct acc *a)
         !elf_shdr(&e, symsh.sh_link, &strsh) || !elf_section(&e, &strsh, &strs))
         return -1;
 
+    /* .nv.info.<kernel> sections by the code section their sh_info names */
+    uint32_t *info_of = calloc(e.shnum, sizeof *info_of);
+    if (!info_of) return -1;
+    for (uint32_t j = 1; j < e.shnum; j++) {
+        Elf64_Shdr sh;
+        if (!elf_shdr(&e, j, &sh)) { free(info_of); return -1; }
+        if (sh.sh_type == SHT_CUDA_INFO && sh.sh_info > 0 && sh.sh_info < e.shnum)
+            info_of[sh.sh_info] = j;
+    }
+    int rc = elf_kernels(&e, syms, strs, info_of, a);
+    free(info_of);
+    return rc;
+}
+
+static bool nvinfo_is(const struct elf *e, uint32_t j, const char *name, Elf64_Shdr *out)
+{
+    Elf64_Shdr sh;
+    if (!elf_shdr(e, j, &sh) || sh.sh_type != SHT_CUDA_INFO) return false;
+    const char *sn = strtab_at(e->shstr, sh.sh_name);
+    if (!sn || strncmp(sn, ".nv.info.", 9) != 0 || strcmp(sn + 9, name) != 0) return false;
+    *out = sh;
+    return true;
+}
+
+/* The .nv.info.<name> section of the kernel in code section shndx: the one
+ * whose sh_info names that section, else any of that name. */
+static bool elf_nvinfo(const struct elf *e, const uint32_t *info_of, uint32_t shndx,
+                       const char *name, Elf64_Shdr *out)
+{
+    uint32_t j = shndx < e->shnum ? info_of[shndx] : 0;
+    if (j && nvinfo_is(e, j, name, out)) return true;
+    for (j = 1; j < e->shnum; j++)
+        if (nvinfo_is(e, j, name, out)) return true;
+    return false;
+}
+
+static int elf_kernels(const struct elf *ep, struct view syms, struct view strs,
+                       const uint32_t *info_of, struct acc *a)
+{
+    const struct elf e = *ep;
     size_t nsyms = syms.n / sizeof(Elf64_Sym);
     for (size_t s = 1; s < nsyms; s++) {
         Elf64_Sym sym;
@@ -311,21 +409,14 @@ static int parse_elf(struct view v, struct acc *a)
         if (!name || !*name) return -1;
         size_t len = strlen(name);
         if (acc_has(a, name, len)) continue;
-        /* .nv.info.<name>, tied to the kernel's code section by sh_info */
+        /* .nv.info.<name>; none: a kernel without parameters or attributes */
         struct sim_param *params = NULL;
         unsigned nparams = 0;
-        for (uint32_t j = 1; j < e.shnum; j++) {
-            Elf64_Shdr sh;
-            if (!elf_shdr(&e, j, &sh)) return -1;
-            if (sh.sh_type != SHT_CUDA_INFO) continue;
-            const char *sn = strtab_at(e.shstr, sh.sh_name);
-            if (!sn) return -1;
-            if (strncmp(sn, ".nv.info.", 9) != 0 || strcmp(sn + 9, name) != 0) continue;
-            struct view sec;
-            if (!elf_section(&e, &sh, &sec) || nvinfo_params(sec, &params, &nparams) != 0)
-                return -1;
-            break;
-        }
+        Elf64_Shdr sh;
+        struct view sec;
+        if (elf_nvinfo(&e, info_of, sym.st_shndx, name, &sh) &&
+            (!elf_section(&e, &sh, &sec) || nvinfo_params(sec, &params, &nparams) != 0))
+            return -1;
         if (acc_add(a, name, len, params, nparams) != 0) return -1;
     }
     return 0;
@@ -699,8 +790,10 @@ int sim_image_parse(const void *data, size_t size, struct sim_image *out)
     *out = (struct sim_image){ 0, NULL };
     if (!data) return -1;
     if (!size && (size = image_extent(data)) == 0) return -1;
-    struct acc a = { NULL, 0, 0 };
-    if (parse_any((struct view){ data, size }, &a) != 0) {
+    struct acc a = { NULL, 0, 0, NULL, 0 };
+    int rc = parse_any((struct view){ data, size }, &a);
+    free(a.slot);
+    if (rc != 0) {
         free_kernels(a.k, a.n);
         return -1;
     }

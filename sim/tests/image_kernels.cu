@@ -24,3 +24,7 @@ __global__ void big(struct image_big b, char c, float4 f, int *out)
 {
     out[0] = (int)b.v[4] + b.tail + c + (int)f.w;
 }
+
+// Large parameters: nvcc records them with EIATTR 0x45 instead of 0x17.
+struct image_huge { char b[16000]; };
+__global__ void huge(int *out, struct image_huge h) { out[0] = h.b[15999]; }

@@ -7,6 +7,7 @@
 
 #include <fatbinary_section.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +38,7 @@ static const struct expect kernels[] = {
     { "cfunc", "cfunc", 3, { { 0, 1 }, { 2, 2 }, { 8, 8 } } },
     /* struct {double[5]; char} (48), char, float4 (align 16), int * */
     { "_Z3big9image_bigc6float4Pi", "big", 4, { { 0, 48 }, { 48, 1 }, { 64, 16 }, { 80, 8 } } },
+    { "_Z4hugePi10image_huge", "huge", 2, { { 0, 8 }, { 8, 16000 } } },
 };
 #define NKERNELS (sizeof kernels / sizeof kernels[0])
 
@@ -117,6 +119,121 @@ static void check_rdc(const char *what, const void *data, size_t size)
     sim_image_free(&img);
 }
 
+/* ---- compressed entries made here ------------------------------------ */
+
+static void put16(uint8_t *p, uint32_t v) { p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); }
+static void put32(uint8_t *p, uint32_t v) { put16(p, v); put16(p + 2, v >> 16); }
+static void put64(uint8_t *p, uint64_t v) { put32(p, (uint32_t)v); put32(p + 4, (uint32_t)(v >> 32)); }
+
+static size_t lz4_len(uint8_t *out, size_t op, size_t n)
+{
+    for (; n >= 255; n -= 255) out[op++] = 255;
+    out[op++] = (uint8_t)n;
+    return op;
+}
+
+/* A greedy LZ4 block compressor (the format of CUDA 11/12 compressed fatbin
+ * entries), so that the reader's decoder meets literals, long lengths and
+ * overlapping matches.  out needs n + n / 255 + 16 bytes. */
+static size_t lz4_compress(const uint8_t *in, size_t n, uint8_t *out)
+{
+    static uint32_t table[1 << 12];
+    memset(table, 0, sizeof table);
+    size_t ip = 0, anchor = 0, op = 0;
+    while (n >= 12 && ip + 12 <= n) {
+        uint32_t seq;
+        memcpy(&seq, in + ip, 4);
+        uint32_t h = (seq * 2654435761u) >> 20, cand = table[h];
+        table[h] = (uint32_t)ip + 1;
+        uint32_t prev;
+        if (cand && ip - (cand - 1) <= 65535 && (memcpy(&prev, in + cand - 1, 4), prev == seq)) {
+            size_t m = cand - 1, len = 4, lit = ip - anchor;
+            while (ip + len < n - 5 && in[m + len] == in[ip + len]) len++;
+            size_t tok = op++;
+            out[tok] = (uint8_t)((lit < 15 ? lit : 15) << 4 | (len - 4 < 15 ? len - 4 : 15));
+            if (lit >= 15) op = lz4_len(out, op, lit - 15);
+            memcpy(out + op, in + anchor, lit);
+            op += lit;
+            put16(out + op, (uint32_t)(ip - m));
+            op += 2;
+            if (len - 4 >= 15) op = lz4_len(out, op, len - 4 - 15);
+            ip += len;
+            anchor = ip;
+        } else {
+            ip++;
+        }
+    }
+    size_t lit = n - anchor;
+    out[op++] = (uint8_t)((lit < 15 ? lit : 15) << 4);
+    if (lit >= 15) op = lz4_len(out, op, lit - 15);
+    memcpy(out + op, in + anchor, lit);
+    return op + lit;
+}
+
+/* A fatbin holding one entry of `kind` whose payload is `comp` (csize bytes)
+ * standing for dsize bytes, with the given flags; header fields as nvcc 13
+ * writes them.  Returns its size. */
+static size_t make_fatbin(uint8_t *fb, uint32_t kind, uint64_t flags, const uint8_t *comp,
+                          size_t csize, size_t dsize)
+{
+    size_t psize = (csize + 7) & ~(size_t)7;
+    memset(fb, 0, 16 + 64 + psize);
+    put32(fb, 0xBA55ED50u);
+    put16(fb + 4, 1);
+    put16(fb + 6, 16);
+    put64(fb + 8, 64 + psize);
+    uint8_t *e = fb + 16;
+    put16(e, kind);
+    put16(e + 2, 0x101);
+    put32(e + 4, 64);
+    put64(e + 8, psize);
+    put32(e + 16, flags ? (uint32_t)csize : 0);
+    put16(e + 24, 8);
+    put16(e + 26, 1);
+    put32(e + 28, 75);
+    put64(e + 40, flags);
+    put64(e + 56, flags ? dsize : 0);
+    memcpy(e + 64, comp, csize);
+    return 16 + 64 + psize;
+}
+
+static void check_compressed(void)
+{
+    size_t n, np;
+    uint8_t *cubin = load("kernels.cubin", &n);
+    uint8_t *ptx = load("kernels.ptx", &np);
+    size_t cap = 16 + 64 + (n > np ? n : np) * 2 + 64;
+    uint8_t *comp = malloc(cap), *fb = malloc(cap);
+    if (!comp || !fb) exit(2);
+
+    size_t c = lz4_compress(cubin, n, comp);
+    CHECK(c < n, "the LZ4 test compressor did not compress (%zu of %zu)", c, n);
+    size_t f = make_fatbin(fb, 2, 0x11 | 0x2000, comp, c, n);
+    check_kernels("LZ4 ELF entry", fb, f);
+    check_kernels("LZ4 ELF entry, unsized", fb, 0);
+
+    c = lz4_compress(ptx, np, comp);
+    f = make_fatbin(fb, 1, 0x11 | 0x2000, comp, c, np);
+    check_kernels("LZ4 PTX entry", fb, f);
+
+    /* a wrong decompressed size, a corrupt zstd frame: the entry is
+     * unreadable, and with no other entry the image is refused */
+    c = lz4_compress(cubin, n, comp);
+    f = make_fatbin(fb, 2, 0x11 | 0x2000, comp, c, n + 1);
+    struct sim_image img;
+    CHECK(sim_image_parse(fb, f, &img) == -1, "LZ4 entry of the wrong size accepted");
+    memset(comp, 0x5a, 64);
+    f = make_fatbin(fb, 2, 0x11 | 0x8000, comp, 64, n);
+    CHECK(sim_image_parse(fb, f, &img) == -1, "corrupt zstd entry accepted");
+    /* the uncompressed form through the same builder */
+    f = make_fatbin(fb, 2, 0x11, cubin, n, n);
+    check_kernels("plain ELF entry", fb, f);
+    free(comp);
+    free(fb);
+    free(cubin);
+    free(ptx);
+}
+
 int main(void)
 {
     static const char *files[] = {
@@ -175,6 +292,8 @@ int main(void)
     }
     free(cub);
     free(ptx);
+
+    check_compressed();
 
     /* not images */
     CHECK(sim_image_parse("", 0, &img) == -1, "empty string accepted");
