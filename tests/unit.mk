@@ -7,7 +7,10 @@ UNIT_BINS  := $(addprefix $(UNIT_DIR)/,$(UNIT_PROGS))
 
 $(UNIT_DIR)/%: tests/unit/%.c tests/unit/unit.h $(DCCORE_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(DCCORE_CFLAGS) $< -o $@ $(ALL_LDFLAGS) $(DCCORE_LIB) $(DCCORE_LDLIBS)
+	$(CC) $(DCCORE_CFLAGS) $< -o $@ $(ALL_LDFLAGS) $(DCCORE_LIB) $(DCCORE_LDLIBS) $(UNIT_EXTRA_LIBS)
+
+# test_check stands for a C++ program: the demangler is the program's own.
+$(UNIT_DIR)/test_check: UNIT_EXTRA_LIBS := -lstdc++
 
 ALL   += $(UNIT_BINS)
 TESTS += $(UNIT_DIR)/test_registry $(UNIT_DIR)/test_options tests/unit/check_reports.sh

@@ -31,7 +31,7 @@ static int unit_failures, unit_checks;
         unit_checks++; \
         if (!_h || !strstr(_h, _n)) { \
             unit_failures++; \
-            fprintf(stderr, "%s:%d: CHECK failed: '%s' does not contain '%s'\n", \
+            fprintf(stderr, "%s:%d: CHECK failed: '%.400s'... does not contain '%s'\n", \
                     __FILE__, __LINE__, _h ? _h : "(null)", _n); \
         } \
     } while (0)

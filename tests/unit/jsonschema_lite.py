@@ -1,0 +1,124 @@
+#!/usr/bin/env python3
+"""A small JSON Schema validator (stdlib only) for the subset that
+report/finding.schema.json uses: $ref (local), type, const, enum, minimum,
+maximum, pattern, properties, required, additionalProperties, items, oneOf,
+anyOf, allOf, if/then/else.  Unknown keywords are an error, so the schema
+cannot silently use something this validator ignores.
+
+Usage: jsonschema_lite.py SCHEMA FILE.jsonl...  (every line must validate)
+"""
+import json
+import re
+import sys
+
+ANNOTATIONS = {"$schema", "$id", "title", "description", "$defs"}
+KNOWN = ANNOTATIONS | {"$ref", "type", "const", "enum", "minimum", "maximum", "pattern",
+                       "properties", "required", "additionalProperties", "items", "oneOf",
+                       "anyOf", "allOf", "if", "then", "else"}
+
+TYPES = {
+    "object": lambda v: isinstance(v, dict),
+    "array": lambda v: isinstance(v, list),
+    "string": lambda v: isinstance(v, str),
+    "integer": lambda v: isinstance(v, int) and not isinstance(v, bool),
+    "number": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
+    "boolean": lambda v: isinstance(v, bool),
+    "null": lambda v: v is None,
+}
+
+
+def resolve(root, ref):
+    if not ref.startswith("#/"):
+        raise ValueError("only local $ref supported: " + ref)
+    node = root
+    for part in ref[2:].split("/"):
+        node = node[part]
+    return node
+
+
+def errors(inst, schema, root, path="$"):
+    """Yields error strings; none means valid."""
+    unknown = set(schema) - KNOWN
+    if unknown:
+        raise ValueError("unsupported schema keywords %s at %s" % (sorted(unknown), path))
+    if "$ref" in schema:
+        yield from errors(inst, resolve(root, schema["$ref"]), root, path)
+    if "type" in schema:
+        types = schema["type"] if isinstance(schema["type"], list) else [schema["type"]]
+        if not any(TYPES[t](inst) for t in types):
+            yield "%s: %r is not of type %s" % (path, inst, types)
+            return
+    if "const" in schema and inst != schema["const"]:
+        yield "%s: %r != const %r" % (path, inst, schema["const"])
+    if "enum" in schema and inst not in schema["enum"]:
+        yield "%s: %r not in %r" % (path, inst, schema["enum"])
+    if TYPES["number"](inst):
+        if "minimum" in schema and inst < schema["minimum"]:
+            yield "%s: %r < minimum %r" % (path, inst, schema["minimum"])
+        if "maximum" in schema and inst > schema["maximum"]:
+            yield "%s: %r > maximum %r" % (path, inst, schema["maximum"])
+    if isinstance(inst, str) and "pattern" in schema and not re.search(schema["pattern"], inst):
+        yield "%s: %r does not match %r" % (path, inst, schema["pattern"])
+    if isinstance(inst, dict):
+        props = schema.get("properties", {})
+        for key in schema.get("required", []):
+            if key not in inst:
+                yield "%s: missing required property %r" % (path, key)
+        for key, val in inst.items():
+            if key in props:
+                yield from errors(val, props[key], root, "%s.%s" % (path, key))
+            elif schema.get("additionalProperties") is False:
+                yield "%s: unexpected property %r" % (path, key)
+            elif isinstance(schema.get("additionalProperties"), dict):
+                yield from errors(val, schema["additionalProperties"], root, "%s.%s" % (path, key))
+    if isinstance(inst, list) and "items" in schema:
+        for i, val in enumerate(inst):
+            yield from errors(val, schema["items"], root, "%s[%d]" % (path, i))
+    if "allOf" in schema:
+        for sub in schema["allOf"]:
+            yield from errors(inst, sub, root, path)
+    if "anyOf" in schema:
+        if not any(not list(errors(inst, sub, root, path)) for sub in schema["anyOf"]):
+            yield "%s: matches none of anyOf" % path
+    if "oneOf" in schema:
+        results = [list(errors(inst, sub, root, path)) for sub in schema["oneOf"]]
+        ok = sum(1 for r in results if not r)
+        if ok != 1:
+            detail = "; ".join(e for r in results for e in r[:2])
+            yield "%s: matches %d of oneOf (need 1): %s" % (path, ok, detail)
+    if "if" in schema:
+        if not list(errors(inst, schema["if"], root, path)):
+            if "then" in schema:
+                yield from errors(inst, schema["then"], root, path)
+        elif "else" in schema:
+            yield from errors(inst, schema["else"], root, path)
+
+
+def validate(inst, schema):
+    """Returns the list of errors (empty when valid)."""
+    return list(errors(inst, schema, schema))
+
+
+def main(argv):
+    if len(argv) < 3:
+        print(__doc__, file=sys.stderr)
+        return 2
+    schema = json.load(open(argv[1]))
+    bad = 0
+    for name in argv[2:]:
+        with open(name) as f:
+            for n, line in enumerate(f, 1):
+                try:
+                    rec = json.loads(line)
+                except ValueError as e:
+                    print("%s:%d: not JSON: %s" % (name, n, e))
+                    bad += 1
+                    continue
+                for e in validate(rec, schema):
+                    print("%s:%d: %s" % (name, n, e))
+                    bad += 1
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

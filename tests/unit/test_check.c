@@ -1,0 +1,520 @@
+/* Unit tests for the launch check and the reports: synthetic registry
+ * contents and launches (kernelParams arrays, packed buffers, structs by value
+ * holding pointers) through dc_check_launch; asserts the findings through the
+ * report counters and the text output.  Writes its JSON Lines files to the
+ * directory argv[1] for tests/unit/check_reports.sh to validate against
+ * report/finding.schema.json (scenario files: <dir>/<name>.json, .log). */
+#include "registry/registry.h"
+#include "report/check.h"
+#include "report/report.h"
+#include "report/stack.h"
+#include "preload/options.h"
+#include "tests/unit/unit.h"
+
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Makes the C++ runtime's demangler part of this program, as it is in the
+ * C++ programs devcheck runs in (the core itself never links libstdc++). */
+extern char *__cxa_demangle(const char *, char *, size_t *, int *);
+char *(*volatile keep_demangler)(const char *, char *, size_t *, int *) = __cxa_demangle;
+
+static const char *outdir;
+static char path_buf[4096];
+
+static const char *out(const char *name, const char *ext)
+{
+    snprintf(path_buf, sizeof path_buf, "%s/%s.%s", outdir, name, ext);
+    return path_buf;
+}
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return strdup("");
+    static char buf[1 << 20];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    buf[n] = 0;
+    fclose(f);
+    return strdup(buf);
+}
+
+static int count_of(const char *hay, const char *needle)
+{
+    int n = 0;
+    for (const char *p = hay; (p = strstr(p, needle)); p += strlen(needle))
+        n++;
+    return n;
+}
+
+/* Starts a scenario: clean core, options from `opts` plus the scenario's
+ * log and JSON files. */
+static void scenario(const char *name, const char *opts)
+{
+    char o[16384], logp[4096];
+    snprintf(logp, sizeof logp, "%s", out(name, "log"));
+    snprintf(o, sizeof o, "log_path=%s:json_path=%s%s%s", logp, out(name, "json"), *opts ? ":" : "", opts);
+    char err[1024];
+    if (dc_options_parse(o, err, sizeof err) != 0) {
+        fprintf(stderr, "%s\n", err);
+        CHECK(!"options");
+    }
+    dc_report_reset();
+    dc_check_reset();
+    dc_reg_reset();
+    dc_report_init();
+}
+
+static struct dc_report_stats stats(void)
+{
+    struct dc_report_stats s;
+    dc_report_stats(&s);
+    return s;
+}
+
+/* Distinct allocation sites: each helper is its own call site (the empty asm
+ * after the call keeps it from becoming a tail call that hides the frame). */
+__attribute__((noipa)) static uint32_t site_a(void)
+{
+    uint32_t id = dc_stack_capture(0);
+    __asm__ volatile("" ::: "memory");
+    return id;
+}
+
+__attribute__((noipa)) static uint32_t site_b(void)
+{
+    uint32_t id = dc_stack_capture(0);
+    __asm__ volatile("" ::: "memory");
+    return id;
+}
+
+static void add(uintptr_t base, size_t size, enum dc_mem_kind kind, int owner, dc_devmask access,
+                uint64_t pool, uint32_t stack)
+{
+    struct dc_alloc a;
+    memset(&a, 0, sizeof a);
+    a.base = base;
+    a.size = size;
+    a.kind = kind;
+    a.owner = owner;
+    a.access = access;
+    a.pool = pool;
+    a.alloc_stack = stack;
+    CHECK_EQ_LL(dc_reg_add(&a), 0);
+}
+
+/* Addresses of the synthetic allocations: never mapped in this process. */
+#define D0   0x510000000000ull   /* device, cuda:0 */
+#define D1   0x510000010000ull   /* device, cuda:1 */
+#define D2   0x510000020000ull   /* device, cuda:2, peer 0->2 enabled */
+#define PIN  0x510000030000ull
+#define REG  0x510000040000ull
+#define MAN  0x510000050000ull
+#define POA  0x510000060000ull   /* pool of cuda:1, access granted to cuda:0 */
+#define POB  0x510000070000ull   /* pool of cuda:1, no access */
+#define VMA  0x510000080000ull   /* VMM backed by cuda:1, access granted to cuda:0 */
+#define VMB  0x510000090000ull   /* VMM backed by cuda:0, no access granted */
+#define IPC  0x5100000a0000ull   /* IPC import from cuda:3 */
+
+static void populate(void)
+{
+    uint32_t sa = site_a(), sb = site_b();
+    add(D0, 4096, DC_MEM_DEVICE, 0, 0, 0, sa);
+    add(D1, 4096, DC_MEM_DEVICE, 1, 0, 0, sb);
+    add(D2, 4096, DC_MEM_DEVICE, 2, 0, 0, sa);
+    dc_reg_set_peer(0, 2, 1);
+    add(PIN, 4096, DC_MEM_HOST_PINNED, -1, 0, 0, sa);
+    add(REG, 4096, DC_MEM_HOST_REGISTERED, -1, 0, 0, sa);
+    add(MAN, 4096, DC_MEM_MANAGED, -1, 0, 0, sa);
+    add(POA, 4096, DC_MEM_POOL, 1, 0, 0x77, sa);
+    dc_reg_pool_set_access(0x77, 0, 1);
+    add(POB, 4096, DC_MEM_POOL, 1, 0, 0x78, sa);
+    add(VMA, 4096, DC_MEM_VMM, 1, DC_DEV_BIT(0) | DC_DEV_BIT(1), 0, sa);
+    add(VMB, 4096, DC_MEM_VMM, 0, 0, 0, sa);
+    add(IPC, 4096, DC_MEM_IPC, 3, 0, 0, sa);
+}
+
+struct by_value {           /* a struct of pointers passed by value */
+    int n;
+    int pad;
+    uintptr_t stale;        /* +8: on the wrong device */
+    uintptr_t fine;         /* +16 */
+    uintptr_t zero;         /* +24 */
+};
+
+static const char *VADD = "_Z4vaddPKfS0_Pfi";
+
+/* The big launch of scenario "all": one parameter per memory kind. */
+static int launch_all(int device, int pageable_ok, void *pageable)
+{
+    uintptr_t p[11] = { D0 + 8, D1 + 64, D2, PIN + 4, REG, MAN + 100, POA, POB + 4095, VMA, VMB, (uintptr_t)pageable };
+    struct by_value s = { 7, 0, D1 + 128, D0, 0 };
+    int n = 1024;
+    uintptr_t ipc = IPC + 16;
+    void *args[14];
+    struct dc_param params[14];
+    for (int i = 0; i < 11; i++) {
+        args[i] = &p[i];
+        params[i] = (struct dc_param){ (uint32_t)(8 * i), 8 };
+    }
+    args[11] = &s;
+    params[11] = (struct dc_param){ 88, sizeof s };
+    args[12] = &n;
+    params[12] = (struct dc_param){ 120, 4 };
+    args[13] = &ipc;
+    params[13] = (struct dc_param){ 128, 8 };
+    struct dc_launch l = {
+        .kernel = VADD, .kernel_key = (void *)0x1000, .api = "__cudaLaunchKernel",
+        .device = device, .current_device = -1, .stream = 0, .pageable_ok = pageable_ok,
+        .args = args, .params = params, .nparams = 14, .layout_known = 1,
+    };
+    return dc_check_launch(&l);
+}
+
+static void test_all(void)
+{
+    scenario("all", "");
+    populate();
+    void *pageable = malloc(4096);
+    int errs = 0;
+    for (int i = 0; i < 5; i++)
+        errs += launch_all(0, 0, pageable);      /* one call site: 5 repeats */
+    /* d1, pool without access, VMM without grant, pageable, struct +8, IPC */
+    CHECK_EQ_LL(errs, 5 * 6);
+    struct dc_report_stats s = stats();
+    CHECK_EQ_LL(s.findings, 11);
+    CHECK_EQ_LL(s.errors, 6);
+    CHECK_EQ_LL(s.warnings, 5);   /* peer d2, pinned, registered, pool granted, VMM granted */
+    CHECK_EQ_LL(s.launches_checked, 5);
+    CHECK_EQ_LL(dc_report_error_count(), 6);
+
+    /* stream_mismatch: current device 1, stream of cuda:0, clean operand */
+    uintptr_t d0 = D0;
+    void *args[] = { &d0 };
+    struct dc_param prm[] = { { 0, 8 } };
+    struct dc_launch l = {
+        .kernel = "_Z5cleanPf", .kernel_key = (void *)0x2000, .api = "cudaLaunchKernel",
+        .device = 0, .current_device = 1, .stream = 0x5000, .args = args, .params = prm,
+        .nparams = 1, .layout_known = 1,
+    };
+    CHECK_EQ_LL(dc_check_launch(&l), 1);
+    /* unchecked_kernel: no layout, kernelParams style: once, counted */
+    struct dc_launch u = {
+        .kernel = "_Z6opaquePf", .kernel_key = (void *)0x3000, .api = "cuLaunchKernel",
+        .device = 1, .current_device = -1, .stream = 0x6000, .args = args, .layout_known = 0,
+    };
+    for (int i = 0; i < 3; i++)
+        CHECK_EQ_LL(dc_check_launch(&u), 0);
+    s = stats();
+    CHECK_EQ_LL(s.findings, 13);
+    CHECK_EQ_LL(s.errors, 7);
+    CHECK_EQ_LL(s.warnings, 5);
+    CHECK_EQ_LL(s.infos, 1);
+    CHECK_EQ_LL(s.kernels, 3);
+    CHECK_EQ_LL(s.launches_checked, 6);
+    CHECK_EQ_LL(s.launches_unchecked, 3);
+    CHECK_EQ_LL(s.printed, 13);
+    dc_report_finish();
+    dc_report_finish();     /* idempotent */
+
+    char *log = slurp(out("all", "log"));
+    CHECK_EQ_LL(count_of(log, "==devcheck== "), 13);
+    CHECK_EQ_LL(count_of(log, "==devcheck== ERROR: device_mismatch: "), 5);
+    CHECK_EQ_LL(count_of(log, "==devcheck== ERROR: host_memory: "), 1);
+    CHECK_EQ_LL(count_of(log, "==devcheck== WARNING: host_memory: "), 2);
+    CHECK_EQ_LL(count_of(log, "==devcheck== WARNING: peer_access: "), 3);
+    CHECK_EQ_LL(count_of(log, "==devcheck== ERROR: stream_mismatch: "), 1);
+    CHECK_EQ_LL(count_of(log, "==devcheck== INFO: unchecked_kernel: "), 1);
+    CHECK_STR_CONTAINS(log, "==devcheck== ERROR: device_mismatch: kernel vadd(float const*, float const*, float*, int) launched on cuda:0 (stream 0x0, via __cudaLaunchKernel)\n"
+                            "    operand: param 1, word +0 = 0x510000010040: offset 64 in a 4096-byte device allocation owned by cuda:1; cuda:0 has no access (peer access not enabled)\n"
+                            "    launch stack:\n      #0 ");
+    CHECK_STR_CONTAINS(log, "operand: param 11, word +8 = 0x510000010080: offset 128 in a 4096-byte device allocation owned by cuda:1");
+    CHECK_STR_CONTAINS(log, "operand: param 10, word +0 = 0x");
+    CHECK_STR_CONTAINS(log, "pageable host memory (not allocated through CUDA); cuda:0 cannot access pageable host memory");
+    CHECK_STR_CONTAINS(log, "launched into stream 0x5000 of cuda:0 while the current device is cuda:1 (via cudaLaunchKernel)");
+    CHECK_STR_CONTAINS(log, "kernel opaque(float*) launched on cuda:1 (stream 0x6000, via cuLaunchKernel): parameter layout unknown");
+    CHECK_STR_CONTAINS(log, "launch_all at tests/unit/test_check.c:");
+    CHECK_STR_CONTAINS(log, "test_all at tests/unit/test_check.c:");
+    CHECK_STR_CONTAINS(log, "allocated at:\n      #0 site_b at tests/unit/test_check.c:");
+    CHECK_STR_CONTAINS(log, "hint: move the operand to cuda:0 before the launch");
+    CHECK_STR_CONTAINS(log, "grant cuda:0 access with cuMemSetAccess");
+    CHECK_STR_CONTAINS(log, "devcheck: SUMMARY: 13 findings (7 errors, 5 warnings) in 3 kernels; 6 launches checked, 3 unchecked\n");
+    CHECK_EQ_LL(count_of(log, "SUMMARY"), 1);
+    CHECK(strstr(log, "__libc_start") == NULL);
+    free(log);
+    free(pageable);
+}
+
+/* Packed argument buffers (cuLaunchKernel `extra`), with and without layout. */
+static void test_argbuf(void)
+{
+    scenario("argbuf", "");
+    populate();
+    unsigned char buf[40];
+    memset(buf, 0, sizeof buf);
+    uintptr_t d0 = D0, d1 = D1 + 8;
+    int n = 5;
+    memcpy(buf, &d0, 8);
+    memcpy(buf + 8, &d1, 8);
+    memcpy(buf + 16, &n, 4);
+    struct dc_param prm[] = { { 0, 8 }, { 8, 8 }, { 16, 4 } };
+    struct dc_launch l = {
+        .kernel = VADD, .api = "cuLaunchKernel", .device = 0, .current_device = -1,
+        .argbuf = buf, .argbuf_size = 20, .params = prm, .nparams = 3, .layout_known = 1,
+    };
+    CHECK_EQ_LL(dc_check_launch(&l), 1);
+    l.layout_known = 0;             /* whole buffer: param -1, buffer offset 8 */
+    l.params = NULL;
+    l.nparams = 0;
+    CHECK_EQ_LL(dc_check_launch(&l), 1);
+    /* a parameter reaching past the buffer is cut at its end, not read */
+    struct dc_param past[] = { { 8, 64 } };
+    l.layout_known = 1;
+    l.params = past;
+    l.nparams = 1;
+    l.argbuf_size = 12;             /* word +8 no longer fits */
+    CHECK_EQ_LL(dc_check_launch(&l), 0);
+    /* misaligned parameter offsets: words start at the next multiple of 8 */
+    unsigned char mis[32];
+    memset(mis, 0, sizeof mis);
+    memcpy(mis + 16, &d1, 8);
+    struct dc_param odd[] = { { 4, 20 } };       /* bytes 4..23: one word at 8, one at 16 */
+    struct dc_launch m = {
+        .kernel = "_Z3oddv", .api = "cuLaunchKernel", .device = 0, .current_device = -1,
+        .argbuf = mis, .argbuf_size = sizeof mis, .params = odd, .nparams = 1, .layout_known = 1,
+    };
+    CHECK_EQ_LL(dc_check_launch(&m), 1);
+    struct dc_report_stats s = stats();
+    CHECK_EQ_LL(s.findings, 3);
+    CHECK_EQ_LL(s.launches_checked, 4);
+    dc_report_finish();
+    char *log = slurp(out("argbuf", "log"));
+    CHECK_STR_CONTAINS(log, "operand: param 1, word +0 = 0x510000010008");
+    CHECK_STR_CONTAINS(log, "operand: argument buffer +8 = 0x510000010008");
+    CHECK_STR_CONTAINS(log, "operand: param 0, word +12 = 0x510000010008");
+    free(log);
+}
+
+__attribute__((noinline)) static int launch_param(int param)
+{
+    uintptr_t ptrs[5] = { D0, D0, D0, D0, D0 };
+    ptrs[param] = D1;
+    void *args[5];
+    struct dc_param prm[5];
+    for (int i = 0; i < 5; i++) {
+        args[i] = &ptrs[i];
+        prm[i] = (struct dc_param){ (uint32_t)(8 * i), 8 };
+    }
+    struct dc_launch l = {
+        .kernel = VADD, .api = "cuLaunchKernel", .device = 0, .current_device = -1,
+        .args = args, .params = prm, .nparams = 5, .layout_known = 1,
+    };
+    return dc_check_launch(&l);
+}
+
+static void test_print_limit(void)
+{
+    scenario("limit", "print_limit=2");
+    populate();
+    for (int p = 0; p < 5; p++)
+        for (int r = 0; r < 2; r++)
+            CHECK_EQ_LL(launch_param(p), 1);
+    struct dc_report_stats s = stats();
+    CHECK_EQ_LL(s.findings, 5);
+    CHECK_EQ_LL(s.printed, 2);
+    dc_report_finish();
+    char *log = slurp(out("limit", "log"));
+    CHECK_EQ_LL(count_of(log, "==devcheck== ERROR: device_mismatch"), 2);
+    CHECK_EQ_LL(count_of(log, "devcheck: print_limit (2) reached"), 1);
+    CHECK_STR_CONTAINS(log, "devcheck: SUMMARY: 5 findings (5 errors, 0 warnings) in 1 kernel; 10 launches checked, 0 unchecked");
+    free(log);
+    char *js = slurp(out("limit", "json"));
+    CHECK_EQ_LL(count_of(js, "\"type\":\"finding\""), 10);    /* 5 first + 5 updates (count 2) */
+    free(js);
+}
+
+static int launch_named(const char *kernel, const void *key)
+{
+    uintptr_t d1 = D1;
+    void *args[] = { &d1 };
+    struct dc_param prm[] = { { 0, 8 } };
+    struct dc_launch l = {
+        .kernel = kernel, .kernel_key = key, .api = "cuLaunchKernel", .device = 0,
+        .current_device = -1, .args = args, .params = prm, .nparams = 1, .layout_known = 1,
+    };
+    return dc_check_launch(&l);
+}
+
+static void test_filters(void)
+{
+    struct { const char *opts; int vadd, gemm; } cases[] = {
+        { "", 1, 1 },
+        { "kernel_name=vadd", 1, 0 },
+        { "kernel_name=_Z4gemm", 0, 1 },
+        { "kernel_name=vadd,gemm", 1, 1 },
+        { "kernel_name=' vadd , gemm '", 1, 1 },
+        { "kernel_name==vadd", 1, 0 },                      /* exact, without the parameter list */
+        { "kernel_name==vad", 0, 0 },
+        { "kernel_name==_Z4gemmPf", 0, 1 },                 /* exact mangled */
+        { "kernel_name='=gemm(float*)'", 0, 1 },            /* exact demangled */
+        { "kernel_name_exclude=vadd", 0, 1 },
+        { "kernel_name=vadd,gemm:kernel_name_exclude=gemm", 1, 0 },
+        { "kernel_name_exclude=float", 0, 0 },              /* in both demangled names */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        scenario("filters", cases[i].opts);
+        populate();
+        CHECK_EQ_LL(launch_named(VADD, (void *)0x10), cases[i].vadd);
+        CHECK_EQ_LL(launch_named("_Z4gemmPf", (void *)0x20), cases[i].gemm);
+        CHECK_EQ_LL(launch_named(VADD, (void *)0x10), cases[i].vadd);   /* cached decision */
+        struct dc_report_stats s = stats();
+        CHECK_EQ_LL(s.launches_checked, 2 * cases[i].vadd + cases[i].gemm);
+        /* the two vadd launches are two call sites: two findings */
+        CHECK_EQ_LL(s.findings, 2 * cases[i].vadd + cases[i].gemm);
+        if (s.findings != (uint64_t)(2 * cases[i].vadd + cases[i].gemm))
+            fprintf(stderr, "  filter case %zu: %s\n", i, cases[i].opts);
+        dc_report_finish();
+    }
+}
+
+static void test_mode_off(void)
+{
+    scenario("off", "mode=off");
+    populate();
+    void *pageable = malloc(64);
+    CHECK_EQ_LL(launch_all(0, 0, pageable), 0);
+    struct dc_report_stats s = stats();
+    CHECK_EQ_LL(s.findings, 0);
+    CHECK_EQ_LL(s.launches_checked, 0);
+    dc_report_finish();
+    char *log = slurp(out("off", "log"));
+    CHECK_EQ_LL(strlen(log), 0);
+    free(log);
+    free(pageable);
+}
+
+static void test_policies(void)
+{
+    void *pageable = malloc(64);
+    struct { const char *opts; int pageable_ok; int errors, warnings; } cases[] = {
+        /* default: 6 errors, 5 warnings (see test_all) */
+        { "peer=error", 0, 6 + 3, 2 },                  /* d2, pool granted, VMM granted */
+        { "peer=ignore", 0, 6, 2 },
+        { "host_memory=ignore", 0, 5, 3 },              /* no pinned/registered/pageable */
+        { "host_memory=error", 0, 6 + 2, 3 },
+        { "host_memory=warn", 0, 5, 6 },
+        { "", 1, 5, 6 },                                /* auto + pageable access: warn */
+        { "host_memory=error", 1, 8, 3 },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        scenario("policies", cases[i].opts);
+        populate();
+        CHECK_EQ_LL(launch_all(0, cases[i].pageable_ok, pageable), cases[i].errors);
+        struct dc_report_stats s = stats();
+        CHECK_EQ_LL(s.errors, cases[i].errors);
+        CHECK_EQ_LL(s.warnings, cases[i].warnings);
+        if (s.errors != (uint64_t)cases[i].errors || s.warnings != (uint64_t)cases[i].warnings)
+            fprintf(stderr, "  policy case %zu: %s\n", i, cases[i].opts);
+        dc_report_finish();
+    }
+    /* the owner's own memory and peer-enabled memory on the other side */
+    scenario("policies", "");
+    populate();
+    CHECK_EQ_LL(launch_all(1, 0, pageable), 6);
+    /* on cuda:1: D0 (param 0 and struct +16), D2, VMB, pageable, IPC; D1, the
+     * pools and VMA (granted to cuda:1) are its own */
+    struct dc_report_stats s = stats();
+    CHECK_EQ_LL(s.errors, 6);
+    CHECK_EQ_LL(s.warnings, 2);
+    dc_report_finish();
+    free(pageable);
+}
+
+/* Unwritable paths: one line on stderr each, reports fall back to stderr. */
+static void test_unwritable(void)
+{
+    char errpath[4096];
+    snprintf(errpath, sizeof errpath, "%s/stderr.txt", outdir);
+    fflush(stderr);
+    int saved = dup(2);
+    int fd = open(errpath, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    CHECK(fd >= 0 && saved >= 0);
+    dup2(fd, 2);
+    close(fd);
+    char err[256];
+    CHECK_EQ_LL(dc_options_parse("log_path=/nonexistent-dir/x.log:json_path=/nonexistent-dir/y.json", err, sizeof err), 0);
+    dc_report_reset();
+    dc_check_reset();
+    dc_reg_reset();
+    dc_report_init();
+    populate();
+    CHECK_EQ_LL(launch_param(2), 1);
+    dc_report_finish();
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    char *e = slurp(errpath);
+    CHECK_STR_CONTAINS(e, "devcheck: cannot open log_path '/nonexistent-dir/x.log': No such file or directory; writing to stderr\n");
+    CHECK_STR_CONTAINS(e, "devcheck: cannot open json_path '/nonexistent-dir/y.json': No such file or directory; no JSON output\n");
+    CHECK_STR_CONTAINS(e, "==devcheck== ERROR: device_mismatch");
+    CHECK_STR_CONTAINS(e, "devcheck: SUMMARY: 1 finding (1 error, 0 warnings) in 1 kernel; 1 launch checked, 0 unchecked");
+    free(e);
+
+    /* %p in a path is the process id */
+    char opts[4096], expect[4096];
+    snprintf(opts, sizeof opts, "log_path=%s/pid.%%p.log", outdir);
+    snprintf(expect, sizeof expect, "%s/pid.%d.log", outdir, (int)getpid());
+    CHECK_EQ_LL(dc_options_parse(opts, err, sizeof err), 0);
+    dc_report_reset();
+    dc_report_init();
+    dc_log("hello %d", 42);
+    dc_report_finish();
+    char *pl = slurp(expect);
+    CHECK_STR_CONTAINS(pl, "devcheck: hello 42\n");
+    CHECK_STR_CONTAINS(pl, "devcheck: SUMMARY: 0 findings");
+    free(pl);
+}
+
+/* Threads launching the same bad kernel from one call site: one finding. */
+enum { THREADS = 4, LAUNCHES = 2000 };
+static void *launcher(void *arg)
+{
+    (void)arg;
+    for (int i = 0; i < LAUNCHES; i++)
+        launch_param(3);
+    return NULL;
+}
+
+static void test_threads(void)
+{
+    scenario("threads", "");
+    populate();
+    pthread_t t[THREADS];
+    for (int i = 0; i < THREADS; i++)
+        pthread_create(&t[i], NULL, launcher, NULL);
+    for (int i = 0; i < THREADS; i++)
+        pthread_join(t[i], NULL);
+    struct dc_report_stats s = stats();
+    CHECK_EQ_LL(s.findings, 1);
+    CHECK_EQ_LL(s.launches_checked, THREADS * LAUNCHES);
+    dc_report_finish();
+}
+
+int main(int argc, char **argv)
+{
+    outdir = argc > 1 ? argv[1] : ".";
+    mkdir(outdir, 0755);
+    test_all();
+    test_argbuf();
+    test_print_limit();
+    test_filters();
+    test_mode_off();
+    test_policies();
+    test_unwritable();
+    test_threads();
+    return unit_done("test_check");
+}
