@@ -24,10 +24,15 @@ $(RT_TEST_DIR)/rt_ctor: sim/tests/rt_ctor.cu sim/tests/rt_check.h $(RT_TEST_DIR)
 	@mkdir -p $(@D)
 	$(NVCC) $(ALL_NVCCFLAGS) $< -o $@ -L$(RT_TEST_DIR) -lrt_ctor -Xlinker -rpath=$(abspath $(RT_TEST_DIR))
 
-ALL   += $(RT_TEST_BINS)
+# Preloaded by rt_traffic.sh to watch dlsym / cuGetProcAddress.
+$(RT_TEST_DIR)/librt_trace.so: sim/tests/rt_trace_lib.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -shared $< -o $@ $(ALL_LDFLAGS) -ldl
+
+ALL   += $(RT_TEST_BINS) $(RT_TEST_DIR)/librt_trace.so
 TESTS += $(addprefix sim/tests/,rt_symbols.sh rt_devices.sh rt_alloc.sh rt_peer.sh rt_launch.sh \
                                 rt_fault.sh rt_inject.sh rt_ptds.sh rt_ctor.sh rt_nodriver.sh rt_unimpl.sh \
-                                rt_entry.sh)
+                                rt_entry.sh rt_traffic.sh)
 
 .PHONY: rt-tests
 rt-tests: $(RT_LIB) $(RT_TEST_BINS)
