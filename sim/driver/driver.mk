@@ -1,13 +1,18 @@
 # libcuda.so.1 rules (sim/driver/): the simulated CUDA driver.
 #
-#   $(SIM_BUILD)/libcuda.so.1   SONAME libcuda.so.1, exports cu* only, no
-#                               symbol versions (like NVIDIA's)
+#   $(SIM_BUILD)/libcuda.so.1   SONAME libcuda.so.1, exports exactly the names
+#                               of NVIDIA's libcuda (the toolkit stub), with
+#                               no symbol versions
 #   $(SIM_BUILD)/libcuda.so     symlink, for -lcuda against the sim
 #
 # Generated at build time by sim/driver/gen_tables.py:
 #   errors_table.h    CUresult names/descriptions, from cuda.h
 #   procaddr_table.h  cuGetProcAddress versions, from cudaTypedefs.h, joined
 #                     with the symbols the other objects define (nm)
+# and by sim/gen_stubs.py:
+#   stubs.c           every entry point not implemented here: prints one line
+#                     naming it, once, returns CUDA_ERROR_NOT_SUPPORTED
+#   exports.map       the version script (anonymous version, NVIDIA's names)
 include sim/driver/image.mk
 
 DRV_DIR     := sim/driver
@@ -15,6 +20,9 @@ DRV_OBJDIR  := $(BUILD)/obj/sim/driver
 DRV_SRCS    := $(DRV_DIR)/core.c $(DRV_DIR)/mem.c $(DRV_DIR)/launch.c $(SIM_IMAGE_SRCS)
 DRV_OBJS    := $(patsubst $(DRV_DIR)/%.c,$(DRV_OBJDIR)/%.o,$(DRV_SRCS))
 DRV_PROC_O  := $(DRV_OBJDIR)/procaddr.o
+DRV_STUBS   := $(DRV_OBJDIR)/stubs.c
+DRV_STUBS_O := $(DRV_OBJDIR)/stubs.o
+DRV_MAP     := $(DRV_OBJDIR)/exports.map
 DRV_LIB     := $(SIM_BUILD)/libcuda.so.1
 DRV_LINK    := $(SIM_BUILD)/libcuda.so
 DRV_GEN     := $(DRV_DIR)/gen_tables.py
@@ -26,9 +34,17 @@ $(DRV_OBJDIR)/errors_table.h: $(DRV_GEN) $(CUDA_INC)/cuda.h
 	@mkdir -p $(@D)
 	$(PYTHON) $(DRV_GEN) errors $(CUDA_INC)/cuda.h > $@.tmp && mv $@.tmp $@
 
-$(DRV_OBJDIR)/defined.txt: $(DRV_OBJS)
+$(DRV_STUBS) $(DRV_MAP): sim/gen_stubs.py $(DRV_OBJS) $(CUDA_HOME)/lib64/stubs/libcuda.so
+	$(PYTHON) sim/gen_stubs.py --api driver --real $(CUDA_HOME)/lib64/stubs/libcuda.so \
+	    --cuda-home $(CUDA_HOME) --cc $(CC) -o $(DRV_STUBS) --map $(DRV_MAP) $(DRV_OBJS)
+
+$(DRV_STUBS_O): $(DRV_STUBS)
+	$(CC) $(ALL_CFLAGS) -fvisibility=hidden -c $< -o $@
+
+# cuGetProcAddress hands out the stubs too, as the real driver knows every name
+$(DRV_OBJDIR)/defined.txt: $(DRV_OBJS) $(DRV_STUBS_O)
 	@mkdir -p $(@D)
-	nm --defined-only $(DRV_OBJS) > $@.tmp && mv $@.tmp $@
+	nm --defined-only $(DRV_OBJS) $(DRV_STUBS_O) > $@.tmp && mv $@.tmp $@
 
 $(DRV_OBJDIR)/stub_syms.txt: $(CUDA_HOME)/lib64/stubs/libcuda.so
 	@mkdir -p $(@D)
@@ -46,10 +62,10 @@ $(DRV_OBJDIR)/%.o: $(DRV_DIR)/%.c $(DRV_HDRS)
 $(DRV_PROC_O): $(DRV_DIR)/procaddr.c $(DRV_OBJDIR)/procaddr_table.h $(DRV_HDRS)
 	$(CC) $(ALL_CFLAGS) -fvisibility=hidden -I$(DRV_DIR) -I$(DRV_OBJDIR) -c $< -o $@
 
-$(DRV_LIB): $(DRV_OBJS) $(DRV_PROC_O) $(DRV_DIR)/libcuda.map
+$(DRV_LIB): $(DRV_OBJS) $(DRV_PROC_O) $(DRV_STUBS_O) $(DRV_MAP)
 	@mkdir -p $(@D)
-	$(CC) -shared -o $@ $(DRV_OBJS) $(DRV_PROC_O) -Wl,-soname,libcuda.so.1 \
-	    -Wl,--version-script=$(DRV_DIR)/libcuda.map -Wl,-Bsymbolic $(ALL_LDFLAGS) \
+	$(CC) -shared -o $@ $(DRV_OBJS) $(DRV_PROC_O) $(DRV_STUBS_O) -Wl,-soname,libcuda.so.1 \
+	    -Wl,--version-script=$(DRV_MAP) -Wl,-Bsymbolic $(ALL_LDFLAGS) \
 	    $(SIM_IMAGE_LIBS) -ldl -lpthread
 
 $(DRV_LINK): $(DRV_LIB)

@@ -256,6 +256,14 @@ int main(void)
     OK(cuStreamDestroy(s0));
     EXPECT(cuStreamSynchronize(s0), CUDA_ERROR_INVALID_HANDLE);
     OK(cuStreamDestroy(s1));
+    /* an entry point the sim does not implement: NOT_SUPPORTED (and one line
+     * on stderr naming it, once: drv_basic.sh checks) */
+    CUgraph g;
+    EXPECT(cuGraphCreate(&g, 0), CUDA_ERROR_NOT_SUPPORTED);
+    EXPECT(cuGraphCreate(&g, 0), CUDA_ERROR_NOT_SUPPORTED);
+    void *fn = NULL;
+    OK(cuGetProcAddress_v2("cuGraphCreate", &fn, 13000, 0, NULL));
+    TRUE(fn == sym("cuGraphCreate"));
     for (int i = 0; i < 4; i++)
         OK(cuDevicePrimaryCtxRelease(i));
     return drv_done("drv_basic");
