@@ -22,9 +22,9 @@
  *    size of the value that follows.  EIATTR_KPARAM_INFO (0x17) has a 12-byte
  *    value: u32 index, u16 ordinal, u16 offset, u32 w, size = w >> 18; nvcc
  *    writes one per parameter, in reverse order.  Kernels with large
- *    parameters (nvcc 13 uses it from about 16000 bytes on, where 14 bits
- *    no longer hold the size) get attribute 0x45 instead, the same record
- *    with the size itself in w.
+ *    parameters get attribute 0x45 instead (nvcc 13: a 16000-byte parameter
+ *    does, a 4200-byte one does not), the same record with the size itself
+ *    in w; 14 bits could not hold the 32764 bytes CUDA 12.1+ allows.
  *  - PTX: `.entry name ( .param <type> [.align N] name[[count]], ... )`,
  *    offsets by natural (or the stated) alignment.
  *
@@ -37,9 +37,7 @@
 #include "image.h"
 
 #include <elf.h>
-#include <errno.h>
 #include <fatbinary_section.h>
-#include <limits.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
