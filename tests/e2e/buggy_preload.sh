@@ -23,12 +23,19 @@ check_buggy() {
     done
 }
 
+# Each sample in a subshell: one failing sample does not hide the others.
+failed=""
 for s in $BUGGY_SAMPLES; do
-    check_buggy "$s" "$E2E/expected/$s.txt"
-    expect_eq "$s under devcheck: the program's exit status" 1 "$(rc_of "$TMPD/$s")"
-    expect_grep "^$s: FAILED: .*(cudaErrorIllegalAddress|CUDA_ERROR_ILLEGAL_ADDRESS)" "$TMPD/$s.err"
+    (
+        check_buggy "$s" "$E2E/expected/$s.txt"
+        expect_eq "$s under devcheck: the program's exit status" 1 "$(rc_of "$TMPD/$s")"
+        expect_grep "^$s: FAILED: .*(cudaErrorIllegalAddress|CUDA_ERROR_ILLEGAL_ADDRESS)" "$TMPD/$s.err"
+    ) || failed="$failed $s"
 done
 # Host ids on a device with pageable memory access: legal and slow, a warning.
-check_buggy host_tokens "$E2E/expected/host_tokens_hmm.txt" SIMCUDA_HMM=1
-expect_eq "host_tokens with HMM under devcheck: exit status" 0 "$(rc_of "$TMPD/host_tokens_hmm")"
+(
+    check_buggy host_tokens "$E2E/expected/host_tokens_hmm.txt" SIMCUDA_HMM=1
+    expect_eq "host_tokens with HMM under devcheck: exit status" 0 "$(rc_of "$TMPD/host_tokens_hmm")"
+) || failed="$failed host_tokens(HMM)"
+[ -z "$failed" ] || fail "wrong findings for:$failed"
 echo "ok: buggy samples under LD_PRELOAD"

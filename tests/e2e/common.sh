@@ -21,9 +21,12 @@ run() {
 }
 rc_of() { cat "$1.rc"; }
 
-# canon PROGRAM JSON OUT: canonical findings of the JSON Lines report.
+# canon PROGRAM JSON OUT: canonical findings of the JSON Lines report, which
+# must validate against report/finding.schema.json line by line.
 canon() {
     [ -s "$2" ] || fail "$1: no JSON report written to $2"
+    python3 "$ROOT/tests/unit/jsonschema_lite.py" "$ROOT/report/finding.schema.json" "$2" \
+        >"$3.schema" 2>&1 || { cat "$3.schema" >&2; fail "$1: report $2 does not follow the schema"; }
     python3 "$E2E/findings.py" --program "$1" "$2" >"$3" 2>"$3.err" ||
         { cat "$3.err" >&2; sed 's/^/    json> /' "$2" >&2; fail "$1: malformed JSON report"; }
 }
