@@ -21,13 +21,14 @@ Usage:
                $(CUDA_HOME)/lib64/libcudart.so.13 for the runtime.
   OBJ ...      the sim library's own object files: every global symbol they
                define (nm --defined-only) is implemented and gets no stub.
-  -o FILE      the C file of stubs (written only if its content changed).
+  -o FILE      the C file of stubs.
   --map FILE   a version script exporting every name of the real list:
                `NODE { global: a; b; ...; local: *; };` (NODE from
                --version-node, e.g. libcudart.so.13; none: an anonymous
                version, as NVIDIA's libcuda exports unversioned symbols).
   --list FILE  the same names, one per line (for export tests).
-  --cc GCC     a GCC (prototypes come from its -aux-info; default gcc).
+  --cc CC      the C compiler (default gcc); prototypes come from GCC's
+               -aux-info, so with clang gcc is used for that step.
 
 What a stub does: on its first call it writes one line
 `simcuda: <name> is not implemented` to stderr (one write(2) of a constant
@@ -60,8 +61,9 @@ Exported data symbols cannot be stubbed: they are left out of the map and
 listed as a warning on stderr.
 
 Make (paste into the library's fragment; LIB_OBJS are the library's other
-objects, LIB_OBJDIR its object directory):
-  $(LIB_OBJDIR)/stubs.c $(LIB_OBJDIR)/exports.map: sim/gen_stubs.py $(LIB_OBJS)
+objects, LIB_OBJDIR its object directory; `&:` makes one run write both
+files, GNU make 4.3+):
+  $(LIB_OBJDIR)/stubs.c $(LIB_OBJDIR)/exports.map &: sim/gen_stubs.py $(LIB_OBJS)
           $(PYTHON) sim/gen_stubs.py --api runtime \\
               --real $(CUDA_HOME)/lib64/libcudart.so.13 \\
               --version-node libcudart.so.13 --cuda-home $(CUDA_HOME) \\
@@ -101,8 +103,16 @@ def die(msg):
     sys.exit("gen_stubs: " + msg)
 
 
+def call(cmd):
+    """subprocess.run, with a missing program reported like a failure."""
+    try:
+        return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    except OSError as e:
+        return subprocess.CompletedProcess(cmd, 127, "", "%s: %s" % (cmd[0], e.strerror))
+
+
 def run(cmd):
-    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    p = call(cmd)
     if p.returncode != 0:
         die("%s failed:\n%s" % (" ".join(cmd), p.stderr))
     return p.stdout
@@ -133,9 +143,8 @@ def compiles(cc, inc, text):
         f.write(text)
         path = f.name
     try:
-        p = subprocess.run([cc, "-std=gnu11", "-D_GNU_SOURCE", "-I" + inc, "-fsyntax-only",
-                            "-Wall", "-Wextra", "-Werror", path],
-                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        p = call([cc, "-std=gnu11", "-D_GNU_SOURCE", "-I" + inc, "-fsyntax-only",
+                  "-Wall", "-Wextra", "-Werror", path])
         return p.returncode == 0
     finally:
         os.unlink(path)
@@ -147,8 +156,14 @@ def prototypes(cc, inc, text):
         src, aux = os.path.join(d, "protos.c"), os.path.join(d, "protos.aux")
         with open(src, "w") as f:
             f.write(text)
-        run([cc, "-std=gnu11", "-D_GNU_SOURCE", "-I" + inc, "-fsyntax-only",
-             "-aux-info", aux, src])
+        # -aux-info is GCC's: with another compiler (clang) fall back to gcc
+        for compiler in dict.fromkeys([cc, "gcc"]):
+            p = call([compiler, "-std=gnu11", "-D_GNU_SOURCE", "-I" + inc,
+                      "-fsyntax-only", "-aux-info", aux, src])
+            if p.returncode == 0 and os.path.isfile(aux):
+                break
+        else:
+            die("prototypes need GCC's -aux-info (%s, gcc): %s" % (cc, p.stderr))
         lines = open(aux).read().splitlines()
     protos = {}
     for line in lines:
@@ -248,7 +263,8 @@ def generate(api, real, objs, cc, cuda_home):
     headers = list(cfg["headers"])
     base = prelude(api, headers)
     if not compiles(cc, inc, base):
-        die("the toolkit headers %s do not compile with %s -I%s" % (headers, cc, inc))
+        die("the toolkit headers %s do not compile with %s -I%s (is CUDA_HOME right?)"
+            % (headers, cc, inc))
     for h in cfg["optional"]:
         if compiles(cc, inc, prelude(api, headers + [h])):
             headers.append(h)
@@ -314,15 +330,14 @@ def generate(api, real, objs, cc, cuda_home):
     return "\n".join(out), sorted(exports), unproto, fallback
 
 
-def write_if_changed(path, text):
-    try:
-        if open(path).read() == text:
-            return
-    except OSError:
-        pass
-    tmp = path + ".tmp"
-    with open(tmp, "w") as f:
+def write_file(path, text):
+    """Replaces path atomically (a unique temporary file, then rename), so
+    that parallel or interrupted builds never see a partial file."""
+    d = os.path.dirname(os.path.abspath(path))
+    with tempfile.NamedTemporaryFile("w", dir=d, prefix=".gen_stubs.", delete=False) as f:
         f.write(text)
+        tmp = f.name
+    os.chmod(tmp, 0o644)
     os.replace(tmp, path)
 
 
@@ -341,13 +356,13 @@ def main():
     if not os.path.isfile(a.real):
         die("no library at %s (--real)" % a.real)
     text, exports, unproto, fallback = generate(a.api, a.real, a.objs, a.cc, a.cuda_home)
-    write_if_changed(a.output, text + "\n")
+    write_file(a.output, text + "\n")
     if a.map:
         body = "".join("    %s;\n" % n for n in exports)
         node = a.version_node + " " if a.version_node else ""
-        write_if_changed(a.map, "%s{\n  global:\n%s  local: *;\n};\n" % (node, body))
+        write_file(a.map, "%s{\n  global:\n%s  local: *;\n};\n" % (node, body))
     if a.list:
-        write_if_changed(a.list, "".join(n + "\n" for n in exports))
+        write_file(a.list, "".join(n + "\n" for n in exports))
     if unproto or fallback:
         print("gen_stubs: %s: no C prototype for %d stubbed name(s): %s"
               % (a.api, len(unproto) + len(fallback), " ".join(unproto + fallback)),

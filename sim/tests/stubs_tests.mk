@@ -11,10 +11,10 @@ $(STUBS_IMPL): sim/tests/stubs_impl.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -fvisibility=hidden -c $< -o $@
 
-$(STUBS_T)/drv_stubs.c $(STUBS_T)/drv.map $(STUBS_T)/drv.list: sim/gen_stubs.py $(STUBS_IMPL)
+$(STUBS_T)/drv_stubs.c $(STUBS_T)/drv.map $(STUBS_T)/drv.list &: sim/gen_stubs.py $(STUBS_IMPL)
 	$(STUBS_GEN) --api driver --real $(CUDA_HOME)/lib64/stubs/libcuda.so \
 	    -o $(STUBS_T)/drv_stubs.c --map $(STUBS_T)/drv.map --list $(STUBS_T)/drv.list $(STUBS_IMPL)
-$(STUBS_T)/rt_stubs.c $(STUBS_T)/rt.map $(STUBS_T)/rt.list: sim/gen_stubs.py $(STUBS_IMPL)
+$(STUBS_T)/rt_stubs.c $(STUBS_T)/rt.map $(STUBS_T)/rt.list &: sim/gen_stubs.py $(STUBS_IMPL)
 	$(STUBS_GEN) --api runtime --real $(CUDA_HOME)/lib64/libcudart.so.13 \
 	    --version-node libcudart.so.13 \
 	    -o $(STUBS_T)/rt_stubs.c --map $(STUBS_T)/rt.map --list $(STUBS_T)/rt.list $(STUBS_IMPL)
