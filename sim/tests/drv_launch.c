@@ -14,6 +14,7 @@
 
 #include <stdint.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #ifndef KDIR
 #error KDIR must name the directory holding drv_kernels.cubin / .fatbin
@@ -21,8 +22,9 @@
 
 struct drv_pair { void *a, *b; };
 
-/* a word that is no mapped address: data, not a pointer, for the fault check */
-#define NOT_AN_ADDRESS ((uintptr_t)0x0000123400000005ull)
+/* a word that is no mapped address (a page mapped, then unmapped): data,
+ * not a pointer, for the fault check */
+static uintptr_t NOT_AN_ADDRESS;
 
 /* ---- host twins, found by the driver with dlsym ---- */
 static int twin_runs;
@@ -382,7 +384,12 @@ static void faults(int hmm)
     } else
         expect_fault(2, (CUdeviceptr)(uintptr_t)pageable, "pageable host memory without HMM");
     free(pageable);
-    /* plain data that is no address never faults */
+    /* plain data that is no address never faults (probe made just before,
+     * so that nothing maps the page again in between) */
+    void *gone = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    TRUE(gone != MAP_FAILED);
+    munmap(gone, 4096);
+    NOT_AN_ADDRESS = (uintptr_t)gone + 8;
     expect_runs(1, (CUdeviceptr)NOT_AN_ADDRESS, "data that is no address");
     /* freed device memory faults */
     MUST(cuCtxSetCurrent(ctx[1]));
