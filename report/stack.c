@@ -42,6 +42,31 @@ static struct stack_rec *stacks;        /* uthash keyed by ips[0..n) */
 static struct stack_rec **by_id;        /* by_id[id - 1] */
 static uint32_t nstacks, cap_ids;
 
+#if defined(__SANITIZE_THREAD__)
+/* Under ThreadSanitizer only: unw_backtrace keeps a per-thread trace cache
+ * whose TSD destructor takes a libunwind mutex after TSan has finished the
+ * exiting thread, which crashes the TSan runtime.  The unw_step walk has no
+ * per-thread destructor.  Inlined, so frame 0 is dc_stack_capture as with
+ * unw_backtrace. */
+static inline __attribute__((always_inline)) int capture_ips(void **buf, int max)
+{
+    unw_context_t uc;
+    unw_cursor_t cur;
+    int n = 0;
+    if (unw_getcontext(&uc) != 0 || unw_init_local(&cur, &uc) != 0)
+        return 0;
+    do {
+        unw_word_t ip;
+        if (unw_get_reg(&cur, UNW_REG_IP, &ip) < 0 || !ip)
+            break;
+        buf[n++] = (void *)(uintptr_t)ip;
+    } while (n < max && unw_step(&cur) > 0);
+    return n;
+}
+#else
+#define capture_ips unw_backtrace
+#endif
+
 __attribute__((noinline)) uint32_t dc_stack_capture(int skip)
 {
     void *raw[DC_STACK_MAX + 32];
@@ -50,7 +75,7 @@ __attribute__((noinline)) uint32_t dc_stack_capture(int skip)
     if (skip > 31)
         skip = 31;
     /* raw[0] is this function; the caller starts at raw[1]. */
-    int got = unw_backtrace(raw, (int)(sizeof raw / sizeof raw[0]));
+    int got = capture_ips(raw, (int)(sizeof raw / sizeof raw[0]));
     int first = 1 + skip;
     if (got <= first)
         return 0;
