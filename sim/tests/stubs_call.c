@@ -6,6 +6,7 @@
 #include <cuda.h>
 #include <cuda_runtime_api.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,12 @@ static int failures;
             failures++;                                                     \
         }                                                                   \
     } while (0)
+
+/* Entry points without a C prototype in the toolkit's C headers (nvcc's
+ * registration hooks are declared in crt/host_runtime.h, C++ only; the VDPAU
+ * interop header needs vdpau headers): declared here as the real ones are. */
+extern char __cudaInitModule(void **fatCubinHandle);
+extern cudaError_t cudaVDPAUGetDevice(int *device, uint32_t vdpDevice, void *vdpGetProcAddress);
 
 static pthread_barrier_t start;
 
@@ -65,6 +72,10 @@ int main(void)
     const char *name = cudaGetErrorName(cudaErrorInvalidValue);
     struct cudaChannelFormatDesc d = { 1, 2, 3, 4, cudaChannelFormatKindFloat };
     d = cudaCreateChannelDesc(8, 8, 8, 8, cudaChannelFormatKindUnsigned);
+    void *handle = NULL;
+    char init_module = __cudaInitModule(&handle);
+    int dev = -1;
+    cudaError_t vdpau = cudaVDPAUGetDevice(&dev, 1, NULL);
 
     fflush(stderr);
     dup2(saved, 2);
@@ -92,7 +103,11 @@ int main(void)
     CHECK(count(out, "simcuda: cudaGetErrorName is not implemented\n") == 1, "cudaGetErrorName line");
     CHECK(count(out, "simcuda: cudaCreateChannelDesc is not implemented\n") == 1,
           "cudaCreateChannelDesc line");
-    CHECK(count(out, "simcuda: ") == 5, "%d lines printed, want 5:\n%s", count(out, "simcuda: "), out);
+    CHECK(init_module == 0, "__cudaInitModule stub returned %d", init_module);
+    CHECK(vdpau == cudaErrorNotSupported && dev == -1, "cudaVDPAUGetDevice stub returned %d", vdpau);
+    CHECK(count(out, "simcuda: __cudaInitModule is not implemented\n") == 1, "__cudaInitModule line");
+    CHECK(count(out, "simcuda: cudaVDPAUGetDevice is not implemented\n") == 1, "cudaVDPAUGetDevice line");
+    CHECK(count(out, "simcuda: ") == 7, "%d lines printed, want 7:\n%s", count(out, "simcuda: "), out);
     CHECK(strstr(out, "cuInit") == NULL && strstr(out, "cudaGetDeviceCount") == NULL,
           "an implemented function printed a line");
     if (failures) {
