@@ -1425,3 +1425,63 @@ CUresult CUDAAPI cuGetProcAddress_v2(const char *symbol, void **pfn, int cudaVer
 {
     return proc_lookup(symbol, pfn, cudaVersion, flags, symbolStatus);
 }
+
+/* ---------------- stream capture queries ----------------
+ * The sim does not capture into graphs; libraries ask before they enqueue,
+ * so the queries answer "not capturing". */
+static CUresult capture_status(CUstream h, CUstreamCaptureStatus *st)
+{
+    if (!st)
+        return CUDA_ERROR_INVALID_VALUE;
+    struct sim_ctx *c;
+    struct sim_stream *s;
+    CUresult r = LOCKED(sim_stream_resolve(h, &c, &s));
+    if (r == CUDA_SUCCESS)
+        *st = CU_STREAM_CAPTURE_STATUS_NONE;
+    return r;
+}
+CUresult CUDAAPI cuStreamIsCapturing(CUstream hStream, CUstreamCaptureStatus *captureStatus) { ENTER(CUDA_ERROR_INVALID_VALUE); return capture_status(hStream, captureStatus); }
+CUresult CUDAAPI cuStreamIsCapturing_ptsz(CUstream hStream, CUstreamCaptureStatus *captureStatus) { ENTER(CUDA_ERROR_INVALID_VALUE); return capture_status(hStream, captureStatus); }
+
+static CUresult capture_info(CUstream h, CUstreamCaptureStatus *st, cuuint64_t *id, CUgraph *g,
+                             const CUgraphNode **deps, const CUgraphEdgeData **edges, size_t *n)
+{
+    CUresult r = capture_status(h, st);
+    if (r != CUDA_SUCCESS)
+        return r;
+    if (id)
+        *id = 0;
+    if (g)
+        *g = NULL;
+    if (deps)
+        *deps = NULL;
+    if (edges)
+        *edges = NULL;
+    if (n)
+        *n = 0;
+    return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuStreamGetCaptureInfo(CUstream hStream, CUstreamCaptureStatus *captureStatus_out, cuuint64_t *id_out)
+{ ENTER(CUDA_ERROR_INVALID_VALUE); return capture_info(hStream, captureStatus_out, id_out, NULL, NULL, NULL, NULL); }
+CUresult CUDAAPI cuStreamGetCaptureInfo_ptsz(CUstream hStream, CUstreamCaptureStatus *captureStatus_out, cuuint64_t *id_out)
+{ ENTER(CUDA_ERROR_INVALID_VALUE); return capture_info(hStream, captureStatus_out, id_out, NULL, NULL, NULL, NULL); }
+CUresult CUDAAPI cuStreamGetCaptureInfo_v2(CUstream hStream, CUstreamCaptureStatus *captureStatus_out, cuuint64_t *id_out, CUgraph *graph_out, const CUgraphNode **dependencies_out, size_t *numDependencies_out)
+{ ENTER(CUDA_ERROR_INVALID_VALUE); return capture_info(hStream, captureStatus_out, id_out, graph_out, dependencies_out, NULL, numDependencies_out); }
+CUresult CUDAAPI cuStreamGetCaptureInfo_v2_ptsz(CUstream hStream, CUstreamCaptureStatus *captureStatus_out, cuuint64_t *id_out, CUgraph *graph_out, const CUgraphNode **dependencies_out, size_t *numDependencies_out)
+{ ENTER(CUDA_ERROR_INVALID_VALUE); return capture_info(hStream, captureStatus_out, id_out, graph_out, dependencies_out, NULL, numDependencies_out); }
+CUresult CUDAAPI cuStreamGetCaptureInfo_v3(CUstream hStream, CUstreamCaptureStatus *captureStatus_out, cuuint64_t *id_out, CUgraph *graph_out, const CUgraphNode **dependencies_out, const CUgraphEdgeData **edgeData_out, size_t *numDependencies_out)
+{ ENTER(CUDA_ERROR_INVALID_VALUE); return capture_info(hStream, captureStatus_out, id_out, graph_out, dependencies_out, edgeData_out, numDependencies_out); }
+CUresult CUDAAPI cuStreamGetCaptureInfo_v3_ptsz(CUstream hStream, CUstreamCaptureStatus *captureStatus_out, cuuint64_t *id_out, CUgraph *graph_out, const CUgraphNode **dependencies_out, const CUgraphEdgeData **edgeData_out, size_t *numDependencies_out)
+{ ENTER(CUDA_ERROR_INVALID_VALUE); return capture_info(hStream, captureStatus_out, id_out, graph_out, dependencies_out, edgeData_out, numDependencies_out); }
+
+static __thread CUstreamCaptureMode t_capture_mode = CU_STREAM_CAPTURE_MODE_GLOBAL;
+CUresult CUDAAPI cuThreadExchangeStreamCaptureMode(CUstreamCaptureMode *mode)
+{
+    ENTER(CUDA_ERROR_INVALID_VALUE);
+    if (!mode || (unsigned)*mode > CU_STREAM_CAPTURE_MODE_RELAXED)
+        return CUDA_ERROR_INVALID_VALUE;
+    CUstreamCaptureMode old = t_capture_mode;
+    t_capture_mode = *mode;
+    *mode = old;
+    return CUDA_SUCCESS;
+}

@@ -688,23 +688,18 @@ struct launch {
 
 typedef void (*twin_fn)(void **, const unsigned[3], const unsigned[3]);
 
-static twin_fn resolve_twin(struct sim_func *f)
+/* The twin's symbol name, "simcuda_twin_<base>"; 0 when the name fits. */
+static int twin_symbol(const struct sim_func *f, char *sym, size_t len)
 {
-    if (!f->twin_resolved) {
-        char base[256], sym[300];
-        const char *b = f->ki->base;
-        if (!b || !*b) {
-            if (sim_twin_base(f->ki->name, base, sizeof base) == 0)
-                b = base;
-        }
-        if (b) {
-            snprintf(sym, sizeof sym, "simcuda_twin_%s", b);
-            void *p = dlsym(RTLD_DEFAULT, sym);
-            memcpy(&f->twin, &p, sizeof p);
-        }
-        f->twin_resolved = 1;
+    char base[256];
+    const char *b = f->ki->base;
+    if (!b || !*b) {
+        if (sim_twin_base(f->ki->name, base, sizeof base) != 0)
+            return -1;
+        b = base;
     }
-    return f->twin;
+    int n = snprintf(sym, len, "simcuda_twin_%s", b);
+    return n > 0 && (size_t)n < len ? 0 : -1;
 }
 
 #define MAX_PARAMS 1024
@@ -714,6 +709,8 @@ static CUresult do_launch(const struct launch *L)
     void *argv_local[64];
     void **args = NULL;
     twin_fn twin = NULL;
+    char sym[300];
+    int need_sym = 0;
     sim_lock();
     CUresult r = CUDA_SUCCESS;
     struct sim_func *f = func_get(L->f);
@@ -825,9 +822,28 @@ static CUresult do_launch(const struct launch *L)
             }
         }
     }
-    twin = resolve_twin(f);
+    /* The twin is looked up once, with our lock released: dlsym takes the
+     * loader's lock, which a thread running a library constructor that
+     * calls CUDA may hold while it waits for ours. */
+    int resolved = __atomic_load_n(&f->twin_resolved, __ATOMIC_ACQUIRE);
+    if (resolved)
+        twin = f->twin;
+    else
+        need_sym = twin_symbol(f, sym, sizeof sym) == 0;
+    if (!resolved && !need_sym)
+        __atomic_store_n(&f->twin_resolved, 1, __ATOMIC_RELEASE);
 out:
     sim_unlock();
+    if (r == CUDA_SUCCESS && need_sym) {
+        void *p = dlsym(RTLD_DEFAULT, sym);
+        memcpy(&twin, &p, sizeof p);
+        sim_lock();
+        if (sim_obj_get(f, T_FUNC) && !f->twin_resolved) {
+            f->twin = twin;
+            __atomic_store_n(&f->twin_resolved, 1, __ATOMIC_RELEASE);
+        }
+        sim_unlock();
+    }
     if (r == CUDA_SUCCESS && twin)
         twin(args, L->grid, L->block);
     if (args && args != argv_local && args != L->params)

@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define ENTER(code) do { CUresult e__ = sim_enter(__func__, (code)); if (e__ != CUDA_SUCCESS) return e__; } while (0)
@@ -68,6 +69,7 @@ struct sim_memhandle {
     size_t size;
     int fd;
     int released;
+    int imported;       /* from cuMemImportFromShareableHandle: no new memory */
     int nmaps;
     CUmemAllocationProp prop;
     unsigned long long id;
@@ -89,6 +91,9 @@ struct sim_alloc {
 };
 
 static void *g_tree;
+/* live VMM handles, for cuMemImportFromShareableHandle */
+static struct sim_memhandle **g_handles;
+static size_t g_nhandles, g_caphandles;
 static size_t g_nallocs;
 static unsigned long long g_next_buf = 1;
 static struct reservation *g_res;
@@ -127,6 +132,32 @@ static void table_del(struct sim_alloc *a)
 {
     if (tdelete(a, &g_tree, iv_cmp))
         g_nallocs--;
+}
+
+static int handles_add(struct sim_memhandle *h)
+{
+    if (g_nhandles == g_caphandles) {
+        size_t nc = g_caphandles ? g_caphandles * 2 : 16;
+        struct sim_memhandle **nh = realloc(g_handles, nc * sizeof *nh);
+        if (!nh)
+            return -1;
+        g_handles = nh;
+        g_caphandles = nc;
+    }
+    g_handles[g_nhandles++] = h;
+    return 0;
+}
+
+static void handle_free(struct sim_memhandle *h)
+{
+    for (size_t i = 0; i < g_nhandles; i++)
+        if (g_handles[i] == h) {
+            g_handles[i] = g_handles[--g_nhandles];
+            break;
+        }
+    close(h->fd);
+    sim_obj_del(h);
+    free(h);
 }
 
 /* ---------------- arenas ---------------- */
@@ -386,11 +417,8 @@ static void alloc_release(struct sim_alloc *a)
         mmap((void *)a->base, a->rsize, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, -1, 0);
         if (m) {
             struct sim_memhandle *h = m->h;
-            if (--h->nmaps == 0 && h->released) {
-                close(h->fd);
-                sim_obj_del(h);
-                free(h);
-            }
+            if (--h->nmaps == 0 && h->released)
+                handle_free(h);
             free(m);
         }
         break;
@@ -1015,6 +1043,11 @@ static CUresult vmm_create(CUmemGenericAllocationHandle *handle, size_t size, co
         free(h);
         return CUDA_ERROR_OUT_OF_MEMORY;
     }
+    if (handles_add(h) != 0) {
+        close(h->fd);
+        free(h);
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    }
     ar->used += size;
     h->dev = d;
     h->size = size;
@@ -1036,12 +1069,10 @@ static CUresult vmm_release(CUmemGenericAllocationHandle handle)
     if (!h || h->released)
         return CUDA_ERROR_INVALID_VALUE;
     h->released = 1;
-    g_ar[h->dev].used -= h->size;
-    if (h->nmaps == 0) {
-        close(h->fd);
-        sim_obj_del(h);
-        free(h);
-    }
+    if (!h->imported)
+        g_ar[h->dev].used -= h->size;
+    if (h->nmaps == 0)
+        handle_free(h);
     return CUDA_SUCCESS;
 }
 CUresult CUDAAPI cuMemRelease(CUmemGenericAllocationHandle handle) { ENTER(CUDA_ERROR_INVALID_VALUE); return LOCKED(vmm_release(handle)); }
@@ -1255,13 +1286,81 @@ static CUresult vmm_retain(CUmemGenericAllocationHandle *handle, void *addr)
     if (h->released) {
         /* the handle lives on through the mapping: hand it out again */
         h->released = 0;
-        g_ar[h->dev].used += h->size;
+        if (!h->imported)
+            g_ar[h->dev].used += h->size;
     } else
         return CUDA_ERROR_NOT_SUPPORTED;   /* one retain count per handle in the sim */
     *handle = (CUmemGenericAllocationHandle)(uintptr_t)h;
     return CUDA_SUCCESS;
 }
 CUresult CUDAAPI cuMemRetainAllocationHandle(CUmemGenericAllocationHandle *handle, void *addr) { ENTER(CUDA_ERROR_INVALID_VALUE); return LOCKED(vmm_retain(handle, addr)); }
+
+/* Shareable handles: a POSIX file descriptor of the handle's memfd. */
+static CUresult vmm_export(void *out, CUmemGenericAllocationHandle handle, CUmemAllocationHandleType type, unsigned long long flags)
+{
+    struct sim_memhandle *h = sim_obj_get((void *)(uintptr_t)handle, T_MEMHANDLE);
+    if (!out || !h || flags != 0)
+        return CUDA_ERROR_INVALID_VALUE;
+    if (type != CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR || !(h->prop.requestedHandleTypes & CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR))
+        return CUDA_ERROR_NOT_SUPPORTED;
+    int fd = fcntl(h->fd, F_DUPFD_CLOEXEC, 0);
+    if (fd < 0)
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    *(int *)out = fd;
+    return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuMemExportToShareableHandle(void *shareableHandle, CUmemGenericAllocationHandle handle, CUmemAllocationHandleType handleType, unsigned long long flags)
+{
+    ENTER(CUDA_ERROR_INVALID_VALUE);
+    return LOCKED(vmm_export(shareableHandle, handle, handleType, flags));
+}
+
+static CUresult vmm_import(CUmemGenericAllocationHandle *handle, void *osHandle, CUmemAllocationHandleType type)
+{
+    if (!handle)
+        return CUDA_ERROR_INVALID_VALUE;
+    if (type != CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR)
+        return CUDA_ERROR_NOT_SUPPORTED;
+    int fd = (int)(intptr_t)osHandle;
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0)
+        return CUDA_ERROR_INVALID_VALUE;
+    /* find the handle this descriptor was exported from (same process) */
+    struct sim_memhandle *src = NULL;
+    for (size_t i = 0; i < g_nhandles && !src; i++) {
+        struct stat hs;
+        if (fstat(g_handles[i]->fd, &hs) == 0 && hs.st_ino == st.st_ino && hs.st_dev == st.st_dev)
+            src = g_handles[i];
+    }
+    if (!src)
+        return CUDA_ERROR_INVALID_VALUE;
+    struct sim_memhandle *h = calloc(1, sizeof *h);
+    if (!h)
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    h->fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+    if (h->fd < 0) {
+        free(h);
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    }
+    h->dev = src->dev;
+    h->size = src->size;
+    h->prop = src->prop;
+    h->id = src->id;
+    h->imported = 1;
+    if (handles_add(h) != 0) {
+        close(h->fd);
+        free(h);
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    }
+    sim_obj_add(h, T_MEMHANDLE);
+    *handle = (CUmemGenericAllocationHandle)(uintptr_t)h;
+    return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuMemImportFromShareableHandle(CUmemGenericAllocationHandle *handle, void *osHandle, CUmemAllocationHandleType shHandleType)
+{
+    ENTER(CUDA_ERROR_INVALID_VALUE);
+    return LOCKED(vmm_import(handle, osHandle, shHandleType));
+}
 
 /* ---- IPC (in-process) ---- */
 struct ipc_payload { char magic[8]; int pid; int dev; unsigned long long id; uintptr_t base; size_t rsize; };

@@ -233,6 +233,9 @@ int main(void)
     TRUE(sc == pc[1]);
     OK(cuStreamGetCtx(CU_STREAM_PER_THREAD, &sc));
     TRUE(sc == pc[1]);
+    CUstreamCaptureStatus cs = CU_STREAM_CAPTURE_STATUS_ACTIVE;
+    OK(cuStreamIsCapturing(s1, &cs));
+    EQ(cs, CU_STREAM_CAPTURE_STATUS_NONE);
     CUevent e0, e1;
     OK(cuCtxSetCurrent(pc[0]));
     OK(cuEventCreate(&e0, 0));

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
+#include <unistd.h>
 
 static CUcontext ctx[4];
 
@@ -205,6 +206,7 @@ static void pools_vmm_ipc(void)
     ap.type = CU_MEM_ALLOCATION_TYPE_PINNED;
     ap.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
     ap.location.id = 2;
+    ap.requestedHandleTypes = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR;
     size_t gran;
     OK(cuMemGetAllocationGranularity(&gran, &ap, CU_MEM_ALLOC_GRANULARITY_MINIMUM));
     TRUE(gran > 0);
@@ -231,6 +233,22 @@ static void pools_vmm_ipc(void)
     CUmemAllocationProp back;
     OK(cuMemGetAllocationPropertiesFromHandle(&back, h));
     EQ(back.location.id, 2);
+    /* export as a file descriptor, import, map: the same bytes */
+    int fd = -1;
+    OK(cuMemExportToShareableHandle(&fd, h, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0));
+    TRUE(fd >= 0);
+    CUmemGenericAllocationHandle h2;
+    OK(cuMemImportFromShareableHandle(&h2, (void *)(uintptr_t)fd, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR));
+    CUdeviceptr va2;
+    OK(cuMemAddressReserve(&va2, 2 * gran, 0, 0, 0));
+    OK(cuMemMap(va2, 2 * gran, 0, h2, 0));
+    byte = 0;
+    OK(cuMemcpyDtoH(&byte, va2 + 100, 1));
+    EQ(byte, 0x42);
+    OK(cuMemUnmap(va2, 2 * gran));
+    OK(cuMemRelease(h2));
+    OK(cuMemAddressFree(va2, 2 * gran));
+    close(fd);
     OK(cuMemRelease(h));          /* the mappings keep it alive */
     OK(cuMemcpyDtoH(&byte, va + 100, 1));
     EQ(byte, 0x42);
