@@ -17,7 +17,14 @@ check_alloc() {
     python3 "$E2E/findings.py" --program "$1" --alloc "$t.json" >"$t.alloc"
     site=$(sed -n 's/^[a-z_]* severity=.* alloc=\([^ ]*\)$/\1/p' "$t.alloc")
     [ "$(echo "$site" | wc -l)" = 1 ] || fail "$1: expected one finding, got: $site"
-    [ "${site%:*}" = "$2" ] || fail "$1: allocation site '$site' is not in $2"
+    [ "${site%:*}" = "$2" ] || {
+        python3 -c 'import json, sys
+for line in open(sys.argv[1]):
+    o = json.loads(line)
+    if o["type"] == "finding":
+        print("    alloc_stack:", json.dumps(o["alloc_stack"]))' "$t.json" >&2
+        fail "$1: allocation site '$site' is not in $2 (no frame of the program in the allocation stack)"
+    }
     sed -n "${site##*:}p" "$ROOT/samples/$2" | grep -Fq -- "$3" ||
         fail "$1: allocation site $site is not the line with '$3'"
 }
