@@ -27,6 +27,20 @@
 static int reg_oom;             /* set by uthash on allocation failure (under wrlock) */
 #define HASH_NONFATAL_OOM 1
 #define uthash_nonfatal_oom(obj) do { (void)(obj); reg_oom = 1; } while (0)
+/* Every key in this file is one uint64_t: a multiply-xorshift mix spreads
+ * consecutive chunk numbers over the buckets faster than uthash's default
+ * byte-wise Jenkins hash. */
+#define HASH_FUNCTION(keyptr, keylen, hashv) do { \
+        uint64_t _k; \
+        memcpy(&_k, (keyptr), sizeof _k); \
+        (void)(keylen); \
+        _k ^= _k >> 33; \
+        _k *= 0xff51afd7ed558ccdull; \
+        _k ^= _k >> 33; \
+        _k *= 0xc4ceb9fe1a85ec53ull; \
+        _k ^= _k >> 33; \
+        (hashv) = (unsigned)_k; \
+    } while (0)
 #include <uthash.h>
 #include <utlist.h>
 
@@ -66,6 +80,7 @@ static struct entry *all_entries;        /* utlist DL */
 static struct pool_access *pools;        /* uthash head */
 static size_t level_count[NLEVELS];      /* live entries per level */
 static size_t live_count;
+static uintptr_t span_lo = UINTPTR_MAX, span_hi;   /* every live entry is inside */
 static uint64_t next_serial = 1;
 static uint32_t rng_state = 0x9e3779b9u;
 static dc_devmask peer_mask[DC_MAX_DEVICES]; /* bit `to` in peer_mask[from]; atomics */
@@ -197,6 +212,8 @@ static int entry_bucket(struct entry *e)
 
 static struct entry *find_locked_excl(uintptr_t addr, const struct entry *excl)
 {
+    if (addr < span_lo || addr > span_hi)       /* ints, floats, far pointers */
+        return NULL;
     for (int l = 0; l < NLEVELS; l++) {
         if (!level_count[l])
             continue;
@@ -355,6 +372,10 @@ int dc_reg_add(const struct dc_alloc *a)
         n = overlap_next(o, last);
         entry_remove(o);
     }
+    if (a->base < span_lo)
+        span_lo = a->base;
+    if (last > span_hi)
+        span_hi = last;
     e->a.serial = next_serial++;
     e->prio = next_prio();
     treap_root = treap_insert(treap_root, e);
@@ -556,6 +577,8 @@ void dc_reg_reset(void)
         free(p);
     }
     treap_root = NULL;
+    span_lo = UINTPTR_MAX;
+    span_hi = 0;
     memset(level_count, 0, sizeof level_count);
     live_count = 0;
     for (int i = 0; i < DC_MAX_DEVICES; i++)
