@@ -159,10 +159,29 @@ static void do_init(void)
     init_status = cudaSuccess;
 }
 
+/* After fork() a child of an initialised process gets
+ * cudaErrorInitializationError from every call, as with NVIDIA's runtime:
+ * the driver's state (and its locks) belong to the parent. */
+static int init_done, forked_child;
+
 cudaError_t rt_init(void)
 {
+    if (__atomic_load_n(&forked_child, __ATOMIC_RELAXED))
+        return cudaErrorInitializationError;
     pthread_once(&init_once, do_init);
+    __atomic_store_n(&init_done, 1, __ATOMIC_RELEASE);
     return init_status;
+}
+
+int rt_forked_child(void) { return __atomic_load_n(&forked_child, __ATOMIC_RELAXED); }
+
+void rt_fork_prepare(void) { pthread_mutex_lock(&prim_lock); }
+void rt_fork_parent(void) { pthread_mutex_unlock(&prim_lock); }
+void rt_fork_child(void)
+{
+    pthread_mutex_unlock(&prim_lock);
+    if (__atomic_load_n(&init_done, __ATOMIC_ACQUIRE))
+        forked_child = 1;
 }
 
 CUdevice rt_cudev(int dev) { return cudevs[dev]; }

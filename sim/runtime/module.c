@@ -49,6 +49,31 @@ static struct fatbin *fatbins;
 static struct func *funcs[NBUCKET], *kernels[NBUCKET];
 static struct var *vars[NBUCKET];
 
+static void fork_prepare(void)
+{
+    pthread_mutex_lock(&lock);
+    rt_fork_prepare();
+}
+
+static void fork_parent(void)
+{
+    rt_fork_parent();
+    pthread_mutex_unlock(&lock);
+}
+
+static void fork_child(void)
+{
+    rt_fork_child();
+    pthread_mutex_unlock(&lock);
+}
+
+/* Runs before the program's constructors (a library initialises before
+ * the objects that depend on it), hence before any registration. */
+__attribute__((constructor)) static void fork_handlers(void)
+{
+    pthread_atfork(fork_prepare, fork_parent, fork_child);
+}
+
 static unsigned bucket(const void *p)
 {
     uintptr_t x = (uintptr_t)p;
@@ -249,6 +274,10 @@ char __cudaInitModule(void **fatCubinHandle)
 
 void __cudaUnregisterFatBinary(void **fatCubinHandle)
 {
+    /* A forked child exiting through exit() runs the atexit handler that
+     * calls this: leave the parent's driver state alone. */
+    if (rt_forked_child())
+        return;
     pthread_mutex_lock(&lock);
     struct fatbin **pp = &fatbins, *f = NULL;
     for (; *pp; pp = &(*pp)->next)

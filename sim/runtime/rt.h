@@ -69,6 +69,13 @@ CUresult rt_drv_missing(const char *name);
  * without devices. */
 cudaError_t rt_init(void);
 extern int rt_ndev;                 /* valid after a successful rt_init */
+/* fork(): core's locks are held across it (module.c registers the handlers
+ * with its own); a child of an initialised process must not reach the
+ * driver, whose locks it may have inherited held. */
+void rt_fork_prepare(void);
+void rt_fork_parent(void);
+void rt_fork_child(void);
+int rt_forked_child(void);
 
 /* Make sure the calling thread has a current context: the one it has (set
  * through the driver API or by us), else the primary context of the thread's

@@ -1,0 +1,66 @@
+// fork(): a child of a process that has not initialised CUDA uses it
+// normally; once the parent has, children get cudaErrorInitializationError
+// and exit cleanly through exit() (atexit's __cudaUnregisterFatBinary must
+// not touch the parent's driver state) even while another parent thread is
+// inside the runtime.
+#include <pthread.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "rt_check.h"
+
+static float *a, *b, *c;
+static volatile int stop;
+
+static void *launcher(void *)
+{
+    while (!stop) {
+        vadd<<<1, 32>>>(a, b, c, 32);
+        void *t = NULL;
+        if (cudaMalloc(&t, 256) == cudaSuccess)
+            cudaFree(t);
+    }
+    return NULL;
+}
+
+static int child_status(pid_t pid)
+{
+    int st = 0;
+    if (pid <= 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st))
+        return -1;
+    return WEXITSTATUS(st);
+}
+
+int main()
+{
+    pid_t pid = fork(); // before any CUDA call: the child may use CUDA
+    if (pid == 0) {
+        int n = 0;
+        void *p = NULL;
+        exit(cudaGetDeviceCount(&n) == cudaSuccess && n == 4 && cudaMalloc(&p, 64) == cudaSuccess ? 0 : 3);
+    }
+    EXPECT(child_status(pid) == 0);
+
+    CHECK(cudaMalloc(&a, 128));
+    CHECK(cudaMalloc(&b, 128));
+    CHECK(cudaMalloc(&c, 128));
+    pthread_t th;
+    EXPECT(pthread_create(&th, NULL, launcher, NULL) == 0);
+    for (int i = 0; i < 20; i++) {
+        usleep(1000);
+        pid = fork();
+        if (pid == 0) {
+            int n = 0;
+            exit(cudaGetDeviceCount(&n) == cudaErrorInitializationError ? 0 : 4);
+        }
+        int st = child_status(pid);
+        if (st != 0) {
+            fprintf(stderr, "child %d: status %d\n", i, st);
+            return 1;
+        }
+    }
+    stop = 1;
+    pthread_join(th, NULL);
+    CHECK(cudaDeviceSynchronize());
+    printf("ok\n");
+    return 0;
+}
