@@ -3,11 +3,12 @@
 PT_BUILD := $(BUILD)/tests/preload
 PT_PROGS := $(PT_BUILD)/xdev $(PT_BUILD)/ctor_main $(PT_BUILD)/libctor.so $(PT_BUILD)/libctor_kern.so \
             $(PT_BUILD)/dlsym_test $(PT_BUILD)/libnext_a.so $(PT_BUILD)/libnext_b.so \
-            $(PT_BUILD)/procaddr
+            $(PT_BUILD)/procaddr $(PT_BUILD)/fork_test $(PT_BUILD)/nodriver
 ALL   += $(PT_PROGS)
 TESTS += tests/preload/exports.sh tests/preload/wrapper.sh tests/preload/dlsym.sh \
          tests/preload/procaddr.sh tests/preload/ctor.sh tests/preload/xdev.sh \
-         tests/preload/bad_options.sh tests/preload/exitcode.sh
+         tests/preload/bad_options.sh tests/preload/exitcode.sh tests/preload/fork.sh \
+         tests/preload/nodriver.sh
 
 $(PT_BUILD)/xdev: tests/preload/xdev.cu
 	@mkdir -p $(@D)
@@ -38,5 +39,13 @@ $(PT_BUILD)/dlsym_test: tests/preload/dlsym_test.c $(PT_BUILD)/libnext_a.so $(PT
 	    -Wl,--as-needed -Wl,-rpath,'$$ORIGIN' -ldl
 
 $(PT_BUILD)/procaddr: tests/preload/procaddr.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS) -ldl
+
+$(PT_BUILD)/fork_test: tests/preload/fork_test.cu
+	@mkdir -p $(@D)
+	$(NVCC) $(ALL_NVCCFLAGS) -o $@ $< -ldl -lpthread
+
+$(PT_BUILD)/nodriver: tests/preload/nodriver.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS) -ldl

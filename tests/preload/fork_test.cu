@@ -1,0 +1,58 @@
+// fork() while another thread is inside devcheck (launching cross-device
+// kernels: registry, launch cache and report locks taken over and over).
+// devcheck's fork handlers take its locks in the parent (prepare) and give
+// them back (parent / child): a handler that deadlocks hangs the fork.  The
+// child looks up a hooked entry point (devcheck's dlsym path) and leaves with
+// _exit: it makes no CUDA call and runs no exit handler, because the sim is
+// not fork-safe (its lock may be inherited held; cudart's exit handler takes
+// it), and neither is a real driver.
+// Prints "fork: N children ok" and exits 0.
+#include <cuda_runtime.h>
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+__global__ void fork_kernel(float *a, const float *b) { a[threadIdx.x] = b[threadIdx.x]; }
+
+static float *a0, *b1;
+static volatile int stop;
+
+static void *launcher(void *)
+{
+    while (!stop) {
+        fork_kernel<<<1, 1>>>(a0, b1);
+        float *t = NULL;
+        if (cudaMalloc(&t, 256) == cudaSuccess)
+            cudaFree(t);
+    }
+    return NULL;
+}
+
+int main()
+{
+    if (cudaSetDevice(1) != cudaSuccess || cudaMalloc(&b1, 64) != cudaSuccess ||
+        cudaSetDevice(0) != cudaSuccess || cudaMalloc(&a0, 64) != cudaSuccess) {
+        fprintf(stderr, "fork: setup failed\n");
+        return 1;
+    }
+    pthread_t th;
+    pthread_create(&th, NULL, launcher, NULL);
+    const int n = 20;
+    int ok = 0;
+    for (int i = 0; i < n; i++) {
+        usleep(2000);
+        pid_t pid = fork();
+        if (pid == 0)
+            _exit(dlsym(RTLD_DEFAULT, "cuLaunchKernel") ? 0 : 1);
+        int st = 0;
+        if (pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0)
+            ok++;
+    }
+    stop = 1;
+    pthread_join(th, NULL);
+    printf("fork: %d children ok\n", ok);
+    return ok == n ? 0 : 1;
+}
