@@ -65,7 +65,7 @@ static void fail(const char *what, CUresult r)
     const char *name = "?";
     if (pcuGetErrorName)
         pcuGetErrorName(r, &name);
-    fprintf(stderr, "%s: FAILED: %s: %s (%d)\n", SAMPLE_NAME, what, name, (int)r);
+    printf("%s: FAILED: %s: %s (%d)\n", SAMPLE_NAME, what, name, (int)r);
     exit(1);
 }
 #define CK(call) do { CUresult r_ = (call); if (r_ != CUDA_SUCCESS) fail(#call, r_); } while (0)
@@ -93,13 +93,13 @@ static void load_driver(void)
 {
     void *libcuda = dlopen("libcuda.so.1", RTLD_NOW);
     if (!libcuda) {
-        fprintf(stderr, "%s: FAILED: dlopen libcuda.so.1: %s\n", SAMPLE_NAME, dlerror());
+        printf("%s: FAILED: dlopen libcuda.so.1: %s\n", SAMPLE_NAME, dlerror());
         exit(1);
     }
     PFN_cuGetProcAddress_v12000 getproc;
     *(void **)&getproc = dlsym(libcuda, "cuGetProcAddress_v2");
     if (!getproc) {
-        fprintf(stderr, "%s: FAILED: no cuGetProcAddress_v2 in libcuda.so.1\n", SAMPLE_NAME);
+        printf("%s: FAILED: no cuGetProcAddress_v2 in libcuda.so.1\n", SAMPLE_NAME);
         exit(1);
     }
 #endif
@@ -130,7 +130,7 @@ int main()
     int ndev = 0;
     CK(pcuDeviceGetCount(&ndev));
     if (ndev < 2) {
-        fprintf(stderr, "%s: FAILED: needs 2 GPUs, found %d\n", SAMPLE_NAME, ndev);
+        printf("%s: FAILED: needs 2 GPUs, found %d\n", SAMPLE_NAME, ndev);
         return 1;
     }
     CUdevice dev0, dev1;

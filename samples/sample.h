@@ -13,15 +13,16 @@
 #error "define SAMPLE_NAME before including sample.h"
 #endif
 
-// A failed CUDA call ends the sample: one line on stderr naming the call and
-// the error (cudaErrorIllegalAddress, sticky, is how a real GPU reports a
-// cross-device operand, at the next synchronizing call), exit status 1.
+// Every sample prints one result line on stdout: "NAME: OK (...)", or
+// "NAME: WRONG result ..." or "NAME: FAILED: ..." with exit status 1.
+// A failed CUDA call ends the sample, naming the call and the error
+// (cudaErrorIllegalAddress, sticky, is how a real GPU reports a cross-device
+// operand, at the next synchronizing call).
 #define CHECK(call) do {                                                      \
         cudaError_t e_ = (call);                                              \
         if (e_ != cudaSuccess) {                                              \
-            fprintf(stderr, "%s: FAILED: %s:%d: %s: %s (%s)\n", SAMPLE_NAME,  \
-                    __FILE__, __LINE__, #call, cudaGetErrorName(e_),          \
-                    cudaGetErrorString(e_));                                  \
+            printf("%s: FAILED: %s:%d: %s: %s (%s)\n", SAMPLE_NAME, __FILE__,  \
+                   __LINE__, #call, cudaGetErrorName(e_), cudaGetErrorString(e_)); \
             exit(1);                                                          \
         }                                                                     \
     } while (0)
@@ -32,7 +33,7 @@ static inline void need_devices(int want)
     int n = 0;
     CHECK(cudaGetDeviceCount(&n));
     if (n < want) {
-        fprintf(stderr, "%s: FAILED: needs %d GPUs, found %d\n", SAMPLE_NAME, want, n);
+        printf("%s: FAILED: needs %d GPUs, found %d\n", SAMPLE_NAME, want, n);
         exit(1);
     }
 }

@@ -4,6 +4,7 @@
 # allocated the offending operand (checked against the source text, so the
 # test follows edits of the samples).  Pageable host memory has no CUDA
 # allocation site.
+: "${ROOT:=$(cd "$(dirname "$0")/../.." && pwd)}"
 . "$ROOT/tests/e2e/common.sh"
 need "$DEVCHECK_LIB" "$SIM_DIR/libcudart.so.13" "$SIM_DIR/libcuda.so.1"
 

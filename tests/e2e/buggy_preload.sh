@@ -5,6 +5,7 @@
 # devices, memory kind, count, and the launch stack's innermost program frame
 # on the sample's launch line.  The program still faults and keeps its exit
 # status; the text report names the launch site.
+: "${ROOT:=$(cd "$(dirname "$0")/../.." && pwd)}"
 . "$ROOT/tests/e2e/common.sh"
 need "$DEVCHECK_LIB" "$SIM_DIR/libcudart.so.13" "$SIM_DIR/libcuda.so.1"
 
@@ -29,7 +30,7 @@ for s in $BUGGY_SAMPLES; do
     (
         check_buggy "$s" "$E2E/expected/$s.txt"
         expect_eq "$s under devcheck: the program's exit status" 1 "$(rc_of "$TMPD/$s")"
-        expect_grep "^$s: FAILED: .*(cudaErrorIllegalAddress|CUDA_ERROR_ILLEGAL_ADDRESS)" "$TMPD/$s.err"
+        expect_grep "^$s: FAILED: .*(cudaErrorIllegalAddress|CUDA_ERROR_ILLEGAL_ADDRESS)" "$TMPD/$s.out"
     ) || failed="$failed $s"
 done
 # Host ids on a device with pageable memory access: legal and slow, a warning.

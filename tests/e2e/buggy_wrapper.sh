@@ -2,6 +2,7 @@
 # The same as buggy_preload.sh through the wrapper:
 # `devcheck --sim 4 --json FILE -- sample` yields exactly the expected
 # findings, and the program's own exit status is kept.
+: "${ROOT:=$(cd "$(dirname "$0")/../.." && pwd)}"
 . "$ROOT/tests/e2e/common.sh"
 need "$DEVCHECK_BIN" "$DEVCHECK_LIB" "$SIM_DIR/libcudart.so.13" "$SIM_DIR/libcuda.so.1"
 failed=""
@@ -14,7 +15,7 @@ for s in $BUGGY_SAMPLES; do
         canon "$s" "$t.json" "$t.canon"
         expect_findings "$exp" "$t.canon" "$s through the wrapper"
         expect_eq "$s through the wrapper: the program's exit status" 1 "$(rc_of "$t")"
-        expect_grep "^$s: FAILED: .*(cudaErrorIllegalAddress|CUDA_ERROR_ILLEGAL_ADDRESS)" "$t.err"
+        expect_grep "^$s: FAILED: .*(cudaErrorIllegalAddress|CUDA_ERROR_ILLEGAL_ADDRESS)" "$t.out"
         expect_grep '^devcheck: SUMMARY: ' "$t.err"
     ) || failed="$failed $s"
 done

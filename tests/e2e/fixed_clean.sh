@@ -2,6 +2,7 @@
 # Every fixed sample runs clean under devcheck, through LD_PRELOAD and through
 # the wrapper: no finding, every launch checked, the program's result and exit
 # status unchanged.
+: "${ROOT:=$(cd "$(dirname "$0")/../.." && pwd)}"
 . "$ROOT/tests/e2e/common.sh"
 need "$DEVCHECK_BIN" "$DEVCHECK_LIB" "$SIM_DIR/libcudart.so.13" "$SIM_DIR/libcuda.so.1"
 for s in $BUGGY_SAMPLES; do

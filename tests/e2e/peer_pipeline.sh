@@ -5,6 +5,7 @@
 # through LD_PRELOAD and the wrapper; the same finding as an error with
 # peer=error; none with peer=ignore; none when the topology has no 2-3 link
 # (the sample copies instead).  The program succeeds in every case.
+: "${ROOT:=$(cd "$(dirname "$0")/../.." && pwd)}"
 . "$ROOT/tests/e2e/common.sh"
 need "$DEVCHECK_BIN" "$DEVCHECK_LIB" "$SAMPLES/pipeline_peer"
 exp=$E2E/expected/pipeline_peer.txt

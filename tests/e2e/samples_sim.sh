@@ -1,19 +1,21 @@
 #!/bin/sh
-# The samples on the sim alone, no devcheck: each checks its own result.  A
-# buggy sample faults like a real GPU (cudaErrorIllegalAddress at the next
-# synchronizing call) and exits 1; its fixed twin and the correct pipeline
-# print "NAME: OK" and exit 0.
+# The samples on the sim alone, no devcheck: each checks its own result and
+# prints one result line on stdout.  A buggy sample faults like a real GPU
+# (cudaErrorIllegalAddress at the next synchronizing call): "NAME: FAILED: ...",
+# exit 1; its fixed twin and the correct pipeline print "NAME: OK", exit 0.
+: "${ROOT:=$(cd "$(dirname "$0")/../.." && pwd)}"
 . "$ROOT/tests/e2e/common.sh"
 need "$SIM_DIR/libcudart.so.13" "$SIM_DIR/libcuda.so.1"
 for s in $BUGGY_SAMPLES; do
     need "$SAMPLES/$s" "$SAMPLES/${s}_fixed"
     run "$TMPD/$s" on_sim "$SAMPLES/$s"
     expect_eq "$s: exit status" 1 "$(rc_of "$TMPD/$s")"
-    expect_grep "^$s: FAILED: .*(cudaErrorIllegalAddress|CUDA_ERROR_ILLEGAL_ADDRESS)" "$TMPD/$s.err"
-    expect_no_grep "OK" "$TMPD/$s.out"
+    expect_grep "^$s: FAILED: .*(cudaErrorIllegalAddress|CUDA_ERROR_ILLEGAL_ADDRESS)" "$TMPD/$s.out"
+    expect_eq "$s: result lines on stdout" 1 "$(wc -l <"$TMPD/$s.out")"
     run "$TMPD/${s}_fixed" on_sim "$SAMPLES/${s}_fixed"
     expect_eq "${s}_fixed: exit status" 0 "$(rc_of "$TMPD/${s}_fixed")"
     expect_grep "^$s: OK \([0-9]+ values checked\)$" "$TMPD/${s}_fixed.out"
+    expect_eq "${s}_fixed: result lines on stdout" 1 "$(wc -l <"$TMPD/${s}_fixed.out")"
 done
 for s in $CORRECT_SAMPLES; do
     need "$SAMPLES/$s"

@@ -2,6 +2,7 @@
 # Report mode changes neither the program's stdout nor its exit status: every
 # sample (buggy, fixed, correct) gives the same stdout and exit status on the
 # sim alone, under LD_PRELOAD and through the wrapper.
+: "${ROOT:=$(cd "$(dirname "$0")/../.." && pwd)}"
 . "$ROOT/tests/e2e/common.sh"
 need "$DEVCHECK_BIN" "$DEVCHECK_LIB" "$SIM_DIR/libcudart.so.13" "$SIM_DIR/libcuda.so.1"
 programs=$CORRECT_SAMPLES
