@@ -153,6 +153,12 @@ static void parse_peer(void)
 
 static unsigned long long g_next_id = 1;
 
+/* fork(): the child does not inherit the lock held by another thread.  (It
+ * inherits no device memory either: the arenas are MADV_DONTFORK.) */
+static void atfork_prepare(void) { pthread_mutex_lock(&g_lock); }
+static void atfork_parent(void) { pthread_mutex_unlock(&g_lock); }
+static void atfork_child(void) { pthread_mutex_init(&g_lock, NULL); }
+
 static CUresult do_init(void)
 {
     if (sim_g.initialized)
@@ -195,6 +201,7 @@ static CUresult do_init(void)
         return CUDA_ERROR_OUT_OF_MEMORY;
     for (int i = 0; i < n; i++)
         sim_mem_dev_init(i);
+    pthread_atfork(atfork_prepare, atfork_parent, atfork_child);
     __atomic_store_n(&sim_g.initialized, 1, __ATOMIC_RELEASE);
     return CUDA_SUCCESS;
 }

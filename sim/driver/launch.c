@@ -206,9 +206,12 @@ CUresult CUDAAPI cuModuleGetGlobal_v2(CUdeviceptr *dptr, size_t *bytes, CUmodule
     return m ? CUDA_ERROR_NOT_FOUND : CUDA_ERROR_INVALID_HANDLE;
 }
 
+/* Modules stay loaded until cuModuleUnload even when their context goes (a
+ * leak, not a crash: the handles stay valid), so a runtime that resets a
+ * device and reuses its module handles keeps working. */
 void sim_modules_ctx_gone(struct sim_ctx *ctx)
 {
-    (void)ctx;   /* modules outlive nothing but their own unload in the sim */
+    (void)ctx;
 }
 
 /* ---------------- libraries and kernels ---------------- */
@@ -273,6 +276,8 @@ static CUresult library_unload(CUlibrary h)
         func_free(l->funcs[i]);
     }
     if (l->mod) {
+        for (unsigned i = 0; i < l->img.nkernels; i++)
+            func_free(l->mod->funcs[i]);
         free(l->mod->funcs);
         sim_obj_del(l->mod);
         free(l->mod);
@@ -365,7 +370,6 @@ static CUresult library_get_module(CUmodule *pMod, CUlibrary h)
         m->owns_img = 0;
         m->lib = l;
         m->ctx = c;
-        m->funcs = l->funcs;   /* shared with cuKernelGetFunction */
         m->funcs = calloc(l->img.nkernels + 1, sizeof *m->funcs);
         if (!m->funcs) {
             free(m);

@@ -173,6 +173,8 @@ static int arena_init(struct arena *ar, size_t vsize, size_t cap, const char *na
         fprintf(stderr, "simcuda: mapping %s (%zu GiB): %s\n", name, vsize >> 30, strerror(errno));
         return -1;
     }
+    /* like CUDA's pinned and device mappings: not inherited by fork() */
+    madvise(p, vsize, MADV_DONTFORK);
     ar->base = (uintptr_t)p;
     ar->vsize = vsize;
     ar->cap = cap;

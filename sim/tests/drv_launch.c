@@ -143,6 +143,20 @@ static void load_modules(void)
         EXPECT(cuModuleGetFunction(&none, m, "_Z7missingv"), CUDA_ERROR_NOT_FOUND);
     }
     free(cubin);
+    /* from a file, and a fatbin through cuModuleLoadFatBinary */
+    CUmodule mf;
+    OK(cuModuleLoad(&mf, KDIR "/drv_kernels.cubin"));
+    CUfunction ff;
+    OK(cuModuleGetFunction(&ff, mf, "_Z5touchPii"));
+    OK(cuModuleUnload(mf));
+    EXPECT(cuModuleGetFunction(&ff, mf, "_Z5touchPii"), CUDA_ERROR_INVALID_HANDLE);
+    EXPECT(cuModuleLoad(&mf, KDIR "/no-such-file.cubin"), CUDA_ERROR_FILE_NOT_FOUND);
+    void *fat = slurp("drv_kernels.fatbin", &len);
+    OK(cuModuleLoadFatBinary(&mf, fat));
+    OK(cuModuleGetFunction(&ff, mf, "_Z5mixedPfi8drv_paird"));
+    OK(cuModuleUnload(mf));
+    EXPECT(cuModuleLoadData(&mf, "this is no image"), CUDA_ERROR_INVALID_IMAGE);
+    free(fat);
 }
 
 static void param_info(void)
@@ -257,6 +271,22 @@ static void library(void)
         OK(cuLaunchKernel(f, 2, 1, 1, 256, 1, 1, 0, NULL, args, NULL));
         OK(cuMemcpyDtoH(out, x, sizeof out));
         TRUE(out[N / 2] == -1.0f);
+        OK(cuMemFree(x));
+    }
+    /* the library's module view */
+    CUmodule lm;
+    OK(cuLibraryGetModule(&lm, lib));
+    CUfunction lf;
+    OK(cuModuleGetFunction(&lf, lm, "_ZN3drv4fillIfEEvPT_S1_i"));
+    {
+        CUdeviceptr x;
+        MUST(cuMemAlloc(&x, 4 * sizeof(float)));
+        float v = 9.0f, out[4];
+        int n = 4;
+        void *args[] = { &x, &v, &n };
+        OK(cuLaunchKernel(lf, 1, 1, 1, 4, 1, 1, 0, NULL, args, NULL));
+        OK(cuMemcpyDtoH(out, x, sizeof out));
+        TRUE(out[3] == 9.0f);
         OK(cuMemFree(x));
     }
     /* no twin: nothing runs, the launch succeeds */
