@@ -16,14 +16,14 @@ export SIMCUDA_DEVICES=${SIMCUDA_DEVICES:-4}
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/devcheck-demo.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
 
-# name|what it reproduces
-SCENARIOS='vision_merge|image features on cuda:1 concatenated with text embeddings on cuda:0
-embedding_lookup|token ids on cuda:1 indexing an embedding table on cuda:0
-cross_entropy|logits on cuda:3, labels on cuda:1, loss kernel on cuda:3
-host_tokens|token ids left in pageable host memory, read by a kernel on cuda:0
-pipeline_struct|4-stage pipeline, a stale activation inside a struct passed by value
-driver_api|KV cache on the default device, Triton-style cuLaunchKernel via cuGetProcAddress
-driver_api_rt|the same, driver entry points from cudaGetDriverEntryPointByVersion (as PyTorch)'
+# name|what it reproduces|what the fixed twin does
+SCENARIOS='vision_merge|image features on cuda:1 concatenated with text embeddings on cuda:0|features copied to cuda:0 first (cudaMemcpyPeer)
+embedding_lookup|token ids on cuda:1 indexing an embedding table on cuda:0|ids moved to the table'"'"'s device
+cross_entropy|logits on cuda:3, labels on cuda:1, loss kernel on cuda:3|labels moved to cuda:3
+host_tokens|token ids left in pageable host memory, read by a kernel on cuda:0|ids copied to the device (cudaMemcpy)
+pipeline_struct|4-stage pipeline, a stale activation inside a struct passed by value|every stage reads the copy on its own GPU
+driver_api|KV cache on the default device, Triton-style cuLaunchKernel via cuGetProcAddress|cache created on the layer'"'"'s device
+driver_api_rt|the same, driver entry points from cudaGetDriverEntryPointByVersion (as PyTorch)|cache created on the layer'"'"'s device'
 
 for f in "$DEVCHECK" "$SAMPLES/pipeline_peer"; do
     [ -x "$f" ] || { echo "demo: $f is not built; run make demo (or make all) first" >&2; exit 1; }
@@ -69,11 +69,11 @@ PY
 
 echo "devcheck demo: buggy samples first (each must be reported), then their fixes (each must be clean)."
 printf '%s\n' "$SCENARIOS" >"$TMP/scenarios"
-while IFS='|' read -r name what; do
+while IFS='|' read -r name what fix; do
     show "$name (buggy): $what" "$name" errors
 done <"$TMP/scenarios"
-while IFS='|' read -r name what; do
-    show "${name}_fixed: fixed" "${name}_fixed" clean-strict
+while IFS='|' read -r name what fix; do
+    show "${name}_fixed: $fix" "${name}_fixed" clean-strict
 done <"$TMP/scenarios"
 show "pipeline_peer (correct): peer copies between stages, one direct read over enabled peer access -- a peer_access warning at most" \
     pipeline_peer clean
