@@ -30,7 +30,8 @@
  *
  * Several ELF entries (one per arch) name the same kernels: the first one
  * that lists a kernel wins, later ones only add kernels it lacks.  PTX
- * entries are read only for kernels no ELF entry lists.
+ * entries are read (decompressed) only when some ELF entry could not be
+ * read or there is none, and only add kernels no ELF entry lists.
  *
  * Every read goes through a bounded view: rd_*() fail instead of reading
  * past the end, and a malformed image makes sim_image_parse() return -1. */
@@ -675,9 +676,11 @@ static int parse_fatbin(struct view v, size_t *used, struct acc *a)
     struct view ents = { v.p + hsize, (size_t)fsize };
     *used = hsize + (size_t)fsize;
     int good = 0, bad = 0;
-    /* ELF entries first, then PTX for kernels the ELF entries lack */
+    /* ELF entries first; PTX only when no ELF entry was read whole (every
+     * entry of one fatbin holds the same kernels, so PTX would add none) */
     for (int pass = 0; pass < 2; pass++) {
         uint32_t want = pass == 0 ? FATBIN_KIND_ELF : FATBIN_KIND_PTX;
+        if (pass == 1 && good > 0 && bad == 0) break;
         size_t off = 0;
         while (off < ents.n) {
             uint32_t kind, ehs, csize;

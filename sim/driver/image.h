@@ -12,7 +12,8 @@
  * Thread-safe (no global state).  The image is not referenced after the call.
  *
  * Fatbins: ELF entries are preferred; with several (one per arch) a kernel's
- * layout comes from the first entry that lists it, and PTX entries only add
+ * layout comes from the first entry that lists it.  PTX entries are read
+ * only when an ELF entry could not be (or there is none), and only add
  * kernels no ELF entry has.  zstd-compressed entries (nvcc 13) and LZ4 ones
  * (CUDA 11/12) are decompressed.  An entry that cannot be read is skipped; a
  * fatbin none of whose entries can be read is an error.  A wrapper may be of

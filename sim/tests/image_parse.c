@@ -225,6 +225,15 @@ static void check_compressed(void)
     memset(comp, 0x5a, 64);
     f = make_fatbin(fb, 2, 0x11 | 0x8000, comp, 64, n);
     CHECK(sim_image_parse(fb, f, &img) == -1, "corrupt zstd entry accepted");
+    /* an unreadable ELF entry next to a readable PTX one: the PTX serves */
+    uint8_t *two = malloc(2 * cap);
+    if (!two) exit(2);
+    size_t f1 = make_fatbin(two, 2, 0x11 | 0x8000, comp, 64, n);
+    size_t f2 = make_fatbin(fb, 1, 0x11, ptx, np, np);
+    memcpy(two + f1, fb + 16, f2 - 16);
+    put64(two + 8, f1 - 16 + f2 - 16);
+    check_kernels("corrupt ELF entry and plain PTX entry", two, f1 + f2 - 16);
+    free(two);
     /* the uncompressed form through the same builder */
     f = make_fatbin(fb, 2, 0x11, cubin, n, n);
     check_kernels("plain ELF entry", fb, f);
