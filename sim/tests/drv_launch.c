@@ -425,6 +425,33 @@ static void faults(int hmm)
     MUST(cuCtxSetCurrent(ctx[1]));
     OK(cuMemFree(on1));
     expect_fault(1, on1, "freed device memory");
+
+    /* IPC: peer access, or a handle opened with lazy peer access */
+    CUdeviceptr on3, ipc_plain, ipc_lazy;
+    CUipcMemHandle ih;
+    MUST(cuCtxSetCurrent(ctx[3]));
+    MUST(cuMemAlloc(&on3, 64));
+    MUST(cuIpcGetMemHandle(&ih, on3));
+    MUST(cuCtxSetCurrent(ctx[1]));
+    MUST(cuIpcOpenMemHandle(&ipc_plain, ih, 0));
+    MUST(cuIpcOpenMemHandle(&ipc_lazy, ih, CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS));
+    expect_fault(1, ipc_plain, "IPC memory of device 3 opened on device 1 without peer access");
+    /* the reset unmapped what context 1 had opened: open again */
+    MUST(cuCtxSetCurrent(ctx[1]));
+    MUST(cuIpcOpenMemHandle(&ipc_plain, ih, 0));
+    MUST(cuIpcOpenMemHandle(&ipc_lazy, ih, CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS));
+    expect_runs(1, ipc_lazy, "IPC memory opened with CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS");
+    MUST(cuCtxSetCurrent(ctx[1]));
+    OK(cuCtxEnablePeerAccess(ctx[3], 0));
+    expect_runs(1, ipc_plain, "IPC memory with peer access to the owner's context");
+    MUST(cuCtxSetCurrent(ctx[3]));
+    v = 0;
+    OK(cuMemcpyDtoH(&v, on3, 4));
+    EQ(v, 7);
+    MUST(cuCtxSetCurrent(ctx[1]));
+    OK(cuIpcCloseMemHandle(ipc_plain));
+    OK(cuIpcCloseMemHandle(ipc_lazy));
+
 }
 
 int main(void)
