@@ -824,7 +824,12 @@ const struct sim_kernel_info *sim_image_find(const struct sim_image *img, const 
  * linkage (L), ABI tags (B), std:: (St), local names (Z ... E), and the
  * `__nv_static_<n>_<n chars>_` prefix nvcc gives static kernels. */
 
-struct dm { const char *s; size_t i, n; };
+struct dm {
+    const char *s;
+    size_t i, n;
+    unsigned nest;                  /* recursion depth, bounded by DM_MAX_NEST */
+};
+#define DM_MAX_NEST 64
 
 static bool dm_digit(char c) { return c >= '0' && c <= '9'; }
 static bool dm_lower(char c) { return c >= 'a' && c <= 'z'; }
@@ -867,7 +872,20 @@ static bool dm_seq_id(struct dm *d)
  * `depth` open constructs (depth 0: until an unmatched E, which is consumed).
  * Heuristic but aware of everything that holds digits or letters that are
  * not structure: source names, literals, substitutions, parameters. */
+static bool dm_skip_body(struct dm *d, int depth);
+
+/* Recursion (literals of nested types, local names) is bounded, so that no
+ * name, however crafted, can exhaust the stack. */
 static bool dm_skip(struct dm *d, int depth)
+{
+    if (d->nest >= DM_MAX_NEST) return false;
+    d->nest++;
+    bool ok = dm_skip_body(d, depth);
+    d->nest--;
+    return ok;
+}
+
+static bool dm_skip_body(struct dm *d, int depth)
 {
     while (d->i < d->n) {
         char c = d->s[d->i], c1 = dm_at(d, 1);
@@ -1002,7 +1020,18 @@ static bool dm_nested(struct dm *d, const char **base, size_t *blen)
     }
 }
 
+static bool dm_name_body(struct dm *d, const char **base, size_t *blen);
+
 static bool dm_name(struct dm *d, const char **base, size_t *blen)
+{
+    if (d->nest >= DM_MAX_NEST) return false;
+    d->nest++;
+    bool ok = dm_name_body(d, base, blen);
+    d->nest--;
+    return ok;
+}
+
+static bool dm_name_body(struct dm *d, const char **base, size_t *blen)
 {
     char c = dm_at(d, 0);
     if (c == 'N') return dm_nested(d, base, blen);
@@ -1032,7 +1061,7 @@ int sim_twin_base(const char *mangled, char *buf, size_t len)
     const char *s = mangled;
     /* static kernels: __nv_static_<n>_<n chars>_<name> */
     if (strncmp(s, "__nv_static_", 12) == 0) {
-        struct dm d = { s, 12, strlen(s) };
+        struct dm d = { s, 12, strlen(s), 0 };
         size_t n;
         if (dm_number(&d, &n) && dm_at(&d, 0) == '_' && n < d.n - d.i - 1 &&
             d.s[d.i + 1 + n] == '_' && d.s[d.i + 2 + n] != '\0')
@@ -1041,7 +1070,7 @@ int sim_twin_base(const char *mangled, char *buf, size_t len)
     const char *base = s;
     size_t blen = strlen(s);
     if (strncmp(s, "_Z", 2) == 0) {
-        struct dm d = { s, 2, blen };
+        struct dm d = { s, 2, blen, 0 };
         if (!dm_name(&d, &base, &blen)) { buf[0] = '\0'; return -1; }
         if (dm_at(&d, 0) == 'I' && (d.i++, !dm_skip(&d, 0))) { buf[0] = '\0'; return -1; }
     }

@@ -62,6 +62,15 @@ int main(void)
     expect("_ZN2ns6kernelIfEvPT_", NULL);                    /* unclosed template args */
     expect("_ZTV3Foo", NULL);                                /* vtable: no function */
 
+    /* deeply nested local names and literals: refused, not a stack overflow */
+    static char deep[200000];
+    memcpy(deep, "_Z", 2);
+    memset(deep + 2, 'Z', sizeof deep - 3);
+    expect(deep, NULL);
+    memcpy(deep, "_Z1fI", 5);
+    for (size_t i = 5; i + 2 < sizeof deep; i += 2) memcpy(deep + i, "LN", 2);
+    expect(deep, NULL);
+
     char small[4];
     if (sim_twin_base("_Z4vaddPKfS0_Pfi", small, sizeof small) != -1 || small[0] != '\0') {
         fprintf(stderr, "FAIL: a name that does not fit was accepted\n");
