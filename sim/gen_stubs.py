@@ -5,7 +5,7 @@ implement, for both sim libraries (libcuda.so.1 and libcudart.so.13).
 Usage:
   gen_stubs.py --api driver|runtime --real LIB -o STUBS.c
                [--map MAP] [--version-node NODE] [--list NAMES]
-               [--cuda-home DIR] [--cc GCC] [OBJ ...]
+               [--cuda-home DIR] [--cc CC] [OBJ ...]
 
   --api        driver:  prototypes from cuda.h (+ cudaProfiler.h, cudaGL.h,
                         cudaEGL.h, cudaVDPAU.h when they compile here), with
@@ -72,6 +72,9 @@ files, GNU make 4.3+):
           $(CC) $(ALL_CFLAGS) -fvisibility=hidden -c $< -o $@
   ... link $(LIB_OBJS) $(LIB_OBJDIR)/stubs.o with
       -Wl,--version-script=$(LIB_OBJDIR)/exports.map
+For the driver: --api driver --real $(CUDA_HOME)/lib64/stubs/libcuda.so and
+no --version-node.  LIB_OBJS must name every object that defines exported
+functions (or a function gets both a stub and its definition).
 """
 import argparse
 import os
