@@ -3,12 +3,12 @@
 PT_BUILD := $(BUILD)/tests/preload
 PT_PROGS := $(PT_BUILD)/xdev $(PT_BUILD)/ctor_main $(PT_BUILD)/libctor.so $(PT_BUILD)/libctor_kern.so \
             $(PT_BUILD)/dlsym_test $(PT_BUILD)/libnext_a.so $(PT_BUILD)/libnext_b.so \
-            $(PT_BUILD)/procaddr $(PT_BUILD)/fork_test $(PT_BUILD)/nodriver
+            $(PT_BUILD)/procaddr $(PT_BUILD)/fork_test $(PT_BUILD)/nodriver $(PT_BUILD)/launches
 ALL   += $(PT_PROGS)
 TESTS += tests/preload/exports.sh tests/preload/wrapper.sh tests/preload/dlsym.sh \
          tests/preload/procaddr.sh tests/preload/ctor.sh tests/preload/xdev.sh \
          tests/preload/bad_options.sh tests/preload/exitcode.sh tests/preload/fork.sh \
-         tests/preload/nodriver.sh
+         tests/preload/nodriver.sh tests/preload/launches.sh
 
 $(PT_BUILD)/xdev: tests/preload/xdev.cu
 	@mkdir -p $(@D)
@@ -49,3 +49,9 @@ $(PT_BUILD)/fork_test: tests/preload/fork_test.cu
 $(PT_BUILD)/nodriver: tests/preload/nodriver.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS) -ldl
+
+# Linked with the toolkit's stub libcuda (SONAME libcuda.so.1): at run time
+# the sim's, and devcheck's exported hooks in front of it.
+$(PT_BUILD)/launches: tests/preload/launches.cu
+	@mkdir -p $(@D)
+	$(NVCC) $(ALL_NVCCFLAGS) -o $@ $< -L$(CUDA_HOME)/lib64/stubs -lcuda

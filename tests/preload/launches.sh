@@ -1,0 +1,51 @@
+#!/bin/sh
+# Every launch entry point and allocation kind the interposer hooks, on the
+# sim (tests/preload/launches.cu): the finding (kind, api, param, devices) or
+# its absence for each.
+. "$ROOT/tests/preload/common.sh"
+need "$DEVCHECK_LIB" "$PT/launches" "$SIM_DIR/libcuda.so.1"
+K=_Z5probePfPKf
+MISMATCH="device_mismatch kernel=$K param=1 launch=0 owner=1"
+PEER="peer_access kernel=$K param=1 launch=0 owner=1"
+HOST="host_memory kernel=$K param=1 launch=0 owner=-1"
+E1='summary errors=1 warnings=0'
+W1='summary errors=0 warnings=1'
+CLEAN='summary errors=0 warnings=0'
+# MODE|expected findings, one per line (\n-separated)
+while IFS='|' read -r mode want; do
+    [ -n "$mode" ] || continue
+    hmm=0
+    case $mode in hmm:*) mode=${mode#hmm:}; hmm=1 ;; esac
+    rm -f "$TMPD/l.json"
+    run "$TMPD/l" under_devcheck env SIMCUDA_HMM=$hmm DEVCHECK_OPTIONS="json_path=$TMPD/l.json" "$PT/launches" "$mode"
+    expect_eq "$mode: status" 0 "$(rc_of "$TMPD/l")"
+    expect_eq "$mode: stdout" "launches: $mode" "$(cat "$TMPD/l.out")"
+    findings "$TMPD/l.json" >"$TMPD/l.f"
+    printf '%b\n' "$want" >"$TMPD/l.want"
+    if ! diff -u "$TMPD/l.want" "$TMPD/l.f" >"$TMPD/l.diff"; then
+        sed 's/^/    /' "$TMPD/l.diff" >&2
+        sed 's/^/    err> /' "$TMPD/l.err" >&2
+        fail "$mode (hmm=$hmm): findings differ (- expected, + got)"
+    fi
+    note "$mode (hmm=$hmm): ok"
+done <<EOT
+extra|$MISMATCH api=cuLaunchKernel\n$E1
+ex|$MISMATCH api=cuLaunchKernelEx\n$E1
+coop|$MISMATCH api=cuLaunchCooperativeKernel\n$E1
+ptsz|$MISMATCH api=cuLaunchKernel_ptsz\n$E1
+rt|$MISMATCH api=cudaLaunchKernel\n$E1
+rtex|$MISMATCH api=cudaLaunchKernelExC\n$E1
+rtcoop|$MISMATCH api=cudaLaunchCooperativeKernel\n$E1
+graph|$MISMATCH api=cuGraphAddKernelNode\n$E1
+stream|stream_mismatch kernel=$K param=- launch=1 owner=- api=__cudaLaunchKernel\n$E1
+vmm|$MISMATCH api=__cudaLaunchKernel\n$E1
+vmmgrant|$PEER api=__cudaLaunchKernel\n$W1
+pool|$MISMATCH api=__cudaLaunchKernel\n$E1
+poolgrant|$PEER api=__cudaLaunchKernel\n$W1
+pinned|$HOST api=__cudaLaunchKernel\n$W1
+registered|$HOST api=__cudaLaunchKernel\n$W1
+pageable|$HOST api=__cudaLaunchKernel\n$E1
+hmm:pageable|$HOST api=__cudaLaunchKernel\n$W1
+managed|$CLEAN
+freed|$CLEAN
+EOT
