@@ -633,7 +633,7 @@ void dc_report_finding(const struct dc_finding *f)
         dc_demangle(l->kernel, kname, sizeof kname);
     else
         snprintf(kname, sizeof kname, "<unknown kernel %p>", l->kernel_key);
-    size_t nl = dc_stack_symbolize(f->launch_stack, frames_a, FRAMES_SHOWN);
+    size_t nl = dc_stack_symbolize_ex(f->launch_stack, frames_a, FRAMES_SHOWN, l->kernel);
     size_t na = f->has_operand && f->alloc_known
                     ? dc_stack_symbolize(f->alloc.alloc_stack, frames_b, FRAMES_SHOWN) : 0;
 

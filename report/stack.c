@@ -14,6 +14,8 @@
 #include "report/symbolize.h"
 
 #include <dlfcn.h>
+#include <dwarf.h>
+#include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
 #include <libunwind.h>
 #include <link.h>
@@ -29,6 +31,7 @@ static int stack_oom;
 #include <uthash.h>
 
 #define MAX_STACKS (1u << 22)
+#define DC_INLINE_MAX 16        /* frames one address can expand to (inlining) */
 
 struct stack_rec {
     UT_hash_handle hh;
@@ -224,20 +227,53 @@ static int ends_with(const char *s, const char *suffix)
     return a >= b && !strcmp(s + a - b, suffix);
 }
 
-/* Frames that say nothing about the program: nvcc's launch stubs and the
- * cudaLaunchKernel template of cuda_runtime.h between the <<<>>> line and the
- * runtime. */
-static int boring_frame(const struct dc_frame *f)
+/* Frames that say nothing about the program: nvcc's launch stubs, the
+ * kernel's host-side wrapper (it has the kernel's own symbol), the toolkit's
+ * inline helpers (cudaLaunchKernel<>, cudaMalloc<> of cuda_runtime.h,
+ * __cudaLaunchKernel_helper of crt/), and the C library's start-up below
+ * main. */
+static int boring_frame(const struct dc_frame *f, const char *drop_symbol)
 {
+    if (drop_symbol && *drop_symbol && f->mangled[0] && !strcmp(f->mangled, drop_symbol))
+        return 1;
     return strstr(f->function, "__device_stub__") != NULL ||
+           strstr(f->mangled, "__device_stub__") != NULL ||
+           !strncmp(f->mangled, "__cudaLaunch", 12) ||        /* __cudaLaunchKernel_helper */
            ends_with(f->file, "/cuda_runtime.h") ||
-           /* below main: the C library's start-up */
+           strstr(f->file, "/include/crt/") != NULL ||
            !strncmp(f->mangled, "__libc_start_", 13) || !strcmp(f->mangled, "_start");
 }
 
-static void symbolize_one(uintptr_t ip, struct dc_frame *f, int *refreshed)
+static void set_name(struct dc_frame *f, const char *sym)
 {
+    if (!sym)
+        return;
+    /* strip a symbol version: __libc_start_main@@GLIBC_2.34 */
+    snprintf(f->mangled, sizeof f->mangled, "%.*s", (int)strcspn(sym, "@"), sym);
+    dc_demangle(f->mangled, f->function, sizeof f->function);
+}
+
+/* Name of a subprogram or inlined-subroutine DIE: its linkage name (mangled)
+ * if it has one, else its plain name; through DW_AT_abstract_origin. */
+static const char *die_name(Dwarf_Die *die)
+{
+    Dwarf_Attribute attr;
+    const char *n = NULL;
+    if (dwarf_attr_integrate(die, DW_AT_linkage_name, &attr) ||
+        dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &attr))
+        n = dwarf_formstring(&attr);
+    return n ? n : dwarf_diename(die);
+}
+
+/* Symbolizes one captured address into up to max frames: the function that
+ * holds the call, and the functions inlined into it (innermost first, as
+ * addr2line -i).  Returns the number of frames written (>= 1 when max >= 1). */
+static size_t symbolize_ip(uintptr_t ip, struct dc_frame *out, size_t max, int *refreshed)
+{
+    if (!max)
+        return 0;
     uintptr_t pc = ip ? ip - 1 : 0;       /* return address -> call instruction */
+    struct dc_frame *f = &out[0];
     memset(f, 0, sizeof *f);
     f->ip = ip;
     f->offset = pc;
@@ -255,38 +291,91 @@ static void symbolize_one(uintptr_t ip, struct dc_frame *f, int *refreshed)
         dwfl_refresh();
         mod = dwfl ? dwfl_addrmodule(dwfl, pc) : NULL;
     }
-    if (mod) {
-        const char *s = dwfl_module_addrname(mod, pc);
-        if (s)
-            sym = s;
-        if (!f->module[0]) {
-            const char *mname = dwfl_module_info(mod, NULL, NULL, NULL, NULL, NULL, NULL, NULL);
-            if (mname)
-                snprintf(f->module, sizeof f->module, "%s", mname);
-        }
-        Dwfl_Line *ln = dwfl_module_getsrc(mod, pc);
-        if (ln) {
-            int line = 0;
-            const char *file = dwfl_lineinfo(ln, NULL, &line, NULL, NULL, NULL);
-            if (file && line > 0) {
-                snprintf(f->file, sizeof f->file, "%s", file);
-                f->line = line;
-            }
+    if (!mod) {
+        set_name(f, sym);
+        return 1;
+    }
+    const char *s = dwfl_module_addrname(mod, pc);
+    if (s)
+        sym = s;
+    if (!f->module[0]) {
+        const char *mname = dwfl_module_info(mod, NULL, NULL, NULL, NULL, NULL, NULL, NULL);
+        if (mname)
+            snprintf(f->module, sizeof f->module, "%s", mname);
+    }
+    Dwfl_Line *ln = dwfl_module_getsrc(mod, pc);
+    if (ln) {
+        int line = 0;
+        const char *file = dwfl_lineinfo(ln, NULL, &line, NULL, NULL, NULL);
+        if (file && line > 0) {
+            snprintf(f->file, sizeof f->file, "%s", file);
+            f->line = line;
         }
     }
-    if (sym) {
-        /* strip a symbol version: __libc_start_main@@GLIBC_2.34 */
-        snprintf(f->mangled, sizeof f->mangled, "%.*s", (int)strcspn(sym, "@"), sym);
-        sym = f->mangled;
-        dc_demangle(sym, f->function, sizeof f->function);
+    set_name(f, sym);
+
+    /* Inline chain: scopes[0] is the innermost scope holding pc. */
+    Dwarf_Addr bias = 0;
+    Dwarf_Die *cu = dwfl_module_addrdie(mod, pc, &bias);
+    Dwarf_Die *scopes = NULL;
+    int nscopes = cu ? dwarf_getscopes(cu, pc - bias, &scopes) : 0;
+    if (nscopes <= 0) {
+        free(scopes);
+        return 1;
     }
+    Dwarf_Files *files = NULL;
+    size_t nfiles = 0;
+    if (dwarf_getsrcfiles(cu, &files, &nfiles) != 0)
+        files = NULL;
+    size_t k = 0;               /* frame being filled: out[k] */
+    for (int i = 0; i < nscopes; i++) {
+        int tag = dwarf_tag(&scopes[i]);
+        if (tag != DW_TAG_inlined_subroutine && tag != DW_TAG_subprogram)
+            continue;
+        if (tag == DW_TAG_subprogram) {
+            /* the physical function: keep the ELF symbol name unless none */
+            if (!out[k].mangled[0])
+                set_name(&out[k], die_name(&scopes[i]));
+            break;
+        }
+        /* out[k] is inside this inlined subroutine; its caller gets a frame
+         * at the call site */
+        set_name(&out[k], die_name(&scopes[i]));
+        if (k + 1 >= max)
+            break;
+        struct dc_frame *c = &out[k + 1];
+        *c = out[k];
+        c->mangled[0] = c->function[0] = c->file[0] = 0;
+        c->line = 0;
+        c->mangled[0] = 0;
+        Dwarf_Attribute attr;
+        Dwarf_Word w;
+        if (dwarf_attr(&scopes[i], DW_AT_call_line, &attr) && dwarf_formudata(&attr, &w) == 0)
+            c->line = (int)w;
+        if (files && dwarf_attr(&scopes[i], DW_AT_call_file, &attr) && dwarf_formudata(&attr, &w) == 0) {
+            const char *file = dwarf_filesrc(files, (size_t)w, NULL, NULL);
+            if (file)
+                snprintf(c->file, sizeof c->file, "%s", file);
+        }
+        if (!c->file[0])
+            c->line = 0;
+        /* the outermost function's name is the ELF symbol, set below if the
+         * chain ends without a subprogram scope */
+        set_name(c, sym);
+        k++;
+    }
+    free(scopes);
+    return k + 1;
 }
 
-size_t dc_stack_symbolize(uint32_t id, struct dc_frame *out, size_t max)
+size_t dc_stack_symbolize_ex(uint32_t id, struct dc_frame *out, size_t max, const char *drop_symbol)
 {
     uintptr_t ips[DC_STACK_MAX];
     size_t n = dc_stack_get(id, ips, DC_STACK_MAX), k = 0;
     if (!n || !max)
+        return 0;
+    struct dc_frame *tmp = calloc(DC_INLINE_MAX, sizeof *tmp);
+    if (!tmp)
         return 0;
     pthread_mutex_lock(&sym_lock);
     own_module();
@@ -294,16 +383,21 @@ size_t dc_stack_symbolize(uint32_t id, struct dc_frame *out, size_t max)
         dwfl_refresh();
     int refreshed = 0;
     for (size_t i = 0; i < n && k < max; i++) {
-        struct dc_frame *f = &out[k];
-        symbolize_one(ips[i], f, &refreshed);
-        if (!own_is_main && own_base && f->module_base == (uintptr_t)own_base)
+        size_t m = symbolize_ip(ips[i], tmp, DC_INLINE_MAX, &refreshed);
+        if (!own_is_main && own_base && tmp[0].module_base == (uintptr_t)own_base)
             continue;               /* inside libdevcheck itself */
-        if (boring_frame(f))
-            continue;
-        k++;
+        for (size_t j = 0; j < m && k < max; j++)
+            if (!boring_frame(&tmp[j], drop_symbol))
+                out[k++] = tmp[j];
     }
     pthread_mutex_unlock(&sym_lock);
+    free(tmp);
     return k;
+}
+
+size_t dc_stack_symbolize(uint32_t id, struct dc_frame *out, size_t max)
+{
+    return dc_stack_symbolize_ex(id, out, max, NULL);
 }
 
 /* fork: take the symbolizer lock, then the stack table's (the order

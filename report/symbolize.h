@@ -21,6 +21,11 @@ struct dc_frame {
  * of libdevcheck itself (when the core lives in a shared object, not in the
  * main program as in the unit tests) and nvcc launch stubs.  Returns the count. */
 size_t dc_stack_symbolize(uint32_t id, struct dc_frame *out, size_t max);
+/* The same, also leaving out frames whose symbol is drop_symbol (the launched
+ * kernel's mangled name: nvcc's host-side wrapper of the kernel carries it).
+ * Each address expands into the functions inlined at it (addr2line -i), so
+ * an inlined cuda_runtime.h template does not hide the program's line. */
+size_t dc_stack_symbolize_ex(uint32_t id, struct dc_frame *out, size_t max, const char *drop_symbol);
 /* Demangles an Itanium C++ name with the program's __cxa_demangle (found with
  * dlsym(RTLD_DEFAULT) on first use).  Writes the demangled name, or `name`
  * unchanged, to out; 0 if demangled, -1 otherwise. */

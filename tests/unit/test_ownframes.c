@@ -11,9 +11,15 @@ int ownframes_launch(void **args, int device);
 int ownframes_init(const char *opts);
 void ownframes_finish(void);
 
-__attribute__((noipa)) static void allocate_here(void)
+/* Inlined into its caller: the report shows both, as addr2line -i would. */
+static inline __attribute__((always_inline)) void inlined_alloc(void)
 {
     ownframes_alloc(0x520000000000ull, 1);
+}
+
+__attribute__((noipa)) static void allocate_here(void)
+{
+    inlined_alloc();
     __asm__ volatile("" ::: "memory");
 }
 
@@ -42,7 +48,8 @@ int main(int argc, char **argv)
     if (f)
         fclose(f);
     CHECK_STR_CONTAINS(buf, "    launch stack:\n      #0 launch_here at tests/unit/test_ownframes.c:");
-    CHECK_STR_CONTAINS(buf, "    allocated at:\n      #0 allocate_here at tests/unit/test_ownframes.c:");
+    CHECK_STR_CONTAINS(buf, "    allocated at:\n      #0 inlined_alloc at tests/unit/test_ownframes.c:17 ");
+    CHECK_STR_CONTAINS(buf, "\n      #1 allocate_here at tests/unit/test_ownframes.c:22 ");
     CHECK_STR_CONTAINS(buf, "(test_ownframes+0x");
     CHECK(strstr(buf, "libownframes") == NULL);
     CHECK(strstr(buf, "dc_check_launch") == NULL);
