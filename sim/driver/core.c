@@ -210,7 +210,7 @@ CUresult CUDAAPI cuInit(unsigned int Flags)
 {
     pthread_once(&g_env_once, parse_env);
     if (g_nfail && fail_now(__func__))
-        return CUDA_ERROR_NOT_INITIALIZED;
+        return CUDA_ERROR_NO_DEVICE;    /* what a machine without a usable GPU answers */
     if (Flags != 0)
         return CUDA_ERROR_INVALID_VALUE;
     return LOCKED(do_init());
@@ -1491,4 +1491,55 @@ CUresult CUDAAPI cuThreadExchangeStreamCaptureMode(CUstreamCaptureMode *mode)
     t_capture_mode = *mode;
     *mode = old;
     return CUDA_SUCCESS;
+}
+
+/* ---------------- IPC events (in one process) ---------------- */
+struct ipc_event_payload { char magic[8]; int pid; int dev; unsigned long long id; };
+
+CUresult CUDAAPI cuIpcGetEventHandle(CUipcEventHandle *pHandle, CUevent event)
+{
+    ENTER(CUDA_ERROR_INVALID_VALUE);
+    if (!pHandle)
+        return CUDA_ERROR_INVALID_VALUE;
+    sim_lock();
+    struct sim_event *e = sim_obj_get(event, T_EVENT);
+    CUresult r = CUDA_SUCCESS;
+    if (!e)
+        r = CUDA_ERROR_INVALID_HANDLE;
+    else if (!(e->flags & CU_EVENT_INTERPROCESS))
+        r = CUDA_ERROR_INVALID_VALUE;
+    else {
+        struct ipc_event_payload pl = { "SIMEVT", (int)getpid(), e->ctx->dev, (unsigned long long)(uintptr_t)e };
+        memset(pHandle, 0, sizeof *pHandle);
+        memcpy(pHandle->reserved, &pl, sizeof pl);
+    }
+    sim_unlock();
+    return r;
+}
+
+CUresult CUDAAPI cuIpcOpenEventHandle(CUevent *phEvent, CUipcEventHandle handle)
+{
+    ENTER(CUDA_ERROR_INVALID_VALUE);
+    if (!phEvent)
+        return CUDA_ERROR_INVALID_VALUE;
+    struct ipc_event_payload pl;
+    memcpy(&pl, handle.reserved, sizeof pl);
+    if (memcmp(pl.magic, "SIMEVT", 7) || pl.pid != (int)getpid())
+        return CUDA_ERROR_INVALID_VALUE;
+    sim_lock();
+    struct sim_ctx *c;
+    CUresult r = sim_need_ctx(&c);
+    if (r == CUDA_SUCCESS) {
+        struct sim_event *e = calloc(1, sizeof *e);
+        if (!e)
+            r = CUDA_ERROR_OUT_OF_MEMORY;
+        else {
+            e->ctx = c;
+            e->flags = CU_EVENT_INTERPROCESS | CU_EVENT_DISABLE_TIMING;
+            sim_obj_add(e, T_EVENT);
+            *phEvent = (CUevent)e;
+        }
+    }
+    sim_unlock();
+    return r;
 }

@@ -33,7 +33,7 @@
 #define LARGE_ALIGN (64u << 10)
 #define VMM_GRAN    ((size_t)2 << 20)
 
-enum kind { K_DEVICE = 1, K_PITCH, K_MANAGED, K_HOST, K_REGISTERED, K_POOL, K_VMM, K_IPC };
+enum kind { K_DEVICE = 1, K_PITCH, K_MANAGED, K_HOST, K_REGISTERED, K_POOL, K_VMM, K_IPC, K_POOL_IMPORT };
 
 struct sizevec { size_t *v; size_t n, cap; };
 struct blk { size_t off, size; };
@@ -61,6 +61,8 @@ struct sim_mempool {
     cuuint64_t threshold;
     int reuse[3];
     cuuint64_t used, used_high;
+    int fd;                        /* shareable handle (memfd), -1 until exported */
+    struct sim_mempool *origin;    /* imported pools: the exporting pool */
 };
 
 struct sim_memhandle {
@@ -77,6 +79,8 @@ struct sim_memhandle {
 
 struct vmm_map { struct sim_memhandle *h; size_t off; unsigned char access[SIM_MAX_DEVICES]; };
 struct ipc_map { struct sim_ctx *src_ctx; int lazy; void *map; size_t maplen; };
+/* K_POOL_IMPORT: a pool allocation mapped again through cuMemPoolImportPointer */
+struct pool_import { struct sim_mempool *pool; void *map; size_t maplen; };
 struct reservation { uintptr_t base; size_t size; };
 
 struct sim_alloc {
@@ -335,11 +339,27 @@ static int host_mapped(uintptr_t p)
 }
 
 /* ---------------- pools (default pool per device) ---------------- */
+/* live pools, for cuMemPoolImportFromShareableHandle */
+static struct sim_mempool **g_pools;
+static size_t g_npools, g_cappools;
+
 static struct sim_mempool *pool_new(int dev, const CUmemPoolProps *props)
 {
     struct sim_mempool *p = calloc(1, sizeof *p);
     if (!p)
         return NULL;
+    if (g_npools == g_cappools) {
+        size_t nc = g_cappools ? g_cappools * 2 : 32;
+        struct sim_mempool **np = realloc(g_pools, nc * sizeof *np);
+        if (!np) {
+            free(p);
+            return NULL;
+        }
+        g_pools = np;
+        g_cappools = nc;
+    }
+    g_pools[g_npools++] = p;
+    p->fd = -1;
     p->dev = dev;
     p->access[dev] = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
     if (props)
@@ -414,6 +434,12 @@ static void alloc_release(struct sim_alloc *a)
         free(m);
         break;
     }
+    case K_POOL_IMPORT: {
+        struct pool_import *m = a->ext;
+        munmap(m->map, m->maplen);
+        free(m);
+        break;
+    }
     case K_VMM: {
         struct vmm_map *m = a->ext;
         mmap((void *)a->base, a->rsize, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, -1, 0);
@@ -442,7 +468,8 @@ static void collect(const void *nodep, VISIT which, int depth)
         return;
     struct sim_alloc *a = *(struct sim_alloc *const *)nodep;
     int hit = (g_gone_ctx && a->ctx == g_gone_ctx && a->kind != K_VMM) ||
-              (g_gone_pool && a->kind == K_POOL && a->ext == g_gone_pool);
+              (g_gone_pool && a->kind == K_POOL && a->ext == g_gone_pool) ||
+              (g_gone_pool && a->kind == K_POOL_IMPORT && ((struct pool_import *)a->ext)->pool == g_gone_pool);
     if (hit && g_ncoll < g_capcoll)
         g_coll[g_ncoll++] = a;
 }
@@ -483,6 +510,8 @@ int sim_mem_accessible(uintptr_t w, int dev, const struct sim_ctx *ctx)
         }
         case K_POOL:
             return ((struct sim_mempool *)a->ext)->access[dev] != CU_MEM_ACCESS_FLAGS_PROT_NONE;
+        case K_POOL_IMPORT:
+            return ((struct pool_import *)a->ext)->pool->access[dev] != CU_MEM_ACCESS_FLAGS_PROT_NONE;
         case K_VMM:
             return ((struct vmm_map *)a->ext)->access[dev] != CU_MEM_ACCESS_FLAGS_PROT_NONE;
         case K_MANAGED: case K_HOST: case K_REGISTERED:
@@ -570,7 +599,8 @@ static CUresult mem_free(CUdeviceptr p, int want_host)
     struct sim_alloc *a = find(p);
     if (!a || a->base != p)
         return CUDA_ERROR_INVALID_VALUE;
-    if (want_host ? a->kind != K_HOST : (a->kind != K_DEVICE && a->kind != K_PITCH && a->kind != K_MANAGED && a->kind != K_POOL))
+    if (want_host ? a->kind != K_HOST : (a->kind != K_DEVICE && a->kind != K_PITCH && a->kind != K_MANAGED &&
+                                          a->kind != K_POOL && a->kind != K_POOL_IMPORT))
         return CUDA_ERROR_INVALID_VALUE;
     CUresult r = sim_ctx_check(sim_obj_get(a->ctx, T_CTX) ? a->ctx : NULL);
     if (r != CUDA_SUCCESS && r != CUDA_ERROR_INVALID_CONTEXT)
@@ -758,9 +788,18 @@ static CUresult host_register(void *p, size_t size, unsigned flags)
     uintptr_t b = (uintptr_t)p;
     if (arena_of(b) >= 0 || in_reservation(b) >= 0)
         return CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED;
-    for (uintptr_t q = b & ~(uintptr_t)(g_page - 1); q < b + size; q += g_page)
-        if (!host_mapped(q))
-            return CUDA_ERROR_INVALID_VALUE;
+    /* every page must be mapped: one mincore() over the range */
+    uintptr_t first = b & ~(uintptr_t)(g_page - 1);
+    if (b + size < b)
+        return CUDA_ERROR_INVALID_VALUE;
+    size_t npages = (b + size - first + g_page - 1) / g_page;
+    unsigned char *vec = malloc(npages);
+    if (!vec)
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    int mapped = mincore((void *)first, npages * g_page, vec) == 0;
+    free(vec);
+    if (!mapped)
+        return CUDA_ERROR_INVALID_VALUE;
     struct sim_alloc *a = calloc(1, sizeof *a);
     if (!a)
         return CUDA_ERROR_OUT_OF_MEMORY;
@@ -840,7 +879,7 @@ static CUresult free_async(CUdeviceptr p, CUstream hs)
     if ((r = sim_ctx_check(c)) != CUDA_SUCCESS)
         return r;
     struct sim_alloc *a = find(p);
-    if (!a || a->base != p || (a->kind != K_POOL && a->kind != K_DEVICE && a->kind != K_PITCH))
+    if (!a || a->base != p || (a->kind != K_POOL && a->kind != K_POOL_IMPORT && a->kind != K_DEVICE && a->kind != K_PITCH))
         return CUDA_ERROR_INVALID_VALUE;
     alloc_release(a);
     return CUDA_SUCCESS;
@@ -873,6 +912,14 @@ static CUresult pool_destroy(CUmemoryPool pool)
     release_matching(NULL, p);
     if (sim_g.dev[p->dev].current_pool == p)
         sim_g.dev[p->dev].current_pool = sim_g.dev[p->dev].default_pool;
+    for (size_t i = 0; i < g_npools; i++) {
+        if (g_pools[i] == p)
+            g_pools[i--] = g_pools[--g_npools];
+        else if (g_pools[i]->origin == p)
+            g_pools[i]->origin = NULL;
+    }
+    if (p->fd >= 0)
+        close(p->fd);
     sim_obj_del(p);
     free(p);
     return CUDA_SUCCESS;
@@ -958,6 +1005,133 @@ static CUresult pool_attr(CUmemoryPool pool, CUmemPool_attribute attr, void *val
 }
 CUresult CUDAAPI cuMemPoolSetAttribute(CUmemoryPool pool, CUmemPool_attribute attr, void *value) { ENTER(CUDA_ERROR_INVALID_VALUE); return LOCKED(pool_attr(pool, attr, value, 1)); }
 CUresult CUDAAPI cuMemPoolGetAttribute(CUmemoryPool pool, CUmemPool_attribute attr, void *value) { ENTER(CUDA_ERROR_INVALID_VALUE); return LOCKED(pool_attr(pool, attr, value, 0)); }
+
+/* ---- sharing pools and their allocations (in one process) ---- */
+static CUresult pool_export(void *out, CUmemoryPool pool, CUmemAllocationHandleType type, unsigned long long flags)
+{
+    struct sim_mempool *p = sim_obj_get(pool, T_POOL);
+    if (!out || !p || flags != 0)
+        return CUDA_ERROR_INVALID_VALUE;
+    if (type != CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR || !(p->props.handleTypes & CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR))
+        return CUDA_ERROR_INVALID_VALUE;
+    if (p->fd < 0 && (p->fd = memfd_create("simcuda-pool", MFD_CLOEXEC)) < 0)
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    int fd = fcntl(p->fd, F_DUPFD_CLOEXEC, 0);
+    if (fd < 0)
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    *(int *)out = fd;
+    return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuMemPoolExportToShareableHandle(void *handle_out, CUmemoryPool pool, CUmemAllocationHandleType handleType, unsigned long long flags)
+{
+    ENTER(CUDA_ERROR_INVALID_VALUE);
+    return LOCKED(pool_export(handle_out, pool, handleType, flags));
+}
+
+static CUresult pool_import(CUmemoryPool *out, void *handle, CUmemAllocationHandleType type, unsigned long long flags)
+{
+    if (!out || flags != 0 || type != CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR)
+        return CUDA_ERROR_INVALID_VALUE;
+    int fd = (int)(intptr_t)handle;
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0)
+        return CUDA_ERROR_INVALID_VALUE;
+    struct sim_mempool *src = NULL;
+    for (size_t i = 0; i < g_npools && !src; i++) {
+        struct stat ps;
+        if (g_pools[i]->fd >= 0 && fstat(g_pools[i]->fd, &ps) == 0 && ps.st_ino == st.st_ino && ps.st_dev == st.st_dev)
+            src = g_pools[i];
+    }
+    if (!src)
+        return CUDA_ERROR_INVALID_VALUE;
+    /* an importing process sets its own access: only the owner device has it */
+    struct sim_mempool *p = pool_new(src->dev, &src->props);
+    if (!p)
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    p->origin = src;
+    *out = (CUmemoryPool)p;
+    return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuMemPoolImportFromShareableHandle(CUmemoryPool *pool_out, void *handle, CUmemAllocationHandleType handleType, unsigned long long flags)
+{
+    ENTER(CUDA_ERROR_INVALID_VALUE);
+    return LOCKED(pool_import(pool_out, handle, handleType, flags));
+}
+
+struct pool_ptr_payload { char magic[8]; int pid; unsigned long long id; uintptr_t base; };
+
+static CUresult pool_export_ptr(CUmemPoolPtrExportData *out, CUdeviceptr ptr)
+{
+    if (!out)
+        return CUDA_ERROR_INVALID_VALUE;
+    struct sim_alloc *a = find(ptr);
+    if (!a || a->kind != K_POOL || a->base != ptr)
+        return CUDA_ERROR_INVALID_VALUE;
+    struct pool_ptr_payload pl = { "SIMPOOL", (int)getpid(), a->id, a->base };
+    memset(out, 0, sizeof *out);
+    memcpy(out->reserved, &pl, sizeof pl);
+    return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuMemPoolExportPointer(CUmemPoolPtrExportData *shareData_out, CUdeviceptr ptr)
+{
+    ENTER(CUDA_ERROR_INVALID_VALUE);
+    return LOCKED(pool_export_ptr(shareData_out, ptr));
+}
+
+static CUresult pool_import_ptr(CUdeviceptr *out, CUmemoryPool pool, CUmemPoolPtrExportData *data)
+{
+    struct sim_mempool *p = sim_obj_get(pool, T_POOL);
+    if (!out || !p || !data)
+        return CUDA_ERROR_INVALID_VALUE;
+    struct pool_ptr_payload pl;
+    memcpy(&pl, data->reserved, sizeof pl);
+    if (memcmp(pl.magic, "SIMPOOL", 8) || pl.pid != (int)getpid())
+        return CUDA_ERROR_INVALID_VALUE;
+    struct sim_alloc *src = find(pl.base);
+    if (!src || src->kind != K_POOL || src->id != pl.id || src->base != pl.base)
+        return CUDA_ERROR_INVALID_VALUE;
+    struct sim_mempool *sp = src->ext;
+    if (p != sp && p->origin != sp)
+        return CUDA_ERROR_INVALID_VALUE;    /* not from this (imported) pool */
+    int ai = arena_of(src->base);
+    if (ai < 0)
+        return CUDA_ERROR_INVALID_VALUE;
+    struct sim_alloc *a = calloc(1, sizeof *a);
+    struct pool_import *m = calloc(1, sizeof *m);
+    if (!a || !m) {
+        free(a);
+        free(m);
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    }
+    size_t off = src->base - g_ar[ai].base, delta = off % g_page;
+    size_t len = round_up(delta + src->rsize, g_page);
+    void *v = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, g_ar[ai].fd, (off_t)(off - delta));
+    if (v == MAP_FAILED) {
+        free(a);
+        free(m);
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    }
+    madvise(v, len, MADV_DONTFORK);
+    m->pool = p;
+    m->map = v;
+    m->maplen = len;
+    a->base = (uintptr_t)v + delta;
+    a->size = src->size;
+    a->rsize = src->rsize;
+    a->kind = K_POOL_IMPORT;
+    a->dev = src->dev;
+    a->ctx = sim_cur_ctx() ? sim_cur_ctx() : src->ctx;
+    a->ext = m;
+    a->id = g_next_buf++;
+    table_add(a);
+    *out = a->base;
+    return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuMemPoolImportPointer(CUdeviceptr *ptr_out, CUmemoryPool pool, CUmemPoolPtrExportData *shareData)
+{
+    ENTER(CUDA_ERROR_INVALID_VALUE);
+    return LOCKED(pool_import_ptr(ptr_out, pool, shareData));
+}
 
 CUresult CUDAAPI cuMemPoolTrimTo(CUmemoryPool pool, size_t minBytesToKeep)
 {
@@ -1418,6 +1592,7 @@ static CUresult ipc_open(CUdeviceptr *pdptr, CUipcMemHandle handle, unsigned fla
         free(m);
         return CUDA_ERROR_OUT_OF_MEMORY;
     }
+    madvise(p, len, MADV_DONTFORK);
     m->src_ctx = src->ctx;
     m->lazy = (flags & CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS) != 0;
     m->map = p;
@@ -1761,11 +1936,14 @@ static CUresult ptr_attr(void *data, CUpointer_attribute attr, CUdeviceptr ptr, 
             f = ((struct vmm_map *)a->ext)->access[cur->dev];
         if (a && a->kind == K_POOL && cur)
             f = ((struct sim_mempool *)a->ext)->access[cur->dev];
+        if (a && a->kind == K_POOL_IMPORT && cur)
+            f = ((struct pool_import *)a->ext)->pool->access[cur->dev];
         *(unsigned *)data = f;
         break;
     }
     case CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE:
-        *(CUmemoryPool *)data = a && a->kind == K_POOL ? (CUmemoryPool)a->ext : NULL;
+        *(CUmemoryPool *)data = a && a->kind == K_POOL ? (CUmemoryPool)a->ext :
+                                a && a->kind == K_POOL_IMPORT ? (CUmemoryPool)((struct pool_import *)a->ext)->pool : NULL;
         break;
     case CU_POINTER_ATTRIBUTE_MAPPING_SIZE:
         *(size_t *)data = a ? a->size : 0;

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 static CUcontext ctx[4];
@@ -101,6 +102,12 @@ static void kinds(void)
     EQ(dp, (uintptr_t)buf);
     OK(cuMemHostUnregister(buf));
     EXPECT(cuMemHostUnregister(buf), CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED);
+    /* an unmapped range cannot be registered */
+    void *gone = mmap(NULL, 3 * 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    munmap((char *)gone + 4096, 4096);
+    EXPECT(cuMemHostRegister(gone, 3 * 4096, 0), CUDA_ERROR_INVALID_VALUE);
+    munmap(gone, 4096);
+    munmap((char *)gone + 8192, 4096);
     /* a plain host pointer is no CUDA pointer */
     unsigned t;
     EXPECT(cuPointerGetAttribute(&t, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, (CUdeviceptr)(uintptr_t)buf), CUDA_ERROR_INVALID_VALUE);
@@ -273,6 +280,48 @@ static void pools_vmm_ipc(void)
     OK(cuIpcCloseMemHandle(opened));
     MUST(cuCtxSetCurrent(ctx[3]));
     OK(cuMemFree(src));
+
+    /* IPC events */
+    CUevent ev, ev2;
+    OK(cuEventCreate(&ev, CU_EVENT_INTERPROCESS | CU_EVENT_DISABLE_TIMING));
+    CUipcEventHandle eh;
+    OK(cuIpcGetEventHandle(&eh, ev));
+    OK(cuIpcOpenEventHandle(&ev2, eh));
+    OK(cuEventRecord(ev2, NULL));
+    OK(cuEventSynchronize(ev2));
+    OK(cuEventDestroy(ev2));
+    OK(cuEventDestroy(ev));
+
+    /* pool sharing: export the pool and a pointer, import both */
+    CUmemPoolProps sp;
+    memset(&sp, 0, sizeof sp);
+    sp.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
+    sp.handleTypes = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR;
+    sp.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+    sp.location.id = 3;
+    CUmemoryPool shared, imported;
+    OK(cuMemPoolCreate(&shared, &sp));
+    CUdeviceptr sptr, iptr;
+    OK(cuMemAllocFromPoolAsync(&sptr, 4096, shared, NULL));
+    OK(cuMemsetD8(sptr, 0x66, 4096));
+    int pfd = -1;
+    OK(cuMemPoolExportToShareableHandle(&pfd, shared, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0));
+    OK(cuMemPoolImportFromShareableHandle(&imported, (void *)(uintptr_t)pfd, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0));
+    CUmemPoolPtrExportData pd;
+    OK(cuMemPoolExportPointer(&pd, sptr));
+    OK(cuMemPoolImportPointer(&iptr, imported, &pd));
+    TRUE(iptr != sptr);
+    byte = 0;
+    OK(cuMemcpyDtoH(&byte, iptr + 4095, 1));
+    EQ(byte, 0x66);
+    CUmemoryPool which_pool = NULL;
+    OK(cuPointerGetAttribute(&which_pool, CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE, iptr));
+    TRUE(which_pool == imported);
+    OK(cuMemFreeAsync(iptr, NULL));
+    OK(cuMemFreeAsync(sptr, NULL));
+    OK(cuMemPoolDestroy(imported));
+    OK(cuMemPoolDestroy(shared));
+    close(pfd);
 }
 
 static void many_small(void)
