@@ -1,7 +1,10 @@
 /* device.c: device management on primary contexts, peer access, pools of a
  * device.  The runtime's current device is per thread: cudaSetDevice makes
  * that device's primary context current on the calling thread. */
+#include <stdlib.h>
 #include <string.h>
+
+#include <cuda_profiler_api.h>
 
 #include "rt.h"
 
@@ -274,4 +277,103 @@ RT_API cudaError_t cudaDeviceSetMemPool(int device, cudaMemPool_t memPool)
     if (!rt_valid_device(device))
         return rt_ret(cudaErrorInvalidDevice);
     return rt_ret(rt_err(CU(cuDeviceSetMemPool, rt_cudev(device), memPool)));
+}
+
+/* ---- limits, cache configuration, PCI ids, profiler -------------------- */
+
+RT_API cudaError_t cudaDeviceSetLimit(enum cudaLimit limit, size_t value)
+{
+    RT_TRY(rt_ctx());
+    return rt_ret(rt_err(CU(cuCtxSetLimit, (CUlimit)limit, value))); /* same numbering */
+}
+
+RT_API cudaError_t cudaDeviceGetLimit(size_t *pValue, enum cudaLimit limit)
+{
+    if (!pValue)
+        return rt_ret(cudaErrorInvalidValue);
+    RT_TRY(rt_ctx());
+    return rt_ret(rt_err(CU(cuCtxGetLimit, pValue, (CUlimit)limit)));
+}
+
+RT_API cudaError_t cudaDeviceGetCacheConfig(enum cudaFuncCache *pCacheConfig)
+{
+    if (!pCacheConfig)
+        return rt_ret(cudaErrorInvalidValue);
+    RT_TRY(rt_ctx());
+    CUfunc_cache c = CU_FUNC_CACHE_PREFER_NONE;
+    RT_TRY(rt_err(CU(cuCtxGetCacheConfig, &c)));
+    *pCacheConfig = (enum cudaFuncCache)c;
+    return cudaSuccess;
+}
+
+RT_API cudaError_t cudaDeviceSetCacheConfig(enum cudaFuncCache cacheConfig)
+{
+    RT_TRY(rt_ctx());
+    return rt_ret(rt_err(CU(cuCtxSetCacheConfig, (CUfunc_cache)cacheConfig)));
+}
+
+RT_API cudaError_t cudaDeviceGetPCIBusId(char *pciBusId, int len, int device)
+{
+    if (!pciBusId || len <= 0)
+        return rt_ret(cudaErrorInvalidValue);
+    RT_TRY(rt_init());
+    if (!rt_valid_device(device))
+        return rt_ret(cudaErrorInvalidDevice);
+    return rt_ret(rt_err(CU(cuDeviceGetPCIBusId, pciBusId, len, rt_cudev(device))));
+}
+
+RT_API cudaError_t cudaDeviceGetByPCIBusId(int *device, const char *pciBusId)
+{
+    if (!device || !pciBusId)
+        return rt_ret(cudaErrorInvalidValue);
+    RT_TRY(rt_init());
+    CUdevice d;
+    RT_TRY(rt_err(CU(cuDeviceGetByPCIBusId, &d, pciBusId)));
+    int o = rt_ordinal(d);
+    if (o < 0)
+        return rt_ret(cudaErrorInvalidDevice);
+    *device = o;
+    return cudaSuccess;
+}
+
+/* The device whose compute capability is closest to prop's (major, minor);
+ * the current device when prop asks for nothing. */
+RT_API cudaError_t cudaChooseDevice(int *device, const struct cudaDeviceProp *prop)
+{
+    if (!device || !prop)
+        return rt_ret(cudaErrorInvalidValue);
+    RT_TRY(rt_current_device(device));
+    if (prop->major <= 0)
+        return cudaSuccess;
+    long best = -1;
+    for (int d = 0; d < rt_ndev; d++) {
+        int ma = 0, mi = 0;
+        if (attr(&ma, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, d) != cudaSuccess ||
+            attr(&mi, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, d) != cudaSuccess)
+            continue;
+        long dist = labs((long)(ma * 10 + mi) - (long)(prop->major * 10 + prop->minor));
+        if (best < 0 || dist < best) {
+            best = dist;
+            *device = d;
+        }
+    }
+    return cudaSuccess;
+}
+
+/* Without a profiler attached these are no-ops that succeed; so they are
+ * when the driver does not hand out cuProfilerStart/Stop. */
+RT_API cudaError_t cudaProfilerStart(void)
+{
+    RT_TRY(rt_ctx());
+    if (!rt_drv.p_cuProfilerStart)
+        return cudaSuccess;
+    return rt_ret(rt_err(CU(cuProfilerStart)));
+}
+
+RT_API cudaError_t cudaProfilerStop(void)
+{
+    RT_TRY(rt_ctx());
+    if (!rt_drv.p_cuProfilerStop)
+        return cudaSuccess;
+    return rt_ret(rt_err(CU(cuProfilerStop)));
 }

@@ -366,6 +366,25 @@ cudaError_t rt_kernel(const void *func, CUkernel *out)
     return e;
 }
 
+/* Remember a kernel obtained from a library the program loaded itself
+ * (cudaLibraryGetKernel): cudaLaunchKernel and friends accept it. */
+static void adopt_kernel(CUkernel k)
+{
+    if (!k)
+        return;
+    pthread_mutex_lock(&lock);
+    struct func *f = kernels[bucket(k)];
+    while (f && f->kern != k)
+        f = f->knext;
+    if (!f && (f = calloc(1, sizeof *f)) != NULL) {
+        f->kern = k;
+        unsigned b = bucket(k);
+        f->knext = kernels[b];
+        kernels[b] = f;
+    }
+    pthread_mutex_unlock(&lock);
+}
+
 cudaError_t rt_symbol(const void *symbol, struct rt_var_info *out)
 {
     if (!symbol)
@@ -658,4 +677,102 @@ RT_API cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *n
                                                                           unsigned int flags)
 {
     return occupancy(numBlocks, func, blockSize, dynamicSMemSize, flags);
+}
+
+/* ---- names, parameters, cache preference -------------------------------- */
+
+RT_API cudaError_t cudaFuncGetName(const char **name, const void *func)
+{
+    if (!name)
+        return rt_ret(cudaErrorInvalidValue);
+    RT_TRY(rt_init());
+    CUkernel k = NULL;
+    RT_TRY(rt_kernel(func, &k));
+    return rt_ret(rt_err(CU(cuKernelGetName, name, k)));
+}
+
+RT_API cudaError_t cudaFuncGetParamInfo(const void *func, size_t paramIndex, size_t *paramOffset, size_t *paramSize)
+{
+    RT_TRY(rt_init());
+    CUkernel k = NULL;
+    RT_TRY(rt_kernel(func, &k));
+    return rt_ret(rt_err(CU(cuKernelGetParamInfo, k, paramIndex, paramOffset, paramSize)));
+}
+
+RT_API cudaError_t cudaFuncSetCacheConfig(const void *func, enum cudaFuncCache cacheConfig)
+{
+    RT_TRY(rt_ctx());
+    CUkernel k = NULL;
+    RT_TRY(rt_kernel(func, &k));
+    int dev = 0;
+    RT_TRY(rt_current_device(&dev));
+    return rt_ret(rt_err(CU(cuKernelSetCacheConfig, k, (CUfunc_cache)cacheConfig, rt_cudev(dev))));
+}
+
+RT_API cudaError_t cudaKernelSetAttributeForDevice(cudaKernel_t kernel, enum cudaFuncAttribute attr, int value,
+                                                   int device)
+{
+    RT_TRY(rt_init());
+    if (!rt_valid_device(device))
+        return rt_ret(cudaErrorInvalidDevice);
+    if (!kernel)
+        return rt_ret(cudaErrorInvalidDeviceFunction);
+    return rt_ret(rt_err(CU(cuKernelSetAttribute, (CUfunction_attribute)attr, value, kernel, rt_cudev(device))));
+}
+
+/* ---- libraries the program loads itself --------------------------------- */
+
+_Static_assert(sizeof(enum cudaJitOption) == sizeof(CUjit_option) &&
+               sizeof(enum cudaLibraryOption) == sizeof(CUlibraryOption), "option enum sizes differ");
+
+RT_API cudaError_t cudaLibraryLoadData(cudaLibrary_t *library, const void *code, enum cudaJitOption *jitOptions,
+                                       void **jitOptionsValues, unsigned int numJitOptions,
+                                       enum cudaLibraryOption *libraryOptions, void **libraryOptionValues,
+                                       unsigned int numLibraryOptions)
+{
+    if (!library || !code)
+        return rt_ret(cudaErrorInvalidValue);
+    RT_TRY(rt_init());
+    /* cudaJitOption / cudaLibraryOption share CUjit_option's and
+     * CUlibraryOption's numbering and size. */
+    return rt_ret(rt_err(CU(cuLibraryLoadData, library, code, (CUjit_option *)jitOptions, jitOptionsValues,
+                            numJitOptions, (CUlibraryOption *)libraryOptions, libraryOptionValues,
+                            numLibraryOptions)));
+}
+
+RT_API cudaError_t cudaLibraryUnload(cudaLibrary_t library)
+{
+    RT_TRY(rt_init());
+    return rt_ret(rt_err(CU(cuLibraryUnload, library)));
+}
+
+RT_API cudaError_t cudaLibraryGetKernel(cudaKernel_t *pKernel, cudaLibrary_t library, const char *name)
+{
+    if (!pKernel || !name)
+        return rt_ret(cudaErrorInvalidValue);
+    RT_TRY(rt_init());
+    CUkernel k = NULL;
+    RT_TRY(rt_err(CU(cuLibraryGetKernel, &k, library, name)));
+    adopt_kernel(k);
+    *pKernel = k;
+    return cudaSuccess;
+}
+
+RT_API cudaError_t cudaLibraryGetKernelCount(unsigned int *count, cudaLibrary_t lib)
+{
+    if (!count)
+        return rt_ret(cudaErrorInvalidValue);
+    RT_TRY(rt_init());
+    return rt_ret(rt_err(CU(cuLibraryGetKernelCount, count, lib)));
+}
+
+RT_API cudaError_t cudaLibraryEnumerateKernels(cudaKernel_t *kernels_, unsigned int numKernels, cudaLibrary_t lib)
+{
+    if (!kernels_)
+        return rt_ret(cudaErrorInvalidValue);
+    RT_TRY(rt_init());
+    RT_TRY(rt_err(CU(cuLibraryEnumerateKernels, kernels_, numKernels, lib)));
+    for (unsigned i = 0; i < numKernels; i++)
+        adopt_kernel(kernels_[i]);
+    return cudaSuccess;
 }

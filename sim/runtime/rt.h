@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 #include <cudaTypedefs.h>          /* cuda.h and PFN_<name>_v<version> types */
+#include <cudaProfilerTypedefs.h>  /* PFN_cuProfilerStart/Stop */
 /* Declare the legacy and the per-thread (_ptsz/_ptds) runtime entry points
  * side by side, as the runtime itself is built. */
 #define __CUDA_API_VERSION_INTERNAL 1

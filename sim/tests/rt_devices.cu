@@ -1,6 +1,7 @@
 // Devices, per-thread current device, versions, error names and strings,
 // last-error semantics.
 #include <pthread.h>
+#include <cuda_profiler_api.h>
 #include "rt_check.h"
 
 struct thread_arg { int dev, seen, seen_after; cudaError_t err; };
@@ -107,6 +108,57 @@ int main()
     CHECK(cudaStreamDestroy(s));
     CHECK(cudaStreamDestroy(sp));
     CHECK(cudaDeviceSynchronize());
+
+    // Work in stream order on the host.
+    cudaStream_t hs;
+    CHECK(cudaStreamCreate(&hs));
+    static int host_calls;
+    host_calls = 0;
+    CHECK(cudaLaunchHostFunc(hs, [](void *p) { ++*(int *)p; }, &host_calls));
+    CHECK(cudaStreamAddCallback(
+        hs, [](cudaStream_t, cudaError_t st, void *p) { *(int *)p += st == cudaSuccess ? 10 : 100; },
+        &host_calls, 0));
+    CHECK(cudaStreamSynchronize(hs));
+    EXPECT(host_calls == 11);
+    unsigned long long id1 = 0, id2 = 0;
+    CHECK(cudaStreamGetId(hs, &id1));
+    CHECK(cudaStreamGetId(0, &id2));
+    EXPECT(id1 != id2);
+    cudaStreamCaptureStatus cs = cudaStreamCaptureStatusActive;
+    CHECK(cudaStreamIsCapturing(hs, &cs));
+    EXPECT(cs == cudaStreamCaptureStatusNone);
+    cs = cudaStreamCaptureStatusActive;
+    unsigned long long cid = 1;
+    CHECK(cudaStreamGetCaptureInfo(hs, &cs, &cid));
+    EXPECT(cs == cudaStreamCaptureStatusNone);
+    cudaStreamCaptureMode mode = cudaStreamCaptureModeRelaxed;
+    CHECK(cudaThreadExchangeStreamCaptureMode(&mode));
+    CHECK(cudaThreadExchangeStreamCaptureMode(&mode));
+    EXPECT(mode == cudaStreamCaptureModeRelaxed);
+    CHECK(cudaStreamDestroy(hs));
+
+    // Limits, cache preference, PCI ids.
+    size_t stack = 0;
+    CHECK(cudaDeviceSetLimit(cudaLimitStackSize, 4096));
+    CHECK(cudaDeviceGetLimit(&stack, cudaLimitStackSize));
+    EXPECT(stack >= 4096);
+    cudaFuncCache cc = cudaFuncCachePreferNone;
+    CHECK(cudaDeviceSetCacheConfig(cudaFuncCachePreferShared));
+    CHECK(cudaDeviceGetCacheConfig(&cc));
+    for (int d = 0; d < n; d++) {
+        char bus[32];
+        CHECK(cudaDeviceGetPCIBusId(bus, (int)sizeof bus, d));
+        int back = -1;
+        CHECK(cudaDeviceGetByPCIBusId(&back, bus));
+        EXPECT(back == d);
+    }
+    cudaDeviceProp want;
+    memset(&want, 0, sizeof want);
+    int chosen = -1;
+    CHECK(cudaChooseDevice(&chosen, &want));
+    EXPECT(chosen == 2);
+    CHECK(cudaProfilerStart());
+    CHECK(cudaProfilerStop());
 
     // Last error: per thread, cleared by cudaGetLastError, kept by Peek.
     CHECK(cudaGetLastError());

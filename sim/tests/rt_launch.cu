@@ -11,6 +11,19 @@ __managed__ int managed_counter;
 
 __global__ void fill(int *p, int v) { p[threadIdx.x] = v * dev_scale; }
 
+// A kernel loaded by the program itself from PTX (cudaLibraryLoadData), run
+// by its twin.
+static const char lib_ptx[] =
+    ".version 8.0\n.target sm_52\n.address_size 64\n"
+    ".visible .entry libkern(.param .u64 p, .param .u32 v)\n{\n ret;\n}\n";
+extern "C" __attribute__((visibility("default"), used)) void
+simcuda_twin_libkern(void **args, const unsigned grid[3], const unsigned block[3])
+{
+    (void)grid;
+    (void)block;
+    **(int **)args[0] = *(int *)args[1];
+}
+
 static void check_sum(const float *dc, const float *ha, const float *hb, int n)
 {
     float *hc = (float *)malloc(n * sizeof(float));
@@ -101,6 +114,36 @@ int main()
         int min_grid = 0, block_size = 0; // header-inline helper over the runtime's queries
         CHECK(cudaOccupancyMaxPotentialBlockSize(&min_grid, &block_size, vadd, 0, 0));
         EXPECT(min_grid > 0 && block_size > 0 && block_size <= 1024);
+
+        // Name and parameter layout of a registered kernel, read from its code.
+        const char *kname = NULL;
+        CHECK(cudaFuncGetName(&kname, (const void *)vadd));
+        EXPECT_STR(kname, "_Z4vaddPKfS0_Pfi");
+        size_t off = 0, psz = 0;
+        CHECK(cudaFuncGetParamInfo((const void *)vadd, 3, &off, &psz));
+        EXPECT(off == 24 && psz == 4);
+        EXPECT(cudaFuncGetParamInfo((const void *)vadd, 4, &off, &psz) != cudaSuccess);
+        cudaGetLastError();
+        CHECK(cudaFuncSetCacheConfig((const void *)vadd, cudaFuncCachePreferL1));
+
+        // A library of the program's own: its kernel launches like a stub.
+        cudaLibrary_t lib = NULL;
+        CHECK(cudaLibraryLoadData(&lib, lib_ptx, NULL, NULL, 0, NULL, NULL, 0));
+        unsigned nk = 0;
+        CHECK(cudaLibraryGetKernelCount(&nk, lib));
+        EXPECT(nk == 1);
+        cudaKernel_t lk = NULL;
+        CHECK(cudaLibraryGetKernel(&lk, lib, "libkern"));
+        int *flag = NULL;
+        CHECK(cudaMallocManaged(&flag, sizeof(int), cudaMemAttachGlobal));
+        *flag = 0;
+        int val = 77 + d;
+        void *largs[] = { &flag, &val };
+        CHECK(cudaLaunchKernel((const void *)lk, dim3(1), dim3(1), largs, 0, 0));
+        CHECK(cudaDeviceSynchronize());
+        EXPECT(*flag == 77 + d);
+        CHECK(cudaFree(flag));
+        CHECK(cudaLibraryUnload(lib));
 
         // __device__ variables, per device.
         int scale = 3 + d;
