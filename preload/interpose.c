@@ -20,7 +20,7 @@
 /* --- the table --------------------------------------------------------- */
 
 #define DC_DRV(name, req)  __typeof__(&name) dc_real_##name;
-#define DC_RT(name)        __typeof__(&name) dc_real_##name;
+#define DC_RT(name, since) __typeof__(&name) dc_real_##name;
 #define DC_AUX(name, req)  __typeof__(&name) dc_real_##name;
 #define DC_RTAUX(name)     __typeof__(&name) dc_real_##name;
 #include "preload/hooks.def"
@@ -344,34 +344,6 @@ DC_EXPORT CUresult CUDAAPI cuGetProcAddress(const char *symbol, void **pfn, int 
     dc_leave();
     return r;
 }
-
-/* The runtime's way to the driver: the real one runs with the guard held (so
- * our cuGetProcAddress passes through) and we substitute its answer. */
-#define ENTRY_POINT_HOOK(name, params, args)                              \
-    DC_EXPORT cudaError_t CUDARTAPI name params                           \
-    {                                                                     \
-        if (!dc_enter())                                                  \
-            return DC_REAL_RT args;                                       \
-        cudaError_t r = DC_REAL_RT args;                                  \
-        if (r == cudaSuccess && funcPtr)                                  \
-            *funcPtr = dc_substitute(*funcPtr);                           \
-        dc_leave();                                                       \
-        return r;                                                         \
-    }
-ENTRY_POINT_HOOK(cudaGetDriverEntryPoint,
-    (const char *symbol, void **funcPtr, unsigned long long flags, enum cudaDriverEntryPointQueryResult *driverStatus),
-    (cudaGetDriverEntryPoint, symbol, funcPtr, flags, driverStatus))
-ENTRY_POINT_HOOK(cudaGetDriverEntryPoint_ptsz,
-    (const char *symbol, void **funcPtr, unsigned long long flags, enum cudaDriverEntryPointQueryResult *driverStatus),
-    (cudaGetDriverEntryPoint_ptsz, symbol, funcPtr, flags, driverStatus))
-ENTRY_POINT_HOOK(cudaGetDriverEntryPointByVersion,
-    (const char *symbol, void **funcPtr, unsigned int cudaVersion, unsigned long long flags,
-     enum cudaDriverEntryPointQueryResult *driverStatus),
-    (cudaGetDriverEntryPointByVersion, symbol, funcPtr, cudaVersion, flags, driverStatus))
-ENTRY_POINT_HOOK(cudaGetDriverEntryPointByVersion_ptsz,
-    (const char *symbol, void **funcPtr, unsigned int cudaVersion, unsigned long long flags,
-     enum cudaDriverEntryPointQueryResult *driverStatus),
-    (cudaGetDriverEntryPointByVersion_ptsz, symbol, funcPtr, cudaVersion, flags, driverStatus))
 
 /* --- exit status ----------------------------------------------------------- */
 

@@ -34,7 +34,7 @@ enum { DC_REQUIRED = 1, DC_OPTIONAL = 0 };
 
 /* Real pointers, typed from the header declarations. */
 #define DC_DRV(name, req)  extern __typeof__(&name) dc_real_##name;
-#define DC_RT(name)        extern __typeof__(&name) dc_real_##name;
+#define DC_RT(name, since) extern __typeof__(&name) dc_real_##name;
 #define DC_AUX(name, req)  extern __typeof__(&name) dc_real_##name;
 #define DC_RTAUX(name)     extern __typeof__(&name) dc_real_##name;
 #include "preload/hooks.def"

@@ -1,13 +1,20 @@
 #!/bin/sh
 # libdevcheck.so exports exactly the hook table (preload/hooks.def) plus dlsym,
-# exit and __libc_start_main, with the right symbol versions.
+# exit and __libc_start_main, with the right symbol versions (runtime hooks
+# also under cudart 12 / 11.0 versions where the entry point exists there).
 . "$ROOT/tests/preload/common.sh"
 need "$DEVCHECK_LIB"
 nm -D --defined-only "$DEVCHECK_LIB" | awk '$2 != "A" { print $3 }' | sort >"$TMPD/nm"
 [ -s "$TMPD/nm" ] || fail "nm -D found no symbols"
 {
-    printf '#define DC_DRV(n, r) n@@DEVCHECK_1\n#define DC_RT(n) n@@libcudart.so.13\n#include "preload/hooks.def"\n' |
-        ${CC:-gcc} -E -P -I"$ROOT" -x c - | sed 's/ //g; /^$/d'
+    cat <<'EOC' | ${CC:-gcc} -E -P -I"$ROOT" -x c - | tr -d ' ' | tr ';' '\n' | sed '/^$/d'
+#define DC_DRV(n, r) n@@DEVCHECK_1;
+#define OLD_DC_CUDA13(n)
+#define OLD_DC_CUDA12(n) n@libcudart.so.12;
+#define OLD_DC_CUDA11(n) n@libcudart.so.12;n@libcudart.so.11.0;
+#define DC_RT(n, since) n@@libcudart.so.13;OLD_##since(n)
+#include "preload/hooks.def"
+EOC
     printf '%s\n' 'dlsym@@GLIBC_2.34' 'dlsym@GLIBC_2.2.5' '__libc_start_main@@GLIBC_2.34' \
         '__libc_start_main@GLIBC_2.2.5' 'exit@@GLIBC_2.2.5'
 } | sort >"$TMPD/want"
