@@ -7,6 +7,8 @@
 //                        granting device 0: runs
 //   rt_fault pool-denied the same pool without the grant: faults
 //   rt_fault pageable    pageable host memory: faults (no HMM by default)
+//   rt_fault ipc         device 1's buffer through an IPC handle opened on
+//                        device 0 with cudaIpcMemLazyEnablePeerAccess: runs
 #include "rt_check.h"
 
 static const int N = 256;
@@ -88,6 +90,16 @@ int main(int argc, char **argv)
         fill_on(1, b1, 2);
 
     CHECK(cudaSetDevice(0));
+    if (strcmp(mode, "ipc") == 0) {
+        cudaIpcMemHandle_t h;
+        CHECK(cudaIpcGetMemHandle(&h, b1));
+        void *opened = NULL;
+        CHECK(cudaIpcOpenMemHandle(&opened, h, cudaIpcMemLazyEnablePeerAccess));
+        float hb[N];
+        CHECK(cudaMemcpy(hb, opened, sizeof hb, cudaMemcpyDefault));
+        EXPECT(hb[0] == 2 && hb[N - 1] == 2);
+        b1 = (float *)opened;
+    }
     CHECK(cudaMalloc(&a0, N * sizeof(float)));
     CHECK(cudaMalloc(&c0, N * sizeof(float)));
     fill_on(0, a0, 1);
@@ -96,9 +108,11 @@ int main(int argc, char **argv)
     if (strcmp(mode, "peer") == 0)
         CHECK(cudaDeviceEnablePeerAccess(1, 0));
     run(a0, b1, c0);
-    if (strcmp(mode, "peer") == 0 || strcmp(mode, "pool") == 0) {
+    if (strcmp(mode, "peer") == 0 || strcmp(mode, "pool") == 0 || strcmp(mode, "ipc") == 0) {
         CHECK(cudaDeviceSynchronize());
         expect_sum(c0, 3);
+        if (strcmp(mode, "ipc") == 0)
+            CHECK(cudaIpcCloseMemHandle(b1));
         printf("ran\n");
         return 0;
     }
