@@ -139,6 +139,8 @@ SIM_HIDDEN int sim_mem_init(void);
  * address `w`?  1 yes (or not an address at all), 0 it faults. */
 SIM_HIDDEN int sim_mem_accessible(uintptr_t w, int dev, const struct sim_ctx *ctx);
 SIM_HIDDEN void sim_mem_ctx_gone(struct sim_ctx *ctx);
+/* 1 when every page of the host range is mapped (never dereferences it) */
+SIM_HIDDEN int sim_host_range_mapped(uintptr_t p, size_t n);
 SIM_HIDDEN void sim_mem_dev_init(int dev);
 
 /* ---- modules (launch.c) ---- */

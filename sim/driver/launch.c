@@ -708,6 +708,30 @@ static int twin_symbol(const struct sim_func *f, char *sym, size_t len)
 
 #define MAX_PARAMS 1024
 
+/* Host ranges a launch reads (the kernelParams array and each parameter)
+ * must be mapped; they mostly share one or two stack pages, so pages already
+ * checked in this launch are not asked about again. */
+struct page_cache { uintptr_t page[8]; int n; };
+
+static int range_ok(struct page_cache *pc, const void *ptr, size_t n)
+{
+    if (n == 0)
+        return 1;
+    uintptr_t p = (uintptr_t)ptr, ps = 4096;
+    uintptr_t first = p & ~(ps - 1), last = (p + n - 1) & ~(ps - 1);
+    if (p + n < p)
+        return 0;
+    if (first == last)
+        for (int i = 0; i < pc->n; i++)
+            if (pc->page[i] == first)
+                return 1;
+    if (!sim_host_range_mapped(p, n))
+        return 0;
+    if (first == last && pc->n < 8)
+        pc->page[pc->n++] = first;
+    return 1;
+}
+
 static CUresult do_launch(const struct launch *L)
 {
     void *argv_local[64];
@@ -715,6 +739,7 @@ static CUresult do_launch(const struct launch *L)
     twin_fn twin = NULL;
     char sym[300];
     int need_sym = 0;
+    struct page_cache pages = { .n = 0 };
     sim_lock();
     CUresult r = CUDA_SUCCESS;
     struct sim_func *f = func_get(L->f);
@@ -801,7 +826,7 @@ static CUresult do_launch(const struct launch *L)
             args[i] = buf + ki->params[i].offset;
         }
     } else {
-        if (np && !L->params) {
+        if (np && (!L->params || !range_ok(&pages, L->params, np * sizeof(void *)))) {
             r = CUDA_ERROR_INVALID_VALUE;
             goto out;
         }
@@ -813,7 +838,7 @@ static CUresult do_launch(const struct launch *L)
     /* The fault check: every 8-byte word of every parameter. */
     for (unsigned i = 0; i < np; i++) {
         const unsigned char *p = args[i];
-        if (!p) {
+        if (!p || !range_ok(&pages, p, ki->params[i].size)) {
             r = CUDA_ERROR_INVALID_VALUE;
             goto out;
         }

@@ -338,6 +338,24 @@ static int host_mapped(uintptr_t p)
     return mincore((void *)page, 1, &v) == 0;
 }
 
+/* Every page of [p, p+n) is mapped (n > 0): one mincore() call, so a bad
+ * host pointer gives CUDA_ERROR_INVALID_VALUE instead of a crash. */
+static int host_range_mapped(uintptr_t p, size_t n)
+{
+    uintptr_t first = p & ~(uintptr_t)(g_page - 1);
+    size_t npages = (p + n - first + g_page - 1) / g_page;
+    unsigned char small[256];
+    unsigned char *vec = npages <= sizeof small ? small : malloc(npages);
+    if (!vec)
+        return host_mapped(p) && host_mapped(p + n - 1);
+    int ok = mincore((void *)first, npages * g_page, vec) == 0;
+    if (vec != small)
+        free(vec);
+    return ok;
+}
+
+int sim_host_range_mapped(uintptr_t p, size_t n) { return n == 0 || host_range_mapped(p, n); }
+
 /* ---------------- pools (default pool per device) ---------------- */
 /* live pools, for cuMemPoolImportFromShareableHandle */
 static struct sim_mempool **g_pools;
@@ -550,7 +568,7 @@ static CUresult check_range(uintptr_t p, size_t n)
     }
     if (arena_of(p) >= 0 || in_reservation(p) >= 0)
         return CUDA_ERROR_INVALID_VALUE;
-    if (!host_mapped(p) || !host_mapped(p + n - 1))
+    if (p + n < p || !host_range_mapped(p, n))
         return CUDA_ERROR_INVALID_VALUE;
     return CUDA_SUCCESS;
 }
