@@ -409,6 +409,117 @@ RT_API cudaError_t cudaMemcpy2DAsync_ptsz(void *dst, size_t dpitch, const void *
     return copy2d(1, 1, dst, dpitch, src, spitch, width, height, kind, stream);
 }
 
+/* ---- 3D: linear (pitched) memory; CUDA arrays are not simulated ---------- */
+
+RT_API cudaError_t cudaMalloc3D(struct cudaPitchedPtr *pitchedDevPtr, struct cudaExtent extent)
+{
+    if (!pitchedDevPtr)
+        return rt_ret(cudaErrorInvalidValue);
+    memset(pitchedDevPtr, 0, sizeof *pitchedDevPtr);
+    if (extent.height && extent.depth > SIZE_MAX / extent.height)
+        return rt_ret(cudaErrorInvalidValue);
+    void *p = NULL;
+    size_t pitch = 0;
+    RT_TRY(cudaMallocPitch(&p, &pitch, extent.width, extent.height * extent.depth));
+    pitchedDevPtr->ptr = p;
+    pitchedDevPtr->pitch = pitch;
+    pitchedDevPtr->xsize = extent.width;
+    pitchedDevPtr->ysize = extent.height;
+    return cudaSuccess;
+}
+
+static cudaError_t copy3d(int pt, int async, const struct cudaMemcpy3DParms *p, cudaStream_t stream)
+{
+    if (!p)
+        return rt_ret(cudaErrorInvalidValue);
+    RT_TRY(rt_ctx());
+    if (p->srcArray || p->dstArray) {
+        static int warned;
+        rt_warn_once(&warned, "cudaMemcpy3D with CUDA arrays is not simulated: returning cudaErrorNotSupported");
+        return rt_ret(cudaErrorNotSupported);
+    }
+    if (!valid_kind(p->kind))
+        return rt_ret(cudaErrorInvalidMemcpyDirection);
+    if (!p->extent.width || !p->extent.height || !p->extent.depth)
+        return cudaSuccess;
+    if (!p->srcPtr.ptr || !p->dstPtr.ptr)
+        return rt_ret(cudaErrorInvalidValue);
+    CUDA_MEMCPY3D m;
+    memset(&m, 0, sizeof m);
+    int unified = p->kind == cudaMemcpyDefault || p->kind == cudaMemcpyHostToHost;
+    const void *dst_host = NULL;
+    side(&m.srcMemoryType, &m.srcHost, &m.srcDevice, p->srcPtr.ptr,
+           p->kind == cudaMemcpyDeviceToHost || p->kind == cudaMemcpyDeviceToDevice, unified);
+    side(&m.dstMemoryType, &dst_host, &m.dstDevice, p->dstPtr.ptr,
+           p->kind == cudaMemcpyHostToDevice || p->kind == cudaMemcpyDeviceToDevice, unified);
+    m.dstHost = (void *)(uintptr_t)dst_host;
+    m.srcXInBytes = p->srcPos.x;
+    m.srcY = p->srcPos.y;
+    m.srcZ = p->srcPos.z;
+    m.srcPitch = p->srcPtr.pitch;
+    m.srcHeight = p->srcPtr.ysize;
+    m.dstXInBytes = p->dstPos.x;
+    m.dstY = p->dstPos.y;
+    m.dstZ = p->dstPos.z;
+    m.dstPitch = p->dstPtr.pitch;
+    m.dstHeight = p->dstPtr.ysize;
+    m.WidthInBytes = p->extent.width;
+    m.Height = p->extent.height;
+    m.Depth = p->extent.depth;
+    if (async)
+        return rt_ret(rt_err(CUPT(pt, cuMemcpy3DAsync, &m, stream)));
+    return rt_ret(rt_err(CUPT(pt, cuMemcpy3D, &m)));
+}
+RT_API cudaError_t cudaMemcpy3D(const struct cudaMemcpy3DParms *p) { return copy3d(0, 0, p, NULL); }
+RT_API cudaError_t cudaMemcpy3D_ptds(const struct cudaMemcpy3DParms *p) { return copy3d(1, 0, p, NULL); }
+RT_API cudaError_t cudaMemcpy3DAsync(const struct cudaMemcpy3DParms *p, cudaStream_t stream)
+{
+    return copy3d(0, 1, p, stream);
+}
+RT_API cudaError_t cudaMemcpy3DAsync_ptsz(const struct cudaMemcpy3DParms *p, cudaStream_t stream)
+{
+    return copy3d(1, 1, p, stream);
+}
+
+static cudaError_t set3d(int pt, int async, struct cudaPitchedPtr ptr, int value, struct cudaExtent extent,
+                         cudaStream_t stream)
+{
+    RT_TRY(rt_ctx());
+    if (!extent.width || !extent.height || !extent.depth)
+        return cudaSuccess;
+    if (!ptr.ptr)
+        return rt_ret(cudaErrorInvalidValue);
+    if (extent.width > ptr.pitch || extent.height > ptr.ysize)
+        return rt_ret(cudaErrorInvalidValue);
+    unsigned char v = (unsigned char)value;
+    for (size_t z = 0; z < extent.depth; z++) {
+        CUdeviceptr slice = DPTR(ptr.ptr) + z * ptr.pitch * ptr.ysize;
+        CUresult r = async ? CUPT(pt, cuMemsetD2D8Async, slice, ptr.pitch, v, extent.width, extent.height, stream)
+                           : CUPT(pt, cuMemsetD2D8, slice, ptr.pitch, v, extent.width, extent.height);
+        if (r != CUDA_SUCCESS)
+            return rt_ret(rt_err(r));
+    }
+    return cudaSuccess;
+}
+RT_API cudaError_t cudaMemset3D(struct cudaPitchedPtr pitchedDevPtr, int value, struct cudaExtent extent)
+{
+    return set3d(0, 0, pitchedDevPtr, value, extent, NULL);
+}
+RT_API cudaError_t cudaMemset3D_ptds(struct cudaPitchedPtr pitchedDevPtr, int value, struct cudaExtent extent)
+{
+    return set3d(1, 0, pitchedDevPtr, value, extent, NULL);
+}
+RT_API cudaError_t cudaMemset3DAsync(struct cudaPitchedPtr pitchedDevPtr, int value, struct cudaExtent extent,
+                                     cudaStream_t stream)
+{
+    return set3d(0, 1, pitchedDevPtr, value, extent, stream);
+}
+RT_API cudaError_t cudaMemset3DAsync_ptsz(struct cudaPitchedPtr pitchedDevPtr, int value, struct cudaExtent extent,
+                                          cudaStream_t stream)
+{
+    return set3d(1, 1, pitchedDevPtr, value, extent, stream);
+}
+
 /* ---- symbols ----------------------------------------------------------- */
 
 static cudaError_t symbol_copy(int pt, int async, int to, void *buf, const void *symbol, size_t count,

@@ -49,6 +49,43 @@ int main()
     CHECK(cudaStreamSynchronize(s));
     EXPECT(memcmp(back + 4096, h, 64 * 16) == 0);
 
+    // 3D: a 40x6x3 box from the host into device 2, across to device 3,
+    // back to the host.
+    {
+        const size_t W = 40, H = 6, D = 3;
+        cudaExtent ext = make_cudaExtent(W, H, D);
+        cudaPitchedPtr p2, p3;
+        CHECK(cudaSetDevice(2));
+        CHECK(cudaMalloc3D(&p2, ext));
+        CHECK(cudaMemset3D(p2, 0, ext));
+        CHECK(cudaSetDevice(3));
+        CHECK(cudaMalloc3D(&p3, ext));
+        EXPECT(p2.pitch >= W && p3.pitch >= W && p2.ysize == H);
+        cudaMemcpy3DParms m = {};
+        m.srcPtr = make_cudaPitchedPtr(h, W, W, H);
+        m.dstPtr = p2;
+        m.extent = ext;
+        m.kind = cudaMemcpyHostToDevice;
+        CHECK(cudaMemcpy3D(&m));
+        cudaMemcpy3DParms m2 = {};
+        m2.srcPtr = p2;
+        m2.dstPtr = p3;
+        m2.extent = ext;
+        m2.kind = cudaMemcpyDefault;
+        CHECK(cudaMemcpy3DAsync(&m2, 0));
+        cudaMemcpy3DParms m3 = {};
+        memset(back, 0, N);
+        m3.srcPtr = p3;
+        m3.dstPtr = make_cudaPitchedPtr(back, W, W, H);
+        m3.extent = ext;
+        m3.kind = cudaMemcpyDeviceToHost;
+        CHECK(cudaMemcpy3D(&m3));
+        EXPECT(memcmp(back, h, W * H * D) == 0);
+        CHECK(cudaFree(p2.ptr));
+        CHECK(cudaFree(p3.ptr));
+        CHECK(cudaSetDevice(0));
+    }
+
     // Peer access: every pair can (default topology); enable once.
     for (int a = 0; a < n; a++)
         for (int b = 0; b < n; b++) {
