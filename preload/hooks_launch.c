@@ -359,7 +359,8 @@ DC_EXPORT CUresult CUDAAPI cuLibraryUnload(CUlibrary library)
 static int runtime_current_device(void)
 {
     int dev = -1;
-    if (DC_RT_REAL(cudaGetDevice) && dc_real_cudaGetDevice(&dev) == cudaSuccess)
+    __typeof__(dc_real_cudaGetDevice) get = DC_RT_REAL(cudaGetDevice);
+    if (get && get(&dev) == cudaSuccess)
         return dev;
     return dc_current_device();
 }
@@ -376,7 +377,8 @@ static void check_runtime(const char *api, const void *key, int kind, cudaStream
 static void check_stub(const char *api, const void *func, cudaStream_t stream, void **args)
 {
     cudaFunction_t f = NULL;
-    if (!DC_RT_REAL(cudaGetFuncBySymbol) || dc_real_cudaGetFuncBySymbol(&f, func) != cudaSuccess)
+    __typeof__(dc_real_cudaGetFuncBySymbol) get = DC_RT_REAL(cudaGetFuncBySymbol);
+    if (!get || get(&f, func) != cudaSuccess)
         f = NULL;
     if (f)
         check_runtime(api, f, K_FUNCTION, stream, args);

@@ -60,16 +60,25 @@ static inline void dc_leave(void) { dc_guard--; }
 /* Runtime real pointers are resolved on first use: a program may load
  * libcudart after its first driver call. */
 void *dc_resolve_rt(const char *name);
-#define DC_RT_REAL(name) \
-    (dc_real_##name ? dc_real_##name \
-     : (dc_real_##name = (__typeof__(dc_real_##name))dc_resolve_rt(#name)))
+#define DC_RT_REAL(name)                                                          \
+    ({                                                                            \
+        __typeof__(dc_real_##name) p_ = __atomic_load_n(&dc_real_##name, __ATOMIC_ACQUIRE); \
+        if (!p_) {                                                                \
+            p_ = (__typeof__(dc_real_##name))dc_resolve_rt(#name);                \
+            __atomic_store_n(&dc_real_##name, p_, __ATOMIC_RELEASE);              \
+        }                                                                         \
+        p_;                                                                       \
+    })
 
 /* Call the real driver function, or return CUDA_ERROR_NOT_FOUND if the driver
- * lacks it.  Statement-expression so it can be returned directly. */
+ * lacks it (driver pointers are set once, before any hook does its work). */
 #define DC_REAL(name, ...) \
     (dc_real_##name ? dc_real_##name(__VA_ARGS__) : CUDA_ERROR_NOT_FOUND)
-#define DC_REAL_RT(name, ...) \
-    (DC_RT_REAL(name) ? dc_real_##name(__VA_ARGS__) : cudaErrorSymbolNotFound)
+#define DC_REAL_RT(name, ...)                                                     \
+    ({                                                                            \
+        __typeof__(dc_real_##name) f_ = DC_RT_REAL(name);                         \
+        f_ ? f_(__VA_ARGS__) : cudaErrorSymbolNotFound;                           \
+    })
 
 /* The wrapper to hand back for a real driver pointer p, or p itself. */
 void *dc_substitute(void *p);

@@ -4,12 +4,13 @@ PT_BUILD := $(BUILD)/tests/preload
 PT_PROGS := $(PT_BUILD)/xdev $(PT_BUILD)/ctor_main $(PT_BUILD)/libctor.so $(PT_BUILD)/libctor_kern.so \
             $(PT_BUILD)/dlsym_test $(PT_BUILD)/libnext_a.so $(PT_BUILD)/libnext_b.so \
             $(PT_BUILD)/procaddr $(PT_BUILD)/fork_test $(PT_BUILD)/nodriver $(PT_BUILD)/launches \
-            $(PT_BUILD)/rt12_main
+            $(PT_BUILD)/rt12_main $(PT_BUILD)/threads
 ALL   += $(PT_PROGS)
 TESTS += tests/preload/exports.sh tests/preload/wrapper.sh tests/preload/dlsym.sh \
          tests/preload/procaddr.sh tests/preload/ctor.sh tests/preload/xdev.sh \
          tests/preload/bad_options.sh tests/preload/exitcode.sh tests/preload/fork.sh \
-         tests/preload/nodriver.sh tests/preload/launches.sh tests/preload/rt12.sh
+         tests/preload/nodriver.sh tests/preload/launches.sh tests/preload/rt12.sh \
+         tests/preload/threads.sh
 
 $(PT_BUILD)/xdev: tests/preload/xdev.cu
 	@mkdir -p $(@D)
@@ -66,3 +67,7 @@ $(PT_BUILD)/rt12/libcudart.so.12: tests/preload/fake_rt12.c tests/preload/fake_r
 $(PT_BUILD)/rt12_main: tests/preload/rt12_main.c $(PT_BUILD)/rt12/libcudart.so.12
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS) $(PT_BUILD)/rt12/libcudart.so.12 -Wl,-rpath,'$$ORIGIN/rt12'
+
+$(PT_BUILD)/threads: tests/preload/threads.cu
+	@mkdir -p $(@D)
+	$(NVCC) $(ALL_NVCCFLAGS) -o $@ $< -lpthread
