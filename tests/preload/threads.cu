@@ -1,7 +1,8 @@
 // Many threads at once through every devcheck path: each thread picks a
-// device, allocates and frees, launches clean kernels, and once launches with
-// a buffer of the next device (the same call site in every thread, so one
-// unique finding).  Prints "threads: done" and exits 0.
+// device, allocates and frees, launches clean kernels, and at the end launches
+// once with a buffer of the next device (the same call site in every thread,
+// so one unique finding; last, because the fault it causes is sticky and
+// fails every later call on that device).  Prints "threads: done", exits 0.
 #include <cuda_runtime.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -23,11 +24,10 @@ static void *worker(void *arg)
         if (cudaMalloc(&a, 256) != cudaSuccess || cudaMalloc(&b, 256) != cudaSuccess)
             return (void *)1;
         th_kernel<<<1, 16>>>(a, b);
-        if (i == 0)
-            th_kernel<<<1, 16>>>(a, bufs[(dev + 1) % 4]);
         cudaFree(a);
         cudaFree(b);
     }
+    th_kernel<<<1, 16>>>(bufs[dev], bufs[(dev + 1) % 4]);
     return NULL;
 }
 
