@@ -165,25 +165,41 @@ static void handle_free(struct sim_memhandle *h)
 }
 
 /* ---------------- arenas ---------------- */
-static int arena_init(struct arena *ar, size_t vsize, size_t cap, const char *name)
+static int arena_init(struct arena *ar, size_t vsize, size_t cap, const char *name, int quiet)
 {
     ar->fd = memfd_create(name, MFD_CLOEXEC);
     if (ar->fd < 0 || ftruncate(ar->fd, (off_t)vsize) != 0) {
         fprintf(stderr, "simcuda: memfd for %s: %s\n", name, strerror(errno));
+        if (ar->fd >= 0)
+            close(ar->fd);
+        ar->fd = -1;
         return -1;
     }
     void *p = mmap(NULL, vsize, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE, ar->fd, 0);
     if (p == MAP_FAILED) {
-        fprintf(stderr, "simcuda: mapping %s (%zu GiB): %s\n", name, vsize >> 30, strerror(errno));
+        if (!quiet)
+            fprintf(stderr, "simcuda: mapping %s (%zu MiB): %s\n", name, vsize >> 20, strerror(errno));
+        close(ar->fd);
+        ar->fd = -1;
         return -1;
     }
     /* like CUDA's pinned and device mappings: not inherited by fork() */
     madvise(p, vsize, MADV_DONTFORK);
     ar->base = (uintptr_t)p;
     ar->vsize = vsize;
-    ar->cap = cap;
+    ar->cap = cap && cap < vsize ? cap : vsize;     /* 0: host memory, bounded by the arena only */
     ar->top = SMALL_ALIGN;   /* never hand out the arena's first byte */
     return 0;
+}
+
+/* Undoes a successful arena_init (a failed one cleans up after itself). */
+static void arena_drop(struct arena *ar)
+{
+    if (!ar->base)
+        return;
+    munmap((void *)ar->base, ar->vsize);
+    close(ar->fd);
+    memset(ar, 0, sizeof *ar);
 }
 
 static int vec_push(struct sizevec *v, size_t x)
@@ -297,21 +313,34 @@ static void arena_free(struct arena *ar, size_t off, size_t rsize)
     ar->nlarge++;
 }
 
+/* One arena per device plus host and managed ones, each `span` bytes of
+ * address space (64 GiB, or twice a larger capacity).  Under a tight
+ * address-space limit (ulimit -v, overcommit policy) all arenas shrink
+ * together; a device whose arena ends below its capacity reports less. */
 int sim_mem_init(void)
 {
     g_page = (size_t)sysconf(_SC_PAGESIZE);
-    for (int i = 0; i < sim_g.ndev; i++) {
-        size_t cap = sim_g.dev[i].capacity;
-        size_t vs = cap * 2 > ((size_t)64 << 30) ? round_up(cap * 2, (size_t)1 << 30) : (size_t)64 << 30;
-        char name[32];
-        snprintf(name, sizeof name, "simcuda-dev%d", i);
-        if (arena_init(&g_ar[i], vs, cap, name))
+    size_t cap = sim_g.dev[0].capacity;
+    size_t span = cap * 2 > ((size_t)64 << 30) ? round_up(cap * 2, (size_t)1 << 30) : (size_t)64 << 30;
+    for (;; span /= 2) {
+        int quiet = span / 2 >= ((size_t)256 << 20);   /* say why only on the last try */
+        int ok = 1, i;
+        for (i = 0; i < sim_g.ndev && ok; i++) {
+            char name[32];
+            snprintf(name, sizeof name, "simcuda-dev%d", i);
+            ok = arena_init(&g_ar[i], span, sim_g.dev[i].capacity, name, quiet) == 0;
+        }
+        ok = ok && arena_init(&g_ar[A_HOST], span, 0, "simcuda-host", quiet) == 0;
+        ok = ok && arena_init(&g_ar[A_MANAGED], span, 0, "simcuda-managed", quiet) == 0;
+        if (ok)
+            break;
+        for (i = 0; i < SIM_MAX_DEVICES + 2; i++)
+            arena_drop(&g_ar[i]);
+        if (quiet == 0)
             return -1;
     }
-    if (arena_init(&g_ar[A_HOST], (size_t)64 << 30, (size_t)64 << 30, "simcuda-host"))
-        return -1;
-    if (arena_init(&g_ar[A_MANAGED], (size_t)64 << 30, (size_t)64 << 30, "simcuda-managed"))
-        return -1;
+    for (int i = 0; i < sim_g.ndev; i++)
+        sim_g.dev[i].capacity = g_ar[i].cap;
     return 0;
 }
 
@@ -620,7 +649,8 @@ static CUresult mem_free(CUdeviceptr p, int want_host)
     if (want_host ? a->kind != K_HOST : (a->kind != K_DEVICE && a->kind != K_PITCH && a->kind != K_MANAGED &&
                                           a->kind != K_POOL && a->kind != K_POOL_IMPORT))
         return CUDA_ERROR_INVALID_VALUE;
-    CUresult r = sim_ctx_check(sim_obj_get(a->ctx, T_CTX) ? a->ctx : NULL);
+    /* freeing synchronizes, so it reports a pending fault of its context */
+    CUresult r = sim_ctx_sync(sim_obj_get(a->ctx, T_CTX) ? a->ctx : NULL);
     if (r != CUDA_SUCCESS && r != CUDA_ERROR_INVALID_CONTEXT)
         return r;
     alloc_release(a);
