@@ -788,3 +788,41 @@ RT_API cudaError_t cudaIpcCloseMemHandle(void *devPtr)
     RT_TRY(rt_ctx());
     return rt_ret(rt_err(CU(cuIpcCloseMemHandle, DPTR(devPtr))));
 }
+
+_Static_assert(sizeof(cudaIpcEventHandle_t) == sizeof(CUipcEventHandle), "IPC event handle sizes differ");
+
+RT_API cudaError_t cudaIpcGetEventHandle(cudaIpcEventHandle_t *handle, cudaEvent_t event)
+{
+    if (!handle)
+        return rt_ret(cudaErrorInvalidValue);
+    RT_TRY(rt_ctx());
+    CUipcEventHandle h;
+    RT_TRY(rt_err(CU(cuIpcGetEventHandle, &h, event)));
+    memcpy(handle->reserved, h.reserved, sizeof h.reserved);
+    return cudaSuccess;
+}
+
+RT_API cudaError_t cudaIpcOpenEventHandle(cudaEvent_t *event, cudaIpcEventHandle_t handle)
+{
+    if (!event)
+        return rt_ret(cudaErrorInvalidValue);
+    RT_TRY(rt_ctx());
+    CUipcEventHandle h;
+    memcpy(h.reserved, handle.reserved, sizeof h.reserved);
+    return rt_ret(rt_err(CU(cuIpcOpenEventHandle, event, h)));
+}
+
+static cudaError_t attach(int pt, cudaStream_t stream, void *devPtr, size_t length, unsigned int flags)
+{
+    RT_TRY(rt_ctx());
+    return rt_ret(rt_err(CUPT(pt, cuStreamAttachMemAsync, stream, DPTR(devPtr), length, flags)));
+}
+RT_API cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void *devPtr, size_t length, unsigned int flags)
+{
+    return attach(0, stream, devPtr, length, flags);
+}
+RT_API cudaError_t cudaStreamAttachMemAsync_ptsz(cudaStream_t stream, void *devPtr, size_t length,
+                                                 unsigned int flags)
+{
+    return attach(1, stream, devPtr, length, flags);
+}

@@ -666,6 +666,17 @@ static cudaError_t occupancy(int *numBlocks, const void *func, int blockSize, si
                             dynSmem, flags)));
 }
 
+RT_API cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSmemSize, const void *func,
+                                                            int numBlocks, int blockSize)
+{
+    if (!dynamicSmemSize)
+        return rt_ret(cudaErrorInvalidValue);
+    RT_TRY(rt_ctx());
+    CUfunction f = NULL;
+    RT_TRY(function_of(func, &f));
+    return rt_ret(rt_err(CU(cuOccupancyAvailableDynamicSMemPerBlock, dynamicSmemSize, f, numBlocks, blockSize)));
+}
+
 RT_API cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, const void *func, int blockSize,
                                                                  size_t dynamicSMemSize)
 {

@@ -77,6 +77,7 @@ int main()
         CHECK(cudaMemAdvise(mm, N, cudaMemAdviseSetPreferredLocation, loc));
         CHECK(cudaMemAdvise(mm, N, cudaMemAdviseSetAccessedBy, loc));
         CHECK(cudaMemPrefetchAsync(mm, N, loc, 0, 0));
+        CHECK(cudaStreamAttachMemAsync(0, mm, 0, cudaMemAttachGlobal));
         CHECK(cudaDeviceSynchronize());
         expect_attr(mm, cudaMemoryTypeManaged, d);
 

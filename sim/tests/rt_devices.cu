@@ -103,6 +103,14 @@ int main()
     CHECK(cudaStreamSynchronize(0));
     CHECK(cudaStreamSynchronize(cudaStreamLegacy));
     CHECK(cudaStreamSynchronize(cudaStreamPerThread));
+    cudaEvent_t ie, opened;
+    CHECK(cudaEventCreateWithFlags(&ie, cudaEventInterprocess | cudaEventDisableTiming));
+    cudaIpcEventHandle_t ih;
+    CHECK(cudaIpcGetEventHandle(&ih, ie));
+    CHECK(cudaIpcOpenEventHandle(&opened, ih));
+    CHECK(cudaEventRecord(ie, s));
+    CHECK(cudaEventSynchronize(ie));
+    CHECK(cudaEventDestroy(ie));
     CHECK(cudaEventDestroy(e0));
     CHECK(cudaEventDestroy(e1));
     CHECK(cudaStreamDestroy(s));

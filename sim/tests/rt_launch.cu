@@ -111,6 +111,8 @@ int main()
         int blocks = 0;
         CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, vadd, 256, 0));
         EXPECT(blocks > 0);
+        size_t dyn = 0;
+        CHECK(cudaOccupancyAvailableDynamicSMemPerBlock(&dyn, (const void *)vadd, 1, 256));
         int min_grid = 0, block_size = 0; // header-inline helper over the runtime's queries
         CHECK(cudaOccupancyMaxPotentialBlockSize(&min_grid, &block_size, vadd, 0, 0));
         EXPECT(min_grid > 0 && block_size > 0 && block_size <= 1024);
