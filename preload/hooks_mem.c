@@ -514,8 +514,13 @@ DC_EXPORT CUresult CUDAAPI cuMemUnmap(CUdeviceptr ptr, size_t size)
 DC_EXPORT CUresult CUDAAPI cuMemAddressReserve(CUdeviceptr *ptr, size_t size, size_t alignment,
                                                CUdeviceptr addr, unsigned long long flags)
 {
-    /* A reservation has no backing: nothing a kernel may touch until mapped. */
-    return DC_REAL(cuMemAddressReserve, ptr, size, alignment, addr, flags);
+    /* A reservation has no backing: nothing a kernel may touch until mapped,
+     * so nothing to record; hooked so the address space is seen whole. */
+    if (!dc_enter())
+        return DC_REAL(cuMemAddressReserve, ptr, size, alignment, addr, flags);
+    CUresult r = DC_REAL(cuMemAddressReserve, ptr, size, alignment, addr, flags);
+    dc_leave();
+    return r;
 }
 
 DC_EXPORT CUresult CUDAAPI cuMemAddressFree(CUdeviceptr ptr, size_t size)

@@ -152,6 +152,9 @@ static void init(void)
         (void)w;
     }
 
+    if (dc_opt.help)                    /* the table, then the program runs on */
+        dc_options_help(stderr);
+
     int active = 0;
     if (dc_opt.mode == DC_MODE_OFF) {
         active = 0;
@@ -166,6 +169,16 @@ static void init(void)
     } else {
         dc_report_init();
         active = 1;
+        unsigned present = 0, hooked = 0;
+        Dl_info info;
+        for (size_t i = 0; i < N_DRV; i++)
+            if (drv_table[i].wrapper) {
+                hooked++;
+                present += *drv_table[i].real != NULL;
+            }
+        if (!dc_real_cuMemAlloc_v2 || !dladdr((void *)dc_real_cuMemAlloc_v2, &info) || !info.dli_fname)
+            info.dli_fname = "libcuda.so.1";
+        dc_logv(1, "driver %s: %u of %u hooked driver entry points present", info.dli_fname, present, hooked);
     }
     __atomic_store_n(&init_state, ST_DONE, __ATOMIC_RELEASE);
     __atomic_store_n(&dc_ready, active, __ATOMIC_RELEASE);
