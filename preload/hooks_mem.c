@@ -373,6 +373,8 @@ struct map_rec {
     size_t size;
     UT_hash_handle hh;
 };
+/* vmm_lock guards `handles` and `mappings` only; nothing else is called
+ * while it is held. */
 static pthread_mutex_t vmm_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct handle_rec *handles;
 static struct map_rec *mappings;
@@ -485,19 +487,28 @@ DC_EXPORT CUresult CUDAAPI cuMemMap(CUdeviceptr ptr, size_t size, size_t offset,
     return r;
 }
 
-/* Drops every mapping inside [base, base+size) from our list and the registry. */
+/* Drops every mapping inside [base, base+size) from our list and the registry.
+ * The registry is called after vmm_lock is released: vmm_lock is never held
+ * while another lock is taken (the fork handlers take the core's locks first,
+ * then ours). */
 static void drop_mappings(uintptr_t base, size_t size)
 {
+    struct map_rec *m, *tmp, *gone = NULL;
     pthread_mutex_lock(&vmm_lock);
-    struct map_rec *m, *tmp;
     HASH_ITER(hh, mappings, m, tmp) {
         if (m->base >= base && m->base - base < size) {
             HASH_DEL(mappings, m);
-            (void)dc_reg_remove(m->base, NULL);
-            free(m);
+            m->hh.next = gone;          /* off the table: reuse the link */
+            gone = m;
         }
     }
     pthread_mutex_unlock(&vmm_lock);
+    while (gone) {
+        m = gone;
+        gone = m->hh.next;
+        (void)dc_reg_remove(m->base, NULL);
+        free(m);
+    }
 }
 
 DC_EXPORT CUresult CUDAAPI cuMemUnmap(CUdeviceptr ptr, size_t size)

@@ -15,6 +15,9 @@
 //   stream    <<<>>> into a stream of device 1 while device 0 is current
 //   vmm       cuMemCreate/Map on dev 1, access granted to dev 1 only
 //   vmmgrant  the same, access also granted to dev 0
+//   vmmstripe a reservation striped over devs 1 and 2 (one cuMemSetAccess for
+//             both), unmapped whole, its first half remapped on dev 0: src is
+//             the second half, no longer mapped (no stale owner may remain)
 //   pool      cudaMallocAsync on a stream of dev 1
 //   poolgrant the same after cudaMemPoolSetAccess(dev 1's pool, dev 0)
 //   pinned    cudaMallocHost;  registered  cudaHostRegister;  pageable  malloc
@@ -72,6 +75,42 @@ static CUdeviceptr vmm(int dev, int grant0)
     return va;
 }
 
+static CUmemGenericAllocationHandle physical(int dev, size_t *gran)
+{
+    CUmemAllocationProp prop;
+    memset(&prop, 0, sizeof prop);
+    prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
+    prop.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+    prop.location.id = dev;
+    CU(cuMemGetAllocationGranularity(gran, &prop, CU_MEM_ALLOC_GRANULARITY_MINIMUM));
+    CUmemGenericAllocationHandle h;
+    CU(cuMemCreate(&h, *gran, &prop, 0));
+    return h;
+}
+
+static CUdeviceptr vmm_stripe(void)
+{
+    size_t g = 0;
+    CUmemGenericAllocationHandle h1 = physical(1, &g), h2 = physical(2, &g);
+    CUdeviceptr va = 0;
+    CU(cuMemAddressReserve(&va, 2 * g, 0, 0, 0));
+    CU(cuMemMap(va, g, 0, h1, 0));
+    CU(cuMemMap(va + g, g, 0, h2, 0));
+    CUmemAccessDesc acc[2];
+    memset(acc, 0, sizeof acc);
+    acc[0].location.type = acc[1].location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+    acc[0].location.id = 1;
+    acc[1].location.id = 2;
+    acc[0].flags = acc[1].flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
+    CU(cuMemSetAccess(va, 2 * g, acc, 2));
+    CU(cuMemUnmap(va, 2 * g));
+    CUmemGenericAllocationHandle h0 = physical(0, &g);
+    CU(cuMemMap(va, g, 0, h0, 0));
+    acc[0].location.id = 0;
+    CU(cuMemSetAccess(va, g, acc, 1));
+    return va + g;
+}
+
 int main(int argc, char **argv)
 {
     const char *m = argc > 1 ? argv[1] : "";
@@ -85,7 +124,9 @@ int main(int argc, char **argv)
     CK(cudaGetFuncBySymbol(&f, (const void *)probe));
     CUfunction fn = (CUfunction)f;
 
-    if (!strcmp(m, "vmm") || !strcmp(m, "vmmgrant")) {
+    if (!strcmp(m, "vmmstripe")) {
+        src = (const float *)vmm_stripe();
+    } else if (!strcmp(m, "vmm") || !strcmp(m, "vmmgrant")) {
         src = (const float *)vmm(1, !strcmp(m, "vmmgrant"));
     } else if (!strcmp(m, "pool") || !strcmp(m, "poolgrant")) {
         float *p = NULL;
