@@ -18,6 +18,8 @@
 //   vmmstripe a reservation striped over devs 1 and 2 (one cuMemSetAccess for
 //             both), unmapped whole, its first half remapped on dev 0: src is
 //             the second half, no longer mapped (no stale owner may remain)
+//   ipc       dev 1 buffer exported and opened on dev 0 with lazy peer access
+//   ipcnolazy the same through cuIpcOpenMemHandle without the lazy flag
 //   pool      cudaMallocAsync on a stream of dev 1
 //   poolgrant the same after cudaMemPoolSetAccess(dev 1's pool, dev 0)
 //   pinned    cudaMallocHost;  registered  cudaHostRegister;  pageable  malloc
@@ -124,7 +126,22 @@ int main(int argc, char **argv)
     CK(cudaGetFuncBySymbol(&f, (const void *)probe));
     CUfunction fn = (CUfunction)f;
 
-    if (!strcmp(m, "vmmstripe")) {
+    if (!strcmp(m, "ipc") || !strcmp(m, "ipcnolazy")) {
+        float *p = on_device(1, n);
+        cudaIpcMemHandle_t h;
+        CK(cudaIpcGetMemHandle(&h, p));
+        void *q = NULL;
+        if (!strcmp(m, "ipc")) {
+            CK(cudaIpcOpenMemHandle(&q, h, cudaIpcMemLazyEnablePeerAccess));
+        } else {
+            CUipcMemHandle dh;
+            memcpy(&dh, &h, sizeof dh);
+            CUdeviceptr d = 0;
+            CU(cuIpcOpenMemHandle(&d, dh, 0));
+            q = (void *)d;
+        }
+        src = (const float *)q;
+    } else if (!strcmp(m, "vmmstripe")) {
         src = (const float *)vmm_stripe();
     } else if (!strcmp(m, "vmm") || !strcmp(m, "vmmgrant")) {
         src = (const float *)vmm(1, !strcmp(m, "vmmgrant"));
