@@ -18,6 +18,8 @@
 //   vmmstripe a reservation striped over devs 1 and 2 (one cuMemSetAccess for
 //             both), unmapped whole, its first half remapped on dev 0: src is
 //             the second half, no longer mapped (no stale owner may remain)
+//   peeron    device 0 enabled peer access to device 1         src on dev 1
+//   peeroff   enabled, then disabled again                       src on dev 1
 //   ipc       dev 1 buffer exported and opened on dev 0 with lazy peer access
 //   ipcnolazy the same through cuIpcOpenMemHandle without the lazy flag
 //   pool      cudaMallocAsync on a stream of dev 1
@@ -187,6 +189,10 @@ int main(int argc, char **argv)
         src = on_device(0, n);          /* not necessarily the same address: reuse is tested by the registry */
     } else {
         src = on_device(1, n);
+        if (!strcmp(m, "peeron") || !strcmp(m, "peeroff"))
+            CK(cudaDeviceEnablePeerAccess(1, 0));
+        if (!strcmp(m, "peeroff"))
+            CK(cudaDeviceDisablePeerAccess(1));
     }
 
     void *args[] = { &dst, &src };

@@ -46,6 +46,8 @@ stream|stream_mismatch kernel=$K param=- launch=1 owner=- api=__cudaLaunchKernel
 vmm|$MISMATCH api=__cudaLaunchKernel\n$E1
 vmmgrant|$PEER api=__cudaLaunchKernel\n$W1
 vmmstripe|!^device_mismatch
+peeron|$PEER api=__cudaLaunchKernel\n$W1
+peeroff|$MISMATCH api=__cudaLaunchKernel\n$E1
 ipc|$PEER api=__cudaLaunchKernel\n$W1
 ipcnolazy|$MISMATCH api=__cudaLaunchKernel\n$E1
 pool|$MISMATCH api=__cudaLaunchKernel\n$E1
