@@ -29,6 +29,7 @@
 
 enum sim_type {
     T_CTX = 1, T_STREAM, T_EVENT, T_MODULE, T_FUNC, T_LIBRARY, T_POOL, T_MEMHANDLE,
+    T_GRAPH, T_GNODE, T_GEXEC,
 };
 
 struct sim_obj { int type; };
@@ -143,7 +144,16 @@ SIM_HIDDEN void sim_mem_ctx_gone(struct sim_ctx *ctx);
 SIM_HIDDEN int sim_host_range_mapped(uintptr_t p, size_t n);
 SIM_HIDDEN void sim_mem_dev_init(int dev);
 
-/* ---- modules (launch.c) ---- */
+/* Stream-ordered operations, for graph launches (called without the lock). */
+SIM_HIDDEN CUresult sim_memset2d(CUdeviceptr dst, size_t pitch, unsigned val, unsigned esz, size_t width, size_t height, CUstream hs);
+SIM_HIDDEN CUresult sim_memcpy3d(const CUDA_MEMCPY3D *c, CUstream hs);
+
+/* ---- modules and launches (launch.c) ---- */
 SIM_HIDDEN void sim_modules_ctx_gone(struct sim_ctx *ctx);
+/* Launches f (CUfunction or CUkernel) as cuLaunchKernel would (no lock held). */
+SIM_HIDDEN CUresult sim_launch(const void *f, const unsigned grid[3], const unsigned block[3], unsigned smem,
+                               CUstream hs, void **params, void **extra);
+/* Parameter layout of a CUfunction / CUkernel, or NULL (lock held). */
+SIM_HIDDEN const struct sim_kernel_info *sim_func_info(const void *f);
 
 #endif

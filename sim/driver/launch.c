@@ -880,6 +880,19 @@ out:
     return r;
 }
 
+CUresult sim_launch(const void *f, const unsigned grid[3], const unsigned block[3], unsigned smem,
+                    CUstream hs, void **params, void **extra)
+{
+    struct launch L = { f, { grid[0], grid[1], grid[2] }, { block[0], block[1], block[2] }, smem, hs, params, extra, 0 };
+    return do_launch(&L);
+}
+
+const struct sim_kernel_info *sim_func_info(const void *h)
+{
+    struct sim_func *f = func_get(h);
+    return f ? f->ki : NULL;
+}
+
 static CUresult launch(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
                        unsigned smem, CUstream h, void **params, void **extra, int coop)
 {

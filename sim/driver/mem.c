@@ -1874,6 +1874,15 @@ static CUresult set2d(CUdeviceptr dst, size_t pitch, unsigned val, unsigned esz,
     }
     return CUDA_SUCCESS;
 }
+CUresult sim_memset2d(CUdeviceptr dst, size_t pitch, unsigned val, unsigned esz, size_t width, size_t height, CUstream hs)
+{
+    if (esz != 1 && esz != 2 && esz != 4)
+        return CUDA_ERROR_INVALID_VALUE;
+    return set2d(dst, height > 1 ? pitch : 0, val, esz, width, height, hs, 1);
+}
+
+CUresult sim_memcpy3d(const CUDA_MEMCPY3D *c, CUstream hs) { return copy3d(c, hs, 1); }
+
 #define SET1(E, V, N, H, A) { ENTER(CUDA_ERROR_INVALID_VALUE); return set2d(dstDevice, 0, (V), (E), (N), 1, (H), (A)); }
 #define SET2(E, V, H, A) { ENTER(CUDA_ERROR_INVALID_VALUE); return set2d(dstDevice, dstPitch, (V), (E), Width, Height, (H), (A)); }
 CUresult CUDAAPI cuMemsetD8_v2(CUdeviceptr dstDevice, unsigned char uc, size_t N) SET1(1, uc, N, NULL, 0)

@@ -4,7 +4,7 @@
 # SIMCUDA_* environment.  Test kernels are compiled by nvcc to a cubin and a
 # fatbin; the tests export their host twins (-rdynamic).
 DRV_T        := $(BUILD)/tests/sim
-DRV_T_NAMES  := drv_basic drv_memory drv_launch drv_fail drv_threads drv_peer drv_robust
+DRV_T_NAMES  := drv_basic drv_memory drv_launch drv_fail drv_threads drv_peer drv_robust drv_graph
 DRV_T_BINS   := $(addprefix $(DRV_T)/,$(DRV_T_NAMES))
 DRV_T_IMAGES := $(DRV_T)/drv_kernels.cubin $(DRV_T)/drv_kernels.fatbin
 DRV_T_NVCC   := $(NVCC) -Wno-deprecated-gpu-targets
@@ -21,7 +21,7 @@ $(DRV_T_BINS): $(DRV_T)/%: sim/tests/%.c sim/tests/drv_check.h
 	$(CC) $(ALL_CFLAGS) -DKDIR='"$(abspath $(DRV_T))"' -o $@ $< -rdynamic $(ALL_LDFLAGS) \
 	    -L$(CUDA_HOME)/lib64/stubs -lcuda -lpthread -ldl
 
-$(DRV_T)/drv_launch $(DRV_T)/drv_robust: $(DRV_T_IMAGES)
+$(DRV_T)/drv_launch $(DRV_T)/drv_robust $(DRV_T)/drv_graph: $(DRV_T_IMAGES)
 # the programs run on the sim's libcuda.so.1
 $(DRV_T_BINS): | $(DRV_LIB)
 

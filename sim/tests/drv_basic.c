@@ -261,12 +261,13 @@ int main(void)
     OK(cuStreamDestroy(s1));
     /* an entry point the sim does not implement: NOT_SUPPORTED (and one line
      * on stderr naming it, once: drv_basic.sh checks) */
-    CUgraph g;
-    EXPECT(cuGraphCreate(&g, 0), CUDA_ERROR_NOT_SUPPORTED);
-    EXPECT(cuGraphCreate(&g, 0), CUDA_ERROR_NOT_SUPPORTED);
+    CUarray arr;
+    CUDA_ARRAY_DESCRIPTOR ad = { 16, 16, CU_AD_FORMAT_FLOAT, 1 };
+    EXPECT(cuArrayCreate(&arr, &ad), CUDA_ERROR_NOT_SUPPORTED);
+    EXPECT(cuArrayCreate(&arr, &ad), CUDA_ERROR_NOT_SUPPORTED);
     void *fn = NULL;
-    OK(cuGetProcAddress_v2("cuGraphCreate", &fn, 13000, 0, NULL));
-    TRUE(fn == sym("cuGraphCreate"));
+    OK(cuGetProcAddress_v2("cuArrayCreate", &fn, 13000, 0, NULL));
+    TRUE(fn == sym("cuArrayCreate_v2"));
     for (int i = 0; i < 4; i++)
         OK(cuDevicePrimaryCtxRelease(i));
     return drv_done("drv_basic");
