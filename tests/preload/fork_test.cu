@@ -1,11 +1,11 @@
 // fork() while another thread is inside devcheck (launching cross-device
 // kernels: registry, launch cache and report locks taken over and over).
 // devcheck's fork handlers take its locks in the parent (prepare) and give
-// them back (parent / child): a handler that deadlocks hangs the fork.  The
+// them back (parent / child): a handler that deadlocks hangs the fork.  Each
 // child looks up a hooked entry point (devcheck's dlsym path) and leaves with
-// _exit: it makes no CUDA call and runs no exit handler, because the sim is
-// not fork-safe (its lock may be inherited held; cudart's exit handler takes
-// it), and neither is a real driver.
+// exit(), which runs devcheck's destructor (report lock and sinks) and the
+// runtime's exit handlers: a lock inherited held would hang it.  The child
+// makes no CUDA call of its own (CUDA is not usable in a fork child).
 // Prints "fork: N children ok" and exits 0.
 #include <cuda_runtime.h>
 #include <dlfcn.h>
@@ -46,7 +46,7 @@ int main()
         usleep(2000);
         pid_t pid = fork();
         if (pid == 0)
-            _exit(dlsym(RTLD_DEFAULT, "cuLaunchKernel") ? 0 : 1);
+            exit(dlsym(RTLD_DEFAULT, "cuLaunchKernel") ? 0 : 1);
         int st = 0;
         if (pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0)
             ok++;
