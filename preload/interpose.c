@@ -10,7 +10,6 @@
 #include "report/report.h"
 
 #include <dlfcn.h>
-#include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -107,9 +106,12 @@ static void bind_driver(void)
     dc_guard--;
 }
 
+/* Needs only the real dlsym (not bind_once, which a fork may have left
+ * half-run in a child). */
 void *dc_resolve_rt(const char *name)
 {
-    pthread_once(&bind_once, bind_driver);
+    if (!__atomic_load_n(&dc_real_dlsym, __ATOMIC_ACQUIRE))
+        bind_dlsym();
     if (!dc_real_dlsym)
         return NULL;
     dc_guard++;
@@ -130,8 +132,6 @@ void *dc_substitute(void *p)
 
 /* --- start-up -------------------------------------------------------------- */
 
-static void finish(void);
-
 static void init(void)
 {
     dc_guard++;
@@ -141,15 +141,21 @@ static void init(void)
     char errbuf[512] = "";
     const char *env = getenv("DEVCHECK_OPTIONS");
     if (dc_options_parse(env, errbuf, sizeof errbuf) != 0) {
-        /* dc_opt holds the defaults now; the program runs on. */
+        /* dc_opt holds the defaults now; the program runs on.  One line,
+         * one write(). */
         char line[640];
         size_t n = strlen(errbuf);
         while (n && errbuf[n - 1] == '\n')
             errbuf[--n] = 0;
-        snprintf(line, sizeof line, "%s (in DEVCHECK_OPTIONS; using the defaults)", errbuf);
-        ssize_t w = write(2, line, strlen(line));
-        w = write(2, "\n", 1);
-        (void)w;
+        int len = snprintf(line, sizeof line, "%s (in DEVCHECK_OPTIONS; using the defaults)\n", errbuf);
+        if (len > 0) {
+            if ((size_t)len >= sizeof line) {
+                len = sizeof line - 1;
+                line[len - 1] = '\n';
+            }
+            ssize_t w = write(2, line, (size_t)len);
+            (void)w;
+        }
     }
 
     if (dc_opt.help)                    /* the table, then the program runs on */
@@ -233,7 +239,6 @@ static void fork_child(void)
     if (__atomic_load_n(&init_running, __ATOMIC_ACQUIRE) &&
         __atomic_load_n(&init_state, __ATOMIC_ACQUIRE) != ST_DONE)
         __atomic_store_n(&init_state, ST_DEAD, __ATOMIC_RELEASE);
-    dc_guard = 0;
 }
 
 __attribute__((constructor)) static void ctor(void)
