@@ -1033,6 +1033,8 @@ static CUresult stream_destroy(CUstream h)
     struct sim_stream *s = sim_obj_get(h, T_STREAM);
     if (!s)
         return CUDA_ERROR_INVALID_HANDLE;
+    if (s->capture)
+        sim_graph_free(s->capture);   /* an abandoned capture */
     sim_obj_del(s);
     free(s);
     return CUDA_SUCCESS;
@@ -1045,6 +1047,8 @@ static CUresult stream_sync(CUstream h)
     struct sim_ctx *c;
     struct sim_stream *s;
     CUresult r = sim_stream_resolve(h, &c, &s);
+    if (r == CUDA_SUCCESS && s && s->capture)
+        return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
     return r != CUDA_SUCCESS ? r : sim_ctx_sync(c);
 }
 CUresult CUDAAPI cuStreamSynchronize(CUstream hStream) { ENTER(CUDA_ERROR_INVALID_HANDLE); return LOCKED(stream_sync(hStream)); }
@@ -1169,8 +1173,11 @@ static CUresult host_func(CUstream h, CUhostFn fn, void *ud)
     CUresult r = sim_stream_resolve(h, &c, &s);
     if (r == CUDA_SUCCESS)
         r = sim_ctx_check(c);
+    int captured = r == CUDA_SUCCESS && s && s->capture;
+    if (captured)
+        r = sim_capture_host(s, fn, ud);
     sim_unlock();
-    if (r == CUDA_SUCCESS)
+    if (r == CUDA_SUCCESS && !captured)
         fn(ud);
     return r;
 }
@@ -1433,40 +1440,102 @@ CUresult CUDAAPI cuGetProcAddress_v2(const char *symbol, void **pfn, int cudaVer
     return proc_lookup(symbol, pfn, cudaVersion, flags, symbolStatus);
 }
 
-/* ---------------- stream capture queries ----------------
- * The sim does not capture into graphs; libraries ask before they enqueue,
- * so the queries answer "not capturing". */
-static CUresult capture_status(CUstream h, CUstreamCaptureStatus *st)
+/* ---------------- stream capture ----------------
+ * One stream at a time: kernels, 1D copies, memsets and host functions sent
+ * to a capturing stream become graph nodes, each after the previous one.
+ * The legacy NULL stream cannot be captured; waiting on a capturing stream
+ * is an error, as on real hardware.  Cross-stream capture (events joining
+ * other streams into the capture) is not simulated. */
+static CUresult begin_capture(CUstream h, CUstreamCaptureMode mode)
+{
+    struct sim_ctx *c;
+    struct sim_stream *s;
+    CUresult r = sim_stream_resolve(h, &c, &s);
+    if (r != CUDA_SUCCESS)
+        return r;
+    if ((unsigned)mode > CU_STREAM_CAPTURE_MODE_RELAXED)
+        return CUDA_ERROR_INVALID_VALUE;
+    if (!s)
+        return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
+    if (s->capture)
+        return CUDA_ERROR_ILLEGAL_STATE;
+    if ((r = sim_ctx_check(c)) != CUDA_SUCCESS)
+        return r;
+    s->capture = sim_graph_new();
+    if (!s->capture)
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    s->capture_last = NULL;
+    s->capture_id = g_next_id++;
+    return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuStreamBeginCapture(CUstream hStream) { ENTER(CUDA_ERROR_ILLEGAL_STATE); return LOCKED(begin_capture(hStream, CU_STREAM_CAPTURE_MODE_GLOBAL)); }
+CUresult CUDAAPI cuStreamBeginCapture_ptsz(CUstream hStream) { ENTER(CUDA_ERROR_ILLEGAL_STATE); return LOCKED(begin_capture(hStream, CU_STREAM_CAPTURE_MODE_GLOBAL)); }
+CUresult CUDAAPI cuStreamBeginCapture_v2(CUstream hStream, CUstreamCaptureMode mode) { ENTER(CUDA_ERROR_ILLEGAL_STATE); return LOCKED(begin_capture(hStream, mode)); }
+CUresult CUDAAPI cuStreamBeginCapture_v2_ptsz(CUstream hStream, CUstreamCaptureMode mode) { ENTER(CUDA_ERROR_ILLEGAL_STATE); return LOCKED(begin_capture(hStream, mode)); }
+
+static CUresult end_capture(CUstream h, CUgraph *out)
+{
+    if (!out)
+        return CUDA_ERROR_INVALID_VALUE;
+    struct sim_ctx *c;
+    struct sim_stream *s;
+    CUresult r = sim_stream_resolve(h, &c, &s);
+    if (r != CUDA_SUCCESS)
+        return r;
+    if (!s || !s->capture)
+        return CUDA_ERROR_ILLEGAL_STATE;
+    *out = (CUgraph)s->capture;
+    s->capture = NULL;
+    s->capture_last = NULL;
+    return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuStreamEndCapture(CUstream hStream, CUgraph *phGraph) { ENTER(CUDA_ERROR_ILLEGAL_STATE); return LOCKED(end_capture(hStream, phGraph)); }
+CUresult CUDAAPI cuStreamEndCapture_ptsz(CUstream hStream, CUgraph *phGraph) { ENTER(CUDA_ERROR_ILLEGAL_STATE); return LOCKED(end_capture(hStream, phGraph)); }
+
+static CUresult capture_status_locked(CUstream h, CUstreamCaptureStatus *st, struct sim_stream **ps)
 {
     if (!st)
         return CUDA_ERROR_INVALID_VALUE;
     struct sim_ctx *c;
     struct sim_stream *s;
-    CUresult r = LOCKED(sim_stream_resolve(h, &c, &s));
+    CUresult r = sim_stream_resolve(h, &c, &s);
     if (r == CUDA_SUCCESS)
-        *st = CU_STREAM_CAPTURE_STATUS_NONE;
+        *st = s && s->capture ? CU_STREAM_CAPTURE_STATUS_ACTIVE : CU_STREAM_CAPTURE_STATUS_NONE;
+    *ps = s;
     return r;
+}
+static CUresult capture_status(CUstream h, CUstreamCaptureStatus *st)
+{
+    struct sim_stream *s;
+    return LOCKED(capture_status_locked(h, st, &s));
 }
 CUresult CUDAAPI cuStreamIsCapturing(CUstream hStream, CUstreamCaptureStatus *captureStatus) { ENTER(CUDA_ERROR_INVALID_VALUE); return capture_status(hStream, captureStatus); }
 CUresult CUDAAPI cuStreamIsCapturing_ptsz(CUstream hStream, CUstreamCaptureStatus *captureStatus) { ENTER(CUDA_ERROR_INVALID_VALUE); return capture_status(hStream, captureStatus); }
 
-static CUresult capture_info(CUstream h, CUstreamCaptureStatus *st, cuuint64_t *id, CUgraph *g,
-                             const CUgraphNode **deps, const CUgraphEdgeData **edges, size_t *n)
+static CUresult capture_info_locked(CUstream h, CUstreamCaptureStatus *st, cuuint64_t *id, CUgraph *g,
+                                    const CUgraphNode **deps, const CUgraphEdgeData **edges, size_t *n)
 {
-    CUresult r = capture_status(h, st);
+    struct sim_stream *s;
+    CUresult r = capture_status_locked(h, st, &s);
     if (r != CUDA_SUCCESS)
         return r;
+    int active = s && s->capture;
     if (id)
-        *id = 0;
+        *id = active ? s->capture_id : 0;
     if (g)
-        *g = NULL;
-    if (deps)
-        *deps = NULL;
+        *g = active ? (CUgraph)s->capture : NULL;
+    if (deps)   /* the stream keeps its last node, so the array can point at it */
+        *deps = active && s->capture_last ? (const CUgraphNode *)&s->capture_last : NULL;
     if (edges)
         *edges = NULL;
     if (n)
-        *n = 0;
+        *n = active && s->capture_last ? 1 : 0;
     return CUDA_SUCCESS;
+}
+static CUresult capture_info(CUstream h, CUstreamCaptureStatus *st, cuuint64_t *id, CUgraph *g,
+                             const CUgraphNode **deps, const CUgraphEdgeData **edges, size_t *n)
+{
+    return LOCKED(capture_info_locked(h, st, id, g, deps, edges, n));
 }
 CUresult CUDAAPI cuStreamGetCaptureInfo(CUstream hStream, CUstreamCaptureStatus *captureStatus_out, cuuint64_t *id_out)
 { ENTER(CUDA_ERROR_INVALID_VALUE); return capture_info(hStream, captureStatus_out, id_out, NULL, NULL, NULL, NULL); }

@@ -136,17 +136,36 @@ static void node_release(struct sim_gnode *n)
     n->args = NULL;
 }
 
+struct sim_graph *sim_graph_new(void)
+{
+    struct sim_graph *g = calloc(1, sizeof *g);
+    if (g)
+        sim_obj_add(g, T_GRAPH);
+    return g;
+}
+
+void sim_graph_free(struct sim_graph *g)
+{
+    for (size_t i = 0; i < g->n; i++) {
+        node_release(g->nodes[i]);
+        sim_obj_del(g->nodes[i]);
+        free(g->nodes[i]);
+    }
+    free(g->nodes);
+    sim_obj_del(g);
+    free(g);
+}
+
 CUresult CUDAAPI cuGraphCreate(CUgraph *phGraph, unsigned int flags)
 {
     ENTER(CUDA_ERROR_OUT_OF_MEMORY);
     if (!phGraph || flags != 0)
         return CUDA_ERROR_INVALID_VALUE;
-    struct sim_graph *g = calloc(1, sizeof *g);
+    sim_lock();
+    struct sim_graph *g = sim_graph_new();
+    sim_unlock();
     if (!g)
         return CUDA_ERROR_OUT_OF_MEMORY;
-    sim_lock();
-    sim_obj_add(g, T_GRAPH);
-    sim_unlock();
     *phGraph = (CUgraph)g;
     return CUDA_SUCCESS;
 }
@@ -156,14 +175,7 @@ static CUresult graph_destroy(CUgraph h)
     struct sim_graph *g = sim_obj_get(h, T_GRAPH);
     if (!g)
         return CUDA_ERROR_INVALID_VALUE;
-    for (size_t i = 0; i < g->n; i++) {
-        node_release(g->nodes[i]);
-        sim_obj_del(g->nodes[i]);
-        free(g->nodes[i]);
-    }
-    free(g->nodes);
-    sim_obj_del(g);
-    free(g);
+    sim_graph_free(g);
     return CUDA_SUCCESS;
 }
 CUresult CUDAAPI cuGraphDestroy(CUgraph hGraph) { ENTER(CUDA_ERROR_INVALID_VALUE); return LOCKED(graph_destroy(hGraph)); }
@@ -220,6 +232,77 @@ static CUresult add_kernel(CUgraphNode *out, CUgraph h, const CUgraphNode *deps,
         return r;
     }
     node_commit(out, n);
+    return CUDA_SUCCESS;
+}
+
+/* ---- stream capture: each captured operation depends on the previous one ---- */
+static CUresult capture_node(struct sim_stream *s, CUgraphNodeType type, struct sim_gnode **pn)
+{
+    CUgraphNode dep = (CUgraphNode)s->capture_last, out;
+    return node_new(&out, (CUgraph)s->capture, dep ? &dep : NULL, dep ? 1 : 0, type, pn);
+}
+
+static void capture_commit(struct sim_stream *s, struct sim_gnode *n)
+{
+    CUgraphNode out;
+    node_commit(&out, n);
+    s->capture_last = n;
+}
+
+CUresult sim_capture_kernel(struct sim_stream *s, const void *f, const unsigned grid[3], const unsigned block[3],
+                            unsigned smem, void **args)
+{
+    struct sim_gnode *n;
+    CUresult r = capture_node(s, CU_GRAPH_NODE_TYPE_KERNEL, &n);
+    if (r != CUDA_SUCCESS)
+        return r;
+    r = node_set_kernel(n, f, grid, block, smem, args, NULL);
+    if (r != CUDA_SUCCESS) {
+        free(n);
+        return r;
+    }
+    capture_commit(s, n);
+    return CUDA_SUCCESS;
+}
+
+CUresult sim_capture_memcpy(struct sim_stream *s, uintptr_t dst, uintptr_t src, size_t bytes)
+{
+    struct sim_gnode *n;
+    CUresult r = capture_node(s, CU_GRAPH_NODE_TYPE_MEMCPY, &n);
+    if (r != CUDA_SUCCESS)
+        return r;
+    n->mc.srcMemoryType = CU_MEMORYTYPE_UNIFIED;
+    n->mc.srcDevice = src;
+    n->mc.dstMemoryType = CU_MEMORYTYPE_UNIFIED;
+    n->mc.dstDevice = dst;
+    n->mc.WidthInBytes = bytes;
+    n->mc.Height = 1;
+    n->mc.Depth = 1;
+    capture_commit(s, n);
+    return CUDA_SUCCESS;
+}
+
+CUresult sim_capture_memset(struct sim_stream *s, CUdeviceptr dst, size_t pitch, unsigned val, unsigned esz,
+                            size_t width, size_t height)
+{
+    struct sim_gnode *n;
+    CUresult r = capture_node(s, CU_GRAPH_NODE_TYPE_MEMSET, &n);
+    if (r != CUDA_SUCCESS)
+        return r;
+    n->ms = (CUDA_MEMSET_NODE_PARAMS){ dst, pitch, val, esz, width, height };
+    capture_commit(s, n);
+    return CUDA_SUCCESS;
+}
+
+CUresult sim_capture_host(struct sim_stream *s, CUhostFn fn, void *ud)
+{
+    struct sim_gnode *n;
+    CUresult r = capture_node(s, CU_GRAPH_NODE_TYPE_HOST, &n);
+    if (r != CUDA_SUCCESS)
+        return r;
+    n->hp.fn = fn;
+    n->hp.userData = ud;
+    capture_commit(s, n);
     return CUDA_SUCCESS;
 }
 

@@ -49,12 +49,19 @@ struct sim_ctx {
     size_t limits[16];
 };
 
+struct sim_graph;
+struct sim_gnode;
+
 struct sim_stream {
     struct sim_obj o;
     struct sim_ctx *ctx;
     unsigned flags;
     int priority;
     unsigned long long id;
+    /* stream capture: work submitted while capture != NULL becomes nodes */
+    struct sim_graph *capture;
+    struct sim_gnode *capture_last;
+    unsigned long long capture_id;
 };
 
 struct sim_event {
@@ -153,6 +160,17 @@ SIM_HIDDEN void sim_modules_ctx_gone(struct sim_ctx *ctx);
 /* Launches f (CUfunction or CUkernel) as cuLaunchKernel would (no lock held). */
 SIM_HIDDEN CUresult sim_launch(const void *f, const unsigned grid[3], const unsigned block[3], unsigned smem,
                                CUstream hs, void **params, void **extra);
+/* ---- graphs (graph.c), lock held ---- */
+/* Stream capture: append a node after the stream's last captured node. */
+SIM_HIDDEN CUresult sim_capture_kernel(struct sim_stream *s, const void *f, const unsigned grid[3], const unsigned block[3],
+                                       unsigned smem, void **args);
+SIM_HIDDEN CUresult sim_capture_memcpy(struct sim_stream *s, uintptr_t dst, uintptr_t src, size_t n);
+SIM_HIDDEN CUresult sim_capture_memset(struct sim_stream *s, CUdeviceptr dst, size_t pitch, unsigned val, unsigned esz,
+                                       size_t width, size_t height);
+SIM_HIDDEN CUresult sim_capture_host(struct sim_stream *s, CUhostFn fn, void *ud);
+SIM_HIDDEN struct sim_graph *sim_graph_new(void);
+SIM_HIDDEN void sim_graph_free(struct sim_graph *g);
+
 /* Parameter layout of a CUfunction / CUkernel, or NULL (lock held). */
 SIM_HIDDEN const struct sim_kernel_info *sim_func_info(const void *f);
 

@@ -832,6 +832,11 @@ static CUresult do_launch(const struct launch *L)
         }
         args = L->params;
     }
+    /* A capturing stream records the launch instead of running it. */
+    if (s && s->capture) {
+        r = sim_capture_kernel(s, L->f, L->grid, L->block, L->smem, args);
+        goto out;
+    }
     /* After a fault the context is dead: nothing runs any more. */
     if (c->fault_pending)
         goto out;

@@ -1694,10 +1694,25 @@ static CUresult copy_prep(uintptr_t dst, uintptr_t src, size_t n, CUstream hs, i
     return check_range(src, n);
 }
 
+/* The capturing stream an async operation goes to, or NULL (lock held). */
+static struct sim_stream *capturing(CUstream hs, int async)
+{
+    struct sim_ctx *c;
+    struct sim_stream *s;
+    if (!async || sim_stream_resolve(hs, &c, &s) != CUDA_SUCCESS || !s)
+        return NULL;
+    return s->capture ? s : NULL;
+}
+
 static CUresult copy(uintptr_t dst, uintptr_t src, size_t n, CUstream hs, int async)
 {
-    CUresult r = LOCKED(copy_prep(dst, src, n, hs, async));
-    if (r == CUDA_SUCCESS && n)
+    sim_lock();
+    CUresult r = copy_prep(dst, src, n, hs, async);
+    struct sim_stream *cap = r == CUDA_SUCCESS ? capturing(hs, async) : NULL;
+    if (cap)
+        r = n ? sim_capture_memcpy(cap, dst, src, n) : CUDA_SUCCESS;
+    sim_unlock();
+    if (r == CUDA_SUCCESS && n && !cap)
         memmove((void *)dst, (const void *)src, n);
     return r;
 }
@@ -1787,6 +1802,8 @@ static CUresult copy2d(const CUDA_MEMCPY2D *c, CUstream hs, int async)
         r = check_range(d, dspan);
     if (r == CUDA_SUCCESS)
         r = check_range(s, sspan);
+    if (r == CUDA_SUCCESS && capturing(hs, async))
+        r = CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;   /* not simulated */
     sim_unlock();
     if (r != CUDA_SUCCESS)
         return r;
@@ -1827,6 +1844,8 @@ static CUresult copy3d(const CUDA_MEMCPY3D *c, CUstream hs, int async)
         r = check_range(d, dspan);
     if (r == CUDA_SUCCESS)
         r = check_range(s, sspan);
+    if (r == CUDA_SUCCESS && capturing(hs, async))
+        r = CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;   /* not simulated */
     sim_unlock();
     if (r != CUDA_SUCCESS)
         return r;
@@ -1855,8 +1874,11 @@ static CUresult set2d(CUdeviceptr dst, size_t pitch, unsigned val, unsigned esz,
     CUresult r = copy_prep(dst, dst, 0, hs, async);
     if (r == CUDA_SUCCESS)
         r = check_range(dst, span);
+    struct sim_stream *cap = r == CUDA_SUCCESS ? capturing(hs, async) : NULL;
+    if (cap)
+        r = sim_capture_memset(cap, dst, pitch, val, esz, width, height);
     sim_unlock();
-    if (r != CUDA_SUCCESS)
+    if (r != CUDA_SUCCESS || cap)
         return r;
     for (size_t y = 0; y < height; y++) {
         unsigned char *p = (unsigned char *)(uintptr_t)(dst + y * pitch);

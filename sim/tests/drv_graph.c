@@ -106,6 +106,41 @@ int main(void)
     OK(cuGraphKernelNodeGetParams(nker, &back));
     TRUE(back.func == fill && back.blockDimX == N && *(float *)back.kernelParams[1] == 2.5f);
 
+    /* stream capture: work sent to a capturing stream becomes nodes */
+    CUstreamCaptureStatus cs;
+    EXPECT(cuStreamBeginCapture(NULL, CU_STREAM_CAPTURE_MODE_GLOBAL), CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED);
+    OK(cuStreamBeginCapture(s, CU_STREAM_CAPTURE_MODE_GLOBAL));
+    OK(cuStreamIsCapturing(s, &cs));
+    EQ(cs, CU_STREAM_CAPTURE_STATUS_ACTIVE);
+    memset(out, 0, sizeof out);
+    int calls_before = host_calls;
+    OK(cuMemsetD32Async(x, 0, N, s));
+    v = 4.0f;
+    n = N;
+    OK(cuLaunchKernel(fill, 1, 1, 1, N, 1, 1, 0, s, args, NULL));
+    v = -1.0f;       /* captured by value */
+    OK(cuMemcpyDtoHAsync(out, x, sizeof out, s));
+    OK(cuLaunchHostFunc(s, host_node, &inc));
+    EXPECT(cuStreamSynchronize(s), CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED);
+    TRUE(out[0] == 0.0f);          /* nothing ran yet */
+    EQ(host_calls, calls_before);
+    CUgraph cg;
+    OK(cuStreamEndCapture(s, &cg));
+    OK(cuStreamIsCapturing(s, &cs));
+    EQ(cs, CU_STREAM_CAPTURE_STATUS_NONE);
+    EXPECT(cuStreamEndCapture(s, &cg), CUDA_ERROR_ILLEGAL_STATE);
+    count = 0;
+    OK(cuGraphGetNodes(cg, NULL, &count));
+    EQ(count, 4);
+    CUgraphExec cex;
+    OK(cuGraphInstantiate(&cex, cg, 0));
+    OK(cuGraphLaunch(cex, s));
+    OK(cuStreamSynchronize(s));
+    TRUE(out[0] == 4.0f && out[N - 1] == 4.0f);
+    EQ(host_calls, calls_before + 1);
+    OK(cuGraphExecDestroy(cex));
+    OK(cuGraphDestroy(cg));
+
     /* a graph kernel node faults like a launch */
     CUdeviceptr y;
     MUST(cuCtxSetCurrent(c1));
