@@ -214,7 +214,9 @@ static void check(const char *api, const void *key, int kind, int device, int cu
     l.pageable_ok = dc_pageable_ok(device);
     l.params = k->params;
     l.nparams = k->nparams;
-    l.layout_known = k->layout_known;
+    /* An unknown launch device would make every operand look foreign:
+     * count the launch unchecked instead of guessing. */
+    l.layout_known = k->layout_known && device >= 0;
     if (args) {
         l.args = args;
     } else if (extra) {
@@ -284,17 +286,31 @@ LAUNCH_COOPERATIVE(cuLaunchCooperativeKernel_ptsz)
 
 /* --- graph kernel nodes: checked when the node is created or changed ------- */
 
+/* The launch device of a node: the context's device when the node names a
+ * kernel (CUkernel) and a context; the current context's otherwise (a
+ * CUfunction belongs to the current context's module). */
+#define CHECK_NODE(api, p)                                                        \
+    do {                                                                          \
+        int dev_ = (p)->func ? -1 : dc_ctx_device((p)->ctx);                      \
+        if (dev_ < 0)                                                             \
+            dev_ = dc_current_device();                                           \
+        if ((p)->func)                                                            \
+            check(api, (p)->func, K_FUNCTION, dev_, -1, NULL, (p)->kernelParams, (p)->extra); \
+        else                                                                      \
+            check(api, (p)->kern, K_KERNEL, dev_, -1, NULL, (p)->kernelParams, (p)->extra);   \
+    } while (0)
+
 static void check_node(const char *api, const CUDA_KERNEL_NODE_PARAMS *p)
 {
-    if (!p)
-        return;
-    int dev = p->func ? -1 : dc_ctx_device(p->ctx);
-    if (dev < 0)
-        dev = dc_current_device();
-    if (p->func)
-        check(api, p->func, K_FUNCTION, dev, -1, NULL, p->kernelParams, p->extra);
-    else
-        check(api, p->kern, K_KERNEL, dev, -1, NULL, p->kernelParams, p->extra);
+    if (p)
+        CHECK_NODE(api, p);
+}
+
+/* The generic node API: only kernel nodes are checked. */
+static void check_generic_node(const char *api, const CUgraphNodeParams *p)
+{
+    if (p && p->type == CU_GRAPH_NODE_TYPE_KERNEL)
+        CHECK_NODE(api, &p->kernel);
 }
 
 DC_EXPORT CUresult CUDAAPI cuGraphAddKernelNode_v2(CUgraphNode *phGraphNode, CUgraph hGraph,
@@ -326,6 +342,52 @@ DC_EXPORT CUresult CUDAAPI cuGraphExecKernelNodeSetParams_v2(CUgraphExec hGraphE
         return DC_REAL(cuGraphExecKernelNodeSetParams_v2, hGraphExec, hNode, nodeParams);
     check_node("cuGraphExecKernelNodeSetParams", nodeParams);
     CUresult r = DC_REAL(cuGraphExecKernelNodeSetParams_v2, hGraphExec, hNode, nodeParams);
+    dc_leave();
+    return r;
+}
+
+DC_EXPORT CUresult CUDAAPI cuGraphAddNode_v2(CUgraphNode *phGraphNode, CUgraph hGraph,
+                                             const CUgraphNode *dependencies, const CUgraphEdgeData *dependencyData,
+                                             size_t numDependencies, CUgraphNodeParams *nodeParams)
+{
+    if (!dc_enter())
+        return DC_REAL(cuGraphAddNode_v2, phGraphNode, hGraph, dependencies, dependencyData, numDependencies,
+                       nodeParams);
+    check_generic_node("cuGraphAddNode", nodeParams);
+    CUresult r = DC_REAL(cuGraphAddNode_v2, phGraphNode, hGraph, dependencies, dependencyData, numDependencies,
+                         nodeParams);
+    dc_leave();
+    return r;
+}
+
+DC_EXPORT CUresult CUDAAPI cuGraphAddNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies,
+                                          size_t numDependencies, CUgraphNodeParams *nodeParams)
+{
+    if (!dc_enter())
+        return DC_REAL(cuGraphAddNode, phGraphNode, hGraph, dependencies, numDependencies, nodeParams);
+    check_generic_node("cuGraphAddNode", nodeParams);
+    CUresult r = DC_REAL(cuGraphAddNode, phGraphNode, hGraph, dependencies, numDependencies, nodeParams);
+    dc_leave();
+    return r;
+}
+
+DC_EXPORT CUresult CUDAAPI cuGraphNodeSetParams(CUgraphNode hNode, CUgraphNodeParams *nodeParams)
+{
+    if (!dc_enter())
+        return DC_REAL(cuGraphNodeSetParams, hNode, nodeParams);
+    check_generic_node("cuGraphNodeSetParams", nodeParams);
+    CUresult r = DC_REAL(cuGraphNodeSetParams, hNode, nodeParams);
+    dc_leave();
+    return r;
+}
+
+DC_EXPORT CUresult CUDAAPI cuGraphExecNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode,
+                                                    CUgraphNodeParams *nodeParams)
+{
+    if (!dc_enter())
+        return DC_REAL(cuGraphExecNodeSetParams, hGraphExec, hNode, nodeParams);
+    check_generic_node("cuGraphExecNodeSetParams", nodeParams);
+    CUresult r = DC_REAL(cuGraphExecNodeSetParams, hGraphExec, hNode, nodeParams);
     dc_leave();
     return r;
 }

@@ -12,6 +12,7 @@
 //   rtcoop    cudaLaunchCooperativeKernel                         src on dev 1
 //   graph     cuGraphAddKernelNode (checked when the node is added)   dev 1
 //   (pageable with SIMCUDA_HMM=1: the device reports pageable memory access)
+//   graphnode cuGraphAddNode with a kernel node (the generic node API)      dev 1
 //   stream    <<<>>> into a stream of device 1 while device 0 is current
 //   vmm       cuMemCreate/Map on dev 1, access granted to dev 1 only
 //   vmmgrant  the same, access also granted to dev 0
@@ -241,6 +242,19 @@ int main(int argc, char **argv)
         p.blockDimY = p.blockDimZ = 1;
         p.kernelParams = args;
         cuGraphAddKernelNode(&node, g, NULL, 0, &p);
+    } else if (!strcmp(m, "graphnode")) {
+        CUgraph g = NULL;
+        CUgraphNode node;
+        (void)cuGraphCreate(&g, 0);
+        CUgraphNodeParams p;
+        memset(&p, 0, sizeof p);
+        p.type = CU_GRAPH_NODE_TYPE_KERNEL;
+        p.kernel.func = fn;
+        p.kernel.gridDimX = p.kernel.gridDimY = p.kernel.gridDimZ = 1;
+        p.kernel.blockDimX = 16;
+        p.kernel.blockDimY = p.kernel.blockDimZ = 1;
+        p.kernel.kernelParams = args;
+        cuGraphAddNode(&node, g, NULL, NULL, 0, &p);
     } else if (!strcmp(m, "stream")) {
         CK(cudaSetDevice(1));
         CK(cudaStreamCreate(&s1));

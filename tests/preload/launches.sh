@@ -42,6 +42,7 @@ rt|$MISMATCH api=cudaLaunchKernel\n$E1
 rtex|$MISMATCH api=cudaLaunchKernelExC\n$E1
 rtcoop|$MISMATCH api=cudaLaunchCooperativeKernel\n$E1
 graph|$MISMATCH api=cuGraphAddKernelNode\n$E1
+graphnode|$MISMATCH api=cuGraphAddNode\n$E1
 stream|stream_mismatch kernel=$K param=- launch=1 owner=- api=__cudaLaunchKernel\n$E1
 vmm|$MISMATCH api=__cudaLaunchKernel\n$E1
 vmmgrant|$PEER api=__cudaLaunchKernel\n$W1
