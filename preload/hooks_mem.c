@@ -356,6 +356,33 @@ DC_EXPORT CUresult CUDAAPI cuMemPoolImportPointer(CUdeviceptr *ptr_out, CUmemory
     return r;
 }
 
+/* --- graph memory nodes ----------------------------------------------------- *
+ * The node fixes the address when it is added; the memory lives on the pool
+ * location's device, accessible there and wherever accessDescs grant it.
+ * Recorded as pool memory of no pool (its access is the grant mask). */
+DC_EXPORT CUresult CUDAAPI cuGraphAddMemAllocNode(CUgraphNode *phGraphNode, CUgraph hGraph,
+                                                  const CUgraphNode *dependencies, size_t numDependencies,
+                                                  CUDA_MEM_ALLOC_NODE_PARAMS *nodeParams)
+{
+    if (!dc_enter())
+        return DC_REAL(cuGraphAddMemAllocNode, phGraphNode, hGraph, dependencies, numDependencies, nodeParams);
+    CUresult r = DC_REAL(cuGraphAddMemAllocNode, phGraphNode, hGraph, dependencies, numDependencies, nodeParams);
+    if (r == CUDA_SUCCESS && nodeParams) {
+        int owner = nodeParams->poolProps.location.type == CU_MEM_LOCATION_TYPE_DEVICE
+                        ? nodeParams->poolProps.location.id : -1;
+        dc_devmask access = 0;
+        for (size_t i = 0; nodeParams->accessDescs && i < nodeParams->accessDescCount; i++) {
+            const CUmemAccessDesc *d = &nodeParams->accessDescs[i];
+            if (d->location.type == CU_MEM_LOCATION_TYPE_DEVICE && d->location.id >= 0 &&
+                d->location.id < DC_MAX_DEVICES && d->flags != CU_MEM_ACCESS_FLAGS_PROT_NONE)
+                access |= DC_DEV_BIT(d->location.id);
+        }
+        record(nodeParams->dptr, nodeParams->bytesize, DC_MEM_POOL, owner, access, 0, CAPTURE());
+    }
+    dc_leave();
+    return r;
+}
+
 /* --- virtual memory management -------------------------------------------- *
  * cuMemCreate makes a physical allocation (handle -> device); cuMemMap maps
  * (part of) it at an address: that mapping is what kernels see, recorded as a
