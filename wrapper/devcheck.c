@@ -122,8 +122,16 @@ int main(int argc, char **argv)
     if (!realpath(buf, lib))
         die(127, "devcheck: cannot find %s: %s", buf, strerror(errno));
 
-    /* DEVCHECK_OPTIONS: the environment's first, ours after (ours win). */
+    /* DEVCHECK_OPTIONS: the environment's first, ours after (ours win).  An
+     * invalid environment value would make the library drop everything, the
+     * command line included: it is reported here and left out instead. */
     const char *old = getenv("DEVCHECK_OPTIONS");
+    if (old && *old && dc_options_parse(old, err, sizeof err) != 0) {
+        fprintf(stderr, "%s (in DEVCHECK_OPTIONS; ignored)\n", err);
+        old = NULL;
+        if (!*opts)
+            unsetenv("DEVCHECK_OPTIONS");
+    }
     if (*opts) {
         char *merged = malloc((old ? strlen(old) : 0) + strlen(opts) + 2);
         if (!merged)
@@ -131,6 +139,12 @@ int main(int argc, char **argv)
         sprintf(merged, "%s%s%s", old && *old ? old : "", old && *old ? ":" : "", opts);
         set_env("DEVCHECK_OPTIONS", merged);
         free(merged);
+    }
+    /* dc_opt as the library will see it (sim= may come from either part). */
+    const char *final = getenv("DEVCHECK_OPTIONS");
+    if (dc_options_parse(final, err, sizeof err) != 0) {           /* both parts were valid */
+        fprintf(stderr, "%s\n", err);
+        return 2;
     }
 
     /* The simulated GPUs: when asked, or when no driver can be loaded. */

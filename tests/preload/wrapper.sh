@@ -57,3 +57,12 @@ if ! env LD_LIBRARY_PATH= sh -c 'ldconfig -p 2>/dev/null | grep -q "libcuda.so.1
     expect_eq "no-driver notice" "devcheck: no NVIDIA driver found; running on 4 simulated GPUs (build/sim)" \
         "$(cd "$ROOT" && sed -n 1p "$TMPD/n.err" | sed "s|(.*/sim)|(build/sim)|")"
 fi
+# an invalid DEVCHECK_OPTIONS in the environment: one line, left out; the
+# command line's options still reach the library
+run "$TMPD/v" env DEVCHECK_OPTIONS=bogus_key=1 "$DEVCHECK_BIN" --sim 2 --print-limit 3 -- sh -c 'echo "$DEVCHECK_OPTIONS"'
+expect_eq "invalid env: status" 0 "$(rc_of "$TMPD/v")"
+expect_eq "invalid env: DEVCHECK_OPTIONS" "sim=2:print_limit=3" "$(cat "$TMPD/v.out")"
+expect_eq "invalid env: lines naming it" 1 "$(grep -c 'bogus_key' "$TMPD/v.err")"
+# sim= in the environment counts too
+run "$TMPD/v" env DEVCHECK_OPTIONS=sim=2 "$DEVCHECK_BIN" -- sh -c 'echo "$SIMCUDA_DEVICES"'
+expect_eq "env sim: SIMCUDA_DEVICES" 2 "$(cat "$TMPD/v.out")"
