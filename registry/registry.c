@@ -588,4 +588,10 @@ void dc_reg_reset(void)
 
 void dc_reg_fork_prepare(void) { pthread_rwlock_wrlock(&reg_lock); }
 void dc_reg_fork_parent(void)  { pthread_rwlock_unlock(&reg_lock); }
-void dc_reg_fork_child(void)   { pthread_rwlock_unlock(&reg_lock); }
+/* In the child the write lock belongs to a thread id that no longer exists
+ * (glibc would take the unlock for a reader's): start a fresh lock. */
+void dc_reg_fork_child(void)
+{
+    pthread_rwlock_t fresh = PTHREAD_RWLOCK_WRITER_NONRECURSIVE_INITIALIZER_NP;
+    memcpy(&reg_lock, &fresh, sizeof fresh);
+}

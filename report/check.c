@@ -157,6 +157,14 @@ void dc_check_reset(void)
     pthread_rwlock_unlock(&k_lock);
 }
 
+void dc_check_fork_prepare(void) { pthread_rwlock_wrlock(&k_lock); }
+void dc_check_fork_parent(void)  { pthread_rwlock_unlock(&k_lock); }
+void dc_check_fork_child(void)
+{
+    pthread_rwlock_t fresh = PTHREAD_RWLOCK_INITIALIZER;   /* owner tid is the parent's */
+    memcpy(&k_lock, &fresh, sizeof fresh);
+}
+
 /* ---- one launch ------------------------------------------------------------------------ */
 
 struct ctx {
@@ -257,6 +265,15 @@ static void check_word(struct ctx *c, int param, uint32_t word, uintptr_t v)
         const struct dc_alloc *a = &f.alloc;
         switch (a->kind) {
         case DC_MEM_MANAGED:
+            return;
+        case DC_MEM_HOST_PAGEABLE:      /* not stored by the hooks; if it is, it is host memory */
+            f.kind = DC_F_HOST_MEMORY;
+            f.severity = host_severity(1, l->pageable_ok, &skip);
+            if (skip)
+                return;
+            f.access = l->pageable_ok ? "reports pageable memory access (HMM/ATS): legal, slow"
+                                      : "cannot access pageable host memory";
+            emit(c, &f);
             return;
         case DC_MEM_HOST_PINNED:
         case DC_MEM_HOST_REGISTERED:

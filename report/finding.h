@@ -29,4 +29,8 @@ void dc_report_finding(const struct dc_finding *f);
 /* Counts a launch for the summary: checked (1) or unchecked (0). */
 void dc_report_count_launch(int checked);
 const char *dc_severity_name(enum dc_severity s);   /* "error", "warning", "info" */
+/* fork handlers of check.c's kernel cache (report.c registers them). */
+void dc_check_fork_prepare(void);
+void dc_check_fork_parent(void);
+void dc_check_fork_child(void);
 #endif

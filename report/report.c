@@ -252,8 +252,10 @@ static void open_sinks_locked(void)
     json_fd = open_sink(dc_opt.json_path, "json_path", json_path_used, sizeof json_path_used);
 }
 
+/* Lock order at fork: kernel cache, report, registry, symbolizer, stacks. */
 static void fork_prepare(void)
 {
+    dc_check_fork_prepare();
     pthread_mutex_lock(&rep_lock);
     dc_reg_fork_prepare();
     dc_stack_fork_prepare();
@@ -264,6 +266,7 @@ static void fork_parent(void)
     dc_stack_fork_parent();
     dc_reg_fork_parent();
     pthread_mutex_unlock(&rep_lock);
+    dc_check_fork_parent();
 }
 
 static void reset_findings_locked(void);
@@ -272,6 +275,7 @@ static void fork_child(void)
 {
     dc_stack_fork_child();
     dc_reg_fork_child();
+    dc_check_fork_child();
     /* The child is a process of its own: its report starts empty, and a
      * path with %p gets its own file. */
     reset_findings_locked();

@@ -160,21 +160,20 @@ typedef char *(*demangle_fn)(const char *, char *, size_t *, int *);
 int dc_demangle(const char *name, char *out, size_t len)
 {
     static demangle_fn fn;
-    static int looked;
     if (!len)
         return -1;
     snprintf(out, len, "%s", name ? name : "");
     if (!name || name[0] != '_' || name[1] != 'Z')
         return -1;
-    if (!__atomic_load_n(&looked, __ATOMIC_ACQUIRE)) {
-        /* The program's C++ runtime, if any; devcheck never links libstdc++. */
-        demangle_fn f = (demangle_fn)dlsym(RTLD_DEFAULT, "__cxa_demangle");
-        __atomic_store_n(&fn, f, __ATOMIC_RELEASE);
-        __atomic_store_n(&looked, 1, __ATOMIC_RELEASE);
-    }
     demangle_fn f = __atomic_load_n(&fn, __ATOMIC_ACQUIRE);
-    if (!f)
-        return -1;
+    if (!f) {
+        /* The program's C++ runtime, if any (devcheck never links libstdc++).
+         * Only a hit is cached: a C++ library dlopen'ed later still counts. */
+        f = (demangle_fn)dlsym(RTLD_DEFAULT, "__cxa_demangle");
+        if (!f)
+            return -1;
+        __atomic_store_n(&fn, f, __ATOMIC_RELEASE);
+    }
     int status = -1;
     char *d = f(name, NULL, NULL, &status);
     if (!d || status != 0) {
@@ -374,9 +373,7 @@ size_t dc_stack_symbolize_ex(uint32_t id, struct dc_frame *out, size_t max, cons
     size_t n = dc_stack_get(id, ips, DC_STACK_MAX), k = 0;
     if (!n || !max)
         return 0;
-    struct dc_frame *tmp = calloc(DC_INLINE_MAX, sizeof *tmp);
-    if (!tmp)
-        return 0;
+    static struct dc_frame tmp[DC_INLINE_MAX];     /* under sym_lock */
     pthread_mutex_lock(&sym_lock);
     own_module();
     if (!dwfl)
@@ -391,7 +388,6 @@ size_t dc_stack_symbolize_ex(uint32_t id, struct dc_frame *out, size_t max, cons
                 out[k++] = tmp[j];
     }
     pthread_mutex_unlock(&sym_lock);
-    free(tmp);
     return k;
 }
 
@@ -416,6 +412,8 @@ void dc_stack_fork_parent(void)
 
 void dc_stack_fork_child(void)
 {
-    pthread_rwlock_unlock(&stack_lock);
+    /* the write lock's owner thread id is the parent's: start a fresh lock */
+    pthread_rwlock_t fresh = PTHREAD_RWLOCK_INITIALIZER;
+    memcpy(&stack_lock, &fresh, sizeof fresh);
     pthread_mutex_unlock(&sym_lock);
 }

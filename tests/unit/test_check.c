@@ -15,6 +15,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 /* Makes the C++ runtime's demangler part of this program, as it is in the
@@ -504,6 +505,47 @@ static void test_threads(void)
     dc_report_finish();
 }
 
+/* fork: the child's report starts empty and a %p path gets the child's pid. */
+static void test_fork(void)
+{
+    char opts[4200], err[256];
+    snprintf(opts, sizeof opts, "log_path=%s/fork.%%p.log", outdir);
+    CHECK_EQ_LL(dc_options_parse(opts, err, sizeof err), 0);
+    dc_report_reset();
+    dc_check_reset();
+    dc_reg_reset();
+    dc_report_init();
+    populate();
+    CHECK_EQ_LL(launch_param(0), 1);
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        for (volatile int i = 0; i < 2; i++)    /* volatile: one call site, not unrolled */
+            launch_param(1);
+        dc_report_finish();
+        _exit(dc_report_error_count() == 1 ? 0 : 3);
+    }
+    int st = -1;
+    CHECK(pid > 0 && waitpid(pid, &st, 0) == pid);
+    CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    CHECK_EQ_LL(launch_param(2), 1);
+    dc_report_finish();
+    char path[4200];
+    snprintf(path, sizeof path, "%s/fork.%d.log", outdir, (int)pid);
+    char *child = slurp(path);
+    CHECK_STR_CONTAINS(child, "operand: param 1,");
+    CHECK(strstr(child, "operand: param 0,") == NULL);
+    CHECK_STR_CONTAINS(child, "SUMMARY: 1 finding (1 error, 0 warnings) in 1 kernel; 2 launches checked");
+    free(child);
+    snprintf(path, sizeof path, "%s/fork.%d.log", outdir, (int)getpid());
+    char *parent = slurp(path);
+    CHECK_STR_CONTAINS(parent, "operand: param 0,");
+    CHECK_STR_CONTAINS(parent, "operand: param 2,");
+    CHECK(strstr(parent, "operand: param 1,") == NULL);
+    CHECK_STR_CONTAINS(parent, "SUMMARY: 2 findings (2 errors, 0 warnings) in 1 kernel; 2 launches checked");
+    free(parent);
+}
+
 int main(int argc, char **argv)
 {
     outdir = argc > 1 ? argv[1] : ".";
@@ -516,5 +558,6 @@ int main(int argc, char **argv)
     test_policies();
     test_unwritable();
     test_threads();
+    test_fork();
     return unit_done("test_check");
 }
