@@ -179,6 +179,8 @@ static CUresult do_init(void)
     sim_g.ndev = n;
     const char *h = getenv("SIMCUDA_HMM");
     sim_g.hmm = h && !strcmp(h, "1");
+    const char *vb = getenv("SIMCUDA_VERBOSE");
+    sim_g.verbose = vb && !strcmp(vb, "1");
     size_t cap = (size_t)16 << 30;
     const char *m = getenv("SIMCUDA_MEM_MB");
     if (m && *m) {

@@ -119,6 +119,7 @@ struct sim_global {
     int initialized;
     int ndev;
     int hmm;
+    int verbose;                /* SIMCUDA_VERBOSE=1: one stderr line per launch fault */
     unsigned char peer_ok[SIM_MAX_DEVICES][SIM_MAX_DEVICES];
     struct sim_device dev[SIM_MAX_DEVICES];
 };

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define ENTER(code) do { CUresult e__ = sim_enter(__func__, (code)); if (e__ != CUDA_SUCCESS) return e__; } while (0)
 #define LOCKED(expr) __extension__({ sim_lock(); CUresult r__ = (expr); sim_unlock(); r__; })
@@ -852,6 +853,15 @@ static CUresult do_launch(const struct launch *L)
             memcpy(&w, p + off, 8);
             if (!sim_mem_accessible((uintptr_t)w, c->dev, c)) {
                 c->fault_pending = 1;
+                if (sim_g.verbose) {
+                    char line[512];
+                    int len = snprintf(line, sizeof line,
+                                       "simcuda: %s on device %d: parameter %u word +%u = 0x%llx is not accessible "
+                                       "from this device: CUDA_ERROR_ILLEGAL_ADDRESS at the next synchronization\n",
+                                       ki->name, c->dev, i, off, (unsigned long long)w);
+                    if (len > 0)
+                        (void)!write(2, line, (size_t)len < sizeof line ? (size_t)len : sizeof line - 1);
+                }
                 goto out;
             }
         }
