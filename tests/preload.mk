@@ -4,13 +4,14 @@ PT_BUILD := $(BUILD)/tests/preload
 PT_PROGS := $(PT_BUILD)/xdev $(PT_BUILD)/ctor_main $(PT_BUILD)/libctor.so $(PT_BUILD)/libctor_kern.so \
             $(PT_BUILD)/dlsym_test $(PT_BUILD)/libnext_a.so $(PT_BUILD)/libnext_b.so \
             $(PT_BUILD)/procaddr $(PT_BUILD)/fork_test $(PT_BUILD)/nodriver $(PT_BUILD)/launches \
-            $(PT_BUILD)/rt12_main $(PT_BUILD)/threads
+            $(PT_BUILD)/rt12_main $(PT_BUILD)/threads $(PT_BUILD)/optional \
+            $(PT_BUILD)/fakedrv/libcuda.so.1 $(PT_BUILD)/fakedrv_lacking/libcuda.so.1
 ALL   += $(PT_PROGS)
 TESTS += tests/preload/exports.sh tests/preload/wrapper.sh tests/preload/dlsym.sh \
          tests/preload/procaddr.sh tests/preload/ctor.sh tests/preload/xdev.sh \
          tests/preload/bad_options.sh tests/preload/exitcode.sh tests/preload/fork.sh \
          tests/preload/nodriver.sh tests/preload/launches.sh tests/preload/rt12.sh \
-         tests/preload/threads.sh
+         tests/preload/threads.sh tests/preload/optional.sh
 
 $(PT_BUILD)/xdev: tests/preload/xdev.cu
 	@mkdir -p $(@D)
@@ -71,3 +72,18 @@ $(PT_BUILD)/rt12_main: tests/preload/rt12_main.c $(PT_BUILD)/rt12/libcudart.so.1
 $(PT_BUILD)/threads: tests/preload/threads.cu
 	@mkdir -p $(@D)
 	$(NVCC) $(ALL_NVCCFLAGS) -o $@ $< -lpthread
+
+# Stand-in drivers with only the required entry points (from hooks.def), one
+# of them also without cuMemFree_v2.
+$(PT_BUILD)/fakedrv/libcuda.so.1: tests/preload/fake_driver.c preload/hooks.def
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -I. -shared -o $@ $< $(ALL_LDFLAGS) -Wl,-soname,libcuda.so.1
+
+$(PT_BUILD)/fakedrv_lacking/libcuda.so.1: tests/preload/fake_driver.c preload/hooks.def tests/preload/fake_driver_lacking.map
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -I. -shared -o $@ $< $(ALL_LDFLAGS) -Wl,-soname,libcuda.so.1 \
+	    -Wl,--version-script=tests/preload/fake_driver_lacking.map
+
+$(PT_BUILD)/optional: tests/preload/optional.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS) -ldl
