@@ -981,6 +981,18 @@ CUresult CUDAAPI cuCtxDisablePeerAccess(CUcontext peerContext)
 }
 
 /* ---------------- streams ---------------- */
+struct sim_graph *sim_stream_capture(struct sim_stream *s)
+{
+    if (!s || !s->capture)
+        return NULL;
+    if (!sim_graph_capture_live(s->capture, s->capture_id)) {
+        s->capture = NULL;
+        s->capture_last = NULL;
+        s->capture_origin = 0;
+    }
+    return s->capture;
+}
+
 CUresult sim_stream_resolve(CUstream h, struct sim_ctx **ctx, struct sim_stream **s)
 {
     *s = NULL;
@@ -1035,7 +1047,7 @@ static CUresult stream_destroy(CUstream h)
     struct sim_stream *s = sim_obj_get(h, T_STREAM);
     if (!s)
         return CUDA_ERROR_INVALID_HANDLE;
-    if (s->capture)
+    if (sim_stream_capture(s) && s->capture_origin)
         sim_graph_free(s->capture);   /* an abandoned capture */
     sim_obj_del(s);
     free(s);
@@ -1049,7 +1061,7 @@ static CUresult stream_sync(CUstream h)
     struct sim_ctx *c;
     struct sim_stream *s;
     CUresult r = sim_stream_resolve(h, &c, &s);
-    if (r == CUDA_SUCCESS && s && s->capture)
+    if (r == CUDA_SUCCESS && sim_stream_capture(s))
         return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
     return r != CUDA_SUCCESS ? r : sim_ctx_sync(c);
 }
@@ -1066,10 +1078,22 @@ static CUresult stream_wait(CUstream h, CUevent e, unsigned flags)
     CUresult r = sim_stream_resolve(h, &c, &s);
     if (r != CUDA_SUCCESS)
         return r;
-    if (!sim_obj_get(e, T_EVENT))
+    struct sim_event *ev = sim_obj_get(e, T_EVENT);
+    if (!ev)
         return CUDA_ERROR_INVALID_HANDLE;
     if (flags & ~(unsigned)CU_EVENT_WAIT_EXTERNAL)
         return CUDA_ERROR_INVALID_VALUE;
+    if (ev->cap_graph && sim_graph_capture_live(ev->cap_graph, ev->cap_id)) {
+        if (!s)
+            return CUDA_ERROR_STREAM_CAPTURE_ISOLATION;
+        if (!sim_stream_capture(s)) {      /* fork: s joins the capture */
+            s->capture = ev->cap_graph;
+            s->capture_id = ev->cap_id;
+            s->capture_last = ev->cap_node;
+            s->capture_origin = 0;
+        } else if (s->capture != ev->cap_graph)
+            return CUDA_ERROR_STREAM_CAPTURE_MERGE;
+    }
     return sim_ctx_check(c);    /* waits across devices are legal */
 }
 CUresult CUDAAPI cuStreamWaitEvent(CUstream hStream, CUevent hEvent, unsigned int Flags) { ENTER(CUDA_ERROR_INVALID_HANDLE); return LOCKED(stream_wait(hStream, hEvent, Flags)); }
@@ -1175,7 +1199,7 @@ static CUresult host_func(CUstream h, CUhostFn fn, void *ud)
     CUresult r = sim_stream_resolve(h, &c, &s);
     if (r == CUDA_SUCCESS)
         r = sim_ctx_check(c);
-    int captured = r == CUDA_SUCCESS && s && s->capture;
+    int captured = r == CUDA_SUCCESS && sim_stream_capture(s);
     if (captured)
         r = sim_capture_host(s, fn, ud);
     sim_unlock();
@@ -1269,6 +1293,13 @@ static CUresult event_record(CUevent h, CUstream hs, unsigned flags)
     r = sim_ctx_check(c);
     if (r != CUDA_SUCCESS)
         return r;
+    if (sim_stream_capture(s)) {           /* a capture point, not a time */
+        e->cap_graph = s->capture;
+        e->cap_node = s->capture_last;
+        e->cap_id = s->capture_id;
+        return CUDA_SUCCESS;
+    }
+    e->cap_graph = NULL;
     e->recorded = 1;
     e->ms = sim_now_ms();
     return CUDA_SUCCESS;
@@ -1446,8 +1477,10 @@ CUresult CUDAAPI cuGetProcAddress_v2(const char *symbol, void **pfn, int cudaVer
  * One stream at a time: kernels, 1D copies, memsets and host functions sent
  * to a capturing stream become graph nodes, each after the previous one.
  * The legacy NULL stream cannot be captured; waiting on a capturing stream
- * is an error, as on real hardware.  Cross-stream capture (events joining
- * other streams into the capture) is not simulated. */
+ * is an error, as on real hardware.  An event recorded in a capturing stream
+ * brings a stream that waits on it into the capture (fork/join); the capture
+ * ends for all of them when its origin stream ends it.  Captured work runs
+ * in the order it was captured, a valid order for every dependency. */
 static CUresult begin_capture(CUstream h, CUstreamCaptureMode mode)
 {
     struct sim_ctx *c;
@@ -1459,7 +1492,7 @@ static CUresult begin_capture(CUstream h, CUstreamCaptureMode mode)
         return CUDA_ERROR_INVALID_VALUE;
     if (!s)
         return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
-    if (s->capture)
+    if (sim_stream_capture(s))
         return CUDA_ERROR_ILLEGAL_STATE;
     if ((r = sim_ctx_check(c)) != CUDA_SUCCESS)
         return r;
@@ -1468,6 +1501,8 @@ static CUresult begin_capture(CUstream h, CUstreamCaptureMode mode)
         return CUDA_ERROR_OUT_OF_MEMORY;
     s->capture_last = NULL;
     s->capture_id = g_next_id++;
+    s->capture_origin = 1;
+    sim_graph_capture_set(s->capture, s->capture_id);
     return CUDA_SUCCESS;
 }
 CUresult CUDAAPI cuStreamBeginCapture(CUstream hStream) { ENTER(CUDA_ERROR_ILLEGAL_STATE); return LOCKED(begin_capture(hStream, CU_STREAM_CAPTURE_MODE_GLOBAL)); }
@@ -1484,11 +1519,15 @@ static CUresult end_capture(CUstream h, CUgraph *out)
     CUresult r = sim_stream_resolve(h, &c, &s);
     if (r != CUDA_SUCCESS)
         return r;
-    if (!s || !s->capture)
+    if (!sim_stream_capture(s))
         return CUDA_ERROR_ILLEGAL_STATE;
+    if (!s->capture_origin)
+        return CUDA_ERROR_STREAM_CAPTURE_UNMATCHED;
     *out = (CUgraph)s->capture;
+    sim_graph_capture_set(s->capture, 0);    /* ends it for joined streams too */
     s->capture = NULL;
     s->capture_last = NULL;
+    s->capture_origin = 0;
     return CUDA_SUCCESS;
 }
 CUresult CUDAAPI cuStreamEndCapture(CUstream hStream, CUgraph *phGraph) { ENTER(CUDA_ERROR_ILLEGAL_STATE); return LOCKED(end_capture(hStream, phGraph)); }
@@ -1502,7 +1541,7 @@ static CUresult capture_status_locked(CUstream h, CUstreamCaptureStatus *st, str
     struct sim_stream *s;
     CUresult r = sim_stream_resolve(h, &c, &s);
     if (r == CUDA_SUCCESS)
-        *st = s && s->capture ? CU_STREAM_CAPTURE_STATUS_ACTIVE : CU_STREAM_CAPTURE_STATUS_NONE;
+        *st = sim_stream_capture(s) ? CU_STREAM_CAPTURE_STATUS_ACTIVE : CU_STREAM_CAPTURE_STATUS_NONE;
     *ps = s;
     return r;
 }
@@ -1521,7 +1560,7 @@ static CUresult capture_info_locked(CUstream h, CUstreamCaptureStatus *st, cuuin
     CUresult r = capture_status_locked(h, st, &s);
     if (r != CUDA_SUCCESS)
         return r;
-    int active = s && s->capture;
+    int active = sim_stream_capture(s) != NULL;
     if (id)
         *id = active ? s->capture_id : 0;
     if (g)

@@ -37,6 +37,7 @@ struct sim_graph {
     struct sim_obj o;
     struct sim_gnode **nodes;
     size_t n, cap;
+    unsigned long long live_capture;   /* id of the capture filling it, 0 after its end */
 };
 
 struct sim_gexec {
@@ -142,6 +143,13 @@ struct sim_graph *sim_graph_new(void)
     if (g)
         sim_obj_add(g, T_GRAPH);
     return g;
+}
+
+void sim_graph_capture_set(struct sim_graph *g, unsigned long long id) { g->live_capture = id; }
+
+int sim_graph_capture_live(const struct sim_graph *g, unsigned long long id)
+{
+    return id && sim_obj_get(g, T_GRAPH) && g->live_capture == id;
 }
 
 void sim_graph_free(struct sim_graph *g)

@@ -62,6 +62,7 @@ struct sim_stream {
     struct sim_graph *capture;
     struct sim_gnode *capture_last;
     unsigned long long capture_id;
+    int capture_origin;         /* began the capture (others joined via events) */
 };
 
 struct sim_event {
@@ -70,6 +71,10 @@ struct sim_event {
     unsigned flags;
     int recorded;
     double ms;                  /* time of the last record */
+    /* recorded in a capturing stream: a stream waiting on it joins the capture */
+    struct sim_graph *cap_graph;
+    struct sim_gnode *cap_node;
+    unsigned long long cap_id;
 };
 
 struct sim_module;
@@ -171,6 +176,11 @@ SIM_HIDDEN CUresult sim_capture_memset(struct sim_stream *s, CUdeviceptr dst, si
 SIM_HIDDEN CUresult sim_capture_host(struct sim_stream *s, CUhostFn fn, void *ud);
 SIM_HIDDEN struct sim_graph *sim_graph_new(void);
 SIM_HIDDEN void sim_graph_free(struct sim_graph *g);
+/* A capture is live from cuStreamBeginCapture until its cuStreamEndCapture. */
+SIM_HIDDEN void sim_graph_capture_set(struct sim_graph *g, unsigned long long id);
+SIM_HIDDEN int sim_graph_capture_live(const struct sim_graph *g, unsigned long long id);
+/* The graph stream s is capturing into, or NULL (forgets an ended capture). */
+SIM_HIDDEN struct sim_graph *sim_stream_capture(struct sim_stream *s);
 
 /* Parameter layout of a CUfunction / CUkernel, or NULL (lock held). */
 SIM_HIDDEN const struct sim_kernel_info *sim_func_info(const void *f);

@@ -834,7 +834,7 @@ static CUresult do_launch(const struct launch *L)
         args = L->params;
     }
     /* A capturing stream records the launch instead of running it. */
-    if (s && s->capture) {
+    if (sim_stream_capture(s)) {
         r = sim_capture_kernel(s, L->f, L->grid, L->block, L->smem, args);
         goto out;
     }

@@ -1701,7 +1701,7 @@ static struct sim_stream *capturing(CUstream hs, int async)
     struct sim_stream *s;
     if (!async || sim_stream_resolve(hs, &c, &s) != CUDA_SUCCESS || !s)
         return NULL;
-    return s->capture ? s : NULL;
+    return sim_stream_capture(s) ? s : NULL;
 }
 
 static CUresult copy(uintptr_t dst, uintptr_t src, size_t n, CUstream hs, int async)

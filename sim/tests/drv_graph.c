@@ -141,6 +141,42 @@ int main(void)
     OK(cuGraphExecDestroy(cex));
     OK(cuGraphDestroy(cg));
 
+    /* fork/join capture across two streams through events */
+    CUstream s2;
+    CUevent efork, ejoin;
+    CUgraph fg;
+    OK(cuStreamCreate(&s2, CU_STREAM_NON_BLOCKING));
+    OK(cuEventCreate(&efork, CU_EVENT_DISABLE_TIMING));
+    OK(cuEventCreate(&ejoin, CU_EVENT_DISABLE_TIMING));
+    OK(cuStreamBeginCapture(s, CU_STREAM_CAPTURE_MODE_GLOBAL));
+    OK(cuMemsetD32Async(x, 0, N, s));
+    OK(cuEventRecord(efork, s));
+    OK(cuStreamWaitEvent(s2, efork, 0));
+    OK(cuStreamIsCapturing(s2, &cs));
+    EQ(cs, CU_STREAM_CAPTURE_STATUS_ACTIVE);
+    v = 5.0f;
+    n = N / 4;
+    OK(cuLaunchKernel(fill, 1, 1, 1, N, 1, 1, 0, s2, args, NULL));
+    EXPECT(cuStreamEndCapture(s2, &fg), CUDA_ERROR_STREAM_CAPTURE_UNMATCHED);
+    OK(cuEventRecord(ejoin, s2));
+    OK(cuStreamWaitEvent(s, ejoin, 0));
+    OK(cuMemcpyDtoHAsync(out, x, sizeof out, s));
+    OK(cuStreamEndCapture(s, &fg));
+    OK(cuStreamIsCapturing(s2, &cs));
+    EQ(cs, CU_STREAM_CAPTURE_STATUS_NONE);
+    count = 0;
+    OK(cuGraphGetNodes(fg, NULL, &count));
+    EQ(count, 3);
+    OK(cuGraphInstantiate(&cex, fg, 0));
+    memset(out, 0, sizeof out);
+    OK(cuGraphLaunch(cex, s2));
+    TRUE(out[0] == 5.0f && out[N / 4 - 1] == 5.0f && out[N / 4] == 0.0f);
+    OK(cuGraphExecDestroy(cex));
+    OK(cuGraphDestroy(fg));
+    OK(cuEventDestroy(efork));
+    OK(cuEventDestroy(ejoin));
+    OK(cuStreamDestroy(s2));
+
     /* a graph kernel node faults like a launch */
     CUdeviceptr y;
     MUST(cuCtxSetCurrent(c1));
