@@ -19,6 +19,7 @@
  *  - One rwlock guards everything: lookups share it, updates own it.
  */
 #include "registry/registry.h"
+#include "report/forklock.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -590,8 +591,4 @@ void dc_reg_fork_prepare(void) { pthread_rwlock_wrlock(&reg_lock); }
 void dc_reg_fork_parent(void)  { pthread_rwlock_unlock(&reg_lock); }
 /* In the child the write lock belongs to a thread id that no longer exists
  * (glibc would take the unlock for a reader's): start a fresh lock. */
-void dc_reg_fork_child(void)
-{
-    pthread_rwlock_t fresh = PTHREAD_RWLOCK_WRITER_NONRECURSIVE_INITIALIZER_NP;
-    memcpy(&reg_lock, &fresh, sizeof fresh);
-}
+void dc_reg_fork_child(void) { dc_rwlock_fork_child(&reg_lock, 1); }

@@ -10,6 +10,7 @@
 #include "report/report.h"
 #include "report/stack.h"
 #include "report/symbolize.h"
+#include "report/forklock.h"
 #include "preload/options.h"
 #include "registry/registry.h"
 
@@ -159,11 +160,7 @@ void dc_check_reset(void)
 
 void dc_check_fork_prepare(void) { pthread_rwlock_wrlock(&k_lock); }
 void dc_check_fork_parent(void)  { pthread_rwlock_unlock(&k_lock); }
-void dc_check_fork_child(void)
-{
-    pthread_rwlock_t fresh = PTHREAD_RWLOCK_INITIALIZER;   /* owner tid is the parent's */
-    memcpy(&k_lock, &fresh, sizeof fresh);
-}
+void dc_check_fork_child(void)  { dc_rwlock_fork_child(&k_lock, 0); }
 
 /* ---- one launch ------------------------------------------------------------------------ */
 

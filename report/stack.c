@@ -12,6 +12,7 @@
 #define UNW_LOCAL_ONLY
 #include "report/stack.h"
 #include "report/symbolize.h"
+#include "report/forklock.h"
 
 #include <dlfcn.h>
 #include <dwarf.h>
@@ -412,8 +413,6 @@ void dc_stack_fork_parent(void)
 
 void dc_stack_fork_child(void)
 {
-    /* the write lock's owner thread id is the parent's: start a fresh lock */
-    pthread_rwlock_t fresh = PTHREAD_RWLOCK_INITIALIZER;
-    memcpy(&stack_lock, &fresh, sizeof fresh);
+    dc_rwlock_fork_child(&stack_lock, 0);
     pthread_mutex_unlock(&sym_lock);
 }

@@ -1,0 +1,30 @@
+/* forklock: a fork child's fresh copy of a rwlock that the fork-prepare
+ * handler had write-locked (internal to the core).
+ *
+ * Unlocking in the child is wrong with glibc: the write owner is recorded by
+ * thread id, the child's thread has a new one, and the unlock would be taken
+ * for a reader's.  So the child initialises the lock again; ThreadSanitizer,
+ * which tracks the lock itself, is first told that it was released. */
+#ifndef DEVCHECK_FORKLOCK_H
+#define DEVCHECK_FORKLOCK_H
+#include <pthread.h>
+
+#if defined(__SANITIZE_THREAD__)
+void __tsan_mutex_pre_unlock(void *addr, unsigned flags);
+int __tsan_mutex_post_unlock(void *addr, unsigned flags);
+#endif
+
+static inline void dc_rwlock_fork_child(pthread_rwlock_t *l, int prefer_writer)
+{
+#if defined(__SANITIZE_THREAD__)
+    __tsan_mutex_pre_unlock(l, 0);
+    __tsan_mutex_post_unlock(l, 0);
+#endif
+    pthread_rwlockattr_t attr;
+    pthread_rwlockattr_init(&attr);
+    if (prefer_writer)
+        pthread_rwlockattr_setkind_np(&attr, PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
+    pthread_rwlock_init(l, &attr);
+    pthread_rwlockattr_destroy(&attr);
+}
+#endif
