@@ -43,7 +43,24 @@ struct dc_launch {
 };
 
 /* Checks one launch; returns the number of error-severity findings (0 when
- * clean or checking is off).  Counts the launch as checked or unchecked. */
+ * clean or checking is off).  Counts the launch as checked or unchecked.
+ *
+ * Words: for parameter i at [offset, offset+size), every 8-byte word at an
+ * absolute offset a = offset rounded up to 8, a+8, ... with a+8 <= offset+size
+ * (read from args[i] + (a - offset), or argbuf + a when it fits argbuf_size);
+ * a word's value is looked up in the registry, and a value the registry does
+ * not know but that lies in a mapped page (mincore; never dereferenced) is
+ * pageable host memory.  Without a layout but with argbuf, the whole buffer
+ * is scanned (param -1 in the findings); without both, the launch is
+ * unchecked (one unchecked_kernel note per kernel).  device < 0: unchecked,
+ * no note.  mode=off or a kernel_name/kernel_name_exclude filter: nothing
+ * happens and nothing is counted.  current_device >= 0 and != device gives a
+ * stream_mismatch besides the operand findings.  Decisions:
+ *   managed, own memory (may access and owner == device):    nothing
+ *   may access, other owner (peer, grant, pool access):      peer_access (peer=)
+ *   may not access:                                          device_mismatch
+ *   pinned/registered:   host_memory, warning (host_memory=error|warn|ignore)
+ *   pageable:            host_memory, error; warning when pageable_ok */
 int dc_check_launch(const struct dc_launch *l);
 
 /* Forgets the per-kernel cache (filter decisions, unchecked notes); tests
