@@ -1,4 +1,4 @@
 # tests/ build rules: each part's fragment appends test executables to TESTS.
--include tests/unit.mk
+include tests/unit.mk
 include tests/preload.mk
 -include tests/e2e.mk
