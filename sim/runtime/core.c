@@ -128,6 +128,7 @@ static void do_init(void)
         return;
     }
     CUresult r = CU(cuInit, 0);
+    rt_fork_handlers_late();            /* after the driver registered its own */
     if (r != CUDA_SUCCESS) {
         init_status = r == CUDA_ERROR_NO_DEVICE ? cudaErrorNoDevice : rt_err(r);
         return;

@@ -49,6 +49,17 @@ static struct fatbin *fatbins;
 static struct func *funcs[NBUCKET], *kernels[NBUCKET];
 static struct var *vars[NBUCKET];
 
+/* fork(): the module lock is taken before the driver's lock in normal
+ * operation (loading a module calls the driver), so a fork must take them in
+ * that order too.  Prepare handlers run in reverse order of registration and
+ * the driver registers its own at cuInit, so the runtime registers twice: in
+ * its constructor (before any registration can take the lock) and again once
+ * the driver is initialised (rt_fork_handlers_late); from then on the late
+ * handlers, which run first, do the work and the early ones stand aside.
+ * glibc holds its atfork lock across a fork's handlers, so the flags cannot
+ * change between a prepare and its parent/child handler. */
+static int late_handlers, early_locked;
+
 static void fork_prepare(void)
 {
     pthread_mutex_lock(&lock);
@@ -67,11 +78,36 @@ static void fork_child(void)
     pthread_mutex_unlock(&lock);
 }
 
+static void early_prepare(void)
+{
+    early_locked = !__atomic_load_n(&late_handlers, __ATOMIC_ACQUIRE);
+    if (early_locked)
+        fork_prepare();
+}
+
+static void early_parent(void)
+{
+    if (early_locked)
+        fork_parent();
+}
+
+static void early_child(void)
+{
+    if (early_locked)
+        fork_child();
+}
+
 /* Runs before the program's constructors (a library initialises before
  * the objects that depend on it), hence before any registration. */
 __attribute__((constructor)) static void fork_handlers(void)
 {
-    pthread_atfork(fork_prepare, fork_parent, fork_child);
+    pthread_atfork(early_prepare, early_parent, early_child);
+}
+
+void rt_fork_handlers_late(void)
+{
+    if (pthread_atfork(fork_prepare, fork_parent, fork_child) == 0)
+        __atomic_store_n(&late_handlers, 1, __ATOMIC_RELEASE);
 }
 
 static unsigned bucket(const void *p)

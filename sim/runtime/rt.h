@@ -77,6 +77,8 @@ void rt_fork_prepare(void);
 void rt_fork_parent(void);
 void rt_fork_child(void);
 int rt_forked_child(void);
+/* module.c: fork handlers registered after the driver's (call after cuInit). */
+void rt_fork_handlers_late(void);
 
 /* Make sure the calling thread has a current context: the one it has (set
  * through the driver API or by us), else the primary context of the thread's
