@@ -38,7 +38,11 @@ TESTS :=
 DEPS_STAMP := $(BUILD)/.deps-ok
 
 .PHONY: all test demo clean deps
-all: deps build-all
+# The dependency check (which may install packages) finishes before anything
+# compiles: under -j a prerequisite list gives no order, so build-all runs
+# in a sub-make started after it.
+all: deps
+	@$(MAKE) --no-print-directory build-all
 
 deps: $(DEPS_STAMP)
 $(DEPS_STAMP): mk/deps.sh
