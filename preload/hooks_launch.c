@@ -1,5 +1,7 @@
 /* hooks_launch: every kernel launch entry point -> dc_check_launch, before the
- * real launch.  Report mode never changes the arguments or the result.
+ * real launch.  Report mode never changes the arguments or the result;
+ * mode=migrate runs the launch with a private, rewritten copy of them, and
+ * sync=1 synchronises the launch stream after it (launch_begin/launch_end).
  *
  * Per function (CUfunction) or kernel (CUkernel) we cache its name and
  * parameter layout (cuFuncGetParamInfo / cuKernelGetParamInfo), in a uthash
@@ -13,9 +15,15 @@
 #include "preload/preload.h"
 #include "report/check.h"
 
+#include "preload/options.h"
+#include "report/report.h"
+
+#include <fcntl.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define HASH_NONFATAL_OOM 1
 #define uthash_nonfatal_oom(obj) do { (void)(obj); } while (0)
@@ -182,51 +190,468 @@ static void parse_extra(void **extra, const void **buf, size_t *size)
 
 enum { K_FUNCTION = 0, K_KERNEL = 1, K_OPAQUE = 2 };   /* what `key` is */
 
-/* Describes one launch and checks it.  Guard held.  current_device >= 0 for
- * runtime launches (stream_mismatch); device < 0: ask the stream.  An opaque
- * key (a host stub the runtime could not resolve) is checked with an unknown
- * layout, so the launch is counted unchecked rather than skipped. */
-static void check(const char *api, const void *key, int kind, int device, int current_device,
-                  CUstream stream, void **args, void **extra)
-{
+/* --- mode=migrate and sync=1 ---------------------------------------------------- *
+ * All state of one launch lives in its struct launch, on the hook's stack or
+ * malloc'd for it: concurrent launches share nothing (no scratch buffers);
+ * the registry, the report and the driver do their own locking.  Every CUDA
+ * call here runs with the guard held (we are inside a hook), so none of it
+ * is checked or recorded. */
+
+/* Pageable host memory has no size the registry knows: the copy runs from the
+ * operand's address to the end of its mapping, at most this much. */
+#define HOST_MIGRATE_MAX ((size_t)64 << 20)
+
+/* One source range copied to the launch device for one launch; every operand
+ * pointing into it shares the copy. */
+struct mig {
+    uintptr_t src;              /* start of the copied range */
+    size_t size;
+    int host;                   /* pageable host memory */
+    int owner;                  /* device memory: the owner device */
+    CUcontext src_ctx;          /* device memory: the allocation's context */
+    int src_retained;           /* src_ctx is owner's primary context, retained by us */
+    CUdeviceptr dst;            /* the copy on the launch device; 0 when migration failed */
+    unsigned char *snapshot;    /* host: the bytes as copied in */
+    char reason[192];           /* dst == 0: why */
+};
+
+struct launch {
     struct kinfo tmp;
-    const struct kinfo *k;
-    memset(&tmp, 0, sizeof tmp);
+    const struct kinfo *k;      /* NULL: nothing was checked */
+    struct dc_launch l;
+    struct dc_moves moves;
+    CUstream stream;            /* for our own stream calls (per-thread made explicit) */
+    int has_stream;             /* a launch into a stream (not a graph node) */
+    int captured;               /* the stream is capturing: never synchronised */
+    int pre_error;              /* sync=1: the stream had an error before this launch */
+    void **args, **extra;       /* what the real launch gets */
+    struct mig *mig;
+    unsigned nmig;
+    CUcontext ctx;              /* the launch device's context (migration) */
+    int ctx_retained;
+    unsigned char *argcopy;     /* private copy of the arguments, rewritten */
+    void **newargs, **newextra;
+};
+
+static const char *err_name(CUresult r)
+{
+    const char *n = NULL;
+    if (DC_REAL(cuGetErrorName, r, &n) != CUDA_SUCCESS || !n)
+        return "CUDA error";
+    return n;
+}
+
+static CUresult ctx_synchronize(void)
+{
+    return dc_real_cuCtxSynchronize ? dc_real_cuCtxSynchronize() : CUDA_ERROR_NOT_FOUND;
+}
+
+/* Is the stream capturing?  When the driver cannot say (e.g. another stream
+ * captures in global mode and this is the legacy stream), treat it as
+ * capturing: devcheck then leaves it alone. */
+static int stream_captured(CUstream s)
+{
+    CUstreamCaptureStatus st = CU_STREAM_CAPTURE_STATUS_NONE;
+    if (!dc_real_cuStreamIsCapturing)
+        return 0;
+    if (dc_real_cuStreamIsCapturing(s, &st) != CUDA_SUCCESS)
+        return 1;
+    return st != CU_STREAM_CAPTURE_STATUS_NONE;
+}
+
+/* The readable, writable mapping holding p: bytes from p to its end (at most
+ * HOST_MIGRATE_MAX); 0 when p is in none.  Reads /proc/self/maps with a fixed
+ * buffer (no allocation). */
+static size_t host_extent(uintptr_t p)
+{
+    int fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    char buf[4096];
+    size_t have = 0, result = 0;
+    int found = 0;
+    while (!found) {
+        ssize_t n = read(fd, buf + have, sizeof buf - 1 - have);
+        if (n <= 0)
+            break;
+        have += (size_t)n;
+        buf[have] = 0;
+        char *line = buf, *nl;
+        while (!found && (nl = memchr(line, '\n', have - (size_t)(line - buf)))) {
+            *nl = 0;
+            unsigned long lo, hi;
+            char perms[8];
+            if (sscanf(line, "%lx-%lx %7s", &lo, &hi, perms) == 3 && p >= lo && p < hi) {
+                found = 1;
+                if (perms[0] == 'r' && perms[1] == 'w')
+                    result = hi - p;
+            }
+            line = nl + 1;
+        }
+        have -= (size_t)(line - buf);
+        memmove(buf, line, have);
+        if (have == sizeof buf - 1)
+            have = 0;                   /* a line longer than the buffer */
+    }
+    close(fd);
+    return result > HOST_MIGRATE_MAX ? HOST_MIGRATE_MAX : result;
+}
+
+/* The launch device's context: the stream's, else the current one if it is
+ * the launch device's, else its primary context (retained). */
+static CUcontext launch_context(struct launch *L)
+{
+    CUcontext c = NULL;
+    CUstream s = L->stream;
+    if (s && s != CU_STREAM_LEGACY && s != CU_STREAM_PER_THREAD) {
+        if (DC_REAL(cuStreamGetCtx, s, &c) != CUDA_SUCCESS)
+            c = NULL;
+    } else if (DC_REAL(cuCtxGetCurrent, &c) != CUDA_SUCCESS) {
+        c = NULL;
+    }
+    if (c && dc_ctx_device(c) == L->l.device)
+        return c;
+    if (DC_REAL(cuDevicePrimaryCtxRetain, &c, (CUdevice)L->l.device) != CUDA_SUCCESS)
+        return NULL;
+    L->ctx_retained = 1;
+    return c;
+}
+
+/* The context that owns device memory: the pointer's, else the owner's
+ * primary context (VMM and pool memory may name none). */
+static CUcontext owner_context(struct mig *g)
+{
+    CUcontext c = NULL;
+    if (DC_REAL(cuPointerGetAttribute, &c, CU_POINTER_ATTRIBUTE_CONTEXT, (CUdeviceptr)g->src) == CUDA_SUCCESS && c)
+        return c;
+    if (g->owner >= 0 && DC_REAL(cuDevicePrimaryCtxRetain, &c, (CUdevice)g->owner) == CUDA_SUCCESS) {
+        g->src_retained = 1;
+        return c;
+    }
+    return NULL;
+}
+
+static CUresult sync_in(CUcontext c)
+{
+    CUcontext popped;
+    if (DC_REAL(cuCtxPushCurrent_v2, c) != CUDA_SUCCESS)
+        return CUDA_ERROR_INVALID_CONTEXT;
+    CUresult r = ctx_synchronize();
+    DC_REAL(cuCtxPopCurrent_v2, &popped);
+    return r;
+}
+
+/* Copies g's source to a new allocation on the launch device, after the
+ * work queued on the owner has finished; 0, or -1 with g->reason. */
+static int copy_in(struct launch *L, struct mig *g)
+{
+    int d = L->l.device;
+    CUresult r;
+    CUcontext popped;
+    if (g->host) {
+        g->snapshot = malloc(g->size);
+        if (!g->snapshot) {
+            snprintf(g->reason, sizeof g->reason, "devcheck ran out of memory");
+            return -1;
+        }
+        memcpy(g->snapshot, (const void *)g->src, g->size);
+    } else {
+        g->src_ctx = owner_context(g);
+        if (!g->src_ctx) {
+            snprintf(g->reason, sizeof g->reason, "no context for the owner cuda:%d", g->owner);
+            return -1;
+        }
+        if ((r = sync_in(g->src_ctx)) != CUDA_SUCCESS) {
+            snprintf(g->reason, sizeof g->reason, "the owner cuda:%d reports %s", g->owner, err_name(r));
+            return -1;
+        }
+    }
+    if (DC_REAL(cuCtxPushCurrent_v2, L->ctx) != CUDA_SUCCESS) {
+        snprintf(g->reason, sizeof g->reason, "cannot make cuda:%d's context current", d);
+        return -1;
+    }
+    CUdeviceptr dst = 0;
+    r = DC_REAL(cuMemAlloc_v2, &dst, g->size);
+    if (r != CUDA_SUCCESS) {
+        snprintf(g->reason, sizeof g->reason, "cannot allocate %zu bytes on cuda:%d: %s", g->size, d, err_name(r));
+        DC_REAL(cuCtxPopCurrent_v2, &popped);
+        return -1;
+    }
+    if (g->host)
+        r = DC_REAL(cuMemcpyHtoD_v2, dst, g->snapshot, g->size);
+    else
+        r = DC_REAL(cuMemcpyPeer, dst, L->ctx, (CUdeviceptr)g->src, g->src_ctx, g->size);
+    if (r == CUDA_SUCCESS)
+        r = ctx_synchronize();          /* the copy is complete before the kernel runs */
+    if (r != CUDA_SUCCESS) {
+        snprintf(g->reason, sizeof g->reason, "copying %zu bytes to cuda:%d failed: %s", g->size, d, err_name(r));
+        DC_REAL(cuMemFree_v2, dst);
+        DC_REAL(cuCtxPopCurrent_v2, &popped);
+        return -1;
+    }
+    DC_REAL(cuCtxPopCurrent_v2, &popped);
+    g->dst = dst;
+    return 0;
+}
+
+/* The source range a move's operand belongs to (an existing one, or a new
+ * one appended and copied in). */
+static struct mig *source_of(struct launch *L, const struct dc_move *mv)
+{
+    for (unsigned j = 0; j < L->nmig; j++) {
+        struct mig *g = &L->mig[j];
+        if (mv->address >= g->src && mv->address - g->src < g->size)
+            return g;
+    }
+    struct mig *g = &L->mig[L->nmig++];
+    memset(g, 0, sizeof *g);
+    g->owner = -1;
+    if (mv->alloc_known) {
+        g->src = mv->alloc.base;
+        g->size = mv->alloc.size;
+        g->owner = mv->alloc.owner;
+    } else {
+        g->host = 1;
+        g->src = mv->address;
+        g->size = host_extent(mv->address);
+        if (!g->size) {
+            snprintf(g->reason, sizeof g->reason, "host memory at 0x%zx is in no writable mapping", (size_t)mv->address);
+            return g;
+        }
+    }
+    if (!L->ctx) {
+        snprintf(g->reason, sizeof g->reason, "no context for cuda:%d", L->l.device);
+        return g;
+    }
+    (void)copy_in(L, g);
+    return g;
+}
+
+static void fail_moves(struct launch *L, const char *reason)
+{
+    for (unsigned i = 0; i < L->moves.n; i++) {
+        L->moves.v[i].new_address = 0;
+        L->moves.v[i].bytes = 0;
+        L->moves.v[i].reason = reason;
+    }
+}
+
+/* The caller's argument storage is never written: the launch gets a private
+ * copy of the parameters (kernelParams: a new pointer array into the copy;
+ * extra: a new array naming the copied buffer).  -1 when memory ran out. */
+static int rewrite_args(struct launch *L)
+{
+    const struct dc_launch *l = &L->l;
+    if (l->args) {
+        size_t total = 0;
+        for (unsigned i = 0; i < l->nparams; i++)
+            if (l->params[i].offset + (size_t)l->params[i].size > total)
+                total = l->params[i].offset + (size_t)l->params[i].size;
+        L->argcopy = malloc(total ? total : 1);
+        L->newargs = malloc((l->nparams ? l->nparams : 1) * sizeof *L->newargs);
+        if (!L->argcopy || !L->newargs)
+            return -1;
+        for (unsigned i = 0; i < l->nparams; i++) {
+            L->newargs[i] = l->args[i] ? L->argcopy + l->params[i].offset : NULL;
+            if (l->args[i])
+                memcpy(L->argcopy + l->params[i].offset, l->args[i], l->params[i].size);
+        }
+        for (unsigned i = 0; i < L->moves.n; i++)
+            if (L->moves.v[i].new_address)
+                memcpy(L->argcopy + L->moves.v[i].arg_offset, &L->moves.v[i].new_address, sizeof(uintptr_t));
+        L->args = L->newargs;
+        return 0;
+    }
+    size_t n = 0;
+    while (n < 64 && L->extra[n] != CU_LAUNCH_PARAM_END)
+        n += 2;
+    L->argcopy = malloc(l->argbuf_size ? l->argbuf_size : 1);
+    L->newextra = malloc((n + 1) * sizeof *L->newextra);
+    if (!L->argcopy || !L->newextra)
+        return -1;
+    memcpy(L->argcopy, l->argbuf, l->argbuf_size);
+    for (unsigned i = 0; i < L->moves.n; i++)
+        if (L->moves.v[i].new_address && L->moves.v[i].arg_offset + sizeof(uintptr_t) <= l->argbuf_size)
+            memcpy(L->argcopy + L->moves.v[i].arg_offset, &L->moves.v[i].new_address, sizeof(uintptr_t));
+    for (size_t i = 0; i < n; i += 2) {
+        L->newextra[i] = L->extra[i];
+        L->newextra[i + 1] = L->extra[i] == CU_LAUNCH_PARAM_BUFFER_POINTER ? (void *)L->argcopy : L->extra[i + 1];
+    }
+    L->newextra[n] = CU_LAUNCH_PARAM_END;
+    L->extra = L->newextra;
+    return 0;
+}
+
+/* Copies back and frees every migrated source (the kernel may have written
+ * it); launched: the launch succeeded, so the copies hold its results. */
+static void migrate_back(struct launch *L, int launched)
+{
+    CUcontext popped;
+    int pushed = L->ctx && DC_REAL(cuCtxPushCurrent_v2, L->ctx) == CUDA_SUCCESS;
+    CUresult sr = CUDA_ERROR_INVALID_CONTEXT;
+    if (pushed && launched)
+        sr = DC_REAL(cuStreamSynchronize, L->stream);
+    if (launched && sr != CUDA_SUCCESS)
+        dc_log("migrate: the launch of %s did not complete (%s): migrated operands are not copied back",
+               L->l.kernel ? L->l.kernel : "?", err_name(sr));
+    uint64_t back = 0;
+    for (unsigned j = 0; j < L->nmig; j++) {
+        struct mig *g = &L->mig[j];
+        if (g->dst && launched && sr == CUDA_SUCCESS) {
+            CUresult r;
+            if (g->host) {
+                unsigned char *tmp = malloc(g->size);
+                r = tmp ? DC_REAL(cuMemcpyDtoH_v2, tmp, g->dst, g->size) : CUDA_ERROR_OUT_OF_MEMORY;
+                /* only the bytes the kernel changed: other threads may
+                 * write the rest of the mapping meanwhile */
+                if (r == CUDA_SUCCESS)
+                    for (size_t i = 0; i < g->size; i++)
+                        if (tmp[i] != g->snapshot[i])
+                            ((unsigned char *)g->src)[i] = tmp[i];
+                free(tmp);
+            } else {
+                r = DC_REAL(cuMemcpyPeer, (CUdeviceptr)g->src, g->src_ctx, g->dst, L->ctx, g->size);
+                if (r == CUDA_SUCCESS)
+                    r = sync_in(g->src_ctx);
+            }
+            if (r == CUDA_SUCCESS)
+                back += g->size;
+            else
+                dc_log("migrate: copying %zu bytes back from cuda:%d failed: %s", g->size, L->l.device,
+                       err_name(r));
+        }
+        if (g->dst && pushed)
+            DC_REAL(cuMemFree_v2, g->dst);
+        if (g->src_retained)
+            DC_REAL(cuDevicePrimaryCtxRelease_v2, (CUdevice)g->owner);
+        free(g->snapshot);
+    }
+    if (pushed)
+        DC_REAL(cuCtxPopCurrent_v2, &popped);
+    dc_check_count_migrated(back);
+}
+
+static void migrate(struct launch *L)
+{
+    struct dc_moves *m = &L->moves;
+    L->mig = calloc(m->n, sizeof *L->mig);
+    if (!L->mig) {
+        fail_moves(L, "devcheck ran out of memory");
+        return;
+    }
+    L->ctx = launch_context(L);
+    for (unsigned i = 0; i < m->n; i++) {
+        struct dc_move *mv = &m->v[i];
+        int fresh = L->nmig;
+        struct mig *g = source_of(L, mv);
+        int is_new = (int)(g - L->mig) == fresh;
+        if (g->dst) {
+            mv->new_address = (uintptr_t)g->dst + (mv->address - g->src);
+            mv->bytes = is_new ? g->size : 0;
+        } else {
+            mv->reason = g->reason;
+        }
+    }
+    int any = 0;
+    for (unsigned j = 0; j < L->nmig; j++)
+        any |= L->mig[j].dst != 0;
+    if (any && rewrite_args(L) != 0) {
+        fail_moves(L, "devcheck ran out of memory");
+        migrate_back(L, 0);
+        L->nmig = 0;
+    }
+}
+
+/* Describes one launch and checks it, and under mode=migrate moves what must
+ * be moved (then L->args / L->extra are the rewritten arguments).  Guard
+ * held.  current_device >= 0 for runtime launches (stream_mismatch); device <
+ * 0: ask the stream.  has_stream: a launch into `stream` (graph nodes have
+ * none).  no_rewrite: why the arguments cannot be rewritten, or NULL.  An
+ * opaque key (a host stub the runtime could not resolve) is checked with an
+ * unknown layout, so the launch is counted unchecked rather than skipped.
+ * Always pair with launch_end(). */
+static void launch_begin(struct launch *L, const char *api, const void *key, int kind, int device,
+                         int current_device, CUstream stream, int has_stream, const char *no_rewrite,
+                         void **args, void **extra)
+{
+    memset(L, 0, sizeof *L);
+    L->args = args;
+    L->extra = extra;
+    L->has_stream = has_stream;
+    L->stream = stream == NULL && api && strstr(api, "_ptsz") ? CU_STREAM_PER_THREAD : stream;
     if (!key)
         return;
     if (kind == K_OPAQUE) {
-        tmp.key = key;
-        k = &tmp;
-    } else if (!(k = lookup(key, kind == K_KERNEL, &tmp))) {
-        k = &tmp;
+        L->tmp.key = key;
+        L->k = &L->tmp;
+    } else if (!(L->k = lookup(key, kind == K_KERNEL, &L->tmp))) {
+        L->k = &L->tmp;
     }
     if (device < 0)
         device = dc_stream_device(stream);
 
-    struct dc_launch l;
-    memset(&l, 0, sizeof l);
-    l.kernel = k->name;
-    l.kernel_key = key;
-    l.api = api;
-    l.device = device;
-    l.current_device = current_device;
-    l.stream = (uintptr_t)stream;
-    l.pageable_ok = dc_pageable_ok(device);
-    l.params = k->params;
-    l.nparams = k->nparams;
+    const struct kinfo *k = L->k;
+    struct dc_launch *l = &L->l;
+    l->kernel = k->name;
+    l->kernel_key = key;
+    l->api = api;
+    l->device = device;
+    l->current_device = current_device;
+    l->stream = (uintptr_t)stream;
+    l->pageable_ok = dc_pageable_ok(device);
+    l->params = k->params;
+    l->nparams = k->nparams;
     /* An unknown launch device would make every operand look foreign:
      * count the launch unchecked instead of guessing. */
-    l.layout_known = k->layout_known && device >= 0;
+    l->layout_known = k->layout_known && device >= 0;
     if (args) {
-        l.args = args;
+        l->args = args;
     } else if (extra) {
-        parse_extra(extra, &l.argbuf, &l.argbuf_size);
+        parse_extra(extra, &l->argbuf, &l->argbuf_size);
     } else if (k->nparams) {
-        l.layout_known = 0;                     /* parameters but no arguments given */
+        l->layout_known = 0;                    /* parameters but no arguments given */
     }
-    (void)dc_check_launch(&l);
-    if (k == &tmp)
-        release_tmp(&tmp);
+    if (has_stream && device >= 0 && (dc_opt.mode == DC_MODE_MIGRATE || dc_opt.sync))
+        L->captured = stream_captured(L->stream);
+    if (dc_opt.mode == DC_MODE_MIGRATE) {
+        if (no_rewrite)
+            l->no_rewrite = no_rewrite;
+        else if (L->captured)
+            l->no_rewrite = DC_NO_REWRITE_CAPTURE;
+        else if (device >= 0)
+            l->moves = &L->moves;
+    }
+    if (dc_opt.sync && has_stream && device >= 0 && !L->captured)
+        L->pre_error = DC_REAL(cuStreamSynchronize, L->stream) != CUDA_SUCCESS;
+    (void)dc_check_launch(l);
+    if (L->moves.n) {
+        migrate(L);
+        dc_check_moves_report(l, &L->moves);
+    }
+}
+
+/* After the real launch (launched: it returned success): copies migrated
+ * operands back, and under sync=1 synchronises the stream and attributes an
+ * asynchronous error to this launch.  Frees everything of L. */
+static void launch_end(struct launch *L, int launched)
+{
+    if (L->nmig)
+        migrate_back(L, launched);
+    if (L->k && dc_opt.sync && launched && L->has_stream && L->l.device >= 0 && !L->captured &&
+        !L->pre_error) {
+        CUresult r = DC_REAL(cuStreamSynchronize, L->stream);
+        if (r != CUDA_SUCCESS && r != CUDA_ERROR_NOT_FOUND)
+            dc_check_async_error(&L->l, err_name(r));
+    }
+    if (L->ctx_retained)
+        DC_REAL(cuDevicePrimaryCtxRelease_v2, (CUdevice)L->l.device);
+    free(L->mig);
+    free(L->moves.v);
+    free(L->argcopy);
+    free(L->newargs);
+    free(L->newextra);
+    if (L->k == &L->tmp)
+        release_tmp(&L->tmp);
 }
 
 /* --- driver launches ---------------------------------------------------------- */
@@ -241,9 +666,11 @@ static void check(const char *api, const void *key, int kind, int device, int cu
         if (!dc_enter())                                                                 \
             return DC_REAL(name, f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY,  \
                            blockDimZ, sharedMemBytes, hStream, kernelParams, extra);     \
-        check(#name, f, K_FUNCTION, -1, -1, hStream, kernelParams, extra);                        \
+        struct launch L;                                                                 \
+        launch_begin(&L, #name, f, K_FUNCTION, -1, -1, hStream, 1, NULL, kernelParams, extra); \
         CUresult r = DC_REAL(name, f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, \
-                             blockDimZ, sharedMemBytes, hStream, kernelParams, extra);   \
+                             blockDimZ, sharedMemBytes, hStream, L.args, L.extra);       \
+        launch_end(&L, r == CUDA_SUCCESS);                                               \
         dc_leave();                                                                      \
         return r;                                                                        \
     }
@@ -256,9 +683,11 @@ LAUNCH_KERNEL(cuLaunchKernel_ptsz)
     {                                                                                    \
         if (!dc_enter())                                                                 \
             return DC_REAL(name, config, f, kernelParams, extra);                        \
-        if (config)                                                                      \
-            check(#name, f, K_FUNCTION, -1, -1, config->hStream, kernelParams, extra);            \
-        CUresult r = DC_REAL(name, config, f, kernelParams, extra);                      \
+        struct launch L;                                                                 \
+        launch_begin(&L, #name, config ? (const void *)f : NULL, K_FUNCTION, -1, -1,     \
+                     config ? config->hStream : NULL, 1, NULL, kernelParams, extra);     \
+        CUresult r = DC_REAL(name, config, f, L.args, L.extra);                          \
+        launch_end(&L, r == CUDA_SUCCESS);                                               \
         dc_leave();                                                                      \
         return r;                                                                        \
     }
@@ -275,9 +704,11 @@ LAUNCH_KERNEL_EX(cuLaunchKernelEx_ptsz)
         if (!dc_enter())                                                                 \
             return DC_REAL(name, f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY,  \
                            blockDimZ, sharedMemBytes, hStream, kernelParams);            \
-        check(#name, f, K_FUNCTION, -1, -1, hStream, kernelParams, NULL);                         \
+        struct launch L;                                                                 \
+        launch_begin(&L, #name, f, K_FUNCTION, -1, -1, hStream, 1, NULL, kernelParams, NULL); \
         CUresult r = DC_REAL(name, f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, \
-                             blockDimZ, sharedMemBytes, hStream, kernelParams);          \
+                             blockDimZ, sharedMemBytes, hStream, L.args);                \
+        launch_end(&L, r == CUDA_SUCCESS);                                               \
         dc_leave();                                                                      \
         return r;                                                                        \
     }
@@ -288,16 +719,21 @@ LAUNCH_COOPERATIVE(cuLaunchCooperativeKernel_ptsz)
 
 /* The launch device of a node: the context's device when the node names a
  * kernel (CUkernel) and a context; the current context's otherwise (a
- * CUfunction belongs to the current context's module). */
+ * CUfunction belongs to the current context's module).  A node runs later,
+ * from the graph's copy of its arguments: never migrated nor synchronised. */
 #define CHECK_NODE(api, p)                                                        \
     do {                                                                          \
+        struct launch L_;                                                         \
         int dev_ = (p)->func ? -1 : dc_ctx_device((p)->ctx);                      \
         if (dev_ < 0)                                                             \
             dev_ = dc_current_device();                                           \
         if ((p)->func)                                                            \
-            check(api, (p)->func, K_FUNCTION, dev_, -1, NULL, (p)->kernelParams, (p)->extra); \
+            launch_begin(&L_, api, (p)->func, K_FUNCTION, dev_, -1, NULL, 0, DC_NO_REWRITE_GRAPH, \
+                         (p)->kernelParams, (p)->extra);                          \
         else                                                                      \
-            check(api, (p)->kern, K_KERNEL, dev_, -1, NULL, (p)->kernelParams, (p)->extra);   \
+            launch_begin(&L_, api, (p)->kern, K_KERNEL, dev_, -1, NULL, 0, DC_NO_REWRITE_GRAPH, \
+                         (p)->kernelParams, (p)->extra);                          \
+        launch_end(&L_, 0);                                                       \
     } while (0)
 
 static void check_node(const char *api, const CUDA_KERNEL_NODE_PARAMS *p)
@@ -427,25 +863,26 @@ static int runtime_current_device(void)
     return dc_current_device();
 }
 
-static void check_runtime(const char *api, const void *key, int kind, cudaStream_t stream, void **args)
+static void begin_runtime(struct launch *L, const char *api, const void *key, int kind, cudaStream_t stream,
+                          void **args)
 {
     int cur = runtime_current_device();
     CUstream s = (CUstream)stream;
     int dev = (s == NULL || s == CU_STREAM_LEGACY || s == CU_STREAM_PER_THREAD) ? cur : dc_stream_device(s);
-    check(api, key, kind, dev, cur, s, args, NULL);
+    launch_begin(L, api, key, kind, dev, cur, s, 1, NULL, args, NULL);
 }
 
 /* A host stub -> the CUfunction of the current device (cudaGetFuncBySymbol). */
-static void check_stub(const char *api, const void *func, cudaStream_t stream, void **args)
+static void begin_stub(struct launch *L, const char *api, const void *func, cudaStream_t stream, void **args)
 {
     cudaFunction_t f = NULL;
     __typeof__(dc_real_cudaGetFuncBySymbol) get = DC_RT_REAL(cudaGetFuncBySymbol);
     if (!get || get(&f, func) != cudaSuccess)
         f = NULL;
     if (f)
-        check_runtime(api, f, K_FUNCTION, stream, args);
+        begin_runtime(L, api, f, K_FUNCTION, stream, args);
     else
-        check_runtime(api, func, K_OPAQUE, stream, args);
+        begin_runtime(L, api, func, K_OPAQUE, stream, args);
 }
 
 #define CUDA_LAUNCH_KERNEL(name)                                                          \
@@ -454,8 +891,10 @@ static void check_stub(const char *api, const void *func, cudaStream_t stream, v
     {                                                                                     \
         if (!dc_enter())                                                                  \
             return DC_REAL_RT(name, kernel, gridDim, blockDim, args, sharedMem, stream);  \
-        check_runtime(#name, kernel, K_KERNEL, stream, args);                                    \
-        cudaError_t r = DC_REAL_RT(name, kernel, gridDim, blockDim, args, sharedMem, stream); \
+        struct launch L;                                                                  \
+        begin_runtime(&L, #name, kernel, K_KERNEL, stream, args);                         \
+        cudaError_t r = DC_REAL_RT(name, kernel, gridDim, blockDim, L.args, sharedMem, stream); \
+        launch_end(&L, r == cudaSuccess);                                                 \
         dc_leave();                                                                       \
         return r;                                                                         \
     }
@@ -468,8 +907,10 @@ CUDA_LAUNCH_KERNEL(__cudaLaunchKernel_ptsz)
     {                                                                                     \
         if (!dc_enter())                                                                  \
             return DC_REAL_RT(name, func, gridDim, blockDim, args, sharedMem, stream);    \
-        check_stub(#name, func, stream, args);                                            \
-        cudaError_t r = DC_REAL_RT(name, func, gridDim, blockDim, args, sharedMem, stream); \
+        struct launch L;                                                                  \
+        begin_stub(&L, #name, func, stream, args);                                        \
+        cudaError_t r = DC_REAL_RT(name, func, gridDim, blockDim, L.args, sharedMem, stream); \
+        launch_end(&L, r == cudaSuccess);                                                 \
         dc_leave();                                                                       \
         return r;                                                                         \
     }
@@ -483,9 +924,10 @@ RT_LAUNCH(cudaLaunchCooperativeKernel_ptsz)
     {                                                                                     \
         if (!dc_enter())                                                                  \
             return DC_REAL_RT(name, config, func, args);                                  \
-        if (config)                                                                       \
-            check_stub(#name, func, config->stream, args);                                \
-        cudaError_t r = DC_REAL_RT(name, config, func, args);                             \
+        struct launch L;                                                                  \
+        begin_stub(&L, #name, config ? func : NULL, config ? config->stream : NULL, args); \
+        cudaError_t r = DC_REAL_RT(name, config, func, L.args);                           \
+        launch_end(&L, r == cudaSuccess);                                                 \
         dc_leave();                                                                       \
         return r;                                                                         \
     }

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
-enum dc_flag_kind { DC_K_BOOL, DC_K_INT, DC_K_STR, DC_K_MODE, DC_K_POLICY, DC_K_HOSTPOL };
+enum dc_flag_kind { DC_K_BOOL, DC_K_INT, DC_K_STR, DC_K_MODE, DC_K_POLICY, DC_K_HOSTPOL, DC_K_HALT };
 
 struct flag {
     const char *name;
@@ -62,7 +62,12 @@ const char *dc_policy_name(enum dc_policy p)
 
 const char *dc_mode_name(enum dc_mode m)
 {
-    return m == DC_MODE_OFF ? "off" : m == DC_MODE_REPORT ? "report" : "?";
+    return m == DC_MODE_OFF ? "off" : m == DC_MODE_REPORT ? "report" : m == DC_MODE_MIGRATE ? "migrate" : "?";
+}
+
+const char *dc_halt_name(enum dc_halt h)
+{
+    return h == DC_HALT_ABORT ? "abort" : h == DC_HALT_TRAP ? "trap" : "?";
 }
 
 static void errf(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -82,7 +87,8 @@ static const char *expected(enum dc_flag_kind k)
     case DC_K_BOOL:    return "0|1|true|false|yes|no";
     case DC_K_INT:     return "a decimal integer";
     case DC_K_STR:     return "a string";
-    case DC_K_MODE:    return "report|off";
+    case DC_K_MODE:    return "report|off|migrate";
+    case DC_K_HALT:    return "abort|trap";
     case DC_K_POLICY:  return "error|warn|ignore";
     case DC_K_HOSTPOL: return "auto|error|warn|ignore";
     }
@@ -163,10 +169,22 @@ static int set_value(const struct flag *f, const char *v, size_t n, struct parse
             iv = DC_MODE_REPORT;
         else if (eq(v, n, "off"))
             iv = DC_MODE_OFF;
+        else if (eq(v, n, "migrate"))
+            iv = DC_MODE_MIGRATE;
         else
             goto bad;
         if (field)
             *(enum dc_mode *)field = (enum dc_mode)iv;
+        return 0;
+    case DC_K_HALT:
+        if (eq(v, n, "abort"))
+            iv = DC_HALT_ABORT;
+        else if (eq(v, n, "trap"))
+            iv = DC_HALT_TRAP;
+        else
+            goto bad;
+        if (field)
+            *(enum dc_halt *)field = (enum dc_halt)iv;
         return 0;
     case DC_K_POLICY:
     case DC_K_HOSTPOL:
@@ -341,6 +359,9 @@ static void format_value(const struct flag *f, const struct dc_options *o, char 
     case DC_K_POLICY:
     case DC_K_HOSTPOL:
         snprintf(buf, len, "%s", dc_policy_name(*(const enum dc_policy *)field));
+        return;
+    case DC_K_HALT:
+        snprintf(buf, len, "%s", dc_halt_name(*(const enum dc_halt *)field));
         return;
     }
 }

@@ -6,7 +6,11 @@
 #include <stdio.h>
 #include <stddef.h>
 
-enum dc_mode   { DC_MODE_REPORT = 0, DC_MODE_OFF };
+/* DC_MODE_MIGRATE: report, and move the operands of device_mismatch errors
+ * (and pageable host memory errors) to the launch device for the launch. */
+enum dc_mode   { DC_MODE_REPORT = 0, DC_MODE_OFF, DC_MODE_MIGRATE };
+/* How halt_on_error stops the program. */
+enum dc_halt   { DC_HALT_ABORT = 0, DC_HALT_TRAP };
 /* DC_POLICY_AUTO: host_memory only (pinned/registered warn; pageable error
  * unless the launch device reports pageable memory access, then warn). */
 enum dc_policy { DC_POLICY_ERROR = 0, DC_POLICY_WARN, DC_POLICY_IGNORE, DC_POLICY_AUTO };
@@ -47,7 +51,8 @@ void dc_options_help(FILE *out);
  * errbuf, *consumed = index of the offending argument, returns -1. */
 int dc_options_from_argv(int argc, char **argv, int *consumed,
                          char *out_env, size_t len, char *errbuf, size_t errlen);
-/* "error", "warn", "ignore", "auto"; "report", "off". */
+/* "error", "warn", "ignore", "auto"; "report", "off", "migrate"; "abort", "trap". */
 const char *dc_policy_name(enum dc_policy p);
 const char *dc_mode_name(enum dc_mode m);
+const char *dc_halt_name(enum dc_halt h);
 #endif

@@ -169,6 +169,10 @@ struct ctx {
     uint32_t launch_stack;
     int have_stack;
     int errors;
+    /* dc_check_async_error: collect the operands instead of deciding */
+    int collect;
+    struct dc_opnd *ops;        /* DC_ASYNC_OPERANDS_MAX of them */
+    unsigned nops;
 };
 
 static uint32_t launch_stack(struct ctx *c)
@@ -183,14 +187,66 @@ static uint32_t launch_stack(struct ctx *c)
     return c->launch_stack;
 }
 
-static void emit(struct ctx *c, struct dc_finding *f)
+/* mode=migrate: an operand the launch device cannot use at all. */
+static int migratable(const struct dc_finding *f)
+{
+    return f->kind == DC_F_DEVICE_MISMATCH ||
+           (f->kind == DC_F_HOST_MEMORY && !f->alloc_known && f->severity == DC_SEV_ERROR);
+}
+
+/* Hands the operand to the caller (l->moves) instead of reporting it; 0 when
+ * it cannot (then f says why and is reported). */
+static int defer_move(struct ctx *c, struct dc_finding *f, uint32_t arg_offset)
+{
+    struct dc_moves *m = c->l->moves;
+    if (m->n == m->cap) {
+        unsigned cap = m->cap ? 2 * m->cap : 4;
+        struct dc_move *v = realloc(m->v, cap * sizeof *v);
+        if (!v) {
+            f->action = DC_ACT_NOT_MIGRATED;
+            f->reason = "devcheck ran out of memory";
+            return 0;
+        }
+        m->v = v;
+        m->cap = cap;
+    }
+    struct dc_move *mv = &m->v[m->n++];
+    memset(mv, 0, sizeof *mv);
+    mv->param = f->param;
+    mv->word_offset = f->word_offset;
+    mv->arg_offset = arg_offset;
+    mv->address = f->address;
+    mv->alloc_known = f->alloc_known;
+    mv->alloc = f->alloc;
+    mv->kind = f->kind;
+    mv->severity = f->severity;
+    mv->access = f->access;
+    mv->launch_stack = f->launch_stack;
+    mv->to_device = c->l->device;
+    return 1;
+}
+
+static void emit_at(struct ctx *c, struct dc_finding *f, uint32_t arg_offset)
 {
     f->launch = c->l;
     f->launch_stack = launch_stack(c);
     f->launch_stack_in_key = 1;
     if (f->severity == DC_SEV_ERROR)
         c->errors++;
+    if (dc_opt.mode == DC_MODE_MIGRATE && f->has_operand && migratable(f)) {
+        if (c->l->no_rewrite) {
+            f->action = DC_ACT_NOT_MIGRATED;
+            f->reason = c->l->no_rewrite;
+        } else if (c->l->moves && defer_move(c, f, arg_offset)) {
+            return;                     /* reported by dc_check_moves_report */
+        }
+    }
     dc_report_finding(f);
+}
+
+static void emit(struct ctx *c, struct dc_finding *f)
+{
+    emit_at(c, f, 0);
 }
 
 static int mapped_host(uintptr_t v)
@@ -245,11 +301,37 @@ static const char *granted_note(const struct dc_alloc *a, int device)
     return "peer access enabled";
 }
 
-static void check_word(struct ctx *c, int param, uint32_t word, uintptr_t v)
+/* dc_check_async_error: every operand the registry knows or that is host
+ * memory, with whether the launch device may access it. */
+static void collect_word(struct ctx *c, int param, uint32_t word, uintptr_t v)
+{
+    struct dc_opnd o;
+    memset(&o, 0, sizeof o);
+    o.param = param;
+    o.word_offset = word;
+    o.address = v;
+    if (dc_reg_lookup(v, &o.alloc) == 0) {
+        o.alloc_known = 1;
+        o.accessible = o.alloc.kind == DC_MEM_HOST_PAGEABLE ? c->l->pageable_ok
+                                                            : dc_reg_may_access(&o.alloc, c->l->device);
+    } else if (mapped_host(v)) {
+        o.accessible = c->l->pageable_ok;
+    } else {
+        return;
+    }
+    if (c->ops && c->nops < DC_ASYNC_OPERANDS_MAX)
+        c->ops[c->nops++] = o;
+}
+
+static void check_word(struct ctx *c, int param, uint32_t word, uint32_t arg_offset, uintptr_t v)
 {
     const struct dc_launch *l = c->l;
     if (!v)
         return;
+    if (c->collect) {
+        collect_word(c, param, word, v);
+        return;
+    }
     struct dc_finding f;
     memset(&f, 0, sizeof f);
     f.has_operand = 1;
@@ -270,7 +352,7 @@ static void check_word(struct ctx *c, int param, uint32_t word, uintptr_t v)
                 return;
             f.access = l->pageable_ok ? "reports pageable memory access (HMM/ATS): legal, slow"
                                       : "cannot access pageable host memory";
-            emit(c, &f);
+            emit_at(c, &f, arg_offset);
             return;
         case DC_MEM_HOST_PINNED:
         case DC_MEM_HOST_REGISTERED:
@@ -280,7 +362,7 @@ static void check_word(struct ctx *c, int param, uint32_t word, uintptr_t v)
                 return;
             f.access = a->kind == DC_MEM_HOST_PINNED ? "pinned host memory: legal, read over PCIe"
                                                      : "registered host memory: legal, read over PCIe";
-            emit(c, &f);
+            emit_at(c, &f, arg_offset);
             return;
         default:
             break;
@@ -298,7 +380,7 @@ static void check_word(struct ctx *c, int param, uint32_t word, uintptr_t v)
             f.severity = DC_SEV_ERROR;
             f.access = denied_note(a);
         }
-        emit(c, &f);
+        emit_at(c, &f, arg_offset);
         return;
     }
     if (!mapped_host(v))
@@ -310,7 +392,7 @@ static void check_word(struct ctx *c, int param, uint32_t word, uintptr_t v)
         return;
     f.access = l->pageable_ok ? "reports pageable memory access (HMM/ATS): legal, slow"
                               : "cannot access pageable host memory";
-    emit(c, &f);
+    emit_at(c, &f, arg_offset);
 }
 
 static void scan(struct ctx *c, int param, const unsigned char *p, uint64_t start, uint64_t off,
@@ -320,7 +402,28 @@ static void scan(struct ctx *c, int param, const unsigned char *p, uint64_t star
     for (uint64_t a = (off + 7) & ~(uint64_t)7; a + 8 <= end; a += 8) {
         uintptr_t v;
         memcpy(&v, p + (a - start), sizeof v);
-        check_word(c, param, (uint32_t)(param >= 0 ? a - off : a), v);
+        check_word(c, param, (uint32_t)(param >= 0 ? a - off : a), (uint32_t)a, v);
+    }
+}
+
+/* Every word of every parameter (or of the packed buffer without a layout). */
+static void scan_launch(struct ctx *c)
+{
+    const struct dc_launch *l = c->l;
+    if (l->layout_known) {
+        for (unsigned i = 0; i < l->nparams && l->params; i++) {
+            uint64_t off = l->params[i].offset, end = off + l->params[i].size;
+            if (l->args) {
+                if (l->args[i])
+                    scan(c, (int)i, l->args[i], off, off, end);
+            } else if (l->argbuf) {
+                if (end > l->argbuf_size)
+                    end = l->argbuf_size;
+                scan(c, (int)i, l->argbuf, 0, off, end);
+            }
+        }
+    } else if (l->argbuf) {
+        scan(c, -1, l->argbuf, 0, 0, l->argbuf_size);   /* whole packed buffer */
     }
 }
 
@@ -359,23 +462,93 @@ int dc_check_launch(const struct dc_launch *l)
         dc_report_count_launch(0);
         return c.errors;
     }
-    if (l->layout_known) {
-        for (unsigned i = 0; i < l->nparams && l->params; i++) {
-            uint64_t off = l->params[i].offset, end = off + l->params[i].size;
-            if (l->args) {
-                if (l->args[i])
-                    scan(&c, (int)i, l->args[i], off, off, end);
-            } else if (l->argbuf) {
-                if (end > l->argbuf_size)
-                    end = l->argbuf_size;
-                scan(&c, (int)i, l->argbuf, 0, off, end);
-            }
-        }
-    } else {
-        scan(&c, -1, l->argbuf, 0, 0, l->argbuf_size);   /* whole packed buffer */
-    }
-    dc_report_count_launch(1);
+    dc_report_count_launch(1);         /* first: a halt on a finding of this launch counts it */
+    scan_launch(&c);
     dc_logv(2, "checked %s on cuda:%d (%u params): %d errors", l->kernel ? l->kernel : "?",
             l->device, l->layout_known ? l->nparams : 0, c.errors);
     return c.errors;
+}
+
+/* ---- mode=migrate ----------------------------------------------------------------------- */
+
+void dc_check_moves_report(const struct dc_launch *l, struct dc_moves *m)
+{
+    if (!l || !m)
+        return;
+    for (unsigned i = 0; i < m->n; i++) {
+        const struct dc_move *mv = &m->v[i];
+        struct dc_finding f;
+        memset(&f, 0, sizeof f);
+        f.kind = (enum dc_finding_kind)mv->kind;
+        f.severity = (enum dc_severity)mv->severity;
+        f.launch = l;
+        f.launch_stack = mv->launch_stack;
+        f.launch_stack_in_key = 1;
+        f.has_operand = 1;
+        f.param = mv->param;
+        f.word_offset = mv->word_offset;
+        f.address = mv->address;
+        f.alloc_known = mv->alloc_known;
+        f.alloc = mv->alloc;
+        f.access = mv->access;
+        if (mv->new_address) {
+            f.action = DC_ACT_MIGRATED;
+            f.to_device = mv->to_device;
+            f.moved_bytes = mv->bytes;
+            dc_report_count_migrated(mv->bytes);
+        } else {
+            f.action = DC_ACT_NOT_MIGRATED;
+            f.reason = mv->reason ? mv->reason : "not migrated";
+        }
+        dc_report_finding(&f);
+    }
+    free(m->v);
+    m->v = NULL;
+    m->n = m->cap = 0;
+}
+
+void dc_check_count_migrated(uint64_t bytes)
+{
+    dc_report_count_migrated(bytes);
+}
+
+/* ---- sync=1 ----------------------------------------------------------------------------- */
+
+void dc_check_async_error(const struct dc_launch *l, const char *error)
+{
+    if (!l || dc_opt.mode == DC_MODE_OFF)
+        return;
+    int first_unchecked;
+    struct kinfo k = kernel_info(l, 0, &first_unchecked);
+    if (!k.selected)
+        return;
+    struct dc_opnd ops[DC_ASYNC_OPERANDS_MAX];
+    struct ctx cc = { .l = l, .collect = 1, .ops = ops };
+    struct ctx *c = &cc;
+    if (l->device >= 0 && (l->layout_known || l->argbuf))
+        scan_launch(c);
+    struct dc_finding f;
+    memset(&f, 0, sizeof f);
+    f.kind = DC_F_ASYNC_ERROR;
+    f.severity = DC_SEV_ERROR;
+    f.error = error ? error : "unknown error";
+    f.ops = c->ops;
+    f.nops = c->nops;
+    for (unsigned i = 0; i < c->nops; i++) {
+        if (c->ops[i].accessible)
+            continue;
+        /* the suspect: the first operand the launch device may not access */
+        f.has_operand = 1;
+        f.param = c->ops[i].param;
+        f.word_offset = c->ops[i].word_offset;
+        f.address = c->ops[i].address;
+        f.alloc_known = c->ops[i].alloc_known;
+        f.alloc = c->ops[i].alloc;
+        f.access = f.alloc_known ? denied_note(&f.alloc) : "cannot access pageable host memory";
+        break;
+    }
+    f.launch = l;
+    f.launch_stack = launch_stack(c);
+    f.launch_stack_in_key = 1;
+    dc_report_finding(&f);
 }

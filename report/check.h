@@ -4,12 +4,20 @@
  * each finding (device_mismatch, peer_access, host_memory, stream_mismatch,
  * unchecked_kernel) under the options, and hands it to the report.
  *
+ * mode=migrate: the caller that can rewrite the arguments passes a struct
+ * dc_moves; the operands to migrate come back in it instead of being
+ * reported, the caller moves them (or fails to) and hands them back to
+ * dc_check_moves_report().  A caller that cannot rewrite (the CUPTI path)
+ * sets dc_launch.no_rewrite to its reason: those operands are then reported
+ * as not migrated, with that reason, and the launch goes ahead unmodified.
+ *
  * Contract: never calls CUDA, never modifies the arguments, thread-safe.
  * Must be called with the caller's CUDA re-entrancy guard held. */
 #ifndef DEVCHECK_CHECK_H
 #define DEVCHECK_CHECK_H
 #include <stddef.h>
 #include <stdint.h>
+#include "registry/registry.h"
 
 struct dc_param { uint32_t offset, size; };
 
@@ -19,6 +27,7 @@ enum dc_finding_kind {
     DC_F_HOST_MEMORY,
     DC_F_STREAM_MISMATCH,
     DC_F_UNCHECKED_KERNEL,
+    DC_F_ASYNC_ERROR,
     DC_F_KIND_COUNT
 };
 const char *dc_finding_kind_name(enum dc_finding_kind k);  /* "device_mismatch", ... */
@@ -40,6 +49,42 @@ struct dc_launch {
     const struct dc_param *params;
     unsigned nparams;
     int layout_known;
+    /* mode=migrate.  NULL: the caller can run the launch with rewritten
+     * arguments; otherwise why it cannot (one of DC_NO_REWRITE_*). */
+    const char *no_rewrite;
+    /* Where dc_check_launch puts the operands to migrate (see struct
+     * dc_moves); NULL: the caller does not migrate (they are reported). */
+    struct dc_moves *moves;
+};
+
+/* Reasons a launch's arguments cannot be rewritten (dc_launch.no_rewrite). */
+#define DC_NO_REWRITE_CUPTI   "launch seen only through CUPTI: arguments cannot be rewritten"
+#define DC_NO_REWRITE_GRAPH   "graph kernel node: its arguments are kept by the graph and run later, so they cannot be migrated"
+#define DC_NO_REWRITE_CAPTURE "launch captured into a graph: it runs later, so its arguments cannot be migrated"
+
+/* One operand to migrate.  check.c fills the first block; the caller the
+ * second before dc_check_moves_report(). */
+struct dc_move {
+    int param;                  /* parameter index, -1: the packed buffer was scanned */
+    uint32_t word_offset;       /* offset of the word in the parameter (buffer when param == -1) */
+    uint32_t arg_offset;        /* offset of the word in the packed argument layout */
+    uintptr_t address;          /* the word's value */
+    int alloc_known;            /* 0: pageable host memory (no allocation known) */
+    struct dc_alloc alloc;      /* when alloc_known: the source allocation */
+    /* check.c's (kept for the finding): */
+    int kind;                   /* enum dc_finding_kind */
+    int severity;
+    const char *access;
+    uint32_t launch_stack;
+    /* The caller's: */
+    uintptr_t new_address;      /* the rewritten word; 0: not migrated */
+    int to_device;              /* the device it was moved to */
+    uint64_t bytes;             /* bytes copied to the launch device for it (0 when shared) */
+    const char *reason;         /* new_address == 0: why not */
+};
+struct dc_moves {
+    unsigned n, cap;
+    struct dc_move *v;          /* malloc'd by dc_check_launch; freed by dc_check_moves_report */
 };
 
 /* Checks one launch; returns the number of error-severity findings (0 when
@@ -62,6 +107,20 @@ struct dc_launch {
  *   pinned/registered:   host_memory, warning (host_memory=error|warn|ignore)
  *   pageable:            host_memory, error; warning when pageable_ok */
 int dc_check_launch(const struct dc_launch *l);
+
+/* Reports the moves dc_check_launch left in l->moves (each a finding with
+ * action "migrated", or "not_migrated" with its reason), counts
+ * bytes_migrated, and frees the array.  Call before the launch. */
+void dc_check_moves_report(const struct dc_launch *l, struct dc_moves *m);
+/* Bytes copied back to the owner after a migrated launch (summary). */
+void dc_check_count_migrated(uint64_t bytes);
+
+/* sync=1: the launch l (already checked, already run) ended with the
+ * asynchronous error `error` (e.g. "CUDA_ERROR_ILLEGAL_ADDRESS"): reports an
+ * async_error naming the launch, every operand the registry knows (or that is
+ * host memory) with its owner, and the first one the launch device may not
+ * access with its allocation stack.  Never calls CUDA. */
+void dc_check_async_error(const struct dc_launch *l, const char *error);
 
 /* Forgets the per-kernel cache (filter decisions, unchecked notes); tests
  * call it after changing the options. */

@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,7 +39,7 @@ struct fkey {
     uint32_t word_offset;
     uint32_t alloc_stack;
     uint32_t launch_stack;
-    uint32_t pad;
+    uint32_t action;            /* enum dc_action */
 };
 
 struct frec {
@@ -63,6 +64,7 @@ static struct kset *kernels;
 static uint64_t nfindings, nkernels, sev_count[3], dropped;
 static unsigned long errors_atomic;
 static uint64_t launches_checked, launches_unchecked;   /* atomics */
+static uint64_t bytes_migrated;                         /* atomic */
 static uint64_t printed;
 static int limit_noted;
 
@@ -83,6 +85,7 @@ const char *dc_finding_kind_name(enum dc_finding_kind k)
 {
     static const char *const names[DC_F_KIND_COUNT] = {
         "device_mismatch", "peer_access", "host_memory", "stream_mismatch", "unchecked_kernel",
+        "async_error",
     };
     return (unsigned)k < DC_F_KIND_COUNT ? names[k] : "unknown";
 }
@@ -237,6 +240,11 @@ static int open_sink(const char *opt, const char *what, char *used, size_t usedl
 
 static void close_sinks(void)
 {
+    /* on disk before the program may die (halt_on_error) */
+    if (log_fd > 2)
+        fsync(log_fd);
+    if (json_fd >= 0)
+        fsync(json_fd);
     if (log_fd > 2)
         close(log_fd);
     if (json_fd >= 0)
@@ -442,7 +450,7 @@ static void text_operand(struct buf *b, const struct dc_finding *f)
          mem_phrase(a->kind));
     if (a->owner >= 0)
         bput(b, " owned by cuda:%d", a->owner);
-    if (f->kind == DC_F_DEVICE_MISMATCH)
+    if (f->kind == DC_F_DEVICE_MISMATCH || f->kind == DC_F_ASYNC_ERROR)
         bput(b, "; cuda:%d has no access (%s)\n", l->device, f->access ? f->access : "");
     else if (f->kind == DC_F_PEER_ACCESS)
         bput(b, "; cuda:%d may access it (%s), across the interconnect\n", l->device, f->access ? f->access : "");
@@ -450,10 +458,56 @@ static void text_operand(struct buf *b, const struct dc_finding *f)
         bput(b, "; %s\n", f->access ? f->access : "");
 }
 
+/* async_error: every operand of the launch, one line each. */
+static void text_operands(struct buf *b, const struct dc_finding *f)
+{
+    const struct dc_launch *l = f->launch;
+    if (!f->nops) {
+        bput(b, "    operands: none known to devcheck\n");
+        return;
+    }
+    bput(b, "    operands:\n");
+    for (unsigned i = 0; i < f->nops; i++) {
+        const struct dc_opnd *o = &f->ops[i];
+        if (o->param >= 0)
+            bput(b, "      param %d, word +%u = 0x%zx: ", o->param, o->word_offset, (size_t)o->address);
+        else
+            bput(b, "      argument buffer +%u = 0x%zx: ", o->word_offset, (size_t)o->address);
+        if (!o->alloc_known)
+            bput(b, "pageable host memory");
+        else
+            bput(b, "%s memory owned by cuda:%d", mem_phrase(o->alloc.kind), o->alloc.owner);
+        if (o->accessible)
+            bput(b, "\n");
+        else
+            bput(b, "; cuda:%d may not access it\n", l->device);
+    }
+}
+
+static void text_action(struct buf *b, const struct dc_finding *f)
+{
+    const struct dc_launch *l = f->launch;
+    if (f->action == DC_ACT_MIGRATED) {
+        if (f->moved_bytes)
+            bput(b, "    action: migrated: %llu bytes copied to cuda:%d for this launch and back after it\n",
+                 (unsigned long long)f->moved_bytes, f->to_device);
+        else
+            bput(b, "    action: migrated to cuda:%d for this launch (shares the copy of another operand)\n",
+                 f->to_device);
+    } else if (f->action == DC_ACT_NOT_MIGRATED) {
+        bput(b, "    action: not migrated: %s; the launch went ahead unmodified on cuda:%d\n",
+             f->reason ? f->reason : "?", l->device);
+    }
+}
+
 static void text_hint(struct buf *b, const struct dc_finding *f)
 {
     const struct dc_launch *l = f->launch;
     int d = l->device;
+    if (f->action != DC_ACT_REPORTED && f->kind == DC_F_HOST_MEMORY) {
+        bput(b, "    hint: move the operand to cuda:%d before the launch (cudaMemcpy, tensor.to(\"cuda:%d\")), or allocate it with cudaMallocHost / cudaMallocManaged\n", d, d);
+        return;
+    }
     switch (f->kind) {
     case DC_F_DEVICE_MISMATCH:
         bput(b, "    hint: move the operand to cuda:%d before the launch (e.g. cudaMemcpyPeer, or tensor.to(\"cuda:%d\")), or ", d, d);
@@ -477,6 +531,9 @@ static void text_hint(struct buf *b, const struct dc_finding *f)
         bput(b, "    hint: call cudaSetDevice(%d) before launching into a stream of cuda:%d, or launch into a stream created on cuda:%d\n",
              d, d, l->current_device);
         break;
+    case DC_F_ASYNC_ERROR:
+        bput(b, "    hint: this launch failed on the device (found by sync=1); an operand cuda:%d may not access is the usual cause: move it to cuda:%d before the launch\n", d, d);
+        break;
     case DC_F_UNCHECKED_KERNEL:
         bput(b, "    hint: the driver gave no parameter layout for this kernel (cuFuncGetParamInfo needs driver 12.4+); its launches are counted as unchecked\n");
         break;
@@ -498,14 +555,39 @@ static void format_text(struct buf *b, const struct dc_finding *f, const char *k
     else if (f->kind == DC_F_UNCHECKED_KERNEL)
         bput(b, "launched on cuda:%d (stream %s, via %s): parameter layout unknown, operands not checked\n",
              l->device, stream, l->api ? l->api : "?");
+    else if (f->kind == DC_F_ASYNC_ERROR)
+        bput(b, "launched on cuda:%d (stream %s, via %s) failed on the device: %s\n",
+             l->device, stream, l->api ? l->api : "?", f->error ? f->error : "?");
     else
         bput(b, "launched on cuda:%d (stream %s, via %s)\n", l->device, stream, l->api ? l->api : "?");
+    if (f->kind == DC_F_ASYNC_ERROR)
+        text_operands(b, f);
     if (f->has_operand)
         text_operand(b, f);
+    text_action(b, f);
     text_stack(b, "launch stack", frames_a, nl);
     if (f->has_operand && f->alloc_known)
         text_stack(b, "allocated at", frames_b, na);
     text_hint(b, f);
+}
+
+static const char *action_name(enum dc_action a)
+{
+    return a == DC_ACT_MIGRATED ? "migrated" : a == DC_ACT_NOT_MIGRATED ? "not_migrated" : "reported";
+}
+
+static void json_operand(struct buf *b, int param, uint32_t word_offset, uintptr_t address,
+                         const struct dc_alloc *a, const char *access)
+{
+    bput(b, "{\"param\":%d,\"word_offset\":%u,\"address\":\"0x%zx\"", param, word_offset, (size_t)address);
+    if (a)
+        bput(b, ",\"offset\":%zu,\"alloc_size\":%zu,\"memory\":\"%s\",\"owner_device\":%d",
+             (size_t)(address - a->base), a->size, dc_mem_kind_name(a->kind), a->owner);
+    else
+        bput(b, ",\"offset\":null,\"alloc_size\":null,\"memory\":\"pageable\",\"owner_device\":-1");
+    bput(b, ",\"access\":");
+    bjson_str(b, access);
+    bput(b, "}");
 }
 
 /* JSON line: head ends just after "count":, tail starts after the count. */
@@ -524,21 +606,33 @@ static void format_json(struct buf *b, const struct dc_finding *f, uint64_t id, 
     if (f->kind == DC_F_STREAM_MISMATCH)
         bput(b, ",\"stream_device\":%d,\"current_device\":%d", l->device, l->current_device);
     if (f->has_operand) {
-        bput(b, ",\"operand\":{\"param\":%d,\"word_offset\":%u,\"address\":\"0x%zx\"", f->param,
-             f->word_offset, (size_t)f->address);
-        if (f->alloc_known)
-            bput(b, ",\"offset\":%zu,\"alloc_size\":%zu,\"memory\":\"%s\",\"owner_device\":%d",
-                 (size_t)(f->address - f->alloc.base), f->alloc.size, dc_mem_kind_name(f->alloc.kind),
-                 f->alloc.owner);
-        else
-            bput(b, ",\"offset\":null,\"alloc_size\":null,\"memory\":\"pageable\",\"owner_device\":-1");
-        bput(b, ",\"access\":");
-        bjson_str(b, f->access);
-        bput(b, "}");
+        bput(b, ",\"operand\":");
+        json_operand(b, f->param, f->word_offset, f->address, f->alloc_known ? &f->alloc : NULL, f->access);
     } else {
         bput(b, ",\"operand\":null");
     }
-    bput(b, ",\"action\":\"reported\",\"count\":");
+    if (f->kind == DC_F_ASYNC_ERROR) {
+        bput(b, ",\"error\":");
+        bjson_str(b, f->error);
+        bput(b, ",\"operands\":[");
+        for (unsigned i = 0; i < f->nops; i++) {
+            const struct dc_opnd *o = &f->ops[i];
+            bput(b, "%s", i ? "," : "");
+            json_operand(b, o->param, o->word_offset, o->address, o->alloc_known ? &o->alloc : NULL,
+                         o->accessible ? "accessible" : "no access");
+        }
+        bput(b, "]");
+    }
+    bput(b, ",\"action\":\"%s\"", action_name(f->action));
+    if (f->action == DC_ACT_MIGRATED)
+        bput(b, ",\"migration\":{\"device\":%d,\"bytes\":%llu}", f->to_device,
+             (unsigned long long)f->moved_bytes);
+    else if (f->action == DC_ACT_NOT_MIGRATED) {
+        bput(b, ",\"migration\":{\"reason\":");
+        bjson_str(b, f->reason);
+        bput(b, "}");
+    }
+    bput(b, ",\"count\":");
     *count_at = b->pos;
     bput(b, "1,\"launch_stack\":");
     json_stack(b, frames_a, nl);
@@ -566,6 +660,19 @@ static void note_kernel_locked(uint64_t k)
     nkernels++;
 }
 
+/* halt_on_error: the report, the summary and the JSON file complete and on
+ * disk (dc_report_finish closes the sinks after fsync), then stop. */
+static void halt(void)
+{
+    dc_log("halt_on_error: stopping at the first error (halt=%s)", dc_halt_name(dc_opt.halt));
+    dc_report_finish();
+    if (dc_opt.halt == DC_HALT_TRAP) {
+        raise(SIGTRAP);
+        return;                         /* a debugger continued: the program runs on */
+    }
+    abort();
+}
+
 void dc_report_finding(const struct dc_finding *f)
 {
     if (!f || !f->launch)
@@ -579,6 +686,7 @@ void dc_report_finding(const struct dc_finding *f)
     key.word_offset = f->has_operand ? f->word_offset : 0;
     key.alloc_stack = f->has_operand && f->alloc_known ? f->alloc.alloc_stack : 0;
     key.launch_stack = f->launch_stack_in_key ? f->launch_stack : 0;
+    key.action = f->action;
 
     pthread_mutex_lock(&rep_lock);
     init_locked();
@@ -666,6 +774,13 @@ void dc_report_finding(const struct dc_finding *f)
         }
     }
     pthread_mutex_unlock(&rep_lock);
+    if (f->severity == DC_SEV_ERROR && dc_opt.halt_on_error)
+        halt();
+}
+
+void dc_report_count_migrated(uint64_t bytes)
+{
+    __atomic_fetch_add(&bytes_migrated, bytes, __ATOMIC_RELAXED);
 }
 
 void dc_report_count_launch(int checked)
@@ -691,6 +806,7 @@ void dc_report_stats(struct dc_report_stats *s)
     pthread_mutex_unlock(&rep_lock);
     s->launches_checked = __atomic_load_n(&launches_checked, __ATOMIC_RELAXED);
     s->launches_unchecked = __atomic_load_n(&launches_unchecked, __ATOMIC_RELAXED);
+    s->bytes_migrated = __atomic_load_n(&bytes_migrated, __ATOMIC_RELAXED);
 }
 
 void dc_report_finish(void)
@@ -705,6 +821,7 @@ void dc_report_finish(void)
     finished = 1;
     uint64_t lc = __atomic_load_n(&launches_checked, __ATOMIC_RELAXED);
     uint64_t lu = __atomic_load_n(&launches_unchecked, __ATOMIC_RELAXED);
+    uint64_t bm = __atomic_load_n(&bytes_migrated, __ATOMIC_RELAXED);
     if (json_fd >= 0) {
         for (struct frec *r = first_rec; r; r = r->next) {
             if (r->count <= 1 || !r->json_head || !r->json_tail)
@@ -716,19 +833,23 @@ void dc_report_finish(void)
         }
         struct buf b = { json_buf, sizeof json_buf, 0, 0 };
         bput(&b, "{\"type\":\"summary\",\"findings\":%llu,\"errors\":%llu,\"warnings\":%llu,\"infos\":%llu,"
-                 "\"kernels\":%llu,\"launches_checked\":%llu,\"launches_unchecked\":%llu,\"not_recorded\":%llu}\n",
+                 "\"kernels\":%llu,\"launches_checked\":%llu,\"launches_unchecked\":%llu,\"not_recorded\":%llu,"
+                 "\"bytes_migrated\":%llu}\n",
              (unsigned long long)nfindings, (unsigned long long)sev_count[DC_SEV_ERROR],
              (unsigned long long)sev_count[DC_SEV_WARNING], (unsigned long long)sev_count[DC_SEV_INFO],
              (unsigned long long)nkernels, (unsigned long long)lc, (unsigned long long)lu,
-             (unsigned long long)dropped);
+             (unsigned long long)dropped, (unsigned long long)bm);
         write_all(json_fd, b.p, b.pos);
     }
-    dc_log("SUMMARY: %llu finding%s (%llu error%s, %llu warning%s) in %llu kernel%s; %llu launch%s checked, %llu unchecked",
+    char migrated[64] = "";
+    if (dc_opt.mode == DC_MODE_MIGRATE)
+        snprintf(migrated, sizeof migrated, "; %llu bytes migrated", (unsigned long long)bm);
+    dc_log("SUMMARY: %llu finding%s (%llu error%s, %llu warning%s) in %llu kernel%s; %llu launch%s checked, %llu unchecked%s",
            (unsigned long long)nfindings, nfindings == 1 ? "" : "s",
            (unsigned long long)sev_count[DC_SEV_ERROR], sev_count[DC_SEV_ERROR] == 1 ? "" : "s",
            (unsigned long long)sev_count[DC_SEV_WARNING], sev_count[DC_SEV_WARNING] == 1 ? "" : "s",
            (unsigned long long)nkernels, nkernels == 1 ? "" : "s",
-           (unsigned long long)lc, lc == 1 ? "" : "es", (unsigned long long)lu);
+           (unsigned long long)lc, lc == 1 ? "" : "es", (unsigned long long)lu, migrated);
     close_sinks();
     pthread_mutex_unlock(&rep_lock);
 }
@@ -754,6 +875,7 @@ static void reset_findings_locked(void)
     __atomic_store_n(&errors_atomic, 0, __ATOMIC_RELAXED);
     __atomic_store_n(&launches_checked, 0, __ATOMIC_RELAXED);
     __atomic_store_n(&launches_unchecked, 0, __ATOMIC_RELAXED);
+    __atomic_store_n(&bytes_migrated, 0, __ATOMIC_RELAXED);
 }
 
 void dc_report_reset(void)

@@ -27,6 +27,7 @@ struct dc_report_stats {
     uint64_t launches_checked, launches_unchecked;
     uint64_t printed;           /* text reports printed (print_limit) */
     uint64_t dropped;           /* unique findings beyond the table's capacity */
+    uint64_t bytes_migrated;    /* mode=migrate: bytes copied both ways */
 };
 void dc_report_stats(struct dc_report_stats *s);
 
