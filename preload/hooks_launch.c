@@ -317,12 +317,14 @@ static CUcontext launch_context(struct launch *L)
     return c;
 }
 
-/* The context that owns device memory: the pointer's, else the owner's
- * primary context (VMM and pool memory may name none). */
+/* The context that owns device memory: the pointer's when it is the owner
+ * device's, else the owner's primary context (VMM and pool memory may name
+ * none). */
 static CUcontext owner_context(struct mig *g)
 {
     CUcontext c = NULL;
-    if (DC_REAL(cuPointerGetAttribute, &c, CU_POINTER_ATTRIBUTE_CONTEXT, (CUdeviceptr)g->src) == CUDA_SUCCESS && c)
+    if (DC_REAL(cuPointerGetAttribute, &c, CU_POINTER_ATTRIBUTE_CONTEXT, (CUdeviceptr)g->src) == CUDA_SUCCESS && c &&
+        dc_ctx_device(c) == g->owner)
         return c;
     if (g->owner >= 0 && DC_REAL(cuDevicePrimaryCtxRetain, &c, (CUdevice)g->owner) == CUDA_SUCCESS) {
         g->src_retained = 1;
@@ -491,7 +493,10 @@ static void migrate_back(struct launch *L, int launched)
     CUresult sr = CUDA_ERROR_INVALID_CONTEXT;
     if (pushed && launched)
         sr = DC_REAL(cuStreamSynchronize, L->stream);
-    if (launched && sr != CUDA_SUCCESS)
+    int copies = 0;
+    for (unsigned j = 0; j < L->nmig; j++)
+        copies += L->mig[j].dst != 0;
+    if (copies && launched && sr != CUDA_SUCCESS)
         dc_log("migrate: the launch of %s did not complete (%s): migrated operands are not copied back",
                L->l.kernel ? L->l.kernel : "?", err_name(sr));
     uint64_t back = 0;

@@ -13,6 +13,12 @@ then one line for the summary:
 
     summary errors=E warnings=W launches=L unchecked=U
 
+A finding whose action is not "reported" (mode=migrate) ends with
+` action=migrated` or ` action=not_migrated reason="..."`; an async_error
+(sync=1) with ` error=NAME operands=P:O,P:O` (param:owner of each operand of
+the launch); the summary line ends with ` migrated=BYTES` when bytes_migrated
+is not 0.
+
 KIND, severity and memory are as in the report; kernel is the kernel's
 unqualified name (`concat` for `concat(float const*, ...)` or its mangled
 form); api is the launching entry point (launch.api); param, owner and memory are `-` when the finding has no operand (or
@@ -24,7 +30,7 @@ allocation stack (where the operand's memory was allocated).
 
 Exit status: 0; 2 when the report is malformed (a line that is not a JSON
 object, a finding without its required fields, no summary object or lines
-after it, an action other than "reported") -- the error on stderr.
+after it, an unknown action) -- the error on stderr.
 """
 import json
 import os
@@ -32,6 +38,7 @@ import re
 import sys
 
 REQUIRED = ("id", "kind", "severity", "kernel", "launch", "action", "count", "launch_stack")
+ACTIONS = ("reported", "migrated", "not_migrated")
 
 
 class Malformed(Exception):
@@ -78,6 +85,20 @@ def field(obj, key):
     return "-" if value is None else str(value)
 
 
+def extras(f):
+    """The action when not "reported", and an async_error's error and operands."""
+    out = ""
+    if f["action"] != "reported":
+        out += " action=%s" % f["action"]
+        reason = (f.get("migration") or {}).get("reason")
+        if reason:
+            out += " reason=%s" % json.dumps(reason)
+    if f["kind"] == "async_error":
+        out += " error=%s operands=%s" % (f.get("error"), ",".join(
+            "%s:%s" % (field(o, "param"), field(o, "owner_device")) for o in f.get("operands") or []) or "-")
+    return out
+
+
 def summarize(lines, program, alloc=False):
     findings, summary = {}, None
     for number, text in enumerate(lines, 1):
@@ -98,8 +119,8 @@ def summarize(lines, program, alloc=False):
             missing = [k for k in REQUIRED if k not in obj]
             if missing:
                 raise Malformed("line %d: finding without %s" % (number, ", ".join(missing)))
-            if obj["action"] != "reported":
-                raise Malformed("line %d: action %r in report mode" % (number, obj["action"]))
+            if obj["action"] not in ACTIONS:
+                raise Malformed("line %d: unknown action %r" % (number, obj["action"]))
             findings[obj["id"]] = obj  # the last line per id wins
         else:
             raise Malformed("line %d: unknown type %r" % (number, kind))
@@ -113,11 +134,13 @@ def summarize(lines, program, alloc=False):
             field(op, "param"),
             field(f["launch"], "device"), field(op, "owner_device"), field(op, "memory"),
             f["count"], program_frame(f["launch_stack"], program))
-            + (" alloc=%s" % program_frame(f.get("alloc_stack"), program) if alloc else ""))
+            + (" alloc=%s" % program_frame(f.get("alloc_stack"), program) if alloc else "")
+            + extras(f))
     out.sort()
     out.append("summary errors=%s warnings=%s launches=%s unchecked=%s" % (
         field(summary, "errors"), field(summary, "warnings"),
-        field(summary, "launches_checked"), field(summary, "launches_unchecked")))
+        field(summary, "launches_checked"), field(summary, "launches_unchecked"))
+        + (" migrated=%s" % summary["bytes_migrated"] if summary.get("bytes_migrated") else ""))
     return out
 
 
