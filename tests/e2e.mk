@@ -4,3 +4,13 @@
 TESTS += tests/e2e/samples_sim.sh tests/e2e/buggy_preload.sh tests/e2e/buggy_wrapper.sh \
          tests/e2e/fixed_clean.sh tests/e2e/peer_pipeline.sh tests/e2e/transparent.sh \
          tests/e2e/alloc_sites.sh
+
+# mode=migrate, sync=1, halt_on_error (issue 5): the samples under each mode,
+# and modes_prog (threads migrating at once; a captured launch).
+E2E_BUILD := $(BUILD)/tests/e2e
+ALL += $(E2E_BUILD)/modes_prog
+TESTS += tests/e2e/migrate.sh tests/e2e/migrate_fallback.sh tests/e2e/migrate_threads.sh \
+         tests/e2e/sync.sh tests/e2e/halt.sh
+$(E2E_BUILD)/modes_prog: tests/e2e/modes_prog.cu samples/sample.h
+	@mkdir -p $(@D)
+	$(NVCC) $(ALL_NVCCFLAGS) -o $@ $< -lpthread -L$(CUDA_HOME)/lib64/stubs -lcuda

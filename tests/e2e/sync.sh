@@ -1,0 +1,59 @@
+#!/bin/sh
+# sync=1 (`devcheck --sync`): on its own each buggy sample learns of the sim's
+# sticky CUDA_ERROR_ILLEGAL_ADDRESS later, at an unrelated call (e.g.
+# pipeline_struct at cudaDeviceSynchronize).  Under --sync the error is
+# attributed to the faulting launch: an async_error naming the kernel, the
+# launch device, the operand it may not access with its owner (the same
+# parameter as the launch check's finding), every operand with its owner, and
+# the launch line; the program still gets the error and fails as before.
+# The same with CUDA_LAUNCH_BLOCKING=1 set.
+: "${ROOT:=$(cd "$(dirname "$0")/../.." && pwd)}"
+. "$ROOT/tests/e2e/common.sh"
+need "$DEVCHECK_BIN" "$DEVCHECK_LIB" "$SIM_DIR/libcudart.so.13" "$SIM_DIR/libcuda.so.1"
+failed=""
+for s in $BUGGY_SAMPLES; do
+    (
+        exp=$E2E/expected/$s.txt
+        need "$SAMPLES/$s" "$exp"
+        site=$(sed -n 's/^[a-z_]* severity=error .* at=\([^ ]*\).*/\1/p' "$exp" | head -n 1)
+        t=$TMPD/$s.bare
+        run "$t" on_sim "$SAMPLES/$s"
+        expect_eq "$s on its own: exit status" 1 "$(rc_of "$t")"
+        # on its own the error surfaces at a later call, not at the launch
+        expect_grep "^$s: FAILED: .*(cudaErrorIllegalAddress|CUDA_ERROR_ILLEGAL_ADDRESS)" "$t.out"
+        expect_no_grep "^$s: FAILED: [^ ]*:${site##*:}:" "$t.out"
+        [ "$s" = pipeline_struct ] && expect_grep '^pipeline_struct: FAILED: .*cudaDeviceSynchronize' "$t.out"
+        for blocking in "" 1; do
+            t=$TMPD/$s.sync$blocking
+            run "$t" env ${blocking:+CUDA_LAUNCH_BLOCKING=1} "$DEVCHECK_BIN" --sim 4 --sync --json "$t.json" -- "$SAMPLES/$s"
+            expect_eq "$s --sync: exit status (the program still gets the error)" 1 "$(rc_of "$t")"
+            expect_grep "^$s: FAILED: .*(cudaErrorIllegalAddress|CUDA_ERROR_ILLEGAL_ADDRESS)" "$t.out"
+            canon "$s" "$t.json" "$t.canon"
+            # want: the launch check's findings, plus the async_error at the
+            # same launch, naming the same operand and owner
+            { sed -E -n '/^(device_mismatch|host_memory) severity=error /{s/^[a-z_]+ /async_error /;s/$/ error=CUDA_ERROR_ILLEGAL_ADDRESS/;p}' "$exp"
+              awk '/^summary/{ sub(/^errors=/, "", $2); $2 = "errors=" ($2 + 1) } 1' "$exp"
+            } | sort >"$t.want"
+            sed -E 's/ operands=[^ ]*$//' "$t.canon" | sort >"$t.got"
+            expect_findings "$t.want" "$t.got" "$s --sync${blocking:+ with CUDA_LAUNCH_BLOCKING=1}"
+            # every operand with its owner, the culprit among them
+            param=$(sed -n 's/^async_error .* param=\([0-9-]*\) .*/\1/p' "$t.canon")
+            owner=$(sed -n 's/^async_error .* owner=\([0-9-]*\) .*/\1/p' "$t.canon")
+            expect_grep "^async_error .* operands=([0-9-]+:[0-9-]+,)*$param:$owner(,[0-9-]+:[0-9-]+)*\$" "$t.canon"
+            expect_grep "^==devcheck== ERROR: async_error: kernel .* failed on the device: CUDA_ERROR_ILLEGAL_ADDRESS\$" "$t.err"
+            expect_grep "^      param $param, word \\+[0-9]+ = 0x[0-9a-f]+: .*; cuda:[0-9]+ may not access it\$" "$t.err"
+        done
+    ) || failed="$failed $s"
+done
+# Fixed samples: nothing to attribute.
+for s in $BUGGY_SAMPLES; do
+    (
+        f=${s}_fixed t=$TMPD/$s.fixed
+        run "$t" "$DEVCHECK_BIN" --sim 4 --sync --json "$t.json" -- "$SAMPLES/$f"
+        expect_eq "$f --sync: exit status" 0 "$(rc_of "$t")"
+        canon "$f" "$t.json" "$t.canon"
+        expect_clean "$f --sync" "$t.canon"
+    ) || failed="$failed ${s}_fixed"
+done
+[ -z "$failed" ] || fail "sync=1 wrong for:$failed"
+echo "ok: sync=1 attributes asynchronous errors to their launch"
