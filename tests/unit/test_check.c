@@ -382,6 +382,78 @@ static void test_filters(void)
     }
 }
 
+/* mode=migrate's API: the operands to move come back in dc_moves (with their
+ * offsets in the argument layout), dc_check_moves_report reports each as
+ * migrated or not_migrated; a caller that cannot rewrite (CUPTI) gets them
+ * reported as not migrated with its reason; sync=1's async_error names the
+ * operands. */
+static void test_migrate_api(void)
+{
+    scenario("migrate", "mode=migrate");
+    populate();
+    uintptr_t a0 = D1 + 64, a1 = D0, a2 = D1 + 128;    /* two operands in one allocation */
+    struct by_value sv = { 7, 0, POB + 8, D0, 0 };
+    void *args[] = { &a0, &a1, &a2, &sv };
+    struct dc_param params[] = { { 0, 8 }, { 8, 8 }, { 16, 8 }, { 24, sizeof sv } };
+    struct dc_moves m = { 0, 0, NULL };
+    struct dc_launch l = {
+        .kernel = "_Z4movePfS_S_1S", .kernel_key = (void *)0x4000, .api = "cuLaunchKernel",
+        .device = 0, .current_device = -1, .args = args, .params = params, .nparams = 4,
+        .layout_known = 1, .moves = &m,
+    };
+    CHECK_EQ_LL(dc_check_launch(&l), 3);
+    CHECK_EQ_LL(m.n, 3);
+    CHECK_EQ_LL(stats().findings, 0);           /* held back for the caller */
+    CHECK_EQ_LL(m.v[0].param, 0);
+    CHECK_EQ_LL(m.v[0].arg_offset, 0);
+    CHECK_EQ_LL(m.v[0].alloc.base, D1);
+    CHECK_EQ_LL(m.v[1].param, 2);
+    CHECK_EQ_LL(m.v[1].arg_offset, 16);
+    CHECK_EQ_LL(m.v[2].param, 3);
+    CHECK_EQ_LL(m.v[2].word_offset, 8);
+    CHECK_EQ_LL(m.v[2].arg_offset, 32);         /* the struct's word +8, at 24 + 8 */
+    CHECK_EQ_LL(m.v[2].address, POB + 8);
+    m.v[0].new_address = 0x600000000040ull;     /* the caller moved D1 ... */
+    m.v[0].bytes = 4096;
+    m.v[1].new_address = 0x600000000080ull;     /* ... once for both operands */
+    m.v[2].reason = "cannot allocate 4096 bytes on cuda:0: CUDA_ERROR_OUT_OF_MEMORY";
+    dc_check_moves_report(&l, &m);
+    CHECK(m.v == NULL && m.n == 0);
+    dc_check_count_migrated(4096);              /* copied back */
+    struct dc_report_stats s = stats();
+    CHECK_EQ_LL(s.findings, 3);
+    CHECK_EQ_LL(s.errors, 3);
+    CHECK_EQ_LL(s.bytes_migrated, 8192);
+
+    /* A launch seen only through CUPTI: reported, not migrated, with why. */
+    uintptr_t c0 = D1;
+    void *cargs[] = { &c0 };
+    struct dc_launch c = {
+        .kernel = "_Z5cuptiPf", .kernel_key = (void *)0x5000, .api = "cuLaunchKernel",
+        .device = 0, .current_device = -1, .args = cargs, .params = params, .nparams = 1,
+        .layout_known = 1, .no_rewrite = DC_NO_REWRITE_CUPTI,
+    };
+    CHECK_EQ_LL(dc_check_launch(&c), 1);
+    CHECK_EQ_LL(stats().findings, 4);
+
+    /* sync=1: the launch faulted. */
+    dc_check_async_error(&c, "CUDA_ERROR_ILLEGAL_ADDRESS");
+    CHECK_EQ_LL(stats().findings, 5);
+    dc_report_finish();
+
+    char *log = slurp(out("migrate", "log"));
+    CHECK_EQ_LL(count_of(log, "    action: migrated: 4096 bytes copied to cuda:0 for this launch and back after it\n"), 1);
+    CHECK_EQ_LL(count_of(log, "    action: migrated to cuda:0 for this launch (shares the copy of another operand)\n"), 1);
+    CHECK_STR_CONTAINS(log, "    action: not migrated: cannot allocate 4096 bytes on cuda:0: CUDA_ERROR_OUT_OF_MEMORY; the launch went ahead unmodified on cuda:0\n");
+    CHECK_STR_CONTAINS(log, "    action: not migrated: launch seen only through CUPTI: arguments cannot be rewritten; the launch went ahead unmodified on cuda:0\n");
+    CHECK_STR_CONTAINS(log, "==devcheck== ERROR: async_error: kernel cupti(float*) launched on cuda:0 (stream 0x0, via cuLaunchKernel) failed on the device: CUDA_ERROR_ILLEGAL_ADDRESS\n"
+                            "    operands:\n"
+                            "      param 0, word +0 = 0x510000010000: device memory owned by cuda:1; cuda:0 may not access it\n");
+    CHECK_EQ_LL(count_of(log, "hint: move the operand to cuda:0 before the launch"), 4);
+    CHECK_STR_CONTAINS(log, "devcheck: SUMMARY: 5 findings (5 errors, 0 warnings) in 2 kernels; 2 launches checked, 0 unchecked; 8192 bytes migrated\n");
+    free(log);
+}
+
 static void test_mode_off(void)
 {
     scenario("off", "mode=off");
@@ -555,6 +627,7 @@ int main(int argc, char **argv)
     test_print_limit();
     test_filters();
     test_mode_off();
+    test_migrate_api();
     test_policies();
     test_unwritable();
     test_threads();
