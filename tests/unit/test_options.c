@@ -80,7 +80,7 @@ static void test_errors(void)
     CHECK_EQ_LL(dc_opt.print_limit, 100);       /* back to the defaults */
 
     CHECK_EQ_LL(dc_options_parse("print_limit=7:colour=red", err, sizeof err), -1);
-    CHECK_STR_CONTAINS(err, "devcheck: ERROR: unknown option 'colour' (valid: mode, peer, host_memory, print_limit");
+    CHECK_STR_CONTAINS(err, "devcheck: ERROR: unknown option 'colour' (valid: mode, sync, halt_on_error, halt, peer, host_memory, print_limit");
     CHECK_STR_CONTAINS(err, "kernel_name_exclude");
     CHECK_EQ_LL(dc_opt.print_limit, 100);
 
@@ -93,7 +93,10 @@ static void test_errors(void)
     CHECK_EQ_LL(dc_options_parse("error_exitcode=256", err, sizeof err), -1);
     CHECK_EQ_LL(dc_options_parse("verbosity=3", err, sizeof err), -1);
     CHECK_EQ_LL(dc_options_parse("mode=on", err, sizeof err), -1);
-    CHECK(!strcmp(err, "devcheck: ERROR: invalid value 'on' for option 'mode' (expected report|off)"));
+    CHECK(!strcmp(err, "devcheck: ERROR: invalid value 'on' for option 'mode' (expected report|off|migrate)"));
+    CHECK_EQ_LL(dc_options_parse("halt=stop", err, sizeof err), -1);
+    CHECK(!strcmp(err, "devcheck: ERROR: invalid value 'stop' for option 'halt' (expected abort|trap)"));
+    CHECK_EQ_LL(dc_options_parse("sync=sometimes", err, sizeof err), -1);
     CHECK_EQ_LL(dc_options_parse("host_memory=sometimes", err, sizeof err), -1);
     CHECK_STR_CONTAINS(err, "(expected auto|error|warn|ignore)");
     CHECK_EQ_LL(dc_options_parse("peer=auto", err, sizeof err), -1);   /* auto is host_memory's only */
@@ -129,7 +132,8 @@ static void test_help(void)
         return;
     dc_options_help(f);
     fclose(f);
-    const char *keys[] = { "mode", "peer", "host_memory", "print_limit", "log_path", "json_path",
+    const char *keys[] = { "mode", "sync", "halt_on_error", "--halt-on-error", "abort|trap",
+                           "report|off|migrate", "default abort", "peer", "host_memory", "print_limit", "log_path", "json_path",
                            "error_exitcode", "kernel_name", "kernel_name_exclude", "verbosity", "help",
                            "--log-file", "--json", "--error-exitcode", "--kernel-name-exclude",
                            "--print-limit", "--host-memory", "error|warn|ignore", "default 100" };
@@ -175,6 +179,20 @@ static void test_argv(void)
     CHECK_EQ_LL(dc_opt.help, 1);
     CHECK(dc_opt.mode == DC_MODE_REPORT);
 
+    /* the modes of issue 5: bool flags without a value, halt's enum */
+    char *a6[] = { "--mode", "migrate", "--sync", "--halt-on-error", "--halt", "trap", "prog" };
+    CHECK_EQ_LL(argv_map(a6, 7, &consumed, env, sizeof env), 0);
+    CHECK_EQ_LL(consumed, 6);
+    CHECK(!strcmp(env, "mode=migrate:sync=1:halt_on_error=1:halt=trap"));
+    CHECK_EQ_LL(dc_options_parse(env, err, sizeof err), 0);
+    CHECK(dc_opt.mode == DC_MODE_MIGRATE);
+    CHECK_EQ_LL(dc_opt.sync, 1);
+    CHECK_EQ_LL(dc_opt.halt_on_error, 1);
+    CHECK(dc_opt.halt == DC_HALT_TRAP);
+    CHECK_EQ_LL(dc_options_parse("sync:halt_on_error", err, sizeof err), 0);
+    CHECK(dc_opt.mode == DC_MODE_REPORT && dc_opt.sync == 1 && dc_opt.halt_on_error == 1);
+    CHECK(dc_opt.halt == DC_HALT_ABORT);
+
     char *a3[] = { "-h" };
     CHECK_EQ_LL(argv_map(a3, 1, &consumed, env, sizeof env), 0);
     CHECK(!strcmp(env, "help=1"));
@@ -193,7 +211,7 @@ static void test_argv(void)
     char *e1[] = { "--peer", "warn", "--colour", "red", "--", "prog" };
     CHECK_EQ_LL(argv_map(e1, 6, &consumed, env, sizeof env), -1);
     CHECK_EQ_LL(consumed, 2);
-    CHECK_STR_CONTAINS(err, "devcheck: ERROR: unknown option '--colour' (valid: --mode, --peer");
+    CHECK_STR_CONTAINS(err, "devcheck: ERROR: unknown option '--colour' (valid: --mode, --sync, --halt-on-error, --halt, --peer");
     CHECK_STR_CONTAINS(err, "--log-path (--log-file)");
     CHECK_STR_CONTAINS(err, "--error-exitcode");
     CHECK(!strcmp(env, ""));
