@@ -6,6 +6,7 @@
 # moved to the launch device (JSON migration.device == launch.device) with
 # the hint to move it there, and bytes_migrated > 0.  Fixed samples and
 # legal cross-device access are left alone: no migration, no bytes copied.
+# Operands sharing an allocation share one copy.
 : "${ROOT:=$(cd "$(dirname "$0")/../.." && pwd)}"
 . "$ROOT/tests/e2e/common.sh"
 need "$DEVCHECK_BIN" "$DEVCHECK_LIB" "$SIM_DIR/libcudart.so.13" "$SIM_DIR/libcuda.so.1"
@@ -88,5 +89,25 @@ done
     canon host_tokens "$t.json" "$t.canon"
     expect_findings "$E2E/expected/host_tokens_hmm.txt" "$t.canon" "host_tokens (HMM) under --mode migrate"
 ) || failed="$failed legal-access"
+# Three operands in one allocation (tests/e2e/modes_prog.cu `shared`): one
+# copy, counted once (12000 bytes there and back), the result right.
+(
+    t=$TMPD/shared
+    PROG=$BUILD/tests/e2e/modes_prog
+    need "$PROG"
+    run "$t.bare" on_sim "$PROG" shared
+    expect_eq "modes_prog shared on its own: exit status" 1 "$(rc_of "$t.bare")"
+    run "$t" "$DEVCHECK_BIN" --sim 4 --mode migrate --json "$t.json" -- "$PROG" shared
+    expect_eq "modes_prog shared under --mode migrate: exit status" 0 "$(rc_of "$t")"
+    expect_grep '^modes_prog: OK ' "$t.out"
+    canon modes_prog "$t.json" "$t.canon"
+    expect_findings /dev/stdin "$t.canon" "modes_prog shared under --mode migrate" <<EOT
+device_mismatch severity=error kernel=add2 api=__cudaLaunchKernel param=0 launch=0 owner=1 memory=device count=1 at=modes_prog.cu:199 action=migrated
+device_mismatch severity=error kernel=add2 api=__cudaLaunchKernel param=1 launch=0 owner=1 memory=device count=1 at=modes_prog.cu:199 action=migrated
+device_mismatch severity=error kernel=add2 api=__cudaLaunchKernel param=2 launch=0 owner=1 memory=device count=1 at=modes_prog.cu:199 action=migrated
+summary errors=3 warnings=0 launches=1 unchecked=0 migrated=24000
+EOT
+    expect_eq "copies made" "12000 0 0" "$(grep -o '"bytes":[0-9]*' "$t.json" | cut -d: -f2 | sort -rn | tr '\n' ' ' | sed 's/ $//')"
+) || failed="$failed shared"
 [ -z "$failed" ] || fail "mode=migrate wrong for:$failed"
 echo "ok: mode=migrate on every sample"

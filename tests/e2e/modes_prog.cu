@@ -1,5 +1,5 @@
 // modes_prog: programs for the mode=migrate / sync=1 tests (tests/e2e/).
-// Usage: modes_prog threads | capture
+// Usage: modes_prog threads | capture | shared
 //
 //   threads  THREADS threads at once, thread t on cuda:(t % 4), each with its
 //            own non-blocking stream, ITERS launches of y += a * x with values
@@ -15,7 +15,12 @@
 //            "modes_capture: OK (captured)" and exits 0 when capture and
 //            instantiation succeed (a synchronisation of the capturing stream
 //            would invalidate the capture).
-// Host twins (simcuda_twin_axpy) as in samples/.
+//   shared   one allocation of 3*N floats on cuda:1 holds a, b and y; a
+//            kernel on cuda:0 computes y = a + b from three pointers into it
+//            (the bug: migrated as one copy under mode=migrate).  Prints
+//            "modes_prog: OK (...)" when y is right, else names the first
+//            wrong value or failed call; exit status 0 or 1.
+// Host twins (simcuda_twin_axpy, simcuda_twin_add2) as in samples/.
 #define SAMPLE_NAME "modes_prog"
 #include "../../samples/sample.h"
 #include <cuda.h>
@@ -40,6 +45,24 @@ extern "C" void simcuda_twin_axpy(void **args, const unsigned grid[3], const uns
     for (unsigned i = 0; i < twin_threads(grid, block); i++)
         axpy_one(i, TWIN_ARG(args, 0, const float *), TWIN_ARG(args, 1, float *),
                  TWIN_ARG(args, 2, float), TWIN_ARG(args, 3, int));
+}
+
+__host__ __device__ static void add2_one(unsigned i, const float *a, const float *b, float *y, int n)
+{
+    if (i < (unsigned)n)
+        y[i] = a[i] + b[i];
+}
+
+__global__ void add2(const float *a, const float *b, float *y, int n)
+{
+    add2_one(blockIdx.x * blockDim.x + threadIdx.x, a, b, y, n);
+}
+
+extern "C" void simcuda_twin_add2(void **args, const unsigned grid[3], const unsigned block[3])
+{
+    for (unsigned i = 0; i < twin_threads(grid, block); i++)
+        add2_one(i, TWIN_ARG(args, 0, const float *), TWIN_ARG(args, 1, const float *),
+                 TWIN_ARG(args, 2, float *), TWIN_ARG(args, 3, int));
 }
 
 struct job {
@@ -158,12 +181,36 @@ static int capture(void)
     return 0;
 }
 
+static int shared(void)
+{
+    need_devices(2);
+    static float h[3 * N], want[N];
+    for (int i = 0; i < N; i++) {
+        h[i] = (float)i;
+        h[N + i] = 0.5f * i;
+        h[2 * N + i] = -1.0f;
+        want[i] = 1.5f * i;
+    }
+    float *buf;
+    CHECK(cudaSetDevice(1));
+    CHECK(cudaMalloc(&buf, sizeof h));
+    CHECK(cudaMemcpy(buf, h, sizeof h, cudaMemcpyHostToDevice));
+    CHECK(cudaSetDevice(0));
+    add2<<<BLOCKS(N), BLOCK>>>(buf, buf + N, buf + 2 * N, N); // BUG: all three on cuda:1
+    CHECK(cudaGetLastError());
+    CHECK(cudaDeviceSynchronize());
+    CHECK(cudaMemcpy(h, buf, sizeof h, cudaMemcpyDeviceToHost));
+    return report_result(h + 2 * N, want, N);
+}
+
 int main(int argc, char **argv)
 {
+    if (argc == 2 && !strcmp(argv[1], "shared"))
+        return shared();
     if (argc == 2 && !strcmp(argv[1], "threads"))
         return threads();
     if (argc == 2 && !strcmp(argv[1], "capture"))
         return capture();
-    fprintf(stderr, "usage: modes_prog threads|capture\n");
+    fprintf(stderr, "usage: modes_prog threads|capture|shared\n");
     return 2;
 }
