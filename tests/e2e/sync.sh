@@ -6,7 +6,8 @@
 # launch device, the operand it may not access with its owner (the same
 # parameter as the launch check's finding), every operand with its owner, and
 # the launch line; the program still gets the error and fails as before.
-# The same with CUDA_LAUNCH_BLOCKING=1 set.
+# The same with CUDA_LAUNCH_BLOCKING=1 set.  A captured launch is never
+# synchronised.
 : "${ROOT:=$(cd "$(dirname "$0")/../.." && pwd)}"
 . "$ROOT/tests/e2e/common.sh"
 need "$DEVCHECK_BIN" "$DEVCHECK_LIB" "$SIM_DIR/libcudart.so.13" "$SIM_DIR/libcuda.so.1"
@@ -55,5 +56,21 @@ for s in $BUGGY_SAMPLES; do
         expect_clean "$f --sync" "$t.canon"
     ) || failed="$failed ${s}_fixed"
 done
+# A captured launch is checked at capture time and never synchronised (the
+# sim answers a synchronisation of a capturing stream with an error, which
+# would be an async_error): the capture and instantiation succeed.
+(
+    t=$TMPD/capture
+    PROG=$BUILD/tests/e2e/modes_prog
+    need "$PROG"
+    run "$t" "$DEVCHECK_BIN" --sim 4 --sync --json "$t.json" -- "$PROG" capture
+    expect_eq "modes_prog capture --sync: exit status" 0 "$(rc_of "$t")"
+    expect_grep '^modes_capture: OK ' "$t.out"
+    canon modes_prog "$t.json" "$t.canon"
+    expect_findings /dev/stdin "$t.canon" "a captured launch under --sync" <<EOT
+device_mismatch severity=error kernel=axpy api=cuLaunchKernel param=0 launch=0 owner=1 memory=device count=1 at=modes_prog.cu:175
+summary errors=1 warnings=0 launches=1 unchecked=0
+EOT
+) || failed="$failed capture"
 [ -z "$failed" ] || fail "sync=1 wrong for:$failed"
 echo "ok: sync=1 attributes asynchronous errors to their launch"
