@@ -515,9 +515,11 @@ static void migrate_back(struct launch *L, int launched)
                             ((unsigned char *)g->src)[i] = tmp[i];
                 free(tmp);
             } else {
+                /* serialised with later work of both contexts; complete
+                 * (the launch context is current) before the copy is freed */
                 r = DC_REAL(cuMemcpyPeer, (CUdeviceptr)g->src, g->src_ctx, g->dst, L->ctx, g->size);
                 if (r == CUDA_SUCCESS)
-                    r = sync_in(g->src_ctx);
+                    r = ctx_synchronize();
             }
             if (r == CUDA_SUCCESS)
                 back += g->size;
