@@ -661,6 +661,19 @@ static void launch_end(struct launch *L, int launched)
         release_tmp(&L->tmp);
 }
 
+/* A launch whose arguments cannot be rewritten (the CUPTI path: its
+ * callback's parameters are read-only): checked, and under mode=migrate its
+ * operands reported as not migrated with `reason`; never synchronised.
+ * device < 0: the stream's device.  Guard held. */
+void dc_launch_check_readonly(const char *api, const void *key, int is_kernel, int device, CUstream stream,
+                              void **args, void **extra, const char *reason)
+{
+    struct launch L;
+    launch_begin(&L, api, key, is_kernel ? K_KERNEL : K_FUNCTION, device, -1, stream, 0,
+                 reason ? reason : DC_NO_REWRITE_CUPTI, args, extra);
+    launch_end(&L, 0);
+}
+
 /* --- driver launches ---------------------------------------------------------- */
 
 #define LAUNCH_KERNEL(name)                                                              \

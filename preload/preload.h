@@ -91,6 +91,11 @@ int dc_pageable_ok(int device);              /* cached CU_DEVICE_ATTRIBUTE_PAGEA
 
 /* --- hooks_launch.c ------------------------------------------------------ */
 void dc_launch_cache_flush(void);
+/* A launch seen where its arguments cannot be rewritten (CUPTI): checked;
+ * mode=migrate reports its operands not migrated with `reason` (NULL:
+ * DC_NO_REWRITE_CUPTI) and the launch goes ahead unmodified. */
+void dc_launch_check_readonly(const char *api, const void *key, int is_kernel, int device, CUstream stream,
+                              void **args, void **extra, const char *reason);
 void dc_launch_fork_prepare(void);
 void dc_launch_fork_parent(void);
 void dc_launch_fork_child(void);
