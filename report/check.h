@@ -2,7 +2,8 @@
  * subscriber describe a launch in a struct dc_launch; dc_check_launch() scans
  * every 8-byte-aligned word of every parameter against the registry, decides
  * each finding (device_mismatch, peer_access, host_memory, stream_mismatch,
- * unchecked_kernel) under the options, and hands it to the report.
+ * unchecked_kernel) under the options, and hands it to the report; sync=1's
+ * async_error comes from dc_check_async_error.
  *
  * mode=migrate: the caller that can rewrite the arguments passes a struct
  * dc_moves; the operands to migrate come back in it instead of being
@@ -105,7 +106,11 @@ struct dc_moves {
  *   may access, other owner (peer, grant, pool access):      peer_access (peer=)
  *   may not access:                                          device_mismatch
  *   pinned/registered:   host_memory, warning (host_memory=error|warn|ignore)
- *   pageable:            host_memory, error; warning when pageable_ok */
+ *   pageable:            host_memory, error; warning when pageable_ok
+ * mode=migrate: each device_mismatch, and each pageable host_memory error,
+ * goes to l->moves (when set and no_rewrite is NULL) instead of the report;
+ * with no_rewrite set it is reported as not_migrated with that reason.  The
+ * count returned includes them. */
 int dc_check_launch(const struct dc_launch *l);
 
 /* Reports the moves dc_check_launch left in l->moves (each a finding with
