@@ -55,3 +55,7 @@ expect_clean() {
     expect_no_grep '^[a-z_]+ severity=' "$2"
     expect_grep '^summary errors=0 warnings=0 launches=[1-9][0-9]* unchecked=0$' "$2"
 }
+
+# prog_site MODE: `modes_prog.cu:LINE` of the launch marked `// @MODE` in
+# tests/e2e/modes_prog.cu (the at= of its findings).
+prog_site() { echo "modes_prog.cu:$(grep -n "// @$1\b" "$ROOT/tests/e2e/modes_prog.cu" | cut -d: -f1)"; }

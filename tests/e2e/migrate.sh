@@ -102,9 +102,9 @@ done
     expect_grep '^modes_prog: OK ' "$t.out"
     canon modes_prog "$t.json" "$t.canon"
     expect_findings /dev/stdin "$t.canon" "modes_prog shared under --mode migrate" <<EOT
-device_mismatch severity=error kernel=add2 api=__cudaLaunchKernel param=0 launch=0 owner=1 memory=device count=1 at=modes_prog.cu:199 action=migrated
-device_mismatch severity=error kernel=add2 api=__cudaLaunchKernel param=1 launch=0 owner=1 memory=device count=1 at=modes_prog.cu:199 action=migrated
-device_mismatch severity=error kernel=add2 api=__cudaLaunchKernel param=2 launch=0 owner=1 memory=device count=1 at=modes_prog.cu:199 action=migrated
+device_mismatch severity=error kernel=add2 api=__cudaLaunchKernel param=0 launch=0 owner=1 memory=device count=1 at=$(prog_site shared) action=migrated
+device_mismatch severity=error kernel=add2 api=__cudaLaunchKernel param=1 launch=0 owner=1 memory=device count=1 at=$(prog_site shared) action=migrated
+device_mismatch severity=error kernel=add2 api=__cudaLaunchKernel param=2 launch=0 owner=1 memory=device count=1 at=$(prog_site shared) action=migrated
 summary errors=3 warnings=0 launches=1 unchecked=0 migrated=24000
 EOT
     expect_eq "copies made" "12000 0 0" "$(grep -o '"bytes":[0-9]*' "$t.json" | cut -d: -f2 | sort -rn | tr '\n' ' ' | sed 's/ $//')"

@@ -52,7 +52,7 @@ expect_eq "modes_prog capture: exit status" 0 "$(rc_of "$t")"
 expect_grep '^modes_capture: OK ' "$t.out"
 canon modes_prog "$t.json" "$t.canon"
 expect_findings /dev/stdin "$t.canon" "a captured launch" <<EOT
-device_mismatch severity=error kernel=axpy api=cuLaunchKernel param=0 launch=0 owner=1 memory=device count=1 at=modes_prog.cu:175 action=not_migrated reason="launch captured into a graph: it runs later, so its arguments cannot be migrated"
+device_mismatch severity=error kernel=axpy api=cuLaunchKernel param=0 launch=0 owner=1 memory=device count=1 at=$(prog_site capture) action=not_migrated reason="launch captured into a graph: it runs later, so its arguments cannot be migrated"
 summary errors=1 warnings=0 launches=1 unchecked=0
 EOT
 note "capture: ok"

@@ -1,5 +1,5 @@
 // modes_prog: programs for the mode=migrate / sync=1 tests (tests/e2e/).
-// Usage: modes_prog threads | capture | shared
+// Usage: modes_prog threads | capture | shared | graph
 //
 //   threads  THREADS threads at once, thread t on cuda:(t % 4), each with its
 //            own non-blocking stream, ITERS launches of y += a * x with values
@@ -20,7 +20,15 @@
 //            (the bug: migrated as one copy under mode=migrate).  Prints
 //            "modes_prog: OK (...)" when y is right, else names the first
 //            wrong value or failed call; exit status 0 or 1.
-// Host twins (simcuda_twin_axpy, simcuda_twin_add2) as in samples/.
+//   graph    a graph whose kernel node (cuGraphAddKernelNode) reads x on
+//            cuda:1 from cuda:0 is launched (cuGraphLaunch: it faults), then
+//            a correct launch on cuda:0; the fault surfaces at the final
+//            cuCtxSynchronize (earlier with CUDA_LAUNCH_BLOCKING-style
+//            synchronisation).  Prints "modes_prog: FAILED: ..." naming the
+//            call, exit status 1 (the error belongs to the graph, not to the
+//            correct launch after it).
+// Host twins (simcuda_twin_axpy, simcuda_twin_add2) as in samples/.  The
+// launch (or node) line of each mode is marked `// @MODE` for the tests.
 #define SAMPLE_NAME "modes_prog"
 #include "../../samples/sample.h"
 #include <cuda.h>
@@ -99,7 +107,7 @@ static void *worker(void *arg)
     TRY(cudaMemcpy(x, x_h, sizeof x_h, cudaMemcpyHostToDevice));
     TRY(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
     for (int it = 0; it < ITERS; it++) {
-        axpy<<<BLOCKS(N), BLOCK, 0, s>>>(x, y, (float)(t + 1), N);
+        axpy<<<BLOCKS(N), BLOCK, 0, s>>>(x, y, (float)(t + 1), N); // @threads
         TRY(cudaGetLastError());
         TRY(cudaStreamSynchronize(s));
     }
@@ -149,7 +157,7 @@ static int threads(void)
         if (r_ != CUDA_SUCCESS) {                                             \
             const char *n_ = "?";                                             \
             cuGetErrorName(r_, &n_);                                          \
-            printf("modes_capture: FAILED: %s: %s\n", #call, n_);             \
+            printf("modes_prog: FAILED: %s: %s\n", #call, n_);                \
             return 1;                                                         \
         }                                                                     \
     } while (0)
@@ -172,7 +180,7 @@ static int capture(void)
     float a = 2.0f;
     int n = N;
     void *params[] = { &x, &y, &a, &n }; // BUG: x on cuda:1
-    CK(cuLaunchKernel(f, BLOCKS(N), 1, 1, BLOCK, 1, 1, 0, s, params, NULL));
+    CK(cuLaunchKernel(f, BLOCKS(N), 1, 1, BLOCK, 1, 1, 0, s, params, NULL)); // @capture
     CUgraph g;
     CK(cuStreamEndCapture(s, &g));
     CUgraphExec e;
@@ -196,21 +204,58 @@ static int shared(void)
     CHECK(cudaMalloc(&buf, sizeof h));
     CHECK(cudaMemcpy(buf, h, sizeof h, cudaMemcpyHostToDevice));
     CHECK(cudaSetDevice(0));
-    add2<<<BLOCKS(N), BLOCK>>>(buf, buf + N, buf + 2 * N, N); // BUG: all three on cuda:1
+    add2<<<BLOCKS(N), BLOCK>>>(buf, buf + N, buf + 2 * N, N); // @shared BUG: all three on cuda:1
     CHECK(cudaGetLastError());
     CHECK(cudaDeviceSynchronize());
     CHECK(cudaMemcpy(h, buf, sizeof h, cudaMemcpyDeviceToHost));
     return report_result(h + 2 * N, want, N);
 }
 
+static int graph(void)
+{
+    need_devices(2);
+    float *x, *y;
+    CHECK(cudaSetDevice(1));
+    CHECK(cudaMalloc(&x, N * sizeof(float)));
+    CHECK(cudaSetDevice(0));
+    CHECK(cudaMalloc(&y, N * sizeof(float)));
+    CUfunction f;
+    CHECK(cudaGetFuncBySymbol(&f, (const void *)axpy));
+    float a = 2.0f;
+    int n = N;
+    void *params[] = { &x, &y, &a, &n }; // BUG: x on cuda:1
+    CUDA_KERNEL_NODE_PARAMS p;
+    memset(&p, 0, sizeof p);
+    p.func = f;
+    p.gridDimX = BLOCKS(N);
+    p.gridDimY = p.gridDimZ = 1;
+    p.blockDimX = BLOCK;
+    p.blockDimY = p.blockDimZ = 1;
+    p.kernelParams = params;
+    CUgraph g;
+    CUgraphNode node;
+    CUgraphExec e;
+    CK(cuGraphCreate(&g, 0));
+    CK(cuGraphAddKernelNode(&node, g, NULL, 0, &p)); // @graph
+    CK(cuGraphInstantiate(&e, g, 0));
+    CK(cuGraphLaunch(e, NULL));
+    axpy<<<BLOCKS(N), BLOCK>>>(y, y, 1.0f, N); // correct: all on cuda:0
+    CHECK(cudaGetLastError());
+    CK(cuCtxSynchronize());
+    printf("modes_graph: OK\n");
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc == 2 && !strcmp(argv[1], "graph"))
+        return graph();
     if (argc == 2 && !strcmp(argv[1], "shared"))
         return shared();
     if (argc == 2 && !strcmp(argv[1], "threads"))
         return threads();
     if (argc == 2 && !strcmp(argv[1], "capture"))
         return capture();
-    fprintf(stderr, "usage: modes_prog threads|capture|shared\n");
+    fprintf(stderr, "usage: modes_prog threads|capture|shared|graph\n");
     return 2;
 }

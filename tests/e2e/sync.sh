@@ -7,7 +7,8 @@
 # parameter as the launch check's finding), every operand with its owner, and
 # the launch line; the program still gets the error and fails as before.
 # The same with CUDA_LAUNCH_BLOCKING=1 set.  A captured launch is never
-# synchronised.
+# synchronised; an error left by earlier work (a graph launch) is not blamed
+# on the next launch.
 : "${ROOT:=$(cd "$(dirname "$0")/../.." && pwd)}"
 . "$ROOT/tests/e2e/common.sh"
 need "$DEVCHECK_BIN" "$DEVCHECK_LIB" "$SIM_DIR/libcudart.so.13" "$SIM_DIR/libcuda.so.1"
@@ -68,9 +69,24 @@ done
     expect_grep '^modes_capture: OK ' "$t.out"
     canon modes_prog "$t.json" "$t.canon"
     expect_findings /dev/stdin "$t.canon" "a captured launch under --sync" <<EOT
-device_mismatch severity=error kernel=axpy api=cuLaunchKernel param=0 launch=0 owner=1 memory=device count=1 at=modes_prog.cu:175
+device_mismatch severity=error kernel=axpy api=cuLaunchKernel param=0 launch=0 owner=1 memory=device count=1 at=$(prog_site capture)
 summary errors=1 warnings=0 launches=1 unchecked=0
 EOT
 ) || failed="$failed capture"
+# An error left by earlier work (here a graph launch, which devcheck does not
+# synchronise) is not blamed on the next, correct launch: the stream is
+# synchronised before each launch too.  The program still gets the error.
+(
+    t=$TMPD/graph
+    PROG=$BUILD/tests/e2e/modes_prog
+    run "$t" "$DEVCHECK_BIN" --sim 4 --sync --json "$t.json" -- "$PROG" graph
+    expect_eq "modes_prog graph --sync: exit status" 1 "$(rc_of "$t")"
+    expect_grep '^modes_prog: FAILED: .*(cudaErrorIllegalAddress|CUDA_ERROR_ILLEGAL_ADDRESS)' "$t.out"
+    canon modes_prog "$t.json" "$t.canon"
+    expect_findings /dev/stdin "$t.canon" "a faulting graph, then a correct launch, under --sync" <<EOT
+device_mismatch severity=error kernel=axpy api=cuGraphAddKernelNode param=0 launch=0 owner=1 memory=device count=1 at=$(prog_site graph)
+summary errors=1 warnings=0 launches=2 unchecked=0
+EOT
+) || failed="$failed graph"
 [ -z "$failed" ] || fail "sync=1 wrong for:$failed"
 echo "ok: sync=1 attributes asynchronous errors to their launch"
