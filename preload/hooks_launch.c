@@ -592,14 +592,25 @@ static void launch_begin(struct launch *L, const char *api, const void *key, int
                          int current_device, CUstream stream, int has_stream, const char *no_rewrite,
                          void **args, void **extra)
 {
-    memset(L, 0, sizeof *L);
+    /* the hot path of report mode: no more than the fields it needs set */
+    L->k = NULL;
+    memset(&L->l, 0, sizeof L->l);
+    memset(&L->moves, 0, sizeof L->moves);
+    L->captured = L->pre_error = 0;
+    L->mig = NULL;
+    L->nmig = 0;
+    L->ctx = NULL;
+    L->ctx_retained = 0;
+    L->argcopy = NULL;
+    L->newargs = L->newextra = NULL;
     L->args = args;
     L->extra = extra;
     L->has_stream = has_stream;
-    L->stream = stream == NULL && api && strstr(api, "_ptsz") ? CU_STREAM_PER_THREAD : stream;
+    L->stream = stream;
     if (!key)
         return;
     if (kind == K_OPAQUE) {
+        memset(&L->tmp, 0, sizeof L->tmp);
         L->tmp.key = key;
         L->k = &L->tmp;
     } else if (!(L->k = lookup(key, kind == K_KERNEL, &L->tmp))) {
@@ -629,7 +640,10 @@ static void launch_begin(struct launch *L, const char *api, const void *key, int
     } else if (k->nparams) {
         l->layout_known = 0;                    /* parameters but no arguments given */
     }
-    if (has_stream && device >= 0 && (dc_opt.mode == DC_MODE_MIGRATE || dc_opt.sync))
+    int modes = dc_opt.mode == DC_MODE_MIGRATE || dc_opt.sync;
+    if (modes && stream == NULL && api && strstr(api, "_ptsz"))
+        L->stream = CU_STREAM_PER_THREAD;       /* our own stream calls name it */
+    if (has_stream && device >= 0 && modes)
         L->captured = stream_captured(L->stream);
     if (dc_opt.mode == DC_MODE_MIGRATE) {
         if (no_rewrite)
@@ -663,11 +677,13 @@ static void launch_end(struct launch *L, int launched)
     }
     if (L->ctx_retained)
         DC_REAL(cuDevicePrimaryCtxRelease_v2, (CUdevice)L->l.device);
-    free(L->mig);
-    free(L->moves.v);
-    free(L->argcopy);
-    free(L->newargs);
-    free(L->newextra);
+    if (L->mig || L->moves.v) {         /* only after a migration */
+        free(L->mig);
+        free(L->moves.v);
+        free(L->argcopy);
+        free(L->newargs);
+        free(L->newextra);
+    }
     if (L->k == &L->tmp)
         release_tmp(&L->tmp);
 }
