@@ -180,14 +180,14 @@ static void parse_extra(void **extra, const void **buf, size_t *size)
         *size = 0;
 }
 
-enum { K_FUNCTION = 0, K_KERNEL = 1, K_OPAQUE = 2 };   /* what `key` is */
+enum { K_FUNCTION = DC_KEY_FUNCTION, K_KERNEL = DC_KEY_KERNEL, K_OPAQUE = DC_KEY_OPAQUE };   /* what `key` is */
 
 /* Describes one launch and checks it.  Guard held.  current_device >= 0 for
  * runtime launches (stream_mismatch); device < 0: ask the stream.  An opaque
  * key (a host stub the runtime could not resolve) is checked with an unknown
  * layout, so the launch is counted unchecked rather than skipped. */
-static void check(const char *api, const void *key, int kind, int device, int current_device,
-                  CUstream stream, void **args, void **extra)
+void dc_launch_check(int path, const char *api, const void *key, int kind, int device, int current_device,
+                     CUstream stream, void **args, void **extra)
 {
     struct kinfo tmp;
     const struct kinfo *k;
@@ -205,6 +205,7 @@ static void check(const char *api, const void *key, int kind, int device, int cu
 
     struct dc_launch l;
     memset(&l, 0, sizeof l);
+    l.path = (enum dc_path)path;
     l.kernel = k->name;
     l.kernel_key = key;
     l.api = api;
@@ -227,6 +228,13 @@ static void check(const char *api, const void *key, int kind, int device, int cu
     (void)dc_check_launch(&l);
     if (k == &tmp)
         release_tmp(&tmp);
+}
+
+/* The interposer's launches. */
+static void check(const char *api, const void *key, int kind, int device, int current_device,
+                  CUstream stream, void **args, void **extra)
+{
+    dc_launch_check(DC_PATH_INTERPOSE, api, key, kind, device, current_device, stream, args, extra);
 }
 
 /* --- driver launches ---------------------------------------------------------- */
@@ -427,25 +435,35 @@ static int runtime_current_device(void)
     return dc_current_device();
 }
 
+static void runtime_check(int path, const char *api, const void *key, int kind, int cur, CUstream s,
+                          void **args)
+{
+    int dev = (s == NULL || s == CU_STREAM_LEGACY || s == CU_STREAM_PER_THREAD) ? cur : dc_stream_device(s);
+    dc_launch_check(path, api, key, kind, dev, cur, s, args, NULL);
+}
+
 static void check_runtime(const char *api, const void *key, int kind, cudaStream_t stream, void **args)
 {
-    int cur = runtime_current_device();
-    CUstream s = (CUstream)stream;
-    int dev = (s == NULL || s == CU_STREAM_LEGACY || s == CU_STREAM_PER_THREAD) ? cur : dc_stream_device(s);
-    check(api, key, kind, dev, cur, s, args, NULL);
+    runtime_check(DC_PATH_INTERPOSE, api, key, kind, runtime_current_device(), (CUstream)stream, args);
 }
 
 /* A host stub -> the CUfunction of the current device (cudaGetFuncBySymbol). */
-static void check_stub(const char *api, const void *func, cudaStream_t stream, void **args)
+void dc_launch_check_stub(int path, const char *api, const void *func, int current_device, CUstream stream,
+                          void **args)
 {
     cudaFunction_t f = NULL;
     __typeof__(dc_real_cudaGetFuncBySymbol) get = DC_RT_REAL(cudaGetFuncBySymbol);
     if (!get || get(&f, func) != cudaSuccess)
         f = NULL;
     if (f)
-        check_runtime(api, f, K_FUNCTION, stream, args);
+        runtime_check(path, api, f, K_FUNCTION, current_device, stream, args);
     else
-        check_runtime(api, func, K_OPAQUE, stream, args);
+        runtime_check(path, api, func, K_OPAQUE, current_device, stream, args);
+}
+
+static void check_stub(const char *api, const void *func, cudaStream_t stream, void **args)
+{
+    dc_launch_check_stub(DC_PATH_INTERPOSE, api, func, runtime_current_device(), (CUstream)stream, args);
 }
 
 #define CUDA_LAUNCH_KERNEL(name)                                                          \

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
-enum dc_flag_kind { DC_K_BOOL, DC_K_INT, DC_K_STR, DC_K_MODE, DC_K_POLICY, DC_K_HOSTPOL };
+enum dc_flag_kind { DC_K_BOOL, DC_K_INT, DC_K_STR, DC_K_MODE, DC_K_POLICY, DC_K_HOSTPOL, DC_K_BACKEND };
 
 struct flag {
     const char *name;
@@ -65,6 +65,12 @@ const char *dc_mode_name(enum dc_mode m)
     return m == DC_MODE_OFF ? "off" : m == DC_MODE_REPORT ? "report" : "?";
 }
 
+const char *dc_backend_name(enum dc_backend b)
+{
+    return b == DC_BACKEND_BOTH ? "both" : b == DC_BACKEND_INTERPOSE ? "interpose"
+         : b == DC_BACKEND_CUPTI ? "cupti" : "?";
+}
+
 static void errf(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static void errf(char *buf, size_t len, const char *fmt, ...)
 {
@@ -85,6 +91,7 @@ static const char *expected(enum dc_flag_kind k)
     case DC_K_MODE:    return "report|off";
     case DC_K_POLICY:  return "error|warn|ignore";
     case DC_K_HOSTPOL: return "auto|error|warn|ignore";
+    case DC_K_BACKEND: return "both|interpose|cupti";
     }
     return "?";
 }
@@ -182,6 +189,18 @@ static int set_value(const struct flag *f, const char *v, size_t n, struct parse
             goto bad;
         if (field)
             *(enum dc_policy *)field = (enum dc_policy)iv;
+        return 0;
+    case DC_K_BACKEND:
+        if (eq(v, n, "both"))
+            iv = DC_BACKEND_BOTH;
+        else if (eq(v, n, "interpose"))
+            iv = DC_BACKEND_INTERPOSE;
+        else if (eq(v, n, "cupti"))
+            iv = DC_BACKEND_CUPTI;
+        else
+            goto bad;
+        if (field)
+            *(enum dc_backend *)field = (enum dc_backend)iv;
         return 0;
     }
 bad:
@@ -341,6 +360,9 @@ static void format_value(const struct flag *f, const struct dc_options *o, char 
     case DC_K_POLICY:
     case DC_K_HOSTPOL:
         snprintf(buf, len, "%s", dc_policy_name(*(const enum dc_policy *)field));
+        return;
+    case DC_K_BACKEND:
+        snprintf(buf, len, "%s", dc_backend_name(*(const enum dc_backend *)field));
         return;
     }
 }

@@ -344,7 +344,7 @@ int dc_check_launch(const struct dc_launch *l)
     }
     if (l->device < 0) {
         dc_logv(1, "launch of %s with an unknown device: not checked", l->kernel ? l->kernel : "?");
-        dc_report_count_launch(0);
+        dc_report_count_launch(0, l->path);
         return c.errors;
     }
     if (unchecked) {
@@ -356,7 +356,7 @@ int dc_check_launch(const struct dc_launch *l)
         f.launch_stack = first_unchecked ? launch_stack(&c) : 0;
         f.launch_stack_in_key = 0;      /* once per kernel; repeats count */
         dc_report_finding(&f);
-        dc_report_count_launch(0);
+        dc_report_count_launch(0, l->path);
         return c.errors;
     }
     if (l->layout_known) {
@@ -374,7 +374,7 @@ int dc_check_launch(const struct dc_launch *l)
     } else {
         scan(&c, -1, l->argbuf, 0, 0, l->argbuf_size);   /* whole packed buffer */
     }
-    dc_report_count_launch(1);
+    dc_report_count_launch(1, l->path);
     dc_logv(2, "checked %s on cuda:%d (%u params): %d errors", l->kernel ? l->kernel : "?",
             l->device, l->layout_known ? l->nparams : 0, c.errors);
     return c.errors;

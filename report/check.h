@@ -23,6 +23,11 @@ enum dc_finding_kind {
 };
 const char *dc_finding_kind_name(enum dc_finding_kind k);  /* "device_mismatch", ... */
 
+/* Which detection path saw a launch: the interposed entry points or the
+ * CUPTI callbacks (cupti/).  Reported per finding and counted in the summary. */
+enum dc_path { DC_PATH_INTERPOSE = 0, DC_PATH_CUPTI, DC_PATH_COUNT };
+const char *dc_path_name(enum dc_path p);                  /* "interpose", "cupti" */
+
 struct dc_launch {
     const char *kernel;        /* mangled (or plain) kernel name; NULL if unknown */
     const void *kernel_key;    /* CUfunction / CUkernel: identity for once-per-kernel notes */
@@ -40,6 +45,7 @@ struct dc_launch {
     const struct dc_param *params;
     unsigned nparams;
     int layout_known;
+    enum dc_path path;         /* the detection path that saw it (0: interpose) */
 };
 
 /* Checks one launch; returns the number of error-severity findings (0 when
