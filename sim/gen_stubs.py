@@ -96,6 +96,17 @@ APIS = {
         "err_type": "cudaError_t",
         "err_value": "cudaErrorNotSupported",
     },
+    "cupti": {
+        "headers": ["cupti.h"],
+        "optional": ["cupti_pcsampling.h", "cupti_pcsampling_util.h", "cupti_checkpoint.h",
+                     "cupti_profiler_target.h", "cupti_profiler_host.h", "cupti_range_profiler.h",
+                     "cupti_pmsampling.h", "cupti_sass_metrics.h", "cupti_target.h"],
+        "err_type": "CUptiResult",
+        "err_value": "CUPTI_ERROR_NOT_SUPPORTED",
+        # cupti.h declares its own stand-ins for cuda.h's obsolete _v1 types
+        "internal": False,
+        "api_re": r"cupti[A-Z]",
+    },
 }
 
 FUNC_TYPES = set("TtWwi")      # nm letters of functions (i: GNU ifunc)
@@ -136,7 +147,7 @@ def nm_symbols(args):
 
 
 def prelude(api, headers):
-    lines = ["#define __CUDA_API_VERSION_INTERNAL 1"]
+    lines = ["#define __CUDA_API_VERSION_INTERNAL 1"] if APIS[api].get("internal", True) else []
     lines += ["#include <%s>" % h for h in headers]
     return "\n".join(lines) + "\n"
 
@@ -314,7 +325,7 @@ def generate(api, real, objs, cc, cuda_home):
             out.append("SIMCUDA_STUB_EXPORT %s %s(%s)\n{\n%s}\n"
                        % (ret, name, plist, body))
         else:
-            if re.match(r"cu(da)?[A-Z]", name):
+            if re.match(cfg.get("api_re", r"cu(da)?[A-Z]"), name):
                 ret, value = cfg["err_type"], cfg["err_value"]
                 unproto.append(name)
             else:

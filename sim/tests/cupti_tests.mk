@@ -1,0 +1,14 @@
+# Tests of the sim's CUPTI (sim/cupti/ and the callbacks of libcuda /
+# libcudart): subscriber programs built against the toolkit's cupti.h and
+# linked with the sim's libcupti.so, run on the sim (sim/tests/cupti_*.sh).
+CUPTI_T_C    := cupti_drv
+CUPTI_T_BINS := $(addprefix $(DRV_T)/,$(CUPTI_T_C))
+
+$(CUPTI_T_BINS): $(DRV_T)/%: sim/tests/%.c sim/tests/drv_check.h $(CUPTI_LINK) | $(DRV_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -DKDIR='"$(abspath $(DRV_T))"' -o $@ $< -rdynamic $(ALL_LDFLAGS) \
+	    -L$(CUDA_HOME)/lib64/stubs -lcuda -L$(SIM_BUILD) -lcupti -lpthread -ldl
+$(DRV_T)/cupti_drv: $(DRV_T_IMAGES)
+
+ALL   += $(CUPTI_T_BINS)
+TESTS += $(addprefix sim/tests/,$(addsuffix .sh,$(CUPTI_T_C)))
