@@ -10,5 +10,11 @@ $(CUPTI_T_BINS): $(DRV_T)/%: sim/tests/%.c sim/tests/drv_check.h $(CUPTI_LINK) |
 	    -L$(CUDA_HOME)/lib64/stubs -lcuda -L$(SIM_BUILD) -lcupti -lpthread -ldl
 $(DRV_T)/cupti_drv: $(DRV_T_IMAGES)
 
+# runtime domain: nvcc -cudart shared, with the sim's libcupti
+$(DRV_T)/cupti_rt: sim/tests/cupti_rt.cu sim/tests/rt_check.h $(CUPTI_LINK)
+	@mkdir -p $(@D)
+	$(NVCC) $(ALL_NVCCFLAGS) $< -o $@ -L$(CUDA_HOME)/lib64/stubs -lcuda -L$(SIM_BUILD) -lcupti
+CUPTI_T_BINS += $(DRV_T)/cupti_rt
+
 ALL   += $(CUPTI_T_BINS)
-TESTS += $(addprefix sim/tests/,$(addsuffix .sh,$(CUPTI_T_C)))
+TESTS += $(addprefix sim/tests/,$(addsuffix .sh,$(CUPTI_T_C) cupti_rt))
