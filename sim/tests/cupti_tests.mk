@@ -16,5 +16,11 @@ $(DRV_T)/cupti_rt: sim/tests/cupti_rt.cu sim/tests/rt_check.h $(CUPTI_LINK)
 	$(NVCC) $(ALL_NVCCFLAGS) $< -o $@ -L$(CUDA_HOME)/lib64/stubs -lcuda -L$(SIM_BUILD) -lcupti
 CUPTI_T_BINS += $(DRV_T)/cupti_rt
 
+# libcupti alone: linked with the sim's libcupti only
+$(DRV_T)/cupti_nodrv: sim/tests/cupti_nodrv.c $(CUPTI_LINK)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS) -L$(SIM_BUILD) -lcupti
+CUPTI_T_BINS += $(DRV_T)/cupti_nodrv
+
 ALL   += $(CUPTI_T_BINS)
-TESTS += $(addprefix sim/tests/,$(addsuffix .sh,$(CUPTI_T_C) cupti_rt))
+TESTS += $(addprefix sim/tests/,$(addsuffix .sh,$(CUPTI_T_C) cupti_rt cupti_nodrv))
