@@ -246,3 +246,24 @@ CUptiResult CUPTIAPI cuptiGetResultString(CUptiResult result, const char **str)
         return CUPTI_ERROR_INVALID_PARAMETER;
     }
 }
+
+/* Names of driver and runtime callbacks (names_table.h, from the cbid
+ * headers): the enumerator without its prefix, e.g. "cudaMalloc_v3020". */
+static const struct cbname { CUpti_CallbackDomain domain; uint32_t cbid; const char *name; } cbnames[] = {
+#define N(d, id, name) { d, id, name },
+#include "names_table.h"
+#undef N
+};
+
+CUptiResult CUPTIAPI cuptiGetCallbackName(CUpti_CallbackDomain domain, uint32_t cbid, const char **name)
+{
+    if (!name)
+        return CUPTI_ERROR_INVALID_PARAMETER;
+    for (size_t i = 0; i < sizeof cbnames / sizeof cbnames[0]; i++)
+        if (cbnames[i].domain == domain && cbnames[i].cbid == cbid) {
+            *name = cbnames[i].name;
+            return CUPTI_SUCCESS;
+        }
+    *name = NULL;
+    return CUPTI_ERROR_INVALID_PARAMETER;
+}

@@ -7,7 +7,8 @@
 # table (simcb.h); every other name NVIDIA's libcupti.so.13 exports gets a
 # stub from sim/gen_stubs.py --api cupti (CUPTI_ERROR_NOT_SUPPORTED), which
 # also writes the version script.  results_table.h (cuptiGetResultString) is
-# generated from cupti_result.h by gen_callbacks.py.
+# generated from cupti_result.h by gen_callbacks.py, names_table.h
+# (cuptiGetCallbackName) from the driver and runtime cbid headers.
 
 CUPTI_DIR    := sim/cupti
 CUPTI_OBJDIR := $(BUILD)/obj/sim/cupti
@@ -22,8 +23,12 @@ $(CUPTI_OBJDIR)/results_table.h: $(CUPTI_DIR)/gen_callbacks.py $(CUDA_INC)/cupti
 	@mkdir -p $(@D)
 	$(PYTHON) $< results $(CUDA_INC)/cupti_result.h > $@.tmp && mv $@.tmp $@
 
+$(CUPTI_OBJDIR)/names_table.h: $(CUPTI_DIR)/gen_callbacks.py $(CUDA_INC)/cupti_driver_cbid.h $(CUDA_INC)/cupti_runtime_cbid.h
+	@mkdir -p $(@D)
+	$(PYTHON) $< names $(CUDA_INC)/cupti_driver_cbid.h $(CUDA_INC)/cupti_runtime_cbid.h > $@.tmp && mv $@.tmp $@
+
 # CUPTI_LIB: cupti.h then gives its declarations default visibility
-$(CUPTI_OBJDIR)/cupti.o: $(CUPTI_DIR)/cupti.c $(CUPTI_DIR)/simcb.h $(CUPTI_OBJDIR)/results_table.h
+$(CUPTI_OBJDIR)/cupti.o: $(CUPTI_DIR)/cupti.c $(CUPTI_DIR)/simcb.h $(CUPTI_OBJDIR)/results_table.h $(CUPTI_OBJDIR)/names_table.h
 	$(CC) $(ALL_CFLAGS) -fvisibility=hidden -DCUPTI_LIB -I$(CUPTI_DIR) -I$(CUPTI_OBJDIR) -c $< -o $@
 
 $(CUPTI_OBJDIR)/stubs.c $(CUPTI_OBJDIR)/exports.map &: sim/gen_stubs.py $(CUPTI_OBJS) $(CUPTI_REAL)

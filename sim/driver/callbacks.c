@@ -37,6 +37,7 @@ static _Atomic(CUpti_CallbackFunc) g_fn;
 static _Atomic(void *) g_ud;
 static atomic_uint g_corr;
 static pthread_mutex_t g_sub_lock = PTHREAD_MUTEX_INITIALIZER;
+static int g_held;                                       /* under g_sub_lock */
 static char g_name[CUPTI_OLD_SUBSCRIBER_NAME_MIN_LEN];  /* under g_sub_lock */
 static __thread int t_in_cb;
 
@@ -147,7 +148,7 @@ void sim_cb_module(CUpti_CallbackId cbid, CUcontext ctx, uint32_t id, const void
 static int tab_subscribe(CUpti_CallbackFunc fn, void *ud, const char *name, char *held_by, size_t held_by_size)
 {
     pthread_mutex_lock(&g_sub_lock);
-    if (atomic_load_explicit(&g_fn, memory_order_relaxed)) {
+    if (g_held) {
         if (held_by && held_by_size) {
             strncpy(held_by, g_name, held_by_size - 1);
             held_by[held_by_size - 1] = '\0';
@@ -155,6 +156,7 @@ static int tab_subscribe(CUpti_CallbackFunc fn, void *ud, const char *name, char
         pthread_mutex_unlock(&g_sub_lock);
         return -1;
     }
+    g_held = 1;
     snprintf(g_name, sizeof g_name, "%s", name ? name : "");
     for (int d = 0; d < CUPTI_CB_DOMAIN_SIZE; d++)
         for (int w = 0; w < WORDS; w++)
@@ -171,6 +173,7 @@ static void tab_unsubscribe(void)
     pthread_mutex_lock(&g_sub_lock);
     atomic_store_explicit(&sim_cb_active, 0, memory_order_release);
     atomic_store_explicit(&g_fn, NULL, memory_order_release);
+    g_held = 0;
     g_name[0] = '\0';
     pthread_mutex_unlock(&g_sub_lock);
 }

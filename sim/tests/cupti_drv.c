@@ -144,6 +144,11 @@ int main(void)
     TRUE(cuptiGetResultString(CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED, &s) == CUPTI_SUCCESS &&
          s && strcmp(s, "CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED") == 0);
     TRUE(cuptiSubscribe(NULL, on_cb, NULL) == CUPTI_ERROR_INVALID_PARAMETER);
+    TRUE(cuptiGetCallbackName(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuMemAlloc_v2, &s) == CUPTI_SUCCESS &&
+         strcmp(s, "cuMemAlloc_v2") == 0);
+    TRUE(cuptiGetCallbackName(CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaMalloc_v3020, &s) == CUPTI_SUCCESS &&
+         strcmp(s, "cudaMalloc_v3020") == 0);
+    TRUE(cuptiGetCallbackName(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_SIZE, &s) == CUPTI_ERROR_INVALID_PARAMETER);
     CUpti_SubscriberParams bad = { 0 };
     TRUE(cuptiSubscribe_v2(&sub, on_cb, NULL, &bad) == CUPTI_ERROR_INVALID_PARAMETER);
 
