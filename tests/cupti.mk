@@ -1,9 +1,9 @@
 # CUPTI detection path tests (tests/cupti/): shell scripts and the programs
 # they run, built into $(BUILD)/tests/cupti/ (part of ALL).
 CT_BUILD := $(BUILD)/tests/cupti
-CT_PROGS := $(CT_BUILD)/bypass $(CT_BUILD)/libholder.so
+CT_PROGS := $(CT_BUILD)/bypass $(CT_BUILD)/libholder.so $(CT_BUILD)/ctx_destroy
 ALL   += $(CT_PROGS)
-TESTS += tests/cupti/bypass.sh tests/cupti/holder.sh tests/cupti/missing.sh
+TESTS += tests/cupti/bypass.sh tests/cupti/holder.sh tests/cupti/missing.sh tests/cupti/ctx_destroy.sh
 
 $(CT_BUILD)/bypass: tests/cupti/bypass.cu
 	@mkdir -p $(@D)
@@ -12,3 +12,8 @@ $(CT_BUILD)/bypass: tests/cupti/bypass.cu
 $(CT_BUILD)/libholder.so: tests/cupti/holder.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -shared -o $@ $< $(ALL_LDFLAGS) -ldl
+
+# Linked with the toolkit's stub libcuda (SONAME libcuda.so.1): the sim's at run time.
+$(CT_BUILD)/ctx_destroy: tests/cupti/ctx_destroy.cu
+	@mkdir -p $(@D)
+	$(NVCC) $(ALL_NVCCFLAGS) -o $@ $< -L$(CUDA_HOME)/lib64/stubs -lcuda
