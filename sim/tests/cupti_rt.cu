@@ -86,6 +86,8 @@ int main()
     int n = 0;
     CHECK(cudaGetDeviceCount(&n));
     EXPECT(n == NDEV);
+    // the runtime's very first call (it initialises the runtime) is seen
+    EXPECT(find(CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaGetDeviceCount_v3020, CUPTI_API_ENTER, 0) == 0);
     for (int dev = 0; dev < NDEV; dev++) {
         CHECK(cudaSetDevice(dev));
         int mark = nrec;
