@@ -28,7 +28,8 @@ struct rec {
     uint32_t corr;
     char symbol[64];
     const void *params;
-    size_t size;          // cudaMalloc: params->size
+    size_t size;          // cudaMalloc: params->size; MODULE_LOADED: cubinSize
+    const void *cubin;    // MODULE_LOADED: pCubin
     void *ptr;            // cudaMalloc exit: *params->devPtr
     cudaError_t ret;      // exit: *functionReturnValue
 };
@@ -39,11 +40,27 @@ static pthread_mutex_t rec_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static void CUPTIAPI on_cb(void *, CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void *data)
 {
+    rec r;
+    memset(&r, 0, sizeof r);
+    if (domain == CUPTI_CB_DOMAIN_RESOURCE) {
+        const CUpti_ResourceData *rd = (const CUpti_ResourceData *)data;
+        r.domain = domain;
+        r.cbid = cbid;
+        r.ctx = rd->context;
+        if (cbid == CUPTI_CBID_RESOURCE_MODULE_LOADED) {
+            const CUpti_ModuleResourceData *m = (const CUpti_ModuleResourceData *)rd->resourceDescriptor;
+            r.cubin = m->pCubin;
+            r.size = m->cubinSize;
+        }
+        pthread_mutex_lock(&rec_lock);
+        if (nrec < MAXREC)
+            recs[nrec++] = r;
+        pthread_mutex_unlock(&rec_lock);
+        return;
+    }
     if (domain != CUPTI_CB_DOMAIN_RUNTIME_API && domain != CUPTI_CB_DOMAIN_DRIVER_API)
         return;
     const CUpti_CallbackData *d = (const CUpti_CallbackData *)data;
-    rec r;
-    memset(&r, 0, sizeof r);
     r.domain = domain;
     r.cbid = cbid;
     r.site = d->callbackSite;
@@ -82,10 +99,13 @@ int main()
     EXPECT(cuptiSubscribe(&sub, on_cb, NULL) == CUPTI_SUCCESS);
     EXPECT(cuptiEnableDomain(1, sub, CUPTI_CB_DOMAIN_RUNTIME_API) == CUPTI_SUCCESS);
     EXPECT(cuptiEnableDomain(1, sub, CUPTI_CB_DOMAIN_DRIVER_API) == CUPTI_SUCCESS);
+    EXPECT(cuptiEnableDomain(1, sub, CUPTI_CB_DOMAIN_RESOURCE) == CUPTI_SUCCESS);
 
     int n = 0;
     CHECK(cudaGetDeviceCount(&n));
     EXPECT(n == NDEV);
+    // the runtime's very first call (it initialises the runtime) is seen
+    EXPECT(find(CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaGetDeviceCount_v3020, CUPTI_API_ENTER, 0) == 0);
     for (int dev = 0; dev < NDEV; dev++) {
         CHECK(cudaSetDevice(dev));
         int mark = nrec;
@@ -104,6 +124,12 @@ int main()
         CUcontext cur = NULL;
         EXPECT(cuCtxGetCurrent(&cur) == CUDA_SUCCESS && cur);
         EXPECT(recs[ex].ctx == cur);
+        // the runtime created the device's primary context on first use
+        bool created = false;
+        for (int i = 0; i < nrec; i++)
+            created |= recs[i].domain == CUPTI_CB_DOMAIN_RESOURCE &&
+                       recs[i].cbid == CUPTI_CBID_RESOURCE_CONTEXT_CREATED && recs[i].ctx == cur;
+        EXPECT(created);
         uint32_t id = 99;
         EXPECT(cuptiGetDeviceId(recs[ex].ctx, &id) == CUPTI_SUCCESS && id == (uint32_t)dev);
 
@@ -119,6 +145,14 @@ int main()
         EXPECT(recs[le].params == NULL);
         EXPECT(recs[le].corr == recs[lx].corr && recs[lx].ret == cudaSuccess);
         EXPECT(recs[le].ctx == cur);
+        if (dev == 0) {
+            // the program's fatbin was loaded (lazily, at its first launch)
+            bool loaded = false;
+            for (int i = 0; i < nrec; i++)
+                loaded |= recs[i].domain == CUPTI_CB_DOMAIN_RESOURCE &&
+                          recs[i].cbid == CUPTI_CBID_RESOURCE_MODULE_LOADED && recs[i].cubin && recs[i].size > 0;
+            EXPECT(loaded);
+        }
         int dl = find(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, CUPTI_API_ENTER, le);
         EXPECT(dl > le && dl < lx);
         EXPECT_STR(recs[dl].symbol, "_Z5scalePii");
@@ -141,7 +175,7 @@ int main()
     // every enter has its exit with the same correlation id, ids increase
     uint32_t last = 0;
     for (int i = 0; i < nrec; i++) {
-        if (recs[i].site != CUPTI_API_ENTER)
+        if (recs[i].domain == CUPTI_CB_DOMAIN_RESOURCE || recs[i].site != CUPTI_API_ENTER)
             continue;
         EXPECT(recs[i].corr > last);
         last = recs[i].corr;
@@ -156,7 +190,7 @@ int main()
     int *q;
     CHECK(cudaMalloc(&q, 64));
     for (int i = mark; i < nrec; i++)
-        EXPECT(recs[i].domain == CUPTI_CB_DOMAIN_DRIVER_API);
+        EXPECT(recs[i].domain != CUPTI_CB_DOMAIN_RUNTIME_API);
     EXPECT(nrec > mark);
     EXPECT(cuptiUnsubscribe(sub) == CUPTI_SUCCESS);
     mark = nrec;
