@@ -512,50 +512,58 @@ static void runtime_launch_fallback(const CUpti_CallbackData *cb)
 /* The runtime memory calls reach the driver; only when no driver callback
  * came inside one is it recorded from the runtime's own parameters (an
  * allocation only when the registry does not know its base). */
+/* *pp as an address, when the registry does not know it yet; 0 otherwise. */
+static uintptr_t new_base(void *const *pp)
+{
+    struct dc_alloc known;
+    uintptr_t b = pp ? (uintptr_t)*pp : 0;
+    return b && dc_reg_lookup(b, &known) != 0 ? b : 0;
+}
+
 static void runtime_mem_fallback(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
 {
     const void *p = cb->functionParams;
-    struct dc_alloc known;
-    uintptr_t base = 0;
+    uintptr_t base;
     switch (cbid) {
     case CUPTI_RUNTIME_TRACE_CBID_cudaMalloc_v3020: {
         const cudaMalloc_v3020_params *a = p;
-        if (a->devPtr && (base = (uintptr_t)*a->devPtr) && dc_reg_lookup(base, &known) != 0)
+        if ((base = new_base(a->devPtr)))
             dc_mem_alloc_current(base, a->size, DC_MEM_DEVICE);
         break;
     }
     case CUPTI_RUNTIME_TRACE_CBID_cudaMallocManaged_v6000: {
         const cudaMallocManaged_v6000_params *a = p;
-        if (a->devPtr && (base = (uintptr_t)*a->devPtr) && dc_reg_lookup(base, &known) != 0)
+        if ((base = new_base(a->devPtr)))
             dc_mem_alloc_current(base, a->size, DC_MEM_MANAGED);
         break;
     }
     case CUPTI_RUNTIME_TRACE_CBID_cudaMallocHost_v3020: {
         const cudaMallocHost_v3020_params *a = p;
-        if (a->ptr && (base = (uintptr_t)*a->ptr) && dc_reg_lookup(base, &known) != 0)
+        if ((base = new_base(a->ptr)))
             dc_mem_host(base, a->size, DC_MEM_HOST_PINNED);
         break;
     }
     case CUPTI_RUNTIME_TRACE_CBID_cudaHostAlloc_v3020: {
         const cudaHostAlloc_v3020_params *a = p;
-        if (a->pHost && (base = (uintptr_t)*a->pHost) && dc_reg_lookup(base, &known) != 0)
+        if ((base = new_base(a->pHost)))
             dc_mem_host(base, a->size, DC_MEM_HOST_PINNED);
         break;
     }
     case CUPTI_RUNTIME_TRACE_CBID_cudaMallocAsync_v11020: {
         const cudaMallocAsync_v11020_params *a = p;
-        if (a->devPtr && (base = (uintptr_t)*a->devPtr) && dc_reg_lookup(base, &known) != 0)
+        if ((base = new_base(a->devPtr)))
             dc_mem_pool_alloc(base, a->size, NULL, (CUstream)a->hStream);
         break;
     }
     case CUPTI_RUNTIME_TRACE_CBID_cudaMallocAsync_ptsz_v11020: {
         const cudaMallocAsync_ptsz_v11020_params *a = p;
-        if (a->devPtr && (base = (uintptr_t)*a->devPtr) && dc_reg_lookup(base, &known) != 0)
+        if ((base = new_base(a->devPtr)))
             dc_mem_pool_alloc(base, a->size, NULL, (CUstream)a->hStream);
         break;
     }
     case CUPTI_RUNTIME_TRACE_CBID_cudaHostRegister_v4000: {
         const cudaHostRegister_v4000_params *a = p;
+        struct dc_alloc known;
         if ((base = (uintptr_t)a->ptr) && dc_reg_lookup(base, &known) != 0)
             dc_mem_host(base, a->size, DC_MEM_HOST_REGISTERED);
         break;

@@ -192,7 +192,7 @@ void dc_mem_pool_alloc(CUdeviceptr p, size_t size, CUmemoryPool pool, CUstream s
             return DC_REAL(name, dptr, bytesize, hStream);                      \
         CUresult r = DC_REAL(name, dptr, bytesize, hStream);                    \
         if (r == CUDA_SUCCESS && dptr)                                          \
-            dc_mem_pool_alloc(*dptr, bytesize, NULL, hStream);             \
+            dc_mem_pool_alloc(*dptr, bytesize, NULL, hStream);                  \
         dc_leave();                                                             \
         return r;                                                               \
     }
@@ -206,7 +206,7 @@ ALLOC_ASYNC(cuMemAllocAsync_ptsz)
             return DC_REAL(name, dptr, bytesize, pool, hStream);                \
         CUresult r = DC_REAL(name, dptr, bytesize, pool, hStream);              \
         if (r == CUDA_SUCCESS && dptr)                                          \
-            dc_mem_pool_alloc(*dptr, bytesize, pool, hStream);             \
+            dc_mem_pool_alloc(*dptr, bytesize, pool, hStream);                  \
         dc_leave();                                                             \
         return r;                                                               \
     }
