@@ -71,6 +71,13 @@ static const CUpti_CallbackId driver_cbids[] = {
     CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
     CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel,
     CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuGraphAddKernelNode_v2,
+    CUPTI_DRIVER_TRACE_CBID_cuGraphKernelNodeSetParams_v2,
+    CUPTI_DRIVER_TRACE_CBID_cuGraphExecKernelNodeSetParams_v2,
+    CUPTI_DRIVER_TRACE_CBID_cuGraphAddNode,
+    CUPTI_DRIVER_TRACE_CBID_cuGraphAddNode_v2,
+    CUPTI_DRIVER_TRACE_CBID_cuGraphNodeSetParams,
+    CUPTI_DRIVER_TRACE_CBID_cuGraphExecNodeSetParams,
     CUPTI_DRIVER_TRACE_CBID_cuMemAlloc_v2,
     CUPTI_DRIVER_TRACE_CBID_cuMemAllocPitch_v2,
     CUPTI_DRIVER_TRACE_CBID_cuMemAllocManaged,
@@ -232,6 +239,33 @@ static int on_driver_launch(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
         driver_launch(cb, "cuLaunchCooperativeKernel_ptsz", a->f, a->hStream, a->kernelParams, NULL);
         return 1;
     }
+    /* graph kernel nodes: checked when created or changed, as the hooks do */
+    case CUPTI_DRIVER_TRACE_CBID_cuGraphAddKernelNode_v2:
+        dc_launch_check_node(DC_PATH_CUPTI, "cuGraphAddKernelNode",
+                             ((const cuGraphAddKernelNode_v2_params *)p)->nodeParams);
+        return 1;
+    case CUPTI_DRIVER_TRACE_CBID_cuGraphKernelNodeSetParams_v2:
+        dc_launch_check_node(DC_PATH_CUPTI, "cuGraphKernelNodeSetParams",
+                             ((const cuGraphKernelNodeSetParams_v2_params *)p)->nodeParams);
+        return 1;
+    case CUPTI_DRIVER_TRACE_CBID_cuGraphExecKernelNodeSetParams_v2:
+        dc_launch_check_node(DC_PATH_CUPTI, "cuGraphExecKernelNodeSetParams",
+                             ((const cuGraphExecKernelNodeSetParams_v2_params *)p)->nodeParams);
+        return 1;
+    case CUPTI_DRIVER_TRACE_CBID_cuGraphAddNode:
+        dc_launch_check_generic_node(DC_PATH_CUPTI, "cuGraphAddNode", ((const cuGraphAddNode_params *)p)->nodeParams);
+        return 1;
+    case CUPTI_DRIVER_TRACE_CBID_cuGraphAddNode_v2:
+        dc_launch_check_generic_node(DC_PATH_CUPTI, "cuGraphAddNode", ((const cuGraphAddNode_v2_params *)p)->nodeParams);
+        return 1;
+    case CUPTI_DRIVER_TRACE_CBID_cuGraphNodeSetParams:
+        dc_launch_check_generic_node(DC_PATH_CUPTI, "cuGraphNodeSetParams",
+                                     ((const cuGraphNodeSetParams_params *)p)->nodeParams);
+        return 1;
+    case CUPTI_DRIVER_TRACE_CBID_cuGraphExecNodeSetParams:
+        dc_launch_check_generic_node(DC_PATH_CUPTI, "cuGraphExecNodeSetParams",
+                                     ((const cuGraphExecNodeSetParams_params *)p)->nodeParams);
+        return 1;
     default:
         return 0;
     }

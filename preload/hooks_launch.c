@@ -297,28 +297,38 @@ LAUNCH_COOPERATIVE(cuLaunchCooperativeKernel_ptsz)
 /* The launch device of a node: the context's device when the node names a
  * kernel (CUkernel) and a context; the current context's otherwise (a
  * CUfunction belongs to the current context's module). */
-#define CHECK_NODE(api, p)                                                        \
+#define CHECK_NODE(path, api, p)                                                  \
     do {                                                                          \
         int dev_ = (p)->func ? -1 : dc_ctx_device((p)->ctx);                      \
         if (dev_ < 0)                                                             \
             dev_ = dc_current_device();                                           \
         if ((p)->func)                                                            \
-            check(api, (p)->func, K_FUNCTION, dev_, -1, NULL, (p)->kernelParams, (p)->extra); \
+            dc_launch_check(path, api, (p)->func, K_FUNCTION, dev_, -1, NULL, (p)->kernelParams, (p)->extra); \
         else                                                                      \
-            check(api, (p)->kern, K_KERNEL, dev_, -1, NULL, (p)->kernelParams, (p)->extra);   \
+            dc_launch_check(path, api, (p)->kern, K_KERNEL, dev_, -1, NULL, (p)->kernelParams, (p)->extra);   \
     } while (0)
 
-static void check_node(const char *api, const CUDA_KERNEL_NODE_PARAMS *p)
+void dc_launch_check_node(int path, const char *api, const CUDA_KERNEL_NODE_PARAMS *p)
 {
     if (p)
-        CHECK_NODE(api, p);
+        CHECK_NODE(path, api, p);
 }
 
 /* The generic node API: only kernel nodes are checked. */
-static void check_generic_node(const char *api, const CUgraphNodeParams *p)
+void dc_launch_check_generic_node(int path, const char *api, const CUgraphNodeParams *p)
 {
     if (p && p->type == CU_GRAPH_NODE_TYPE_KERNEL)
-        CHECK_NODE(api, &p->kernel);
+        CHECK_NODE(path, api, &p->kernel);
+}
+
+static void check_node(const char *api, const CUDA_KERNEL_NODE_PARAMS *p)
+{
+    dc_launch_check_node(DC_PATH_INTERPOSE, api, p);
+}
+
+static void check_generic_node(const char *api, const CUgraphNodeParams *p)
+{
+    dc_launch_check_generic_node(DC_PATH_INTERPOSE, api, p);
 }
 
 DC_EXPORT CUresult CUDAAPI cuGraphAddKernelNode_v2(CUgraphNode *phGraphNode, CUgraph hGraph,

@@ -49,6 +49,11 @@ void dc_launch_check(int path, const char *api, const void *key, int kind, int d
  * per-thread streams), then dc_launch_check. */
 void dc_launch_check_stub(int path, const char *api, const void *func, int current_device, CUstream stream,
                           void **args);
+/* A graph kernel node, checked like a launch when it is created or changed
+ * (the generic node API: only kernel nodes); the launch device is the node
+ * context's for a CUkernel, the current context's otherwise. */
+void dc_launch_check_node(int path, const char *api, const CUDA_KERNEL_NODE_PARAMS *p);
+void dc_launch_check_generic_node(int path, const char *api, const CUgraphNodeParams *p);
 void dc_launch_cache_flush(void);
 
 /* --- hooks_mem.c --------------------------------------------------------- *
