@@ -320,6 +320,16 @@ int main(void)
     MUST(cuMemFree_v2(q));
     EQ(count(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuMemFree_v2, mark), 2);
     EQ(count(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuCtxGetDevice, mark), 0);
+    EQ(nrec - mark, 2);
+    /* the sim's internal calls issue none: one call, one enter, one exit */
+    mark = nrec;
+    size_t pitch = 0;
+    MUST(cuMemAllocPitch_v2(&q, &pitch, 100, 10, 4));
+    MUST(cuMemsetD32_v2(q, 7, 10));
+    MUST(cuMemFree_v2(q));
+    EQ(nrec - mark, 6);
+    EQ(count(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuMemAllocPitch_v2, mark), 2);
+    EQ(count(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuMemsetD32_v2, mark), 2);
     for (int i = 0; i < nrec; i++)
         TRUE(!recs[i].nested);
 
