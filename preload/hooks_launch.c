@@ -188,7 +188,7 @@ static void parse_extra(void **extra, const void **buf, size_t *size)
         *size = 0;
 }
 
-enum { K_FUNCTION = 0, K_KERNEL = 1, K_OPAQUE = 2 };   /* what `key` is */
+enum { K_FUNCTION = DC_KEY_FUNCTION, K_KERNEL = DC_KEY_KERNEL, K_OPAQUE = DC_KEY_OPAQUE };   /* what `key` is */
 
 /* --- mode=migrate and sync=1 ---------------------------------------------------- *
  * All state of one launch lives in its struct launch, on the hook's stack or
@@ -588,7 +588,7 @@ static void migrate(struct launch *L)
  * opaque key (a host stub the runtime could not resolve) is checked with an
  * unknown layout, so the launch is counted unchecked rather than skipped.
  * Always pair with launch_end(). */
-static void launch_begin(struct launch *L, const char *api, const void *key, int kind, int device,
+static void launch_begin(struct launch *L, int path, const char *api, const void *key, int kind, int device,
                          int current_device, CUstream stream, int has_stream, const char *no_rewrite,
                          void **args, void **extra)
 {
@@ -621,6 +621,7 @@ static void launch_begin(struct launch *L, const char *api, const void *key, int
 
     const struct kinfo *k = L->k;
     struct dc_launch *l = &L->l;
+    l->path = (enum dc_path)path;
     l->kernel = k->name;
     l->kernel_key = key;
     l->api = api;
@@ -688,16 +689,15 @@ static void launch_end(struct launch *L, int launched)
         release_tmp(&L->tmp);
 }
 
-/* A launch whose arguments cannot be rewritten (the CUPTI path: its
- * callback's parameters are read-only): checked, and under mode=migrate its
- * operands reported as not migrated with `reason`; never synchronised.
- * device < 0: the stream's device.  Guard held. */
-void dc_launch_check_readonly(const char *api, const void *key, int is_kernel, int device, CUstream stream,
-                              void **args, void **extra, const char *reason)
+/* The launch description shared with the CUPTI path (preload/shared.h): the
+ * launch is checked only, never rewritten nor synchronised (its parameters
+ * are read-only there: under mode=migrate check.c reports its operands not
+ * migrated, DC_NO_REWRITE_CUPTI, and the launch goes ahead unmodified). */
+void dc_launch_check(int path, const char *api, const void *key, int kind, int device, int current_device,
+                     CUstream stream, void **args, void **extra)
 {
     struct launch L;
-    launch_begin(&L, api, key, is_kernel ? K_KERNEL : K_FUNCTION, device, -1, stream, 0,
-                 reason ? reason : DC_NO_REWRITE_CUPTI, args, extra);
+    launch_begin(&L, path, api, key, kind, device, current_device, stream, 0, NULL, args, extra);
     launch_end(&L, 0);
 }
 
@@ -714,7 +714,7 @@ void dc_launch_check_readonly(const char *api, const void *key, int is_kernel, i
             return DC_REAL(name, f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY,  \
                            blockDimZ, sharedMemBytes, hStream, kernelParams, extra);     \
         struct launch L;                                                                 \
-        launch_begin(&L, #name, f, K_FUNCTION, -1, -1, hStream, 1, NULL, kernelParams, extra); \
+        launch_begin(&L, DC_PATH_INTERPOSE, #name, f, K_FUNCTION, -1, -1, hStream, 1, NULL, kernelParams, extra); \
         CUresult r = DC_REAL(name, f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, \
                              blockDimZ, sharedMemBytes, hStream, L.args, L.extra);       \
         launch_end(&L, r == CUDA_SUCCESS);                                               \
@@ -731,7 +731,7 @@ LAUNCH_KERNEL(cuLaunchKernel_ptsz)
         if (!dc_enter())                                                                 \
             return DC_REAL(name, config, f, kernelParams, extra);                        \
         struct launch L;                                                                 \
-        launch_begin(&L, #name, config ? (const void *)f : NULL, K_FUNCTION, -1, -1,     \
+        launch_begin(&L, DC_PATH_INTERPOSE, #name, config ? (const void *)f : NULL, K_FUNCTION, -1, -1,     \
                      config ? config->hStream : NULL, 1, NULL, kernelParams, extra);     \
         CUresult r = DC_REAL(name, config, f, L.args, L.extra);                          \
         launch_end(&L, r == CUDA_SUCCESS);                                               \
@@ -752,7 +752,7 @@ LAUNCH_KERNEL_EX(cuLaunchKernelEx_ptsz)
             return DC_REAL(name, f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY,  \
                            blockDimZ, sharedMemBytes, hStream, kernelParams);            \
         struct launch L;                                                                 \
-        launch_begin(&L, #name, f, K_FUNCTION, -1, -1, hStream, 1, NULL, kernelParams, NULL); \
+        launch_begin(&L, DC_PATH_INTERPOSE, #name, f, K_FUNCTION, -1, -1, hStream, 1, NULL, kernelParams, NULL); \
         CUresult r = DC_REAL(name, f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, \
                              blockDimZ, sharedMemBytes, hStream, L.args);                \
         launch_end(&L, r == CUDA_SUCCESS);                                               \
@@ -768,32 +768,42 @@ LAUNCH_COOPERATIVE(cuLaunchCooperativeKernel_ptsz)
  * kernel (CUkernel) and a context; the current context's otherwise (a
  * CUfunction belongs to the current context's module).  A node runs later,
  * from the graph's copy of its arguments: never migrated nor synchronised. */
-#define CHECK_NODE(api, p)                                                        \
+#define CHECK_NODE(path, api, p)                                                  \
     do {                                                                          \
         struct launch L_;                                                         \
         int dev_ = (p)->func ? -1 : dc_ctx_device((p)->ctx);                      \
         if (dev_ < 0)                                                             \
             dev_ = dc_current_device();                                           \
         if ((p)->func)                                                            \
-            launch_begin(&L_, api, (p)->func, K_FUNCTION, dev_, -1, NULL, 0, DC_NO_REWRITE_GRAPH, \
+            launch_begin(&L_, path, api, (p)->func, K_FUNCTION, dev_, -1, NULL, 0, DC_NO_REWRITE_GRAPH, \
                          (p)->kernelParams, (p)->extra);                          \
         else                                                                      \
-            launch_begin(&L_, api, (p)->kern, K_KERNEL, dev_, -1, NULL, 0, DC_NO_REWRITE_GRAPH, \
+            launch_begin(&L_, path, api, (p)->kern, K_KERNEL, dev_, -1, NULL, 0, DC_NO_REWRITE_GRAPH, \
                          (p)->kernelParams, (p)->extra);                          \
         launch_end(&L_, 0);                                                       \
     } while (0)
 
-static void check_node(const char *api, const CUDA_KERNEL_NODE_PARAMS *p)
+void dc_launch_check_node(int path, const char *api, const CUDA_KERNEL_NODE_PARAMS *p)
 {
     if (p)
-        CHECK_NODE(api, p);
+        CHECK_NODE(path, api, p);
 }
 
 /* The generic node API: only kernel nodes are checked. */
-static void check_generic_node(const char *api, const CUgraphNodeParams *p)
+void dc_launch_check_generic_node(int path, const char *api, const CUgraphNodeParams *p)
 {
     if (p && p->type == CU_GRAPH_NODE_TYPE_KERNEL)
-        CHECK_NODE(api, &p->kernel);
+        CHECK_NODE(path, api, &p->kernel);
+}
+
+static void check_node(const char *api, const CUDA_KERNEL_NODE_PARAMS *p)
+{
+    dc_launch_check_node(DC_PATH_INTERPOSE, api, p);
+}
+
+static void check_generic_node(const char *api, const CUgraphNodeParams *p)
+{
+    dc_launch_check_generic_node(DC_PATH_INTERPOSE, api, p);
 }
 
 DC_EXPORT CUresult CUDAAPI cuGraphAddKernelNode_v2(CUgraphNode *phGraphNode, CUgraph hGraph,
@@ -910,26 +920,49 @@ static int runtime_current_device(void)
     return dc_current_device();
 }
 
-static void begin_runtime(struct launch *L, const char *api, const void *key, int kind, cudaStream_t stream,
-                          void **args)
+/* The launch device of a runtime launch into stream s while `cur` is the
+ * current device. */
+static int runtime_launch_device(int cur, CUstream s)
 {
-    int cur = runtime_current_device();
-    CUstream s = (CUstream)stream;
-    int dev = (s == NULL || s == CU_STREAM_LEGACY || s == CU_STREAM_PER_THREAD) ? cur : dc_stream_device(s);
-    launch_begin(L, api, key, kind, dev, cur, s, 1, NULL, args, NULL);
+    return (s == NULL || s == CU_STREAM_LEGACY || s == CU_STREAM_PER_THREAD) ? cur : dc_stream_device(s);
 }
 
-/* A host stub -> the CUfunction of the current device (cudaGetFuncBySymbol). */
-static void begin_stub(struct launch *L, const char *api, const void *func, cudaStream_t stream, void **args)
+/* A host stub -> the CUfunction of the current device (cudaGetFuncBySymbol);
+ * *kind says which it is (K_OPAQUE: the stub itself, none was found). */
+static const void *stub_function(const void *func, int *kind)
 {
     cudaFunction_t f = NULL;
     __typeof__(dc_real_cudaGetFuncBySymbol) get = DC_RT_REAL(cudaGetFuncBySymbol);
     if (!get || get(&f, func) != cudaSuccess)
         f = NULL;
-    if (f)
-        begin_runtime(L, api, f, K_FUNCTION, stream, args);
-    else
-        begin_runtime(L, api, func, K_OPAQUE, stream, args);
+    *kind = f ? K_FUNCTION : K_OPAQUE;
+    return f ? (const void *)f : func;
+}
+
+static void begin_runtime(struct launch *L, const char *api, const void *key, int kind, cudaStream_t stream,
+                          void **args)
+{
+    int cur = runtime_current_device();
+    CUstream s = (CUstream)stream;
+    launch_begin(L, DC_PATH_INTERPOSE, api, key, kind, runtime_launch_device(cur, s), cur, s, 1, NULL, args,
+                 NULL);
+}
+
+static void begin_stub(struct launch *L, const char *api, const void *func, cudaStream_t stream, void **args)
+{
+    int kind = K_OPAQUE;
+    const void *key = func ? stub_function(func, &kind) : NULL;
+    begin_runtime(L, api, key, kind, stream, args);
+}
+
+/* The CUPTI path's runtime launches (preload/shared.h): checked only. */
+void dc_launch_check_stub(int path, const char *api, const void *func, int current_device, CUstream stream,
+                          void **args)
+{
+    int kind = K_OPAQUE;
+    const void *key = func ? stub_function(func, &kind) : NULL;
+    dc_launch_check(path, api, key, kind, runtime_launch_device(current_device, stream), current_device, stream,
+                    args, NULL);
 }
 
 #define CUDA_LAUNCH_KERNEL(name)                                                          \

@@ -7,7 +7,10 @@
  *    could get the same address and record it first); if the real free fails,
  *    the entry is put back.
  *  - Failure inside devcheck (registry full, no memory) skips the record and
- *    never changes the program's result. */
+ *    never changes the program's result.
+ *  - One recording function per event (dc_mem_*, preload.h): the hooks here
+ *    and the CUPTI callbacks (cupti/) both call them, so an allocation seen
+ *    by either path enters the registry the same way. */
 #include "preload/preload.h"
 #include "registry/registry.h"
 #include "report/stack.h"
@@ -105,14 +108,34 @@ static void record(uintptr_t base, size_t size, enum dc_mem_kind kind, int owner
 /* Stack of the program's allocating call: the hook is the innermost frame. */
 #define CAPTURE() dc_stack_capture(0)
 
+void dc_mem_alloc_current(uintptr_t base, size_t size, enum dc_mem_kind kind)
+{
+    record(base, size, kind, dc_current_device(), 0, 0, CAPTURE());
+}
+
+void dc_mem_host(uintptr_t base, size_t size, enum dc_mem_kind kind)
+{
+    record(base, size, kind, -1, 0, 0, CAPTURE());
+}
+
+int dc_mem_free_begin(uintptr_t base, struct dc_alloc *saved)
+{
+    return dc_reg_remove(base, saved) == 0;
+}
+
+void dc_mem_free_end(int had, const struct dc_alloc *saved, int ok)
+{
+    if (!ok && had)
+        (void)dc_reg_add(saved);
+}
+
 /* Free: remove first, restore if the real free failed. */
 #define FREE_HOOK(call, base)                                             \
     do {                                                                  \
         struct dc_alloc old_;                                             \
-        int had_ = dc_reg_remove((uintptr_t)(base), &old_) == 0;          \
+        int had_ = dc_mem_free_begin((uintptr_t)(base), &old_);           \
         r = (call);                                                       \
-        if (r != CUDA_SUCCESS && had_)                                    \
-            (void)dc_reg_add(&old_);                                      \
+        dc_mem_free_end(had_, &old_, r == CUDA_SUCCESS);                  \
     } while (0)
 
 DC_EXPORT CUresult CUDAAPI cuMemAlloc_v2(CUdeviceptr *dptr, size_t bytesize)
@@ -121,7 +144,7 @@ DC_EXPORT CUresult CUDAAPI cuMemAlloc_v2(CUdeviceptr *dptr, size_t bytesize)
         return DC_REAL(cuMemAlloc_v2, dptr, bytesize);
     CUresult r = DC_REAL(cuMemAlloc_v2, dptr, bytesize);
     if (r == CUDA_SUCCESS && dptr)
-        record(*dptr, bytesize, DC_MEM_DEVICE, dc_current_device(), 0, 0, CAPTURE());
+        dc_mem_alloc_current(*dptr, bytesize, DC_MEM_DEVICE);
     dc_leave();
     return r;
 }
@@ -133,7 +156,7 @@ DC_EXPORT CUresult CUDAAPI cuMemAllocPitch_v2(CUdeviceptr *dptr, size_t *pPitch,
         return DC_REAL(cuMemAllocPitch_v2, dptr, pPitch, WidthInBytes, Height, ElementSizeBytes);
     CUresult r = DC_REAL(cuMemAllocPitch_v2, dptr, pPitch, WidthInBytes, Height, ElementSizeBytes);
     if (r == CUDA_SUCCESS && dptr && pPitch)
-        record(*dptr, *pPitch * Height, DC_MEM_DEVICE, dc_current_device(), 0, 0, CAPTURE());
+        dc_mem_alloc_current(*dptr, *pPitch * Height, DC_MEM_DEVICE);
     dc_leave();
     return r;
 }
@@ -144,15 +167,16 @@ DC_EXPORT CUresult CUDAAPI cuMemAllocManaged(CUdeviceptr *dptr, size_t bytesize,
         return DC_REAL(cuMemAllocManaged, dptr, bytesize, flags);
     CUresult r = DC_REAL(cuMemAllocManaged, dptr, bytesize, flags);
     if (r == CUDA_SUCCESS && dptr)
-        record(*dptr, bytesize, DC_MEM_MANAGED, dc_current_device(), 0, 0, CAPTURE());
+        dc_mem_alloc_current(*dptr, bytesize, DC_MEM_MANAGED);
     dc_leave();
     return r;
 }
 
 /* Stream-ordered allocations: owner is the device the memory lives on (the
  * pointer's ordinal, else the stream's device); access comes from the pool. */
-static void record_pool(CUdeviceptr p, size_t size, CUmemoryPool pool, CUstream s, uint32_t stack)
+void dc_mem_pool_alloc(CUdeviceptr p, size_t size, CUmemoryPool pool, CUstream s)
 {
+    uint32_t stack = CAPTURE();
     int dev = ptr_device(p);
     if (dev < 0)
         dev = dc_stream_device(s);
@@ -168,7 +192,7 @@ static void record_pool(CUdeviceptr p, size_t size, CUmemoryPool pool, CUstream 
             return DC_REAL(name, dptr, bytesize, hStream);                      \
         CUresult r = DC_REAL(name, dptr, bytesize, hStream);                    \
         if (r == CUDA_SUCCESS && dptr)                                          \
-            record_pool(*dptr, bytesize, NULL, hStream, CAPTURE());             \
+            dc_mem_pool_alloc(*dptr, bytesize, NULL, hStream);                  \
         dc_leave();                                                             \
         return r;                                                               \
     }
@@ -182,7 +206,7 @@ ALLOC_ASYNC(cuMemAllocAsync_ptsz)
             return DC_REAL(name, dptr, bytesize, pool, hStream);                \
         CUresult r = DC_REAL(name, dptr, bytesize, pool, hStream);              \
         if (r == CUDA_SUCCESS && dptr)                                          \
-            record_pool(*dptr, bytesize, pool, hStream, CAPTURE());             \
+            dc_mem_pool_alloc(*dptr, bytesize, pool, hStream);                  \
         dc_leave();                                                             \
         return r;                                                               \
     }
@@ -218,7 +242,7 @@ DC_EXPORT CUresult CUDAAPI cuMemHostAlloc(void **pp, size_t bytesize, unsigned i
         return DC_REAL(cuMemHostAlloc, pp, bytesize, Flags);
     CUresult r = DC_REAL(cuMemHostAlloc, pp, bytesize, Flags);
     if (r == CUDA_SUCCESS && pp)
-        record((uintptr_t)*pp, bytesize, DC_MEM_HOST_PINNED, -1, 0, 0, CAPTURE());
+        dc_mem_host((uintptr_t)*pp, bytesize, DC_MEM_HOST_PINNED);
     dc_leave();
     return r;
 }
@@ -229,7 +253,7 @@ DC_EXPORT CUresult CUDAAPI cuMemAllocHost_v2(void **pp, size_t bytesize)
         return DC_REAL(cuMemAllocHost_v2, pp, bytesize);
     CUresult r = DC_REAL(cuMemAllocHost_v2, pp, bytesize);
     if (r == CUDA_SUCCESS && pp)
-        record((uintptr_t)*pp, bytesize, DC_MEM_HOST_PINNED, -1, 0, 0, CAPTURE());
+        dc_mem_host((uintptr_t)*pp, bytesize, DC_MEM_HOST_PINNED);
     dc_leave();
     return r;
 }
@@ -250,7 +274,7 @@ DC_EXPORT CUresult CUDAAPI cuMemHostRegister_v2(void *p, size_t bytesize, unsign
         return DC_REAL(cuMemHostRegister_v2, p, bytesize, Flags);
     CUresult r = DC_REAL(cuMemHostRegister_v2, p, bytesize, Flags);
     if (r == CUDA_SUCCESS)
-        record((uintptr_t)p, bytesize, DC_MEM_HOST_REGISTERED, -1, 0, 0, CAPTURE());
+        dc_mem_host((uintptr_t)p, bytesize, DC_MEM_HOST_REGISTERED);
     dc_leave();
     return r;
 }
@@ -269,25 +293,29 @@ DC_EXPORT CUresult CUDAAPI cuMemHostUnregister(void *p)
 
 /* The imported range (base and size from the driver) lives on the exporting
  * device; with lazy peer access the importing context's device may access it. */
+void dc_mem_ipc_open(CUdeviceptr p, unsigned int flags)
+{
+    CUdeviceptr base = p;
+    size_t size = 0;
+    if (DC_REAL(cuMemGetAddressRange_v2, &base, &size, p) != CUDA_SUCCESS || !size) {
+        base = p;
+        size = 1;
+    }
+    int owner = ptr_device(p);
+    int cur = dc_current_device();
+    dc_devmask access = 0;
+    if ((flags & CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS) && cur >= 0 && cur < DC_MAX_DEVICES)
+        access = DC_DEV_BIT(cur);
+    record(base, size, DC_MEM_IPC, owner >= 0 ? owner : cur, access, 0, CAPTURE());
+}
+
 DC_EXPORT CUresult CUDAAPI cuIpcOpenMemHandle_v2(CUdeviceptr *pdptr, CUipcMemHandle handle, unsigned int Flags)
 {
     if (!dc_enter())
         return DC_REAL(cuIpcOpenMemHandle_v2, pdptr, handle, Flags);
     CUresult r = DC_REAL(cuIpcOpenMemHandle_v2, pdptr, handle, Flags);
-    if (r == CUDA_SUCCESS && pdptr) {
-        CUdeviceptr base = *pdptr;
-        size_t size = 0;
-        if (DC_REAL(cuMemGetAddressRange_v2, &base, &size, *pdptr) != CUDA_SUCCESS || !size) {
-            base = *pdptr;
-            size = 1;
-        }
-        int owner = ptr_device(*pdptr);
-        int cur = dc_current_device();
-        dc_devmask access = 0;
-        if ((Flags & CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS) && cur >= 0 && cur < DC_MAX_DEVICES)
-            access = DC_DEV_BIT(cur);
-        record(base, size, DC_MEM_IPC, owner >= 0 ? owner : cur, access, 0, CAPTURE());
-    }
+    if (r == CUDA_SUCCESS && pdptr)
+        dc_mem_ipc_open(*pdptr, Flags);
     dc_leave();
     return r;
 }
@@ -315,7 +343,7 @@ DC_EXPORT CUresult CUDAAPI cuMemPoolCreate(CUmemoryPool *pool, const CUmemPoolPr
     return r;
 }
 
-static void pool_access(CUmemoryPool pool, const CUmemAccessDesc *map, size_t count)
+void dc_mem_pool_access(CUmemoryPool pool, const CUmemAccessDesc *map, size_t count)
 {
     for (size_t i = 0; i < count && map; i++) {
         if (map[i].location.type != CU_MEM_LOCATION_TYPE_DEVICE)
@@ -332,9 +360,20 @@ DC_EXPORT CUresult CUDAAPI cuMemPoolSetAccess(CUmemoryPool pool, const CUmemAcce
         return DC_REAL(cuMemPoolSetAccess, pool, map, count);
     CUresult r = DC_REAL(cuMemPoolSetAccess, pool, map, count);
     if (r == CUDA_SUCCESS)
-        pool_access(pool, map, count);
+        dc_mem_pool_access(pool, map, count);
     dc_leave();
     return r;
+}
+
+void dc_mem_pool_import(CUdeviceptr p, CUmemoryPool pool)
+{
+    CUdeviceptr base = p;
+    size_t size = 0;
+    if (DC_REAL(cuMemGetAddressRange_v2, &base, &size, p) != CUDA_SUCCESS || !size) {
+        base = p;
+        size = 1;
+    }
+    record(base, size, DC_MEM_POOL, ptr_device(p), 0, (uint64_t)(uintptr_t)pool, CAPTURE());
 }
 
 DC_EXPORT CUresult CUDAAPI cuMemPoolImportPointer(CUdeviceptr *ptr_out, CUmemoryPool pool,
@@ -343,15 +382,8 @@ DC_EXPORT CUresult CUDAAPI cuMemPoolImportPointer(CUdeviceptr *ptr_out, CUmemory
     if (!dc_enter())
         return DC_REAL(cuMemPoolImportPointer, ptr_out, pool, shareData);
     CUresult r = DC_REAL(cuMemPoolImportPointer, ptr_out, pool, shareData);
-    if (r == CUDA_SUCCESS && ptr_out) {
-        CUdeviceptr base = *ptr_out;
-        size_t size = 0;
-        if (DC_REAL(cuMemGetAddressRange_v2, &base, &size, *ptr_out) != CUDA_SUCCESS || !size) {
-            base = *ptr_out;
-            size = 1;
-        }
-        record(base, size, DC_MEM_POOL, ptr_device(*ptr_out), 0, (uint64_t)(uintptr_t)pool, CAPTURE());
-    }
+    if (r == CUDA_SUCCESS && ptr_out)
+        dc_mem_pool_import(*ptr_out, pool);
     dc_leave();
     return r;
 }
@@ -360,6 +392,19 @@ DC_EXPORT CUresult CUDAAPI cuMemPoolImportPointer(CUdeviceptr *ptr_out, CUmemory
  * The node fixes the address when it is added; the memory lives on the pool
  * location's device, accessible there and wherever accessDescs grant it.
  * Recorded as pool memory of no pool (its access is the grant mask). */
+void dc_mem_graph_alloc_node(const CUDA_MEM_ALLOC_NODE_PARAMS *p)
+{
+    int owner = p->poolProps.location.type == CU_MEM_LOCATION_TYPE_DEVICE ? p->poolProps.location.id : -1;
+    dc_devmask access = 0;
+    for (size_t i = 0; p->accessDescs && i < p->accessDescCount; i++) {
+        const CUmemAccessDesc *d = &p->accessDescs[i];
+        if (d->location.type == CU_MEM_LOCATION_TYPE_DEVICE && d->location.id >= 0 &&
+            d->location.id < DC_MAX_DEVICES && d->flags != CU_MEM_ACCESS_FLAGS_PROT_NONE)
+            access |= DC_DEV_BIT(d->location.id);
+    }
+    record(p->dptr, p->bytesize, DC_MEM_POOL, owner, access, 0, CAPTURE());
+}
+
 DC_EXPORT CUresult CUDAAPI cuGraphAddMemAllocNode(CUgraphNode *phGraphNode, CUgraph hGraph,
                                                   const CUgraphNode *dependencies, size_t numDependencies,
                                                   CUDA_MEM_ALLOC_NODE_PARAMS *nodeParams)
@@ -367,18 +412,8 @@ DC_EXPORT CUresult CUDAAPI cuGraphAddMemAllocNode(CUgraphNode *phGraphNode, CUgr
     if (!dc_enter())
         return DC_REAL(cuGraphAddMemAllocNode, phGraphNode, hGraph, dependencies, numDependencies, nodeParams);
     CUresult r = DC_REAL(cuGraphAddMemAllocNode, phGraphNode, hGraph, dependencies, numDependencies, nodeParams);
-    if (r == CUDA_SUCCESS && nodeParams) {
-        int owner = nodeParams->poolProps.location.type == CU_MEM_LOCATION_TYPE_DEVICE
-                        ? nodeParams->poolProps.location.id : -1;
-        dc_devmask access = 0;
-        for (size_t i = 0; nodeParams->accessDescs && i < nodeParams->accessDescCount; i++) {
-            const CUmemAccessDesc *d = &nodeParams->accessDescs[i];
-            if (d->location.type == CU_MEM_LOCATION_TYPE_DEVICE && d->location.id >= 0 &&
-                d->location.id < DC_MAX_DEVICES && d->flags != CU_MEM_ACCESS_FLAGS_PROT_NONE)
-                access |= DC_DEV_BIT(d->location.id);
-        }
-        record(nodeParams->dptr, nodeParams->bytesize, DC_MEM_POOL, owner, access, 0, CAPTURE());
-    }
+    if (r == CUDA_SUCCESS && nodeParams)
+        dc_mem_graph_alloc_node(nodeParams);
     dc_leave();
     return r;
 }
@@ -415,33 +450,50 @@ static int location_device(const CUmemLocation *loc)
     return loc->type == CU_MEM_LOCATION_TYPE_DEVICE ? loc->id : -1;
 }
 
+void dc_mem_vmm_create(CUmemGenericAllocationHandle handle, const CUmemAllocationProp *prop)
+{
+    struct handle_rec *h = malloc(sizeof *h);
+    if (!h)
+        return;
+    h->handle = handle;
+    h->device = location_device(&prop->location);
+    pthread_mutex_lock(&vmm_lock);
+    struct handle_rec *old;
+    HASH_FIND(hh, handles, &h->handle, sizeof h->handle, old);
+    if (old) {
+        HASH_DEL(handles, old);
+        free(old);
+    }
+    HASH_ADD(hh, handles, handle, sizeof h->handle, h);
+    HASH_FIND(hh, handles, &h->handle, sizeof h->handle, old);
+    pthread_mutex_unlock(&vmm_lock);
+    if (!old)
+        free(h);        /* uthash ran out of memory: not added */
+}
+
 DC_EXPORT CUresult CUDAAPI cuMemCreate(CUmemGenericAllocationHandle *handle, size_t size,
                                        const CUmemAllocationProp *prop, unsigned long long flags)
 {
     if (!dc_enter())
         return DC_REAL(cuMemCreate, handle, size, prop, flags);
     CUresult r = DC_REAL(cuMemCreate, handle, size, prop, flags);
-    if (r == CUDA_SUCCESS && handle && prop) {
-        struct handle_rec *h = malloc(sizeof *h);
-        if (h) {
-            h->handle = *handle;
-            h->device = location_device(&prop->location);
-            pthread_mutex_lock(&vmm_lock);
-            struct handle_rec *old;
-            HASH_FIND(hh, handles, &h->handle, sizeof h->handle, old);
-            if (old) {
-                HASH_DEL(handles, old);
-                free(old);
-            }
-            HASH_ADD(hh, handles, handle, sizeof h->handle, h);
-            HASH_FIND(hh, handles, &h->handle, sizeof h->handle, old);
-            pthread_mutex_unlock(&vmm_lock);
-            if (!old)
-                free(h);        /* uthash ran out of memory: not added */
-        }
-    }
+    if (r == CUDA_SUCCESS && handle && prop)
+        dc_mem_vmm_create(*handle, prop);
     dc_leave();
     return r;
+}
+
+/* Mappings of it stay valid until unmapped: only the handle goes. */
+void dc_mem_vmm_release(CUmemGenericAllocationHandle handle)
+{
+    pthread_mutex_lock(&vmm_lock);
+    struct handle_rec *h;
+    HASH_FIND(hh, handles, &handle, sizeof handle, h);
+    if (h) {
+        HASH_DEL(handles, h);
+        free(h);
+    }
+    pthread_mutex_unlock(&vmm_lock);
 }
 
 DC_EXPORT CUresult CUDAAPI cuMemRelease(CUmemGenericAllocationHandle handle)
@@ -449,17 +501,8 @@ DC_EXPORT CUresult CUDAAPI cuMemRelease(CUmemGenericAllocationHandle handle)
     if (!dc_enter())
         return DC_REAL(cuMemRelease, handle);
     CUresult r = DC_REAL(cuMemRelease, handle);
-    if (r == CUDA_SUCCESS) {
-        /* Mappings of it stay valid until unmapped: only the handle goes. */
-        pthread_mutex_lock(&vmm_lock);
-        struct handle_rec *h;
-        HASH_FIND(hh, handles, &handle, sizeof handle, h);
-        if (h) {
-            HASH_DEL(handles, h);
-            free(h);
-        }
-        pthread_mutex_unlock(&vmm_lock);
-    }
+    if (r == CUDA_SUCCESS)
+        dc_mem_vmm_release(handle);
     dc_leave();
     return r;
 }
@@ -483,33 +526,39 @@ static int handle_device(CUmemGenericAllocationHandle handle)
     return dev;
 }
 
+void dc_mem_vmm_map(CUdeviceptr ptr, size_t size, CUmemGenericAllocationHandle handle)
+{
+    if (!ptr || !size)
+        return;
+    int dev = handle_device(handle);
+    struct map_rec *m = malloc(sizeof *m);
+    if (m) {
+        m->base = (uintptr_t)ptr;
+        m->size = size;
+        pthread_mutex_lock(&vmm_lock);
+        struct map_rec *old;
+        HASH_FIND(hh, mappings, &m->base, sizeof m->base, old);
+        if (old) {
+            HASH_DEL(mappings, old);
+            free(old);
+        }
+        HASH_ADD(hh, mappings, base, sizeof m->base, m);
+        HASH_FIND(hh, mappings, &m->base, sizeof m->base, old);
+        pthread_mutex_unlock(&vmm_lock);
+        if (!old)
+            free(m);
+    }
+    record((uintptr_t)ptr, size, DC_MEM_VMM, dev, 0, 0, CAPTURE());
+}
+
 DC_EXPORT CUresult CUDAAPI cuMemMap(CUdeviceptr ptr, size_t size, size_t offset,
                                     CUmemGenericAllocationHandle handle, unsigned long long flags)
 {
     if (!dc_enter())
         return DC_REAL(cuMemMap, ptr, size, offset, handle, flags);
     CUresult r = DC_REAL(cuMemMap, ptr, size, offset, handle, flags);
-    if (r == CUDA_SUCCESS && ptr && size) {
-        int dev = handle_device(handle);
-        struct map_rec *m = malloc(sizeof *m);
-        if (m) {
-            m->base = (uintptr_t)ptr;
-            m->size = size;
-            pthread_mutex_lock(&vmm_lock);
-            struct map_rec *old;
-            HASH_FIND(hh, mappings, &m->base, sizeof m->base, old);
-            if (old) {
-                HASH_DEL(mappings, old);
-                free(old);
-            }
-            HASH_ADD(hh, mappings, base, sizeof m->base, m);
-            HASH_FIND(hh, mappings, &m->base, sizeof m->base, old);
-            pthread_mutex_unlock(&vmm_lock);
-            if (!old)
-                free(m);
-        }
-        record((uintptr_t)ptr, size, DC_MEM_VMM, dev, 0, 0, CAPTURE());
-    }
+    if (r == CUDA_SUCCESS)
+        dc_mem_vmm_map(ptr, size, handle);
     dc_leave();
     return r;
 }
@@ -518,7 +567,7 @@ DC_EXPORT CUresult CUDAAPI cuMemMap(CUdeviceptr ptr, size_t size, size_t offset,
  * The registry is called after vmm_lock is released: vmm_lock is never held
  * while another lock is taken (the fork handlers take the core's locks first,
  * then ours). */
-static void drop_mappings(uintptr_t base, size_t size)
+void dc_mem_vmm_unmap(uintptr_t base, size_t size)
 {
     struct map_rec *m, *tmp, *gone = NULL;
     pthread_mutex_lock(&vmm_lock);
@@ -544,7 +593,7 @@ DC_EXPORT CUresult CUDAAPI cuMemUnmap(CUdeviceptr ptr, size_t size)
         return DC_REAL(cuMemUnmap, ptr, size);
     CUresult r = DC_REAL(cuMemUnmap, ptr, size);
     if (r == CUDA_SUCCESS)
-        drop_mappings((uintptr_t)ptr, size);
+        dc_mem_vmm_unmap((uintptr_t)ptr, size);
     dc_leave();
     return r;
 }
@@ -567,9 +616,18 @@ DC_EXPORT CUresult CUDAAPI cuMemAddressFree(CUdeviceptr ptr, size_t size)
         return DC_REAL(cuMemAddressFree, ptr, size);
     CUresult r = DC_REAL(cuMemAddressFree, ptr, size);
     if (r == CUDA_SUCCESS)
-        drop_mappings((uintptr_t)ptr, size);
+        dc_mem_vmm_unmap((uintptr_t)ptr, size);
     dc_leave();
     return r;
+}
+
+void dc_mem_vmm_set_access(CUdeviceptr ptr, size_t size, const CUmemAccessDesc *desc, size_t count)
+{
+    for (size_t i = 0; desc && i < count; i++) {
+        int dev = location_device(&desc[i].location);
+        if (dev >= 0 && dev < DC_MAX_DEVICES)
+            dc_reg_set_access((uintptr_t)ptr, size, dev, desc[i].flags != CU_MEM_ACCESS_FLAGS_PROT_NONE);
+    }
 }
 
 DC_EXPORT CUresult CUDAAPI cuMemSetAccess(CUdeviceptr ptr, size_t size, const CUmemAccessDesc *desc, size_t count)
@@ -577,13 +635,8 @@ DC_EXPORT CUresult CUDAAPI cuMemSetAccess(CUdeviceptr ptr, size_t size, const CU
     if (!dc_enter())
         return DC_REAL(cuMemSetAccess, ptr, size, desc, count);
     CUresult r = DC_REAL(cuMemSetAccess, ptr, size, desc, count);
-    if (r == CUDA_SUCCESS && desc) {
-        for (size_t i = 0; i < count; i++) {
-            int dev = location_device(&desc[i].location);
-            if (dev >= 0 && dev < DC_MAX_DEVICES)
-                dc_reg_set_access((uintptr_t)ptr, size, dev, desc[i].flags != CU_MEM_ACCESS_FLAGS_PROT_NONE);
-        }
-    }
+    if (r == CUDA_SUCCESS)
+        dc_mem_vmm_set_access(ptr, size, desc, count);
     dc_leave();
     return r;
 }
@@ -592,7 +645,7 @@ DC_EXPORT CUresult CUDAAPI cuMemSetAccess(CUdeviceptr ptr, size_t size, const CU
 
 /* Peer state is kept by device pair: the current context's device -> the peer
  * context's device. */
-static void peer_hook(CUcontext peer, int enable)
+void dc_mem_peer(CUcontext peer, int enable)
 {
     int from = dc_current_device();
     int to = dc_ctx_device(peer);
@@ -606,7 +659,7 @@ DC_EXPORT CUresult CUDAAPI cuCtxEnablePeerAccess(CUcontext peerContext, unsigned
         return DC_REAL(cuCtxEnablePeerAccess, peerContext, Flags);
     CUresult r = DC_REAL(cuCtxEnablePeerAccess, peerContext, Flags);
     if (r == CUDA_SUCCESS || r == CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED)
-        peer_hook(peerContext, 1);
+        dc_mem_peer(peerContext, 1);
     dc_leave();
     return r;
 }
@@ -617,7 +670,7 @@ DC_EXPORT CUresult CUDAAPI cuCtxDisablePeerAccess(CUcontext peerContext)
         return DC_REAL(cuCtxDisablePeerAccess, peerContext);
     CUresult r = DC_REAL(cuCtxDisablePeerAccess, peerContext);
     if (r == CUDA_SUCCESS || r == CUDA_ERROR_PEER_ACCESS_NOT_ENABLED)
-        peer_hook(peerContext, 0);
+        dc_mem_peer(peerContext, 0);
     dc_leave();
     return r;
 }
@@ -627,10 +680,11 @@ DC_EXPORT CUresult CUDAAPI cuCtxDisablePeerAccess(CUcontext peerContext)
  * IPC ranges (a second context on the same device is rare; a stale entry would
  * only be dropped later by address reuse, a missing one hides nothing that is
  * still alive).  VMM mappings and host memory outlive contexts. */
-#define CTX_KINDS ((1u << DC_MEM_DEVICE) | (1u << DC_MEM_POOL) | (1u << DC_MEM_IPC))
-
-static void forget_device(int dev, unsigned kinds)
+void dc_mem_forget_device(int dev, int primary_reset)
 {
+    unsigned kinds = (1u << DC_MEM_DEVICE) | (1u << DC_MEM_POOL) | (1u << DC_MEM_IPC);
+    if (primary_reset)
+        kinds |= 1u << DC_MEM_MANAGED;
     if (dev < 0 || dev >= DC_MAX_DEVICES)
         return;
     (void)dc_reg_drop_device(dev, kinds);
@@ -647,7 +701,7 @@ DC_EXPORT CUresult CUDAAPI cuCtxDestroy_v2(CUcontext ctx)
     int dev = dc_ctx_device(ctx);
     CUresult r = DC_REAL(cuCtxDestroy_v2, ctx);
     if (r == CUDA_SUCCESS)
-        forget_device(dev, CTX_KINDS);
+        dc_mem_forget_device(dev, 0);
     dc_leave();
     return r;
 }
@@ -658,7 +712,7 @@ DC_EXPORT CUresult CUDAAPI cuDevicePrimaryCtxReset_v2(CUdevice dev)
         return DC_REAL(cuDevicePrimaryCtxReset_v2, dev);
     CUresult r = DC_REAL(cuDevicePrimaryCtxReset_v2, dev);
     if (r == CUDA_SUCCESS)
-        forget_device((int)dev, CTX_KINDS | (1u << DC_MEM_MANAGED));
+        dc_mem_forget_device((int)dev, 1);
     dc_leave();
     return r;
 }

@@ -8,6 +8,7 @@
 #include "preload/preload.h"
 #include "preload/options.h"
 #include "report/report.h"
+#include "cupti/cupti.h"
 
 #include <dlfcn.h>
 #include <pthread.h>
@@ -42,6 +43,7 @@ static const struct drv_entry drv_table[] = {
 
 __thread int dc_guard __attribute__((tls_model("initial-exec")));
 int dc_ready;                           /* initialised and active */
+int dc_interpose = 1;                   /* the hooks do their work */
 
 enum { ST_NONE = 0, ST_DONE, ST_DEAD }; /* ST_DEAD: fork interrupted init */
 static int init_state;
@@ -120,6 +122,11 @@ void *dc_resolve_rt(const char *name)
     return p;
 }
 
+void *dc_driver_symbol(void)
+{
+    return (void *)__atomic_load_n(&dc_real_cuMemAlloc_v2, __ATOMIC_ACQUIRE);
+}
+
 void *dc_substitute(void *p)
 {
     if (!p || !__atomic_load_n(&dc_ready, __ATOMIC_ACQUIRE))
@@ -185,6 +192,9 @@ static void init(void)
         if (!dc_real_cuMemAlloc_v2 || !dladdr((void *)dc_real_cuMemAlloc_v2, &info) || !info.dli_fname)
             info.dli_fname = "libcuda.so.1";
         dc_logv(1, "driver %s: %u of %u hooked driver entry points present", info.dli_fname, present, hooked);
+        /* backend=cupti: the hooks pass through, unless CUPTI cannot be had */
+        int cupti = dc_opt.backend != DC_BACKEND_INTERPOSE && dc_cupti_start();
+        __atomic_store_n(&dc_interpose, dc_opt.backend != DC_BACKEND_CUPTI || !cupti, __ATOMIC_RELAXED);
     }
     __atomic_store_n(&init_state, ST_DONE, __ATOMIC_RELEASE);
     __atomic_store_n(&dc_ready, active, __ATOMIC_RELEASE);

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
-enum dc_flag_kind { DC_K_BOOL, DC_K_INT, DC_K_STR, DC_K_MODE, DC_K_POLICY, DC_K_HOSTPOL, DC_K_HALT };
+enum dc_flag_kind { DC_K_BOOL, DC_K_INT, DC_K_STR, DC_K_MODE, DC_K_POLICY, DC_K_HOSTPOL, DC_K_HALT, DC_K_BACKEND };
 
 struct flag {
     const char *name;
@@ -70,6 +70,12 @@ const char *dc_halt_name(enum dc_halt h)
     return h == DC_HALT_ABORT ? "abort" : h == DC_HALT_TRAP ? "trap" : "?";
 }
 
+const char *dc_backend_name(enum dc_backend b)
+{
+    return b == DC_BACKEND_BOTH ? "both" : b == DC_BACKEND_INTERPOSE ? "interpose"
+         : b == DC_BACKEND_CUPTI ? "cupti" : "?";
+}
+
 static void errf(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static void errf(char *buf, size_t len, const char *fmt, ...)
 {
@@ -91,6 +97,7 @@ static const char *expected(enum dc_flag_kind k)
     case DC_K_HALT:    return "abort|trap";
     case DC_K_POLICY:  return "error|warn|ignore";
     case DC_K_HOSTPOL: return "auto|error|warn|ignore";
+    case DC_K_BACKEND: return "both|interpose|cupti";
     }
     return "?";
 }
@@ -200,6 +207,18 @@ static int set_value(const struct flag *f, const char *v, size_t n, struct parse
             goto bad;
         if (field)
             *(enum dc_policy *)field = (enum dc_policy)iv;
+        return 0;
+    case DC_K_BACKEND:
+        if (eq(v, n, "both"))
+            iv = DC_BACKEND_BOTH;
+        else if (eq(v, n, "interpose"))
+            iv = DC_BACKEND_INTERPOSE;
+        else if (eq(v, n, "cupti"))
+            iv = DC_BACKEND_CUPTI;
+        else
+            goto bad;
+        if (field)
+            *(enum dc_backend *)field = (enum dc_backend)iv;
         return 0;
     }
 bad:
@@ -362,6 +381,9 @@ static void format_value(const struct flag *f, const struct dc_options *o, char 
         return;
     case DC_K_HALT:
         snprintf(buf, len, "%s", dc_halt_name(*(const enum dc_halt *)field));
+        return;
+    case DC_K_BACKEND:
+        snprintf(buf, len, "%s", dc_backend_name(*(const enum dc_backend *)field));
         return;
     }
 }

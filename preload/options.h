@@ -14,6 +14,8 @@ enum dc_halt   { DC_HALT_ABORT = 0, DC_HALT_TRAP };
 /* DC_POLICY_AUTO: host_memory only (pinned/registered warn; pageable error
  * unless the launch device reports pageable memory access, then warn). */
 enum dc_policy { DC_POLICY_ERROR = 0, DC_POLICY_WARN, DC_POLICY_IGNORE, DC_POLICY_AUTO };
+/* Detection paths: interposed entry points, CUPTI callbacks, or both. */
+enum dc_backend { DC_BACKEND_BOTH = 0, DC_BACKEND_INTERPOSE, DC_BACKEND_CUPTI };
 
 /* One field per flag, named after its key: dc_opt.peer, dc_opt.log_path, ...
  * String fields are never NULL ("" when unset) and point into storage owned by
@@ -55,4 +57,5 @@ int dc_options_from_argv(int argc, char **argv, int *consumed,
 const char *dc_policy_name(enum dc_policy p);
 const char *dc_mode_name(enum dc_mode m);
 const char *dc_halt_name(enum dc_halt h);
+const char *dc_backend_name(enum dc_backend b);     /* "both", "interpose", "cupti" */
 #endif

@@ -22,6 +22,7 @@
 #include <cuda.h>
 #include <cuda_runtime_api.h>
 #include "preload/rt_proto.h"
+#include "preload/shared.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -39,18 +40,19 @@ enum { DC_REQUIRED = 1, DC_OPTIONAL = 0 };
 #define DC_RTAUX(name)     extern __typeof__(&name) dc_real_##name;
 #include "preload/hooks.def"
 
-/* devcheck is calling CUDA (or is inside a hook) on this thread. */
-extern __thread int dc_guard __attribute__((tls_model("initial-exec")));
 
 /* 1 when the hook should do its work (then the guard is held: call
- * dc_leave() when done); 0 to pass through.  Initialises on first use. */
+ * dc_leave() when done); 0 to pass through.  Initialises on first use.
+ * With backend=cupti the hooks only initialise and pass through. */
 int dc_enter_slow(void);
-extern int dc_ready;            /* initialised and active (mode=report) */
+extern int dc_interpose;        /* the hooks do their work (backend != cupti) */
 static inline int dc_enter(void)
 {
     if (dc_guard)
         return 0;
     if (!__atomic_load_n(&dc_ready, __ATOMIC_ACQUIRE) && !dc_enter_slow())
+        return 0;
+    if (!__atomic_load_n(&dc_interpose, __ATOMIC_RELAXED))
         return 0;
     dc_guard++;
     return 1;
@@ -83,19 +85,8 @@ void *dc_resolve_rt(const char *name);
 /* The wrapper to hand back for a real driver pointer p, or p itself. */
 void *dc_substitute(void *p);
 
-/* --- driver queries (guard must be held) -------------------------------- */
-int dc_current_device(void);                 /* device of the current context, -1 */
-int dc_ctx_device(CUcontext ctx);            /* device of ctx, -1 */
-int dc_stream_device(CUstream s);            /* device of the stream's context, -1 */
-int dc_pageable_ok(int device);              /* cached CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS */
 
 /* --- hooks_launch.c ------------------------------------------------------ */
-void dc_launch_cache_flush(void);
-/* A launch seen where its arguments cannot be rewritten (CUPTI): checked;
- * mode=migrate reports its operands not migrated with `reason` (NULL:
- * DC_NO_REWRITE_CUPTI) and the launch goes ahead unmodified. */
-void dc_launch_check_readonly(const char *api, const void *key, int is_kernel, int device, CUstream stream,
-                              void **args, void **extra, const char *reason);
 void dc_launch_fork_prepare(void);
 void dc_launch_fork_parent(void);
 void dc_launch_fork_child(void);

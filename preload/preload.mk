@@ -1,14 +1,14 @@
 # preload/ build rules: libdevcheck.so (the interposer) and the devcheck wrapper.
 #
-#   $(BUILD)/lib/libdevcheck.so  preload/*.c + $(DCCORE_LIB), -fvisibility=hidden,
+#   $(BUILD)/lib/libdevcheck.so  preload/*.c + cupti/*.c + $(DCCORE_LIB), -fvisibility=hidden,
 #                                version script generated from preload/hooks.def
 #   $(BUILD)/bin/devcheck        wrapper/devcheck.c + $(DCCORE_LIB) (the option table)
 # The same flags in every build type: the exported set never depends on it.
 
 PRELOAD_SO    := $(BUILD)/lib/libdevcheck.so
 DEVCHECK_BIN  := $(BUILD)/bin/devcheck
-PRELOAD_SRCS  := preload/interpose.c preload/hooks_mem.c preload/hooks_launch.c
-PRELOAD_OBJS  := $(patsubst preload/%.c,$(BUILD)/obj/preload/%.o,$(PRELOAD_SRCS))
+PRELOAD_SRCS  := preload/interpose.c preload/hooks_mem.c preload/hooks_launch.c cupti/cupti.c
+PRELOAD_OBJS  := $(patsubst %.c,$(BUILD)/obj/%.o,$(PRELOAD_SRCS))
 PRELOAD_MAP   := $(BUILD)/obj/preload/exports.map
 # nvcc checks preload/rt_proto.h against the toolkit's own declarations.
 PRELOAD_PROTO := $(BUILD)/obj/preload/rt_proto_check.o
@@ -17,6 +17,10 @@ PRELOAD_CFLAGS = $(ALL_CFLAGS) -fvisibility=hidden -I.
 ALL += $(PRELOAD_SO) $(DEVCHECK_BIN)
 
 $(BUILD)/obj/preload/%.o: preload/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(PRELOAD_CFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/obj/cupti/%.o: cupti/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(PRELOAD_CFLAGS) -MMD -MP -c $< -o $@
 

@@ -234,9 +234,12 @@ static void emit_at(struct ctx *c, struct dc_finding *f, uint32_t arg_offset)
     if (f->severity == DC_SEV_ERROR)
         c->errors++;
     if (dc_opt.mode == DC_MODE_MIGRATE && f->has_operand && migratable(f)) {
-        if (c->l->no_rewrite) {
+        const char *no_rewrite = c->l->no_rewrite;
+        if (!no_rewrite && c->l->path == DC_PATH_CUPTI)
+            no_rewrite = DC_NO_REWRITE_CUPTI;   /* its parameters are read-only */
+        if (no_rewrite) {
             f->action = DC_ACT_NOT_MIGRATED;
-            f->reason = c->l->no_rewrite;
+            f->reason = no_rewrite;
         } else if (c->l->moves && defer_move(c, f, arg_offset)) {
             return;                     /* reported by dc_check_moves_report */
         }
@@ -447,7 +450,7 @@ int dc_check_launch(const struct dc_launch *l)
     }
     if (l->device < 0) {
         dc_logv(1, "launch of %s with an unknown device: not checked", l->kernel ? l->kernel : "?");
-        dc_report_count_launch(0);
+        dc_report_count_launch(0, l->path);
         return c.errors;
     }
     if (unchecked) {
@@ -459,10 +462,10 @@ int dc_check_launch(const struct dc_launch *l)
         f.launch_stack = first_unchecked ? launch_stack(&c) : 0;
         f.launch_stack_in_key = 0;      /* once per kernel; repeats count */
         dc_report_finding(&f);
-        dc_report_count_launch(0);
+        dc_report_count_launch(0, l->path);
         return c.errors;
     }
-    dc_report_count_launch(1);         /* first: a halt on a finding of this launch counts it */
+    dc_report_count_launch(1, l->path);         /* first: a halt on a finding of this launch counts it */
     scan_launch(&c);
     dc_logv(2, "checked %s on cuda:%d (%u params): %d errors", l->kernel ? l->kernel : "?",
             l->device, l->layout_known ? l->nparams : 0, c.errors);

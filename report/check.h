@@ -9,7 +9,8 @@
  * dc_moves; the operands to migrate come back in it instead of being
  * reported, the caller moves them (or fails to) and hands them back to
  * dc_check_moves_report().  A caller that cannot rewrite (the CUPTI path)
- * sets dc_launch.no_rewrite to its reason: those operands are then reported
+ * sets dc_launch.no_rewrite to its reason (a launch with path DC_PATH_CUPTI
+ * has DC_NO_REWRITE_CUPTI without asking): those operands are then reported
  * as not migrated, with that reason, and the launch goes ahead unmodified.
  *
  * Contract: never calls CUDA, never modifies the arguments, thread-safe.
@@ -33,6 +34,11 @@ enum dc_finding_kind {
 };
 const char *dc_finding_kind_name(enum dc_finding_kind k);  /* "device_mismatch", ... */
 
+/* Which detection path saw a launch: the interposed entry points or the
+ * CUPTI callbacks (cupti/).  Reported per finding and counted in the summary. */
+enum dc_path { DC_PATH_INTERPOSE = 0, DC_PATH_CUPTI, DC_PATH_COUNT };
+const char *dc_path_name(enum dc_path p);                  /* "interpose", "cupti" */
+
 struct dc_launch {
     const char *kernel;        /* mangled (or plain) kernel name; NULL if unknown */
     const void *kernel_key;    /* CUfunction / CUkernel: identity for once-per-kernel notes */
@@ -50,8 +56,10 @@ struct dc_launch {
     const struct dc_param *params;
     unsigned nparams;
     int layout_known;
+    enum dc_path path;         /* the detection path that saw it (0: interpose) */
     /* mode=migrate.  NULL: the caller can run the launch with rewritten
-     * arguments; otherwise why it cannot (one of DC_NO_REWRITE_*). */
+     * arguments (DC_PATH_CUPTI launches never can: DC_NO_REWRITE_CUPTI is
+     * then implied); otherwise why it cannot (one of DC_NO_REWRITE_*). */
     const char *no_rewrite;
     /* Where dc_check_launch puts the operands to migrate (see struct
      * dc_moves); NULL: the caller does not migrate (they are reported). */

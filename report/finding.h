@@ -48,8 +48,9 @@ struct dc_finding {
 /* Records one finding: deduplicates it, and on its first occurrence prints
  * the report block (print_limit permitting) and writes its JSON line. */
 void dc_report_finding(const struct dc_finding *f);
-/* Counts a launch for the summary: checked (1) or unchecked (0). */
-void dc_report_count_launch(int checked);
+/* Counts a launch for the summary: checked (1) or unchecked (0), seen by
+ * detection path `path` (enum dc_path). */
+void dc_report_count_launch(int checked, enum dc_path path);
 /* Adds to the summary's bytes_migrated. */
 void dc_report_count_migrated(uint64_t bytes);
 const char *dc_severity_name(enum dc_severity s);   /* "error", "warning", "info" */

@@ -65,6 +65,7 @@ static uint64_t nfindings, nkernels, sev_count[3], dropped;
 static unsigned long errors_atomic;
 static uint64_t launches_checked, launches_unchecked;   /* atomics */
 static uint64_t bytes_migrated;                         /* atomic */
+static uint64_t launches_by_path[DC_PATH_COUNT];        /* atomics: checked + unchecked */
 static uint64_t printed;
 static int limit_noted;
 
@@ -79,6 +80,11 @@ static struct dc_frame frames_a[FRAMES_SHOWN], frames_b[FRAMES_SHOWN];
 const char *dc_severity_name(enum dc_severity s)
 {
     return s == DC_SEV_ERROR ? "error" : s == DC_SEV_WARNING ? "warning" : "info";
+}
+
+const char *dc_path_name(enum dc_path p)
+{
+    return p == DC_PATH_CUPTI ? "cupti" : "interpose";
 }
 
 const char *dc_finding_kind_name(enum dc_finding_kind k)
@@ -623,7 +629,7 @@ static void format_json(struct buf *b, const struct dc_finding *f, uint64_t id, 
         }
         bput(b, "]");
     }
-    bput(b, ",\"action\":\"%s\"", action_name(f->action));
+    bput(b, ",\"detected_by\":\"%s\",\"action\":\"%s\"", dc_path_name(l->path), action_name(f->action));
     if (f->action == DC_ACT_MIGRATED)
         bput(b, ",\"migration\":{\"device\":%d,\"bytes\":%llu}", f->to_device,
              (unsigned long long)f->moved_bytes);
@@ -783,9 +789,11 @@ void dc_report_count_migrated(uint64_t bytes)
     __atomic_fetch_add(&bytes_migrated, bytes, __ATOMIC_RELAXED);
 }
 
-void dc_report_count_launch(int checked)
+void dc_report_count_launch(int checked, enum dc_path path)
 {
     __atomic_fetch_add(checked ? &launches_checked : &launches_unchecked, 1, __ATOMIC_RELAXED);
+    __atomic_fetch_add(&launches_by_path[(unsigned)path < DC_PATH_COUNT ? path : DC_PATH_INTERPOSE], 1,
+                       __ATOMIC_RELAXED);
 }
 
 unsigned long dc_report_error_count(void)
@@ -807,6 +815,8 @@ void dc_report_stats(struct dc_report_stats *s)
     s->launches_checked = __atomic_load_n(&launches_checked, __ATOMIC_RELAXED);
     s->launches_unchecked = __atomic_load_n(&launches_unchecked, __ATOMIC_RELAXED);
     s->bytes_migrated = __atomic_load_n(&bytes_migrated, __ATOMIC_RELAXED);
+    s->launches_interpose = __atomic_load_n(&launches_by_path[DC_PATH_INTERPOSE], __ATOMIC_RELAXED);
+    s->launches_cupti = __atomic_load_n(&launches_by_path[DC_PATH_CUPTI], __ATOMIC_RELAXED);
 }
 
 void dc_report_finish(void)
@@ -822,6 +832,8 @@ void dc_report_finish(void)
     uint64_t lc = __atomic_load_n(&launches_checked, __ATOMIC_RELAXED);
     uint64_t lu = __atomic_load_n(&launches_unchecked, __ATOMIC_RELAXED);
     uint64_t bm = __atomic_load_n(&bytes_migrated, __ATOMIC_RELAXED);
+    uint64_t li = __atomic_load_n(&launches_by_path[DC_PATH_INTERPOSE], __ATOMIC_RELAXED);
+    uint64_t lcu = __atomic_load_n(&launches_by_path[DC_PATH_CUPTI], __ATOMIC_RELAXED);
     if (json_fd >= 0) {
         for (struct frec *r = first_rec; r; r = r->next) {
             if (r->count <= 1 || !r->json_head || !r->json_tail)
@@ -833,23 +845,25 @@ void dc_report_finish(void)
         }
         struct buf b = { json_buf, sizeof json_buf, 0, 0 };
         bput(&b, "{\"type\":\"summary\",\"findings\":%llu,\"errors\":%llu,\"warnings\":%llu,\"infos\":%llu,"
-                 "\"kernels\":%llu,\"launches_checked\":%llu,\"launches_unchecked\":%llu,\"not_recorded\":%llu,"
-                 "\"bytes_migrated\":%llu}\n",
+                 "\"kernels\":%llu,\"launches_checked\":%llu,\"launches_unchecked\":%llu,"
+                 "\"launches_interpose\":%llu,\"launches_cupti\":%llu,\"not_recorded\":%llu,\"bytes_migrated\":%llu}\n",
              (unsigned long long)nfindings, (unsigned long long)sev_count[DC_SEV_ERROR],
              (unsigned long long)sev_count[DC_SEV_WARNING], (unsigned long long)sev_count[DC_SEV_INFO],
              (unsigned long long)nkernels, (unsigned long long)lc, (unsigned long long)lu,
-             (unsigned long long)dropped, (unsigned long long)bm);
+             (unsigned long long)li, (unsigned long long)lcu, (unsigned long long)dropped, (unsigned long long)bm);
         write_all(json_fd, b.p, b.pos);
     }
     char migrated[64] = "";
     if (dc_opt.mode == DC_MODE_MIGRATE)
         snprintf(migrated, sizeof migrated, "; %llu bytes migrated", (unsigned long long)bm);
-    dc_log("SUMMARY: %llu finding%s (%llu error%s, %llu warning%s) in %llu kernel%s; %llu launch%s checked, %llu unchecked%s",
+    dc_log("SUMMARY: %llu finding%s (%llu error%s, %llu warning%s) in %llu kernel%s; %llu launch%s checked, %llu unchecked"
+           " (%llu seen by interpose, %llu by cupti)%s",
            (unsigned long long)nfindings, nfindings == 1 ? "" : "s",
            (unsigned long long)sev_count[DC_SEV_ERROR], sev_count[DC_SEV_ERROR] == 1 ? "" : "s",
            (unsigned long long)sev_count[DC_SEV_WARNING], sev_count[DC_SEV_WARNING] == 1 ? "" : "s",
            (unsigned long long)nkernels, nkernels == 1 ? "" : "s",
-           (unsigned long long)lc, lc == 1 ? "" : "es", (unsigned long long)lu, migrated);
+           (unsigned long long)lc, lc == 1 ? "" : "es", (unsigned long long)lu,
+           (unsigned long long)li, (unsigned long long)lcu, migrated);
     close_sinks();
     pthread_mutex_unlock(&rep_lock);
 }
@@ -876,6 +890,8 @@ static void reset_findings_locked(void)
     __atomic_store_n(&launches_checked, 0, __ATOMIC_RELAXED);
     __atomic_store_n(&launches_unchecked, 0, __ATOMIC_RELAXED);
     __atomic_store_n(&bytes_migrated, 0, __ATOMIC_RELAXED);
+    for (int p = 0; p < DC_PATH_COUNT; p++)
+        __atomic_store_n(&launches_by_path[p], 0, __ATOMIC_RELAXED);
 }
 
 void dc_report_reset(void)

@@ -25,6 +25,7 @@ void dc_logv(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3
 struct dc_report_stats {
     uint64_t findings, errors, warnings, infos, kernels;
     uint64_t launches_checked, launches_unchecked;
+    uint64_t launches_interpose, launches_cupti;    /* by detection path (checked + unchecked) */
     uint64_t printed;           /* text reports printed (print_limit) */
     uint64_t dropped;           /* unique findings beyond the table's capacity */
     uint64_t bytes_migrated;    /* mode=migrate: bytes copied both ways */

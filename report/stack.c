@@ -244,6 +244,17 @@ static int boring_frame(const struct dc_frame *f, const char *drop_symbol)
            !strncmp(f->mangled, "__libc_start_", 13) || !strcmp(f->mangled, "_start");
 }
 
+/* Innermost frames of a stack captured in a CUPTI callback: the driver and
+ * libcupti delivering it (libcuda.so*, libcupti.so*).  Dropped while no
+ * frame has been kept, so the stack starts where the program's call entered
+ * CUDA, as the interposer's do. */
+static int callback_machinery(const struct dc_frame *f)
+{
+    const char *b = strrchr(f->module, '/');
+    b = b ? b + 1 : f->module;
+    return !strncmp(b, "libcuda.so", 10) || !strncmp(b, "libcupti.so", 11);
+}
+
 static void set_name(struct dc_frame *f, const char *sym)
 {
     if (!sym)
@@ -384,6 +395,8 @@ size_t dc_stack_symbolize_ex(uint32_t id, struct dc_frame *out, size_t max, cons
         size_t m = symbolize_ip(ips[i], tmp, DC_INLINE_MAX, &refreshed);
         if (!own_is_main && own_base && tmp[0].module_base == (uintptr_t)own_base)
             continue;               /* inside libdevcheck itself */
+        if (!k && callback_machinery(&tmp[0]))
+            continue;               /* the driver or CUPTI calling a CUPTI callback */
         for (size_t j = 0; j < m && k < max; j++)
             if (!boring_frame(&tmp[j], drop_symbol))
                 out[k++] = tmp[j];

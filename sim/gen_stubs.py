@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Build-time generator of stubs for the CUDA entry points the sim does not
-implement, for both sim libraries (libcuda.so.1 and libcudart.so.13).
+implement, for the sim libraries (libcuda.so.1, libcudart.so.13 and
+libcupti.so.13).
 
 Usage:
-  gen_stubs.py --api driver|runtime --real LIB -o STUBS.c
+  gen_stubs.py --api driver|runtime|cupti --real LIB -o STUBS.c
                [--map MAP] [--version-node NODE] [--list NAMES]
                [--cuda-home DIR] [--cc CC] [OBJ ...]
 
@@ -16,9 +17,15 @@ Usage:
                         GL / EGL / VDPAU interop headers when they compile),
                         also with __CUDA_API_VERSION_INTERNAL; stubs return
                         cudaErrorNotSupported.
+               cupti:   cupti.h (+ the profiler, PC / PM sampling, checkpoint
+                        headers when they compile), without
+                        __CUDA_API_VERSION_INTERNAL (cupti.h declares its own
+                        stand-ins for the obsolete _v1 types); stubs return
+                        CUPTI_ERROR_NOT_SUPPORTED.
   --real LIB   NVIDIA's library whose dynamic symbol table is the export list:
                $(CUDA_HOME)/lib64/stubs/libcuda.so for the driver,
-               $(CUDA_HOME)/lib64/libcudart.so.13 for the runtime.
+               $(CUDA_HOME)/lib64/libcudart.so.13 for the runtime,
+               $(CUDA_HOME)/lib64/libcupti.so.13 for CUPTI.
   OBJ ...      the sim library's own object files: every global symbol they
                define (nm --defined-only) is implemented and gets no stub.
   -o FILE      the C file of stubs.
@@ -46,10 +53,11 @@ anything else ((T){0}: NULL pointers, zero structs such as
 cudaCreateChannelDesc's, 0 for integers).
 
 Exported names with no C prototype in any included header:
-  - cu* / cuda* names (the GL, EGL, VDPAU interop functions when their
-    headers cannot be compiled on this machine) are defined as
-    `CUresult name(void)` / `cudaError_t name(void)`: every driver and public
-    runtime function returns the error type, and a callee that reads no
+  - cu* / cuda* / cupti* names (the GL, EGL, VDPAU interop functions when
+    their headers cannot be compiled on this machine; CUPTI functions declared
+    only in C++ headers) are defined as `CUresult name(void)` /
+    `cudaError_t name(void)` / `CUptiResult name(void)`: every driver, public
+    runtime and CUPTI function returns the error type, and a callee that reads no
     argument is safe under the SysV x86-64 and AArch64 calling conventions.
   - other names (nvcc's __cuda* registration hooks, declared only in C++
     headers or not at all) are defined as `int name(void)` returning 0:
@@ -96,6 +104,17 @@ APIS = {
         "err_type": "cudaError_t",
         "err_value": "cudaErrorNotSupported",
     },
+    "cupti": {
+        "headers": ["cupti.h"],
+        "optional": ["cupti_pcsampling.h", "cupti_pcsampling_util.h", "cupti_checkpoint.h",
+                     "cupti_profiler_target.h", "cupti_profiler_host.h", "cupti_range_profiler.h",
+                     "cupti_pmsampling.h", "cupti_sass_metrics.h", "cupti_target.h"],
+        "err_type": "CUptiResult",
+        "err_value": "CUPTI_ERROR_NOT_SUPPORTED",
+        # cupti.h declares its own stand-ins for cuda.h's obsolete _v1 types
+        "internal": False,
+        "api_re": r"cupti[A-Z]",
+    },
 }
 
 FUNC_TYPES = set("TtWwi")      # nm letters of functions (i: GNU ifunc)
@@ -136,7 +155,7 @@ def nm_symbols(args):
 
 
 def prelude(api, headers):
-    lines = ["#define __CUDA_API_VERSION_INTERNAL 1"]
+    lines = ["#define __CUDA_API_VERSION_INTERNAL 1"] if APIS[api].get("internal", True) else []
     lines += ["#include <%s>" % h for h in headers]
     return "\n".join(lines) + "\n"
 
@@ -314,7 +333,7 @@ def generate(api, real, objs, cc, cuda_home):
             out.append("SIMCUDA_STUB_EXPORT %s %s(%s)\n{\n%s}\n"
                        % (ret, name, plist, body))
         else:
-            if re.match(r"cu(da)?[A-Z]", name):
+            if re.match(cfg.get("api_re", r"cu(da)?[A-Z]"), name):
                 ret, value = cfg["err_type"], cfg["err_value"]
                 unproto.append(name)
             else:

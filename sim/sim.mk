@@ -1,8 +1,10 @@
 # sim/: the simulated multi-GPU CUDA platform.
 #   $(BUILD)/sim/libcuda.so.1     driver   (sim/driver/, rules in sim/driver/driver.mk)
 #   $(BUILD)/sim/libcudart.so.13  runtime  (sim/runtime/, rules in sim/runtime/runtime.mk)
+#   $(BUILD)/sim/libcupti.so.13   CUPTI    (sim/cupti/, rules in sim/cupti/cupti.mk)
 # sim/ shares no source with devcheck (preload/, registry/, report/, cupti/).
 SIM_BUILD := $(BUILD)/sim
 include sim/driver/driver.mk
 include sim/runtime/runtime.mk
+include sim/cupti/cupti.mk
 include sim/tests/tests.mk

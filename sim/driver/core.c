@@ -570,6 +570,18 @@ static void ctx_teardown(struct sim_ctx *c)
     c->active = 0;
 }
 
+/* CUPTI CONTEXT_DESTROY_STARTING for c, before anything of it goes.  Called
+ * and returns with the lock held, but drops it around the callback: the
+ * caller checks c's state again afterwards. */
+static void ctx_destroy_note(struct sim_ctx *c)
+{
+    if (!sim_cb_wanted(CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING))
+        return;
+    sim_unlock();
+    sim_cb_resource(CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING, (CUcontext)c, NULL);
+    sim_lock();
+}
+
 CUresult CUDAAPI cuDevicePrimaryCtxRetain(CUcontext *pctx, CUdevice dev)
 {
     ENTER(CUDA_ERROR_OUT_OF_MEMORY);
@@ -579,11 +591,14 @@ CUresult CUDAAPI cuDevicePrimaryCtxRetain(CUcontext *pctx, CUdevice dev)
         return CUDA_ERROR_INVALID_DEVICE;
     sim_lock();
     struct sim_ctx *c = &sim_g.dev[dev].primary;
-    if (!c->active)
+    int created = !c->active;
+    if (created)
         ctx_activate(c);
     c->refcount++;
     *pctx = (CUcontext)c;
     sim_unlock();
+    if (created)
+        sim_cb_resource(CUPTI_CBID_RESOURCE_CONTEXT_CREATED, (CUcontext)c, NULL);
     return CUDA_SUCCESS;
 }
 
@@ -594,6 +609,8 @@ static CUresult primary_release(CUdevice dev)
     sim_lock();
     struct sim_ctx *c = &sim_g.dev[dev].primary;
     CUresult r = CUDA_SUCCESS;
+    if (c->active && c->refcount == 1)
+        ctx_destroy_note(c);
     if (!c->active || c->refcount == 0)
         r = CUDA_ERROR_INVALID_CONTEXT;
     else if (--c->refcount == 0)
@@ -610,16 +627,22 @@ static CUresult primary_reset(CUdevice dev)
         return CUDA_ERROR_INVALID_DEVICE;
     sim_lock();
     struct sim_ctx *c = &sim_g.dev[dev].primary;
+    int recreated = 0;
+    if (c->active)
+        ctx_destroy_note(c);
     if (c->active) {
         unsigned rc = c->refcount;
         ctx_teardown(c);
         if (rc) {           /* still retained: comes back fresh, as after a reset */
             ctx_activate(c);
             c->refcount = rc;
+            recreated = 1;
         }
     }
     c->flags = 0;
     sim_unlock();
+    if (recreated)
+        sim_cb_resource(CUPTI_CBID_RESOURCE_CONTEXT_CREATED, (CUcontext)c, NULL);
     return CUDA_SUCCESS;
 }
 CUresult CUDAAPI cuDevicePrimaryCtxReset(CUdevice dev) { ENTER(CUDA_ERROR_INVALID_DEVICE); return primary_reset(dev); }
@@ -683,6 +706,7 @@ static CUresult ctx_create(CUcontext *pctx, unsigned flags, CUdevice dev)
         return CUDA_ERROR_OUT_OF_MEMORY;
     }
     *pctx = (CUcontext)c;
+    sim_cb_resource(CUPTI_CBID_RESOURCE_CONTEXT_CREATED, (CUcontext)c, NULL);
     return CUDA_SUCCESS;
 }
 CUresult CUDAAPI cuCtxCreate(CUcontext *pctx, unsigned int flags, CUdevice dev) { ENTER(CUDA_ERROR_OUT_OF_MEMORY); return ctx_create(pctx, flags, dev); }
@@ -707,6 +731,10 @@ static CUresult ctx_destroy(CUcontext ctx)
 {
     sim_lock();
     struct sim_ctx *c = sim_obj_get(ctx, T_CTX);
+    if (c && !c->primary) {
+        ctx_destroy_note(c);
+        c = sim_obj_get(ctx, T_CTX);    /* another thread may have destroyed it meanwhile */
+    }
     if (!c || c->primary) {
         sim_unlock();
         return CUDA_ERROR_INVALID_CONTEXT;
@@ -1031,15 +1059,27 @@ static CUresult stream_create(CUstream *ph, unsigned flags, int prio)
     *ph = (CUstream)s;
     return CUDA_SUCCESS;
 }
+/* stream_create, then CUPTI STREAM_CREATED (without the lock) */
+static CUresult stream_create_note(CUstream *ph, unsigned flags, int prio)
+{
+    sim_lock();
+    CUresult r = stream_create(ph, flags, prio);
+    CUcontext ctx = r == CUDA_SUCCESS ? (CUcontext)((struct sim_stream *)*ph)->ctx : NULL;
+    CUstream h = r == CUDA_SUCCESS ? *ph : NULL;
+    sim_unlock();
+    if (r == CUDA_SUCCESS)
+        sim_cb_resource(CUPTI_CBID_RESOURCE_STREAM_CREATED, ctx, h);
+    return r;
+}
 CUresult CUDAAPI cuStreamCreate(CUstream *phStream, unsigned int Flags)
 {
     ENTER(CUDA_ERROR_OUT_OF_MEMORY);
-    return LOCKED(stream_create(phStream, Flags, 0));
+    return stream_create_note(phStream, Flags, 0);
 }
 CUresult CUDAAPI cuStreamCreateWithPriority(CUstream *phStream, unsigned int flags, int priority)
 {
     ENTER(CUDA_ERROR_OUT_OF_MEMORY);
-    return LOCKED(stream_create(phStream, flags, priority));
+    return stream_create_note(phStream, flags, priority);
 }
 
 static CUresult stream_destroy(CUstream h)
@@ -1053,8 +1093,21 @@ static CUresult stream_destroy(CUstream h)
     free(s);
     return CUDA_SUCCESS;
 }
-CUresult CUDAAPI cuStreamDestroy(CUstream hStream) { ENTER(CUDA_ERROR_INVALID_HANDLE); return LOCKED(stream_destroy(hStream)); }
-CUresult CUDAAPI cuStreamDestroy_v2(CUstream hStream) { ENTER(CUDA_ERROR_INVALID_HANDLE); return LOCKED(stream_destroy(hStream)); }
+/* CUPTI STREAM_DESTROY_STARTING for a live stream, then stream_destroy */
+static CUresult stream_destroy_note(CUstream h)
+{
+    if (sim_cb_wanted(CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_STREAM_DESTROY_STARTING)) {
+        sim_lock();
+        struct sim_stream *s = sim_obj_get(h, T_STREAM);
+        CUcontext ctx = s ? (CUcontext)s->ctx : NULL;
+        sim_unlock();
+        if (s)
+            sim_cb_resource(CUPTI_CBID_RESOURCE_STREAM_DESTROY_STARTING, ctx, h);
+    }
+    return LOCKED(stream_destroy(h));
+}
+CUresult CUDAAPI cuStreamDestroy(CUstream hStream) { ENTER(CUDA_ERROR_INVALID_HANDLE); return stream_destroy_note(hStream); }
+CUresult CUDAAPI cuStreamDestroy_v2(CUstream hStream) { ENTER(CUDA_ERROR_INVALID_HANDLE); return stream_destroy_note(hStream); }
 
 static CUresult stream_sync(CUstream h)
 {

@@ -803,6 +803,11 @@ int sim_image_parse(const void *data, size_t size, struct sim_image *out)
     return 0;
 }
 
+size_t sim_image_extent(const void *data)
+{
+    return data ? image_extent((const uint8_t *)data) : 0;
+}
+
 void sim_image_free(struct sim_image *img)
 {
     if (!img) return;

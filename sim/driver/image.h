@@ -42,6 +42,8 @@ struct sim_image {
  * the image is then trusted to be as long as its own headers say (a wrapper's
  * fatbin always is).  With a size, nothing past data + size is read. */
 int  sim_image_parse(const void *data, size_t size, struct sim_image *out);
+/* Size of an image that carries its own (wrapper, fatbin, ELF, PTX), or 0. */
+size_t sim_image_extent(const void *data);
 /* Frees what sim_image_parse() filled and zeroes *img; NULL is accepted. */
 void sim_image_free(struct sim_image *img);
 /* The kernel of that exact (mangled) name, or NULL. */

@@ -23,6 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "image.h"
+#include "simcb.h"          /* sim/cupti: CUPTI types and the private table */
 
 #define SIM_MAX_DEVICES 16
 #define SIM_HIDDEN __attribute__((visibility("hidden")))
@@ -102,6 +103,7 @@ struct sim_module {
     int owns_img;               /* 0: view of a library's image */
     struct sim_library *lib;
     struct sim_func **funcs;    /* lazily created, parallel to img.kernels */
+    uint32_t cb_id;             /* CUpti_ModuleResourceData.moduleId */
 };
 
 struct sim_library {
@@ -110,6 +112,7 @@ struct sim_library {
     struct sim_func **kernels;  /* parallel to img.kernels */
     struct sim_func **funcs;    /* cuKernelGetFunction results */
     struct sim_module *mod;     /* cuLibraryGetModule view */
+    uint32_t cb_id;             /* CUpti_ModuleResourceData.moduleId */
 };
 
 /* ---- globals (core.c) ---- */
@@ -184,5 +187,20 @@ SIM_HIDDEN struct sim_graph *sim_stream_capture(struct sim_stream *s);
 
 /* Parameter layout of a CUfunction / CUkernel, or NULL (lock held). */
 SIM_HIDDEN const struct sim_kernel_info *sim_func_info(const void *f);
+
+/* ---- CUPTI callbacks (callbacks.c); never called with the lock held ---- */
+/* Nonzero while a subscriber holds CUPTI: the wrappers' only check. */
+extern atomic_uint sim_cb_active SIM_HIDDEN;
+/* A subscriber exists, (domain, cbid) is enabled, the thread is not inside a callback. */
+SIM_HIDDEN int sim_cb_wanted(CUpti_CallbackDomain d, CUpti_CallbackId cbid);
+SIM_HIDDEN void sim_cb_api_enter(struct simcb_call *c, CUpti_CallbackId cbid, const char *name,
+                                 const void *params, CUresult *retval, const char *symbol);
+SIM_HIDDEN void sim_cb_api_exit(struct simcb_call *c);
+/* CONTEXT_* and STREAM_* resource callbacks */
+SIM_HIDDEN void sim_cb_resource(CUpti_CallbackId cbid, CUcontext ctx, CUstream stream);
+/* MODULE_LOADED / MODULE_UNLOAD_STARTING */
+SIM_HIDDEN void sim_cb_module(CUpti_CallbackId cbid, CUcontext ctx, uint32_t id, const void *cubin, size_t size);
+/* Kernel name of a CUfunction / CUkernel for launch callbacks, or NULL (takes the lock). */
+SIM_HIDDEN const char *sim_func_name(const void *f);
 
 #endif

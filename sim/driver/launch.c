@@ -44,6 +44,16 @@ static struct sim_func *func_get(const void *h)
 }
 
 /* ---------------- modules ---------------- */
+static uint32_t g_module_ids;   /* CUPTI module ids (lock held) */
+
+/* CUPTI MODULE_LOADED for a module or library just loaded from image */
+static void module_loaded_note(CUcontext ctx, uint32_t id, const void *image, size_t size)
+{
+    if (!sim_cb_wanted(CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_MODULE_LOADED))
+        return;
+    sim_cb_module(CUPTI_CBID_RESOURCE_MODULE_LOADED, ctx, id, image, size ? size : sim_image_extent(image));
+}
+
 static CUresult module_from_image(CUmodule *out, const void *image, size_t size)
 {
     if (!out || !image)
@@ -67,15 +77,30 @@ static CUresult module_from_image(CUmodule *out, const void *image, size_t size)
         free(m);
         return CUDA_ERROR_OUT_OF_MEMORY;
     }
+    m->cb_id = ++g_module_ids;
     sim_obj_add(m, T_MODULE);
     *out = (CUmodule)m;
     return CUDA_SUCCESS;
 }
 
+/* module_from_image, then MODULE_LOADED (without the lock) */
+static CUresult module_load_note(CUmodule *out, const void *image, size_t size)
+{
+    sim_lock();
+    CUresult r = module_from_image(out, image, size);
+    struct sim_module *m = r == CUDA_SUCCESS ? (struct sim_module *)*out : NULL;
+    CUcontext ctx = m ? (CUcontext)m->ctx : NULL;
+    uint32_t id = m ? m->cb_id : 0;
+    sim_unlock();
+    if (r == CUDA_SUCCESS)
+        module_loaded_note(ctx, id, image, size);
+    return r;
+}
+
 CUresult CUDAAPI cuModuleLoadData(CUmodule *module, const void *image)
 {
     ENTER(CUDA_ERROR_INVALID_IMAGE);
-    return LOCKED(module_from_image(module, image, 0));
+    return module_load_note(module, image, 0);
 }
 
 CUresult CUDAAPI cuModuleLoadDataEx(CUmodule *module, const void *image, unsigned int numOptions, CUjit_option *options, void **optionValues)
@@ -83,13 +108,13 @@ CUresult CUDAAPI cuModuleLoadDataEx(CUmodule *module, const void *image, unsigne
     ENTER(CUDA_ERROR_INVALID_IMAGE);
     if (numOptions && (!options || !optionValues))
         return CUDA_ERROR_INVALID_VALUE;
-    return LOCKED(module_from_image(module, image, 0));
+    return module_load_note(module, image, 0);
 }
 
 CUresult CUDAAPI cuModuleLoadFatBinary(CUmodule *module, const void *fatCubin)
 {
     ENTER(CUDA_ERROR_INVALID_IMAGE);
-    return LOCKED(module_from_image(module, fatCubin, 0));
+    return module_load_note(module, fatCubin, 0);
 }
 
 static void *read_file(const char *path, size_t *len)
@@ -129,7 +154,7 @@ CUresult CUDAAPI cuModuleLoad(CUmodule *module, const char *fname)
     void *buf = read_file(fname, &len);
     if (!buf)
         return CUDA_ERROR_FILE_NOT_FOUND;
-    CUresult r = LOCKED(module_from_image(module, buf, len));
+    CUresult r = module_load_note(module, buf, len);
     free(buf);
     return r;
 }
@@ -153,7 +178,26 @@ static CUresult module_unload(CUmodule h)
     module_free(m);
     return CUDA_SUCCESS;
 }
-CUresult CUDAAPI cuModuleUnload(CUmodule hmod) { ENTER(CUDA_ERROR_INVALID_HANDLE); return LOCKED(module_unload(hmod)); }
+static CUresult library_unload(CUlibrary h);
+
+/* MODULE_UNLOAD_STARTING (module or library h, without the lock; pCubin NULL:
+ * the image may be gone), then unload */
+static CUresult unload_note(const void *h, int type)
+{
+    if (sim_cb_wanted(CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_MODULE_UNLOAD_STARTING)) {
+        sim_lock();
+        struct sim_module *m = type == T_MODULE ? sim_obj_get(h, T_MODULE) : NULL;
+        struct sim_library *l = type == T_LIBRARY ? sim_obj_get(h, T_LIBRARY) : NULL;
+        int found = (m && m->owns_img) || l;
+        CUcontext ctx = m ? (CUcontext)m->ctx : (CUcontext)sim_cur_ctx();
+        uint32_t id = m ? m->cb_id : l ? l->cb_id : 0;
+        sim_unlock();
+        if (found)
+            sim_cb_module(CUPTI_CBID_RESOURCE_MODULE_UNLOAD_STARTING, ctx, id, NULL, 0);
+    }
+    return type == T_MODULE ? LOCKED(module_unload((CUmodule)h)) : LOCKED(library_unload((CUlibrary)h));
+}
+CUresult CUDAAPI cuModuleUnload(CUmodule hmod) { ENTER(CUDA_ERROR_INVALID_HANDLE); return unload_note(hmod, T_MODULE); }
 
 static int kernel_index(const struct sim_image *img, const char *name)
 {
@@ -236,9 +280,24 @@ static CUresult library_from_image(CUlibrary *out, const void *code, size_t size
         free(l);
         return CUDA_ERROR_OUT_OF_MEMORY;
     }
+    l->cb_id = ++g_module_ids;
     sim_obj_add(l, T_LIBRARY);
     *out = (CUlibrary)l;
     return CUDA_SUCCESS;
+}
+
+/* library_from_image, then MODULE_LOADED in the current context (a
+ * library belongs to none; the sim loads it into every one at once) */
+static CUresult library_load_note(CUlibrary *out, const void *code, size_t size)
+{
+    sim_lock();
+    CUresult r = library_from_image(out, code, size);
+    uint32_t id = r == CUDA_SUCCESS ? ((struct sim_library *)*out)->cb_id : 0;
+    CUcontext ctx = (CUcontext)sim_cur_ctx();
+    sim_unlock();
+    if (r == CUDA_SUCCESS)
+        module_loaded_note(ctx, id, code, size);
+    return r;
 }
 
 CUresult CUDAAPI cuLibraryLoadData(CUlibrary *library, const void *code, CUjit_option *jitOptions, void **jitOptionsValues, unsigned int numJitOptions,
@@ -247,7 +306,7 @@ CUresult CUDAAPI cuLibraryLoadData(CUlibrary *library, const void *code, CUjit_o
     ENTER(CUDA_ERROR_INVALID_IMAGE);
     (void)jitOptions; (void)jitOptionsValues; (void)numJitOptions;
     (void)libraryOptions; (void)libraryOptionValues; (void)numLibraryOptions;
-    return LOCKED(library_from_image(library, code, 0));
+    return library_load_note(library, code, 0);
 }
 
 CUresult CUDAAPI cuLibraryLoadFromFile(CUlibrary *library, const char *fileName, CUjit_option *jitOptions, void **jitOptionsValues, unsigned int numJitOptions,
@@ -262,7 +321,7 @@ CUresult CUDAAPI cuLibraryLoadFromFile(CUlibrary *library, const char *fileName,
     void *buf = read_file(fileName, &len);
     if (!buf)
         return CUDA_ERROR_FILE_NOT_FOUND;
-    CUresult r = LOCKED(library_from_image(library, buf, len));
+    CUresult r = library_load_note(library, buf, len);
     free(buf);
     return r;
 }
@@ -290,7 +349,7 @@ static CUresult library_unload(CUlibrary h)
     free(l);
     return CUDA_SUCCESS;
 }
-CUresult CUDAAPI cuLibraryUnload(CUlibrary library) { ENTER(CUDA_ERROR_INVALID_HANDLE); return LOCKED(library_unload(library)); }
+CUresult CUDAAPI cuLibraryUnload(CUlibrary library) { ENTER(CUDA_ERROR_INVALID_HANDLE); return unload_note(library, T_LIBRARY); }
 
 static CUresult lib_kernel(struct sim_library *l, int i, struct sim_func **out)
 {
@@ -956,4 +1015,13 @@ CUresult CUDAAPI cuLaunchKernelEx_ptsz(const CUlaunchConfig *config, CUfunction 
 {
     ENTER(CUDA_ERROR_LAUNCH_FAILED);
     return launch_ex(config, f, kernelParams, extra);
+}
+
+const char *sim_func_name(const void *f)
+{
+    sim_lock();
+    const struct sim_kernel_info *ki = sim_func_info(f);
+    const char *name = ki ? ki->name : NULL;
+    sim_unlock();
+    return name;
 }

@@ -9,6 +9,7 @@
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,12 +76,24 @@ CUresult rt_drv_missing(const char *name)
     return CUDA_ERROR_NOT_SUPPORTED;
 }
 
+static _Atomic(PFN_cuGetProcAddress_v12000) driver_gpa;
+
+PFN_cuGetProcAddress_v12000 rt_driver_gpa(void *h)
+{
+    PFN_cuGetProcAddress_v12000 gpa = atomic_load_explicit(&driver_gpa, memory_order_acquire);
+    if (!gpa) {
+        gpa = (PFN_cuGetProcAddress_v12000)dlsym(h, "cuGetProcAddress_v2");
+        atomic_store_explicit(&driver_gpa, gpa, memory_order_release);
+    }
+    return gpa;
+}
+
 static cudaError_t bind_driver(void)
 {
     void *h = dlopen("libcuda.so.1", RTLD_NOW);
     if (!h)
         return cudaErrorInsufficientDriver;
-    PFN_cuGetProcAddress_v12000 gpa = (PFN_cuGetProcAddress_v12000)dlsym(h, "cuGetProcAddress_v2");
+    PFN_cuGetProcAddress_v12000 gpa = rt_driver_gpa(h);
     if (!gpa)
         return cudaErrorInsufficientDriver;
     /* NVIDIA's runtime first probes with an empty name, then asks for cuInit
@@ -175,6 +188,11 @@ cudaError_t rt_init(void)
 }
 
 int rt_forked_child(void) { return __atomic_load_n(&forked_child, __ATOMIC_RELAXED); }
+
+int rt_driver_bound(void)
+{
+    return __atomic_load_n(&init_done, __ATOMIC_ACQUIRE) && init_status == cudaSuccess;
+}
 
 void rt_fork_prepare(void) { pthread_mutex_lock(&prim_lock); }
 void rt_fork_parent(void) { pthread_mutex_unlock(&prim_lock); }

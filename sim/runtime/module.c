@@ -17,6 +17,7 @@
 #include <fatbinary_section.h>     /* __fatBinC_Wrapper_t */
 
 #include "rt.h"
+#include "rt_cb.h"
 
 struct fatbin {
     const __fatBinC_Wrapper_t *wrap;
@@ -400,6 +401,22 @@ cudaError_t rt_kernel(const void *func, CUkernel *out)
     }
     pthread_mutex_unlock(&lock);
     return e;
+}
+
+const char *rt_func_name(const void *func)
+{
+    const char *name = NULL;
+    if (!func)
+        return NULL;
+    pthread_mutex_lock(&lock);
+    for (struct func *fn = funcs[bucket(func)]; fn && !name; fn = fn->next)
+        if (fn->host == func)
+            name = fn->name;
+    for (struct func *k = kernels[bucket(func)]; k && !name; k = k->knext)
+        if ((const void *)k->kern == func)
+            name = k->name;
+    pthread_mutex_unlock(&lock);
+    return name;
 }
 
 /* Remember a kernel obtained from a library the program loaded itself

@@ -77,6 +77,11 @@ void rt_fork_prepare(void);
 void rt_fork_parent(void);
 void rt_fork_child(void);
 int rt_forked_child(void);
+/* 1 once rt_init has bound the driver (rt_drv may then be read). */
+int rt_driver_bound(void);
+/* The process's one dlsym(h, "cuGetProcAddress_v2") of libcuda.so.1 (handle
+ * h), shared by rt_init and the CUPTI link (callbacks.c); NULL if absent. */
+PFN_cuGetProcAddress_v12000 rt_driver_gpa(void *h);
 /* module.c: fork handlers registered after the driver's (call after cuInit). */
 void rt_fork_handlers_late(void);
 

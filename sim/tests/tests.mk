@@ -2,3 +2,4 @@
 -include sim/tests/driver_tests.mk
 -include sim/tests/runtime_tests.mk
 -include sim/tests/image_tests.mk
+-include sim/tests/cupti_tests.mk

@@ -9,6 +9,14 @@ unset DEVCHECK_OPTIONS SIMCUDA_PEER SIMCUDA_HMM SIMCUDA_FAIL SIMCUDA_MEM_MB
 BUGGY_SAMPLES="vision_merge embedding_lookup cross_entropy host_tokens pipeline_struct driver_api driver_api_rt"
 CORRECT_SAMPLES="pipeline_peer"
 
+# Every test runs three ways (issue 4): backend=both (the default), interpose
+# (no CUPTI) and cupti (the hooks pass through, CUPTI callbacks see
+# everything); the findings must be the same.  path_of BACKEND: the detection
+# path that must have seen every launch of a sample (the interposer sees them
+# all first when both run).
+BACKENDS="both interpose cupti"
+path_of() { [ "$1" = cupti ] && echo cupti || echo interpose; }
+
 # need FILE...: the files were built.
 need() { for _f in "$@"; do [ -e "$_f" ] || fail "not built: $_f (run make first)"; done; }
 
@@ -21,14 +29,15 @@ run() {
 }
 rc_of() { cat "$1.rc"; }
 
-# canon PROGRAM JSON OUT: canonical findings of the JSON Lines report, which
-# must validate against report/finding.schema.json line by line.
+# canon PROGRAM JSON OUT [BACKEND]: canonical findings of the JSON Lines
+# report, which must validate against report/finding.schema.json line by line;
+# with BACKEND, every finding and launch was seen by its path (path_of).
 canon() {
     [ -s "$2" ] || fail "$1: no JSON report written to $2"
     python3 "$ROOT/tests/unit/jsonschema_lite.py" "$ROOT/report/finding.schema.json" "$2" \
         >"$3.schema" 2>&1 || { cat "$3.schema" >&2; fail "$1: report $2 does not follow the schema"; }
-    python3 "$E2E/findings.py" --program "$1" "$2" >"$3" 2>"$3.err" ||
-        { cat "$3.err" >&2; sed 's/^/    json> /' "$2" >&2; fail "$1: malformed JSON report"; }
+    python3 "$E2E/findings.py" --program "$1" ${4:+--path $(path_of "$4")} "$2" >"$3" 2>"$3.err" ||
+        { cat "$3.err" >&2; sed 's/^/    json> /' "$2" >&2; fail "$1: malformed JSON report${4:+ or not all seen by $(path_of "$4") (backend=$4)}"; }
 }
 
 # expect_findings EXPECTED ACTUAL WHAT: the canonical findings are exactly EXPECTED.

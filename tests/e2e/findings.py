@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Canonical summary of a devcheck JSON Lines report, for the end-to-end tests.
 
-Usage: findings.py [--program NAME] [--alloc] REPORT.jsonl
+Usage: findings.py [--program NAME] [--alloc] [--path PATH] REPORT.jsonl
 
 Reads the report (one JSON object a line: finding objects, possibly repeated
 with the same id and a larger count -- the last line per id wins -- then one
@@ -26,11 +26,15 @@ the operand has no owner device); at= is the innermost launch-stack frame that
 belongs to the program (module named NAME when --program is given, else any
 frame with a source line): file base name and line, or `-` when none.  With
 --alloc each finding line ends with ` alloc=FILE:LINE`, the same for the
-allocation stack (where the operand's memory was allocated).
+allocation stack (where the operand's memory was allocated).  With --path
+PATH (interpose or cupti) the report must say that every finding was
+detected by PATH (detected_by) and that every launch counted in the summary
+was seen by it (launches_PATH = launches_checked + launches_unchecked).
 
 Exit status: 0; 2 when the report is malformed (a line that is not a JSON
 object, a finding without its required fields, no summary object or lines
-after it, an unknown action) -- the error on stderr.
+after it, an unknown action) -- the error on stderr; 3 when --path does
+not hold.
 """
 import json
 import os
@@ -43,6 +47,27 @@ ACTIONS = ("reported", "migrated", "not_migrated")
 
 class Malformed(Exception):
     pass
+
+
+class WrongPath(Exception):
+    pass
+
+
+def check_path(lines, path):
+    """Every finding detected_by `path`; every launch counted by `path`."""
+    summary = None
+    for text in lines:
+        if not text.strip():
+            continue
+        obj = json.loads(text)
+        if obj.get("type") == "finding" and obj.get("detected_by") != path:
+            raise WrongPath("finding %s detected by %r, not %r" % (obj.get("id"), obj.get("detected_by"), path))
+        if obj.get("type") == "summary":
+            summary = obj
+    total = summary.get("launches_checked", 0) + summary.get("launches_unchecked", 0)
+    seen = summary.get("launches_" + path)
+    if seen != total:
+        raise WrongPath("%s of %s launches seen by %s (summary: %s)" % (seen, total, path, json.dumps(summary)))
 
 
 def base_kernel_name(name):
@@ -145,13 +170,15 @@ def summarize(lines, program, alloc=False):
 
 
 def main(argv):
-    program, alloc = None, False
+    program, alloc, path = None, False, None
     args = argv[1:]
     while args and args[0].startswith("--"):
         if args[0] == "--program" and len(args) >= 2:
             program, args = args[1], args[2:]
         elif args[0] == "--alloc":
             alloc, args = True, args[1:]
+        elif args[0] == "--path" and len(args) >= 2:
+            path, args = args[1], args[2:]
         else:
             break
     if len(args) != 1:
@@ -162,9 +189,14 @@ def main(argv):
             lines = f.read().splitlines()
         for line in summarize(lines, program, alloc):
             print(line)
+        if path:
+            check_path(lines, path)
     except (OSError, Malformed) as e:
         sys.stderr.write("findings.py: %s: %s\n" % (args[0], e))
         return 2
+    except WrongPath as e:
+        sys.stderr.write("findings.py: %s: %s\n" % (args[0], e))
+        return 3
     return 0
 
 

@@ -3,8 +3,9 @@
 #  - out of memory on the launch device (SIMCUDA_FAIL makes devcheck's own
 #    cuMemAlloc fail): action=not_migrated with the reason, the launch goes
 #    ahead unmodified (the program fails exactly as without devcheck);
-#  - graph kernel nodes and a launch captured into a graph: not_migrated,
-#    with the reason; the capture is not disturbed (sync=1 too);
+#  - graph kernel nodes, a launch captured into a graph and a launch seen
+#    only through CUPTI: not_migrated, with the reason; the capture is not
+#    disturbed (sync=1 too);
 #  - every launch entry point (tests/preload/launches.cu: kernelParams and
 #    `extra`, Ex, cooperative, _ptsz, runtime) and memory kind (device, pool,
 #    IPC, VMM, pageable host): migrated, and with sync=1 the rewritten launch
@@ -56,6 +57,22 @@ device_mismatch severity=error kernel=axpy api=cuLaunchKernel param=0 launch=0 o
 summary errors=1 warnings=0 launches=1 unchecked=0
 EOT
 note "capture: ok"
+
+# A launch seen only through CUPTI (tests/cupti/bypass.cu: cuLaunchKernel
+# from libc's own dlsym): its parameters cannot be rewritten, so it is
+# reported not migrated, with that reason, and goes ahead unmodified (the
+# program prints what it prints without devcheck: the fault).
+CT=$BUILD/tests/cupti
+need "$CT/bypass" "$SIM_DIR/libcupti.so.13"
+run "$TMPD/bypass.plain" on_sim "$CT/bypass"
+t=$TMPD/bypass
+run "$t" under_devcheck env DEVCHECK_OPTIONS="mode=migrate:json_path=$t.json" "$CT/bypass"
+cmp -s "$TMPD/bypass.plain.out" "$t.out" || { diff -u "$TMPD/bypass.plain.out" "$t.out" >&2; fail "bypass: stdout differs"; }
+expect_eq "bypass under mode=migrate: exit status" "$(rc_of "$TMPD/bypass.plain")" "$(rc_of "$t")"
+canon bypass "$t.json" "$t.canon" cupti
+expect_grep '^device_mismatch severity=error kernel=scale api=cuLaunchKernel param=0 launch=0 owner=1 .* action=not_migrated reason="launch seen only through CUPTI: arguments cannot be rewritten"$' "$t.canon"
+expect_grep '; 0 bytes migrated$' "$t.err"
+note "CUPTI-only launch: ok"
 
 # Every launch path and memory kind: migrated, and the rewritten launch does
 # not fault.

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Every launch entry point and allocation kind the interposer hooks, on the
 # sim (tests/preload/launches.cu): the finding (kind, api, param, devices) or
-# its absence for each.
+# its absence for each; the same through the CUPTI path (backend=cupti) and
+# both.
 . "$ROOT/tests/preload/common.sh"
 need "$DEVCHECK_LIB" "$PT/launches" "$SIM_DIR/libcuda.so.1"
 K=_Z5probePfPKf
@@ -14,25 +15,30 @@ CLEAN='summary errors=0 warnings=0'
 # MODE|expected findings, one per line (\n-separated), or !REGEX: no finding
 # matches.  vmmstripe: the unmapped address must not keep its old owner (what
 # it is instead depends on the platform: the sim's reservations are host memory).
+# Three ways: backend=both, interpose and cupti (issue 4) give the same findings.
+for backend in both interpose cupti; do
 while IFS='|' read -r mode want; do
     [ -n "$mode" ] || continue
     hmm=0
     case $mode in hmm:*) mode=${mode#hmm:}; hmm=1 ;; esac
+    # The sim does not implement cuGraphAddNode_v2 (it fails, with no CUPTI
+    # callback): only the interposer, which checks before the call, sees it.
+    if [ "$mode.$backend" = graphnode.cupti ]; then note "graphnode, backend=cupti: skipped (not in the sim)"; continue; fi
     rm -f "$TMPD/l.json"
-    run "$TMPD/l" under_devcheck env SIMCUDA_HMM=$hmm DEVCHECK_OPTIONS="json_path=$TMPD/l.json" "$PT/launches" "$mode"
-    expect_eq "$mode: status" 0 "$(rc_of "$TMPD/l")"
-    expect_eq "$mode: stdout" "launches: $mode" "$(cat "$TMPD/l.out")"
+    run "$TMPD/l" under_devcheck env SIMCUDA_HMM=$hmm DEVCHECK_OPTIONS="backend=$backend:json_path=$TMPD/l.json" "$PT/launches" "$mode"
+    expect_eq "$mode, backend=$backend: status" 0 "$(rc_of "$TMPD/l")"
+    expect_eq "$mode, backend=$backend: stdout" "launches: $mode" "$(cat "$TMPD/l.out")"
     findings "$TMPD/l.json" >"$TMPD/l.f"
     case $want in '!'*)     # a finding that must not be there
-        expect_no_grep "${want#!}" "$TMPD/l.f"; note "$mode: ok"; continue ;;
+        expect_no_grep "${want#!}" "$TMPD/l.f"; note "$mode, backend=$backend: ok"; continue ;;
     esac
     printf '%b\n' "$want" >"$TMPD/l.want"
     if ! diff -u "$TMPD/l.want" "$TMPD/l.f" >"$TMPD/l.diff"; then
         sed 's/^/    /' "$TMPD/l.diff" >&2
         sed 's/^/    err> /' "$TMPD/l.err" >&2
-        fail "$mode (hmm=$hmm): findings differ (- expected, + got)"
+        fail "$mode (hmm=$hmm, backend=$backend): findings differ (- expected, + got)"
     fi
-    note "$mode (hmm=$hmm): ok"
+    note "$mode (hmm=$hmm, backend=$backend): ok"
 done <<EOT
 extra|$MISMATCH api=cuLaunchKernel\n$E1
 ex|$MISMATCH api=cuLaunchKernelEx\n$E1
@@ -60,3 +66,4 @@ hmm:pageable|$HOST api=__cudaLaunchKernel\n$W1
 managed|$CLEAN
 freed|$CLEAN
 EOT
+done

@@ -62,7 +62,10 @@ def scenario_all(outdir):
     check((s["findings"], s["errors"], s["warnings"], s["infos"], s["kernels"],
            s["launches_checked"], s["launches_unchecked"]) == (13, 7, 5, 1, 3, 6, 3),
           "all: summary numbers %r" % s)
+    check((s["launches_interpose"], s["launches_cupti"]) == (6, 3), "all: launches per path %r" % s)
     final = last_per_id(recs)
+    check(all(r["detected_by"] == ("cupti" if r["kind"] == "unchecked_kernel" else "interpose")
+              for r in final.values()), "all: detected_by (the unchecked launches came through cupti)")
     check(sorted(final) == list(range(1, 14)), "all: ids 1..13")
     # first lines come in id order, with count 1; updates follow for repeats
     firsts = [r for r in recs if r["type"] == "finding"][:13]

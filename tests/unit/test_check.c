@@ -203,10 +203,12 @@ static void test_all(void)
         .nparams = 1, .layout_known = 1,
     };
     CHECK_EQ_LL(dc_check_launch(&l), 1);
-    /* unchecked_kernel: no layout, kernelParams style: once, counted */
+    /* unchecked_kernel: no layout, kernelParams style: once, counted; seen
+     * by the CUPTI path */
     struct dc_launch u = {
         .kernel = "_Z6opaquePf", .kernel_key = (void *)0x3000, .api = "cuLaunchKernel",
         .device = 1, .current_device = -1, .stream = 0x6000, .args = args, .layout_known = 0,
+        .path = DC_PATH_CUPTI,
     };
     for (int i = 0; i < 3; i++)
         CHECK_EQ_LL(dc_check_launch(&u), 0);
@@ -218,6 +220,8 @@ static void test_all(void)
     CHECK_EQ_LL(s.kernels, 3);
     CHECK_EQ_LL(s.launches_checked, 6);
     CHECK_EQ_LL(s.launches_unchecked, 3);
+    CHECK_EQ_LL(s.launches_interpose, 6);
+    CHECK_EQ_LL(s.launches_cupti, 3);
     CHECK_EQ_LL(s.printed, 13);
     dc_report_finish();
     dc_report_finish();     /* idempotent */
@@ -243,7 +247,7 @@ static void test_all(void)
     CHECK_STR_CONTAINS(log, "allocated at:\n      #0 site_b at tests/unit/test_check.c:");
     CHECK_STR_CONTAINS(log, "hint: move the operand to cuda:0 before the launch");
     CHECK_STR_CONTAINS(log, "grant cuda:0 access with cuMemSetAccess");
-    CHECK_STR_CONTAINS(log, "devcheck: SUMMARY: 13 findings (7 errors, 5 warnings) in 3 kernels; 6 launches checked, 3 unchecked\n");
+    CHECK_STR_CONTAINS(log, "devcheck: SUMMARY: 13 findings (7 errors, 5 warnings) in 3 kernels; 6 launches checked, 3 unchecked (6 seen by interpose, 3 by cupti)\n");
     CHECK_EQ_LL(count_of(log, "SUMMARY"), 1);
     CHECK(strstr(log, "__libc_start") == NULL);
     free(log);
@@ -431,7 +435,7 @@ static void test_migrate_api(void)
     struct dc_launch c = {
         .kernel = "_Z5cuptiPf", .kernel_key = (void *)0x5000, .api = "cuLaunchKernel",
         .device = 0, .current_device = -1, .args = cargs, .params = params, .nparams = 1,
-        .layout_known = 1, .no_rewrite = DC_NO_REWRITE_CUPTI,
+        .layout_known = 1, .path = DC_PATH_CUPTI,    /* no_rewrite left NULL: the path says it */
     };
     CHECK_EQ_LL(dc_check_launch(&c), 1);
     CHECK_EQ_LL(stats().findings, 4);
@@ -450,7 +454,7 @@ static void test_migrate_api(void)
                             "    operands:\n"
                             "      param 0, word +0 = 0x510000010000: device memory owned by cuda:1; cuda:0 may not access it\n");
     CHECK_EQ_LL(count_of(log, "hint: move the operand to cuda:0 before the launch"), 4);
-    CHECK_STR_CONTAINS(log, "devcheck: SUMMARY: 5 findings (5 errors, 0 warnings) in 2 kernels; 2 launches checked, 0 unchecked; 8192 bytes migrated\n");
+    CHECK_STR_CONTAINS(log, "devcheck: SUMMARY: 5 findings (5 errors, 0 warnings) in 2 kernels; 2 launches checked, 0 unchecked (1 seen by interpose, 1 by cupti); 8192 bytes migrated\n");
     free(log);
 }
 

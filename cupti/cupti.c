@@ -1,0 +1,900 @@
+/* cupti: the CUPTI callback subscriber (see cupti.h).
+ *
+ * Which libcupti.so.13 (first that applies):
+ *  1. DEVCHECK_CUPTI, when set: that file and no other.
+ *  2. The platform's own: a libcupti.so.13 in the directory of the
+ *     libcuda.so.1 the process loaded (found with dladdr on the real driver
+ *     function).  NVIDIA's driver directory holds none; the simulated
+ *     platform (build/sim) ships its libcupti beside its libcuda.
+ *  3. No CUPTI when the driver is not NVIDIA's and brought none: NVIDIA's
+ *     driver file is versioned (libcuda.so.1 -> libcuda.so.<driver version>);
+ *     any other driver (the simulated one) gets only the CUPTI of step 2, never
+ *     NVIDIA's, which cannot work without NVIDIA's driver.
+ *  4. The loader's own search, dlopen("libcupti.so.13") (LD_LIBRARY_PATH
+ *     wins), then $CUDA_HOME/extras/CUPTI/lib64, $CUDA_HOME/lib64
+ *     (CUDA_HOME defaults to /usr/local/cuda), then Python's
+ *     site-packages/nvidia/cuda_cupti/lib (site-packages of the objects already
+ *     loaded, $VIRTUAL_ENV, $CONDA_PREFIX).
+ *
+ * Callbacks: the per-thread guard decides who has a call.  A callback that
+ * arrives with the guard held belongs to the interposer (or to devcheck's own
+ * CUDA calls) and is ignored; otherwise the callback takes the guard and
+ * goes through the same functions as the hooks (hooks_mem.c dc_mem_*,
+ * hooks_launch.c dc_launch_check) with path DC_PATH_CUPTI.
+ *
+ * Runtime launches: the runtime's launch reaches the driver, and the driver
+ * launch callback nested in it (same thread, runtime frame open) is checked
+ * once, under the runtime entry point's name and current device.  If no
+ * driver launch comes, at the runtime exit a launch with a documented params
+ * struct (cudaLaunchKernel*, cudaLaunchCooperativeKernel*,
+ * cudaLaunchKernelExC*) is checked from it; one without (__cudaLaunchKernel*)
+ * is counted unchecked, never guessed. */
+/* cupti.h brings cuda.h, cuda_runtime_api.h and the generated *_params
+ * structs (generated_cuda_meta.h, generated_cuda_runtime_api_meta.h). */
+#include <cupti.h>
+#include "preload/shared.h"
+#include "preload/options.h"
+#include "report/check.h"
+#include "report/report.h"
+#include "cupti/cupti.h"
+
+#include <dlfcn.h>
+#include <glob.h>
+#include <limits.h>
+#include <link.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* --- the CUPTI functions devcheck calls (typed from cupti.h) --------------- */
+
+#define CUPTI_FUNCS(X)          \
+    X(cuptiSubscribe_v2)        \
+    X(cuptiUnsubscribe)         \
+    X(cuptiEnableCallback)      \
+    X(cuptiEnableDomain)        \
+    X(cuptiGetResultString)
+
+#define X(name) static __typeof__(&name) p_##name;
+CUPTI_FUNCS(X)
+#undef X
+
+static CUpti_SubscriberHandle subscriber;
+
+/* --- callbacks enabled ------------------------------------------------------ */
+
+static const CUpti_CallbackId driver_cbids[] = {
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuGraphAddKernelNode_v2,
+    CUPTI_DRIVER_TRACE_CBID_cuGraphKernelNodeSetParams_v2,
+    CUPTI_DRIVER_TRACE_CBID_cuGraphExecKernelNodeSetParams_v2,
+    CUPTI_DRIVER_TRACE_CBID_cuGraphAddNode,
+    CUPTI_DRIVER_TRACE_CBID_cuGraphAddNode_v2,
+    CUPTI_DRIVER_TRACE_CBID_cuGraphNodeSetParams,
+    CUPTI_DRIVER_TRACE_CBID_cuGraphExecNodeSetParams,
+    CUPTI_DRIVER_TRACE_CBID_cuMemAlloc_v2,
+    CUPTI_DRIVER_TRACE_CBID_cuMemAllocPitch_v2,
+    CUPTI_DRIVER_TRACE_CBID_cuMemAllocManaged,
+    CUPTI_DRIVER_TRACE_CBID_cuMemAllocAsync,
+    CUPTI_DRIVER_TRACE_CBID_cuMemAllocAsync_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuMemAllocFromPoolAsync,
+    CUPTI_DRIVER_TRACE_CBID_cuMemAllocFromPoolAsync_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuMemHostAlloc,
+    CUPTI_DRIVER_TRACE_CBID_cuMemAllocHost_v2,
+    CUPTI_DRIVER_TRACE_CBID_cuMemHostRegister_v2,
+    CUPTI_DRIVER_TRACE_CBID_cuIpcOpenMemHandle_v2,
+    CUPTI_DRIVER_TRACE_CBID_cuMemPoolImportPointer,
+    CUPTI_DRIVER_TRACE_CBID_cuGraphAddMemAllocNode,
+    CUPTI_DRIVER_TRACE_CBID_cuMemCreate,
+    CUPTI_DRIVER_TRACE_CBID_cuMemRelease,
+    CUPTI_DRIVER_TRACE_CBID_cuMemMap,
+    CUPTI_DRIVER_TRACE_CBID_cuMemFree_v2,
+    CUPTI_DRIVER_TRACE_CBID_cuMemFreeAsync,
+    CUPTI_DRIVER_TRACE_CBID_cuMemFreeAsync_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuMemFreeHost,
+    CUPTI_DRIVER_TRACE_CBID_cuMemHostUnregister,
+    CUPTI_DRIVER_TRACE_CBID_cuIpcCloseMemHandle,
+    CUPTI_DRIVER_TRACE_CBID_cuMemUnmap,
+    CUPTI_DRIVER_TRACE_CBID_cuMemAddressFree,
+    CUPTI_DRIVER_TRACE_CBID_cuMemSetAccess,
+    CUPTI_DRIVER_TRACE_CBID_cuMemPoolSetAccess,
+    CUPTI_DRIVER_TRACE_CBID_cuCtxEnablePeerAccess,
+    CUPTI_DRIVER_TRACE_CBID_cuCtxDisablePeerAccess,
+    CUPTI_DRIVER_TRACE_CBID_cuDevicePrimaryCtxReset_v2,
+    CUPTI_DRIVER_TRACE_CBID_cuLibraryUnload,
+};
+
+/* Runtime launches, with the entry point's name as the interposer reports it. */
+static const struct rt_launch {
+    CUpti_CallbackId cbid;
+    const char *api;
+    int params;             /* 1: documented params struct {func, ..., args, stream} */
+} rt_launches[] = {
+    { CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_v13000, "__cudaLaunchKernel", 0 },
+    { CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_ptsz_v13000, "__cudaLaunchKernel_ptsz", 0 },
+    { CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, "cudaLaunchKernel", 1 },
+    { CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000, "cudaLaunchKernel_ptsz", 1 },
+    { CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_v9000, "cudaLaunchCooperativeKernel", 1 },
+    { CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_ptsz_v9000, "cudaLaunchCooperativeKernel_ptsz", 1 },
+    { CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060, "cudaLaunchKernelExC", 2 },
+    { CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060, "cudaLaunchKernelExC_ptsz", 2 },
+};
+#define N_RT_LAUNCHES (sizeof rt_launches / sizeof rt_launches[0])
+
+/* Runtime allocation, free, access and peer calls: each reaches the driver,
+ * whose callbacks record it; the runtime's own exit is the fallback for a
+ * call that did not (see on_runtime_exit). */
+static const CUpti_CallbackId runtime_mem_cbids[] = {
+    CUPTI_RUNTIME_TRACE_CBID_cudaMalloc_v3020,
+    CUPTI_RUNTIME_TRACE_CBID_cudaMallocManaged_v6000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaMallocHost_v3020,
+    CUPTI_RUNTIME_TRACE_CBID_cudaHostAlloc_v3020,
+    CUPTI_RUNTIME_TRACE_CBID_cudaMallocAsync_v11020,
+    CUPTI_RUNTIME_TRACE_CBID_cudaMallocAsync_ptsz_v11020,
+    CUPTI_RUNTIME_TRACE_CBID_cudaHostRegister_v4000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaFree_v3020,
+    CUPTI_RUNTIME_TRACE_CBID_cudaFreeHost_v3020,
+    CUPTI_RUNTIME_TRACE_CBID_cudaFreeAsync_v11020,
+    CUPTI_RUNTIME_TRACE_CBID_cudaFreeAsync_ptsz_v11020,
+    CUPTI_RUNTIME_TRACE_CBID_cudaHostUnregister_v4000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaMemPoolSetAccess_v11020,
+    CUPTI_RUNTIME_TRACE_CBID_cudaDeviceEnablePeerAccess_v4000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaDeviceDisablePeerAccess_v4000,
+};
+
+/* --- per-thread state ---------------------------------------------------------- */
+
+/* The runtime call open on this thread (runtime calls do not nest within a
+ * thread, except devcheck's own, which the guard hides). */
+struct rt_frame {
+    int open;
+    uint32_t corr;
+    CUpti_CallbackId cbid;
+    const struct rt_launch *launch;     /* NULL: not a launch */
+    int checked;                        /* the launch went through the check */
+    int driver_seen;                    /* a driver callback arrived inside it */
+};
+static __thread struct rt_frame rt __attribute__((tls_model("initial-exec")));
+
+/* A driver free between its enter and exit callbacks. */
+struct free_frame {
+    int open;
+    uint32_t corr;
+    int had;
+    struct dc_alloc saved;
+};
+static __thread struct free_frame fr __attribute__((tls_model("initial-exec")));
+
+/* --- launches ------------------------------------------------------------------ */
+
+static const struct rt_launch *rt_launch_of(CUpti_CallbackId cbid)
+{
+    for (size_t i = 0; i < N_RT_LAUNCHES; i++)
+        if (rt_launches[i].cbid == cbid)
+            return &rt_launches[i];
+    return NULL;
+}
+
+/* A driver launch (enter): nested in an open runtime launch it is that
+ * launch (once, under its name and with the current device); alone it is
+ * checked as a driver launch. */
+static void driver_launch(const CUpti_CallbackData *cb, const char *api, CUfunction f, CUstream s,
+                          void **args, void **extra)
+{
+    int cur = -1;
+    if (rt.open && rt.launch) {
+        if (rt.checked)
+            return;
+        rt.checked = 1;
+        api = rt.launch->api;
+        cur = cb->context ? dc_ctx_device(cb->context) : dc_current_device();
+        if (cur < 0)
+            cur = dc_current_device();
+        int dev = (s == NULL || s == CU_STREAM_LEGACY || s == CU_STREAM_PER_THREAD) ? cur : -1;
+        dc_launch_check(DC_PATH_CUPTI, api, f, DC_KEY_FUNCTION, dev, cur, s, args, extra);
+        return;
+    }
+    dc_launch_check(DC_PATH_CUPTI, api, f, DC_KEY_FUNCTION, -1, -1, s, args, extra);
+}
+
+static int on_driver_launch(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
+{
+    const void *p = cb->functionParams;
+    switch (cbid) {
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel: {
+        const cuLaunchKernel_params *a = p;
+        driver_launch(cb, "cuLaunchKernel", a->f, a->hStream, a->kernelParams, a->extra);
+        return 1;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz: {
+        const cuLaunchKernel_ptsz_params *a = p;
+        driver_launch(cb, "cuLaunchKernel_ptsz", a->f, a->hStream, a->kernelParams, a->extra);
+        return 1;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx: {
+        const cuLaunchKernelEx_params *a = p;
+        if (a->config)
+            driver_launch(cb, "cuLaunchKernelEx", a->f, a->config->hStream, a->kernelParams, a->extra);
+        return 1;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz: {
+        const cuLaunchKernelEx_ptsz_params *a = p;
+        if (a->config)
+            driver_launch(cb, "cuLaunchKernelEx_ptsz", a->f, a->config->hStream, a->kernelParams, a->extra);
+        return 1;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel: {
+        const cuLaunchCooperativeKernel_params *a = p;
+        driver_launch(cb, "cuLaunchCooperativeKernel", a->f, a->hStream, a->kernelParams, NULL);
+        return 1;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz: {
+        const cuLaunchCooperativeKernel_ptsz_params *a = p;
+        driver_launch(cb, "cuLaunchCooperativeKernel_ptsz", a->f, a->hStream, a->kernelParams, NULL);
+        return 1;
+    }
+    /* graph kernel nodes: checked when created or changed, as the hooks do */
+    case CUPTI_DRIVER_TRACE_CBID_cuGraphAddKernelNode_v2:
+        dc_launch_check_node(DC_PATH_CUPTI, "cuGraphAddKernelNode",
+                             ((const cuGraphAddKernelNode_v2_params *)p)->nodeParams);
+        return 1;
+    case CUPTI_DRIVER_TRACE_CBID_cuGraphKernelNodeSetParams_v2:
+        dc_launch_check_node(DC_PATH_CUPTI, "cuGraphKernelNodeSetParams",
+                             ((const cuGraphKernelNodeSetParams_v2_params *)p)->nodeParams);
+        return 1;
+    case CUPTI_DRIVER_TRACE_CBID_cuGraphExecKernelNodeSetParams_v2:
+        dc_launch_check_node(DC_PATH_CUPTI, "cuGraphExecKernelNodeSetParams",
+                             ((const cuGraphExecKernelNodeSetParams_v2_params *)p)->nodeParams);
+        return 1;
+    case CUPTI_DRIVER_TRACE_CBID_cuGraphAddNode:
+        dc_launch_check_generic_node(DC_PATH_CUPTI, "cuGraphAddNode", ((const cuGraphAddNode_params *)p)->nodeParams);
+        return 1;
+    case CUPTI_DRIVER_TRACE_CBID_cuGraphAddNode_v2:
+        dc_launch_check_generic_node(DC_PATH_CUPTI, "cuGraphAddNode", ((const cuGraphAddNode_v2_params *)p)->nodeParams);
+        return 1;
+    case CUPTI_DRIVER_TRACE_CBID_cuGraphNodeSetParams:
+        dc_launch_check_generic_node(DC_PATH_CUPTI, "cuGraphNodeSetParams",
+                                     ((const cuGraphNodeSetParams_params *)p)->nodeParams);
+        return 1;
+    case CUPTI_DRIVER_TRACE_CBID_cuGraphExecNodeSetParams:
+        dc_launch_check_generic_node(DC_PATH_CUPTI, "cuGraphExecNodeSetParams",
+                                     ((const cuGraphExecNodeSetParams_params *)p)->nodeParams);
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* --- memory: the driver's exit callbacks ------------------------------------- */
+
+static void free_enter(const CUpti_CallbackData *cb, uintptr_t base)
+{
+    fr.open = 1;
+    fr.corr = cb->correlationId;
+    fr.had = dc_mem_free_begin(base, &fr.saved);
+}
+
+static void free_exit(const CUpti_CallbackData *cb, int ok)
+{
+    if (!fr.open || fr.corr != cb->correlationId)
+        return;
+    fr.open = 0;
+    dc_mem_free_end(fr.had, &fr.saved, ok);
+}
+
+/* Frees are undone at their exit when they failed; everything else is
+ * recorded at the exit of a successful call. */
+static void on_driver_mem(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
+{
+    const void *p = cb->functionParams;
+    int enter = cb->callbackSite == CUPTI_API_ENTER;
+    int ok = !enter && cb->functionReturnValue && *(const CUresult *)cb->functionReturnValue == CUDA_SUCCESS;
+
+    switch (cbid) {                     /* frees: both sites */
+    case CUPTI_DRIVER_TRACE_CBID_cuMemFree_v2:
+    case CUPTI_DRIVER_TRACE_CBID_cuMemFreeAsync:
+    case CUPTI_DRIVER_TRACE_CBID_cuMemFreeAsync_ptsz:
+    case CUPTI_DRIVER_TRACE_CBID_cuIpcCloseMemHandle:
+    case CUPTI_DRIVER_TRACE_CBID_cuMemFreeHost:
+    case CUPTI_DRIVER_TRACE_CBID_cuMemHostUnregister:
+        if (!enter) {
+            free_exit(cb, ok);
+            return;
+        }
+        switch (cbid) {
+        case CUPTI_DRIVER_TRACE_CBID_cuMemFree_v2:
+            free_enter(cb, ((const cuMemFree_v2_params *)p)->dptr);
+            return;
+        case CUPTI_DRIVER_TRACE_CBID_cuMemFreeAsync:
+            free_enter(cb, ((const cuMemFreeAsync_params *)p)->dptr);
+            return;
+        case CUPTI_DRIVER_TRACE_CBID_cuMemFreeAsync_ptsz:
+            free_enter(cb, ((const cuMemFreeAsync_ptsz_params *)p)->dptr);
+            return;
+        case CUPTI_DRIVER_TRACE_CBID_cuIpcCloseMemHandle:
+            free_enter(cb, ((const cuIpcCloseMemHandle_params *)p)->dptr);
+            return;
+        case CUPTI_DRIVER_TRACE_CBID_cuMemFreeHost:
+            free_enter(cb, (uintptr_t)((const cuMemFreeHost_params *)p)->p);
+            return;
+        default:
+            free_enter(cb, (uintptr_t)((const cuMemHostUnregister_params *)p)->p);
+            return;
+        }
+    default:
+        break;
+    }
+    if (!ok)
+        return;
+
+    switch (cbid) {
+    case CUPTI_DRIVER_TRACE_CBID_cuMemAlloc_v2: {
+        const cuMemAlloc_v2_params *a = p;
+        if (a->dptr)
+            dc_mem_alloc_current(*a->dptr, a->bytesize, DC_MEM_DEVICE);
+        break;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuMemAllocPitch_v2: {
+        const cuMemAllocPitch_v2_params *a = p;
+        if (a->dptr && a->pPitch)
+            dc_mem_alloc_current(*a->dptr, *a->pPitch * a->Height, DC_MEM_DEVICE);
+        break;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuMemAllocManaged: {
+        const cuMemAllocManaged_params *a = p;
+        if (a->dptr)
+            dc_mem_alloc_current(*a->dptr, a->bytesize, DC_MEM_MANAGED);
+        break;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuMemAllocAsync: {
+        const cuMemAllocAsync_params *a = p;
+        if (a->dptr)
+            dc_mem_pool_alloc(*a->dptr, a->bytesize, NULL, a->hStream);
+        break;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuMemAllocAsync_ptsz: {
+        const cuMemAllocAsync_ptsz_params *a = p;
+        if (a->dptr)
+            dc_mem_pool_alloc(*a->dptr, a->bytesize, NULL, a->hStream);
+        break;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuMemAllocFromPoolAsync: {
+        const cuMemAllocFromPoolAsync_params *a = p;
+        if (a->dptr)
+            dc_mem_pool_alloc(*a->dptr, a->bytesize, a->pool, a->hStream);
+        break;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuMemAllocFromPoolAsync_ptsz: {
+        const cuMemAllocFromPoolAsync_ptsz_params *a = p;
+        if (a->dptr)
+            dc_mem_pool_alloc(*a->dptr, a->bytesize, a->pool, a->hStream);
+        break;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuMemHostAlloc: {
+        const cuMemHostAlloc_params *a = p;
+        if (a->pp)
+            dc_mem_host((uintptr_t)*a->pp, a->bytesize, DC_MEM_HOST_PINNED);
+        break;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuMemAllocHost_v2: {
+        const cuMemAllocHost_v2_params *a = p;
+        if (a->pp)
+            dc_mem_host((uintptr_t)*a->pp, a->bytesize, DC_MEM_HOST_PINNED);
+        break;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuMemHostRegister_v2: {
+        const cuMemHostRegister_v2_params *a = p;
+        dc_mem_host((uintptr_t)a->p, a->bytesize, DC_MEM_HOST_REGISTERED);
+        break;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuIpcOpenMemHandle_v2: {
+        const cuIpcOpenMemHandle_v2_params *a = p;
+        if (a->pdptr)
+            dc_mem_ipc_open(*a->pdptr, a->Flags);
+        break;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuMemPoolImportPointer: {
+        const cuMemPoolImportPointer_params *a = p;
+        if (a->ptr_out)
+            dc_mem_pool_import(*a->ptr_out, a->pool);
+        break;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuGraphAddMemAllocNode: {
+        const cuGraphAddMemAllocNode_params *a = p;
+        if (a->nodeParams)
+            dc_mem_graph_alloc_node(a->nodeParams);
+        break;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuMemCreate: {
+        const cuMemCreate_params *a = p;
+        if (a->handle && a->prop)
+            dc_mem_vmm_create(*a->handle, a->prop);
+        break;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuMemRelease:
+        dc_mem_vmm_release(((const cuMemRelease_params *)p)->handle);
+        break;
+    case CUPTI_DRIVER_TRACE_CBID_cuMemMap: {
+        const cuMemMap_params *a = p;
+        dc_mem_vmm_map(a->ptr, a->size, a->handle);
+        break;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuMemUnmap: {
+        const cuMemUnmap_params *a = p;
+        dc_mem_vmm_unmap((uintptr_t)a->ptr, a->size);
+        break;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuMemAddressFree: {
+        const cuMemAddressFree_params *a = p;
+        dc_mem_vmm_unmap((uintptr_t)a->ptr, a->size);
+        break;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuMemSetAccess: {
+        const cuMemSetAccess_params *a = p;
+        dc_mem_vmm_set_access(a->ptr, a->size, a->desc, a->count);
+        break;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuMemPoolSetAccess: {
+        const cuMemPoolSetAccess_params *a = p;
+        dc_mem_pool_access(a->pool, a->map, a->count);
+        break;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuCtxEnablePeerAccess:
+        dc_mem_peer(((const cuCtxEnablePeerAccess_params *)p)->peerContext, 1);
+        break;
+    case CUPTI_DRIVER_TRACE_CBID_cuCtxDisablePeerAccess:
+        dc_mem_peer(((const cuCtxDisablePeerAccess_params *)p)->peerContext, 0);
+        break;
+    case CUPTI_DRIVER_TRACE_CBID_cuDevicePrimaryCtxReset_v2:
+        dc_mem_forget_device((int)((const cuDevicePrimaryCtxReset_v2_params *)p)->dev, 1);
+        break;
+    case CUPTI_DRIVER_TRACE_CBID_cuLibraryUnload:
+        dc_launch_cache_flush();
+        break;
+    default:
+        break;
+    }
+}
+
+static void on_driver(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
+{
+    if (rt.open)
+        rt.driver_seen = 1;
+    if (!cb->functionParams)
+        return;
+    if (cb->callbackSite == CUPTI_API_ENTER && on_driver_launch(cbid, cb))
+        return;
+    on_driver_mem(cbid, cb);
+}
+
+/* --- runtime ------------------------------------------------------------------- */
+
+static void on_runtime_enter(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
+{
+    memset(&rt, 0, sizeof rt);
+    rt.open = 1;
+    rt.corr = cb->correlationId;
+    rt.cbid = cbid;
+    rt.launch = rt_launch_of(cbid);
+}
+
+/* A runtime launch no driver launch callback came for. */
+static void runtime_launch_fallback(const CUpti_CallbackData *cb)
+{
+    const void *p = cb->functionParams;
+    int cur = dc_current_device();
+    const char *api = rt.launch->api;
+    if (rt.launch->params == 1 && p) {
+        /* cudaLaunchKernel_v7000_params and the cooperative and _ptsz
+         * variants: the same layout, each read through its own type */
+        const void *func = NULL;
+        cudaStream_t s = NULL;
+        void **args = NULL;
+        switch (rt.cbid) {
+        case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000: {
+            const cudaLaunchKernel_v7000_params *a = p;
+            func = a->func, s = a->stream, args = a->args;
+            break;
+        }
+        case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000: {
+            const cudaLaunchKernel_ptsz_v7000_params *a = p;
+            func = a->func, s = a->stream, args = a->args;
+            break;
+        }
+        case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_v9000: {
+            const cudaLaunchCooperativeKernel_v9000_params *a = p;
+            func = a->func, s = a->stream, args = a->args;
+            break;
+        }
+        default: {
+            const cudaLaunchCooperativeKernel_ptsz_v9000_params *a = p;
+            func = a->func, s = a->stream, args = a->args;
+            break;
+        }
+        }
+        if (func) {
+            dc_launch_check_stub(DC_PATH_CUPTI, api, func, cur, (CUstream)s, args);
+            return;
+        }
+    } else if (rt.launch->params == 2 && p) {
+        const void *func = NULL;
+        const cudaLaunchConfig_t *c = NULL;
+        void **args = NULL;
+        if (rt.cbid == CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060) {
+            const cudaLaunchKernelExC_v11060_params *a = p;
+            func = a->func, c = a->config, args = a->args;
+        } else {
+            const cudaLaunchKernelExC_ptsz_v11060_params *a = p;
+            func = a->func, c = a->config, args = a->args;
+        }
+        if (func && c) {
+            dc_launch_check_stub(DC_PATH_CUPTI, api, func, cur, (CUstream)c->stream, args);
+            return;
+        }
+    }
+    /* no params struct to read (__cudaLaunchKernel): counted unchecked */
+    const void *key = cb->symbolName ? (const void *)cb->symbolName : (const void *)api;
+    dc_launch_check(DC_PATH_CUPTI, api, key, DC_KEY_OPAQUE, cur, -1, NULL, NULL, NULL);
+}
+
+/* The runtime memory calls reach the driver; only when no driver callback
+ * came inside one is it recorded from the runtime's own parameters (an
+ * allocation only when the registry does not know its base). */
+/* *pp as an address, when the registry does not know it yet; 0 otherwise. */
+static uintptr_t new_base(void *const *pp)
+{
+    struct dc_alloc known;
+    uintptr_t b = pp ? (uintptr_t)*pp : 0;
+    return b && dc_reg_lookup(b, &known) != 0 ? b : 0;
+}
+
+static void runtime_mem_fallback(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
+{
+    const void *p = cb->functionParams;
+    uintptr_t base;
+    switch (cbid) {
+    case CUPTI_RUNTIME_TRACE_CBID_cudaMalloc_v3020: {
+        const cudaMalloc_v3020_params *a = p;
+        if ((base = new_base(a->devPtr)))
+            dc_mem_alloc_current(base, a->size, DC_MEM_DEVICE);
+        break;
+    }
+    case CUPTI_RUNTIME_TRACE_CBID_cudaMallocManaged_v6000: {
+        const cudaMallocManaged_v6000_params *a = p;
+        if ((base = new_base(a->devPtr)))
+            dc_mem_alloc_current(base, a->size, DC_MEM_MANAGED);
+        break;
+    }
+    case CUPTI_RUNTIME_TRACE_CBID_cudaMallocHost_v3020: {
+        const cudaMallocHost_v3020_params *a = p;
+        if ((base = new_base(a->ptr)))
+            dc_mem_host(base, a->size, DC_MEM_HOST_PINNED);
+        break;
+    }
+    case CUPTI_RUNTIME_TRACE_CBID_cudaHostAlloc_v3020: {
+        const cudaHostAlloc_v3020_params *a = p;
+        if ((base = new_base(a->pHost)))
+            dc_mem_host(base, a->size, DC_MEM_HOST_PINNED);
+        break;
+    }
+    case CUPTI_RUNTIME_TRACE_CBID_cudaMallocAsync_v11020: {
+        const cudaMallocAsync_v11020_params *a = p;
+        if ((base = new_base(a->devPtr)))
+            dc_mem_pool_alloc(base, a->size, NULL, (CUstream)a->hStream);
+        break;
+    }
+    case CUPTI_RUNTIME_TRACE_CBID_cudaMallocAsync_ptsz_v11020: {
+        const cudaMallocAsync_ptsz_v11020_params *a = p;
+        if ((base = new_base(a->devPtr)))
+            dc_mem_pool_alloc(base, a->size, NULL, (CUstream)a->hStream);
+        break;
+    }
+    case CUPTI_RUNTIME_TRACE_CBID_cudaHostRegister_v4000: {
+        const cudaHostRegister_v4000_params *a = p;
+        struct dc_alloc known;
+        if ((base = (uintptr_t)a->ptr) && dc_reg_lookup(base, &known) != 0)
+            dc_mem_host(base, a->size, DC_MEM_HOST_REGISTERED);
+        break;
+    }
+    case CUPTI_RUNTIME_TRACE_CBID_cudaFree_v3020:
+        (void)dc_reg_remove((uintptr_t)((const cudaFree_v3020_params *)p)->devPtr, NULL);
+        break;
+    case CUPTI_RUNTIME_TRACE_CBID_cudaFreeHost_v3020:
+        (void)dc_reg_remove((uintptr_t)((const cudaFreeHost_v3020_params *)p)->ptr, NULL);
+        break;
+    case CUPTI_RUNTIME_TRACE_CBID_cudaFreeAsync_v11020:
+        (void)dc_reg_remove((uintptr_t)((const cudaFreeAsync_v11020_params *)p)->devPtr, NULL);
+        break;
+    case CUPTI_RUNTIME_TRACE_CBID_cudaFreeAsync_ptsz_v11020:
+        (void)dc_reg_remove((uintptr_t)((const cudaFreeAsync_ptsz_v11020_params *)p)->devPtr, NULL);
+        break;
+    case CUPTI_RUNTIME_TRACE_CBID_cudaHostUnregister_v4000:
+        (void)dc_reg_remove((uintptr_t)((const cudaHostUnregister_v4000_params *)p)->ptr, NULL);
+        break;
+    default:
+        /* cudaMemPoolSetAccess, cudaDevice{En,Dis}ablePeerAccess: the driver
+         * call is the only record (cudaMemPool_t and the peer's context are
+         * the driver's objects) */
+        break;
+    }
+}
+
+static void on_runtime_exit(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
+{
+    if (!rt.open || rt.corr != cb->correlationId)
+        return;
+    int ok = cb->functionReturnValue && *(const cudaError_t *)cb->functionReturnValue == cudaSuccess;
+    if (rt.launch && !rt.checked)
+        runtime_launch_fallback(cb);
+    else if (!rt.launch && !rt.driver_seen && ok && cb->functionParams)
+        runtime_mem_fallback(cbid, cb);
+    memset(&rt, 0, sizeof rt);
+}
+
+/* --- resources ------------------------------------------------------------------ */
+
+static void on_resource(CUpti_CallbackId cbid, const CUpti_ResourceData *r)
+{
+    switch (cbid) {
+    case CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING:
+        dc_mem_forget_device(dc_ctx_device(r->context), 0);
+        break;
+    case CUPTI_CBID_RESOURCE_MODULE_UNLOAD_STARTING:
+        dc_launch_cache_flush();
+        break;
+    default:
+        break;
+    }
+}
+
+static void CUPTIAPI on_callback(void *userdata, CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
+                                 const void *data)
+{
+    (void)userdata;
+    /* the interposer (or devcheck itself) has this call */
+    if (dc_guard || !data || !__atomic_load_n(&dc_ready, __ATOMIC_ACQUIRE))
+        return;
+    dc_guard++;
+    switch (domain) {
+    case CUPTI_CB_DOMAIN_DRIVER_API:
+        on_driver(cbid, data);
+        break;
+    case CUPTI_CB_DOMAIN_RUNTIME_API: {
+        const CUpti_CallbackData *cb = data;
+        if (cb->callbackSite == CUPTI_API_ENTER)
+            on_runtime_enter(cbid, cb);
+        else
+            on_runtime_exit(cbid, cb);
+        break;
+    }
+    case CUPTI_CB_DOMAIN_RESOURCE:
+        on_resource(cbid, data);
+        break;
+    default:
+        break;
+    }
+    dc_guard--;
+}
+
+/* --- loading ------------------------------------------------------------------ */
+
+/* Room for a directory of PATH_MAX and a file name. */
+#define PATHBUF (PATH_MAX + 64)
+
+static int exists(const char *path) { return access(path, F_OK) == 0; }
+
+/* Directory of the loaded driver into dir (no trailing slash); its file's
+ * real name into real.  0, or -1 when unknown. */
+static int driver_file(char *dir, size_t dlen, char *real, size_t rlen)
+{
+    Dl_info info;
+    void *sym = dc_driver_symbol();
+    if (!sym || !dladdr(sym, &info) || !info.dli_fname || !*info.dli_fname)
+        return -1;
+    char rp[PATH_MAX];
+    if (!realpath(info.dli_fname, rp))
+        snprintf(rp, sizeof rp, "%s", info.dli_fname);
+    snprintf(real, rlen, "%s", rp);
+    snprintf(dir, dlen, "%s", info.dli_fname);
+    char *slash = strrchr(dir, '/');
+    if (!slash)
+        return -1;
+    *slash = 0;
+    return 0;
+}
+
+/* NVIDIA's driver file is libcuda.so.<driver version> (580.95.05; 1.1 on WSL). */
+static int nvidia_driver(const char *real)
+{
+    const char *b = strrchr(real, '/');
+    b = b ? b + 1 : real;
+    return !strncmp(b, "libcuda.so.", 11) && strcmp(b + 11, "1") != 0 && b[11] >= '0' && b[11] <= '9';
+}
+
+static void *try_open(const char *path, char *used, size_t ulen)
+{
+    if (!exists(path))
+        return NULL;
+    void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (h)
+        snprintf(used, ulen, "%s", path);
+    return h;
+}
+
+/* site-packages of an object already loaded (torch/lib, ...). */
+static int find_site(struct dl_phdr_info *info, size_t size, void *data)
+{
+    (void)size;
+    const char *n = info->dlpi_name;
+    char *out = data;
+    const char *m = n ? strstr(n, "/site-packages/") : NULL;
+    if (!m && n)
+        m = strstr(n, "/dist-packages/");
+    if (!m)
+        return 0;
+    size_t len = (size_t)(m - n) + 15;
+    if (len + 1 > PATH_MAX)
+        return 0;
+    memcpy(out, n, len);
+    out[len] = 0;
+    return 1;
+}
+
+static void *open_python(char *used, size_t ulen)
+{
+    char site[PATH_MAX] = "", path[PATHBUF];
+    dl_iterate_phdr(find_site, site);
+    if (*site) {
+        snprintf(path, sizeof path, "%snvidia/cuda_cupti/lib/libcupti.so.13", site);
+        void *h = try_open(path, used, ulen);
+        if (h)
+            return h;
+    }
+    const char *roots[] = { getenv("VIRTUAL_ENV"), getenv("CONDA_PREFIX") };
+    for (size_t i = 0; i < sizeof roots / sizeof roots[0]; i++) {
+        if (!roots[i] || !*roots[i])
+            continue;
+        snprintf(path, sizeof path, "%s/lib/python3*/site-packages/nvidia/cuda_cupti/lib/libcupti.so.13", roots[i]);
+        glob_t g;
+        if (glob(path, 0, NULL, &g) == 0) {
+            void *h = NULL;
+            for (size_t j = 0; !h && j < g.gl_pathc; j++)
+                h = try_open(g.gl_pathv[j], used, ulen);
+            globfree(&g);
+            if (h)
+                return h;
+        }
+    }
+    return NULL;
+}
+
+/* The libcupti to use (rule at the top), or NULL with *why set. */
+static void *open_cupti(char *used, size_t ulen, char *why, size_t wlen)
+{
+    const char *env = getenv("DEVCHECK_CUPTI");
+    if (env && *env) {
+        void *h = dlopen(env, RTLD_NOW | RTLD_LOCAL);
+        if (h) {
+            snprintf(used, ulen, "%s", env);
+            return h;
+        }
+        const char *e = dlerror();
+        snprintf(why, wlen, "cannot load DEVCHECK_CUPTI=%s (%s)", env, e ? e : "dlopen failed");
+        return NULL;
+    }
+    char dir[PATH_MAX], real[PATH_MAX], path[PATHBUF];
+    if (driver_file(dir, sizeof dir, real, sizeof real) == 0) {
+        snprintf(path, sizeof path, "%s/libcupti.so.13", dir);
+        if (exists(path)) {
+            void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+            if (h) {
+                snprintf(used, ulen, "%s", path);
+                return h;
+            }
+            const char *e = dlerror();
+            snprintf(why, wlen, "cannot load the driver's CUPTI %s (%s)", path, e ? e : "dlopen failed");
+            return NULL;
+        }
+        if (!nvidia_driver(real)) {
+            snprintf(why, wlen, "the driver %s is not NVIDIA's and has no libcupti.so.13 beside it", real);
+            return NULL;
+        }
+    }
+    void *h = dlopen("libcupti.so.13", RTLD_NOW | RTLD_LOCAL);
+    if (h) {
+        Dl_info info;
+        void *f = dlsym(h, "cuptiSubscribe_v2");
+        snprintf(used, ulen, "%s", f && dladdr(f, &info) && info.dli_fname ? info.dli_fname : "libcupti.so.13");
+        return h;
+    }
+    const char *home = getenv("CUDA_HOME");
+    if (!home || !*home)
+        home = "/usr/local/cuda";
+    const char *sub[] = { "extras/CUPTI/lib64", "lib64" };
+    for (size_t i = 0; i < sizeof sub / sizeof sub[0]; i++) {
+        snprintf(path, sizeof path, "%s/%s/libcupti.so.13", home, sub[i]);
+        if ((h = try_open(path, used, ulen)))
+            return h;
+    }
+    if ((h = open_python(used, ulen)))
+        return h;
+    snprintf(why, wlen, "no libcupti.so.13 found (LD_LIBRARY_PATH, %s/extras/CUPTI/lib64, %s/lib64, "
+                        "site-packages/nvidia/cuda_cupti/lib; or set DEVCHECK_CUPTI)", home, home);
+    return NULL;
+}
+
+static const char *result_name(CUptiResult r)
+{
+    const char *s = NULL;
+    if (!p_cuptiGetResultString || p_cuptiGetResultString(r, &s) != CUPTI_SUCCESS || !s)
+        return "CUPTI error";
+    return s;
+}
+
+/* One line, on the log sink. */
+static void alone(const char *why)
+{
+    dc_log("CUPTI: %s; running on interposition alone", why);
+}
+
+int dc_cupti_start(void)
+{
+    char used[PATHBUF] = "", why[2 * PATHBUF] = "";
+    void *h = open_cupti(used, sizeof used, why, sizeof why);
+    if (!h) {
+        alone(why);
+        return 0;
+    }
+#define X(name) p_##name = (__typeof__(p_##name))dlsym(h, #name);
+    CUPTI_FUNCS(X)
+#undef X
+    if (!p_cuptiSubscribe_v2 || !p_cuptiEnableCallback || !p_cuptiEnableDomain || !p_cuptiUnsubscribe) {
+        snprintf(why, sizeof why, "%s lacks cuptiSubscribe_v2/cuptiEnableCallback/cuptiEnableDomain", used);
+        alone(why);
+        return 0;
+    }
+
+    char holder[CUPTI_OLD_SUBSCRIBER_NAME_MIN_LEN + 64] = "";
+    CUpti_SubscriberParams sp;
+    memset(&sp, 0, sizeof sp);
+    sp.structSize = CUpti_SubscriberParams_STRUCT_SIZE;
+    sp.subscriberName = "devcheck";
+    sp.oldSubscriberName = holder;
+    sp.oldSubscriberSize = sizeof holder;
+    CUptiResult r = p_cuptiSubscribe_v2(&subscriber, on_callback, NULL, &sp);
+    if (r == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED) {
+        holder[sizeof holder - 1] = 0;
+        snprintf(why, sizeof why, "held by another subscriber (%s)", *holder ? holder : "unnamed");
+        alone(why);
+        return 0;
+    }
+    if (r != CUPTI_SUCCESS) {
+        snprintf(why, sizeof why, "cuptiSubscribe_v2 failed: %s", result_name(r));
+        alone(why);
+        return 0;
+    }
+
+    unsigned failed = 0;
+    for (size_t i = 0; i < sizeof driver_cbids / sizeof driver_cbids[0]; i++)
+        failed += p_cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, driver_cbids[i]) != CUPTI_SUCCESS;
+    for (size_t i = 0; i < N_RT_LAUNCHES; i++)
+        failed += p_cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, rt_launches[i].cbid) != CUPTI_SUCCESS;
+    for (size_t i = 0; i < sizeof runtime_mem_cbids / sizeof runtime_mem_cbids[0]; i++)
+        failed += p_cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, runtime_mem_cbids[i]) != CUPTI_SUCCESS;
+    r = p_cuptiEnableDomain(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE);
+    if (r != CUPTI_SUCCESS) {
+        /* without the resource domain, destroyed contexts would go unseen */
+        snprintf(why, sizeof why, "cannot enable the resource domain: %s", result_name(r));
+        p_cuptiUnsubscribe(subscriber);
+        alone(why);
+        return 0;
+    }
+    dc_logv(1, "CUPTI %s: subscribed as devcheck%s", used, failed ? " (some callbacks could not be enabled)" : "");
+    return 1;
+}

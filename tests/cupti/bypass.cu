@@ -1,0 +1,63 @@
+// bypass: kernel launches that reach the driver by a path the interposer does
+// not hook.  cuLaunchKernel comes from the C library's own dlsym, obtained
+// with dlvsym on libc.so.6 (the interposer hooks the dlsym a program links
+// to, and cuGetProcAddress, not this one), on a dlopen'ed libcuda.so.1; it
+// launches
+// `scale` on cuda:0 with a buffer allocated (cudaMalloc) on cuda:1.  Only
+// CUPTI's driver callbacks can see it.  Prints the launch's result and the
+// synchronisation's (the sim faults the launch: the buffer is not accessible
+// from cuda:0); exit status 0 whatever devcheck does.
+#include <cstdio>
+#include <dlfcn.h>
+#include <cuda.h>
+#include <cudaTypedefs.h>
+#include <cuda_runtime_api.h>
+
+__global__ void scale(float *x, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        x[i] *= 2.0f;
+}
+
+extern "C" void simcuda_twin_scale(void **args, const unsigned grid[3], const unsigned block[3])
+{
+    float *x = *(float **)args[0];
+    int n = *(int *)args[1];
+    for (unsigned i = 0; i < grid[0] * block[0] && (int)i < n; i++)
+        x[i] *= 2.0f;
+}
+
+int main()
+{
+    enum { N = 256 };
+    float *x = nullptr;
+    if (cudaSetDevice(1) != cudaSuccess || cudaMalloc(&x, N * sizeof *x) != cudaSuccess) {
+        printf("bypass: no cuda:1\n");
+        return 1;
+    }
+    cudaSetDevice(0);
+    cudaFunction_t f = nullptr;
+    if (cudaGetFuncBySymbol(&f, (const void *)scale) != cudaSuccess) {
+        printf("bypass: cudaGetFuncBySymbol failed\n");
+        return 1;
+    }
+    void *libc = dlopen("libc.so.6", RTLD_NOW | RTLD_NOLOAD);
+    typedef void *(*dlsym_fn)(void *, const char *);
+    dlsym_fn libc_dlsym = libc ? (dlsym_fn)dlvsym(libc, "dlsym", "GLIBC_2.34") : nullptr;
+    if (!libc_dlsym && libc)
+        libc_dlsym = (dlsym_fn)dlvsym(libc, "dlsym", "GLIBC_2.2.5");
+    void *h = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    PFN_cuLaunchKernel_v4000 launch =
+        h && libc_dlsym ? (PFN_cuLaunchKernel_v4000)libc_dlsym(h, "cuLaunchKernel") : nullptr;
+    if (!launch) {
+        printf("bypass: no cuLaunchKernel from the C library's dlsym\n");
+        return 1;
+    }
+    int n = N;
+    void *args[] = { &x, &n };
+    CUresult r = launch((CUfunction)f, 1, 1, 1, N, 1, 1, 0, nullptr, args, nullptr);
+    cudaError_t s = cudaDeviceSynchronize();
+    printf("bypass: launch %d, synchronize %s\n", (int)r, cudaGetErrorName(s));
+    return 0;
+}

@@ -1,0 +1,47 @@
+/* A stand-in libcupti.so.13 for the loader-rule test (loader.sh): the
+ * callback entry points devcheck resolves, defined against cupti.h.  Every
+ * subscription is refused as held by another subscriber whose name is
+ * "fake at <this file's path>", so devcheck's one line says which
+ * libcupti it loaded. */
+#include <cupti.h>
+#include <dlfcn.h>
+#include <stdio.h>
+#include <string.h>
+
+CUptiResult CUPTIAPI cuptiSubscribe_v2(CUpti_SubscriberHandle *subscriber, CUpti_CallbackFunc callback,
+                                       void *userdata, CUpti_SubscriberParams *pParams)
+{
+    (void)subscriber, (void)callback, (void)userdata;
+    Dl_info info;
+    const char *self = dladdr((void *)cuptiSubscribe_v2, &info) && info.dli_fname ? info.dli_fname : "?";
+    if (pParams && pParams->oldSubscriberName && pParams->oldSubscriberSize)
+        snprintf(pParams->oldSubscriberName, pParams->oldSubscriberSize, "fake at %s", self);
+    return CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED;
+}
+
+CUptiResult CUPTIAPI cuptiUnsubscribe(CUpti_SubscriberHandle subscriber)
+{
+    (void)subscriber;
+    return CUPTI_SUCCESS;
+}
+
+CUptiResult CUPTIAPI cuptiEnableCallback(uint32_t enable, CUpti_SubscriberHandle subscriber,
+                                         CUpti_CallbackDomain domain, CUpti_CallbackId cbid)
+{
+    (void)enable, (void)subscriber, (void)domain, (void)cbid;
+    return CUPTI_ERROR_INVALID_PARAMETER;
+}
+
+CUptiResult CUPTIAPI cuptiEnableDomain(uint32_t enable, CUpti_SubscriberHandle subscriber,
+                                       CUpti_CallbackDomain domain)
+{
+    (void)enable, (void)subscriber, (void)domain;
+    return CUPTI_ERROR_INVALID_PARAMETER;
+}
+
+CUptiResult CUPTIAPI cuptiGetResultString(CUptiResult result, const char **str)
+{
+    if (str)
+        *str = result == CUPTI_SUCCESS ? "CUPTI_SUCCESS" : "fake CUPTI error";
+    return CUPTI_SUCCESS;
+}

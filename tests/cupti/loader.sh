@@ -1,0 +1,46 @@
+#!/bin/sh
+# Which libcupti.so.13 devcheck loads (report/FORMAT.md, "Detection paths"),
+# on stand-in drivers (tests/preload/fakedrv) and a stand-in libcupti
+# (fake_cupti.c: refuses every subscription, naming its own path):
+#  - a driver that is not NVIDIA's and has no libcupti beside it gets none,
+#    not even one on LD_LIBRARY_PATH (so the sim never gets NVIDIA's);
+#  - NVIDIA's driver (libcuda.so.1 -> libcuda.so.<version>): the loader's
+#    search, LD_LIBRARY_PATH first;
+#  - a libcupti beside the driver wins over LD_LIBRARY_PATH;
+#  - DEVCHECK_CUPTI wins over everything.
+# Each time exactly one line about CUPTI, and the program's output unchanged.
+: "${ROOT:=$(cd "$(dirname "$0")/../.." && pwd)}"
+. "$ROOT/tests/e2e/common.sh"
+CT=$BUILD/tests/cupti
+PT=$BUILD/tests/preload
+FAKE_DIR=$CT/fakecupti
+need "$DEVCHECK_LIB" "$PT/optional" "$PT/fakedrv/libcuda.so.1" "$FAKE_DIR/libcupti.so.13"
+NOT_FOUND=$(grep -o 'CUDA_ERROR_NOT_FOUND *= *[0-9]*' "$CUDA_HOME/include/cuda.h" | grep -o '[0-9]*$')
+
+# Drivers: NVIDIA-named, and one with its own libcupti beside it.
+mkdir -p "$TMPD/nv" "$TMPD/own"
+cp "$PT/fakedrv/libcuda.so.1" "$TMPD/nv/libcuda.so.580.65.06"
+ln -s libcuda.so.580.65.06 "$TMPD/nv/libcuda.so.1"
+cp "$PT/fakedrv/libcuda.so.1" "$TMPD/own/libcuda.so.1"
+cp "$FAKE_DIR/libcupti.so.13" "$TMPD/own/libcupti.so.13"
+
+# one NAME LINE-REGEX VAR=VALUE...: one run of `optional`; one CUPTI line.
+one() {
+    t=$TMPD/$1 re=$2; shift 2
+    run "$t" env "$@" CUDA_HOME="$TMPD/no-cuda-home" LD_PRELOAD="${SAN_PRELOAD:+$SAN_PRELOAD }$DEVCHECK_LIB" \
+        "$PT/optional"
+    expect_eq "$1: status" 0 "$(rc_of "$t")"
+    expect_eq "$1: stdout" "optional: async=$NOT_FOUND alloc=999" "$(cat "$t.out")"
+    expect_eq "$1: lines about CUPTI" 1 "$(grep -c CUPTI "$t.err")"
+    expect_grep "$re" "$t.err"
+}
+alone='; running on interposition alone$'
+one notnv "^devcheck: CUPTI: the driver .*/fakedrv/libcuda\.so\.1 is not NVIDIA's and has no libcupti\.so\.13 beside it$alone" \
+    LD_LIBRARY_PATH="$PT/fakedrv:$FAKE_DIR"
+one search "^devcheck: CUPTI: held by another subscriber \(fake at $FAKE_DIR/libcupti\.so\.13\)$alone" \
+    LD_LIBRARY_PATH="$TMPD/nv:$FAKE_DIR"
+one beside "^devcheck: CUPTI: held by another subscriber \(fake at $TMPD/own/libcupti\.so\.13\)$alone" \
+    LD_LIBRARY_PATH="$TMPD/own:$FAKE_DIR"
+one env "^devcheck: CUPTI: held by another subscriber \(fake at $TMPD/own/libcupti\.so\.13\)$alone" \
+    LD_LIBRARY_PATH="$TMPD/nv:$FAKE_DIR" DEVCHECK_CUPTI="$TMPD/own/libcupti.so.13"
+echo "ok: the libcupti loading rule"

@@ -1,0 +1,27 @@
+#!/bin/sh
+# DEVCHECK_CUPTI names a file that does not exist: one line saying so, and
+# devcheck runs on interposition alone (expected/vision_merge.txt, detected
+# by interpose, with backend=both and backend=cupti); the program's stdout
+# and exit status unchanged.  backend=interpose does not look for CUPTI.
+: "${ROOT:=$(cd "$(dirname "$0")/../.." && pwd)}"
+. "$ROOT/tests/e2e/common.sh"
+s=vision_merge
+need "$DEVCHECK_LIB" "$SAMPLES/$s"
+missing=$TMPD/no/such/libcupti.so.13
+
+run "$TMPD/plain" on_sim "$SAMPLES/$s"
+for b in both cupti interpose; do
+    t=$TMPD/$b
+    run "$t" under_devcheck env DEVCHECK_CUPTI="$missing" DEVCHECK_OPTIONS="backend=$b:json_path=$t.json" "$SAMPLES/$s"
+    if [ $b = interpose ]; then
+        expect_eq "backend=$b: lines about CUPTI" 0 "$(grep -c 'CUPTI' "$t.err")"
+    else
+        expect_eq "backend=$b: lines about CUPTI" 1 "$(grep -c 'CUPTI' "$t.err")"
+        expect_grep "^devcheck: CUPTI: cannot load DEVCHECK_CUPTI=$missing \(.*\); running on interposition alone\$" "$t.err"
+    fi
+    canon "$s" "$t.json" "$t.canon" interpose
+    expect_findings "$E2E/expected/$s.txt" "$t.canon" "$s with DEVCHECK_CUPTI missing, backend=$b"
+    cmp -s "$TMPD/plain.out" "$t.out" || { diff -u "$TMPD/plain.out" "$t.out" >&2; fail "backend=$b: stdout differs"; }
+    expect_eq "backend=$b: exit status" "$(rc_of "$TMPD/plain")" "$(rc_of "$t")"
+done
+echo "ok: DEVCHECK_CUPTI missing"
