@@ -31,8 +31,12 @@ int dc_pageable_ok(int device);              /* cached CU_DEVICE_ATTRIBUTE_PAGEA
 /* The launch description, shared by both detection paths (the hooks and
  * cupti/): describes one launch (name and parameter layout of `key` from the
  * per-function cache, launch device, arguments) and hands it to
- * dc_check_launch with `path` as the detection path.  Exactly what a hook
- * does; the caller holds the guard.  Never writes through args or extra.
+ * dc_check_launch with `path` as the detection path.  What a hook does,
+ * check only: the hooks themselves go through launch_begin/launch_end, which
+ * also migrate (mode=migrate) and synchronise (sync=1); this never rewrites
+ * the arguments nor synchronises (mode=migrate reports the operands it would
+ * move as not migrated: DC_NO_REWRITE_CUPTI for DC_PATH_CUPTI).  The caller
+ * holds the guard.  Never writes through args or extra.
  *   key      a CUfunction (DC_KEY_FUNCTION), a CUkernel (DC_KEY_KERNEL), or
  *            a host stub no function could be found for (DC_KEY_OPAQUE: the
  *            launch is counted unchecked)
