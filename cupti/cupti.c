@@ -159,6 +159,8 @@ struct rt_frame {
     const struct rt_launch *launch;     /* NULL: not a launch */
     int checked;                        /* the launch went through the check */
     int driver_seen;                    /* a driver callback arrived inside it */
+    int freed_had;                      /* a runtime free took `freed` off the registry */
+    struct dc_alloc freed;
 };
 static __thread struct rt_frame rt __attribute__((tls_model("initial-exec")));
 
@@ -475,6 +477,27 @@ static void on_driver(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
 
 /* --- runtime ------------------------------------------------------------------- */
 
+/* The address a runtime free releases; 0 for any other call. */
+static uintptr_t runtime_freed(CUpti_CallbackId cbid, const void *p)
+{
+    if (!p)
+        return 0;
+    switch (cbid) {
+    case CUPTI_RUNTIME_TRACE_CBID_cudaFree_v3020:
+        return (uintptr_t)((const cudaFree_v3020_params *)p)->devPtr;
+    case CUPTI_RUNTIME_TRACE_CBID_cudaFreeHost_v3020:
+        return (uintptr_t)((const cudaFreeHost_v3020_params *)p)->ptr;
+    case CUPTI_RUNTIME_TRACE_CBID_cudaFreeAsync_v11020:
+        return (uintptr_t)((const cudaFreeAsync_v11020_params *)p)->devPtr;
+    case CUPTI_RUNTIME_TRACE_CBID_cudaFreeAsync_ptsz_v11020:
+        return (uintptr_t)((const cudaFreeAsync_ptsz_v11020_params *)p)->devPtr;
+    case CUPTI_RUNTIME_TRACE_CBID_cudaHostUnregister_v4000:
+        return (uintptr_t)((const cudaHostUnregister_v4000_params *)p)->ptr;
+    default:
+        return 0;
+    }
+}
+
 static void on_runtime_enter(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
 {
     memset(&rt, 0, sizeof rt);
@@ -482,6 +505,12 @@ static void on_runtime_enter(CUpti_CallbackId cbid, const CUpti_CallbackData *cb
     rt.corr = cb->correlationId;
     rt.cbid = cbid;
     rt.launch = rt_launch_of(cbid);
+    /* A free leaves the registry before the real call, as in the hooks: at
+     * its exit the address may already be another thread's new allocation
+     * (with the interposer on, the driver free inside is not seen here). */
+    uintptr_t freed = runtime_freed(cbid, cb->functionParams);
+    if (freed)
+        rt.freed_had = dc_reg_remove(freed, &rt.freed) == 0;
 }
 
 /* A runtime launch no driver launch callback came for. */
@@ -602,21 +631,7 @@ static void runtime_mem_fallback(CUpti_CallbackId cbid, const CUpti_CallbackData
             dc_mem_host(base, a->size, DC_MEM_HOST_REGISTERED);
         break;
     }
-    case CUPTI_RUNTIME_TRACE_CBID_cudaFree_v3020:
-        (void)dc_reg_remove((uintptr_t)((const cudaFree_v3020_params *)p)->devPtr, NULL);
-        break;
-    case CUPTI_RUNTIME_TRACE_CBID_cudaFreeHost_v3020:
-        (void)dc_reg_remove((uintptr_t)((const cudaFreeHost_v3020_params *)p)->ptr, NULL);
-        break;
-    case CUPTI_RUNTIME_TRACE_CBID_cudaFreeAsync_v11020:
-        (void)dc_reg_remove((uintptr_t)((const cudaFreeAsync_v11020_params *)p)->devPtr, NULL);
-        break;
-    case CUPTI_RUNTIME_TRACE_CBID_cudaFreeAsync_ptsz_v11020:
-        (void)dc_reg_remove((uintptr_t)((const cudaFreeAsync_ptsz_v11020_params *)p)->devPtr, NULL);
-        break;
-    case CUPTI_RUNTIME_TRACE_CBID_cudaHostUnregister_v4000:
-        (void)dc_reg_remove((uintptr_t)((const cudaHostUnregister_v4000_params *)p)->ptr, NULL);
-        break;
+    /* frees: taken off at the runtime call's enter (on_runtime_enter) */
     default:
         /* cudaMemPoolSetAccess, cudaDevice{En,Dis}ablePeerAccess: the driver
          * call is the only record (cudaMemPool_t and the peer's context are
@@ -630,6 +645,8 @@ static void on_runtime_exit(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
     if (!rt.open || rt.corr != cb->correlationId)
         return;
     int ok = cb->functionReturnValue && *(const cudaError_t *)cb->functionReturnValue == cudaSuccess;
+    if (rt.freed_had && !ok)
+        (void)dc_reg_add(&rt.freed);     /* the free failed: the memory is still there */
     if (rt.launch && !rt.checked)
         runtime_launch_fallback(cb);
     else if (!rt.launch && !rt.driver_seen && ok && cb->functionParams)
