@@ -162,18 +162,23 @@ static int threads(void)
         }                                                                     \
     } while (0)
 
-static int capture(void)
+// The bug of `capture` and `graph`: x on cuda:1, y on cuda:0 (current), and
+// axpy's CUfunction for a driver-API launch.
+static void cross_setup(float **x, float **y, CUfunction *f)
 {
     need_devices(2);
-    float *x, *y;
     CHECK(cudaSetDevice(1));
-    CHECK(cudaMalloc(&x, N * sizeof(float)));
+    CHECK(cudaMalloc(x, N * sizeof(float)));
     CHECK(cudaSetDevice(0));
-    CHECK(cudaMalloc(&y, N * sizeof(float)));
+    CHECK(cudaMalloc(y, N * sizeof(float)));
+    CHECK(cudaGetFuncBySymbol(f, (const void *)axpy));
+}
+
+static int capture(void)
+{
+    float *x, *y;
     CUfunction f;
-    CHECK(cudaGetFuncBySymbol(&f, (const void *)axpy));
-    CUcontext ctx;
-    CK(cuCtxGetCurrent(&ctx));
+    cross_setup(&x, &y, &f);
     CUstream s;
     CK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
     CK(cuStreamBeginCapture(s, CU_STREAM_CAPTURE_MODE_GLOBAL));
@@ -213,14 +218,9 @@ static int shared(void)
 
 static int graph(void)
 {
-    need_devices(2);
     float *x, *y;
-    CHECK(cudaSetDevice(1));
-    CHECK(cudaMalloc(&x, N * sizeof(float)));
-    CHECK(cudaSetDevice(0));
-    CHECK(cudaMalloc(&y, N * sizeof(float)));
     CUfunction f;
-    CHECK(cudaGetFuncBySymbol(&f, (const void *)axpy));
+    cross_setup(&x, &y, &f);
     float a = 2.0f;
     int n = N;
     void *params[] = { &x, &y, &a, &n }; // BUG: x on cuda:1
