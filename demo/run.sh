@@ -5,7 +5,8 @@
 # pipeline, which must come out clean.  With no NVIDIA driver the wrapper runs
 # them on the simulated GPUs (SIMCUDA_DEVICES, 4 by default) and says so.
 # Exits 0 when every sample behaved as expected: errors reported for each
-# buggy sample, none for the fixed ones and the correct pipeline.
+# buggy sample, none for the fixed ones and the correct pipeline, and each
+# buggy sample completing with its correct result under --mode migrate.
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${BUILD:-build}
@@ -33,41 +34,47 @@ BOLD="" PLAIN=""
 [ -t 1 ] && BOLD=$(printf '\033[1m') PLAIN=$(printf '\033[0m')
 good=0 bad=0
 # show TITLE PROGRAM WANT: runs PROGRAM under devcheck with its report on the
-# terminal; WANT is "errors" (at least one error finding) or "clean" (no error
-# and the program succeeded; with "clean-strict" no warning either).  Prints a
-# verdict line.
+# terminal; WANT is "errors" (at least one error finding), "migrated" (errors
+# found, moved by --mode migrate, and the program succeeded) or "clean" (no
+# error and the program succeeded; with "clean-strict" no warning either).
+# Further arguments go to devcheck.  Prints a verdict line.
 show() {
     title=$1 prog=$2 want=$3
+    shift 3
     printf '\n%s=== %s%s\n' "$BOLD" "$title" "$PLAIN"
-    "$DEVCHECK" --json "$TMP/run.json" -- "$SAMPLES/$prog" </dev/null
+    "$DEVCHECK" --json "$TMP/run.json" "$@" -- "$SAMPLES/$prog" </dev/null
     rc=$?
     counts=$(python3 - "$TMP/run.json" <<'PY'
 import json, sys
-summary = None
+summary, migrated = None, set()
 try:
     for line in open(sys.argv[1]):
         if line.strip():
             obj = json.loads(line)
             if obj.get("type") == "summary":
                 summary = obj
+            elif obj.get("type") == "finding" and obj.get("action") == "migrated":
+                migrated.add(obj.get("id"))
 except (OSError, ValueError):
     pass
-print("%s %s" % (summary.get("errors", "?"), summary.get("warnings", "?")) if summary else "? ?")
+print("%s %s %d" % (summary.get("errors", "?"), summary.get("warnings", "?"), len(migrated)) if summary else "? ? 0")
 PY
 )
-    errors=${counts% *} warnings=${counts#* }
-    case $want:$errors:$warnings:$rc in
-        errors:[1-9]*:*:*|clean:0:*:0|clean-strict:0:0:0)
+    set -- $counts
+    errors=$1 warnings=$2 moved=$3
+    case $want:$errors:$warnings:$rc:$moved in
+        errors:[1-9]*:*:*:*|migrated:[1-9]*:*:0:[1-9]*|clean:0:*:0:0|clean-strict:0:0:0:0)
             good=$((good + 1))
-            echo "--- as expected: $errors error(s), $warnings warning(s); program exit status $rc" ;;
+            echo "--- as expected: $errors error(s), $warnings warning(s), $moved migrated; program exit status $rc" ;;
         *)
             bad=$((bad + 1))
-            echo "--- UNEXPECTED: wanted $want, got $errors error(s), $warnings warning(s); program exit status $rc" ;;
+            echo "--- UNEXPECTED: wanted $want, got $errors error(s), $warnings warning(s), $moved migrated; program exit status $rc" ;;
     esac
     rm -f "$TMP/run.json"
 }
 
-echo "devcheck demo: buggy samples first (each must be reported), then their fixes (each must be clean)."
+echo "devcheck demo: buggy samples first (each must be reported), then their fixes (each must be clean),"
+echo "then the buggy samples again under --mode migrate (each must run to its correct result)."
 printf '%s\n' "$SCENARIOS" >"$TMP/scenarios"
 while IFS='|' read -r name what fix; do
     show "$name (buggy): $what" "$name" errors
@@ -77,6 +84,10 @@ while IFS='|' read -r name what fix; do
 done <"$TMP/scenarios"
 show "pipeline_peer (correct): peer copies between stages, one direct read over enabled peer access -- a peer_access warning at most" \
     pipeline_peer clean
+while IFS='|' read -r name what fix; do
+    show "$name under --mode migrate: devcheck moves the operand for each launch, the program completes" \
+        "$name" migrated --mode migrate
+done <"$TMP/scenarios"
 
 total=$((good + bad))
 echo

@@ -14,3 +14,11 @@ TESTS += tests/e2e/migrate.sh tests/e2e/migrate_fallback.sh tests/e2e/migrate_th
 $(E2E_BUILD)/modes_prog: tests/e2e/modes_prog.cu samples/sample.h
 	@mkdir -p $(@D)
 	$(NVCC) $(ALL_NVCCFLAGS) -o $@ $< -lpthread -L$(CUDA_HOME)/lib64/stubs -lcuda
+
+# `make demo` itself, so README's main command cannot rot: every buggy sample
+# reported, every fixed one clean, every buggy one run to its correct result
+# under --mode migrate.  Not under a sanitizer: the demo runs the wrapper as a
+# user does, without the sanitizer runtime preloaded.
+ifeq ($(SANITIZE),)
+TESTS += demo/run.sh
+endif
