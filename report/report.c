@@ -679,10 +679,21 @@ static void halt(void)
     abort();
 }
 
+static void record_finding(const struct dc_finding *f);
+
+/* halt_on_error stops at every error finding, whether it was printed,
+ * written, deduplicated or dropped. */
 void dc_report_finding(const struct dc_finding *f)
 {
     if (!f || !f->launch)
         return;
+    record_finding(f);
+    if (f->severity == DC_SEV_ERROR && dc_opt.halt_on_error)
+        halt();
+}
+
+static void record_finding(const struct dc_finding *f)
+{
     const struct dc_launch *l = f->launch;
     struct fkey key;
     memset(&key, 0, sizeof key);
@@ -780,8 +791,6 @@ void dc_report_finding(const struct dc_finding *f)
         }
     }
     pthread_mutex_unlock(&rep_lock);
-    if (f->severity == DC_SEV_ERROR && dc_opt.halt_on_error)
-        halt();
 }
 
 void dc_report_count_migrated(uint64_t bytes)
