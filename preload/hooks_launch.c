@@ -229,6 +229,9 @@ struct launch {
     unsigned nmig;
     CUcontext ctx;              /* the launch device's context (migration) */
     int ctx_retained;
+    CUcontext dflt_ctx;         /* runtime launch into a default stream on a thread with no
+                                 * context current yet: the primary context it will use
+                                 * (retained), current only for our stream queries */
     unsigned char *argcopy;     /* private copy of the arguments, rewritten */
     void **newargs, **newextra;
 };
@@ -601,6 +604,7 @@ static void launch_begin(struct launch *L, int path, const char *api, const void
     L->nmig = 0;
     L->ctx = NULL;
     L->ctx_retained = 0;
+    L->dflt_ctx = NULL;
     L->argcopy = NULL;
     L->newargs = L->newextra = NULL;
     L->args = args;
@@ -644,6 +648,19 @@ static void launch_begin(struct launch *L, int path, const char *api, const void
     int modes = dc_opt.mode == DC_MODE_MIGRATE || dc_opt.sync;
     if (modes && stream == NULL && api && strstr(api, "_ptsz"))
         L->stream = CU_STREAM_PER_THREAD;       /* our own stream calls name it */
+    /* A runtime launch into a default stream names the stream of the
+     * context the runtime makes current at the launch: on a thread that has
+     * none current yet, our queries ask that (primary) context, current only
+     * for them (the runtime sets its own at the launch). */
+    CUcontext popped, cur = NULL;
+    int pushed = 0;
+    if (modes && has_stream && device >= 0 && current_device >= 0 &&
+        (L->stream == NULL || L->stream == CU_STREAM_LEGACY || L->stream == CU_STREAM_PER_THREAD) &&
+        DC_REAL(cuCtxGetCurrent, &cur) == CUDA_SUCCESS && !cur) {
+        if (DC_REAL(cuDevicePrimaryCtxRetain, &L->dflt_ctx, (CUdevice)device) != CUDA_SUCCESS)
+            L->dflt_ctx = NULL;
+        pushed = L->dflt_ctx && DC_REAL(cuCtxPushCurrent_v2, L->dflt_ctx) == CUDA_SUCCESS;
+    }
     if (has_stream && device >= 0 && modes)
         L->captured = stream_captured(L->stream);
     if (dc_opt.mode == DC_MODE_MIGRATE) {
@@ -656,6 +673,8 @@ static void launch_begin(struct launch *L, int path, const char *api, const void
     }
     if (dc_opt.sync && has_stream && device >= 0 && !L->captured)
         L->pre_error = DC_REAL(cuStreamSynchronize, L->stream) != CUDA_SUCCESS;
+    if (pushed)
+        DC_REAL(cuCtxPopCurrent_v2, &popped);
     (void)dc_check_launch(l);
     if (L->moves.n) {
         migrate(L);
@@ -677,6 +696,8 @@ static void launch_end(struct launch *L, int launched)
             dc_check_async_error(&L->l, err_name(r));
     }
     if (L->ctx_retained)
+        DC_REAL(cuDevicePrimaryCtxRelease_v2, (CUdevice)L->l.device);
+    if (L->dflt_ctx)
         DC_REAL(cuDevicePrimaryCtxRelease_v2, (CUdevice)L->l.device);
     if (L->mig || L->moves.v) {         /* only after a migration */
         free(L->mig);

@@ -88,5 +88,20 @@ device_mismatch severity=error kernel=axpy api=cuGraphAddKernelNode param=0 laun
 summary errors=1 warnings=0 launches=2 unchecked=0
 EOT
 ) || failed="$failed graph"
+# A launch from a thread that never called cudaSetDevice (no context current
+# before it: modes_prog `fresh`) is synchronised and its fault attributed.
+(
+    t=$TMPD/fresh
+    PROG=$BUILD/tests/e2e/modes_prog
+    run "$t" "$DEVCHECK_BIN" --sim 4 --sync --json "$t.json" -- "$PROG" fresh
+    expect_eq "modes_prog fresh --sync: exit status" 1 "$(rc_of "$t")"
+    expect_grep '^modes_prog: FAILED: .*(cudaErrorIllegalAddress|CUDA_ERROR_ILLEGAL_ADDRESS)' "$t.out"
+    canon modes_prog "$t.json" "$t.canon"
+    expect_findings /dev/stdin "$t.canon" "a launch from a fresh thread under --sync" <<EOT
+async_error severity=error kernel=axpy api=__cudaLaunchKernel param=0 launch=0 owner=1 memory=device count=1 at=$(prog_site fresh) error=CUDA_ERROR_ILLEGAL_ADDRESS operands=0:1,1:0
+device_mismatch severity=error kernel=axpy api=__cudaLaunchKernel param=0 launch=0 owner=1 memory=device count=1 at=$(prog_site fresh)
+summary errors=2 warnings=0 launches=1 unchecked=0
+EOT
+) || failed="$failed fresh"
 [ -z "$failed" ] || fail "sync=1 wrong for:$failed"
 echo "ok: sync=1 attributes asynchronous errors to their launch"
