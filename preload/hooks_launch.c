@@ -207,6 +207,7 @@ struct mig {
     uintptr_t src;              /* start of the copied range */
     size_t size;
     int host;                   /* pageable host memory */
+    int readonly;               /* host: a read-only mapping (never written back) */
     int owner;                  /* device memory: the owner device */
     CUcontext src_ctx;          /* device memory: the allocation's context */
     int src_retained;           /* src_ctx is owner's primary context, retained by us */
@@ -262,11 +263,12 @@ static int stream_captured(CUstream s)
     return st != CU_STREAM_CAPTURE_STATUS_NONE;
 }
 
-/* The readable, writable mapping holding p: bytes from p to its end (at most
- * HOST_MIGRATE_MAX); 0 when p is in none.  Reads /proc/self/maps with a fixed
- * buffer (no allocation). */
-static size_t host_extent(uintptr_t p)
+/* The readable mapping holding p: bytes from p to its end (at most
+ * HOST_MIGRATE_MAX), *writable set when it is writable; 0 when p is in none.
+ * Reads /proc/self/maps with a fixed buffer (no allocation). */
+static size_t host_extent(uintptr_t p, int *writable)
 {
+    *writable = 0;
     int fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return 0;
@@ -286,8 +288,10 @@ static size_t host_extent(uintptr_t p)
             char perms[8];
             if (sscanf(line, "%lx-%lx %7s", &lo, &hi, perms) == 3 && p >= lo && p < hi) {
                 found = 1;
-                if (perms[0] == 'r' && perms[1] == 'w')
+                if (perms[0] == 'r') {
                     result = hi - p;
+                    *writable = perms[1] == 'w';
+                }
             }
             line = nl + 1;
         }
@@ -429,9 +433,11 @@ static struct mig *source_of(struct launch *L, const struct dc_move *mv)
     } else {
         g->host = 1;
         g->src = mv->address;
-        g->size = host_extent(mv->address);
+        int writable = 0;
+        g->size = host_extent(mv->address, &writable);
+        g->readonly = !writable;
         if (!g->size) {
-            snprintf(g->reason, sizeof g->reason, "host memory at 0x%zx is in no writable mapping", (size_t)mv->address);
+            snprintf(g->reason, sizeof g->reason, "host memory at 0x%zx is in no readable mapping", (size_t)mv->address);
             return g;
         }
     }
@@ -516,7 +522,7 @@ static void migrate_back(struct launch *L, int launched)
     uint64_t back = 0;
     for (unsigned j = 0; j < L->nmig; j++) {
         struct mig *g = &L->mig[j];
-        if (g->dst && launched && sr == CUDA_SUCCESS) {
+        if (g->dst && launched && sr == CUDA_SUCCESS && !g->readonly) {
             CUresult r;
             if (g->host) {
                 unsigned char *tmp = malloc(g->size);

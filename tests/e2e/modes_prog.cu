@@ -1,5 +1,5 @@
 // modes_prog: programs for the mode=migrate / sync=1 tests (tests/e2e/).
-// Usage: modes_prog threads | capture | shared | graph | late | fresh
+// Usage: modes_prog threads | capture | shared | graph | late | fresh | rodata
 //
 //   threads  THREADS threads at once, thread t on cuda:(t % 4), each with its
 //            own non-blocking stream, ITERS launches of y += a * x with values
@@ -36,6 +36,10 @@
 //            no context current before its launch); the thread returns the
 //            launch's error, main then fails at cudaDeviceSynchronize
 //            ("modes_prog: FAILED: ...", exit status 1).
+//   rodata   y += 1 * x on cuda:0 where x is a `static const` host table
+//            (pageable, in a read-only mapping: the bug).  Prints
+//            "modes_prog: OK (...)" when y is right, else the failure; exit
+//            status 0 or 1.
 // Host twins (simcuda_twin_axpy, simcuda_twin_add2) as in samples/.  The
 // launch (or node) line of each mode is marked `// @MODE` for the tests.
 #define SAMPLE_NAME "modes_prog"
@@ -296,8 +300,31 @@ static int fresh(void)
     return 0;
 }
 
+static const float rodata_x[N] = { 1.0f, 2.0f, 3.0f, 4.0f };   // the rest 0
+
+static int rodata(void)
+{
+    need_devices(1);
+    static float h[N], want[N];
+    for (int i = 0; i < N; i++) {
+        h[i] = (float)i;
+        want[i] = (float)i + rodata_x[i];
+    }
+    float *y;
+    CHECK(cudaSetDevice(0));
+    CHECK(cudaMalloc(&y, sizeof h));
+    CHECK(cudaMemcpy(y, h, sizeof h, cudaMemcpyHostToDevice));
+    axpy<<<BLOCKS(N), BLOCK>>>(rodata_x, y, 1.0f, N); // @rodata BUG: x in pageable host memory
+    CHECK(cudaGetLastError());
+    CHECK(cudaDeviceSynchronize());
+    CHECK(cudaMemcpy(h, y, sizeof h, cudaMemcpyDeviceToHost));
+    return report_result(h, want, N);
+}
+
 int main(int argc, char **argv)
 {
+    if (argc == 2 && !strcmp(argv[1], "rodata"))
+        return rodata();
     if (argc == 2 && !strcmp(argv[1], "late"))
         return late();
     if (argc == 2 && !strcmp(argv[1], "fresh"))
@@ -310,6 +337,6 @@ int main(int argc, char **argv)
         return threads();
     if (argc == 2 && !strcmp(argv[1], "capture"))
         return capture();
-    fprintf(stderr, "usage: modes_prog threads|capture|shared|graph|late|fresh\n");
+    fprintf(stderr, "usage: modes_prog threads|capture|shared|graph|late|fresh|rodata\n");
     return 2;
 }
