@@ -207,6 +207,7 @@ struct mig {
     uintptr_t src;              /* start of the copied range */
     size_t size;
     int host;                   /* pageable host memory */
+    int readonly;               /* host: a read-only mapping (never written back) */
     int owner;                  /* device memory: the owner device */
     CUcontext src_ctx;          /* device memory: the allocation's context */
     int src_retained;           /* src_ctx is owner's primary context, retained by us */
@@ -229,6 +230,9 @@ struct launch {
     unsigned nmig;
     CUcontext ctx;              /* the launch device's context (migration) */
     int ctx_retained;
+    CUcontext dflt_ctx;         /* runtime launch into a default stream on a thread with no
+                                 * context current yet: the primary context it will use
+                                 * (retained), current only for our stream queries */
     unsigned char *argcopy;     /* private copy of the arguments, rewritten */
     void **newargs, **newextra;
 };
@@ -259,11 +263,12 @@ static int stream_captured(CUstream s)
     return st != CU_STREAM_CAPTURE_STATUS_NONE;
 }
 
-/* The readable, writable mapping holding p: bytes from p to its end (at most
- * HOST_MIGRATE_MAX); 0 when p is in none.  Reads /proc/self/maps with a fixed
- * buffer (no allocation). */
-static size_t host_extent(uintptr_t p)
+/* The readable mapping holding p: bytes from p to its end (at most
+ * HOST_MIGRATE_MAX), *writable set when it is writable; 0 when p is in none.
+ * Reads /proc/self/maps with a fixed buffer (no allocation). */
+static size_t host_extent(uintptr_t p, int *writable)
 {
+    *writable = 0;
     int fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return 0;
@@ -283,8 +288,10 @@ static size_t host_extent(uintptr_t p)
             char perms[8];
             if (sscanf(line, "%lx-%lx %7s", &lo, &hi, perms) == 3 && p >= lo && p < hi) {
                 found = 1;
-                if (perms[0] == 'r' && perms[1] == 'w')
+                if (perms[0] == 'r') {
                     result = hi - p;
+                    *writable = perms[1] == 'w';
+                }
             }
             line = nl + 1;
         }
@@ -426,9 +433,11 @@ static struct mig *source_of(struct launch *L, const struct dc_move *mv)
     } else {
         g->host = 1;
         g->src = mv->address;
-        g->size = host_extent(mv->address);
+        int writable = 0;
+        g->size = host_extent(mv->address, &writable);
+        g->readonly = !writable;
         if (!g->size) {
-            snprintf(g->reason, sizeof g->reason, "host memory at 0x%zx is in no writable mapping", (size_t)mv->address);
+            snprintf(g->reason, sizeof g->reason, "host memory at 0x%zx is in no readable mapping", (size_t)mv->address);
             return g;
         }
     }
@@ -513,7 +522,7 @@ static void migrate_back(struct launch *L, int launched)
     uint64_t back = 0;
     for (unsigned j = 0; j < L->nmig; j++) {
         struct mig *g = &L->mig[j];
-        if (g->dst && launched && sr == CUDA_SUCCESS) {
+        if (g->dst && launched && sr == CUDA_SUCCESS && !g->readonly) {
             CUresult r;
             if (g->host) {
                 unsigned char *tmp = malloc(g->size);
@@ -601,6 +610,7 @@ static void launch_begin(struct launch *L, int path, const char *api, const void
     L->nmig = 0;
     L->ctx = NULL;
     L->ctx_retained = 0;
+    L->dflt_ctx = NULL;
     L->argcopy = NULL;
     L->newargs = L->newextra = NULL;
     L->args = args;
@@ -644,6 +654,19 @@ static void launch_begin(struct launch *L, int path, const char *api, const void
     int modes = dc_opt.mode == DC_MODE_MIGRATE || dc_opt.sync;
     if (modes && stream == NULL && api && strstr(api, "_ptsz"))
         L->stream = CU_STREAM_PER_THREAD;       /* our own stream calls name it */
+    /* A runtime launch into a default stream names the stream of the
+     * context the runtime makes current at the launch: on a thread that has
+     * none current yet, our queries ask that (primary) context, current only
+     * for them (the runtime sets its own at the launch). */
+    CUcontext popped, cur = NULL;
+    int pushed = 0;
+    if (modes && has_stream && device >= 0 && current_device >= 0 &&
+        (L->stream == NULL || L->stream == CU_STREAM_LEGACY || L->stream == CU_STREAM_PER_THREAD) &&
+        DC_REAL(cuCtxGetCurrent, &cur) == CUDA_SUCCESS && !cur) {
+        if (DC_REAL(cuDevicePrimaryCtxRetain, &L->dflt_ctx, (CUdevice)device) != CUDA_SUCCESS)
+            L->dflt_ctx = NULL;
+        pushed = L->dflt_ctx && DC_REAL(cuCtxPushCurrent_v2, L->dflt_ctx) == CUDA_SUCCESS;
+    }
     if (has_stream && device >= 0 && modes)
         L->captured = stream_captured(L->stream);
     if (dc_opt.mode == DC_MODE_MIGRATE) {
@@ -656,6 +679,8 @@ static void launch_begin(struct launch *L, int path, const char *api, const void
     }
     if (dc_opt.sync && has_stream && device >= 0 && !L->captured)
         L->pre_error = DC_REAL(cuStreamSynchronize, L->stream) != CUDA_SUCCESS;
+    if (pushed)
+        DC_REAL(cuCtxPopCurrent_v2, &popped);
     (void)dc_check_launch(l);
     if (L->moves.n) {
         migrate(L);
@@ -677,6 +702,8 @@ static void launch_end(struct launch *L, int launched)
             dc_check_async_error(&L->l, err_name(r));
     }
     if (L->ctx_retained)
+        DC_REAL(cuDevicePrimaryCtxRelease_v2, (CUdevice)L->l.device);
+    if (L->dflt_ctx)
         DC_REAL(cuDevicePrimaryCtxRelease_v2, (CUdevice)L->l.device);
     if (L->mig || L->moves.v) {         /* only after a migration */
         free(L->mig);

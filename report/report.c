@@ -679,10 +679,21 @@ static void halt(void)
     abort();
 }
 
+static int record_finding(const struct dc_finding *f);
+
+/* halt_on_error stops at the first occurrence of an error finding, whether
+ * it was printed, only counted (print_limit) or dropped. */
 void dc_report_finding(const struct dc_finding *f)
 {
     if (!f || !f->launch)
         return;
+    if (record_finding(f) && f->severity == DC_SEV_ERROR && dc_opt.halt_on_error)
+        halt();
+}
+
+/* 0: a repeat of a finding already recorded (counted only). */
+static int record_finding(const struct dc_finding *f)
+{
     const struct dc_launch *l = f->launch;
     struct fkey key;
     memset(&key, 0, sizeof key);
@@ -701,18 +712,18 @@ void dc_report_finding(const struct dc_finding *f)
     if (r) {
         r->count++;
         pthread_mutex_unlock(&rep_lock);
-        return;
+        return 0;
     }
     if (nfindings >= MAX_FINDINGS) {
         dropped++;
         pthread_mutex_unlock(&rep_lock);
-        return;
+        return 1;
     }
     r = calloc(1, sizeof *r);
     if (!r) {
         dropped++;
         pthread_mutex_unlock(&rep_lock);
-        return;
+        return 1;
     }
     r->key = key;
     r->count = 1;
@@ -723,7 +734,7 @@ void dc_report_finding(const struct dc_finding *f)
         free(r);
         dropped++;
         pthread_mutex_unlock(&rep_lock);
-        return;
+        return 1;
     }
     r->id = ++nfindings;
     if (last_rec)
@@ -743,7 +754,7 @@ void dc_report_finding(const struct dc_finding *f)
             dc_log("print_limit (%d) reached: further findings are counted, not printed", dc_opt.print_limit);
         }
         pthread_mutex_unlock(&rep_lock);
-        return;
+        return 1;
     }
 
     char kname[1024];
@@ -780,8 +791,7 @@ void dc_report_finding(const struct dc_finding *f)
         }
     }
     pthread_mutex_unlock(&rep_lock);
-    if (f->severity == DC_SEV_ERROR && dc_opt.halt_on_error)
-        halt();
+    return 1;
 }
 
 void dc_report_count_migrated(uint64_t bytes)

@@ -5,7 +5,8 @@
 # the JSON Lines file (every line valid, the summary last) are complete on
 # disk: with SIGABRT (exit status 134 from the shell) by default, with
 # SIGTRAP (133) for halt=trap.  With --sync too, it stops at the launch
-# check's finding, before any async_error.  A clean run is not stopped.
+# check's finding, before any async_error.  An error past print_limit, not
+# printed, stops it too.  A clean run is not stopped.
 : "${ROOT:=$(cd "$(dirname "$0")/../.." && pwd)}"
 . "$ROOT/tests/e2e/common.sh"
 need "$DEVCHECK_BIN" "$DEVCHECK_LIB" "$SIM_DIR/libcudart.so.13" "$SIM_DIR/libcuda.so.1"
@@ -47,6 +48,22 @@ done
     expect_findings "$E2E/expected/vision_merge.txt" "$t.canon" "vision_merge halted (LD_PRELOAD)"
     expect_grep '^devcheck: SUMMARY: ' "$t.err"
 ) || failed="$failed LD_PRELOAD"
+# The first error is past print_limit and there is no JSON file: it is not
+# printed, and still stops the program (modes_prog late: a warning, then the
+# error).
+(
+    t=$TMPD/late
+    PROG=$BUILD/tests/e2e/modes_prog
+    need "$PROG"
+    sh -c '"$@" >"$0.out" 2>"$0.err"' "$t" "$DEVCHECK_BIN" --sim 4 --halt-on-error --print-limit 1 \
+        --log-file "$t.log" -- "$PROG" late
+    expect_eq "modes_prog late --halt-on-error --print-limit 1: exit status" 134 "$?"
+    expect_no_grep '^modes_(prog|late)' "$t.out"
+    expect_grep '^==devcheck== WARNING: host_memory: ' "$t.log"
+    expect_no_grep '^==devcheck== ERROR: ' "$t.log"
+    expect_eq "modes_prog late: the SUMMARY is the log's last line" 1 \
+        "$(tail -n 1 "$t.log" | grep -c '^devcheck: SUMMARY: 2 findings (1 error, 1 warning)')"
+) || failed="$failed print_limit"
 # Nothing to stop for.
 (
     t=$TMPD/clean

@@ -109,5 +109,39 @@ summary errors=3 warnings=0 launches=1 unchecked=0 migrated=24000
 EOT
     expect_eq "copies made" "12000 0 0" "$(grep -o '"bytes":[0-9]*' "$t.json" | cut -d: -f2 | sort -rn | tr '\n' ' ' | sed 's/ $//')"
 ) || failed="$failed shared"
+# A runtime launch from a thread that never called cudaSetDevice (no context
+# current before the launch: modes_prog `fresh`) is migrated like any other,
+# not taken for a captured one.
+(
+    t=$TMPD/fresh
+    PROG=$BUILD/tests/e2e/modes_prog
+    run "$t.bare" on_sim "$PROG" fresh
+    expect_eq "modes_prog fresh on its own: exit status" 1 "$(rc_of "$t.bare")"
+    run "$t" "$DEVCHECK_BIN" --sim 4 --mode migrate --json "$t.json" -- "$PROG" fresh
+    expect_eq "modes_prog fresh under --mode migrate: exit status" 0 "$(rc_of "$t")"
+    expect_grep '^modes_fresh: OK' "$t.out"
+    canon modes_prog "$t.json" "$t.canon"
+    expect_findings /dev/stdin "$t.canon" "modes_prog fresh under --mode migrate" <<EOT
+device_mismatch severity=error kernel=axpy api=__cudaLaunchKernel param=0 launch=0 owner=1 memory=device count=1 at=$(prog_site fresh) action=migrated
+summary errors=1 warnings=0 launches=1 unchecked=0 migrated=8000
+EOT
+) || failed="$failed fresh"
+# Pageable host memory in a read-only mapping (a `static const` table:
+# modes_prog `rodata`) is copied in (to the end of its mapping, so the byte
+# count depends on the link) and never written back.
+(
+    t=$TMPD/rodata
+    PROG=$BUILD/tests/e2e/modes_prog
+    run "$t.bare" on_sim "$PROG" rodata
+    expect_eq "modes_prog rodata on its own: exit status" 1 "$(rc_of "$t.bare")"
+    run "$t" "$DEVCHECK_BIN" --sim 4 --mode migrate --json "$t.json" -- "$PROG" rodata
+    expect_eq "modes_prog rodata under --mode migrate: exit status" 0 "$(rc_of "$t")"
+    expect_grep '^modes_prog: OK ' "$t.out"
+    canon modes_prog "$t.json" "$t.canon"
+    expect_grep "^host_memory severity=error kernel=axpy api=__cudaLaunchKernel param=0 launch=0 owner=-1 memory=pageable count=1 at=$(prog_site rodata) action=migrated\$" "$t.canon"
+    bytes=$(grep -o '"bytes":[0-9]*' "$t.json" | cut -d: -f2)
+    expect_grep "^summary errors=1 warnings=0 launches=1 unchecked=0 migrated=$bytes\$" "$t.canon"
+    [ "${bytes:-0}" -ge 4000 ] || fail "rodata: $bytes bytes copied, fewer than the table's 4000"
+) || failed="$failed rodata"
 [ -z "$failed" ] || fail "mode=migrate wrong for:$failed"
 echo "ok: mode=migrate on every sample"

@@ -9,7 +9,8 @@
 #  - every launch entry point (tests/preload/launches.cu: kernelParams and
 #    `extra`, Ex, cooperative, _ptsz, runtime) and memory kind (device, pool,
 #    IPC, VMM, pageable host): migrated, and with sync=1 the rewritten launch
-#    runs without a fault (no async_error).
+#    runs without a fault (no async_error), reads the source's bytes (`check`:
+#    dst equals src) and leaves the caller's kernelParams / `extra` as they were.
 : "${ROOT:=$(cd "$(dirname "$0")/../.." && pwd)}"
 . "$ROOT/tests/e2e/common.sh"
 PT=$BUILD/tests/preload
@@ -75,11 +76,12 @@ expect_grep '; 0 bytes migrated$' "$t.err"
 note "CUPTI-only launch: ok"
 
 # Every launch path and memory kind: migrated, and the rewritten launch does
-# not fault.
+# not fault, computes the right result and leaves the caller's arguments alone.
 for mode in extra ex coop ptsz rt rtex rtcoop vmm ipcnolazy pool pageable; do
     t=$TMPD/l_$mode
-    run "$t" under_devcheck env DEVCHECK_OPTIONS="mode=migrate:sync=1:json_path=$t.json" "$PT/launches" "$mode"
-    expect_eq "launches $mode: exit status" 0 "$(rc_of "$t")"
+    run "$t" under_devcheck env DEVCHECK_OPTIONS="mode=migrate:sync=1:json_path=$t.json" "$PT/launches" "$mode" check
+    expect_eq "launches $mode check: exit status" 0 "$(rc_of "$t")"
+    expect_grep "^launches: $mode\$" "$t.out"
     canon launches "$t.json" "$t.canon"
     expect_grep '^(device_mismatch|host_memory) severity=error kernel=probe .* param=1 launch=0 .* action=migrated$' "$t.canon"
     expect_grep '^summary errors=1 warnings=0 launches=1 unchecked=0 migrated=[1-9][0-9]*$' "$t.canon"

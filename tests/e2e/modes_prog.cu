@@ -1,5 +1,5 @@
 // modes_prog: programs for the mode=migrate / sync=1 tests (tests/e2e/).
-// Usage: modes_prog threads | capture | shared | graph
+// Usage: modes_prog threads | capture | shared | graph | late | fresh | rodata
 //
 //   threads  THREADS threads at once, thread t on cuda:(t % 4), each with its
 //            own non-blocking stream, ITERS launches of y += a * x with values
@@ -27,6 +27,19 @@
 //            synchronisation).  Prints "modes_prog: FAILED: ..." naming the
 //            call, exit status 1 (the error belongs to the graph, not to the
 //            correct launch after it).
+//   late     a launch on cuda:0 reading pinned host memory (a host_memory
+//            warning), then one whose x lives on cuda:1 (device_mismatch, an
+//            error; it faults).  Prints "modes_prog: FAILED: ..." at the
+//            final synchronisation, exit status 1.
+//   fresh    the `graph` bug launched (<<<>>>, legacy stream) from a new
+//            thread that never called cudaSetDevice (device 0 by default,
+//            no context current before its launch); the thread returns the
+//            launch's error, main then fails at cudaDeviceSynchronize
+//            ("modes_prog: FAILED: ...", exit status 1).
+//   rodata   y += 1 * x on cuda:0 where x is a `static const` host table
+//            (pageable, in a read-only mapping: the bug).  Prints
+//            "modes_prog: OK (...)" when y is right, else the failure; exit
+//            status 0 or 1.
 // Host twins (simcuda_twin_axpy, simcuda_twin_add2) as in samples/.  The
 // launch (or node) line of each mode is marked `// @MODE` for the tests.
 #define SAMPLE_NAME "modes_prog"
@@ -246,8 +259,76 @@ static int graph(void)
     return 0;
 }
 
+static int late(void)
+{
+    float *x, *y, *pinned;
+    CUfunction f;
+    cross_setup(&x, &y, &f);
+    CHECK(cudaMallocHost(&pinned, N * sizeof(float)));
+    memset(pinned, 0, N * sizeof(float));
+    axpy<<<BLOCKS(N), BLOCK>>>(pinned, y, 1.0f, N); // @late_warning (pinned: a warning)
+    CHECK(cudaGetLastError());
+    CHECK(cudaDeviceSynchronize());
+    axpy<<<BLOCKS(N), BLOCK>>>(x, y, 1.0f, N); // @late BUG: x on cuda:1
+    CHECK(cudaGetLastError());
+    CHECK(cudaDeviceSynchronize());
+    printf("modes_late: OK\n");
+    return 0;
+}
+
+static float *fresh_x, *fresh_y;
+
+static void *fresh_thread(void *)
+{
+    axpy<<<BLOCKS(N), BLOCK>>>(fresh_x, fresh_y, 1.0f, N); // @fresh BUG: x on cuda:1
+    return (void *)(intptr_t)cudaGetLastError();
+}
+
+static int fresh(void)
+{
+    CUfunction f;
+    cross_setup(&fresh_x, &fresh_y, &f);
+    pthread_t th;
+    void *ret = NULL;
+    if (pthread_create(&th, NULL, fresh_thread, NULL) != 0 || pthread_join(th, &ret) != 0) {
+        printf("modes_prog: FAILED: pthread\n");
+        return 1;
+    }
+    CHECK((cudaError_t)(intptr_t)ret);
+    CHECK(cudaDeviceSynchronize());
+    printf("modes_fresh: OK\n");
+    return 0;
+}
+
+static const float rodata_x[N] = { 1.0f, 2.0f, 3.0f, 4.0f };   // the rest 0
+
+static int rodata(void)
+{
+    need_devices(1);
+    static float h[N], want[N];
+    for (int i = 0; i < N; i++) {
+        h[i] = (float)i;
+        want[i] = (float)i + rodata_x[i];
+    }
+    float *y;
+    CHECK(cudaSetDevice(0));
+    CHECK(cudaMalloc(&y, sizeof h));
+    CHECK(cudaMemcpy(y, h, sizeof h, cudaMemcpyHostToDevice));
+    axpy<<<BLOCKS(N), BLOCK>>>(rodata_x, y, 1.0f, N); // @rodata BUG: x in pageable host memory
+    CHECK(cudaGetLastError());
+    CHECK(cudaDeviceSynchronize());
+    CHECK(cudaMemcpy(h, y, sizeof h, cudaMemcpyDeviceToHost));
+    return report_result(h, want, N);
+}
+
 int main(int argc, char **argv)
 {
+    if (argc == 2 && !strcmp(argv[1], "rodata"))
+        return rodata();
+    if (argc == 2 && !strcmp(argv[1], "late"))
+        return late();
+    if (argc == 2 && !strcmp(argv[1], "fresh"))
+        return fresh();
     if (argc == 2 && !strcmp(argv[1], "graph"))
         return graph();
     if (argc == 2 && !strcmp(argv[1], "shared"))
@@ -256,6 +337,6 @@ int main(int argc, char **argv)
         return threads();
     if (argc == 2 && !strcmp(argv[1], "capture"))
         return capture();
-    fprintf(stderr, "usage: modes_prog threads|capture|shared|graph\n");
+    fprintf(stderr, "usage: modes_prog threads|capture|shared|graph|late|fresh|rodata\n");
     return 2;
 }

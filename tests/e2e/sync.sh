@@ -8,7 +8,7 @@
 # the launch line; the program still gets the error and fails as before.
 # The same with CUDA_LAUNCH_BLOCKING=1 set.  A captured launch is never
 # synchronised; an error left by earlier work (a graph launch) is not blamed
-# on the next launch.
+# on the next launch; a launch seen only through CUPTI is not synchronised.
 : "${ROOT:=$(cd "$(dirname "$0")/../.." && pwd)}"
 . "$ROOT/tests/e2e/common.sh"
 need "$DEVCHECK_BIN" "$DEVCHECK_LIB" "$SIM_DIR/libcudart.so.13" "$SIM_DIR/libcuda.so.1"
@@ -88,5 +88,34 @@ device_mismatch severity=error kernel=axpy api=cuGraphAddKernelNode param=0 laun
 summary errors=1 warnings=0 launches=2 unchecked=0
 EOT
 ) || failed="$failed graph"
+# A launch from a thread that never called cudaSetDevice (no context current
+# before it: modes_prog `fresh`) is synchronised and its fault attributed.
+(
+    t=$TMPD/fresh
+    PROG=$BUILD/tests/e2e/modes_prog
+    run "$t" "$DEVCHECK_BIN" --sim 4 --sync --json "$t.json" -- "$PROG" fresh
+    expect_eq "modes_prog fresh --sync: exit status" 1 "$(rc_of "$t")"
+    expect_grep '^modes_prog: FAILED: .*(cudaErrorIllegalAddress|CUDA_ERROR_ILLEGAL_ADDRESS)' "$t.out"
+    canon modes_prog "$t.json" "$t.canon"
+    expect_findings /dev/stdin "$t.canon" "a launch from a fresh thread under --sync" <<EOT
+async_error severity=error kernel=axpy api=__cudaLaunchKernel param=0 launch=0 owner=1 memory=device count=1 at=$(prog_site fresh) error=CUDA_ERROR_ILLEGAL_ADDRESS operands=0:1,1:0
+device_mismatch severity=error kernel=axpy api=__cudaLaunchKernel param=0 launch=0 owner=1 memory=device count=1 at=$(prog_site fresh)
+summary errors=2 warnings=0 launches=1 unchecked=0
+EOT
+) || failed="$failed fresh"
+# A launch seen only through CUPTI (tests/cupti/bypass.cu) is checked, not
+# synchronised (FORMAT.md): no async_error, the program's output unchanged.
+(
+    t=$TMPD/bypass
+    CT=$BUILD/tests/cupti
+    need "$CT/bypass" "$SIM_DIR/libcupti.so.13"
+    run "$t.plain" on_sim "$CT/bypass"
+    run "$t" under_devcheck env DEVCHECK_OPTIONS="sync=1:json_path=$t.json" "$CT/bypass"
+    cmp -s "$t.plain.out" "$t.out" || { diff -u "$t.plain.out" "$t.out" >&2; fail "bypass --sync: stdout differs"; }
+    expect_eq "bypass --sync: exit status" "$(rc_of "$t.plain")" "$(rc_of "$t")"
+    canon bypass "$t.json" "$t.canon" cupti
+    expect_grep '^device_mismatch severity=error kernel=scale api=cuLaunchKernel param=0 launch=0 owner=1 ' "$t.canon"
+    expect_no_grep '^async_error' "$t.canon"
+) || failed="$failed bypass"
 [ -z "$failed" ] || fail "sync=1 wrong for:$failed"
 echo "ok: sync=1 attributes asynchronous errors to their launch"

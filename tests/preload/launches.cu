@@ -1,7 +1,11 @@
 // Every launch and allocation path of the interposer, one per mode; each mode
 // launches `probe(dst, src)` on device 0 with dst on device 0 and src from the
-// mode's allocation (or launch API).  Usage: launches MODE.  Prints
-// "launches: MODE" and exits 0; results are not checked (some launches fault).
+// mode's allocation (or launch API).  Usage: launches MODE [check].  Prints
+// "launches: MODE" and exits 0; results are not checked (some launches fault)
+// unless `check` is given: then src holds known values and dst must equal
+// them after the launch (e.g. under mode=migrate).  Either way the caller's
+// argument storage (args, the `extra` array and its buffer) must be unchanged
+// after the launch, else "launches: MODE: ... modified" and exit 1.
 //   extra     cuLaunchKernel, arguments packed in `extra`         src on dev 1
 //   ex        cuLaunchKernelEx                                    src on dev 1
 //   coop      cuLaunchCooperativeKernel                           src on dev 1
@@ -37,6 +41,15 @@
 __global__ void probe(float *dst, const float *src)
 {
     dst[threadIdx.x] = src[threadIdx.x];
+}
+
+// The sim runs this host twin in place of probe (sim/driver/README.md).
+extern "C" void simcuda_twin_probe(void **args, const unsigned grid[3], const unsigned block[3])
+{
+    float *dst = *(float **)args[0];
+    const float *src = *(const float **)args[1];
+    for (unsigned i = 0; i < grid[0] * block[0]; i++)
+        dst[i] = src[i];
 }
 
 #define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { \
@@ -196,6 +209,14 @@ int main(int argc, char **argv)
             CK(cudaDeviceDisablePeerAccess(1));
     }
 
+    int check = argc > 2 && !strcmp(argv[2], "check");
+    float want[16];
+    for (int i = 0; i < 16; i++)
+        want[i] = 1.5f * (float)i + 1.0f;
+    if (check)
+        CK(cudaMemcpy((void *)src, want, sizeof want, cudaMemcpyDefault));
+    float *const dst0 = dst;
+    const float *const src0 = src;
     void *args[] = { &dst, &src };
     if (!strcmp(m, "extra")) {
         struct { float *d; const float *s; } buf = { dst, src };
@@ -203,6 +224,12 @@ int main(int argc, char **argv)
         void *extra[] = { CU_LAUNCH_PARAM_BUFFER_POINTER, &buf, CU_LAUNCH_PARAM_BUFFER_SIZE, &size,
                           CU_LAUNCH_PARAM_END };
         cuLaunchKernel(fn, 1, 1, 1, 16, 1, 1, 0, NULL, NULL, extra);
+        if (buf.d != dst0 || buf.s != src0 || size != sizeof buf || extra[0] != CU_LAUNCH_PARAM_BUFFER_POINTER ||
+            extra[1] != &buf || extra[2] != CU_LAUNCH_PARAM_BUFFER_SIZE || extra[3] != &size ||
+            extra[4] != CU_LAUNCH_PARAM_END) {
+            printf("launches: %s: the extra array or its buffer was modified\n", m);
+            return 1;
+        }
     } else if (!strcmp(m, "ex")) {
         CUlaunchConfig cfg;
         memset(&cfg, 0, sizeof cfg);
@@ -266,6 +293,19 @@ int main(int argc, char **argv)
         probe<<<1, 16>>>(dst, src);
     }
     cudaDeviceSynchronize();
+    if (args[0] != &dst || args[1] != &src || dst != dst0 || src != src0) {
+        printf("launches: %s: kernelParams modified\n", m);
+        return 1;
+    }
+    if (check) {
+        float got[16];
+        CK(cudaMemcpy(got, dst, sizeof got, cudaMemcpyDefault));
+        for (int i = 0; i < 16; i++)
+            if (got[i] != want[i]) {
+                printf("launches: %s: dst[%d] = %g, expected %g\n", m, i, (double)got[i], (double)want[i]);
+                return 1;
+            }
+    }
     printf("launches: %s\n", m);
     return 0;
 }
