@@ -205,6 +205,22 @@ static void driver_launch(const CUpti_CallbackData *cb, const char *api, CUfunct
     dc_launch_check(DC_PATH_CUPTI, api, f, DC_KEY_FUNCTION, -1, -1, s, args, extra);
 }
 
+/* A driver launch entry point (the ones driver_launch handles). */
+static int is_driver_launch(CUpti_CallbackId cbid)
+{
+    switch (cbid) {
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel:
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz:
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx:
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz:
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel:
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
 static int on_driver_launch(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
 {
     const void *p = cb->functionParams;
@@ -674,9 +690,22 @@ static void CUPTIAPI on_callback(void *userdata, CUpti_CallbackDomain domain, CU
                                  const void *data)
 {
     (void)userdata;
-    /* the interposer (or devcheck itself) has this call */
-    if (dc_guard || !data || !__atomic_load_n(&dc_ready, __ATOMIC_ACQUIRE))
+    if (!data || !__atomic_load_n(&dc_ready, __ATOMIC_ACQUIRE))
         return;
+    /* the interposer (or devcheck itself) has this call */
+    if (dc_guard) {
+        /* A runtime call that got past the interposer's runtime hooks still
+         * reaches the driver through the entry points it got from the
+         * interposed dlsym / cuGetProcAddress: a launch or memory call the
+         * interposer has inside an open runtime frame is that frame's (no
+         * fallback at its exit, or the launch is checked twice). */
+        if (domain == CUPTI_CB_DOMAIN_DRIVER_API && rt.open) {
+            rt.driver_seen = 1;
+            if (is_driver_launch(cbid))
+                rt.checked = 1;
+        }
+        return;
+    }
     dc_guard++;
     switch (domain) {
     case CUPTI_CB_DOMAIN_DRIVER_API:
