@@ -7,8 +7,9 @@
  *     function).  NVIDIA's driver directory holds none; the simulated
  *     platform (build/sim) ships its libcupti beside its libcuda.
  *  3. No CUPTI when the driver is not NVIDIA's and brought none: NVIDIA's
- *     driver file is versioned (libcuda.so.1 -> libcuda.so.<driver version>);
- *     any other driver (the simulated one) gets only the CUPTI of step 2, never
+ *     driver file is versioned (libcuda.so.1 -> libcuda.so.<driver version>),
+ *     or on WSL a plain libcuda.so.1 byte-identical to the libcuda.so.1.1
+ *     beside it (/usr/lib/wsl/lib holds copies, not links); any other driver (the simulated one) gets only the CUPTI of step 2, never
  *     NVIDIA's, which cannot work without NVIDIA's driver.
  *  4. The loader's own search, dlopen("libcupti.so.13") (LD_LIBRARY_PATH
  *     wins), then $CUDA_HOME/extras/CUPTI/lib64, $CUDA_HOME/lib64
@@ -39,12 +40,14 @@
 #include "cupti/cupti.h"
 
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <glob.h>
 #include <limits.h>
 #include <link.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* --- the CUPTI functions devcheck calls (typed from cupti.h) --------------- */
@@ -755,12 +758,63 @@ static int driver_file(char *dir, size_t dlen, char *real, size_t rlen)
     return 0;
 }
 
-/* NVIDIA's driver file is libcuda.so.<driver version> (580.95.05; 1.1 on WSL). */
-static int nvidia_driver(const char *real)
+/* A file name libcuda.so.<driver version> (580.95.05; 1.1 on WSL). */
+static int versioned_name(const char *path)
 {
-    const char *b = strrchr(real, '/');
-    b = b ? b + 1 : real;
+    const char *b = strrchr(path, '/');
+    b = b ? b + 1 : path;
     return !strncmp(b, "libcuda.so.", 11) && strcmp(b + 11, "1") != 0 && b[11] >= '0' && b[11] <= '9';
+}
+
+/* Files a and b hold the same bytes. */
+static int same_bytes(const char *a, const char *b)
+{
+    int fa = open(a, O_RDONLY | O_CLOEXEC), fb = open(b, O_RDONLY | O_CLOEXEC), same = 0;
+    struct stat sa, sb;
+    if (fa >= 0 && fb >= 0 && fstat(fa, &sa) == 0 && fstat(fb, &sb) == 0 && sa.st_size == sb.st_size) {
+        char ba[4096], bb[4096];
+        same = 1;
+        for (;;) {
+            ssize_t na = read(fa, ba, sizeof ba);
+            if (na <= 0) {
+                same = na == 0;
+                break;
+            }
+            ssize_t nb = 0, r;
+            while (nb < na && (r = read(fb, bb + nb, (size_t)(na - nb))) > 0)
+                nb += r;
+            if (nb != na || memcmp(ba, bb, (size_t)na) != 0) {
+                same = 0;
+                break;
+            }
+        }
+    }
+    if (fa >= 0)
+        close(fa);
+    if (fb >= 0)
+        close(fb);
+    return same;
+}
+
+/* NVIDIA's driver: its file is libcuda.so.<driver version> (libcuda.so.1 a
+ * symbolic link to it: the driver packages, the container toolkit), or it is
+ * a plain libcuda.so.1 with a byte-identical libcuda.so.<version> beside it
+ * (WSL's /usr/lib/wsl/lib holds copies: libcuda.so, libcuda.so.1 and
+ * libcuda.so.1.1, none a link). */
+static int nvidia_driver(const char *dir, const char *real)
+{
+    if (versioned_name(real))
+        return 1;
+    char pat[PATHBUF];
+    snprintf(pat, sizeof pat, "%s/libcuda.so.[0-9]*", dir);
+    glob_t g;
+    int nv = 0;
+    if (glob(pat, 0, NULL, &g) == 0) {
+        for (size_t i = 0; !nv && i < g.gl_pathc; i++)
+            nv = versioned_name(g.gl_pathv[i]) && same_bytes(g.gl_pathv[i], real);
+        globfree(&g);
+    }
+    return nv;
 }
 
 static void *try_open(const char *path, char *used, size_t ulen)
@@ -847,7 +901,7 @@ static void *open_cupti(char *used, size_t ulen, char *why, size_t wlen)
             snprintf(why, wlen, "cannot load the driver's CUPTI %s (%s)", path, e ? e : "dlopen failed");
             return NULL;
         }
-        if (!nvidia_driver(real)) {
+        if (!nvidia_driver(dir, real)) {
             snprintf(why, wlen, "the driver %s is not NVIDIA's and has no libcupti.so.13 beside it", real);
             return NULL;
         }

@@ -4,8 +4,11 @@
 # (fake_cupti.c: refuses every subscription, naming its own path):
 #  - a driver that is not NVIDIA's and has no libcupti beside it gets none,
 #    not even one on LD_LIBRARY_PATH (so the sim never gets NVIDIA's);
-#  - NVIDIA's driver (libcuda.so.1 -> libcuda.so.<version>): the loader's
-#    search, LD_LIBRARY_PATH first;
+#  - NVIDIA's driver (libcuda.so.1 -> libcuda.so.<version>; on WSL plain
+#    copies libcuda.so.1 and libcuda.so.1.1): the loader's search,
+#    LD_LIBRARY_PATH first;
+#  - a plain libcuda.so.1 beside a different libcuda.so.<version> is not
+#    NVIDIA's;
 #  - a libcupti beside the driver wins over LD_LIBRARY_PATH;
 #  - DEVCHECK_CUPTI wins over everything.
 # Each time exactly one line about CUPTI, and the program's output unchanged.
@@ -14,7 +17,7 @@
 CT=$BUILD/tests/cupti
 PT=$BUILD/tests/preload
 FAKE_DIR=$CT/fakecupti
-need "$DEVCHECK_LIB" "$PT/optional" "$PT/fakedrv/libcuda.so.1" "$FAKE_DIR/libcupti.so.13"
+need "$DEVCHECK_LIB" "$PT/optional" "$PT/fakedrv/libcuda.so.1" "$PT/fakedrv_lacking/libcuda.so.1" "$FAKE_DIR/libcupti.so.13"
 NOT_FOUND=$(grep -o 'CUDA_ERROR_NOT_FOUND *= *[0-9]*' "$CUDA_HOME/include/cuda.h" | grep -o '[0-9]*$')
 
 # Drivers: NVIDIA-named, and one with its own libcupti beside it.
@@ -23,6 +26,14 @@ cp "$PT/fakedrv/libcuda.so.1" "$TMPD/nv/libcuda.so.580.65.06"
 ln -s libcuda.so.580.65.06 "$TMPD/nv/libcuda.so.1"
 cp "$PT/fakedrv/libcuda.so.1" "$TMPD/own/libcuda.so.1"
 cp "$FAKE_DIR/libcupti.so.13" "$TMPD/own/libcupti.so.13"
+# WSL's driver directory: copies, no link; and a look-alike whose
+# libcuda.so.1.1 is another file.
+mkdir -p "$TMPD/wsl" "$TMPD/twin"
+cp "$PT/fakedrv/libcuda.so.1" "$TMPD/wsl/libcuda.so.1"
+cp "$PT/fakedrv/libcuda.so.1" "$TMPD/wsl/libcuda.so.1.1"
+cp "$PT/fakedrv/libcuda.so.1" "$TMPD/wsl/libcuda.so"
+cp "$PT/fakedrv/libcuda.so.1" "$TMPD/twin/libcuda.so.1"
+cp "$PT/fakedrv_lacking/libcuda.so.1" "$TMPD/twin/libcuda.so.1.1"
 
 # one NAME LINE-REGEX VAR=VALUE...: one run of `optional`; one CUPTI line.
 one() {
@@ -39,6 +50,10 @@ one notnv "^devcheck: CUPTI: the driver .*/fakedrv/libcuda\.so\.1 is not NVIDIA'
     LD_LIBRARY_PATH="$PT/fakedrv:$FAKE_DIR"
 one search "^devcheck: CUPTI: held by another subscriber \(fake at $FAKE_DIR/libcupti\.so\.13\)$alone" \
     LD_LIBRARY_PATH="$TMPD/nv:$FAKE_DIR"
+one wsl "^devcheck: CUPTI: held by another subscriber \(fake at $FAKE_DIR/libcupti\.so\.13\)$alone" \
+    LD_LIBRARY_PATH="$TMPD/wsl:$FAKE_DIR"
+one twin "^devcheck: CUPTI: the driver $TMPD/twin/libcuda\.so\.1 is not NVIDIA's and has no libcupti\.so\.13 beside it$alone" \
+    LD_LIBRARY_PATH="$TMPD/twin:$FAKE_DIR"
 one beside "^devcheck: CUPTI: held by another subscriber \(fake at $TMPD/own/libcupti\.so\.13\)$alone" \
     LD_LIBRARY_PATH="$TMPD/own:$FAKE_DIR"
 one env "^devcheck: CUPTI: held by another subscriber \(fake at $TMPD/own/libcupti\.so\.13\)$alone" \
