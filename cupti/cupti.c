@@ -351,8 +351,15 @@ static void on_driver_mem(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
     default:
         break;
     }
-    if (!ok)
+    if (!ok) {
+        /* as the hooks: an access already enabled (not enabled) is one */
+        CUresult r = !enter && cb->functionReturnValue ? *(const CUresult *)cb->functionReturnValue : CUDA_SUCCESS;
+        if (cbid == CUPTI_DRIVER_TRACE_CBID_cuCtxEnablePeerAccess && r == CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED)
+            dc_mem_peer(((const cuCtxEnablePeerAccess_params *)p)->peerContext, 1);
+        else if (cbid == CUPTI_DRIVER_TRACE_CBID_cuCtxDisablePeerAccess && r == CUDA_ERROR_PEER_ACCESS_NOT_ENABLED)
+            dc_mem_peer(((const cuCtxDisablePeerAccess_params *)p)->peerContext, 0);
         return;
+    }
 
     switch (cbid) {
     case CUPTI_DRIVER_TRACE_CBID_cuMemAlloc_v2: {
