@@ -14,6 +14,7 @@
  *  4. The loader's own search, dlopen("libcupti.so.13") (LD_LIBRARY_PATH
  *     wins), then $CUDA_HOME/extras/CUPTI/lib64, $CUDA_HOME/lib64
  *     (CUDA_HOME defaults to /usr/local/cuda), then Python's
+ *     site-packages/nvidia/cu13/lib (CUDA 13's wheels), then
  *     site-packages/nvidia/cuda_cupti/lib (site-packages of the objects already
  *     loaded, $VIRTUAL_ENV, $CONDA_PREFIX).
  *
@@ -853,12 +854,18 @@ static int find_site(struct dl_phdr_info *info, size_t size, void *data)
     return 1;
 }
 
+/* Where NVIDIA's CUPTI wheel puts libcupti.so.13 under site-packages: CUDA
+ * 13's wheels share nvidia/cu13/lib; nvidia/cuda_cupti/lib is CUDA 12's
+ * layout. */
+static const char *const wheel_dirs[] = { "nvidia/cu13/lib", "nvidia/cuda_cupti/lib" };
+#define N_WHEEL_DIRS (sizeof wheel_dirs / sizeof wheel_dirs[0])
+
 static void *open_python(char *used, size_t ulen)
 {
     char site[PATH_MAX] = "", path[PATHBUF];
     dl_iterate_phdr(find_site, site);
-    if (*site) {
-        snprintf(path, sizeof path, "%snvidia/cuda_cupti/lib/libcupti.so.13", site);
+    for (size_t w = 0; *site && w < N_WHEEL_DIRS; w++) {
+        snprintf(path, sizeof path, "%s%s/libcupti.so.13", site, wheel_dirs[w]);
         void *h = try_open(path, used, ulen);
         if (h)
             return h;
@@ -867,15 +874,17 @@ static void *open_python(char *used, size_t ulen)
     for (size_t i = 0; i < sizeof roots / sizeof roots[0]; i++) {
         if (!roots[i] || !*roots[i])
             continue;
-        snprintf(path, sizeof path, "%s/lib/python3*/site-packages/nvidia/cuda_cupti/lib/libcupti.so.13", roots[i]);
-        glob_t g;
-        if (glob(path, 0, NULL, &g) == 0) {
-            void *h = NULL;
-            for (size_t j = 0; !h && j < g.gl_pathc; j++)
-                h = try_open(g.gl_pathv[j], used, ulen);
-            globfree(&g);
-            if (h)
-                return h;
+        for (size_t w = 0; w < N_WHEEL_DIRS; w++) {
+            snprintf(path, sizeof path, "%s/lib/python3*/site-packages/%s/libcupti.so.13", roots[i], wheel_dirs[w]);
+            glob_t g;
+            if (glob(path, 0, NULL, &g) == 0) {
+                void *h = NULL;
+                for (size_t j = 0; !h && j < g.gl_pathc; j++)
+                    h = try_open(g.gl_pathv[j], used, ulen);
+                globfree(&g);
+                if (h)
+                    return h;
+            }
         }
     }
     return NULL;
@@ -932,7 +941,7 @@ static void *open_cupti(char *used, size_t ulen, char *why, size_t wlen)
     if ((h = open_python(used, ulen)))
         return h;
     snprintf(why, wlen, "no libcupti.so.13 found (LD_LIBRARY_PATH, %s/extras/CUPTI/lib64, %s/lib64, "
-                        "site-packages/nvidia/cuda_cupti/lib; or set DEVCHECK_CUPTI)", home, home);
+                        "site-packages/nvidia/cu13/lib; or set DEVCHECK_CUPTI)", home, home);
     return NULL;
 }
 
