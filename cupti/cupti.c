@@ -997,8 +997,20 @@ int dc_cupti_start(void)
     }
 
     unsigned failed = 0;
-    for (size_t i = 0; i < sizeof driver_cbids / sizeof driver_cbids[0]; i++)
-        failed += p_cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, driver_cbids[i]) != CUPTI_SUCCESS;
+    CUptiResult first_failure = CUPTI_SUCCESS;
+    for (size_t i = 0; i < sizeof driver_cbids / sizeof driver_cbids[0]; i++) {
+        r = p_cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, driver_cbids[i]);
+        if (r != CUPTI_SUCCESS && !failed++)
+            first_failure = r;
+    }
+    if (failed == sizeof driver_cbids / sizeof driver_cbids[0]) {
+        /* subscribed but blind: with backend=cupti the hooks would pass
+         * everything through unchecked */
+        snprintf(why, sizeof why, "cannot enable the driver callbacks: %s", result_name(first_failure));
+        p_cuptiUnsubscribe(subscriber);
+        alone(why);
+        return 0;
+    }
     for (size_t i = 0; i < N_RT_LAUNCHES; i++)
         failed += p_cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, rt_launches[i].cbid) != CUPTI_SUCCESS;
     for (size_t i = 0; i < sizeof runtime_mem_cbids / sizeof runtime_mem_cbids[0]; i++)
