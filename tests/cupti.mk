@@ -7,7 +7,7 @@ ALL   += $(CT_PROGS)
 TESTS += tests/cupti/bypass.sh tests/cupti/holder.sh tests/cupti/missing.sh tests/cupti/ctx_destroy.sh \
          tests/cupti/loader.sh tests/cupti/peer_again.sh
 
-$(CT_BUILD)/bypass: tests/cupti/bypass.cu
+$(CT_BUILD)/bypass: tests/cupti/bypass.cu tests/cupti/scale.cuh
 	@mkdir -p $(@D)
 	$(NVCC) $(ALL_NVCCFLAGS) -o $@ $< -ldl
 
@@ -20,7 +20,7 @@ $(CT_BUILD)/ctx_destroy: tests/cupti/ctx_destroy.cu
 	@mkdir -p $(@D)
 	$(NVCC) $(ALL_NVCCFLAGS) -o $@ $< -L$(CUDA_HOME)/lib64/stubs -lcuda
 
-$(CT_BUILD)/peer_again: tests/cupti/peer_again.cu
+$(CT_BUILD)/peer_again: tests/cupti/peer_again.cu tests/cupti/scale.cuh
 	@mkdir -p $(@D)
 	$(NVCC) $(ALL_NVCCFLAGS) -o $@ $< -L$(CUDA_HOME)/lib64/stubs -lcuda
 
