@@ -9,8 +9,9 @@
  *  3. No CUPTI when the driver is not NVIDIA's and brought none: NVIDIA's
  *     driver file is versioned (libcuda.so.1 -> libcuda.so.<driver version>),
  *     or on WSL a plain libcuda.so.1 byte-identical to the libcuda.so.1.1
- *     beside it (/usr/lib/wsl/lib holds copies, not links); any other driver (the simulated one) gets only the CUPTI of step 2, never
- *     NVIDIA's, which cannot work without NVIDIA's driver.
+ *     beside it (/usr/lib/wsl/lib holds copies, not links); any other driver
+ *     (the simulated one) gets only the CUPTI of step 2, never NVIDIA's,
+ *     which cannot work without NVIDIA's driver.
  *  4. The loader's own search, dlopen("libcupti.so.13") (LD_LIBRARY_PATH
  *     wins), then $CUDA_HOME/extras/CUPTI/lib64, $CUDA_HOME/lib64
  *     (CUDA_HOME defaults to /usr/local/cuda), then Python's
