@@ -7,12 +7,15 @@
  *     function).  NVIDIA's driver directory holds none; the simulated
  *     platform (build/sim) ships its libcupti beside its libcuda.
  *  3. No CUPTI when the driver is not NVIDIA's and brought none: NVIDIA's
- *     driver file is versioned (libcuda.so.1 -> libcuda.so.<driver version>);
- *     any other driver (the simulated one) gets only the CUPTI of step 2, never
- *     NVIDIA's, which cannot work without NVIDIA's driver.
+ *     driver file is versioned (libcuda.so.1 -> libcuda.so.<driver version>),
+ *     or on WSL a plain libcuda.so.1 byte-identical to the libcuda.so.1.1
+ *     beside it (/usr/lib/wsl/lib holds copies, not links); any other driver
+ *     (the simulated one) gets only the CUPTI of step 2, never NVIDIA's,
+ *     which cannot work without NVIDIA's driver.
  *  4. The loader's own search, dlopen("libcupti.so.13") (LD_LIBRARY_PATH
  *     wins), then $CUDA_HOME/extras/CUPTI/lib64, $CUDA_HOME/lib64
  *     (CUDA_HOME defaults to /usr/local/cuda), then Python's
+ *     site-packages/nvidia/cu13/lib (CUDA 13's wheels), then
  *     site-packages/nvidia/cuda_cupti/lib (site-packages of the objects already
  *     loaded, $VIRTUAL_ENV, $CONDA_PREFIX).
  *
@@ -39,12 +42,14 @@
 #include "cupti/cupti.h"
 
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <glob.h>
 #include <limits.h>
 #include <link.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* --- the CUPTI functions devcheck calls (typed from cupti.h) --------------- */
@@ -205,6 +210,22 @@ static void driver_launch(const CUpti_CallbackData *cb, const char *api, CUfunct
     dc_launch_check(DC_PATH_CUPTI, api, f, DC_KEY_FUNCTION, -1, -1, s, args, extra);
 }
 
+/* A driver launch entry point (the ones driver_launch handles). */
+static int is_driver_launch(CUpti_CallbackId cbid)
+{
+    switch (cbid) {
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel:
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz:
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx:
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz:
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel:
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
 static int on_driver_launch(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
 {
     const void *p = cb->functionParams;
@@ -332,8 +353,15 @@ static void on_driver_mem(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
     default:
         break;
     }
-    if (!ok)
+    if (!ok) {
+        /* as the hooks: an access already enabled (not enabled) is one */
+        CUresult r = !enter && cb->functionReturnValue ? *(const CUresult *)cb->functionReturnValue : CUDA_SUCCESS;
+        if (cbid == CUPTI_DRIVER_TRACE_CBID_cuCtxEnablePeerAccess && r == CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED)
+            dc_mem_peer(((const cuCtxEnablePeerAccess_params *)p)->peerContext, 1);
+        else if (cbid == CUPTI_DRIVER_TRACE_CBID_cuCtxDisablePeerAccess && r == CUDA_ERROR_PEER_ACCESS_NOT_ENABLED)
+            dc_mem_peer(((const cuCtxDisablePeerAccess_params *)p)->peerContext, 0);
         return;
+    }
 
     switch (cbid) {
     case CUPTI_DRIVER_TRACE_CBID_cuMemAlloc_v2: {
@@ -674,9 +702,22 @@ static void CUPTIAPI on_callback(void *userdata, CUpti_CallbackDomain domain, CU
                                  const void *data)
 {
     (void)userdata;
-    /* the interposer (or devcheck itself) has this call */
-    if (dc_guard || !data || !__atomic_load_n(&dc_ready, __ATOMIC_ACQUIRE))
+    if (!data || !__atomic_load_n(&dc_ready, __ATOMIC_ACQUIRE))
         return;
+    /* the interposer (or devcheck itself) has this call */
+    if (dc_guard) {
+        /* A runtime call that got past the interposer's runtime hooks still
+         * reaches the driver through the entry points it got from the
+         * interposed dlsym / cuGetProcAddress: a launch or memory call the
+         * interposer has inside an open runtime frame is that frame's (no
+         * fallback at its exit, or the launch is checked twice). */
+        if (domain == CUPTI_CB_DOMAIN_DRIVER_API && rt.open) {
+            rt.driver_seen = 1;
+            if (is_driver_launch(cbid))
+                rt.checked = 1;
+        }
+        return;
+    }
     dc_guard++;
     switch (domain) {
     case CUPTI_CB_DOMAIN_DRIVER_API:
@@ -726,12 +767,63 @@ static int driver_file(char *dir, size_t dlen, char *real, size_t rlen)
     return 0;
 }
 
-/* NVIDIA's driver file is libcuda.so.<driver version> (580.95.05; 1.1 on WSL). */
-static int nvidia_driver(const char *real)
+/* A file name libcuda.so.<driver version> (580.95.05; 1.1 on WSL). */
+static int versioned_name(const char *path)
 {
-    const char *b = strrchr(real, '/');
-    b = b ? b + 1 : real;
+    const char *b = strrchr(path, '/');
+    b = b ? b + 1 : path;
     return !strncmp(b, "libcuda.so.", 11) && strcmp(b + 11, "1") != 0 && b[11] >= '0' && b[11] <= '9';
+}
+
+/* Files a and b hold the same bytes. */
+static int same_bytes(const char *a, const char *b)
+{
+    int fa = open(a, O_RDONLY | O_CLOEXEC), fb = open(b, O_RDONLY | O_CLOEXEC), same = 0;
+    struct stat sa, sb;
+    if (fa >= 0 && fb >= 0 && fstat(fa, &sa) == 0 && fstat(fb, &sb) == 0 && sa.st_size == sb.st_size) {
+        char ba[4096], bb[4096];
+        same = 1;
+        for (;;) {
+            ssize_t na = read(fa, ba, sizeof ba);
+            if (na <= 0) {
+                same = na == 0;
+                break;
+            }
+            ssize_t nb = 0, r;
+            while (nb < na && (r = read(fb, bb + nb, (size_t)(na - nb))) > 0)
+                nb += r;
+            if (nb != na || memcmp(ba, bb, (size_t)na) != 0) {
+                same = 0;
+                break;
+            }
+        }
+    }
+    if (fa >= 0)
+        close(fa);
+    if (fb >= 0)
+        close(fb);
+    return same;
+}
+
+/* NVIDIA's driver: its file is libcuda.so.<driver version> (libcuda.so.1 a
+ * symbolic link to it: the driver packages, the container toolkit), or it is
+ * a plain libcuda.so.1 with a byte-identical libcuda.so.<version> beside it
+ * (WSL's /usr/lib/wsl/lib holds copies: libcuda.so, libcuda.so.1 and
+ * libcuda.so.1.1, none a link). */
+static int nvidia_driver(const char *dir, const char *real)
+{
+    if (versioned_name(real))
+        return 1;
+    char pat[PATHBUF];
+    snprintf(pat, sizeof pat, "%s/libcuda.so.[0-9]*", dir);
+    glob_t g;
+    int nv = 0;
+    if (glob(pat, 0, NULL, &g) == 0) {
+        for (size_t i = 0; !nv && i < g.gl_pathc; i++)
+            nv = versioned_name(g.gl_pathv[i]) && same_bytes(g.gl_pathv[i], real);
+        globfree(&g);
+    }
+    return nv;
 }
 
 static void *try_open(const char *path, char *used, size_t ulen)
@@ -763,12 +855,18 @@ static int find_site(struct dl_phdr_info *info, size_t size, void *data)
     return 1;
 }
 
+/* Where NVIDIA's CUPTI wheel puts libcupti.so.13 under site-packages: CUDA
+ * 13's wheels share nvidia/cu13/lib; nvidia/cuda_cupti/lib is CUDA 12's
+ * layout. */
+static const char *const wheel_dirs[] = { "nvidia/cu13/lib", "nvidia/cuda_cupti/lib" };
+#define N_WHEEL_DIRS (sizeof wheel_dirs / sizeof wheel_dirs[0])
+
 static void *open_python(char *used, size_t ulen)
 {
     char site[PATH_MAX] = "", path[PATHBUF];
     dl_iterate_phdr(find_site, site);
-    if (*site) {
-        snprintf(path, sizeof path, "%snvidia/cuda_cupti/lib/libcupti.so.13", site);
+    for (size_t w = 0; *site && w < N_WHEEL_DIRS; w++) {
+        snprintf(path, sizeof path, "%s%s/libcupti.so.13", site, wheel_dirs[w]);
         void *h = try_open(path, used, ulen);
         if (h)
             return h;
@@ -777,15 +875,17 @@ static void *open_python(char *used, size_t ulen)
     for (size_t i = 0; i < sizeof roots / sizeof roots[0]; i++) {
         if (!roots[i] || !*roots[i])
             continue;
-        snprintf(path, sizeof path, "%s/lib/python3*/site-packages/nvidia/cuda_cupti/lib/libcupti.so.13", roots[i]);
-        glob_t g;
-        if (glob(path, 0, NULL, &g) == 0) {
-            void *h = NULL;
-            for (size_t j = 0; !h && j < g.gl_pathc; j++)
-                h = try_open(g.gl_pathv[j], used, ulen);
-            globfree(&g);
-            if (h)
-                return h;
+        for (size_t w = 0; w < N_WHEEL_DIRS; w++) {
+            snprintf(path, sizeof path, "%s/lib/python3*/site-packages/%s/libcupti.so.13", roots[i], wheel_dirs[w]);
+            glob_t g;
+            if (glob(path, 0, NULL, &g) == 0) {
+                void *h = NULL;
+                for (size_t j = 0; !h && j < g.gl_pathc; j++)
+                    h = try_open(g.gl_pathv[j], used, ulen);
+                globfree(&g);
+                if (h)
+                    return h;
+            }
         }
     }
     return NULL;
@@ -818,7 +918,7 @@ static void *open_cupti(char *used, size_t ulen, char *why, size_t wlen)
             snprintf(why, wlen, "cannot load the driver's CUPTI %s (%s)", path, e ? e : "dlopen failed");
             return NULL;
         }
-        if (!nvidia_driver(real)) {
+        if (!nvidia_driver(dir, real)) {
             snprintf(why, wlen, "the driver %s is not NVIDIA's and has no libcupti.so.13 beside it", real);
             return NULL;
         }
@@ -842,7 +942,7 @@ static void *open_cupti(char *used, size_t ulen, char *why, size_t wlen)
     if ((h = open_python(used, ulen)))
         return h;
     snprintf(why, wlen, "no libcupti.so.13 found (LD_LIBRARY_PATH, %s/extras/CUPTI/lib64, %s/lib64, "
-                        "site-packages/nvidia/cuda_cupti/lib; or set DEVCHECK_CUPTI)", home, home);
+                        "site-packages/nvidia/cu13/lib; or set DEVCHECK_CUPTI)", home, home);
     return NULL;
 }
 
@@ -898,8 +998,20 @@ int dc_cupti_start(void)
     }
 
     unsigned failed = 0;
-    for (size_t i = 0; i < sizeof driver_cbids / sizeof driver_cbids[0]; i++)
-        failed += p_cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, driver_cbids[i]) != CUPTI_SUCCESS;
+    CUptiResult first_failure = CUPTI_SUCCESS;
+    for (size_t i = 0; i < sizeof driver_cbids / sizeof driver_cbids[0]; i++) {
+        r = p_cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, driver_cbids[i]);
+        if (r != CUPTI_SUCCESS && !failed++)
+            first_failure = r;
+    }
+    if (failed == sizeof driver_cbids / sizeof driver_cbids[0]) {
+        /* subscribed but blind: with backend=cupti the hooks would pass
+         * everything through unchecked */
+        snprintf(why, sizeof why, "cannot enable the driver callbacks: %s", result_name(first_failure));
+        p_cuptiUnsubscribe(subscriber);
+        alone(why);
+        return 0;
+    }
     for (size_t i = 0; i < N_RT_LAUNCHES; i++)
         failed += p_cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, rt_launches[i].cbid) != CUPTI_SUCCESS;
     for (size_t i = 0; i < sizeof runtime_mem_cbids / sizeof runtime_mem_cbids[0]; i++)

@@ -1,12 +1,13 @@
 # CUPTI detection path tests (tests/cupti/): shell scripts and the programs
 # they run, built into $(BUILD)/tests/cupti/ (part of ALL).
 CT_BUILD := $(BUILD)/tests/cupti
-CT_PROGS := $(CT_BUILD)/bypass $(CT_BUILD)/libholder.so $(CT_BUILD)/ctx_destroy $(CT_BUILD)/fakecupti/libcupti.so.13
+CT_PROGS := $(CT_BUILD)/bypass $(CT_BUILD)/libholder.so $(CT_BUILD)/ctx_destroy $(CT_BUILD)/peer_again \
+            $(CT_BUILD)/fakecupti/libcupti.so.13
 ALL   += $(CT_PROGS)
 TESTS += tests/cupti/bypass.sh tests/cupti/holder.sh tests/cupti/missing.sh tests/cupti/ctx_destroy.sh \
-         tests/cupti/loader.sh
+         tests/cupti/loader.sh tests/cupti/peer_again.sh
 
-$(CT_BUILD)/bypass: tests/cupti/bypass.cu
+$(CT_BUILD)/bypass: tests/cupti/bypass.cu tests/cupti/scale.cuh
 	@mkdir -p $(@D)
 	$(NVCC) $(ALL_NVCCFLAGS) -o $@ $< -ldl
 
@@ -16,6 +17,10 @@ $(CT_BUILD)/libholder.so: tests/cupti/holder.c
 
 # Linked with the toolkit's stub libcuda (SONAME libcuda.so.1): the sim's at run time.
 $(CT_BUILD)/ctx_destroy: tests/cupti/ctx_destroy.cu
+	@mkdir -p $(@D)
+	$(NVCC) $(ALL_NVCCFLAGS) -o $@ $< -L$(CUDA_HOME)/lib64/stubs -lcuda
+
+$(CT_BUILD)/peer_again: tests/cupti/peer_again.cu tests/cupti/scale.cuh
 	@mkdir -p $(@D)
 	$(NVCC) $(ALL_NVCCFLAGS) -o $@ $< -L$(CUDA_HOME)/lib64/stubs -lcuda
 

@@ -7,29 +7,22 @@
 // CUPTI's driver callbacks can see it.  Prints the launch's result and the
 // synchronisation's (the sim faults the launch: the buffer is not accessible
 // from cuda:0); exit status 0 whatever devcheck does.
+// With the argument `rt` it launches through cudaLaunchKernel from the C
+// library's dlsym on libcudart.so.13 instead: past the interposer's runtime
+// hook, but the runtime's own cuLaunchKernel is the interposer's (it found
+// the driver through the dlsym and cuGetProcAddress the interposer wraps),
+// so with backend=both the launch is the interposer's, checked once.
 #include <cstdio>
 #include <dlfcn.h>
 #include <cuda.h>
 #include <cudaTypedefs.h>
 #include <cuda_runtime_api.h>
 
-__global__ void scale(float *x, int n)
-{
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n)
-        x[i] *= 2.0f;
-}
+#include "scale.cuh"
 
-extern "C" void simcuda_twin_scale(void **args, const unsigned grid[3], const unsigned block[3])
+int main(int argc, char **argv)
 {
-    float *x = *(float **)args[0];
-    int n = *(int *)args[1];
-    for (unsigned i = 0; i < grid[0] * block[0] && (int)i < n; i++)
-        x[i] *= 2.0f;
-}
-
-int main()
-{
+    bool rt = argc > 1 && argv[1][0] == 'r';
     enum { N = 256 };
     float *x = nullptr;
     if (cudaSetDevice(1) != cudaSuccess || cudaMalloc(&x, N * sizeof *x) != cudaSuccess) {
@@ -47,6 +40,21 @@ int main()
     dlsym_fn libc_dlsym = libc ? (dlsym_fn)dlvsym(libc, "dlsym", "GLIBC_2.34") : nullptr;
     if (!libc_dlsym && libc)
         libc_dlsym = (dlsym_fn)dlvsym(libc, "dlsym", "GLIBC_2.2.5");
+    int n = N;
+    void *args[] = { &x, &n };
+    if (rt) {
+        void *hr = dlopen("libcudart.so.13", RTLD_NOW | RTLD_NOLOAD);
+        typedef cudaError_t (*rt_launch_fn)(const void *, dim3, dim3, void **, size_t, cudaStream_t);
+        rt_launch_fn rl = hr && libc_dlsym ? (rt_launch_fn)libc_dlsym(hr, "cudaLaunchKernel") : nullptr;
+        if (!rl) {
+            printf("bypass: no cudaLaunchKernel from the C library's dlsym\n");
+            return 1;
+        }
+        cudaError_t e = rl((const void *)scale, dim3(1), dim3(N), args, 0, nullptr);
+        cudaError_t s = cudaDeviceSynchronize();
+        printf("bypass: runtime launch %s, synchronize %s\n", cudaGetErrorName(e), cudaGetErrorName(s));
+        return 0;
+    }
     void *h = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
     PFN_cuLaunchKernel_v4000 launch =
         h && libc_dlsym ? (PFN_cuLaunchKernel_v4000)libc_dlsym(h, "cuLaunchKernel") : nullptr;
@@ -54,8 +62,6 @@ int main()
         printf("bypass: no cuLaunchKernel from the C library's dlsym\n");
         return 1;
     }
-    int n = N;
-    void *args[] = { &x, &n };
     CUresult r = launch((CUfunction)f, 1, 1, 1, N, 1, 1, 0, nullptr, args, nullptr);
     cudaError_t s = cudaDeviceSynchronize();
     printf("bypass: launch %d, synchronize %s\n", (int)r, cudaGetErrorName(s));

@@ -33,4 +33,25 @@ for b in interpose both cupti; do
         expect_grep '"detected_by":"cupti"' "$t.json"
     fi
 done
-echo "ok: launches past the interposer are seen by CUPTI only"
+
+# `bypass rt`: cudaLaunchKernel past the interposer's runtime hook, whose
+# driver launch is the interposer's (the runtime's driver entry points come
+# from the interposed dlsym / cuGetProcAddress): checked exactly once on every
+# backend, by the interposer when it is on (backend=both once checked it a
+# second time from the runtime exit callback).
+rline=$(grep -n 'rl((const void \*)scale' "$ROOT/tests/cupti/bypass.cu" | cut -d: -f1)
+run "$TMPD/rplain" on_sim "$CT/bypass" rt
+expect_grep '^bypass: runtime launch cudaSuccess, ' "$TMPD/rplain.out"
+for b in interpose both cupti; do
+    t=$TMPD/rt_$b
+    run "$t" under_devcheck env DEVCHECK_OPTIONS="backend=$b:json_path=$t.json" "$CT/bypass" rt
+    cmp -s "$TMPD/rplain.out" "$t.out" || { diff -u "$TMPD/rplain.out" "$t.out" >&2; fail "rt, backend=$b: stdout differs"; }
+    expect_eq "rt, backend=$b: exit status" "$(rc_of "$TMPD/rplain")" "$(rc_of "$t")"
+    canon bypass "$t.json" "$t.canon" $b
+    api=cuLaunchKernel; [ $b = cupti ] && api=cudaLaunchKernel
+    printf '%s\n%s\n' \
+        "device_mismatch severity=error kernel=scale api=$api param=0 launch=0 owner=1 memory=device count=1 at=bypass.cu:$rline" \
+        'summary errors=1 warnings=0 launches=1 unchecked=0' >"$t.expected"
+    expect_findings "$t.expected" "$t.canon" "bypass rt, backend=$b"
+done
+echo "ok: launches past the interposer are seen by CUPTI only, and once"

@@ -2,16 +2,25 @@
  * callback entry points devcheck resolves, defined against cupti.h.  Every
  * subscription is refused as held by another subscriber whose name is
  * "fake at <this file's path>", so devcheck's one line says which
- * libcupti it loaded. */
+ * libcupti it loaded.  With FAKE_CUPTI_SUBSCRIBE set in the environment
+ * (missing.sh) it is a libcupti that fails later: the subscription and the
+ * domains are granted, every single callback is refused. */
 #include <cupti.h>
 #include <dlfcn.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 CUptiResult CUPTIAPI cuptiSubscribe_v2(CUpti_SubscriberHandle *subscriber, CUpti_CallbackFunc callback,
                                        void *userdata, CUpti_SubscriberParams *pParams)
 {
-    (void)subscriber, (void)callback, (void)userdata;
+    (void)callback, (void)userdata;
+    if (getenv("FAKE_CUPTI_SUBSCRIBE")) {
+        static int dummy;
+        if (subscriber)
+            *subscriber = (CUpti_SubscriberHandle)(void *)&dummy;
+        return CUPTI_SUCCESS;
+    }
     Dl_info info;
     const char *self = dladdr((void *)cuptiSubscribe_v2, &info) && info.dli_fname ? info.dli_fname : "?";
     if (pParams && pParams->oldSubscriberName && pParams->oldSubscriberSize)
@@ -36,7 +45,7 @@ CUptiResult CUPTIAPI cuptiEnableDomain(uint32_t enable, CUpti_SubscriberHandle s
                                        CUpti_CallbackDomain domain)
 {
     (void)enable, (void)subscriber, (void)domain;
-    return CUPTI_ERROR_INVALID_PARAMETER;
+    return getenv("FAKE_CUPTI_SUBSCRIBE") ? CUPTI_SUCCESS : CUPTI_ERROR_INVALID_PARAMETER;
 }
 
 CUptiResult CUPTIAPI cuptiGetResultString(CUptiResult result, const char **str)

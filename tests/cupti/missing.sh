@@ -24,4 +24,21 @@ for b in both cupti interpose; do
     cmp -s "$TMPD/plain.out" "$t.out" || { diff -u "$TMPD/plain.out" "$t.out" >&2; fail "backend=$b: stdout differs"; }
     expect_eq "backend=$b: exit status" "$(rc_of "$TMPD/plain")" "$(rc_of "$t")"
 done
-echo "ok: DEVCHECK_CUPTI missing"
+
+# A libcupti that subscribes but enables no callback (fake_cupti.c with
+# FAKE_CUPTI_SUBSCRIBE): one line, and interposition alone, also with
+# backend=cupti (which once kept its hooks passing through, blind).
+fake=$BUILD/tests/cupti/fakecupti/libcupti.so.13
+need "$fake"
+for b in both cupti; do
+    t=$TMPD/blind_$b
+    run "$t" under_devcheck env DEVCHECK_CUPTI="$fake" FAKE_CUPTI_SUBSCRIBE=1 \
+        DEVCHECK_OPTIONS="backend=$b:json_path=$t.json" "$SAMPLES/$s"
+    expect_eq "blind, backend=$b: lines about CUPTI" 1 "$(grep -c 'CUPTI' "$t.err")"
+    expect_grep '^devcheck: CUPTI: cannot enable the driver callbacks: fake CUPTI error; running on interposition alone$' "$t.err"
+    canon "$s" "$t.json" "$t.canon" interpose
+    expect_findings "$E2E/expected/$s.txt" "$t.canon" "$s with a blind libcupti, backend=$b"
+    cmp -s "$TMPD/plain.out" "$t.out" || { diff -u "$TMPD/plain.out" "$t.out" >&2; fail "blind, backend=$b: stdout differs"; }
+    expect_eq "blind, backend=$b: exit status" "$(rc_of "$TMPD/plain")" "$(rc_of "$t")"
+done
+echo "ok: DEVCHECK_CUPTI missing; a libcupti that enables nothing"
