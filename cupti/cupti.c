@@ -111,7 +111,6 @@ static const CUpti_CallbackId driver_cbids[] = {
     CUPTI_DRIVER_TRACE_CBID_cuMemPoolSetAccess,
     CUPTI_DRIVER_TRACE_CBID_cuCtxEnablePeerAccess,
     CUPTI_DRIVER_TRACE_CBID_cuCtxDisablePeerAccess,
-    CUPTI_DRIVER_TRACE_CBID_cuDevicePrimaryCtxReset_v2,
     CUPTI_DRIVER_TRACE_CBID_cuLibraryUnload,
 };
 
@@ -481,9 +480,6 @@ static void on_driver_mem(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
     case CUPTI_DRIVER_TRACE_CBID_cuCtxDisablePeerAccess:
         dc_mem_peer(((const cuCtxDisablePeerAccess_params *)p)->peerContext, 0);
         break;
-    case CUPTI_DRIVER_TRACE_CBID_cuDevicePrimaryCtxReset_v2:
-        dc_mem_forget_device((int)((const cuDevicePrimaryCtxReset_v2_params *)p)->dev, 1);
-        break;
     case CUPTI_DRIVER_TRACE_CBID_cuLibraryUnload:
         dc_launch_cache_flush();
         break;
@@ -688,7 +684,7 @@ static void on_resource(CUpti_CallbackId cbid, const CUpti_ResourceData *r)
 {
     switch (cbid) {
     case CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING:
-        dc_mem_forget_device(dc_ctx_device(r->context), 0);
+        dc_mem_forget_context(r->context);     /* a primary reset too */
         break;
     case CUPTI_CBID_RESOURCE_MODULE_UNLOAD_STARTING:
         dc_launch_cache_flush();

@@ -102,6 +102,13 @@ static void record(uintptr_t base, size_t size, enum dc_mem_kind kind, int owner
     a.access = access;
     a.pool = pool;
     a.alloc_stack = stack;
+    /* device, pool, IPC and managed memory die with the context current
+     * when they were made (dc_mem_forget_context) */
+    if (kind == DC_MEM_DEVICE || kind == DC_MEM_POOL || kind == DC_MEM_IPC || kind == DC_MEM_MANAGED) {
+        CUcontext c = NULL;
+        if (DC_REAL(cuCtxGetCurrent, &c) == CUDA_SUCCESS)
+            a.ctx = (uint64_t)(uintptr_t)c;
+    }
     (void)dc_reg_add(&a);       /* -1: not recorded, the program goes on */
 }
 
@@ -441,9 +448,25 @@ static pthread_mutex_t vmm_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct handle_rec *handles;
 static struct map_rec *mappings;
 
-void dc_mem_fork_prepare(void) { pthread_mutex_lock(&vmm_lock); }
-void dc_mem_fork_parent(void) { pthread_mutex_unlock(&vmm_lock); }
-void dc_mem_fork_child(void) { pthread_mutex_init(&vmm_lock, NULL); }
+/* peer_lock guards the context-pair peer links (below); like vmm_lock, nothing
+ * else is called while it is held. */
+static pthread_mutex_t peer_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void dc_mem_fork_prepare(void)
+{
+    pthread_mutex_lock(&vmm_lock);
+    pthread_mutex_lock(&peer_lock);
+}
+void dc_mem_fork_parent(void)
+{
+    pthread_mutex_unlock(&peer_lock);
+    pthread_mutex_unlock(&vmm_lock);
+}
+void dc_mem_fork_child(void)
+{
+    pthread_mutex_init(&vmm_lock, NULL);
+    pthread_mutex_init(&peer_lock, NULL);
+}
 
 static int location_device(const CUmemLocation *loc)
 {
@@ -643,14 +666,86 @@ DC_EXPORT CUresult CUDAAPI cuMemSetAccess(CUdeviceptr ptr, size_t size, const CU
 
 /* --- peer access and contexts ------------------------------------------------ */
 
-/* Peer state is kept by device pair: the current context's device -> the peer
- * context's device. */
+/* Peer access is enabled per context pair (the current context may access the
+ * peer context's memory); the registry keeps it per device pair.  The live
+ * context pairs are kept here so that a destroyed context ends exactly its own
+ * links: a device pair stays enabled while any context pair between the two
+ * devices is.  Past MAX_PEER_LINKS pairs, links are no longer tracked and a
+ * destroyed context leaves the device pairs as they are (a stale link can hide
+ * a finding; it never makes one). */
+#define MAX_PEER_LINKS 1024
+struct peer_link {
+    CUcontext from, to;
+    int from_dev, to_dev;
+};
+static struct peer_link links[MAX_PEER_LINKS];     /* under peer_lock */
+static unsigned nlinks;
+static int links_overflow;
+
+/* peer_lock held: is a context pair left between devices a -> b? */
+static int pair_linked(int a, int b)
+{
+    for (unsigned i = 0; i < nlinks; i++)
+        if (links[i].from_dev == a && links[i].to_dev == b)
+            return 1;
+    return 0;
+}
+
 void dc_mem_peer(CUcontext peer, int enable)
 {
-    int from = dc_current_device();
-    int to = dc_ctx_device(peer);
-    if (from >= 0 && to >= 0)
-        dc_reg_set_peer(from, to, enable);
+    CUcontext from = NULL;
+    int from_dev = dc_current_device();
+    int to_dev = dc_ctx_device(peer);
+    if (from_dev < 0 || to_dev < 0 || DC_REAL(cuCtxGetCurrent, &from) != CUDA_SUCCESS || !from)
+        return;
+    pthread_mutex_lock(&peer_lock);
+    unsigned i = 0;
+    while (i < nlinks && !(links[i].from == from && links[i].to == peer))
+        i++;
+    if (enable && i == nlinks) {
+        if (nlinks < MAX_PEER_LINKS)
+            links[nlinks++] = (struct peer_link){ from, peer, from_dev, to_dev };
+        else
+            links_overflow = 1;
+    } else if (!enable && i < nlinks) {
+        links[i] = links[--nlinks];
+    }
+    int on = enable || pair_linked(from_dev, to_dev);
+    pthread_mutex_unlock(&peer_lock);
+    dc_reg_set_peer(from_dev, to_dev, on);
+}
+
+/* A destroyed or reset context takes with it the device, pool, IPC and
+ * managed memory made in it and the peer links it took part in; other
+ * contexts on the same device keep theirs.  VMM mappings and host memory
+ * outlive contexts. */
+void dc_mem_forget_context(CUcontext ctx)
+{
+    if (!ctx)
+        return;
+    (void)dc_reg_drop_ctx((uint64_t)(uintptr_t)ctx, (1u << DC_MEM_DEVICE) | (1u << DC_MEM_POOL) |
+                                                    (1u << DC_MEM_IPC) | (1u << DC_MEM_MANAGED));
+    dc_devmask ended[DC_MAX_DEVICES];       /* ended[a] bit b: pair a -> b lost its last link */
+    memset(ended, 0, sizeof ended);
+    pthread_mutex_lock(&peer_lock);
+    for (unsigned i = 0; i < nlinks;) {
+        if (links[i].from == ctx || links[i].to == ctx) {
+            if (links[i].from_dev < DC_MAX_DEVICES && links[i].to_dev < DC_MAX_DEVICES)
+                ended[links[i].from_dev] |= DC_DEV_BIT(links[i].to_dev);
+            links[i] = links[--nlinks];
+        } else {
+            i++;
+        }
+    }
+    for (int a = 0; a < DC_MAX_DEVICES; a++)
+        for (int b = 0; ended[a] && b < DC_MAX_DEVICES; b++)
+            if ((ended[a] & DC_DEV_BIT(b)) && (links_overflow || pair_linked(a, b)))
+                ended[a] &= ~DC_DEV_BIT(b);
+    pthread_mutex_unlock(&peer_lock);
+    for (int a = 0; a < DC_MAX_DEVICES; a++)
+        for (int b = 0; ended[a] && b < DC_MAX_DEVICES; b++)
+            if (ended[a] & DC_DEV_BIT(b))
+                dc_reg_set_peer(a, b, 0);
 }
 
 DC_EXPORT CUresult CUDAAPI cuCtxEnablePeerAccess(CUcontext peerContext, unsigned int Flags)
@@ -675,44 +770,39 @@ DC_EXPORT CUresult CUDAAPI cuCtxDisablePeerAccess(CUcontext peerContext)
     return r;
 }
 
-/* A destroyed or reset context takes its device memory with it.  The
- * registry keys by device, not context: we drop the device's device, pool and
- * IPC ranges (a second context on the same device is rare; a stale entry would
- * only be dropped later by address reuse, a missing one hides nothing that is
- * still alive).  VMM mappings and host memory outlive contexts. */
-void dc_mem_forget_device(int dev, int primary_reset)
-{
-    unsigned kinds = (1u << DC_MEM_DEVICE) | (1u << DC_MEM_POOL) | (1u << DC_MEM_IPC);
-    if (primary_reset)
-        kinds |= 1u << DC_MEM_MANAGED;
-    if (dev < 0 || dev >= DC_MAX_DEVICES)
-        return;
-    (void)dc_reg_drop_device(dev, kinds);
-    for (int d = 0; d < DC_MAX_DEVICES; d++) {     /* its peer links die with it */
-        dc_reg_set_peer(dev, d, 0);
-        dc_reg_set_peer(d, dev, 0);
-    }
-}
-
 DC_EXPORT CUresult CUDAAPI cuCtxDestroy_v2(CUcontext ctx)
 {
     if (!dc_enter())
         return DC_REAL(cuCtxDestroy_v2, ctx);
-    int dev = dc_ctx_device(ctx);
     CUresult r = DC_REAL(cuCtxDestroy_v2, ctx);
     if (r == CUDA_SUCCESS)
-        dc_mem_forget_device(dev, 0);
+        dc_mem_forget_context(ctx);
     dc_leave();
     return r;
+}
+
+/* The device's primary context if it is active (a retain would create an
+ * inactive one), else NULL. */
+static CUcontext active_primary(CUdevice dev)
+{
+    unsigned int flags = 0;
+    int active = 0;
+    CUcontext c = NULL;
+    if (DC_REAL(cuDevicePrimaryCtxGetState, dev, &flags, &active) != CUDA_SUCCESS || !active ||
+        DC_REAL(cuDevicePrimaryCtxRetain, &c, dev) != CUDA_SUCCESS)
+        return NULL;
+    (void)DC_REAL(cuDevicePrimaryCtxRelease_v2, dev);
+    return c;
 }
 
 DC_EXPORT CUresult CUDAAPI cuDevicePrimaryCtxReset_v2(CUdevice dev)
 {
     if (!dc_enter())
         return DC_REAL(cuDevicePrimaryCtxReset_v2, dev);
+    CUcontext primary = active_primary(dev);    /* the reset destroys it */
     CUresult r = DC_REAL(cuDevicePrimaryCtxReset_v2, dev);
     if (r == CUDA_SUCCESS)
-        dc_mem_forget_device((int)dev, 1);
+        dc_mem_forget_context(primary);
     dc_leave();
     return r;
 }

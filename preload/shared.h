@@ -83,10 +83,10 @@ void dc_mem_peer(CUcontext peer, int enable);               /* current context's
  * there was one) before the real free; end puts it back if the free failed. */
 int  dc_mem_free_begin(uintptr_t base, struct dc_alloc *saved);
 void dc_mem_free_end(int had, const struct dc_alloc *saved, int ok);
-/* A context of `dev` is gone (destroyed; primary_reset: its primary context
- * reset, managed memory too): its device, pool and IPC memory and its peer
- * links are forgotten. */
-void dc_mem_forget_device(int dev, int primary_reset);
+/* Context ctx is gone (destroyed, or a primary context reset): the device,
+ * pool, IPC and managed memory made in it and the peer links it took part in
+ * are forgotten; other contexts of the same device keep theirs. */
+void dc_mem_forget_context(CUcontext ctx);
 
 #pragma GCC visibility pop
 #endif

@@ -55,7 +55,7 @@ struct entry {
     int level;
     struct entry *tl, *tr;          /* treap children (ordered by base) */
     uint32_t prio;                  /* treap heap priority */
-    struct entry *prev, *next;      /* list of all entries (drop_device, reset) */
+    struct entry *prev, *next;      /* list of all entries (drop_ctx, reset) */
 };
 
 struct bucket {
@@ -431,13 +431,15 @@ void dc_reg_set_access(uintptr_t base, size_t size, int device, int allowed)
     pthread_rwlock_unlock(&reg_lock);
 }
 
-size_t dc_reg_drop_device(int device, unsigned kind_mask)
+size_t dc_reg_drop_ctx(uint64_t ctx, unsigned kind_mask)
 {
     size_t n = 0;
     struct entry *e, *tmp;
+    if (!ctx)
+        return 0;
     pthread_rwlock_wrlock(&reg_lock);
     DL_FOREACH_SAFE(all_entries, e, tmp) {
-        if (e->a.owner == device && (unsigned)e->a.kind < 32 && (kind_mask & (1u << e->a.kind))) {
+        if (e->a.ctx == ctx && (unsigned)e->a.kind < 32 && (kind_mask & (1u << e->a.kind))) {
             entry_remove(e);
             n++;
         }

@@ -43,6 +43,7 @@ struct dc_alloc {
     dc_devmask access;      /* devices granted access (cuMemSetAccess, IPC lazy peer) */
     uint64_t pool;          /* DC_MEM_POOL: the pool handle, access read from the pool */
     uint32_t alloc_stack;   /* dc_stack id of the allocating call, 0 if none */
+    uint64_t ctx;           /* the CUcontext it lives and dies with; 0: none (host, VMM) or unknown */
     uint64_t serial;        /* set by dc_reg_add: increases with every add */
 };
 
@@ -57,9 +58,10 @@ int  dc_reg_lookup(uintptr_t addr, struct dc_alloc *out);
 /* Grants (allowed=1) or revokes access of `device` to every allocation
  * overlapping [base, base+size) (cuMemSetAccess). */
 void dc_reg_set_access(uintptr_t base, size_t size, int device, int allowed);
-/* Removes every allocation owned by `device` of the given kinds mask
- * (bit = 1 << kind), e.g. when its context is destroyed. Returns count. */
-size_t dc_reg_drop_device(int device, unsigned kind_mask);
+/* Removes every allocation of context `ctx` (non-zero) of the given kinds
+ * mask (bit = 1 << kind), when that context is destroyed.  Allocations of
+ * other contexts on the same device stay.  Returns count. */
+size_t dc_reg_drop_ctx(uint64_t ctx, unsigned kind_mask);
 size_t dc_reg_count(void);
 
 /* Peer access: device `from` may access device `to`'s DC_MEM_DEVICE/IPC memory. */

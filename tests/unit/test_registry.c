@@ -292,16 +292,23 @@ static void test_may_access(void)
     dc_reg_set_access(0x10000, 0x3000, 2, 0);
     CHECK(dc_reg_lookup(0x10000, &got) == 0 && !dc_reg_may_access(&got, 2));
 
-    /* drop_device: only the owner's allocations of the given kinds */
+    /* drop_ctx: only that context's allocations of the given kinds; another
+     * context on the same device keeps its own */
     struct dc_alloc d1 = mk(0x20000, 64, DC_MEM_DEVICE, 5), d2 = mk(0x21000, 64, DC_MEM_POOL, 5),
-                    d3 = mk(0x22000, 64, DC_MEM_DEVICE, 6);
+                    d3 = mk(0x22000, 64, DC_MEM_DEVICE, 6), d4 = mk(0x23000, 64, DC_MEM_DEVICE, 5);
+    d1.ctx = d2.ctx = 0xc1;
+    d3.ctx = 0xc2;
+    d4.ctx = 0xc3;                                 /* a second context on device 5 */
     dc_reg_add(&d1);
     dc_reg_add(&d2);
     dc_reg_add(&d3);
-    CHECK_EQ_LL(dc_reg_drop_device(5, 1u << DC_MEM_DEVICE), 1);
+    dc_reg_add(&d4);
+    CHECK_EQ_LL(dc_reg_drop_ctx(0, 1u << DC_MEM_DEVICE), 0);
+    CHECK_EQ_LL(dc_reg_drop_ctx(0xc1, 1u << DC_MEM_DEVICE), 1);
     CHECK_EQ_LL(owner_at(0x20000), -100);
     CHECK_EQ_LL(owner_at(0x21000), 5);
     CHECK_EQ_LL(owner_at(0x22000), 6);
+    CHECK_EQ_LL(owner_at(0x23000), 5);
     CHECK(!strcmp(dc_mem_kind_name(DC_MEM_HOST_PINNED), "pinned"));
     CHECK(!strcmp(dc_mem_kind_name(DC_MEM_HOST_PAGEABLE), "pageable"));
     dc_reg_reset();
