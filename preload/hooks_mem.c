@@ -468,6 +468,25 @@ void dc_mem_fork_child(void)
     pthread_mutex_init(&peer_lock, NULL);
 }
 
+/* Puts malloc'ed rec into table `head`, keyed by rec->field, under vmm_lock:
+ * the entry it replaces is freed; rec is freed when uthash ran out of memory
+ * (then it is not added). */
+#define VMM_PUT(head, field, rec)                                              \
+    do {                                                                       \
+        __typeof__(rec) old_;                                                  \
+        pthread_mutex_lock(&vmm_lock);                                         \
+        HASH_FIND(hh, head, &(rec)->field, sizeof (rec)->field, old_);         \
+        if (old_) {                                                            \
+            HASH_DEL(head, old_);                                              \
+            free(old_);                                                        \
+        }                                                                      \
+        HASH_ADD(hh, head, field, sizeof (rec)->field, rec);                   \
+        HASH_FIND(hh, head, &(rec)->field, sizeof (rec)->field, old_);         \
+        pthread_mutex_unlock(&vmm_lock);                                       \
+        if (!old_)                                                             \
+            free(rec);                                                         \
+    } while (0)
+
 static int location_device(const CUmemLocation *loc)
 {
     return loc->type == CU_MEM_LOCATION_TYPE_DEVICE ? loc->id : -1;
@@ -480,18 +499,7 @@ void dc_mem_vmm_create(CUmemGenericAllocationHandle handle, const CUmemAllocatio
         return;
     h->handle = handle;
     h->device = location_device(&prop->location);
-    pthread_mutex_lock(&vmm_lock);
-    struct handle_rec *old;
-    HASH_FIND(hh, handles, &h->handle, sizeof h->handle, old);
-    if (old) {
-        HASH_DEL(handles, old);
-        free(old);
-    }
-    HASH_ADD(hh, handles, handle, sizeof h->handle, h);
-    HASH_FIND(hh, handles, &h->handle, sizeof h->handle, old);
-    pthread_mutex_unlock(&vmm_lock);
-    if (!old)
-        free(h);        /* uthash ran out of memory: not added */
+    VMM_PUT(handles, handle, h);
 }
 
 DC_EXPORT CUresult CUDAAPI cuMemCreate(CUmemGenericAllocationHandle *handle, size_t size,
@@ -558,18 +566,7 @@ void dc_mem_vmm_map(CUdeviceptr ptr, size_t size, CUmemGenericAllocationHandle h
     if (m) {
         m->base = (uintptr_t)ptr;
         m->size = size;
-        pthread_mutex_lock(&vmm_lock);
-        struct map_rec *old;
-        HASH_FIND(hh, mappings, &m->base, sizeof m->base, old);
-        if (old) {
-            HASH_DEL(mappings, old);
-            free(old);
-        }
-        HASH_ADD(hh, mappings, base, sizeof m->base, m);
-        HASH_FIND(hh, mappings, &m->base, sizeof m->base, old);
-        pthread_mutex_unlock(&vmm_lock);
-        if (!old)
-            free(m);
+        VMM_PUT(mappings, base, m);
     }
     record((uintptr_t)ptr, size, DC_MEM_VMM, dev, 0, 0, CAPTURE());
 }
