@@ -51,7 +51,7 @@ $(DEPS_STAMP): mk/deps.sh
 	@touch $@
 
 include sim/sim.mk
-include registry/registry.mk
+include core/core.mk
 include report/report.mk
 include preload/preload.mk
 include samples/samples.mk

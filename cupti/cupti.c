@@ -36,8 +36,8 @@
  * structs (generated_cuda_meta.h, generated_cuda_runtime_api_meta.h). */
 #include <cupti.h>
 #include "preload/shared.h"
-#include "preload/options.h"
-#include "report/check.h"
+#include "core/options.h"
+#include "core/check.h"
 #include "report/report.h"
 #include "cupti/cupti.h"
 

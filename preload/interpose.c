@@ -6,7 +6,7 @@
  * another library's constructor that runs before ours.  Our own constructor
  * does no CUDA work: a process that never touches CUDA is left alone. */
 #include "preload/preload.h"
-#include "preload/options.h"
+#include "core/options.h"
 #include "report/report.h"
 #include "cupti/cupti.h"
 

@@ -7,7 +7,7 @@
 
 PRELOAD_SO    := $(BUILD)/lib/libdevcheck.so
 DEVCHECK_BIN  := $(BUILD)/bin/devcheck
-PRELOAD_SRCS  := preload/interpose.c preload/hooks_mem.c preload/hooks_launch.c cupti/cupti.c
+PRELOAD_SRCS  := preload/interpose.c core/memory.c core/launch.c cupti/cupti.c
 PRELOAD_OBJS  := $(patsubst %.c,$(BUILD)/obj/%.o,$(PRELOAD_SRCS))
 PRELOAD_MAP   := $(BUILD)/obj/preload/exports.map
 # nvcc checks preload/rt_proto.h against the toolkit's own declarations.
@@ -17,6 +17,10 @@ PRELOAD_CFLAGS = $(ALL_CFLAGS) -fvisibility=hidden -I.
 ALL += $(PRELOAD_SO) $(DEVCHECK_BIN)
 
 $(BUILD)/obj/preload/%.o: preload/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(PRELOAD_CFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/obj/core/%.o: core/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(PRELOAD_CFLAGS) -MMD -MP -c $< -o $@
 

@@ -6,7 +6,7 @@
 #ifndef DEVCHECK_PRELOAD_SHARED_H
 #define DEVCHECK_PRELOAD_SHARED_H
 #include <cuda.h>
-#include "registry/registry.h"
+#include "core/registry.h"
 
 #include <stddef.h>
 #include <stdint.h>

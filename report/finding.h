@@ -2,8 +2,8 @@
 #ifndef DEVCHECK_FINDING_H
 #define DEVCHECK_FINDING_H
 #include <stdint.h>
-#include "registry/registry.h"
-#include "report/check.h"
+#include "core/registry.h"
+#include "core/check.h"
 
 enum dc_severity { DC_SEV_ERROR = 0, DC_SEV_WARNING, DC_SEV_INFO };
 /* What devcheck did about a finding (JSON "action"). */

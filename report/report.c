@@ -10,7 +10,7 @@
 #include "report/finding.h"
 #include "report/stack.h"
 #include "report/symbolize.h"
-#include "preload/options.h"
+#include "core/options.h"
 
 #include <errno.h>
 #include <fcntl.h>

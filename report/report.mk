@@ -1,6 +1,6 @@
 # report/ build rules: the devcheck core archive.
 #
-# DCCORE_LIB    static archive of registry/, report/ and preload/options.c:
+# DCCORE_LIB    static archive of core/ (registry, check, options) and report/:
 #               position-independent, -fvisibility=hidden (nothing in it is
 #               exported from the shared object it is linked into).
 # DCCORE_LDLIBS what a program or shared object linking $(DCCORE_LIB) needs.
@@ -8,7 +8,7 @@
 DCCORE_LIB    := $(BUILD)/obj/libdccore.a
 DCCORE_LDLIBS := -lunwind -ldw -lelf -lpthread -ldl
 DCCORE_CFLAGS  = $(ALL_CFLAGS) -fvisibility=hidden -I.
-DCCORE_SRCS   += report/check.c report/report.c report/stack.c preload/options.c
+DCCORE_SRCS   += report/report.c report/stack.c
 DCCORE_OBJS    = $(patsubst %.c,$(BUILD)/obj/dccore/%.o,$(DCCORE_SRCS))
 
 ALL += $(DCCORE_LIB)

@@ -11,7 +11,7 @@
  *
  * Exit status of the wrapper itself: 2 for a bad command line, 127 (126)
  * when the program cannot be run. */
-#include "preload/options.h"
+#include "core/options.h"
 
 #include <dlfcn.h>
 #include <errno.h>

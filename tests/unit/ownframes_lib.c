@@ -2,11 +2,11 @@
  * one exported entry point that registers an allocation and checks a launch
  * the way a hook would.  test_ownframes checks that the reports show only the
  * program's frames. */
-#include "registry/registry.h"
-#include "report/check.h"
+#include "core/registry.h"
+#include "core/check.h"
 #include "report/report.h"
 #include "report/stack.h"
-#include "preload/options.h"
+#include "core/options.h"
 
 #include <string.h>
 

@@ -4,11 +4,11 @@
  * report counters and the text output.  Writes its JSON Lines files to the
  * directory argv[1] for tests/unit/check_reports.sh to validate against
  * report/finding.schema.json (scenario files: <dir>/<name>.json, .log). */
-#include "registry/registry.h"
-#include "report/check.h"
+#include "core/registry.h"
+#include "core/check.h"
 #include "report/report.h"
 #include "report/stack.h"
-#include "preload/options.h"
+#include "core/options.h"
 #include "tests/unit/unit.h"
 
 #include <fcntl.h>

@@ -12,7 +12,7 @@
  *    and the CUPTI callbacks (cupti/) both call them, so an allocation seen
  *    by either path enters the registry the same way. */
 #include "preload/preload.h"
-#include "registry/registry.h"
+#include "core/registry.h"
 #include "report/stack.h"
 
 #include <pthread.h>

@@ -18,7 +18,7 @@
  *    and dc_reg_set_access in O(log n + k); the lookup path never touches it.
  *  - One rwlock guards everything: lookups share it, updates own it.
  */
-#include "registry/registry.h"
+#include "core/registry.h"
 #include "report/forklock.h"
 
 #include <pthread.h>

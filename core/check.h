@@ -19,7 +19,7 @@
 #define DEVCHECK_CHECK_H
 #include <stddef.h>
 #include <stdint.h>
-#include "registry/registry.h"
+#include "core/registry.h"
 
 struct dc_param { uint32_t offset, size; };
 

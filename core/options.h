@@ -1,4 +1,4 @@
-/* options: one flag table (preload/flags.def) feeds DEVCHECK_OPTIONS
+/* options: one flag table (core/flags.def) feeds DEVCHECK_OPTIONS
  * (key=value:key=value, ASan style) and the devcheck wrapper's command line
  * (--key-with-dashes value, Compute Sanitizer style). */
 #ifndef DEVCHECK_OPTIONS_H

@@ -5,14 +5,14 @@
  * parameter: registry lookup first; a value the registry does not know is
  * tested for being mapped host memory with mincore() (never dereferenced).
  * The launch stack is captured only when the launch has a finding. */
-#include "report/check.h"
+#include "core/check.h"
 #include "report/finding.h"
 #include "report/report.h"
 #include "report/stack.h"
 #include "report/symbolize.h"
 #include "report/forklock.h"
-#include "preload/options.h"
-#include "registry/registry.h"
+#include "core/options.h"
+#include "core/registry.h"
 
 #include <pthread.h>
 #include <stdlib.h>

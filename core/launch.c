@@ -13,9 +13,9 @@
  * because their extra symbol versions (.symver, end of file) must be set in
  * the translation unit that defines them. */
 #include "preload/preload.h"
-#include "report/check.h"
+#include "core/check.h"
 
-#include "preload/options.h"
+#include "core/options.h"
 #include "report/report.h"
 
 #include <fcntl.h>
