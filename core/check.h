@@ -19,9 +19,8 @@
 #define DEVCHECK_CHECK_H
 #include <stddef.h>
 #include <stdint.h>
+#include "core/kernels.h"
 #include "core/registry.h"
-
-struct dc_param { uint32_t offset, size; };
 
 enum dc_finding_kind {
     DC_F_DEVICE_MISMATCH = 0,

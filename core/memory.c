@@ -1,17 +1,19 @@
-/* hooks_mem: allocation, free and access-grant hooks -> registry.
+/* memory: the memory events of both front ends -> the registry.
  *
  * Rules:
  *  - An allocation is recorded after the real call succeeded (the address is
- *    ours until freed, so no other thread can race us on it).
+ *    the program's until freed, so no other thread can race us on it).
  *  - A free removes the entry *before* the real call (after it, another thread
  *    could get the same address and record it first); if the real free fails,
  *    the entry is put back.
  *  - Failure inside devcheck (registry full, no memory) skips the record and
  *    never changes the program's result.
- *  - One recording function per event (dc_mem_*, preload.h): the hooks here
- *    and the CUPTI callbacks (cupti/) both call them, so an allocation seen
- *    by either path enters the registry the same way. */
-#include "preload/preload.h"
+ *  - One recording function per event (dc_mem_*, core/core.h): the hooks
+ *    (preload/hooks_mem.c) and the CUPTI callbacks (cupti/) both call them,
+ *    so an allocation seen by either path enters the registry the same way.
+ *    The caller holds the guard. */
+#include "core/memory.h"
+#include "core/driver.h"
 #include "core/registry.h"
 #include "report/stack.h"
 
@@ -22,69 +24,6 @@
 #define HASH_NONFATAL_OOM 1
 #define uthash_nonfatal_oom(obj) do { (void)(obj); } while (0)
 #include <uthash.h>
-
-/* --- driver queries -------------------------------------------------------- */
-
-int dc_current_device(void)
-{
-    CUcontext c = NULL;
-    CUdevice d;
-    if (DC_REAL(cuCtxGetCurrent, &c) != CUDA_SUCCESS || !c)
-        return -1;
-    if (DC_REAL(cuCtxGetDevice, &d) != CUDA_SUCCESS)
-        return -1;
-    return (int)d;
-}
-
-int dc_ctx_device(CUcontext ctx)
-{
-    CUcontext cur = NULL, popped;
-    CUdevice d;
-    if (!ctx)
-        return dc_current_device();
-    if (DC_REAL(cuCtxGetCurrent, &cur) == CUDA_SUCCESS && cur == ctx)
-        return DC_REAL(cuCtxGetDevice, &d) == CUDA_SUCCESS ? (int)d : -1;
-    if (DC_REAL(cuCtxPushCurrent_v2, ctx) != CUDA_SUCCESS)
-        return -1;
-    int dev = DC_REAL(cuCtxGetDevice, &d) == CUDA_SUCCESS ? (int)d : -1;
-    DC_REAL(cuCtxPopCurrent_v2, &popped);
-    return dev;
-}
-
-int dc_stream_device(CUstream s)
-{
-    if (s == NULL || s == CU_STREAM_LEGACY || s == CU_STREAM_PER_THREAD)
-        return dc_current_device();
-    CUcontext c = NULL;
-    if (DC_REAL(cuStreamGetCtx, s, &c) != CUDA_SUCCESS || !c)
-        return -1;
-    return dc_ctx_device(c);
-}
-
-static int pageable_cache[DC_MAX_DEVICES];      /* 0 unknown, else value + 1 */
-
-int dc_pageable_ok(int device)
-{
-    if (device < 0 || device >= DC_MAX_DEVICES)
-        return 0;
-    int v = __atomic_load_n(&pageable_cache[device], __ATOMIC_RELAXED);
-    if (v)
-        return v - 1;
-    int attr = 0;
-    if (DC_REAL(cuDeviceGetAttribute, &attr, CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS, device) != CUDA_SUCCESS)
-        attr = 0;
-    attr = attr != 0;
-    __atomic_store_n(&pageable_cache[device], attr + 1, __ATOMIC_RELAXED);
-    return attr;
-}
-
-static int ptr_device(CUdeviceptr p)
-{
-    int ord = -1;
-    if (DC_REAL(cuPointerGetAttribute, &ord, CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL, p) != CUDA_SUCCESS)
-        return -1;
-    return ord;
-}
 
 /* --- recording ----------------------------------------------------------------- */
 
@@ -103,10 +42,10 @@ static void record(uintptr_t base, size_t size, enum dc_mem_kind kind, int owner
     a.pool = pool;
     a.alloc_stack = stack;
     /* device, pool, IPC and managed memory die with the context current
-     * when they were made (dc_mem_forget_context) */
+     * when they were made (dc_ctx_destroyed, core/contexts.c) */
     if (kind == DC_MEM_DEVICE || kind == DC_MEM_POOL || kind == DC_MEM_IPC || kind == DC_MEM_MANAGED) {
         CUcontext c = NULL;
-        if (DC_REAL(cuCtxGetCurrent, &c) == CUDA_SUCCESS)
+        if (DC_CALL(cuCtxGetCurrent, &c) == CUDA_SUCCESS)
             a.ctx = (uint64_t)(uintptr_t)c;
     }
     (void)dc_reg_add(&a);       /* -1: not recorded, the program goes on */
@@ -136,164 +75,24 @@ void dc_mem_free_end(int had, const struct dc_alloc *saved, int ok)
         (void)dc_reg_add(saved);
 }
 
-/* Free: remove first, restore if the real free failed. */
-#define FREE_HOOK(call, base)                                             \
-    do {                                                                  \
-        struct dc_alloc old_;                                             \
-        int had_ = dc_mem_free_begin((uintptr_t)(base), &old_);           \
-        r = (call);                                                       \
-        dc_mem_free_end(had_, &old_, r == CUDA_SUCCESS);                  \
-    } while (0)
-
-DC_EXPORT CUresult CUDAAPI cuMemAlloc_v2(CUdeviceptr *dptr, size_t bytesize)
+int dc_mem_known(uintptr_t addr)
 {
-    if (!dc_enter())
-        return DC_REAL(cuMemAlloc_v2, dptr, bytesize);
-    CUresult r = DC_REAL(cuMemAlloc_v2, dptr, bytesize);
-    if (r == CUDA_SUCCESS && dptr)
-        dc_mem_alloc_current(*dptr, bytesize, DC_MEM_DEVICE);
-    dc_leave();
-    return r;
+    struct dc_alloc known;
+    return dc_reg_lookup(addr, &known) == 0;
 }
 
-DC_EXPORT CUresult CUDAAPI cuMemAllocPitch_v2(CUdeviceptr *dptr, size_t *pPitch, size_t WidthInBytes,
-                                              size_t Height, unsigned int ElementSizeBytes)
-{
-    if (!dc_enter())
-        return DC_REAL(cuMemAllocPitch_v2, dptr, pPitch, WidthInBytes, Height, ElementSizeBytes);
-    CUresult r = DC_REAL(cuMemAllocPitch_v2, dptr, pPitch, WidthInBytes, Height, ElementSizeBytes);
-    if (r == CUDA_SUCCESS && dptr && pPitch)
-        dc_mem_alloc_current(*dptr, *pPitch * Height, DC_MEM_DEVICE);
-    dc_leave();
-    return r;
-}
-
-DC_EXPORT CUresult CUDAAPI cuMemAllocManaged(CUdeviceptr *dptr, size_t bytesize, unsigned int flags)
-{
-    if (!dc_enter())
-        return DC_REAL(cuMemAllocManaged, dptr, bytesize, flags);
-    CUresult r = DC_REAL(cuMemAllocManaged, dptr, bytesize, flags);
-    if (r == CUDA_SUCCESS && dptr)
-        dc_mem_alloc_current(*dptr, bytesize, DC_MEM_MANAGED);
-    dc_leave();
-    return r;
-}
 
 /* Stream-ordered allocations: owner is the device the memory lives on (the
  * pointer's ordinal, else the stream's device); access comes from the pool. */
 void dc_mem_pool_alloc(CUdeviceptr p, size_t size, CUmemoryPool pool, CUstream s)
 {
     uint32_t stack = CAPTURE();
-    int dev = ptr_device(p);
+    int dev = dc_ptr_device(p);
     if (dev < 0)
         dev = dc_stream_device(s);
-    if (!pool && dev >= 0 && dc_real_cuDeviceGetMemPool)
-        (void)DC_REAL(cuDeviceGetMemPool, &pool, dev);
+    if (!pool && dev >= 0 && DC_HAS(cuDeviceGetMemPool))
+        (void)DC_CALL(cuDeviceGetMemPool, &pool, dev);
     record(p, size, DC_MEM_POOL, dev, 0, (uint64_t)(uintptr_t)pool, stack);
-}
-
-#define ALLOC_ASYNC(name)                                                       \
-    DC_EXPORT CUresult CUDAAPI name(CUdeviceptr *dptr, size_t bytesize, CUstream hStream) \
-    {                                                                           \
-        if (!dc_enter())                                                        \
-            return DC_REAL(name, dptr, bytesize, hStream);                      \
-        CUresult r = DC_REAL(name, dptr, bytesize, hStream);                    \
-        if (r == CUDA_SUCCESS && dptr)                                          \
-            dc_mem_pool_alloc(*dptr, bytesize, NULL, hStream);                  \
-        dc_leave();                                                             \
-        return r;                                                               \
-    }
-ALLOC_ASYNC(cuMemAllocAsync)
-ALLOC_ASYNC(cuMemAllocAsync_ptsz)
-
-#define ALLOC_FROM_POOL(name)                                                   \
-    DC_EXPORT CUresult CUDAAPI name(CUdeviceptr *dptr, size_t bytesize, CUmemoryPool pool, CUstream hStream) \
-    {                                                                           \
-        if (!dc_enter())                                                        \
-            return DC_REAL(name, dptr, bytesize, pool, hStream);                \
-        CUresult r = DC_REAL(name, dptr, bytesize, pool, hStream);              \
-        if (r == CUDA_SUCCESS && dptr)                                          \
-            dc_mem_pool_alloc(*dptr, bytesize, pool, hStream);                  \
-        dc_leave();                                                             \
-        return r;                                                               \
-    }
-ALLOC_FROM_POOL(cuMemAllocFromPoolAsync)
-ALLOC_FROM_POOL(cuMemAllocFromPoolAsync_ptsz)
-
-DC_EXPORT CUresult CUDAAPI cuMemFree_v2(CUdeviceptr dptr)
-{
-    if (!dc_enter())
-        return DC_REAL(cuMemFree_v2, dptr);
-    CUresult r;
-    FREE_HOOK(DC_REAL(cuMemFree_v2, dptr), dptr);
-    dc_leave();
-    return r;
-}
-
-#define FREE_ASYNC(name)                                                        \
-    DC_EXPORT CUresult CUDAAPI name(CUdeviceptr dptr, CUstream hStream)         \
-    {                                                                           \
-        if (!dc_enter())                                                        \
-            return DC_REAL(name, dptr, hStream);                                \
-        CUresult r;                                                             \
-        FREE_HOOK(DC_REAL(name, dptr, hStream), dptr);                          \
-        dc_leave();                                                             \
-        return r;                                                               \
-    }
-FREE_ASYNC(cuMemFreeAsync)
-FREE_ASYNC(cuMemFreeAsync_ptsz)
-
-DC_EXPORT CUresult CUDAAPI cuMemHostAlloc(void **pp, size_t bytesize, unsigned int Flags)
-{
-    if (!dc_enter())
-        return DC_REAL(cuMemHostAlloc, pp, bytesize, Flags);
-    CUresult r = DC_REAL(cuMemHostAlloc, pp, bytesize, Flags);
-    if (r == CUDA_SUCCESS && pp)
-        dc_mem_host((uintptr_t)*pp, bytesize, DC_MEM_HOST_PINNED);
-    dc_leave();
-    return r;
-}
-
-DC_EXPORT CUresult CUDAAPI cuMemAllocHost_v2(void **pp, size_t bytesize)
-{
-    if (!dc_enter())
-        return DC_REAL(cuMemAllocHost_v2, pp, bytesize);
-    CUresult r = DC_REAL(cuMemAllocHost_v2, pp, bytesize);
-    if (r == CUDA_SUCCESS && pp)
-        dc_mem_host((uintptr_t)*pp, bytesize, DC_MEM_HOST_PINNED);
-    dc_leave();
-    return r;
-}
-
-DC_EXPORT CUresult CUDAAPI cuMemFreeHost(void *p)
-{
-    if (!dc_enter())
-        return DC_REAL(cuMemFreeHost, p);
-    CUresult r;
-    FREE_HOOK(DC_REAL(cuMemFreeHost, p), p);
-    dc_leave();
-    return r;
-}
-
-DC_EXPORT CUresult CUDAAPI cuMemHostRegister_v2(void *p, size_t bytesize, unsigned int Flags)
-{
-    if (!dc_enter())
-        return DC_REAL(cuMemHostRegister_v2, p, bytesize, Flags);
-    CUresult r = DC_REAL(cuMemHostRegister_v2, p, bytesize, Flags);
-    if (r == CUDA_SUCCESS)
-        dc_mem_host((uintptr_t)p, bytesize, DC_MEM_HOST_REGISTERED);
-    dc_leave();
-    return r;
-}
-
-DC_EXPORT CUresult CUDAAPI cuMemHostUnregister(void *p)
-{
-    if (!dc_enter())
-        return DC_REAL(cuMemHostUnregister, p);
-    CUresult r;
-    FREE_HOOK(DC_REAL(cuMemHostUnregister, p), p);
-    dc_leave();
-    return r;
 }
 
 /* --- IPC ------------------------------------------------------------------- */
@@ -304,11 +103,11 @@ void dc_mem_ipc_open(CUdeviceptr p, unsigned int flags)
 {
     CUdeviceptr base = p;
     size_t size = 0;
-    if (DC_REAL(cuMemGetAddressRange_v2, &base, &size, p) != CUDA_SUCCESS || !size) {
+    if (DC_CALL(cuMemGetAddressRange_v2, &base, &size, p) != CUDA_SUCCESS || !size) {
         base = p;
         size = 1;
     }
-    int owner = ptr_device(p);
+    int owner = dc_ptr_device(p);
     int cur = dc_current_device();
     dc_devmask access = 0;
     if ((flags & CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS) && cur >= 0 && cur < DC_MAX_DEVICES)
@@ -316,39 +115,7 @@ void dc_mem_ipc_open(CUdeviceptr p, unsigned int flags)
     record(base, size, DC_MEM_IPC, owner >= 0 ? owner : cur, access, 0, CAPTURE());
 }
 
-DC_EXPORT CUresult CUDAAPI cuIpcOpenMemHandle_v2(CUdeviceptr *pdptr, CUipcMemHandle handle, unsigned int Flags)
-{
-    if (!dc_enter())
-        return DC_REAL(cuIpcOpenMemHandle_v2, pdptr, handle, Flags);
-    CUresult r = DC_REAL(cuIpcOpenMemHandle_v2, pdptr, handle, Flags);
-    if (r == CUDA_SUCCESS && pdptr)
-        dc_mem_ipc_open(*pdptr, Flags);
-    dc_leave();
-    return r;
-}
-
-DC_EXPORT CUresult CUDAAPI cuIpcCloseMemHandle(CUdeviceptr dptr)
-{
-    if (!dc_enter())
-        return DC_REAL(cuIpcCloseMemHandle, dptr);
-    CUresult r;
-    FREE_HOOK(DC_REAL(cuIpcCloseMemHandle, dptr), dptr);
-    dc_leave();
-    return r;
-}
-
 /* --- pools ------------------------------------------------------------------- */
-
-DC_EXPORT CUresult CUDAAPI cuMemPoolCreate(CUmemoryPool *pool, const CUmemPoolProps *poolProps)
-{
-    if (!dc_enter())
-        return DC_REAL(cuMemPoolCreate, pool, poolProps);
-    CUresult r = DC_REAL(cuMemPoolCreate, pool, poolProps);
-    /* The pool's own device may always access it; other devices only by
-     * cuMemPoolSetAccess.  The registry's owner check covers the former. */
-    dc_leave();
-    return r;
-}
 
 void dc_mem_pool_access(CUmemoryPool pool, const CUmemAccessDesc *map, size_t count)
 {
@@ -361,38 +128,15 @@ void dc_mem_pool_access(CUmemoryPool pool, const CUmemAccessDesc *map, size_t co
     }
 }
 
-DC_EXPORT CUresult CUDAAPI cuMemPoolSetAccess(CUmemoryPool pool, const CUmemAccessDesc *map, size_t count)
-{
-    if (!dc_enter())
-        return DC_REAL(cuMemPoolSetAccess, pool, map, count);
-    CUresult r = DC_REAL(cuMemPoolSetAccess, pool, map, count);
-    if (r == CUDA_SUCCESS)
-        dc_mem_pool_access(pool, map, count);
-    dc_leave();
-    return r;
-}
-
 void dc_mem_pool_import(CUdeviceptr p, CUmemoryPool pool)
 {
     CUdeviceptr base = p;
     size_t size = 0;
-    if (DC_REAL(cuMemGetAddressRange_v2, &base, &size, p) != CUDA_SUCCESS || !size) {
+    if (DC_CALL(cuMemGetAddressRange_v2, &base, &size, p) != CUDA_SUCCESS || !size) {
         base = p;
         size = 1;
     }
-    record(base, size, DC_MEM_POOL, ptr_device(p), 0, (uint64_t)(uintptr_t)pool, CAPTURE());
-}
-
-DC_EXPORT CUresult CUDAAPI cuMemPoolImportPointer(CUdeviceptr *ptr_out, CUmemoryPool pool,
-                                                  CUmemPoolPtrExportData *shareData)
-{
-    if (!dc_enter())
-        return DC_REAL(cuMemPoolImportPointer, ptr_out, pool, shareData);
-    CUresult r = DC_REAL(cuMemPoolImportPointer, ptr_out, pool, shareData);
-    if (r == CUDA_SUCCESS && ptr_out)
-        dc_mem_pool_import(*ptr_out, pool);
-    dc_leave();
-    return r;
+    record(base, size, DC_MEM_POOL, dc_ptr_device(p), 0, (uint64_t)(uintptr_t)pool, CAPTURE());
 }
 
 /* --- graph memory nodes ----------------------------------------------------- *
@@ -410,19 +154,6 @@ void dc_mem_graph_alloc_node(const CUDA_MEM_ALLOC_NODE_PARAMS *p)
             access |= DC_DEV_BIT(d->location.id);
     }
     record(p->dptr, p->bytesize, DC_MEM_POOL, owner, access, 0, CAPTURE());
-}
-
-DC_EXPORT CUresult CUDAAPI cuGraphAddMemAllocNode(CUgraphNode *phGraphNode, CUgraph hGraph,
-                                                  const CUgraphNode *dependencies, size_t numDependencies,
-                                                  CUDA_MEM_ALLOC_NODE_PARAMS *nodeParams)
-{
-    if (!dc_enter())
-        return DC_REAL(cuGraphAddMemAllocNode, phGraphNode, hGraph, dependencies, numDependencies, nodeParams);
-    CUresult r = DC_REAL(cuGraphAddMemAllocNode, phGraphNode, hGraph, dependencies, numDependencies, nodeParams);
-    if (r == CUDA_SUCCESS && nodeParams)
-        dc_mem_graph_alloc_node(nodeParams);
-    dc_leave();
-    return r;
 }
 
 /* --- virtual memory management -------------------------------------------- *
@@ -448,25 +179,9 @@ static pthread_mutex_t vmm_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct handle_rec *handles;
 static struct map_rec *mappings;
 
-/* peer_lock guards the context-pair peer links (below); like vmm_lock, nothing
- * else is called while it is held. */
-static pthread_mutex_t peer_lock = PTHREAD_MUTEX_INITIALIZER;
-
-void dc_mem_fork_prepare(void)
-{
-    pthread_mutex_lock(&vmm_lock);
-    pthread_mutex_lock(&peer_lock);
-}
-void dc_mem_fork_parent(void)
-{
-    pthread_mutex_unlock(&peer_lock);
-    pthread_mutex_unlock(&vmm_lock);
-}
-void dc_mem_fork_child(void)
-{
-    pthread_mutex_init(&vmm_lock, NULL);
-    pthread_mutex_init(&peer_lock, NULL);
-}
+void dc_mem_fork_prepare(void) { pthread_mutex_lock(&vmm_lock); }
+void dc_mem_fork_parent(void) { pthread_mutex_unlock(&vmm_lock); }
+void dc_mem_fork_child(void) { pthread_mutex_init(&vmm_lock, NULL); }
 
 /* Puts malloc'ed rec into table `head`, keyed by rec->field, under vmm_lock:
  * the entry it replaces is freed; rec is freed when uthash ran out of memory
@@ -502,18 +217,6 @@ void dc_mem_vmm_create(CUmemGenericAllocationHandle handle, const CUmemAllocatio
     VMM_PUT(handles, handle, h);
 }
 
-DC_EXPORT CUresult CUDAAPI cuMemCreate(CUmemGenericAllocationHandle *handle, size_t size,
-                                       const CUmemAllocationProp *prop, unsigned long long flags)
-{
-    if (!dc_enter())
-        return DC_REAL(cuMemCreate, handle, size, prop, flags);
-    CUresult r = DC_REAL(cuMemCreate, handle, size, prop, flags);
-    if (r == CUDA_SUCCESS && handle && prop)
-        dc_mem_vmm_create(*handle, prop);
-    dc_leave();
-    return r;
-}
-
 /* Mappings of it stay valid until unmapped: only the handle goes. */
 void dc_mem_vmm_release(CUmemGenericAllocationHandle handle)
 {
@@ -527,17 +230,6 @@ void dc_mem_vmm_release(CUmemGenericAllocationHandle handle)
     pthread_mutex_unlock(&vmm_lock);
 }
 
-DC_EXPORT CUresult CUDAAPI cuMemRelease(CUmemGenericAllocationHandle handle)
-{
-    if (!dc_enter())
-        return DC_REAL(cuMemRelease, handle);
-    CUresult r = DC_REAL(cuMemRelease, handle);
-    if (r == CUDA_SUCCESS)
-        dc_mem_vmm_release(handle);
-    dc_leave();
-    return r;
-}
-
 static int handle_device(CUmemGenericAllocationHandle handle)
 {
     int dev = -1;
@@ -547,11 +239,11 @@ static int handle_device(CUmemGenericAllocationHandle handle)
     if (h)
         dev = h->device;
     pthread_mutex_unlock(&vmm_lock);
-    if (dev < 0 && dc_real_cuMemGetAllocationPropertiesFromHandle) {
+    if (dev < 0 && DC_HAS(cuMemGetAllocationPropertiesFromHandle)) {
         /* imported (cuMemImportFromShareableHandle) or created before us */
         CUmemAllocationProp prop;
         memset(&prop, 0, sizeof prop);
-        if (DC_REAL(cuMemGetAllocationPropertiesFromHandle, &prop, handle) == CUDA_SUCCESS)
+        if (DC_CALL(cuMemGetAllocationPropertiesFromHandle, &prop, handle) == CUDA_SUCCESS)
             dev = location_device(&prop.location);
     }
     return dev;
@@ -569,18 +261,6 @@ void dc_mem_vmm_map(CUdeviceptr ptr, size_t size, CUmemGenericAllocationHandle h
         VMM_PUT(mappings, base, m);
     }
     record((uintptr_t)ptr, size, DC_MEM_VMM, dev, 0, 0, CAPTURE());
-}
-
-DC_EXPORT CUresult CUDAAPI cuMemMap(CUdeviceptr ptr, size_t size, size_t offset,
-                                    CUmemGenericAllocationHandle handle, unsigned long long flags)
-{
-    if (!dc_enter())
-        return DC_REAL(cuMemMap, ptr, size, offset, handle, flags);
-    CUresult r = DC_REAL(cuMemMap, ptr, size, offset, handle, flags);
-    if (r == CUDA_SUCCESS)
-        dc_mem_vmm_map(ptr, size, handle);
-    dc_leave();
-    return r;
 }
 
 /* Drops every mapping inside [base, base+size) from our list and the registry.
@@ -607,40 +287,6 @@ void dc_mem_vmm_unmap(uintptr_t base, size_t size)
     }
 }
 
-DC_EXPORT CUresult CUDAAPI cuMemUnmap(CUdeviceptr ptr, size_t size)
-{
-    if (!dc_enter())
-        return DC_REAL(cuMemUnmap, ptr, size);
-    CUresult r = DC_REAL(cuMemUnmap, ptr, size);
-    if (r == CUDA_SUCCESS)
-        dc_mem_vmm_unmap((uintptr_t)ptr, size);
-    dc_leave();
-    return r;
-}
-
-DC_EXPORT CUresult CUDAAPI cuMemAddressReserve(CUdeviceptr *ptr, size_t size, size_t alignment,
-                                               CUdeviceptr addr, unsigned long long flags)
-{
-    /* A reservation has no backing: nothing a kernel may touch until mapped,
-     * so nothing to record; hooked so the address space is seen whole. */
-    if (!dc_enter())
-        return DC_REAL(cuMemAddressReserve, ptr, size, alignment, addr, flags);
-    CUresult r = DC_REAL(cuMemAddressReserve, ptr, size, alignment, addr, flags);
-    dc_leave();
-    return r;
-}
-
-DC_EXPORT CUresult CUDAAPI cuMemAddressFree(CUdeviceptr ptr, size_t size)
-{
-    if (!dc_enter())
-        return DC_REAL(cuMemAddressFree, ptr, size);
-    CUresult r = DC_REAL(cuMemAddressFree, ptr, size);
-    if (r == CUDA_SUCCESS)
-        dc_mem_vmm_unmap((uintptr_t)ptr, size);
-    dc_leave();
-    return r;
-}
-
 void dc_mem_vmm_set_access(CUdeviceptr ptr, size_t size, const CUmemAccessDesc *desc, size_t count)
 {
     for (size_t i = 0; desc && i < count; i++) {
@@ -648,158 +294,4 @@ void dc_mem_vmm_set_access(CUdeviceptr ptr, size_t size, const CUmemAccessDesc *
         if (dev >= 0 && dev < DC_MAX_DEVICES)
             dc_reg_set_access((uintptr_t)ptr, size, dev, desc[i].flags != CU_MEM_ACCESS_FLAGS_PROT_NONE);
     }
-}
-
-DC_EXPORT CUresult CUDAAPI cuMemSetAccess(CUdeviceptr ptr, size_t size, const CUmemAccessDesc *desc, size_t count)
-{
-    if (!dc_enter())
-        return DC_REAL(cuMemSetAccess, ptr, size, desc, count);
-    CUresult r = DC_REAL(cuMemSetAccess, ptr, size, desc, count);
-    if (r == CUDA_SUCCESS)
-        dc_mem_vmm_set_access(ptr, size, desc, count);
-    dc_leave();
-    return r;
-}
-
-/* --- peer access and contexts ------------------------------------------------ */
-
-/* Peer access is enabled per context pair (the current context may access the
- * peer context's memory); the registry keeps it per device pair.  The live
- * context pairs are kept here so that a destroyed context ends exactly its own
- * links: a device pair stays enabled while any context pair between the two
- * devices is.  Past MAX_PEER_LINKS pairs, links are no longer tracked and a
- * destroyed context leaves the device pairs as they are (a stale link can hide
- * a finding; it never makes one). */
-#define MAX_PEER_LINKS 1024
-struct peer_link {
-    CUcontext from, to;
-    int from_dev, to_dev;
-};
-static struct peer_link links[MAX_PEER_LINKS];     /* under peer_lock */
-static unsigned nlinks;
-static int links_overflow;
-
-/* peer_lock held: is a context pair left between devices a -> b? */
-static int pair_linked(int a, int b)
-{
-    for (unsigned i = 0; i < nlinks; i++)
-        if (links[i].from_dev == a && links[i].to_dev == b)
-            return 1;
-    return 0;
-}
-
-void dc_mem_peer(CUcontext peer, int enable)
-{
-    CUcontext from = NULL;
-    int from_dev = dc_current_device();
-    int to_dev = dc_ctx_device(peer);
-    if (from_dev < 0 || to_dev < 0 || DC_REAL(cuCtxGetCurrent, &from) != CUDA_SUCCESS || !from)
-        return;
-    pthread_mutex_lock(&peer_lock);
-    unsigned i = 0;
-    while (i < nlinks && !(links[i].from == from && links[i].to == peer))
-        i++;
-    if (enable && i == nlinks) {
-        if (nlinks < MAX_PEER_LINKS)
-            links[nlinks++] = (struct peer_link){ from, peer, from_dev, to_dev };
-        else
-            links_overflow = 1;
-    } else if (!enable && i < nlinks) {
-        links[i] = links[--nlinks];
-    }
-    int on = enable || pair_linked(from_dev, to_dev);
-    pthread_mutex_unlock(&peer_lock);
-    dc_reg_set_peer(from_dev, to_dev, on);
-}
-
-/* A destroyed or reset context takes with it the device, pool, IPC and
- * managed memory made in it and the peer links it took part in; other
- * contexts on the same device keep theirs.  VMM mappings and host memory
- * outlive contexts. */
-void dc_mem_forget_context(CUcontext ctx)
-{
-    if (!ctx)
-        return;
-    (void)dc_reg_drop_ctx((uint64_t)(uintptr_t)ctx, (1u << DC_MEM_DEVICE) | (1u << DC_MEM_POOL) |
-                                                    (1u << DC_MEM_IPC) | (1u << DC_MEM_MANAGED));
-    dc_devmask ended[DC_MAX_DEVICES];       /* ended[a] bit b: pair a -> b lost its last link */
-    memset(ended, 0, sizeof ended);
-    pthread_mutex_lock(&peer_lock);
-    for (unsigned i = 0; i < nlinks;) {
-        if (links[i].from == ctx || links[i].to == ctx) {
-            if (links[i].from_dev < DC_MAX_DEVICES && links[i].to_dev < DC_MAX_DEVICES)
-                ended[links[i].from_dev] |= DC_DEV_BIT(links[i].to_dev);
-            links[i] = links[--nlinks];
-        } else {
-            i++;
-        }
-    }
-    for (int a = 0; a < DC_MAX_DEVICES; a++)
-        for (int b = 0; ended[a] && b < DC_MAX_DEVICES; b++)
-            if ((ended[a] & DC_DEV_BIT(b)) && (links_overflow || pair_linked(a, b)))
-                ended[a] &= ~DC_DEV_BIT(b);
-    pthread_mutex_unlock(&peer_lock);
-    for (int a = 0; a < DC_MAX_DEVICES; a++)
-        for (int b = 0; ended[a] && b < DC_MAX_DEVICES; b++)
-            if (ended[a] & DC_DEV_BIT(b))
-                dc_reg_set_peer(a, b, 0);
-}
-
-DC_EXPORT CUresult CUDAAPI cuCtxEnablePeerAccess(CUcontext peerContext, unsigned int Flags)
-{
-    if (!dc_enter())
-        return DC_REAL(cuCtxEnablePeerAccess, peerContext, Flags);
-    CUresult r = DC_REAL(cuCtxEnablePeerAccess, peerContext, Flags);
-    if (r == CUDA_SUCCESS || r == CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED)
-        dc_mem_peer(peerContext, 1);
-    dc_leave();
-    return r;
-}
-
-DC_EXPORT CUresult CUDAAPI cuCtxDisablePeerAccess(CUcontext peerContext)
-{
-    if (!dc_enter())
-        return DC_REAL(cuCtxDisablePeerAccess, peerContext);
-    CUresult r = DC_REAL(cuCtxDisablePeerAccess, peerContext);
-    if (r == CUDA_SUCCESS || r == CUDA_ERROR_PEER_ACCESS_NOT_ENABLED)
-        dc_mem_peer(peerContext, 0);
-    dc_leave();
-    return r;
-}
-
-DC_EXPORT CUresult CUDAAPI cuCtxDestroy_v2(CUcontext ctx)
-{
-    if (!dc_enter())
-        return DC_REAL(cuCtxDestroy_v2, ctx);
-    CUresult r = DC_REAL(cuCtxDestroy_v2, ctx);
-    if (r == CUDA_SUCCESS)
-        dc_mem_forget_context(ctx);
-    dc_leave();
-    return r;
-}
-
-/* The device's primary context if it is active (a retain would create an
- * inactive one), else NULL. */
-static CUcontext active_primary(CUdevice dev)
-{
-    unsigned int flags = 0;
-    int active = 0;
-    CUcontext c = NULL;
-    if (DC_REAL(cuDevicePrimaryCtxGetState, dev, &flags, &active) != CUDA_SUCCESS || !active ||
-        DC_REAL(cuDevicePrimaryCtxRetain, &c, dev) != CUDA_SUCCESS)
-        return NULL;
-    (void)DC_REAL(cuDevicePrimaryCtxRelease_v2, dev);
-    return c;
-}
-
-DC_EXPORT CUresult CUDAAPI cuDevicePrimaryCtxReset_v2(CUdevice dev)
-{
-    if (!dc_enter())
-        return DC_REAL(cuDevicePrimaryCtxReset_v2, dev);
-    CUcontext primary = active_primary(dev);    /* the reset destroys it */
-    CUresult r = DC_REAL(cuDevicePrimaryCtxReset_v2, dev);
-    if (r == CUDA_SUCCESS)
-        dc_mem_forget_context(primary);
-    dc_leave();
-    return r;
 }

@@ -1,0 +1,180 @@
+/* hooks_launch: the driver's kernel launch entry points, graph kernel nodes
+ * and module unloads.  Each passes the call through and describes it to the
+ * core (core/core.h): a launch between dc_launch_begin, which checks it
+ * (and under mode=migrate hands back rewritten arguments for the real
+ * launch), and dc_launch_end; a graph kernel node checked when it is created
+ * or changed; an unload retiring the cached kernel descriptions.  The
+ * runtime's launches are preload/hooks_runtime.c's. */
+#include "preload/preload.h"
+
+/* --- driver launches ---------------------------------------------------------- */
+
+#define LAUNCH_KERNEL(name)                                                              \
+    DC_EXPORT CUresult CUDAAPI name(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, \
+                                    unsigned int gridDimZ, unsigned int blockDimX,       \
+                                    unsigned int blockDimY, unsigned int blockDimZ,      \
+                                    unsigned int sharedMemBytes, CUstream hStream,       \
+                                    void **kernelParams, void **extra)                   \
+    {                                                                                    \
+        if (!dc_enter())                                                                 \
+            return DC_REAL(name, f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY,  \
+                           blockDimZ, sharedMemBytes, hStream, kernelParams, extra);     \
+        struct dc_launch_state L;                                                        \
+        dc_launch_begin(&L, #name, f, hStream, kernelParams, extra);                     \
+        CUresult r = DC_REAL(name, f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, \
+                             blockDimZ, sharedMemBytes, hStream, L.args, L.extra);       \
+        dc_launch_end(&L, r == CUDA_SUCCESS);                                            \
+        dc_leave();                                                                      \
+        return r;                                                                        \
+    }
+LAUNCH_KERNEL(cuLaunchKernel)
+LAUNCH_KERNEL(cuLaunchKernel_ptsz)
+
+#define LAUNCH_KERNEL_EX(name)                                                           \
+    DC_EXPORT CUresult CUDAAPI name(const CUlaunchConfig *config, CUfunction f,          \
+                                    void **kernelParams, void **extra)                   \
+    {                                                                                    \
+        if (!dc_enter())                                                                 \
+            return DC_REAL(name, config, f, kernelParams, extra);                        \
+        struct dc_launch_state L;                                                        \
+        dc_launch_begin(&L, #name, config ? f : NULL, config ? config->hStream : NULL,   \
+                        kernelParams, extra);                                            \
+        CUresult r = DC_REAL(name, config, f, L.args, L.extra);                          \
+        dc_launch_end(&L, r == CUDA_SUCCESS);                                            \
+        dc_leave();                                                                      \
+        return r;                                                                        \
+    }
+LAUNCH_KERNEL_EX(cuLaunchKernelEx)
+LAUNCH_KERNEL_EX(cuLaunchKernelEx_ptsz)
+
+#define LAUNCH_COOPERATIVE(name)                                                         \
+    DC_EXPORT CUresult CUDAAPI name(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, \
+                                    unsigned int gridDimZ, unsigned int blockDimX,       \
+                                    unsigned int blockDimY, unsigned int blockDimZ,      \
+                                    unsigned int sharedMemBytes, CUstream hStream,       \
+                                    void **kernelParams)                                 \
+    {                                                                                    \
+        if (!dc_enter())                                                                 \
+            return DC_REAL(name, f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY,  \
+                           blockDimZ, sharedMemBytes, hStream, kernelParams);            \
+        struct dc_launch_state L;                                                        \
+        dc_launch_begin(&L, #name, f, hStream, kernelParams, NULL);                      \
+        CUresult r = DC_REAL(name, f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, \
+                             blockDimZ, sharedMemBytes, hStream, L.args);                \
+        dc_launch_end(&L, r == CUDA_SUCCESS);                                            \
+        dc_leave();                                                                      \
+        return r;                                                                        \
+    }
+LAUNCH_COOPERATIVE(cuLaunchCooperativeKernel)
+LAUNCH_COOPERATIVE(cuLaunchCooperativeKernel_ptsz)
+
+/* --- graph kernel nodes: checked when the node is created or changed ------- */
+
+static void check_node(const char *api, const CUDA_KERNEL_NODE_PARAMS *p)
+{
+    dc_launch_check_node(DC_PATH_INTERPOSE, api, p);
+}
+
+static void check_generic_node(const char *api, const CUgraphNodeParams *p)
+{
+    dc_launch_check_generic_node(DC_PATH_INTERPOSE, api, p);
+}
+
+DC_EXPORT CUresult CUDAAPI cuGraphAddKernelNode_v2(CUgraphNode *phGraphNode, CUgraph hGraph,
+                                                   const CUgraphNode *dependencies, size_t numDependencies,
+                                                   const CUDA_KERNEL_NODE_PARAMS *nodeParams)
+{
+    if (!dc_enter())
+        return DC_REAL(cuGraphAddKernelNode_v2, phGraphNode, hGraph, dependencies, numDependencies, nodeParams);
+    check_node("cuGraphAddKernelNode", nodeParams);
+    CUresult r = DC_REAL(cuGraphAddKernelNode_v2, phGraphNode, hGraph, dependencies, numDependencies, nodeParams);
+    dc_leave();
+    return r;
+}
+
+DC_EXPORT CUresult CUDAAPI cuGraphKernelNodeSetParams_v2(CUgraphNode hNode, const CUDA_KERNEL_NODE_PARAMS *nodeParams)
+{
+    if (!dc_enter())
+        return DC_REAL(cuGraphKernelNodeSetParams_v2, hNode, nodeParams);
+    check_node("cuGraphKernelNodeSetParams", nodeParams);
+    CUresult r = DC_REAL(cuGraphKernelNodeSetParams_v2, hNode, nodeParams);
+    dc_leave();
+    return r;
+}
+
+DC_EXPORT CUresult CUDAAPI cuGraphExecKernelNodeSetParams_v2(CUgraphExec hGraphExec, CUgraphNode hNode,
+                                                             const CUDA_KERNEL_NODE_PARAMS *nodeParams)
+{
+    if (!dc_enter())
+        return DC_REAL(cuGraphExecKernelNodeSetParams_v2, hGraphExec, hNode, nodeParams);
+    check_node("cuGraphExecKernelNodeSetParams", nodeParams);
+    CUresult r = DC_REAL(cuGraphExecKernelNodeSetParams_v2, hGraphExec, hNode, nodeParams);
+    dc_leave();
+    return r;
+}
+
+DC_EXPORT CUresult CUDAAPI cuGraphAddNode_v2(CUgraphNode *phGraphNode, CUgraph hGraph,
+                                             const CUgraphNode *dependencies, const CUgraphEdgeData *dependencyData,
+                                             size_t numDependencies, CUgraphNodeParams *nodeParams)
+{
+    if (!dc_enter())
+        return DC_REAL(cuGraphAddNode_v2, phGraphNode, hGraph, dependencies, dependencyData, numDependencies,
+                       nodeParams);
+    check_generic_node("cuGraphAddNode", nodeParams);
+    CUresult r = DC_REAL(cuGraphAddNode_v2, phGraphNode, hGraph, dependencies, dependencyData, numDependencies,
+                         nodeParams);
+    dc_leave();
+    return r;
+}
+
+DC_EXPORT CUresult CUDAAPI cuGraphAddNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies,
+                                          size_t numDependencies, CUgraphNodeParams *nodeParams)
+{
+    if (!dc_enter())
+        return DC_REAL(cuGraphAddNode, phGraphNode, hGraph, dependencies, numDependencies, nodeParams);
+    check_generic_node("cuGraphAddNode", nodeParams);
+    CUresult r = DC_REAL(cuGraphAddNode, phGraphNode, hGraph, dependencies, numDependencies, nodeParams);
+    dc_leave();
+    return r;
+}
+
+DC_EXPORT CUresult CUDAAPI cuGraphNodeSetParams(CUgraphNode hNode, CUgraphNodeParams *nodeParams)
+{
+    if (!dc_enter())
+        return DC_REAL(cuGraphNodeSetParams, hNode, nodeParams);
+    check_generic_node("cuGraphNodeSetParams", nodeParams);
+    CUresult r = DC_REAL(cuGraphNodeSetParams, hNode, nodeParams);
+    dc_leave();
+    return r;
+}
+
+DC_EXPORT CUresult CUDAAPI cuGraphExecNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode,
+                                                    CUgraphNodeParams *nodeParams)
+{
+    if (!dc_enter())
+        return DC_REAL(cuGraphExecNodeSetParams, hGraphExec, hNode, nodeParams);
+    check_generic_node("cuGraphExecNodeSetParams", nodeParams);
+    CUresult r = DC_REAL(cuGraphExecNodeSetParams, hGraphExec, hNode, nodeParams);
+    dc_leave();
+    return r;
+}
+
+DC_EXPORT CUresult CUDAAPI cuModuleUnload(CUmodule hmod)
+{
+    if (!dc_enter())
+        return DC_REAL(cuModuleUnload, hmod);
+    CUresult r = DC_REAL(cuModuleUnload, hmod);
+    dc_kernels_unloaded();
+    dc_leave();
+    return r;
+}
+
+DC_EXPORT CUresult CUDAAPI cuLibraryUnload(CUlibrary library)
+{
+    if (!dc_enter())
+        return DC_REAL(cuLibraryUnload, library);
+    CUresult r = DC_REAL(cuLibraryUnload, library);
+    dc_kernels_unloaded();
+    dc_leave();
+    return r;
+}
