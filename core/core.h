@@ -57,7 +57,8 @@ const char *dc_driver_bind(void *libcuda, void *(*sym)(void *handle, const char 
  * driver): dladdr names the driver's file. */
 void *dc_driver_symbol(void);
 /* Opens the report with the parsed options (dc_opt) and installs the fork
- * handlers of every core module.  Idempotent. */
+ * handlers of every core module (once).  Tests call it again after parsing
+ * other options (and dc_report_reset). */
 void dc_core_open(void);
 /* The exit summary (report/); returns the exit status devcheck imposes on a
  * program that returned `program_status` (error_exitcode when it was 0 and

@@ -65,11 +65,6 @@ const char *dc_mode_name(enum dc_mode m)
     return m == DC_MODE_OFF ? "off" : m == DC_MODE_REPORT ? "report" : m == DC_MODE_MIGRATE ? "migrate" : "?";
 }
 
-const char *dc_halt_name(enum dc_halt h)
-{
-    return h == DC_HALT_ABORT ? "abort" : h == DC_HALT_TRAP ? "trap" : "?";
-}
-
 const char *dc_backend_name(enum dc_backend b)
 {
     return b == DC_BACKEND_BOTH ? "both" : b == DC_BACKEND_INTERPOSE ? "interpose"

@@ -86,14 +86,6 @@ static uint64_t next_serial = 1;
 static uint32_t rng_state = 0x9e3779b9u;
 static dc_devmask peer_mask[DC_MAX_DEVICES]; /* bit `to` in peer_mask[from]; atomics */
 
-const char *dc_mem_kind_name(enum dc_mem_kind k)
-{
-    static const char *const names[DC_MEM_KIND_COUNT] = {
-        "device", "pool", "vmm", "ipc", "managed", "pinned", "registered", "pageable",
-    };
-    return (unsigned)k < DC_MEM_KIND_COUNT ? names[k] : "unknown";
-}
-
 /* ---- levels and buckets --------------------------------------------------- */
 
 static int level_for(size_t size)

@@ -10,7 +10,6 @@
 #include "report/finding.h"
 #include "report/stack.h"
 #include "report/symbolize.h"
-#include "core/options.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -69,6 +68,9 @@ static uint64_t launches_by_path[DC_PATH_COUNT];        /* atomics: checked + un
 static uint64_t printed;
 static int limit_noted;
 
+/* The configuration (dc_report_init); before it, the options' defaults. */
+static struct dc_report_config cfg = { .print_limit = 100 };
+
 static int log_fd = 2, json_fd = -1;
 static int inited, finished;
 static char log_path_used[4096], json_path_used[4096];
@@ -85,6 +87,19 @@ const char *dc_severity_name(enum dc_severity s)
 const char *dc_path_name(enum dc_path p)
 {
     return p == DC_PATH_CUPTI ? "cupti" : "interpose";
+}
+
+const char *dc_mem_kind_name(enum dc_mem_kind k)
+{
+    static const char *const names[DC_MEM_KIND_COUNT] = {
+        "device", "pool", "vmm", "ipc", "managed", "pinned", "registered", "pageable",
+    };
+    return (unsigned)k < DC_MEM_KIND_COUNT ? names[k] : "unknown";
+}
+
+const char *dc_halt_name(enum dc_halt h)
+{
+    return h == DC_HALT_ABORT ? "abort" : h == DC_HALT_TRAP ? "trap" : "?";
 }
 
 const char *dc_finding_kind_name(enum dc_finding_kind k)
@@ -184,7 +199,7 @@ void dc_log(const char *fmt, ...)
 
 void dc_logv(int level, const char *fmt, ...)
 {
-    if (dc_opt.verbosity < level)
+    if (cfg.verbosity < level)
         return;
     va_list ap;
     va_start(ap, fmt);
@@ -261,26 +276,23 @@ static void close_sinks(void)
 
 static void open_sinks_locked(void)
 {
-    int fd = open_sink(dc_opt.log_path, "log_path", log_path_used, sizeof log_path_used);
+    int fd = open_sink(cfg.log_path, "log_path", log_path_used, sizeof log_path_used);
     __atomic_store_n(&log_fd, fd >= 0 ? fd : 2, __ATOMIC_RELEASE);
-    json_fd = open_sink(dc_opt.json_path, "json_path", json_path_used, sizeof json_path_used);
+    json_fd = open_sink(cfg.json_path, "json_path", json_path_used, sizeof json_path_used);
 }
 
-/* Lock order at fork: kernel cache, report, registry, symbolizer, stacks. */
+/* Lock order at fork: report, then the symbolizer and the stacks (the
+ * report symbolizes while it holds rep_lock). */
 static void fork_prepare(void)
 {
-    dc_check_fork_prepare();
     pthread_mutex_lock(&rep_lock);
-    dc_reg_fork_prepare();
     dc_stack_fork_prepare();
 }
 
 static void fork_parent(void)
 {
     dc_stack_fork_parent();
-    dc_reg_fork_parent();
     pthread_mutex_unlock(&rep_lock);
-    dc_check_fork_parent();
 }
 
 static void reset_findings_locked(void);
@@ -288,34 +300,26 @@ static void reset_findings_locked(void);
 static void fork_child(void)
 {
     dc_stack_fork_child();
-    dc_reg_fork_child();
-    dc_check_fork_child();
     /* The child is a process of its own: its report starts empty, and a
      * path with %p gets its own file. */
     reset_findings_locked();
     if (inited && !finished) {
-        if (strstr(dc_opt.log_path, "%p")) {
+        if (cfg.log_path && strstr(cfg.log_path, "%p")) {
             if (log_fd > 2)
                 close(log_fd);
-            int fd = open_sink(dc_opt.log_path, "log_path", log_path_used, sizeof log_path_used);
+            int fd = open_sink(cfg.log_path, "log_path", log_path_used, sizeof log_path_used);
             __atomic_store_n(&log_fd, fd >= 0 ? fd : 2, __ATOMIC_RELEASE);
         }
-        if (strstr(dc_opt.json_path, "%p")) {
+        if (cfg.json_path && strstr(cfg.json_path, "%p")) {
             if (json_fd >= 0)
                 close(json_fd);
-            json_fd = open_sink(dc_opt.json_path, "json_path", json_path_used, sizeof json_path_used);
+            json_fd = open_sink(cfg.json_path, "json_path", json_path_used, sizeof json_path_used);
         }
     }
     pthread_mutex_unlock(&rep_lock);
 }
 
 static void atfork_once(void) { pthread_atfork(fork_prepare, fork_parent, fork_child); }
-
-void dc_core_atfork_install(void)
-{
-    static pthread_once_t once = PTHREAD_ONCE_INIT;
-    pthread_once(&once, atfork_once);
-}
 
 static void init_locked(void)
 {
@@ -326,10 +330,26 @@ static void init_locked(void)
     open_sinks_locked();
 }
 
-void dc_report_init(void)
+/* Our copy of a configured path (NULL: none, or no memory for it), in place
+ * of *kept. */
+static const char *keep_path(const char *path, char **kept)
 {
-    dc_core_atfork_install();
+    free(*kept);
+    *kept = path && *path ? strdup(path) : NULL;
+    return *kept;
+}
+
+void dc_report_init(const struct dc_report_config *c)
+{
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, atfork_once);
     pthread_mutex_lock(&rep_lock);
+    if (c) {
+        static char *log_path, *json_path;
+        cfg = *c;
+        cfg.log_path = keep_path(c->log_path, &log_path);
+        cfg.json_path = keep_path(c->json_path, &json_path);
+    }
     int was = inited;
     init_locked();
     pthread_mutex_unlock(&rep_lock);
@@ -351,7 +371,7 @@ static uint64_t fnv1a(const void *p, size_t n, uint64_t h)
     return h;
 }
 
-static uint64_t kernel_hash(const struct dc_launch *l)
+static uint64_t kernel_hash(const struct dc_finding_launch *l)
 {
     uint64_t h = 0xcbf29ce484222325ull;
     if (l->kernel)
@@ -441,7 +461,7 @@ static const char *mem_phrase(enum dc_mem_kind k)
 
 static void text_operand(struct buf *b, const struct dc_finding *f)
 {
-    const struct dc_launch *l = f->launch;
+    const struct dc_finding_launch *l = f->launch;
     if (f->param >= 0)
         bput(b, "    operand: param %d, word +%u = 0x%zx: ", f->param, f->word_offset, (size_t)f->address);
     else
@@ -451,7 +471,7 @@ static void text_operand(struct buf *b, const struct dc_finding *f)
              f->access ? f->access : "");
         return;
     }
-    const struct dc_alloc *a = &f->alloc;
+    const struct dc_finding_alloc *a = &f->alloc;
     bput(b, "offset %zu in a %zu-byte %s allocation", (size_t)(f->address - a->base), a->size,
          mem_phrase(a->kind));
     if (a->owner >= 0)
@@ -467,7 +487,7 @@ static void text_operand(struct buf *b, const struct dc_finding *f)
 /* async_error: every operand of the launch, one line each. */
 static void text_operands(struct buf *b, const struct dc_finding *f)
 {
-    const struct dc_launch *l = f->launch;
+    const struct dc_finding_launch *l = f->launch;
     if (!f->nops) {
         bput(b, "    operands: none known to devcheck\n");
         return;
@@ -492,7 +512,7 @@ static void text_operands(struct buf *b, const struct dc_finding *f)
 
 static void text_action(struct buf *b, const struct dc_finding *f)
 {
-    const struct dc_launch *l = f->launch;
+    const struct dc_finding_launch *l = f->launch;
     if (f->action == DC_ACT_MIGRATED) {
         if (f->moved_bytes)
             bput(b, "    action: migrated: %llu bytes copied to cuda:%d for this launch and back after it\n",
@@ -508,7 +528,7 @@ static void text_action(struct buf *b, const struct dc_finding *f)
 
 static void text_hint(struct buf *b, const struct dc_finding *f)
 {
-    const struct dc_launch *l = f->launch;
+    const struct dc_finding_launch *l = f->launch;
     int d = l->device;
     if (f->action != DC_ACT_REPORTED && f->kind == DC_F_HOST_MEMORY) {
         bput(b, "    hint: move the operand to cuda:%d before the launch (cudaMemcpy, tensor.to(\"cuda:%d\")), or allocate it with cudaMallocHost / cudaMallocManaged\n", d, d);
@@ -551,7 +571,7 @@ static void text_hint(struct buf *b, const struct dc_finding *f)
 static void format_text(struct buf *b, const struct dc_finding *f, const char *kname,
                         size_t nl, size_t na)
 {
-    const struct dc_launch *l = f->launch;
+    const struct dc_finding_launch *l = f->launch;
     char stream[32];
     snprintf(stream, sizeof stream, "0x%zx", (size_t)l->stream);
     bput(b, "==devcheck== %s: %s: kernel %s ", sev_upper(f->severity), dc_finding_kind_name(f->kind), kname);
@@ -583,7 +603,7 @@ static const char *action_name(enum dc_action a)
 }
 
 static void json_operand(struct buf *b, int param, uint32_t word_offset, uintptr_t address,
-                         const struct dc_alloc *a, const char *access)
+                         const struct dc_finding_alloc *a, const char *access)
 {
     bput(b, "{\"param\":%d,\"word_offset\":%u,\"address\":\"0x%zx\"", param, word_offset, (size_t)address);
     if (a)
@@ -600,7 +620,7 @@ static void json_operand(struct buf *b, int param, uint32_t word_offset, uintptr
 static void format_json(struct buf *b, const struct dc_finding *f, uint64_t id, const char *kname,
                         size_t nl, size_t na, size_t *count_at)
 {
-    const struct dc_launch *l = f->launch;
+    const struct dc_finding_launch *l = f->launch;
     bput(b, "{\"type\":\"finding\",\"id\":%llu,\"kind\":\"%s\",\"severity\":\"%s\",\"kernel\":",
          (unsigned long long)id, dc_finding_kind_name(f->kind), dc_severity_name(f->severity));
     bjson_str(b, l->kernel ? kname : NULL);
@@ -670,9 +690,9 @@ static void note_kernel_locked(uint64_t k)
  * disk (dc_report_finish closes the sinks after fsync), then stop. */
 static void halt(void)
 {
-    dc_log("halt_on_error: stopping at the first error (halt=%s)", dc_halt_name(dc_opt.halt));
+    dc_log("halt_on_error: stopping at the first error (halt=%s)", dc_halt_name(cfg.halt));
     dc_report_finish();
-    if (dc_opt.halt == DC_HALT_TRAP) {
+    if (cfg.halt == DC_HALT_TRAP) {
         raise(SIGTRAP);
         return;                         /* a debugger continued: the program runs on */
     }
@@ -687,14 +707,14 @@ void dc_report_finding(const struct dc_finding *f)
 {
     if (!f || !f->launch)
         return;
-    if (record_finding(f) && f->severity == DC_SEV_ERROR && dc_opt.halt_on_error)
+    if (record_finding(f) && f->severity == DC_SEV_ERROR && cfg.halt_on_error)
         halt();
 }
 
 /* 0: a repeat of a finding already recorded (counted only). */
 static int record_finding(const struct dc_finding *f)
 {
-    const struct dc_launch *l = f->launch;
+    const struct dc_finding_launch *l = f->launch;
     struct fkey key;
     memset(&key, 0, sizeof key);
     key.kind = f->kind;
@@ -747,11 +767,11 @@ static int record_finding(const struct dc_finding *f)
         __atomic_fetch_add(&errors_atomic, 1, __ATOMIC_RELAXED);
     note_kernel_locked(key.kernel);
 
-    int print = dc_opt.print_limit <= 0 || printed < (uint64_t)dc_opt.print_limit;
+    int print = cfg.print_limit <= 0 || printed < (uint64_t)cfg.print_limit;
     if (!print && json_fd < 0) {
         if (!limit_noted) {
             limit_noted = 1;
-            dc_log("print_limit (%d) reached: further findings are counted, not printed", dc_opt.print_limit);
+            dc_log("print_limit (%d) reached: further findings are counted, not printed", cfg.print_limit);
         }
         pthread_mutex_unlock(&rep_lock);
         return 1;
@@ -775,7 +795,7 @@ static int record_finding(const struct dc_finding *f)
         printed++;
     } else if (!limit_noted) {
         limit_noted = 1;
-        dc_log("print_limit (%d) reached: further findings are counted, not printed", dc_opt.print_limit);
+        dc_log("print_limit (%d) reached: further findings are counted, not printed", cfg.print_limit);
     }
     if (json_fd >= 0) {
         struct buf b = { json_buf, sizeof json_buf, 0, 0 };
@@ -832,7 +852,7 @@ void dc_report_stats(struct dc_report_stats *s)
 void dc_report_finish(void)
 {
     pthread_mutex_lock(&rep_lock);
-    if (finished || dc_opt.mode == DC_MODE_OFF) {
+    if (finished || cfg.off) {
         finished = 1;
         pthread_mutex_unlock(&rep_lock);
         return;
@@ -864,7 +884,7 @@ void dc_report_finish(void)
         write_all(json_fd, b.p, b.pos);
     }
     char migrated[64] = "";
-    if (dc_opt.mode == DC_MODE_MIGRATE)
+    if (cfg.migrate)
         snprintf(migrated, sizeof migrated, "; %llu bytes migrated", (unsigned long long)bm);
     dc_log("SUMMARY: %llu finding%s (%llu error%s, %llu warning%s) in %llu kernel%s; %llu launch%s checked, %llu unchecked"
            " (%llu seen by interpose, %llu by cupti)%s",

@@ -7,6 +7,7 @@
 #include "report/report.h"
 #include "report/stack.h"
 #include "core/options.h"
+#include "core/core.h"
 
 #include <string.h>
 
@@ -37,7 +38,7 @@ __attribute__((visibility("default"))) int ownframes_init(const char *opts)
     char err[512];
     if (dc_options_parse(opts, err, sizeof err) != 0)
         return -1;
-    dc_report_init();
+    dc_core_open();
     return 0;
 }
 
