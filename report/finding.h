@@ -41,6 +41,7 @@ const char *dc_severity_name(enum dc_severity s);   /* "error", "warning", "info
 
 /* What devcheck did about a finding (JSON "action"). */
 enum dc_action { DC_ACT_REPORTED = 0, DC_ACT_MIGRATED, DC_ACT_NOT_MIGRATED };
+const char *dc_action_name(enum dc_action a);       /* "reported", "migrated", "not_migrated" */
 
 /* Which detection path saw a launch: the interposed entry points or the
  * CUPTI callbacks (cupti/).  Reported per finding and counted in the summary. */

@@ -5,7 +5,8 @@
 #               -fvisibility=hidden (nothing in it is exported from the
 #               shared object it is linked into).
 DCREPORT_LIB  := $(BUILD)/obj/libdcreport.a
-DCREPORT_SRCS := report/report.c report/stack.c
+DCREPORT_SRCS := report/report.c report/finding.c report/format.c report/sinks.c report/text.c report/jsonl.c \
+                 report/stack.c
 DCREPORT_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(DCREPORT_SRCS))
 
 ALL += $(DCREPORT_LIB)
