@@ -1,5 +1,6 @@
 /* forklock: a fork child's fresh copy of a rwlock that the fork-prepare
- * handler had write-locked (internal to the core).
+ * handler had write-locked (report/ and core/: report/ is the bottom layer
+ * both may include).
  *
  * Unlocking in the child is wrong with glibc: the write owner is recorded by
  * thread id, the child's thread has a new one, and the unlock would be taken

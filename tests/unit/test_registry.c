@@ -1,4 +1,4 @@
-/* Unit tests for registry/: interior lookups, reuse, overlap replacement,
+/* Unit tests for core/registry.c: interior lookups, reuse, overlap replacement,
  * 1,000,000 live allocations, may_access for every kind, concurrency. */
 #include "core/registry.h"
 #include "tests/unit/unit.h"
