@@ -49,10 +49,24 @@ extern int dc_ready;
  * core/driver.def). */
 enum { DC_OPTIONAL = 0, DC_REQUIRED = 1, DC_HOOKED = 2 };
 /* Binds devcheck's own driver calls (core/driver.def) from the libcuda.so.1
- * the interposer opened, with the real dlsym (`sym`, also used later for the
- * runtime entry points, RTLD_NEXT).  Guard held.  Returns the name of the
- * first required entry point the driver lacks, or NULL. */
-const char *dc_driver_bind(void *libcuda, void *(*sym)(void *handle, const char *name));
+ * the interposer opened, with the real dlsym `sym`; its runtime entry points
+ * are resolved on first use with resolve_rt (the interposer's).  Guard held.
+ * Returns the name of the first required entry point the driver lacks, or
+ * NULL. */
+const char *dc_driver_bind(void *libcuda, void *(*sym)(void *handle, const char *name),
+                           void *(*resolve_rt)(const char *name));
+/* The function pointer in `slot`, resolved with resolve(name) on first use
+ * (a runtime entry point: a program may load libcudart after its first
+ * driver call); NULL while it cannot be. */
+#define DC_LAZY_FN(slot, resolve, name)                                               \
+    ({                                                                                \
+        __typeof__(slot) p_ = __atomic_load_n(&(slot), __ATOMIC_ACQUIRE);              \
+        if (!p_) {                                                                    \
+            p_ = (__typeof__(slot))resolve(name);                                     \
+            __atomic_store_n(&(slot), p_, __ATOMIC_RELEASE);                          \
+        }                                                                             \
+        p_;                                                                           \
+    })
 /* The bound driver's cuMemAlloc_v2 (NULL before dc_driver_bind or without a
  * driver): dladdr names the driver's file. */
 void *dc_driver_symbol(void);

@@ -2,7 +2,6 @@
  * of core/driver.def, and the driver queries. */
 #include "core/driver.h"
 
-#include <dlfcn.h>
 #include <stddef.h>
 
 __thread int dc_guard __attribute__((tls_model("initial-exec")));
@@ -21,14 +20,14 @@ static const struct {
 };
 #define N_AUX (sizeof table / sizeof table[0])
 
-/* The real dlsym, for the runtime entry points (RTLD_NEXT: relative to
- * libdevcheck.so, the caller). */
-static void *(*lookup)(void *, const char *);
+/* The interposer's resolver of runtime entry points. */
+static void *(*resolve)(const char *);
 
-const char *dc_driver_bind(void *libcuda, void *(*sym)(void *handle, const char *name))
+const char *dc_driver_bind(void *libcuda, void *(*sym)(void *handle, const char *name),
+                           void *(*resolve_rt)(const char *name))
 {
     const char *missing = NULL;
-    __atomic_store_n(&lookup, sym, __ATOMIC_RELEASE);
+    __atomic_store_n(&resolve, resolve_rt, __ATOMIC_RELEASE);
     for (size_t i = 0; sym && libcuda && i < N_AUX; i++) {
         void *p = sym(libcuda, table[i].name);
         __atomic_store_n(table[i].real, p, __ATOMIC_RELEASE);
@@ -40,13 +39,8 @@ const char *dc_driver_bind(void *libcuda, void *(*sym)(void *handle, const char 
 
 void *dc_driver_resolve_rt(const char *name)
 {
-    void *(*sym)(void *, const char *) = __atomic_load_n(&lookup, __ATOMIC_ACQUIRE);
-    if (!sym)
-        return NULL;
-    dc_guard++;
-    void *p = sym(RTLD_NEXT, name);
-    dc_guard--;
-    return p;
+    void *(*r)(const char *) = __atomic_load_n(&resolve, __ATOMIC_ACQUIRE);
+    return r ? r(name) : NULL;
 }
 
 void *dc_driver_symbol(void)

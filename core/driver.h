@@ -31,15 +31,7 @@
 /* Runtime entry point `name`, resolved on first use (NULL while no runtime
  * that has it is loaded). */
 void *dc_driver_resolve_rt(const char *name);
-#define DC_RT_AUX(name)                                                               \
-    ({                                                                                \
-        __typeof__(dc_aux_##name) p_ = __atomic_load_n(&dc_aux_##name, __ATOMIC_ACQUIRE); \
-        if (!p_) {                                                                    \
-            p_ = (__typeof__(dc_aux_##name))dc_driver_resolve_rt(#name);              \
-            __atomic_store_n(&dc_aux_##name, p_, __ATOMIC_RELEASE);                   \
-        }                                                                             \
-        p_;                                                                           \
-    })
+#define DC_RT_AUX(name) DC_LAZY_FN(dc_aux_##name, dc_driver_resolve_rt, #name)
 
 /* --- queries ------------------------------------------------------------------- */
 int dc_stream_device(CUstream s);            /* device of the stream's context, -1 */

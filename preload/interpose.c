@@ -73,7 +73,7 @@ static void bind_driver(void)
             binding.hooked++;
             binding.present += p != NULL;
         }
-        const char *own = dc_driver_bind(libcuda, dc_real_dlsym);
+        const char *own = dc_driver_bind(libcuda, dc_real_dlsym, dc_resolve_rt);
         binding.missing = missing ? missing : own;
     }
     binding.libcuda = libcuda;

@@ -71,18 +71,10 @@ struct dc_binding {
  * core's own (dc_driver_bind).  Once per process, guard held. */
 const struct dc_binding *dc_bind_driver(void);
 
-/* Runtime real pointers are resolved on first use: a program may load
- * libcudart after its first driver call. */
+/* Runtime real pointers are resolved on first use (RTLD_NEXT, with the real
+ * dlsym): a program may load libcudart after its first driver call. */
 void *dc_resolve_rt(const char *name);
-#define DC_RT_REAL(name)                                                          \
-    ({                                                                            \
-        __typeof__(dc_real_##name) p_ = __atomic_load_n(&dc_real_##name, __ATOMIC_ACQUIRE); \
-        if (!p_) {                                                                \
-            p_ = (__typeof__(dc_real_##name))dc_resolve_rt(#name);                \
-            __atomic_store_n(&dc_real_##name, p_, __ATOMIC_RELEASE);              \
-        }                                                                         \
-        p_;                                                                       \
-    })
+#define DC_RT_REAL(name) DC_LAZY_FN(dc_real_##name, dc_resolve_rt, #name)
 
 /* Call the real driver function, or return CUDA_ERROR_NOT_FOUND if the driver
  * lacks it (driver pointers are set once, before any hook does its work). */
