@@ -6,9 +6,6 @@
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
 
 /* --- the table --------------------------------------------------------- */
 
