@@ -5,6 +5,7 @@
 #include "core/contexts.h"
 #include "core/driver.h"
 #include "core/registry.h"
+#include "report/forklock.h"
 
 #include <pthread.h>
 #include <string.h>
@@ -15,7 +16,7 @@ static pthread_mutex_t peer_lock = PTHREAD_MUTEX_INITIALIZER;
 
 void dc_ctx_fork_prepare(void) { pthread_mutex_lock(&peer_lock); }
 void dc_ctx_fork_parent(void) { pthread_mutex_unlock(&peer_lock); }
-void dc_ctx_fork_child(void) { pthread_mutex_init(&peer_lock, NULL); }
+void dc_ctx_fork_child(void) { dc_mutex_fork_child(&peer_lock); }
 
 /* Peer access is enabled per context pair (the current context may access the
  * peer context's memory); the registry keeps it per device pair.  The live

@@ -3,6 +3,7 @@
 #include "core/kernels.h"
 #include "core/core.h"
 #include "core/driver.h"
+#include "report/forklock.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -28,7 +29,7 @@ static struct kinfo *retired;
 
 void dc_kernels_fork_prepare(void) { pthread_rwlock_wrlock(&cache_lock); }
 void dc_kernels_fork_parent(void) { pthread_rwlock_unlock(&cache_lock); }
-void dc_kernels_fork_child(void) { pthread_rwlock_init(&cache_lock, NULL); }
+void dc_kernels_fork_child(void) { dc_rwlock_fork_child(&cache_lock, 0); }
 
 void dc_kernels_unloaded(void)
 {

@@ -15,6 +15,7 @@
 #include "core/memory.h"
 #include "core/driver.h"
 #include "core/registry.h"
+#include "report/forklock.h"
 #include "report/stack.h"
 
 #include <pthread.h>
@@ -181,7 +182,7 @@ static struct map_rec *mappings;
 
 void dc_mem_fork_prepare(void) { pthread_mutex_lock(&vmm_lock); }
 void dc_mem_fork_parent(void) { pthread_mutex_unlock(&vmm_lock); }
-void dc_mem_fork_child(void) { pthread_mutex_init(&vmm_lock, NULL); }
+void dc_mem_fork_child(void) { dc_mutex_fork_child(&vmm_lock); }
 
 /* Puts malloc'ed rec into table `head`, keyed by rec->field, under vmm_lock:
  * the entry it replaces is freed; rec is freed when uthash ran out of memory
