@@ -506,6 +506,19 @@ static cudaError_t check_config(dim3 g, dim3 b, size_t shmem)
     return cudaSuccess;
 }
 
+/* Programming Guide: a kernel launch into a stream that is not associated
+ * with the current device fails.  The driver launches a CUkernel in any
+ * stream's context (cuda.h), so the runtime checks this itself. */
+static cudaError_t check_stream_device(cudaStream_t s)
+{
+    if (!s || s == cudaStreamLegacy || s == cudaStreamPerThread)
+        return cudaSuccess;
+    CUdevice sd, cd;
+    if (CU(cuStreamGetDevice, s, &sd) != CUDA_SUCCESS || CU(cuCtxGetDevice, &cd) != CUDA_SUCCESS)
+        return cudaSuccess;     /* a bad handle: the launch itself says so */
+    return sd != cd ? cudaErrorInvalidResourceHandle : cudaSuccess;
+}
+
 static cudaError_t launch(int pt, int coop, CUkernel k, dim3 g, dim3 b, void **args, size_t shmem,
                           cudaStream_t s)
 {
@@ -513,6 +526,7 @@ static cudaError_t launch(int pt, int coop, CUkernel k, dim3 g, dim3 b, void **a
     if (!k)
         return rt_ret(cudaErrorInvalidDeviceFunction);
     RT_TRY(check_config(g, b, shmem));
+    RT_TRY(check_stream_device(s));
     CUfunction f = (CUfunction)(void *)k; /* the driver accepts a CUkernel here */
     if (coop)
         return rt_ret(rt_err(CUPT(pt, cuLaunchCooperativeKernel, f, g.x, g.y, g.z, b.x, b.y, b.z,
@@ -588,6 +602,7 @@ static cudaError_t launch_ex(int pt, const cudaLaunchConfig_t *config, const voi
     CUkernel k = NULL;
     RT_TRY(rt_kernel(func, &k));
     RT_TRY(check_config(config->gridDim, config->blockDim, config->dynamicSmemBytes));
+    RT_TRY(check_stream_device(config->stream));
     CUlaunchConfig c;
     memset(&c, 0, sizeof c);
     c.gridDimX = config->gridDim.x;
