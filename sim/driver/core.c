@@ -57,7 +57,7 @@ static void parse_env(void)
 }
 
 /* "cuMemAlloc_v2" matches entries "cuMemAlloc_v2" and "cuMemAlloc". */
-static int name_matches(const char *entry, const char *fn)
+int sim_name_matches(const char *entry, const char *fn)
 {
     if (!strcmp(entry, fn))
         return 1;
@@ -83,7 +83,7 @@ static int name_matches(const char *entry, const char *fn)
 static int fail_now(const char *fn)
 {
     for (int i = 0; i < g_nfail; i++)
-        if (name_matches(g_fail[i].name, fn)) {
+        if (sim_name_matches(g_fail[i].name, fn)) {
             unsigned long c = __atomic_add_fetch(&g_fail[i].calls, 1, __ATOMIC_SEQ_CST);
             if (c == g_fail[i].n)
                 return 1;
@@ -93,6 +93,9 @@ static int fail_now(const char *fn)
 
 CUresult sim_enter(const char *fn, CUresult failcode)
 {
+    CUresult a = sim_absent(fn);
+    if (a != CUDA_SUCCESS)
+        return a;
     pthread_once(&g_env_once, parse_env);
     if (g_nfail && fail_now(fn))
         return failcode;
@@ -222,7 +225,7 @@ CUresult CUDAAPI cuDriverGetVersion(int *driverVersion)
 {
     if (!driverVersion)
         return CUDA_ERROR_INVALID_VALUE;
-    *driverVersion = 13000;
+    *driverVersion = sim_driver_version();
     return CUDA_SUCCESS;
 }
 
@@ -1462,10 +1465,6 @@ CUresult CUDAAPI cuGetErrorString(CUresult error, const char **pStr)
 }
 
 /* ---------------- cuGetProcAddress ---------------- */
-struct procent { const char *base; int version; int variant; void *fn; };
-extern const struct procent sim_proc_table[] SIM_HIDDEN;
-extern const size_t sim_proc_count SIM_HIDDEN;
-
 static CUresult proc_lookup(const char *symbol, void **pfn, int cudaVersion, cuuint64_t flags,
                             CUdriverProcAddressQueryResult *status)
 {
@@ -1490,6 +1489,8 @@ static CUresult proc_lookup(const char *symbol, void **pfn, int cudaVersion, cuu
     int known = 0;
     for (size_t i = lo; i < sim_proc_count && !strcmp(sim_proc_table[i].base, symbol); i++) {
         const struct procent *p = &sim_proc_table[i];
+        if (sim_proc_absent(i))
+            continue;           /* the configured driver has no such symbol */
         known = 1;
         if (p->version > cudaVersion)
             continue;

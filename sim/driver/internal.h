@@ -188,6 +188,30 @@ SIM_HIDDEN struct sim_graph *sim_stream_capture(struct sim_stream *s);
 /* Parameter layout of a CUfunction / CUkernel, or NULL (lock held). */
 SIM_HIDDEN const struct sim_kernel_info *sim_func_info(const void *f);
 
+/* ---- the driver's version and entry points (version.c) ---- */
+/* One row per PFN_<base>_v<version>[_ptsz|_ptds] of cudaTypedefs.h
+ * (procaddr.c), sorted by base; fn NULL when the sim has no such symbol. */
+struct procent { const char *base; int version; int variant; void *fn; const char *sym; };
+extern const struct procent sim_proc_table[] SIM_HIDDEN;
+extern const size_t sim_proc_count SIM_HIDDEN;
+/* SIMCUDA_DRIVER_VERSION, or the toolkit's CUDA_VERSION */
+SIM_HIDDEN int sim_driver_version(void);
+/* Row i of sim_proc_table is not in the configured driver: introduced after
+ * SIMCUDA_DRIVER_VERSION, or named by SIMCUDA_HIDE. */
+SIM_HIDDEN int sim_proc_absent(size_t i);
+/* CUDA_SUCCESS, or CUDA_ERROR_NOT_SUPPORTED (and one line, once) when the
+ * exported entry point fn is absent from the configured driver. */
+SIM_HIDDEN CUresult sim_absent(const char *fn);
+/* "cuMemAlloc" names cuMemAlloc, cuMemAlloc_v2, cuMemAlloc_v2_ptds...;
+ * an exact variant name only that variant (core.c). */
+SIM_HIDDEN int sim_name_matches(const char *entry, const char *fn);
+
+/* ---- the driver's error log (logs.c) ---- */
+/* One line "simcuda: <message>" on stderr, kept in the log that
+ * cuLogsDumpTo* read, and delivered to cuLogsRegisterCallback's callbacks
+ * (called here: never call with the driver's lock held). */
+SIM_HIDDEN void sim_log(CUlogLevel level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 /* ---- CUPTI callbacks (callbacks.c); never called with the lock held ---- */
 /* Nonzero while a subscriber holds CUPTI: the wrappers' only check. */
 extern atomic_uint sim_cb_active SIM_HIDDEN;
