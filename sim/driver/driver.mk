@@ -24,7 +24,7 @@ include sim/driver/image.mk
 DRV_DIR     := sim/driver
 DRV_OBJDIR  := $(BUILD)/obj/sim/driver
 DRV_SRCS    := $(DRV_DIR)/core.c $(DRV_DIR)/mem.c $(DRV_DIR)/launch.c $(DRV_DIR)/graph.c \
-               $(DRV_DIR)/version.c $(DRV_DIR)/logs.c \
+               $(DRV_DIR)/version.c $(DRV_DIR)/logs.c $(DRV_DIR)/ipc.c \
                $(DRV_DIR)/callbacks.c $(SIM_IMAGE_SRCS)
 DRV_OBJS    := $(patsubst $(DRV_DIR)/%.c,$(DRV_OBJDIR)/%.o,$(DRV_SRCS))
 DRV_PROC_O  := $(DRV_OBJDIR)/procaddr.o

@@ -206,6 +206,46 @@ SIM_HIDDEN CUresult sim_absent(const char *fn);
  * an exact variant name only that variant (core.c). */
 SIM_HIDDEN int sim_name_matches(const char *entry, const char *fn);
 
+/* ---- device memory shared between processes (ipc.c, mem.c) ----
+ * Device memory lives in memfd arenas (mem.c); another process of the same
+ * user maps the same pages through /proc/<pid>/fd/<fd> of the exporter.  The
+ * payloads fill the 64 opaque bytes of CUipcMemHandle /
+ * CUmemPoolPtrExportData. */
+struct sim_ipc_mem {            /* cuIpcGetMemHandle */
+    char magic[8];              /* "SIMIPC" */
+    int32_t pid, dev;           /* exporter, owner device */
+    uint64_t id, base, size, rsize;
+    uint64_t off;               /* offset in the arena */
+    int32_t fd;                 /* the arena's descriptor in the exporter */
+};
+struct sim_ipc_ptr {            /* cuMemPoolExportPointer */
+    char magic[8];              /* "SIMPOOL" */
+    int32_t pid, fd;            /* exporter, its arena's descriptor */
+    uint64_t pool, id, base, size, rsize, off;
+};
+struct sim_mempool;
+/* A pool's origin in another process (0 pid: a local pool). */
+struct sim_pool_origin { int pid, dev, fd; unsigned long long pool; };
+/* Maps [off, off + len) of descriptor fd of process pid, a sim arena
+ * (memfd "simcuda-dev*"): MAP_FAILED and *why on failure.  No lock needed. */
+SIM_HIDDEN void *sim_ipc_map(int pid, int fd, uint64_t off, size_t len, char *why, size_t nwhy);
+/* The memfd name of one of our descriptors ("simcuda-pool:..."), or "". */
+SIM_HIDDEN void sim_ipc_fd_name(int fd, char *buf, size_t n);
+/* mem.c, lock held: registers a mapping of another process's memory as an
+ * IPC (pool == NULL) or pool-imported allocation of device dev, in the
+ * current context. */
+SIM_HIDDEN CUresult sim_mem_adopt(void *map, size_t maplen, size_t delta, const struct sim_ipc_mem *src,
+                                  struct sim_mempool *pool, unsigned flags, CUdeviceptr *out);
+/* mem.c, lock held: a new pool standing for another process's pool */
+SIM_HIDDEN CUresult sim_mem_pool_foreign(const struct sim_pool_origin *o, CUmemoryPool *out);
+/* mem.c, lock held: where an imported pool came from (pid 0: local or unknown) */
+SIM_HIDDEN struct sim_mempool *sim_mem_pool_origin(CUmemoryPool h, struct sim_pool_origin *o);
+/* ipc.c: cuIpcOpenMemHandle / pool imports of another process's handle
+ * (called without the lock; log why they fail). */
+SIM_HIDDEN CUresult sim_ipc_open_foreign(CUdeviceptr *out, const struct sim_ipc_mem *pl, unsigned flags);
+SIM_HIDDEN CUresult sim_ipc_pool_import(CUmemoryPool *out, int fd);
+SIM_HIDDEN CUresult sim_ipc_pool_import_ptr(CUdeviceptr *out, CUmemoryPool pool, const struct sim_ipc_ptr *pl);
+
 /* ---- the driver's error log (logs.c) ---- */
 /* One line "simcuda: <message>" on stderr, kept in the log that
  * cuLogsDumpTo* read, and delivered to cuLogsRegisterCallback's callbacks
