@@ -23,9 +23,10 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "image.h"
+#include "simdev.h"       /* the devices the environment describes */
 #include "simcb.h"          /* sim/cupti: CUPTI types and the private table */
 
-#define SIM_MAX_DEVICES 16
+#define SIM_MAX_DEVICES SIMDEV_MAX
 #define SIM_HIDDEN __attribute__((visibility("hidden")))
 
 enum sim_type {
@@ -177,6 +178,27 @@ SIM_HIDDEN CUresult sim_capture_memcpy(struct sim_stream *s, uintptr_t dst, uint
 SIM_HIDDEN CUresult sim_capture_memset(struct sim_stream *s, CUdeviceptr dst, size_t pitch, unsigned val, unsigned esz,
                                        size_t width, size_t height);
 SIM_HIDDEN CUresult sim_capture_host(struct sim_stream *s, CUhostFn fn, void *ud);
+/* Stream-ordered allocation / free in a capturing stream: a memory
+ * allocation node (its memory made now, graph memory) / a free node. */
+SIM_HIDDEN CUresult sim_capture_mem_alloc(struct sim_stream *s, int dev, size_t size,
+                                          const unsigned char access[SIM_MAX_DEVICES], CUdeviceptr *out);
+SIM_HIDDEN CUresult sim_capture_mem_free(struct sim_stream *s, CUdeviceptr p);
+/* Capture modes: a call that may synchronise implicitly (allocation, free,
+ * synchronisation, queries, synchronous copies) from a thread that the
+ * capture mode rules prohibit (cuThreadExchangeStreamCaptureMode) fails
+ * with CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED and invalidates the captures
+ * that prohibit it.  Lock held. */
+SIM_HIDDEN CUresult sim_capture_guard(void);
+SIM_HIDDEN CUstreamCaptureMode sim_thread_capture_mode(void);
+SIM_HIDDEN void sim_graph_capture_begin(struct sim_graph *g, unsigned long long id, CUstreamCaptureMode mode,
+                                        int user_graph);
+/* An ended capture's graph nobody will get: freed unless the program's own
+ * (cuStreamBeginCaptureToGraph). */
+SIM_HIDDEN void sim_graph_capture_abandon(struct sim_graph *g);
+SIM_HIDDEN int sim_graph_capture_invalid(const struct sim_graph *g);
+/* graph memory (mem.c): allocated for an allocation node, freed with it */
+SIM_HIDDEN CUresult sim_mem_graph_alloc(int dev, size_t size, const unsigned char access[SIM_MAX_DEVICES], CUdeviceptr *out);
+SIM_HIDDEN void sim_mem_graph_free(CUdeviceptr p);
 SIM_HIDDEN struct sim_graph *sim_graph_new(void);
 SIM_HIDDEN void sim_graph_free(struct sim_graph *g);
 /* A capture is live from cuStreamBeginCapture until its cuStreamEndCapture. */

@@ -47,7 +47,7 @@ static CUresult said(CUresult r)
 #define LARGE_ALIGN (64u << 10)
 #define VMM_GRAN    ((size_t)2 << 20)
 
-enum kind { K_DEVICE = 1, K_PITCH, K_MANAGED, K_HOST, K_REGISTERED, K_POOL, K_VMM, K_IPC, K_POOL_IMPORT };
+enum kind { K_DEVICE = 1, K_PITCH, K_MANAGED, K_HOST, K_REGISTERED, K_POOL, K_VMM, K_IPC, K_POOL_IMPORT, K_GRAPH };
 
 struct sizevec { size_t *v; size_t n, cap; };
 struct blk { size_t off, size; };
@@ -482,10 +482,12 @@ static void alloc_release(struct sim_alloc *a)
 {
     table_del(a);
     switch (a->kind) {
-    case K_DEVICE: case K_PITCH: case K_POOL: case K_HOST: case K_MANAGED: {
+    case K_DEVICE: case K_PITCH: case K_POOL: case K_HOST: case K_MANAGED: case K_GRAPH: {
         int ai = arena_of(a->base);
         if (ai >= 0)
             arena_free(&g_ar[ai], a->base - g_ar[ai].base, a->rsize);
+        if (a->kind == K_GRAPH)
+            free(a->ext);
         if (a->kind == K_POOL && a->ext) {
             struct sim_mempool *p = a->ext;
             p->used -= a->rsize;
@@ -578,6 +580,8 @@ int sim_mem_accessible(uintptr_t w, int dev, const struct sim_ctx *ctx)
             return ((struct pool_import *)a->ext)->pool->access[dev] != CU_MEM_ACCESS_FLAGS_PROT_NONE;
         case K_VMM:
             return ((struct vmm_map *)a->ext)->access[dev] != CU_MEM_ACCESS_FLAGS_PROT_NONE;
+        case K_GRAPH:       /* the owner, and the devices of the node's accessDescs */
+            return a->dev == dev || ((unsigned char *)a->ext)[dev] != CU_MEM_ACCESS_FLAGS_PROT_NONE;
         case K_MANAGED: case K_HOST: case K_REGISTERED:
             return 1;
         default:
@@ -626,6 +630,8 @@ static CUresult mem_alloc(CUdeviceptr *dptr, size_t size, enum kind kind)
         return CUDA_ERROR_INVALID_VALUE;
     struct sim_ctx *c;
     CUresult r = sim_need_ctx(&c);
+    if (r == CUDA_SUCCESS)
+        r = sim_capture_guard();
     if (r != CUDA_SUCCESS)
         return r;
     struct sim_alloc *a = alloc_in(c->dev, size, kind, c->dev, c, &r);
@@ -664,8 +670,10 @@ static CUresult mem_free(CUdeviceptr p, int want_host)
     if (!a || a->base != p)
         return CUDA_ERROR_INVALID_VALUE;
     if (want_host ? a->kind != K_HOST : (a->kind != K_DEVICE && a->kind != K_PITCH && a->kind != K_MANAGED &&
-                                          a->kind != K_POOL && a->kind != K_POOL_IMPORT))
+                                          a->kind != K_POOL && a->kind != K_POOL_IMPORT && a->kind != K_GRAPH))
         return CUDA_ERROR_INVALID_VALUE;
+    if (a->kind == K_GRAPH)
+        return CUDA_SUCCESS;    /* graph memory stays the graph's (mem.c, sim_mem_graph_alloc) */
     /* freeing synchronizes, so it reports a pending fault of its context */
     CUresult r = sim_ctx_sync(sim_obj_get(a->ctx, T_CTX) ? a->ctx : NULL);
     if (r != CUDA_SUCCESS && r != CUDA_ERROR_INVALID_CONTEXT)
@@ -721,6 +729,8 @@ static CUresult alloc_managed(CUdeviceptr *dptr, size_t size, unsigned flags)
         return CUDA_ERROR_INVALID_VALUE;
     struct sim_ctx *c;
     CUresult r = sim_need_ctx(&c);
+    if (r == CUDA_SUCCESS)
+        r = sim_capture_guard();
     if (r != CUDA_SUCCESS)
         return r;
     struct sim_alloc *a = alloc_in(A_MANAGED, size, K_MANAGED, c->dev, c, &r);
@@ -796,6 +806,8 @@ static CUresult host_alloc(void **pp, size_t size, unsigned flags)
         return CUDA_ERROR_INVALID_VALUE;
     struct sim_ctx *c;
     CUresult r = sim_need_ctx(&c);
+    if (r == CUDA_SUCCESS)
+        r = sim_capture_guard();
     if (r != CUDA_SUCCESS)
         return r;
     struct sim_alloc *a = alloc_in(A_HOST, size, K_HOST, c->dev, c, &r);
@@ -911,6 +923,8 @@ static CUresult pool_alloc(CUdeviceptr *dptr, size_t size, struct sim_mempool *p
         pool = sim_g.dev[c->dev].current_pool;
     if (!pool)
         return CUDA_ERROR_OUT_OF_MEMORY;
+    if (s && sim_stream_capture(s))     /* an allocation node of the capture */
+        return sim_capture_mem_alloc(s, pool->dev, size, pool->access, dptr);
     struct sim_alloc *a = alloc_in(pool->dev, size, K_POOL, pool->dev, c, &r);
     if (!a)
         return r;
@@ -944,10 +958,43 @@ static CUresult free_async(CUdeviceptr p, CUstream hs)
     if ((r = sim_ctx_check(c)) != CUDA_SUCCESS)
         return r;
     struct sim_alloc *a = find(p);
-    if (!a || a->base != p || (a->kind != K_POOL && a->kind != K_POOL_IMPORT && a->kind != K_DEVICE && a->kind != K_PITCH))
+    if (!a || a->base != p || (a->kind != K_POOL && a->kind != K_POOL_IMPORT && a->kind != K_DEVICE && a->kind != K_PITCH &&
+                               a->kind != K_GRAPH))
         return CUDA_ERROR_INVALID_VALUE;
-    alloc_release(a);
+    if (s && sim_stream_capture(s))     /* a free node of the capture */
+        return sim_capture_mem_free(s, p);
+    if (a->kind != K_GRAPH)             /* graph memory stays the graph's */
+        alloc_release(a);
     return CUDA_SUCCESS;
+}
+
+/* ---- graph memory (graph.c's allocation nodes) ----
+ * Allocated when the node is made, at an address fixed for the graph's
+ * life (every launch runs with it, so no launch ever allocates), freed with
+ * the last graph holding the node; a free outside the graph (cuMemFree,
+ * cuMemFreeAsync) succeeds and keeps it. */
+CUresult sim_mem_graph_alloc(int dev, size_t size, const unsigned char access[SIM_MAX_DEVICES], CUdeviceptr *out)
+{
+    unsigned char *acc = malloc(SIM_MAX_DEVICES);
+    if (!acc)
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    memcpy(acc, access, SIM_MAX_DEVICES);
+    CUresult r;
+    struct sim_alloc *a = alloc_in(dev, size, K_GRAPH, dev, &sim_g.dev[dev].primary, &r);
+    if (!a) {
+        free(acc);
+        return r;
+    }
+    a->ext = acc;
+    *out = a->base;
+    return CUDA_SUCCESS;
+}
+
+void sim_mem_graph_free(CUdeviceptr p)
+{
+    struct sim_alloc *a = find(p);
+    if (a && a->base == p && a->kind == K_GRAPH)
+        alloc_release(a);
 }
 CUresult CUDAAPI cuMemFreeAsync(CUdeviceptr dptr, CUstream hStream) { ENTER(CUDA_ERROR_INVALID_VALUE); return LOCKED(free_async(dptr, hStream)); }
 CUresult CUDAAPI cuMemFreeAsync_ptsz(CUdeviceptr dptr, CUstream hStream) { ENTER(CUDA_ERROR_INVALID_VALUE); return LOCKED(free_async(dptr, hStream)); }

@@ -403,6 +403,19 @@ cudaError_t rt_kernel(const void *func, CUkernel *out)
     return e;
 }
 
+const void *rt_kernel_host(CUkernel k)
+{
+    const void *host = k;
+    pthread_mutex_lock(&lock);
+    for (struct func *f = kernels[bucket(k)]; f; f = f->knext)
+        if (f->kern == k) {
+            host = f->host;
+            break;
+        }
+    pthread_mutex_unlock(&lock);
+    return host;
+}
+
 const char *rt_func_name(const void *func)
 {
     const char *name = NULL;
@@ -508,15 +521,20 @@ static cudaError_t check_config(dim3 g, dim3 b, size_t shmem)
 
 /* Programming Guide: a kernel launch into a stream that is not associated
  * with the current device fails.  The driver launches a CUkernel in any
- * stream's context (cuda.h), so the runtime checks this itself. */
-static cudaError_t check_stream_device(cudaStream_t s)
+ * stream's context (cuda.h), so a launch into another device's stream is
+ * handed to it as the kernel's CUfunction of the current context, which the
+ * driver refuses there (CUDA_ERROR_INVALID_HANDLE), after its callbacks. */
+static CUfunction launch_handle(CUkernel k, cudaStream_t s)
 {
+    CUfunction f = (CUfunction)(void *)k;   /* the driver accepts a CUkernel here */
     if (!s || s == cudaStreamLegacy || s == cudaStreamPerThread)
-        return cudaSuccess;
+        return f;
     CUdevice sd, cd;
-    if (CU(cuStreamGetDevice, s, &sd) != CUDA_SUCCESS || CU(cuCtxGetDevice, &cd) != CUDA_SUCCESS)
-        return cudaSuccess;     /* a bad handle: the launch itself says so */
-    return sd != cd ? cudaErrorInvalidResourceHandle : cudaSuccess;
+    CUfunction own;
+    if (CU(cuStreamGetDevice, s, &sd) == CUDA_SUCCESS && CU(cuCtxGetDevice, &cd) == CUDA_SUCCESS && sd != cd &&
+        CU(cuKernelGetFunction, &own, k) == CUDA_SUCCESS)
+        return own;
+    return f;
 }
 
 static cudaError_t launch(int pt, int coop, CUkernel k, dim3 g, dim3 b, void **args, size_t shmem,
@@ -526,8 +544,7 @@ static cudaError_t launch(int pt, int coop, CUkernel k, dim3 g, dim3 b, void **a
     if (!k)
         return rt_ret(cudaErrorInvalidDeviceFunction);
     RT_TRY(check_config(g, b, shmem));
-    RT_TRY(check_stream_device(s));
-    CUfunction f = (CUfunction)(void *)k; /* the driver accepts a CUkernel here */
+    CUfunction f = launch_handle(k, s);
     if (coop)
         return rt_ret(rt_err(CUPT(pt, cuLaunchCooperativeKernel, f, g.x, g.y, g.z, b.x, b.y, b.z,
                                   (unsigned)shmem, s, args)));
@@ -602,7 +619,6 @@ static cudaError_t launch_ex(int pt, const cudaLaunchConfig_t *config, const voi
     CUkernel k = NULL;
     RT_TRY(rt_kernel(func, &k));
     RT_TRY(check_config(config->gridDim, config->blockDim, config->dynamicSmemBytes));
-    RT_TRY(check_stream_device(config->stream));
     CUlaunchConfig c;
     memset(&c, 0, sizeof c);
     c.gridDimX = config->gridDim.x;
@@ -624,7 +640,7 @@ static cudaError_t launch_ex(int pt, const cudaLaunchConfig_t *config, const voi
     }
     c.attrs = attrs;
     c.numAttrs = config->numAttrs;
-    cudaError_t e = rt_err(CUPT(pt, cuLaunchKernelEx, &c, (CUfunction)(void *)k, args, NULL));
+    cudaError_t e = rt_err(CUPT(pt, cuLaunchKernelEx, &c, launch_handle(k, config->stream), args, NULL));
     free(attrs);
     return rt_ret(e);
 }
