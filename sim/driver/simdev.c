@@ -55,6 +55,20 @@ void simdev_peers(int n, unsigned char ok[SIMDEV_MAX][SIMDEV_MAX], int quiet)
     }
 }
 
+int simdev_driver_version(int dflt, int quiet)
+{
+    const char *v = getenv("SIMCUDA_DRIVER_VERSION");
+    if (!v || !*v)
+        return dflt;
+    char *end;
+    long x = strtol(v, &end, 10);
+    if (!*end && x >= 2000 && x <= 99990)
+        return (int)x;
+    if (!quiet)
+        fprintf(stderr, "simcuda: SIMCUDA_DRIVER_VERSION=%s ignored (expected a CUDA_VERSION number such as 12020)\n", v);
+    return dflt;
+}
+
 void simdev_name(int dev, char *buf, size_t n) { snprintf(buf, n, "SimCUDA GPU %d (simulated)", dev); }
 
 void simdev_uuid(int dev, unsigned char uuid[16])

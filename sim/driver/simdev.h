@@ -1,5 +1,5 @@
 /* The simulated machine's devices as the environment describes them
- * (SIMCUDA_DEVICES, SIMCUDA_MEM_MB, SIMCUDA_PEER), with their names, UUIDs
+ * (SIMCUDA_DEVICES, SIMCUDA_MEM_MB, SIMCUDA_PEER, SIMCUDA_DRIVER_VERSION), with their names, UUIDs
  * and PCI bus ids: one source for libcuda.so.1 (core.c) and
  * libnvidia-ml.so.1 (sim/nvml/), so that both describe the same devices.
  * Each library compiles simdev.c in with its symbols hidden. */
@@ -17,6 +17,8 @@ SIMDEV_HIDDEN int simdev_count(int quiet);
 SIMDEV_HIDDEN size_t simdev_capacity(int quiet);
 /* SIMCUDA_PEER for n devices: ok[a][b] = a and b can peer. */
 SIMDEV_HIDDEN void simdev_peers(int n, unsigned char ok[SIMDEV_MAX][SIMDEV_MAX], int quiet);
+/* SIMCUDA_DRIVER_VERSION (a CUDA_VERSION number), or dflt. */
+SIMDEV_HIDDEN int simdev_driver_version(int dflt, int quiet);
 SIMDEV_HIDDEN void simdev_name(int dev, char *buf, size_t n);
 SIMDEV_HIDDEN void simdev_uuid(int dev, unsigned char uuid[16]);
 /* PCI bus number (domain 0, device 0, function 0) and its "0000:BB:00.0" string */

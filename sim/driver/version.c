@@ -78,15 +78,7 @@ static int str_cmp(const void *a, const void *b)
 
 static void parse(void)
 {
-    const char *v = getenv("SIMCUDA_DRIVER_VERSION");
-    if (v && *v) {
-        char *end;
-        long x = strtol(v, &end, 10);
-        if (*end || x < 2000 || x > 99990)
-            fprintf(stderr, "simcuda: SIMCUDA_DRIVER_VERSION=%s ignored (expected a CUDA_VERSION number such as 12020)\n", v);
-        else
-            g_version = (int)x;
-    }
+    g_version = simdev_driver_version(CUDA_VERSION, 0);
     const char *h = getenv("SIMCUDA_HIDE");
     if (h && *h) {
         char buf[2048];
