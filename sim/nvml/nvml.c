@@ -52,8 +52,8 @@ static nvmlReturn_t init(void)
                 g_devs[i].index = i;
         }
     }
-    if (r == NVML_SUCCESS)
-        g_inits++;
+    if (r == NVML_SUCCESS)      /* publishes the devices to ready()'s readers */
+        __atomic_add_fetch(&g_inits, 1, __ATOMIC_RELEASE);
     pthread_mutex_unlock(&g_lock);
     return r;
 }
@@ -66,7 +66,7 @@ API nvmlReturn_t nvmlShutdown(void)
     pthread_mutex_lock(&g_lock);
     nvmlReturn_t r = g_inits ? NVML_SUCCESS : NVML_ERROR_UNINITIALIZED;
     if (g_inits)
-        g_inits--;
+        __atomic_sub_fetch(&g_inits, 1, __ATOMIC_RELEASE);
     pthread_mutex_unlock(&g_lock);
     return r;
 }
