@@ -62,6 +62,7 @@ void dc_core_open(void)
         .halt = dc_opt.halt,
         .off = dc_opt.mode == DC_MODE_OFF,
         .migrate = dc_opt.mode == DC_MODE_MIGRATE,
+        .debuginfod = dc_opt.debuginfod,
     };
     dc_report_init(&rc);
 }

@@ -5,17 +5,25 @@ PT_PROGS := $(PT_BUILD)/xdev $(PT_BUILD)/ctor_main $(PT_BUILD)/libctor.so $(PT_B
             $(PT_BUILD)/dlsym_test $(PT_BUILD)/libnext_a.so $(PT_BUILD)/libnext_b.so \
             $(PT_BUILD)/procaddr $(PT_BUILD)/fork_test $(PT_BUILD)/nodriver $(PT_BUILD)/launches \
             $(PT_BUILD)/rt12_main $(PT_BUILD)/threads $(PT_BUILD)/optional \
-            $(PT_BUILD)/fakedrv/libcuda.so.1 $(PT_BUILD)/fakedrv_lacking/libcuda.so.1
+            $(PT_BUILD)/fakedrv/libcuda.so.1 $(PT_BUILD)/fakedrv_lacking/libcuda.so.1 \
+            $(PT_BUILD)/throw_main $(PT_BUILD)/libthrow.so $(PT_BUILD)/xdev_nodebug
 ALL   += $(PT_PROGS)
 TESTS += tests/preload/exports.sh tests/preload/wrapper.sh tests/preload/dlsym.sh \
          tests/preload/procaddr.sh tests/preload/ctor.sh tests/preload/xdev.sh \
          tests/preload/bad_options.sh tests/preload/exitcode.sh tests/preload/fork.sh \
          tests/preload/nodriver.sh tests/preload/launches.sh tests/preload/rt12.sh \
-         tests/preload/threads.sh tests/preload/optional.sh
+         tests/preload/threads.sh tests/preload/optional.sh tests/preload/unwind.sh \
+         tests/preload/debuginfod.sh
 
 $(PT_BUILD)/xdev: tests/preload/xdev.cu
 	@mkdir -p $(@D)
 	$(NVCC) $(ALL_NVCCFLAGS) -o $@ $< -ldl
+
+# xdev without debug info (stripped, with its build id): symbolizing it is a
+# question for debuginfod (debuginfod.sh).
+$(PT_BUILD)/xdev_nodebug: tests/preload/xdev.cu
+	@mkdir -p $(@D)
+	$(NVCC) -O1 -cudart shared -Xlinker -s,--build-id -Xlinker -rpath-link=$(CUDA_HOME)/lib64 -o $@ $< -ldl
 
 $(PT_BUILD)/libctor_kern.so: tests/preload/ctor_kern.cu
 	@mkdir -p $(@D)
@@ -89,3 +97,13 @@ $(PT_BUILD)/fakedrv_lacking/libcuda.so.1: tests/preload/fake_driver.c preload/ho
 $(PT_BUILD)/optional: tests/preload/optional.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS) -ldl
+
+# unwind.sh: a C program (no C++ runtime at start) and a C++ library it loads
+# late.  The library is not instrumented: it only throws.
+$(PT_BUILD)/throw_main: tests/preload/throw_main.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS) -L$(CUDA_HOME)/lib64/stubs -lcuda -ldl
+
+$(PT_BUILD)/libthrow.so: tests/preload/throw_lib.cc
+	@mkdir -p $(@D)
+	$(CXX) -O1 -g -fPIC -shared -Wall -Wextra -Werror -o $@ $<
