@@ -231,10 +231,10 @@ void dc_launch_check_generic_node(int path, const char *api, const CUgraphNodePa
  * device is passed too: a launch into another device's stream is a
  * stream_mismatch. */
 
-static int runtime_current_device(void)
+static int runtime_current_device(int rt)
 {
     int dev = -1;
-    __typeof__(dc_aux_cudaGetDevice) get = DC_RT_AUX(cudaGetDevice);
+    __typeof__(dc_aux_cudaGetDevice[0]) get = DC_RT_AUX(rt, cudaGetDevice);
     if (get && get(&dev) == cudaSuccess)
         return dev;
     return dc_current_device();
@@ -247,12 +247,13 @@ static int runtime_launch_device(int cur, CUstream s)
     return (s == NULL || s == CU_STREAM_LEGACY || s == CU_STREAM_PER_THREAD) ? cur : dc_stream_device(s);
 }
 
-/* A host stub -> the CUfunction of the current device (cudaGetFuncBySymbol);
+/* A host stub -> the CUfunction of the current device (runtime rt's
+ * cudaGetFuncBySymbol: the stub is registered with its own runtime);
  * *kind says which it is (K_OPAQUE: the stub itself, none was found). */
-static const void *stub_function(const void *func, int *kind)
+static const void *stub_function(int rt, const void *func, int *kind)
 {
     cudaFunction_t f = NULL;
-    __typeof__(dc_aux_cudaGetFuncBySymbol) get = DC_RT_AUX(cudaGetFuncBySymbol);
+    __typeof__(dc_aux_cudaGetFuncBySymbol[0]) get = DC_RT_AUX(rt, cudaGetFuncBySymbol);
     if (!get || get(&f, func) != cudaSuccess)
         f = NULL;
     *kind = f ? K_FUNCTION : K_OPAQUE;
@@ -261,34 +262,34 @@ static const void *stub_function(const void *func, int *kind)
 
 /* The interposer's runtime launches: into `stream` while the runtime's
  * current device is the thread's. */
-static void begin_runtime(struct dc_launch_state *L, const char *api, const void *key, int kind, CUstream s,
-                          void **args)
+static void begin_runtime(struct dc_launch_state *L, int rt, const char *api, const void *key, int kind,
+                          CUstream s, void **args)
 {
-    int cur = runtime_current_device();
+    int cur = runtime_current_device(rt);
     launch_begin(L, DC_PATH_INTERPOSE, api, key, kind, runtime_launch_device(cur, s), cur, s, 1, NULL, args,
                  NULL);
 }
 
-void dc_launch_begin_kernel(struct dc_launch_state *L, const char *api, CUkernel kernel, CUstream stream,
+void dc_launch_begin_kernel(struct dc_launch_state *L, int rt, const char *api, CUkernel kernel, CUstream stream,
                             void **args)
 {
-    begin_runtime(L, api, kernel, K_KERNEL, stream, args);
+    begin_runtime(L, rt, api, kernel, K_KERNEL, stream, args);
 }
 
-void dc_launch_begin_stub(struct dc_launch_state *L, const char *api, const void *func, CUstream stream,
+void dc_launch_begin_stub(struct dc_launch_state *L, int rt, const char *api, const void *func, CUstream stream,
                           void **args)
 {
     int kind = K_OPAQUE;
-    const void *key = func ? stub_function(func, &kind) : NULL;
-    begin_runtime(L, api, key, kind, stream, args);
+    const void *key = func ? stub_function(rt, func, &kind) : NULL;
+    begin_runtime(L, rt, api, key, kind, stream, args);
 }
 
 /* The CUPTI path's runtime launches: checked only. */
-void dc_launch_check_stub(int path, const char *api, const void *func, int current_device, CUstream stream,
+void dc_launch_check_stub(int path, int rt, const char *api, const void *func, int current_device, CUstream stream,
                           void **args)
 {
     int kind = K_OPAQUE;
-    const void *key = func ? stub_function(func, &kind) : NULL;
+    const void *key = func ? stub_function(rt, func, &kind) : NULL;
     dc_launch_check(path, api, key, kind, runtime_launch_device(current_device, stream), current_device, stream,
                     args, NULL);
 }

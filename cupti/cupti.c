@@ -81,6 +81,9 @@ CUPTI_FUNCS(X)
 #undef X
 
 static CUpti_SubscriberHandle subscriber;
+/* The runtime whose calls this CUPTI reports (enum dc_rt): CUPTI 13's
+ * callbacks come from libcudart.so.13, CUPTI 12's from libcudart.so.12. */
+static int cupti_rt = DC_RT13;
 
 /* --- callbacks enabled ------------------------------------------------------ */
 
@@ -587,7 +590,7 @@ static void runtime_launch_fallback(const CUpti_CallbackData *cb)
         }
         }
         if (func) {
-            dc_launch_check_stub(DC_PATH_CUPTI, api, func, cur, (CUstream)s, args);
+            dc_launch_check_stub(DC_PATH_CUPTI, cupti_rt, api, func, cur, (CUstream)s, args);
             return;
         }
     } else if (rt.launch->params == 2 && p) {
@@ -602,7 +605,7 @@ static void runtime_launch_fallback(const CUpti_CallbackData *cb)
             func = a->func, c = a->config, args = a->args;
         }
         if (func && c) {
-            dc_launch_check_stub(DC_PATH_CUPTI, api, func, cur, (CUstream)c->stream, args);
+            dc_launch_check_stub(DC_PATH_CUPTI, cupti_rt, api, func, cur, (CUstream)c->stream, args);
             return;
         }
     }

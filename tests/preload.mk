@@ -6,14 +6,15 @@ PT_PROGS := $(PT_BUILD)/xdev $(PT_BUILD)/ctor_main $(PT_BUILD)/libctor.so $(PT_B
             $(PT_BUILD)/procaddr $(PT_BUILD)/fork_test $(PT_BUILD)/nodriver $(PT_BUILD)/launches \
             $(PT_BUILD)/rt12_main $(PT_BUILD)/threads $(PT_BUILD)/optional \
             $(PT_BUILD)/fakedrv/libcuda.so.1 $(PT_BUILD)/fakedrv_lacking/libcuda.so.1 \
-            $(PT_BUILD)/throw_main $(PT_BUILD)/libthrow.so $(PT_BUILD)/xdev_nodebug
+            $(PT_BUILD)/throw_main $(PT_BUILD)/libthrow.so $(PT_BUILD)/xdev_nodebug \
+            $(PT_BUILD)/local_main $(PT_BUILD)/libxlocal.so $(PT_BUILD)/liblocal_twin.so
 ALL   += $(PT_PROGS)
 TESTS += tests/preload/exports.sh tests/preload/wrapper.sh tests/preload/dlsym.sh \
          tests/preload/procaddr.sh tests/preload/ctor.sh tests/preload/xdev.sh \
          tests/preload/bad_options.sh tests/preload/exitcode.sh tests/preload/fork.sh \
          tests/preload/nodriver.sh tests/preload/launches.sh tests/preload/rt12.sh \
          tests/preload/threads.sh tests/preload/optional.sh tests/preload/unwind.sh \
-         tests/preload/debuginfod.sh
+         tests/preload/debuginfod.sh tests/preload/rtld_local.sh
 
 $(PT_BUILD)/xdev: tests/preload/xdev.cu
 	@mkdir -p $(@D)
@@ -107,3 +108,17 @@ $(PT_BUILD)/throw_main: tests/preload/throw_main.c
 $(PT_BUILD)/libthrow.so: tests/preload/throw_lib.cc
 	@mkdir -p $(@D)
 	$(CXX) -O1 -g -fPIC -shared -Wall -Wextra -Werror -o $@ $<
+
+# rtld_local.sh, rt12.sh: a CUDA library with its own libcudart.so.13
+# dependency, loaded by the programs RTLD_LOCAL, and its kernel's twin.
+$(PT_BUILD)/libxlocal.so: tests/preload/local_lib.cu
+	@mkdir -p $(@D)
+	$(NVCC) $(ALL_NVCCFLAGS) -shared -Xcompiler -fPIC -o $@ $<
+
+$(PT_BUILD)/liblocal_twin.so: tests/preload/local_twin.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -shared -o $@ $< $(ALL_LDFLAGS)
+
+$(PT_BUILD)/local_main: tests/preload/local_main.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS) -ldl
