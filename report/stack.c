@@ -96,25 +96,29 @@ DW_FUNCS(X)
     if (ok && !(p_##name = (__typeof__(p_##name))dlsym(h_, DC_STR(name))))      \
         ok = 0;
 
-/* libunwind's state: 0 not tried, 2 being loaded (another thread: no stack
- * this time, nobody waits), 1 loaded, -1 unavailable.  No lock: a fork child
- * of a loading thread starts again (dc_stack_fork_child). */
+/* libunwind's state: 0 not tried, 1 loaded, -1 unavailable; published with
+ * a release store, read without the lock once set.  Threads that capture
+ * while it loads wait for it (a stack missing on one thread would make its
+ * finding a separate one). */
 static int unw_state;
+static pthread_mutex_t unw_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static int unw_ready(void)
 {
     int st = __atomic_load_n(&unw_state, __ATOMIC_ACQUIRE);
-    if (st != 0)
+    if (__builtin_expect(st != 0, 1))
         return st == 1;
-    int expect = 0;
-    if (!__atomic_compare_exchange_n(&unw_state, &expect, 2, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
-        return expect == 1;
-    void *h_ = dlopen("libunwind.so.8", RTLD_NOW | RTLD_LOCAL);
-    int ok = 0;
-    if (h_)
-        BIND_ALL(h_, UNW_FUNCS, ok);
-    __atomic_store_n(&unw_state, ok ? 1 : -1, __ATOMIC_RELEASE);
-    return ok;
+    pthread_mutex_lock(&unw_lock);
+    if (unw_state == 0) {
+        void *h_ = dlopen("libunwind.so.8", RTLD_NOW | RTLD_LOCAL);
+        int ok = 0;
+        if (h_)
+            BIND_ALL(h_, UNW_FUNCS, ok);
+        __atomic_store_n(&unw_state, ok ? 1 : -1, __ATOMIC_RELEASE);
+    }
+    st = unw_state;
+    pthread_mutex_unlock(&unw_lock);
+    return st == 1;
 }
 
 /* libdw: under sym_lock. */
@@ -562,23 +566,25 @@ size_t dc_stack_symbolize(uint32_t id, struct dc_frame *out, size_t max)
 }
 
 /* fork: take the symbolizer lock, then the stack table's (the order
- * dc_stack_symbolize never inverts: it reads the table before sym_lock). */
+ * dc_stack_symbolize never inverts: it reads the table before sym_lock),
+ * then libunwind's loading lock (a leaf: nothing is taken while it is held). */
 void dc_stack_fork_prepare(void)
 {
     pthread_mutex_lock(&sym_lock);
     pthread_rwlock_wrlock(&stack_lock);
+    pthread_mutex_lock(&unw_lock);
 }
 
 void dc_stack_fork_parent(void)
 {
+    pthread_mutex_unlock(&unw_lock);
     pthread_rwlock_unlock(&stack_lock);
     pthread_mutex_unlock(&sym_lock);
 }
 
 void dc_stack_fork_child(void)
 {
-    int loading = 2;            /* the loading thread is not in the child */
-    __atomic_compare_exchange_n(&unw_state, &loading, 0, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+    dc_mutex_fork_child(&unw_lock);
     dc_rwlock_fork_child(&stack_lock, 0);
     pthread_mutex_unlock(&sym_lock);
 }
