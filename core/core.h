@@ -142,6 +142,18 @@ void dc_ctx_peer_access(CUcontext peer, int enable);
  * are forgotten; other contexts of the same device keep theirs. */
 void dc_ctx_destroyed(CUcontext ctx);
 
+/* --- stream capture events (core/capture.c) ------------------------------------- */
+
+/* Stream s began capturing in `mode` (a CUstreamCaptureMode) on this thread:
+ * after the real call succeeded.  NULL / CU_STREAM_PER_THREAD as the call
+ * meant it (a _ptsz entry point's NULL is CU_STREAM_PER_THREAD).  While any
+ * capture is in progress, sync=1 and mode=migrate leave alone what their
+ * synchronisations would invalidate (core/capture.h). */
+void dc_capture_begin(CUstream s, int mode);
+/* The program ended the capture of s (after the real call, whatever it
+ * returned: the driver is asked whether s still captures). */
+void dc_capture_end(CUstream s);
+
 /* --- kernel events (core/kernels.c) --------------------------------------------- */
 
 /* A module or library was unloaded: its function handles may be reused, so

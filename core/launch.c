@@ -4,6 +4,7 @@
  * the launch with a private, rewritten copy of them (core/migrate.c), and
  * sync=1 synchronises the launch stream after it (dc_launch_end). */
 #include "core/launch.h"
+#include "core/capture.h"
 #include "core/core.h"
 #include "core/check.h"
 #include "core/driver.h"
@@ -63,6 +64,7 @@ static void launch_begin(struct dc_launch_state *L, int path, const char *api, c
     memset(&L->l, 0, sizeof L->l);
     memset(&L->moves, 0, sizeof L->moves);
     L->captured = L->pre_error = 0;
+    L->nosync = NULL;
     L->mig = NULL;
     L->nmig = 0;
     L->ctx = NULL;
@@ -126,16 +128,24 @@ static void launch_begin(struct dc_launch_state *L, int path, const char *api, c
     }
     if (has_stream && device >= 0 && modes)
         L->captured = stream_captured(L->stream);
+    /* another capture in the process that our synchronisations would
+     * invalidate (core/capture.h) */
+    const char *busy = NULL;
     if (dc_opt.mode == DC_MODE_MIGRATE) {
         if (no_rewrite)
             l->no_rewrite = no_rewrite;
         else if (L->captured)
             l->no_rewrite = DC_NO_REWRITE_CAPTURE;
+        else if (device >= 0 && (busy = dc_capture_conflict(L->stream, 1)) != NULL)
+            l->no_rewrite = busy;
         else if (device >= 0)
             l->moves = &L->moves;
     }
-    if (dc_opt.sync && has_stream && device >= 0 && !L->captured)
-        L->pre_error = DC_CALL(cuStreamSynchronize, L->stream) != CUDA_SUCCESS;
+    if (dc_opt.sync && has_stream && device >= 0 && !L->captured) {
+        L->nosync = dc_capture_conflict(L->stream, 0);
+        if (!L->nosync)
+            L->pre_error = DC_CALL(cuStreamSynchronize, L->stream) != CUDA_SUCCESS;
+    }
     if (pushed)
         DC_CALL(cuCtxPopCurrent_v2, &popped);
     (void)dc_check_launch(l);
@@ -143,6 +153,19 @@ static void launch_begin(struct dc_launch_state *L, int path, const char *api, c
         dc_migrate(L);
         dc_check_moves_report(l, &L->moves);
     }
+}
+
+/* sync=1 left a launch unsynchronised because of another capture: one line
+ * the first time, then one per launch at verbosity 2. */
+static void note_nosync(const struct dc_launch_state *L)
+{
+    static int said;
+    const char *k = L->l.kernel ? L->l.kernel : "a kernel";
+    if (!__atomic_exchange_n(&said, 1, __ATOMIC_RELAXED))
+        dc_log("sync=1: launch of %s on cuda:%d checked but not synchronised: %s (said once; verbosity=2 "
+               "names every such launch)", k, L->l.device, L->nosync);
+    else
+        dc_logv(2, "sync=1: launch of %s on cuda:%d checked but not synchronised: %s", k, L->l.device, L->nosync);
 }
 
 /* After the real launch (launched: it returned success): copies migrated
@@ -154,9 +177,16 @@ void dc_launch_end(struct dc_launch_state *L, int launched)
         dc_migrate_back(L, launched);
     if (L->k && dc_opt.sync && launched && L->has_stream && L->l.device >= 0 && !L->captured &&
         !L->pre_error) {
-        CUresult r = DC_CALL(cuStreamSynchronize, L->stream);
-        if (r != CUDA_SUCCESS && r != CUDA_ERROR_NOT_FOUND)
-            dc_check_async_error(&L->l, dc_err_name(r));
+        /* a capture may have begun on another thread since launch_begin */
+        if (!L->nosync)
+            L->nosync = dc_capture_conflict(L->stream, 0);
+        if (L->nosync) {
+            note_nosync(L);
+        } else {
+            CUresult r = DC_CALL(cuStreamSynchronize, L->stream);
+            if (r != CUDA_SUCCESS && r != CUDA_ERROR_NOT_FOUND)
+                dc_check_async_error(&L->l, dc_err_name(r));
+        }
     }
     if (L->ctx_retained)
         DC_CALL(cuDevicePrimaryCtxRelease_v2, (CUdevice)L->l.device);

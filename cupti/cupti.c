@@ -130,6 +130,14 @@ static const CUpti_CallbackId driver_cbids[] = {
     CUPTI_DRIVER_TRACE_CBID_cuCtxEnablePeerAccess,
     CUPTI_DRIVER_TRACE_CBID_cuCtxDisablePeerAccess,
     CUPTI_DRIVER_TRACE_CBID_cuLibraryUnload,
+    CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture,
+    CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2,
+    CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCaptureToGraph,
+    CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCaptureToGraph_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture,
+    CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture_ptsz,
 };
 
 /* Runtime launches, with the entry point's name as the interposer reports it. */
@@ -506,6 +514,60 @@ static void on_driver_mem(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
     }
 }
 
+/* Stream captures, at the exit: a begin that succeeded, any end (the core
+ * asks the driver whether the stream still captures).  A _ptsz entry point's
+ * NULL stream is the per-thread stream. */
+static int on_driver_capture(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
+{
+    const void *p = cb->functionParams;
+    int ok = cb->functionReturnValue && *(const CUresult *)cb->functionReturnValue == CUDA_SUCCESS;
+#define PTSZ(s) ((s) ? (s) : CU_STREAM_PER_THREAD)
+    switch (cbid) {
+    case CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture:
+        if (ok)
+            dc_capture_begin(((const cuStreamBeginCapture_params *)p)->hStream, CU_STREAM_CAPTURE_MODE_GLOBAL);
+        return 1;
+    case CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_ptsz:
+        if (ok)
+            dc_capture_begin(PTSZ(((const cuStreamBeginCapture_ptsz_params *)p)->hStream),
+                             CU_STREAM_CAPTURE_MODE_GLOBAL);
+        return 1;
+    case CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2: {
+        const cuStreamBeginCapture_v2_params *a = p;
+        if (ok)
+            dc_capture_begin(a->hStream, a->mode);
+        return 1;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2_ptsz: {
+        const cuStreamBeginCapture_v2_ptsz_params *a = p;
+        if (ok)
+            dc_capture_begin(PTSZ(a->hStream), a->mode);
+        return 1;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCaptureToGraph: {
+        const cuStreamBeginCaptureToGraph_params *a = p;
+        if (ok)
+            dc_capture_begin(a->hStream, a->mode);
+        return 1;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCaptureToGraph_ptsz: {
+        const cuStreamBeginCaptureToGraph_ptsz_params *a = p;
+        if (ok)
+            dc_capture_begin(PTSZ(a->hStream), a->mode);
+        return 1;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture:
+        dc_capture_end(((const cuStreamEndCapture_params *)p)->hStream);
+        return 1;
+    case CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture_ptsz:
+        dc_capture_end(PTSZ(((const cuStreamEndCapture_ptsz_params *)p)->hStream));
+        return 1;
+    default:
+        return 0;
+    }
+#undef PTSZ
+}
+
 static void on_driver(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
 {
     if (rt.open)
@@ -513,6 +575,8 @@ static void on_driver(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
     if (!cb->functionParams)
         return;
     if (cb->callbackSite == CUPTI_API_ENTER && on_driver_launch(cbid, cb))
+        return;
+    if (cb->callbackSite == CUPTI_API_EXIT && on_driver_capture(cbid, cb))
         return;
     on_driver_mem(cbid, cb);
 }

@@ -7,14 +7,15 @@ PT_PROGS := $(PT_BUILD)/xdev $(PT_BUILD)/ctor_main $(PT_BUILD)/libctor.so $(PT_B
             $(PT_BUILD)/rt12_main $(PT_BUILD)/threads $(PT_BUILD)/optional \
             $(PT_BUILD)/fakedrv/libcuda.so.1 $(PT_BUILD)/fakedrv_lacking/libcuda.so.1 \
             $(PT_BUILD)/throw_main $(PT_BUILD)/libthrow.so $(PT_BUILD)/xdev_nodebug \
-            $(PT_BUILD)/local_main $(PT_BUILD)/libxlocal.so $(PT_BUILD)/liblocal_twin.so
+            $(PT_BUILD)/local_main $(PT_BUILD)/libxlocal.so $(PT_BUILD)/liblocal_twin.so \
+            $(PT_BUILD)/capture
 ALL   += $(PT_PROGS)
 TESTS += tests/preload/exports.sh tests/preload/wrapper.sh tests/preload/dlsym.sh \
          tests/preload/procaddr.sh tests/preload/ctor.sh tests/preload/xdev.sh \
          tests/preload/bad_options.sh tests/preload/exitcode.sh tests/preload/fork.sh \
          tests/preload/nodriver.sh tests/preload/launches.sh tests/preload/rt12.sh \
          tests/preload/threads.sh tests/preload/optional.sh tests/preload/unwind.sh \
-         tests/preload/debuginfod.sh tests/preload/rtld_local.sh
+         tests/preload/debuginfod.sh tests/preload/rtld_local.sh tests/preload/capture.sh
 
 $(PT_BUILD)/xdev: tests/preload/xdev.cu
 	@mkdir -p $(@D)
@@ -77,6 +78,10 @@ $(PT_BUILD)/rt12/libcudart.so.12: tests/preload/fake_rt12.c tests/preload/fake_r
 $(PT_BUILD)/rt12_main: tests/preload/rt12_main.c $(PT_BUILD)/rt12/libcudart.so.12
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS) $(PT_BUILD)/rt12/libcudart.so.12 -Wl,-rpath,'$$ORIGIN/rt12'
+
+$(PT_BUILD)/capture: tests/preload/capture.cu
+	@mkdir -p $(@D)
+	$(NVCC) $(ALL_NVCCFLAGS) -o $@ $< -lpthread
 
 $(PT_BUILD)/threads: tests/preload/threads.cu
 	@mkdir -p $(@D)
