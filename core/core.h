@@ -90,19 +90,29 @@ int dc_core_finish(int program_status);
  * starts it without naming it.  start() runs once, from the start-up, with
  * the options parsed, the report open and the guard held; it returns 1 when
  * it will see the program's calls (then backend=cupti lets the hooks pass
- * through), 0 when it cannot (it has said why). */
+ * through), 0 when it cannot (it has said why).  yield_cupti() (may be NULL)
+ * runs when the program subscribes to CUPTI itself (a profiler: CUPTI allows
+ * one subscriber): a front end holding the subscription gives it up, says so
+ * in one line and returns 1 (it no longer sees the program's calls); 0
+ * otherwise.  Guard held. */
 struct dc_frontend {
     const char *name;
     int (*start)(void);
+    int (*yield_cupti)(void);
 };
-#define DC_FRONTEND(var, name, start)                                                 \
+#define DC_FRONTEND(var, name, start, yield_cupti)                                    \
     __attribute__((used, section("dc_frontends"), aligned(sizeof(void *))))           \
-    static const struct dc_frontend var = { name, start }
+    static const struct dc_frontend var = { name, start, yield_cupti }
 /* Starts every registered front end; returns how many said 1. */
 int dc_core_start_frontends(void);
+/* The program subscribes to CUPTI: every front end's yield_cupti(); returns
+ * how many gave their subscription up (the interposer must then see every
+ * call itself). */
+int dc_core_yield_cupti(void);
 
 /* --- driver queries (guard held) ------------------------------------------------ */
 
+int dc_driver_version(void);                 /* CUDA_VERSION of the bound driver (13000), 0 unknown */
 int dc_current_device(void);                 /* device of the current context, -1 */
 int dc_ctx_device(CUcontext ctx);            /* device of ctx (NULL: current), -1 */
 /* The device's primary context if it is active, else NULL (a retain would

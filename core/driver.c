@@ -50,6 +50,12 @@ void *dc_driver_symbol(void)
 
 /* --- queries ------------------------------------------------------------------- */
 
+int dc_driver_version(void)
+{
+    int v = 0;
+    return DC_CALL(cuDriverGetVersion, &v) == CUDA_SUCCESS ? v : 0;
+}
+
 int dc_current_device(void)
 {
     CUcontext c = NULL;

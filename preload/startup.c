@@ -9,6 +9,7 @@
  * CUPTI subscriber is started through the core's front-end registration
  * (dc_core_start_frontends): the interposer never names it. */
 #include "preload/preload.h"
+#include "preload/yield.h"
 #include "core/options.h"
 #include "report/report.h"
 
@@ -161,6 +162,16 @@ DC_NO_SANITIZE void dc_start_if_cuda_loaded(void)
     __atomic_store_n(&seen_adds, l.adds, __ATOMIC_RELAXED);
     if (l.found)
         (void)dc_enter_slow();
+}
+
+void dc_yield_cupti_to_program(void)
+{
+    if (dc_guard)
+        return;                 /* devcheck's own subscription */
+    dc_guard++;
+    if (__atomic_load_n(&dc_ready, __ATOMIC_ACQUIRE) && dc_core_yield_cupti())
+        __atomic_store_n(&dc_interpose, 1, __ATOMIC_RELAXED);
+    dc_guard--;
 }
 
 /* The report's summary and the exit status.  A destructor runs after every
