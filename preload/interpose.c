@@ -29,6 +29,7 @@
  * again (the cached pointer is the first's). */
 #include "preload/preload.h"
 #include "preload/yield.h"
+#include "report/forklock.h"
 
 #include <dlfcn.h>
 #include <link.h>
@@ -130,55 +131,79 @@ static struct link_map *object_of(void *p)
  * if that object does not define it. */
 static void *own_definition(void *h, const char *name, const char *version)
 {
+    static struct link_map *self;
+    if (!self)
+        self = object_of((void *)(uintptr_t)dc_resolve_rt);
     void *p = dlvsym(h, name, version);
-    struct link_map *lm = NULL, *self = object_of((void *)(uintptr_t)dc_resolve_rt);
+    struct link_map *lm = NULL;
     if (!p || dlinfo(h, RTLD_DI_LINKMAP, &lm) != 0 || object_of(p) != lm || lm == self)
         return NULL;
     return p;
 }
 
-/* Step 2: the loaded objects' paths, copied out (no loader call may run
+/* resolve_lock keeps the lookups (rare: the first call of each entry point
+ * per runtime) out of a fork: the fork handlers take it, so no thread of ours
+ * is inside dlopen when the process forks (a child would wait forever on the
+ * loader's locks under ThreadSanitizer, whose own are not reset at fork).  A
+ * lookup that finds it taken goes ahead without it: a thread running a
+ * library's constructor holds the loader's lock, and must not wait for a
+ * lookup that waits for that lock. */
+static pthread_mutex_t resolve_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void dc_resolve_fork_prepare(void) { pthread_mutex_lock(&resolve_lock); }
+void dc_resolve_fork_parent(void) { pthread_mutex_unlock(&resolve_lock); }
+void dc_resolve_fork_child(void) { dc_mutex_fork_child(&resolve_lock); }
+
+/* The loaded objects: an address inside each (its first loaded segment),
+ * those whose file name is `soname` first (NVIDIA's runtime is found by its
+ * SONAME, libcudart.so.13); collected before any loader call (none may run
  * inside dl_iterate_phdr's callback). */
-#define MAX_OBJECTS 1024
+#define MAX_OBJECTS 512
 struct objects {
-    char buf[64 * 1024];
-    size_t used;
-    unsigned n;
-    const char *path[MAX_OBJECTS];
+    const char *soname;
+    unsigned n, first;          /* [0, first): named soname */
+    uintptr_t addr[MAX_OBJECTS];
 };
 
 static int list_object(struct dl_phdr_info *info, size_t size, void *data)
 {
     (void)size;
     struct objects *o = data;
-    const char *n = info->dlpi_name;
-    size_t len = n ? strlen(n) : 0;
-    if (!len || n[0] != '/' || o->n == MAX_OBJECTS || o->used + len + 1 > sizeof o->buf)
+    const char *n = info->dlpi_name, *b = n ? strrchr(n, '/') : NULL;
+    if (!b || o->n == MAX_OBJECTS)
         return 0;               /* the program itself, the vDSO, or no room left */
-    memcpy(o->buf + o->used, n, len + 1);
-    o->path[o->n++] = o->buf + o->used;
-    o->used += len + 1;
+    uintptr_t a = 0;
+    for (int i = 0; i < info->dlpi_phnum && !a; i++)
+        if (info->dlpi_phdr[i].p_type == PT_LOAD)
+            a = info->dlpi_addr + info->dlpi_phdr[i].p_vaddr;
+    if (!a)
+        return 0;
+    if (!strcmp(b + 1, o->soname)) {        /* move the first other one back */
+        o->addr[o->n++] = o->addr[o->first];
+        o->addr[o->first++] = a;
+    } else {
+        o->addr[o->n++] = a;
+    }
     return 0;
 }
 
 static void *find_versioned(const char *name, const char *version)
 {
+    struct objects objs;
     void *p = NULL;
-    void *h = dlopen(version, RTLD_LAZY | RTLD_NOLOAD);
+    void *h = dlopen(version, RTLD_LAZY | RTLD_NOLOAD);     /* by SONAME */
     if (h) {
         p = own_definition(h, name, version);
         dlclose(h);
         if (p)
             return p;
     }
-    static __thread struct objects *objs;    /* reused: 64 KiB, not on the hook's stack */
-    if (!objs && !(objs = malloc(sizeof *objs)))
-        return NULL;
-    objs->used = 0;
-    objs->n = 0;
-    dl_iterate_phdr(list_object, objs);
-    for (unsigned i = 0; !p && i < objs->n; i++) {
-        if (!(h = dlopen(objs->path[i], RTLD_LAZY | RTLD_NOLOAD)))
+    objs.soname = version;
+    objs.n = objs.first = 0;
+    dl_iterate_phdr(list_object, &objs);
+    for (unsigned i = 0; !p && i < objs.n; i++) {
+        struct link_map *lm = object_of((void *)objs.addr[i]);
+        if (!lm || !lm->l_name || !lm->l_name[0] || !(h = dlopen(lm->l_name, RTLD_LAZY | RTLD_NOLOAD)))
             continue;
         p = own_definition(h, name, version);
         dlclose(h);
@@ -191,10 +216,13 @@ void *dc_resolve_rt(int rt, const char *name)
     if (rt < 0 || rt >= DC_NRT || !name)
         return NULL;
     dc_guard++;
+    int locked = pthread_mutex_trylock(&resolve_lock) == 0;
     void *p = find_versioned(name, rt_version[rt]);
     for (int other = 0; !p && other < DC_NRT; other++)
         if (other != rt)
             p = find_versioned(name, rt_version[other]);
+    if (locked)
+        pthread_mutex_unlock(&resolve_lock);
     if (!p) {
         if (!__atomic_load_n(&dc_real_dlsym, __ATOMIC_ACQUIRE))
             bind_dlsym();

@@ -87,6 +87,10 @@ const struct dc_binding *dc_bind_driver(void);
  * load libcudart after its first driver call. */
 void *dc_resolve_rt(int rt, const char *name);
 #define DC_RT_REAL(rt, name) DC_LAZY_FN(dc_real_##name[rt], dc_resolve_rt, rt, #name)
+/* fork handlers of the runtime lookups' lock (startup.c registers them). */
+void dc_resolve_fork_prepare(void);
+void dc_resolve_fork_parent(void);
+void dc_resolve_fork_child(void);
 /* No runtime defines `name`: says so once on stderr and returns
  * cudaErrorSymbolNotFound, what the hook then returns. */
 cudaError_t dc_rt_missing(int rt, const char *name);

@@ -195,6 +195,7 @@ __attribute__((destructor)) static void finish(void)
  * start-up's. */
 static void fork_child(void)
 {
+    dc_resolve_fork_child();
     /* Another thread was initialising: its pthread_once never completes in
      * the child.  The child passes everything through instead of waiting. */
     if (__atomic_load_n(&init_running, __ATOMIC_ACQUIRE) &&
@@ -204,7 +205,7 @@ static void fork_child(void)
 
 __attribute__((constructor)) static void ctor(void)
 {
-    pthread_atfork(NULL, NULL, fork_child);
+    pthread_atfork(dc_resolve_fork_prepare, dc_resolve_fork_parent, fork_child);
 }
 
 /* --- exit status ----------------------------------------------------------- */

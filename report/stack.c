@@ -185,6 +185,12 @@ static inline __attribute__((always_inline)) int capture_ips(void **buf, int max
 #define capture_ips p_unw_backtrace
 #endif
 
+/* Held (shared) while a thread is inside libunwind, taken exclusively by the
+ * fork handlers: libunwind's own mutexes have no fork handlers, so a child
+ * forked while another thread was unwinding would hang at its first capture.
+ * Writers first: a stream of captures cannot hold a fork off. */
+static pthread_rwlock_t unwind_lock = PTHREAD_RWLOCK_WRITER_NONRECURSIVE_INITIALIZER_NP;
+
 __attribute__((noinline)) uint32_t dc_stack_capture(int skip)
 {
     void *raw[DC_STACK_MAX + 32];
@@ -195,7 +201,9 @@ __attribute__((noinline)) uint32_t dc_stack_capture(int skip)
     if (!unw_ready())
         return 0;
     /* raw[0] is this function; the caller starts at raw[1]. */
+    pthread_rwlock_rdlock(&unwind_lock);
     int got = capture_ips(raw, (int)(sizeof raw / sizeof raw[0]));
+    pthread_rwlock_unlock(&unwind_lock);
     int first = 1 + skip;
     if (got <= first)
         return 0;
@@ -567,16 +575,19 @@ size_t dc_stack_symbolize(uint32_t id, struct dc_frame *out, size_t max)
 
 /* fork: take the symbolizer lock, then the stack table's (the order
  * dc_stack_symbolize never inverts: it reads the table before sym_lock),
- * then libunwind's loading lock (a leaf: nothing is taken while it is held). */
+ * then libunwind's loading lock and the unwinding lock (leaves: nothing of
+ * ours is taken while they are held). */
 void dc_stack_fork_prepare(void)
 {
     pthread_mutex_lock(&sym_lock);
     pthread_rwlock_wrlock(&stack_lock);
     pthread_mutex_lock(&unw_lock);
+    pthread_rwlock_wrlock(&unwind_lock);
 }
 
 void dc_stack_fork_parent(void)
 {
+    pthread_rwlock_unlock(&unwind_lock);
     pthread_mutex_unlock(&unw_lock);
     pthread_rwlock_unlock(&stack_lock);
     pthread_mutex_unlock(&sym_lock);
@@ -584,6 +595,7 @@ void dc_stack_fork_parent(void)
 
 void dc_stack_fork_child(void)
 {
+    dc_rwlock_fork_child(&unwind_lock, 1);
     dc_mutex_fork_child(&unw_lock);
     dc_rwlock_fork_child(&stack_lock, 0);
     pthread_mutex_unlock(&sym_lock);
