@@ -1,0 +1,237 @@
+/* guard: a host twin sees memory as its device does.
+ *
+ * Device memory is reached by a twin through its unified addresses, the
+ * same mappings the sim itself uses.  While a twin runs (a "window", one at
+ * a time in the process), every mapping its launch device may not access
+ * (sim_mem_prot_plan: other devices' memory without peer or pool access,
+ * VMM ranges not granted, IPC mappings, reserved ranges with nothing mapped)
+ * is PROT_NONE.  A twin that touches one takes SIGSEGV; our handler records
+ * the address (the launch's context gets its sticky
+ * CUDA_ERROR_ILLEGAL_ADDRESS at the window's end), maps a zero-filled
+ * private scratch range over that entry and returns, so the twin continues
+ * on scratch and returns normally: no longjmp through foreign frames (a
+ * Python ctypes twin unwinds as it should), nothing it writes there reaches
+ * device memory.  At the window's end every entry is made accessible again
+ * (scratched ones mapped back from their file) and the handler the program
+ * had is put back.
+ *
+ * Other threads keep running.  One that touches protected memory (the
+ * sim's own byte copies, a test reading device memory from the host) waits
+ * in the handler until the window closes, then retries the access.  Any
+ * other SIGSEGV goes to the handler that was installed before the window
+ * (Python's faulthandler, a JVM's), or to the default action.
+ *
+ * Limits: a twin must not call CUDA (its copies would fault as the twin's
+ * own accesses); twins run one at a time while any window is needed;
+ * pageable host memory cannot be protected (operands.c decides it). */
+#include "internal.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAX_PROT 4096
+
+static struct sim_prot g_ent[MAX_PROT];
+static atomic_int g_valid[MAX_PROT];        /* 0: forgotten (unmapped or remapped meanwhile) */
+static atomic_int g_scratched[MAX_PROT];
+static atomic_size_t g_nent;
+static atomic_uint g_seq;                   /* odd while a window is open */
+static atomic_long g_win_tid;               /* the thread running the window's twin */
+static atomic_uintptr_t g_fault_addr;       /* the twin's first illegal access */
+static atomic_uint g_nfault;
+static struct sigaction g_old;              /* the program's handler, chained to */
+static pthread_cond_t g_cv = PTHREAD_COND_INITIALIZER;
+static int g_open;                          /* lock held */
+
+static long tid(void) { return (long)syscall(SYS_gettid); }
+
+/* Index of the valid entry holding a, or -1. */
+static long entry_of(uintptr_t a)
+{
+    size_t n = atomic_load_explicit(&g_nent, memory_order_acquire);
+    for (size_t i = 0; i < n; i++)
+        if (atomic_load_explicit(&g_valid[i], memory_order_relaxed) && a >= g_ent[i].base &&
+            a - g_ent[i].base < g_ent[i].len)
+            return (long)i;
+    return -1;
+}
+
+/* Can a be read right now (async-signal-safe: a syscall, no access)? */
+static int readable(uintptr_t a)
+{
+    char b;
+    struct iovec l = { &b, 1 }, r = { (void *)a, 1 };
+    return syscall(SYS_process_vm_readv, (long)getpid(), &l, 1L, &r, 1L, 0L) == 1;
+}
+
+static void nap(void)
+{
+    struct timespec ts = { 0, 50 * 1000 };
+    nanosleep(&ts, NULL);
+}
+
+/* The handler the program had: called as it asked, or the default action
+ * (restored, so that returning re-executes the access and takes it). */
+static void chain(int sig, siginfo_t *si, void *uc)
+{
+    struct sigaction old = g_old;
+    if (old.sa_flags & SA_SIGINFO) {
+        if (old.sa_sigaction) {
+            old.sa_sigaction(sig, si, uc);
+            return;
+        }
+    } else if (old.sa_handler != SIG_DFL && old.sa_handler != SIG_IGN) {
+        old.sa_handler(sig);
+        return;
+    }
+    struct sigaction dfl;
+    memset(&dfl, 0, sizeof dfl);
+    dfl.sa_handler = SIG_DFL;
+    sigaction(sig, &dfl, NULL);
+}
+
+static void on_segv(int sig, siginfo_t *si, void *uc)
+{
+    int saved = errno;
+    uintptr_t a = (uintptr_t)si->si_addr;
+    if (tid() == atomic_load(&g_win_tid)) {
+        long i = entry_of(a);
+        if (i >= 0 && !atomic_load(&g_scratched[i])) {
+            uintptr_t none = 0;
+            atomic_compare_exchange_strong(&g_fault_addr, &none, a);
+            atomic_fetch_add(&g_nfault, 1);
+            long m = syscall(SYS_mmap, g_ent[i].base, g_ent[i].len, (long)(PROT_READ | PROT_WRITE),
+                             (long)(MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE), -1L, 0L);
+            if (m == (long)g_ent[i].base) {
+                atomic_store(&g_scratched[i], 1);
+                errno = saved;
+                return;
+            }
+        }
+        chain(sig, si, uc);
+        errno = saved;
+        return;
+    }
+    /* another thread: protected by a window (open, or closed since the
+     * fault), it waits for the window to close and retries */
+    if (sim_mem_in_arena(a) || entry_of(a) >= 0) {
+        unsigned s;
+        while ((s = atomic_load(&g_seq)) & 1) {
+            while (atomic_load(&g_seq) == s)
+                nap();
+        }
+        if (sim_mem_in_arena(a) || readable(a)) {
+            errno = saved;
+            return;
+        }
+    } else if (readable(a)) {
+        errno = saved;          /* a window closed and its table changed meanwhile */
+        return;
+    }
+    chain(sig, si, uc);
+    errno = saved;
+}
+
+void sim_guard_forget(uintptr_t base, size_t len)
+{
+    size_t n = atomic_load(&g_nent);
+    for (size_t i = 0; i < n; i++)
+        if (base < g_ent[i].base + g_ent[i].len && g_ent[i].base < base + len)
+            atomic_store(&g_valid[i], 0);
+}
+
+static void restore(size_t i)
+{
+    struct sim_prot *e = &g_ent[i];
+    if (!atomic_load(&g_scratched[i])) {
+        if (e->kind == SIM_PROT_FILE)
+            mprotect((void *)e->base, e->len, PROT_READ | PROT_WRITE);
+        return;
+    }
+    if (e->kind == SIM_PROT_FILE) {
+        void *p = mmap((void *)e->base, e->len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED | MAP_NORESERVE,
+                       e->fd, e->off);
+        if (p != MAP_FAILED)
+            madvise(p, e->len, MADV_DONTFORK);
+    } else {
+        mmap((void *)e->base, e->len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, -1, 0);
+    }
+}
+
+void sim_twin_run(sim_twin_fn twin, void **args, const unsigned grid[3], const unsigned block[3],
+                  struct sim_ctx *c, const char *name)
+{
+    long me = tid();
+    sim_lock();
+    if (g_open && atomic_load(&g_win_tid) == me) {     /* a twin launching a kernel */
+        sim_unlock();
+        twin(args, grid, block);
+        return;
+    }
+    while (g_open)
+        sim_cond_wait(&g_cv);
+    size_t n = sim_mem_prot_plan(c->dev, c, g_ent, MAX_PROT);
+    if (n == 0) {
+        sim_unlock();
+        twin(args, grid, block);
+        return;
+    }
+    g_open = 1;
+    for (size_t i = 0; i < n; i++) {
+        atomic_store(&g_scratched[i], 0);
+        atomic_store(&g_valid[i], g_ent[i].kind == SIM_PROT_HOLE ||
+                                  mprotect((void *)g_ent[i].base, g_ent[i].len, PROT_NONE) == 0);
+    }
+    atomic_store(&g_fault_addr, 0);
+    atomic_store(&g_nfault, 0);
+    atomic_store(&g_win_tid, me);
+    atomic_store_explicit(&g_nent, n, memory_order_release);
+    atomic_fetch_add(&g_seq, 1);                        /* odd: open */
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = on_segv;
+    sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+    sigemptyset(&sa.sa_mask);
+    int installed = sigaction(SIGSEGV, &sa, &g_old) == 0;
+    sim_unlock();
+
+    twin(args, grid, block);
+
+    sim_lock();
+    for (size_t i = 0; i < n; i++)
+        if (atomic_load(&g_valid[i]))
+            restore(i);
+    if (installed) {
+        struct sigaction cur;
+        /* put the program's handler back unless it installed another meanwhile */
+        if (sigaction(SIGSEGV, NULL, &cur) == 0 && (cur.sa_flags & SA_SIGINFO) && cur.sa_sigaction == on_segv)
+            sigaction(SIGSEGV, &g_old, NULL);
+    }
+    atomic_store(&g_win_tid, 0);
+    atomic_fetch_add(&g_seq, 1);                        /* even: closed */
+    g_open = 0;
+    pthread_cond_broadcast(&g_cv);
+    uintptr_t fa = atomic_load(&g_fault_addr);
+    if (fa && sim_obj_get(c, T_CTX)) {
+        c->fault_pending = 1;
+        if (sim_g.verbose) {
+            char what[160], line[768];
+            sim_mem_describe(fa, what, sizeof what);
+            int len = snprintf(line, sizeof line,
+                               "simcuda: %s on device %d: the host twin accessed 0x%llx (%s), which this device "
+                               "may not access: CUDA_ERROR_ILLEGAL_ADDRESS at the next synchronization\n",
+                               name, c->dev, (unsigned long long)fa, what);
+            if (len > 0)
+                (void)!write(2, line, (size_t)len < sizeof line ? (size_t)len : sizeof line - 1);
+        }
+    }
+    sim_unlock();
+}
