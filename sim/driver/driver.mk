@@ -25,7 +25,7 @@ DRV_DIR     := sim/driver
 DRV_OBJDIR  := $(BUILD)/obj/sim/driver
 DRV_SRCS    := $(DRV_DIR)/core.c $(DRV_DIR)/mem.c $(DRV_DIR)/launch.c $(DRV_DIR)/graph.c \
                $(DRV_DIR)/callbacks.c $(DRV_DIR)/operands.c $(DRV_DIR)/guard.c $(DRV_DIR)/twins.c \
-               $(DRV_DIR)/globals.c $(SIM_IMAGE_SRCS)
+               $(DRV_DIR)/globals.c $(DRV_DIR)/exporttab.c $(SIM_IMAGE_SRCS)
 DRV_OBJS    := $(patsubst $(DRV_DIR)/%.c,$(DRV_OBJDIR)/%.o,$(DRV_SRCS))
 DRV_PROC_O  := $(DRV_OBJDIR)/procaddr.o
 DRV_STUBS   := $(DRV_OBJDIR)/stubs.c

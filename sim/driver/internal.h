@@ -232,6 +232,10 @@ SIM_HIDDEN int sim_graph_capture_live(const struct sim_graph *g, unsigned long l
 /* The graph stream s is capturing into, or NULL (forgets an ended capture). */
 SIM_HIDDEN struct sim_graph *sim_stream_capture(struct sim_stream *s);
 
+/* cuGetExportTable with a UUID the sim does not know: one line naming the
+ * calling library, once per library (exporttab.c; no lock held). */
+SIM_HIDDEN void sim_export_table_unknown(const CUuuid *id);
+
 /* ---- __device__ variables (globals.c), lock held ---- */
 /* Frees the per-context copies of the variables of a module or library. */
 SIM_HIDDEN void sim_globals_drop(const void *owner);
