@@ -18,8 +18,14 @@
  * Other threads keep running.  One that touches protected memory (the
  * sim's own byte copies, a test reading device memory from the host) waits
  * in the handler until the window closes, then retries the access.  Any
- * other SIGSEGV goes to the handler that was installed before the window
- * (Python's faulthandler, a JVM's), or to the default action.
+ * other SIGSEGV goes to the handler the program had installed (Python's
+ * faulthandler, a JVM's, a sanitizer's), called as it asked to be, or to
+ * the default action.  Our handler is installed when the first window
+ * opens and stays: a thread that faulted on a window's protection may take
+ * its signal only after the window closed, so the program's handler cannot
+ * be put back without racing that delivery.  A window that finds another
+ * handler installed (the program set its own since) keeps that one as the
+ * handler to chain to and installs ours again.
  *
  * Limits: a twin must not call CUDA (its copies would fault as the twin's
  * own accesses); twins run one at a time while any window is needed;
@@ -47,7 +53,7 @@ static atomic_uint g_seq;                   /* odd while a window is open */
 static atomic_long g_win_tid;               /* the thread running the window's twin */
 static atomic_uintptr_t g_fault_addr;       /* the twin's first illegal access */
 static atomic_uint g_nfault;
-static struct sigaction g_old;              /* the program's handler, chained to */
+static struct sigaction g_old;              /* the program's handler, chained to (lock held to write) */
 static pthread_cond_t g_cv = PTHREAD_COND_INITIALIZER;
 static int g_open;                          /* lock held */
 
@@ -148,6 +154,23 @@ void sim_guard_forget(uintptr_t base, size_t len)
             atomic_store(&g_valid[i], 0);
 }
 
+/* Ours installed, the program's kept in g_old (lock held); 0 on failure. */
+static int install(void)
+{
+    struct sigaction cur;
+    if (sigaction(SIGSEGV, NULL, &cur) != 0)
+        return 0;
+    if ((cur.sa_flags & SA_SIGINFO) && cur.sa_sigaction == on_segv)
+        return 1;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = on_segv;
+    sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+    sigemptyset(&sa.sa_mask);
+    g_old = cur;
+    return sigaction(SIGSEGV, &sa, NULL) == 0;
+}
+
 static void restore(size_t i)
 {
     struct sim_prot *e = &g_ent[i];
@@ -185,22 +208,20 @@ void sim_twin_run(sim_twin_fn twin, void **args, const unsigned grid[3], const u
         return;
     }
     g_open = 1;
+    /* the handler first: from the first mprotect on, any thread may fault */
     for (size_t i = 0; i < n; i++) {
         atomic_store(&g_scratched[i], 0);
-        atomic_store(&g_valid[i], g_ent[i].kind == SIM_PROT_HOLE ||
-                                  mprotect((void *)g_ent[i].base, g_ent[i].len, PROT_NONE) == 0);
+        atomic_store(&g_valid[i], 1);
     }
     atomic_store(&g_fault_addr, 0);
     atomic_store(&g_nfault, 0);
     atomic_store(&g_win_tid, me);
     atomic_store_explicit(&g_nent, n, memory_order_release);
     atomic_fetch_add(&g_seq, 1);                        /* odd: open */
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_sigaction = on_segv;
-    sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
-    sigemptyset(&sa.sa_mask);
-    int installed = sigaction(SIGSEGV, &sa, &g_old) == 0;
+    int installed = install();
+    for (size_t i = 0; i < n; i++)
+        if (g_ent[i].kind == SIM_PROT_FILE && (!installed || mprotect((void *)g_ent[i].base, g_ent[i].len, PROT_NONE) != 0))
+            atomic_store(&g_valid[i], 0);
     sim_unlock();
 
     twin(args, grid, block);
@@ -209,12 +230,6 @@ void sim_twin_run(sim_twin_fn twin, void **args, const unsigned grid[3], const u
     for (size_t i = 0; i < n; i++)
         if (atomic_load(&g_valid[i]))
             restore(i);
-    if (installed) {
-        struct sigaction cur;
-        /* put the program's handler back unless it installed another meanwhile */
-        if (sigaction(SIGSEGV, NULL, &cur) == 0 && (cur.sa_flags & SA_SIGINFO) && cur.sa_sigaction == on_segv)
-            sigaction(SIGSEGV, &g_old, NULL);
-    }
     atomic_store(&g_win_tid, 0);
     atomic_fetch_add(&g_seq, 1);                        /* even: closed */
     g_open = 0;

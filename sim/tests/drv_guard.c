@@ -1,8 +1,10 @@
 /* drv_guard: a host twin sees memory as its device does (sim/driver/guard.c).
  *
  * Checks, on 4 simulated GPUs without peer access:
- *  - the program's own SIGSEGV handler works before and after a faulting
- *    twin window, and is the installed handler again after it;
+ *  - the program's own SIGSEGV handler handles its faults before and after
+ *    a faulting twin window (the sim's handler, once installed, chains to
+ *    it), also one the program installs again after a window, and the next
+ *    window still turns a twin's illegal access into a device fault;
  *  - a twin's SIGSEGV that is no device access (a page the program itself
  *    protects) reaches the program's handler, which repairs it, and the
  *    launch completes without a device fault;
@@ -73,10 +75,13 @@ static int fault_outside_twin(void)
     return prog_faults == before + 1;
 }
 
-static int handler_is_ours(void)
+static void install_prog_handler(void)
 {
-    struct sigaction cur;
-    return sigaction(SIGSEGV, NULL, &cur) == 0 && (cur.sa_flags & SA_SIGINFO) && cur.sa_sigaction == prog_handler;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = prog_handler;
+    sa.sa_flags = SA_SIGINFO | SA_NODEFER;
+    sigaction(SIGSEGV, &sa, NULL);
 }
 
 /* ---- a copy from another thread while a window is open ---- */
@@ -129,11 +134,7 @@ static void *slurp(const char *name)
 
 int main(void)
 {
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_sigaction = prog_handler;
-    sa.sa_flags = SA_SIGINFO | SA_NODEFER;
-    sigaction(SIGSEGV, &sa, NULL);
+    install_prog_handler();
     TRUE(fault_outside_twin());
 
     MUST(cuInit(0));
@@ -166,7 +167,6 @@ int main(void)
     MUST(cuDevicePrimaryCtxReset(d0));
     MUST(cuDevicePrimaryCtxRetain(&c0, d0));
     MUST(cuCtxSetCurrent(c0));
-    TRUE(handler_is_ours());
     TRUE(fault_outside_twin());
     MUST(cuModuleGetFunction(&mixed, m, "_Z5mixedPfi8drv_paird"));
     MUST(cuMemAlloc(&p0, 4096));
@@ -188,7 +188,7 @@ int main(void)
     s.a = (void *)(uintptr_t)(va + 64);
     OK(cuLaunchKernel(mixed, 1, 1, 1, 1, 1, 1, 0, NULL, margs, NULL));
     EXPECT(cuCtxSynchronize(), CUDA_ERROR_ILLEGAL_ADDRESS);
-    TRUE(handler_is_ours());
+    TRUE(fault_outside_twin());
     MUST(cuDevicePrimaryCtxReset(d0));
     MUST(cuDevicePrimaryCtxRetain(&c0, d0));
     MUST(cuCtxSetCurrent(c0));
@@ -227,7 +227,16 @@ int main(void)
     OK(cuMemcpyDtoH(&out, p0, 4));
     TRUE(out == 2.5f);
 
-    TRUE(handler_is_ours());
+    TRUE(fault_outside_twin());
+
+    /* the program installs its handler again: it handles its own faults,
+     * and the next window still makes a twin's illegal access a device fault */
+    install_prog_handler();
+    TRUE(fault_outside_twin());
+    MUST(cuModuleGetFunction(&mixed, m, "_Z5mixedPfi8drv_paird"));
+    s.a = (void *)(uintptr_t)big1;
+    OK(cuLaunchKernel(mixed, 1, 1, 1, 1, 1, 1, 0, NULL, margs, NULL));
+    EXPECT(cuCtxSynchronize(), CUDA_ERROR_ILLEGAL_ADDRESS);
     TRUE(fault_outside_twin());
     return drv_done("drv_guard");
 }
