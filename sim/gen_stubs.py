@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """Build-time generator of stubs for the CUDA entry points the sim does not
-implement, for the sim libraries (libcuda.so.1, libcudart.so.13 and
-libcupti.so.13).
+implement, for the sim libraries (libcuda.so.1, libcudart.so.13,
+libcupti.so.13 and libnvidia-ml.so.1).
 
 Usage:
-  gen_stubs.py --api driver|runtime|cupti --real LIB -o STUBS.c
+  gen_stubs.py --api driver|runtime|cupti|nvml [--real LIB] -o STUBS.c
                [--map MAP] [--version-node NODE] [--list NAMES]
                [--cuda-home DIR] [--cc CC] [OBJ ...]
 
@@ -22,6 +22,11 @@ Usage:
                         __CUDA_API_VERSION_INTERNAL (cupti.h declares its own
                         stand-ins for the obsolete _v1 types); stubs return
                         CUPTI_ERROR_NOT_SUPPORTED.
+               nvml:    nvml.h with NVML_NO_UNVERSIONED_FUNC_DEFS (so the legacy
+                        unversioned names are declared too); its declarations
+                        are the export list (no --real); stubs return
+                        NVML_ERROR_NOT_SUPPORTED.
+  --include DIR  another include directory (nvml.h's), searched first.
   --real LIB   NVIDIA's library whose dynamic symbol table is the export list:
                $(CUDA_HOME)/lib64/stubs/libcuda.so for the driver,
                $(CUDA_HOME)/lib64/libcudart.so.13 for the runtime,
@@ -104,6 +109,19 @@ APIS = {
         "err_type": "cudaError_t",
         "err_value": "cudaErrorNotSupported",
     },
+    "nvml": {
+        # NVIDIA's libnvidia-ml exports every function nvml.h declares,
+        # the legacy unversioned ones too (NVML_NO_UNVERSIONED_FUNC_DEFS
+        # declares them): the header is the export list, no --real
+        "headers": ["nvml.h"],
+        "optional": [],
+        "err_type": "nvmlReturn_t",
+        "err_value": "NVML_ERROR_NOT_SUPPORTED",
+        "internal": False,
+        "defines": ["NVML_NO_UNVERSIONED_FUNC_DEFS"],
+        "api_re": r"nvml[A-Z]",
+        "header_exports": True,
+    },
     "cupti": {
         "headers": ["cupti.h"],
         "optional": ["cupti_pcsampling.h", "cupti_pcsampling_util.h", "cupti_checkpoint.h",
@@ -156,8 +174,14 @@ def nm_symbols(args):
 
 def prelude(api, headers):
     lines = ["#define __CUDA_API_VERSION_INTERNAL 1"] if APIS[api].get("internal", True) else []
+    lines += ["#define %s 1" % d for d in APIS[api].get("defines", [])]
     lines += ["#include <%s>" % h for h in headers]
     return "\n".join(lines) + "\n"
+
+
+def inc_flags(inc):
+    """-I flags for one include directory or a list of them."""
+    return ["-I" + i for i in ([inc] if isinstance(inc, str) else inc)]
 
 
 def compiles(cc, inc, text):
@@ -165,23 +189,24 @@ def compiles(cc, inc, text):
         f.write(text)
         path = f.name
     try:
-        p = call([cc, "-std=gnu11", "-D_GNU_SOURCE", "-I" + inc, "-fsyntax-only",
+        p = call([cc, "-std=gnu11", "-D_GNU_SOURCE"] + inc_flags(inc) + ["-fsyntax-only",
                   "-Wall", "-Wextra", "-Werror", path])
         return p.returncode == 0
     finally:
         os.unlink(path)
 
 
-def prototypes(cc, inc, text):
-    """{name: (return type, [parameter types], kind)} from gcc -aux-info."""
+def prototypes(cc, inc, text, files=None):
+    """{name: (return type, [parameter types], kind, storage)} from gcc
+    -aux-info; files, if given, gets {name: header that declares it}."""
     with tempfile.TemporaryDirectory() as d:
         src, aux = os.path.join(d, "protos.c"), os.path.join(d, "protos.aux")
         with open(src, "w") as f:
             f.write(text)
         # -aux-info is GCC's: with another compiler (clang) fall back to gcc
         for compiler in dict.fromkeys([cc, "gcc"]):
-            p = call([compiler, "-std=gnu11", "-D_GNU_SOURCE", "-I" + inc,
-                      "-fsyntax-only", "-aux-info", aux, src])
+            p = call([compiler, "-std=gnu11", "-D_GNU_SOURCE"] + inc_flags(inc) +
+                     ["-fsyntax-only", "-aux-info", aux, src])
             if p.returncode == 0 and os.path.isfile(aux):
                 break
         else:
@@ -211,6 +236,8 @@ def prototypes(cc, inc, text):
         if "(" in ret:
             continue        # returns a function pointer: handled as no prototype
         protos[name] = (ret, split_params(params), m.group(3), storage)
+        if files is not None:
+            files[name] = m.group(1)
     return protos
 
 
@@ -271,16 +298,18 @@ def stub_body(ret, err_type, err_value, name):
     return "return (%s){0};" % ret
 
 
-def generate(api, real, objs, cc, cuda_home):
+def generate(api, real, objs, cc, cuda_home, extra_inc=()):
     cfg = APIS[api]
-    inc = os.path.join(cuda_home, "include")
-    real_syms = nm_symbols(["-D", real])
-    if not real_syms:
-        die("no exported symbols in " + real)
+    inc = list(extra_inc) + [os.path.join(cuda_home, "include")]
+    if real:
+        real_syms = nm_symbols(["-D", real])
+        if not real_syms:
+            die("no exported symbols in " + real)
     own = nm_symbols(objs) if objs else {}
-    funcs = sorted(n for n, k in real_syms.items() if k in FUNC_TYPES)
-    data = sorted(n for n, k in real_syms.items() if k in DATA_TYPES and n not in own)
-    missing = [n for n in funcs if n not in own]
+    if real:
+        funcs = sorted(n for n, k in real_syms.items() if k in FUNC_TYPES)
+        data = sorted(n for n, k in real_syms.items() if k in DATA_TYPES and n not in own)
+        missing = [n for n in funcs if n not in own]
 
     headers = list(cfg["headers"])
     base = prelude(api, headers)
@@ -290,13 +319,23 @@ def generate(api, real, objs, cc, cuda_home):
     for h in cfg["optional"]:
         if compiles(cc, inc, prelude(api, headers + [h])):
             headers.append(h)
-    protos = prototypes(cc, inc, prelude(api, headers))
+    declared_in = {}
+    protos = prototypes(cc, inc, prelude(api, headers), declared_in)
+    if not real:        # the header's own declarations are the export list
+        real_syms = {n: "T" for n, p in protos.items()
+                     if re.match(cfg["api_re"], n) and p[3] == "extern"
+                     and os.path.basename(declared_in[n]) in cfg["headers"]}
+        if not real_syms:
+            die("no %s functions declared in %s" % (api, headers))
+        funcs = sorted(real_syms)
+        data = []
+        missing = [n for n in funcs if n not in own]
 
     out = []
     out.append("/* generated by sim/gen_stubs.py --api %s from %s and %s: do not edit.\n"
                " * %d of %d exported functions are not implemented by the sim: each\n"
                " * prints `simcuda: <name> is not implemented` once and fails. */"
-               % (api, os.path.basename(real), ", ".join(headers), len(missing), len(funcs)))
+               % (api, os.path.basename(real) if real else "the header", ", ".join(headers), len(missing), len(funcs)))
     out.append(prelude(api, headers).rstrip())
     out.append("#include <stdatomic.h>\n#include <stddef.h>\n#include <unistd.h>\n")
     out.append('#define SIMCUDA_STUB_EXPORT __attribute__((visibility("default")))')
@@ -366,7 +405,8 @@ def write_file(path, text):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--api", choices=sorted(APIS), required=True)
-    ap.add_argument("--real", required=True)
+    ap.add_argument("--real", help="NVIDIA's library (not for --api nvml)")
+    ap.add_argument("--include", action="append", default=[], help="another include directory")
     ap.add_argument("-o", "--output", required=True)
     ap.add_argument("--map")
     ap.add_argument("--version-node")
@@ -375,9 +415,9 @@ def main():
     ap.add_argument("--cc", default="gcc")
     ap.add_argument("objs", nargs="*")
     a = ap.parse_args()
-    if not os.path.isfile(a.real):
+    if not APIS[a.api].get("header_exports") and (not a.real or not os.path.isfile(a.real)):
         die("no library at %s (--real)" % a.real)
-    text, exports, unproto, fallback = generate(a.api, a.real, a.objs, a.cc, a.cuda_home)
+    text, exports, unproto, fallback = generate(a.api, a.real, a.objs, a.cc, a.cuda_home, a.include)
     write_file(a.output, text + "\n")
     if a.map:
         body = "".join("    %s;\n" % n for n in exports)

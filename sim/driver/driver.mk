@@ -24,6 +24,7 @@ include sim/driver/image.mk
 DRV_DIR     := sim/driver
 DRV_OBJDIR  := $(BUILD)/obj/sim/driver
 DRV_SRCS    := $(DRV_DIR)/core.c $(DRV_DIR)/mem.c $(DRV_DIR)/launch.c $(DRV_DIR)/graph.c \
+               $(DRV_DIR)/version.c $(DRV_DIR)/logs.c $(DRV_DIR)/ipc.c $(DRV_DIR)/simdev.c \
                $(DRV_DIR)/callbacks.c $(DRV_DIR)/operands.c $(DRV_DIR)/guard.c $(DRV_DIR)/twins.c \
                $(DRV_DIR)/globals.c $(DRV_DIR)/exporttab.c $(SIM_IMAGE_SRCS)
 DRV_OBJS    := $(patsubst $(DRV_DIR)/%.c,$(DRV_OBJDIR)/%.o,$(DRV_SRCS))
@@ -34,7 +35,7 @@ DRV_MAP     := $(DRV_OBJDIR)/exports.map
 DRV_LIB     := $(SIM_BUILD)/libcuda.so.1
 DRV_LINK    := $(SIM_BUILD)/libcuda.so
 DRV_GEN     := $(DRV_DIR)/gen_tables.py
-DRV_HDRS    := $(DRV_DIR)/internal.h $(DRV_DIR)/image.h $(DRV_DIR)/ptxflow.h sim/cupti/simcb.h
+DRV_HDRS    := $(DRV_DIR)/internal.h $(DRV_DIR)/image.h $(DRV_DIR)/ptxflow.h $(DRV_DIR)/simdev.h sim/cupti/simcb.h
 DRV_CB_C    := $(DRV_OBJDIR)/cbwrap.c
 DRV_CB_SYMS := $(DRV_OBJDIR)/cbwrap.syms
 DRV_CB_O    := $(DRV_OBJDIR)/cbwrap.o

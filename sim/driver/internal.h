@@ -24,9 +24,10 @@
 #include <stdint.h>
 #include <sys/types.h>
 #include "image.h"
+#include "simdev.h"       /* the devices the environment describes */
 #include "simcb.h"          /* sim/cupti: CUPTI types and the private table */
 
-#define SIM_MAX_DEVICES 16
+#define SIM_MAX_DEVICES SIMDEV_MAX
 #define SIM_HIDDEN __attribute__((visibility("hidden")))
 
 enum sim_type {
@@ -224,6 +225,27 @@ SIM_HIDDEN CUresult sim_capture_memcpy(struct sim_stream *s, uintptr_t dst, uint
 SIM_HIDDEN CUresult sim_capture_memset(struct sim_stream *s, CUdeviceptr dst, size_t pitch, unsigned val, unsigned esz,
                                        size_t width, size_t height);
 SIM_HIDDEN CUresult sim_capture_host(struct sim_stream *s, CUhostFn fn, void *ud);
+/* Stream-ordered allocation / free in a capturing stream: a memory
+ * allocation node (its memory made now, graph memory) / a free node. */
+SIM_HIDDEN CUresult sim_capture_mem_alloc(struct sim_stream *s, int dev, size_t size,
+                                          const unsigned char access[SIM_MAX_DEVICES], CUdeviceptr *out);
+SIM_HIDDEN CUresult sim_capture_mem_free(struct sim_stream *s, CUdeviceptr p);
+/* Capture modes: a call that may synchronise implicitly (allocation, free,
+ * synchronisation, queries, synchronous copies) from a thread that the
+ * capture mode rules prohibit (cuThreadExchangeStreamCaptureMode) fails
+ * with CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED and invalidates the captures
+ * that prohibit it.  Lock held. */
+SIM_HIDDEN CUresult sim_capture_guard(void);
+SIM_HIDDEN CUstreamCaptureMode sim_thread_capture_mode(void);
+SIM_HIDDEN void sim_graph_capture_begin(struct sim_graph *g, unsigned long long id, CUstreamCaptureMode mode,
+                                        int user_graph);
+/* An ended capture's graph nobody will get: freed unless the program's own
+ * (cuStreamBeginCaptureToGraph). */
+SIM_HIDDEN void sim_graph_capture_abandon(struct sim_graph *g);
+SIM_HIDDEN int sim_graph_capture_invalid(const struct sim_graph *g);
+/* graph memory (mem.c): allocated for an allocation node, freed with it */
+SIM_HIDDEN CUresult sim_mem_graph_alloc(int dev, size_t size, const unsigned char access[SIM_MAX_DEVICES], CUdeviceptr *out);
+SIM_HIDDEN void sim_mem_graph_free(CUdeviceptr p);
 SIM_HIDDEN struct sim_graph *sim_graph_new(void);
 SIM_HIDDEN void sim_graph_free(struct sim_graph *g);
 /* A capture is live from cuStreamBeginCapture until its cuStreamEndCapture. */
@@ -242,6 +264,70 @@ SIM_HIDDEN void sim_globals_drop(const void *owner);
 
 /* Parameter layout of a CUfunction / CUkernel, or NULL (lock held). */
 SIM_HIDDEN const struct sim_kernel_info *sim_func_info(const void *f);
+
+/* ---- the driver's version and entry points (version.c) ---- */
+/* One row per PFN_<base>_v<version>[_ptsz|_ptds] of cudaTypedefs.h
+ * (procaddr.c), sorted by base; fn NULL when the sim has no such symbol. */
+struct procent { const char *base; int version; int variant; void *fn; const char *sym; };
+extern const struct procent sim_proc_table[] SIM_HIDDEN;
+extern const size_t sim_proc_count SIM_HIDDEN;
+/* SIMCUDA_DRIVER_VERSION, or the toolkit's CUDA_VERSION */
+SIM_HIDDEN int sim_driver_version(void);
+/* Row i of sim_proc_table is not in the configured driver: introduced after
+ * SIMCUDA_DRIVER_VERSION, or named by SIMCUDA_HIDE. */
+SIM_HIDDEN int sim_proc_absent(size_t i);
+/* CUDA_SUCCESS, or CUDA_ERROR_NOT_SUPPORTED (and one line, once) when the
+ * exported entry point fn is absent from the configured driver. */
+SIM_HIDDEN CUresult sim_absent(const char *fn);
+/* "cuMemAlloc" names cuMemAlloc, cuMemAlloc_v2, cuMemAlloc_v2_ptds...;
+ * an exact variant name only that variant (core.c). */
+SIM_HIDDEN int sim_name_matches(const char *entry, const char *fn);
+
+/* ---- device memory shared between processes (ipc.c, mem.c) ----
+ * Device memory lives in memfd arenas (mem.c); another process of the same
+ * user maps the same pages through /proc/<pid>/fd/<fd> of the exporter.  The
+ * payloads fill the 64 opaque bytes of CUipcMemHandle /
+ * CUmemPoolPtrExportData. */
+struct sim_ipc_mem {            /* cuIpcGetMemHandle */
+    char magic[8];              /* "SIMIPC" */
+    int32_t pid, dev;           /* exporter, owner device */
+    uint64_t id, base, size, rsize;
+    uint64_t off;               /* offset in the arena */
+    int32_t fd;                 /* the arena's descriptor in the exporter */
+};
+struct sim_ipc_ptr {            /* cuMemPoolExportPointer */
+    char magic[8];              /* "SIMPOOL" */
+    int32_t pid, fd;            /* exporter, its arena's descriptor */
+    uint64_t pool, id, base, size, rsize, off;
+};
+struct sim_mempool;
+/* A pool's origin in another process (0 pid: a local pool). */
+struct sim_pool_origin { int pid, dev, fd; unsigned long long pool; };
+/* Maps [off, off + len) of descriptor fd of process pid, a sim arena
+ * (memfd "simcuda-dev*"): MAP_FAILED and *why on failure.  No lock needed. */
+SIM_HIDDEN void *sim_ipc_map(int pid, int fd, uint64_t off, size_t len, char *why, size_t nwhy);
+/* The memfd name of one of our descriptors ("simcuda-pool:..."), or "". */
+SIM_HIDDEN void sim_ipc_fd_name(int fd, char *buf, size_t n);
+/* mem.c, lock held: registers a mapping of another process's memory as an
+ * IPC (pool == NULL) or pool-imported allocation of device dev, in the
+ * current context. */
+SIM_HIDDEN CUresult sim_mem_adopt(void *map, size_t maplen, size_t delta, const struct sim_ipc_mem *src,
+                                  struct sim_mempool *pool, unsigned flags, CUdeviceptr *out);
+/* mem.c, lock held: a new pool standing for another process's pool */
+SIM_HIDDEN CUresult sim_mem_pool_foreign(const struct sim_pool_origin *o, CUmemoryPool *out);
+/* mem.c, lock held: where an imported pool came from (pid 0: local or unknown) */
+SIM_HIDDEN struct sim_mempool *sim_mem_pool_origin(CUmemoryPool h, struct sim_pool_origin *o);
+/* ipc.c: cuIpcOpenMemHandle / pool imports of another process's handle
+ * (called without the lock; log why they fail). */
+SIM_HIDDEN CUresult sim_ipc_open_foreign(CUdeviceptr *out, const struct sim_ipc_mem *pl, unsigned flags);
+SIM_HIDDEN CUresult sim_ipc_pool_import(CUmemoryPool *out, int fd);
+SIM_HIDDEN CUresult sim_ipc_pool_import_ptr(CUdeviceptr *out, CUmemoryPool pool, const struct sim_ipc_ptr *pl);
+
+/* ---- the driver's error log (logs.c) ---- */
+/* One line "simcuda: <message>" on stderr, kept in the log that
+ * cuLogsDumpTo* read, and delivered to cuLogsRegisterCallback's callbacks
+ * (called here: never call with the driver's lock held). */
+SIM_HIDDEN void sim_log(CUlogLevel level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* ---- CUPTI callbacks (callbacks.c); never called with the lock held ---- */
 /* Nonzero while a subscriber holds CUPTI: the wrappers' only check. */

@@ -792,9 +792,12 @@ static CUresult do_launch(const struct launch *L)
         goto out;
     if ((r = sim_ctx_check(c)) != CUDA_SUCCESS)
         goto out;
-    /* Programming Guide: a kernel launch into a stream of another device fails. */
+    /* Programming Guide: a kernel launch into a stream of another device
+     * fails.  A context-less CUkernel takes its context from the stream
+     * (cuda.h, cuLaunchKernel), so it may go to any device's stream; the
+     * runtime makes its own check. */
     struct sim_ctx *cur = sim_cur_ctx();
-    if (s && cur && cur->dev != c->dev) {
+    if (s && cur && cur->dev != c->dev && !f->is_kernel) {
         r = CUDA_ERROR_INVALID_HANDLE;
         goto out;
     }

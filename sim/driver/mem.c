@@ -27,13 +27,27 @@
 #define ENTER(code) do { CUresult e__ = sim_enter(__func__, (code)); if (e__ != CUDA_SUCCESS) return e__; } while (0)
 #define LOCKED(expr) __extension__({ sim_lock(); CUresult r__ = (expr); sim_unlock(); r__; })
 
+/* Why a sharing call failed: set with the lock held, said (sim_log) by the
+ * entry point once the lock is released. */
+static __thread char t_why[320];
+#define WHY(...) snprintf(t_why, sizeof t_why, __VA_ARGS__)
+static CUresult said(CUresult r)
+{
+    if (t_why[0] && r != CUDA_SUCCESS)
+        sim_log(CU_LOG_LEVEL_ERROR, "%s", t_why);
+    t_why[0] = 0;
+    return r;
+}
+/* pool_import: a descriptor that is none of this process's pools */
+#define FOREIGN_HANDLE CUDA_ERROR_NOT_FOUND
+
 #define SMALL_ALIGN 256u
 #define SMALL_MAX   (64u << 10)
 #define NBINS       (SMALL_MAX / SMALL_ALIGN)
 #define LARGE_ALIGN (64u << 10)
 #define VMM_GRAN    ((size_t)2 << 20)
 
-enum kind { K_DEVICE = 1, K_PITCH, K_MANAGED, K_HOST, K_REGISTERED, K_POOL, K_VMM, K_IPC, K_POOL_IMPORT,
+enum kind { K_DEVICE = 1, K_PITCH, K_MANAGED, K_HOST, K_REGISTERED, K_POOL, K_VMM, K_IPC, K_POOL_IMPORT, K_GRAPH,
             K_GLOBAL /* a module's __device__ variable (globals.c) */ };
 
 struct sizevec { size_t *v; size_t n, cap; };
@@ -64,6 +78,8 @@ struct sim_mempool {
     cuuint64_t used, used_high;
     int fd;                        /* shareable handle (memfd), -1 until exported */
     struct sim_mempool *origin;    /* imported pools: the exporting pool */
+    unsigned long long id;         /* names the pool in export data */
+    struct sim_pool_origin from;   /* imported from another process (from.pid != 0) */
 };
 
 struct sim_memhandle {
@@ -79,7 +95,8 @@ struct sim_memhandle {
 };
 
 struct vmm_map { struct sim_memhandle *h; size_t off; unsigned char access[SIM_MAX_DEVICES]; };
-/* map/maplen: the second mapping; foff: its offset in arena ai's memfd */
+/* map/maplen: the second mapping; foff: its offset in arena ai's memfd
+ * (ai -1: another process's memory, whose file is not kept) */
 struct ipc_map { struct sim_ctx *src_ctx; int lazy; void *map; size_t maplen; int ai; off_t foff; };
 /* K_POOL_IMPORT: a pool allocation mapped again through cuMemPoolImportPointer */
 struct pool_import { struct sim_mempool *pool; void *map; size_t maplen; int ai; off_t foff; };
@@ -409,6 +426,7 @@ static struct sim_mempool *pool_new(int dev, const CUmemPoolProps *props)
     }
     g_pools[g_npools++] = p;
     p->fd = -1;
+    p->id = g_next_buf++;
     p->dev = dev;
     p->access[dev] = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
     if (props)
@@ -467,10 +485,12 @@ static void alloc_release(struct sim_alloc *a)
 {
     table_del(a);
     switch (a->kind) {
-    case K_DEVICE: case K_PITCH: case K_POOL: case K_HOST: case K_MANAGED: case K_GLOBAL: {
+    case K_DEVICE: case K_PITCH: case K_POOL: case K_HOST: case K_MANAGED: case K_GRAPH: case K_GLOBAL: {
         int ai = arena_of(a->base);
         if (ai >= 0)
             arena_free(&g_ar[ai], a->base - g_ar[ai].base, a->rsize);
+        if (a->kind == K_GRAPH)
+            free(a->ext);
         if (a->kind == K_POOL && a->ext) {
             struct sim_mempool *p = a->ext;
             p->used -= a->rsize;
@@ -563,6 +583,8 @@ static int alloc_accessible(const struct sim_alloc *a, int dev, const struct sim
         return ((struct pool_import *)a->ext)->pool->access[dev] != CU_MEM_ACCESS_FLAGS_PROT_NONE;
     case K_VMM:
         return ((struct vmm_map *)a->ext)->access[dev] != CU_MEM_ACCESS_FLAGS_PROT_NONE;
+    case K_GRAPH:       /* the owner, and the devices of the node's accessDescs */
+        return a->dev == dev || ((unsigned char *)a->ext)[dev] != CU_MEM_ACCESS_FLAGS_PROT_NONE;
     case K_MANAGED: case K_HOST: case K_REGISTERED:
         return 1;
     default:
@@ -619,6 +641,8 @@ static CUresult mem_alloc(CUdeviceptr *dptr, size_t size, enum kind kind)
         return CUDA_ERROR_INVALID_VALUE;
     struct sim_ctx *c;
     CUresult r = sim_need_ctx(&c);
+    if (r == CUDA_SUCCESS)
+        r = sim_capture_guard();
     if (r != CUDA_SUCCESS)
         return r;
     struct sim_alloc *a = alloc_in(c->dev, size, kind, c->dev, c, &r);
@@ -657,8 +681,10 @@ static CUresult mem_free(CUdeviceptr p, int want_host)
     if (!a || a->base != p)
         return CUDA_ERROR_INVALID_VALUE;
     if (want_host ? a->kind != K_HOST : (a->kind != K_DEVICE && a->kind != K_PITCH && a->kind != K_MANAGED &&
-                                          a->kind != K_POOL && a->kind != K_POOL_IMPORT))
+                                          a->kind != K_POOL && a->kind != K_POOL_IMPORT && a->kind != K_GRAPH))
         return CUDA_ERROR_INVALID_VALUE;
+    if (a->kind == K_GRAPH)
+        return CUDA_SUCCESS;    /* graph memory stays the graph's (mem.c, sim_mem_graph_alloc) */
     /* freeing synchronizes, so it reports a pending fault of its context */
     CUresult r = sim_ctx_sync(sim_obj_get(a->ctx, T_CTX) ? a->ctx : NULL);
     if (r != CUDA_SUCCESS && r != CUDA_ERROR_INVALID_CONTEXT)
@@ -714,6 +740,8 @@ static CUresult alloc_managed(CUdeviceptr *dptr, size_t size, unsigned flags)
         return CUDA_ERROR_INVALID_VALUE;
     struct sim_ctx *c;
     CUresult r = sim_need_ctx(&c);
+    if (r == CUDA_SUCCESS)
+        r = sim_capture_guard();
     if (r != CUDA_SUCCESS)
         return r;
     struct sim_alloc *a = alloc_in(A_MANAGED, size, K_MANAGED, c->dev, c, &r);
@@ -789,6 +817,8 @@ static CUresult host_alloc(void **pp, size_t size, unsigned flags)
         return CUDA_ERROR_INVALID_VALUE;
     struct sim_ctx *c;
     CUresult r = sim_need_ctx(&c);
+    if (r == CUDA_SUCCESS)
+        r = sim_capture_guard();
     if (r != CUDA_SUCCESS)
         return r;
     struct sim_alloc *a = alloc_in(A_HOST, size, K_HOST, c->dev, c, &r);
@@ -904,6 +934,8 @@ static CUresult pool_alloc(CUdeviceptr *dptr, size_t size, struct sim_mempool *p
         pool = sim_g.dev[c->dev].current_pool;
     if (!pool)
         return CUDA_ERROR_OUT_OF_MEMORY;
+    if (s && sim_stream_capture(s))     /* an allocation node of the capture */
+        return sim_capture_mem_alloc(s, pool->dev, size, pool->access, dptr);
     struct sim_alloc *a = alloc_in(pool->dev, size, K_POOL, pool->dev, c, &r);
     if (!a)
         return r;
@@ -937,10 +969,43 @@ static CUresult free_async(CUdeviceptr p, CUstream hs)
     if ((r = sim_ctx_check(c)) != CUDA_SUCCESS)
         return r;
     struct sim_alloc *a = find(p);
-    if (!a || a->base != p || (a->kind != K_POOL && a->kind != K_POOL_IMPORT && a->kind != K_DEVICE && a->kind != K_PITCH))
+    if (!a || a->base != p || (a->kind != K_POOL && a->kind != K_POOL_IMPORT && a->kind != K_DEVICE && a->kind != K_PITCH &&
+                               a->kind != K_GRAPH))
         return CUDA_ERROR_INVALID_VALUE;
-    alloc_release(a);
+    if (s && sim_stream_capture(s))     /* a free node of the capture */
+        return sim_capture_mem_free(s, p);
+    if (a->kind != K_GRAPH)             /* graph memory stays the graph's */
+        alloc_release(a);
     return CUDA_SUCCESS;
+}
+
+/* ---- graph memory (graph.c's allocation nodes) ----
+ * Allocated when the node is made, at an address fixed for the graph's
+ * life (every launch runs with it, so no launch ever allocates), freed with
+ * the last graph holding the node; a free outside the graph (cuMemFree,
+ * cuMemFreeAsync) succeeds and keeps it. */
+CUresult sim_mem_graph_alloc(int dev, size_t size, const unsigned char access[SIM_MAX_DEVICES], CUdeviceptr *out)
+{
+    unsigned char *acc = malloc(SIM_MAX_DEVICES);
+    if (!acc)
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    memcpy(acc, access, SIM_MAX_DEVICES);
+    CUresult r;
+    struct sim_alloc *a = alloc_in(dev, size, K_GRAPH, dev, &sim_g.dev[dev].primary, &r);
+    if (!a) {
+        free(acc);
+        return r;
+    }
+    a->ext = acc;
+    *out = a->base;
+    return CUDA_SUCCESS;
+}
+
+void sim_mem_graph_free(CUdeviceptr p)
+{
+    struct sim_alloc *a = find(p);
+    if (a && a->base == p && a->kind == K_GRAPH)
+        alloc_release(a);
 }
 CUresult CUDAAPI cuMemFreeAsync(CUdeviceptr dptr, CUstream hStream) { ENTER(CUDA_ERROR_INVALID_VALUE); return LOCKED(free_async(dptr, hStream)); }
 CUresult CUDAAPI cuMemFreeAsync_ptsz(CUdeviceptr dptr, CUstream hStream) { ENTER(CUDA_ERROR_INVALID_VALUE); return LOCKED(free_async(dptr, hStream)); }
@@ -1072,7 +1137,10 @@ static CUresult pool_export(void *out, CUmemoryPool pool, CUmemAllocationHandleT
         return CUDA_ERROR_INVALID_VALUE;
     if (type != CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR || !(p->props.handleTypes & CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR))
         return CUDA_ERROR_INVALID_VALUE;
-    if (p->fd < 0 && (p->fd = memfd_create("simcuda-pool", MFD_CLOEXEC)) < 0)
+    /* the name tells an importing process where the pool's memory is */
+    char name[96];
+    snprintf(name, sizeof name, "simcuda-pool:%d:%d:%d:%llu", (int)getpid(), p->dev, g_ar[p->dev].fd, p->id);
+    if (p->fd < 0 && (p->fd = memfd_create(name, MFD_CLOEXEC)) < 0)
         return CUDA_ERROR_OUT_OF_MEMORY;
     int fd = fcntl(p->fd, F_DUPFD_CLOEXEC, 0);
     if (fd < 0)
@@ -1092,8 +1160,10 @@ static CUresult pool_import(CUmemoryPool *out, void *handle, CUmemAllocationHand
         return CUDA_ERROR_INVALID_VALUE;
     int fd = (int)(intptr_t)handle;
     struct stat st;
-    if (fd < 0 || fstat(fd, &st) != 0)
+    if (fd < 0 || fstat(fd, &st) != 0) {
+        WHY("cuMemPoolImportFromShareableHandle: %d is not an open file descriptor: CUDA_ERROR_INVALID_VALUE", fd);
         return CUDA_ERROR_INVALID_VALUE;
+    }
     struct sim_mempool *src = NULL;
     for (size_t i = 0; i < g_npools && !src; i++) {
         struct stat ps;
@@ -1101,7 +1171,7 @@ static CUresult pool_import(CUmemoryPool *out, void *handle, CUmemAllocationHand
             src = g_pools[i];
     }
     if (!src)
-        return CUDA_ERROR_INVALID_VALUE;
+        return FOREIGN_HANDLE;
     /* an importing process sets its own access: only the owner device has it */
     struct sim_mempool *p = pool_new(src->dev, &src->props);
     if (!p)
@@ -1113,10 +1183,34 @@ static CUresult pool_import(CUmemoryPool *out, void *handle, CUmemAllocationHand
 CUresult CUDAAPI cuMemPoolImportFromShareableHandle(CUmemoryPool *pool_out, void *handle, CUmemAllocationHandleType handleType, unsigned long long flags)
 {
     ENTER(CUDA_ERROR_INVALID_VALUE);
-    return LOCKED(pool_import(pool_out, handle, handleType, flags));
+    CUresult r = said(LOCKED(pool_import(pool_out, handle, handleType, flags)));
+    return r == FOREIGN_HANDLE ? sim_ipc_pool_import(pool_out, (int)(intptr_t)handle) : r;
 }
 
-struct pool_ptr_payload { char magic[8]; int pid; unsigned long long id; uintptr_t base; };
+CUresult sim_mem_pool_foreign(const struct sim_pool_origin *o, CUmemoryPool *out)
+{
+    CUmemPoolProps props;
+    memset(&props, 0, sizeof props);
+    props.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
+    props.handleTypes = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR;
+    props.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+    props.location.id = o->dev;
+    struct sim_mempool *p = pool_new(o->dev, &props);
+    if (!p)
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    p->from = *o;
+    *out = (CUmemoryPool)p;
+    return CUDA_SUCCESS;
+}
+
+struct sim_mempool *sim_mem_pool_origin(CUmemoryPool h, struct sim_pool_origin *o)
+{
+    struct sim_mempool *p = sim_obj_get(h, T_POOL);
+    memset(o, 0, sizeof *o);
+    if (p)
+        *o = p->from;
+    return p;
+}
 
 static CUresult pool_export_ptr(CUmemPoolPtrExportData *out, CUdeviceptr ptr)
 {
@@ -1125,7 +1219,10 @@ static CUresult pool_export_ptr(CUmemPoolPtrExportData *out, CUdeviceptr ptr)
     struct sim_alloc *a = find(ptr);
     if (!a || a->kind != K_POOL || a->base != ptr)
         return CUDA_ERROR_INVALID_VALUE;
-    struct pool_ptr_payload pl = { "SIMPOOL", (int)getpid(), a->id, a->base };
+    int ai = arena_of(a->base);
+    struct sim_ipc_ptr pl = { "SIMPOOL", (int)getpid(), ai >= 0 ? g_ar[ai].fd : -1, ((struct sim_mempool *)a->ext)->id,
+                              a->id, a->base, a->size, a->rsize, ai >= 0 ? a->base - g_ar[ai].base : 0 };
+    _Static_assert(sizeof pl <= sizeof out->reserved, "export data too small");
     memset(out, 0, sizeof *out);
     memcpy(out->reserved, &pl, sizeof pl);
     return CUDA_SUCCESS;
@@ -1141,16 +1238,22 @@ static CUresult pool_import_ptr(CUdeviceptr *out, CUmemoryPool pool, CUmemPoolPt
     struct sim_mempool *p = sim_obj_get(pool, T_POOL);
     if (!out || !p || !data)
         return CUDA_ERROR_INVALID_VALUE;
-    struct pool_ptr_payload pl;
+    struct sim_ipc_ptr pl;
     memcpy(&pl, data->reserved, sizeof pl);
-    if (memcmp(pl.magic, "SIMPOOL", 8) || pl.pid != (int)getpid())
+    if (memcmp(pl.magic, "SIMPOOL", 8)) {
+        WHY("cuMemPoolImportPointer: not export data from cuMemPoolExportPointer (CUDA_ERROR_INVALID_VALUE)");
         return CUDA_ERROR_INVALID_VALUE;
+    }
     struct sim_alloc *src = find(pl.base);
-    if (!src || src->kind != K_POOL || src->id != pl.id || src->base != pl.base)
+    if (!src || src->kind != K_POOL || src->id != pl.id || src->base != pl.base) {
+        WHY("cuMemPoolImportPointer: the exported allocation was freed (CUDA_ERROR_INVALID_VALUE)");
         return CUDA_ERROR_INVALID_VALUE;
+    }
     struct sim_mempool *sp = src->ext;
-    if (p != sp && p->origin != sp)
+    if (p != sp && p->origin != sp) {
+        WHY("cuMemPoolImportPointer: the pool was not imported from the exporting pool (CUDA_ERROR_INVALID_VALUE)");
         return CUDA_ERROR_INVALID_VALUE;    /* not from this (imported) pool */
+    }
     int ai = arena_of(src->base);
     if (ai < 0)
         return CUDA_ERROR_INVALID_VALUE;
@@ -1190,7 +1293,13 @@ static CUresult pool_import_ptr(CUdeviceptr *out, CUmemoryPool pool, CUmemPoolPt
 CUresult CUDAAPI cuMemPoolImportPointer(CUdeviceptr *ptr_out, CUmemoryPool pool, CUmemPoolPtrExportData *shareData)
 {
     ENTER(CUDA_ERROR_INVALID_VALUE);
-    return LOCKED(pool_import_ptr(ptr_out, pool, shareData));
+    struct sim_ipc_ptr pl;
+    if (shareData && ptr_out) {
+        memcpy(&pl, shareData->reserved, sizeof pl);
+        if (!memcmp(pl.magic, "SIMPOOL", 8) && pl.pid != (int)getpid())
+            return sim_ipc_pool_import_ptr(ptr_out, pool, &pl);
+    }
+    return said(LOCKED(pool_import_ptr(ptr_out, pool, shareData)));
 }
 
 CUresult CUDAAPI cuMemPoolTrimTo(CUmemoryPool pool, size_t minBytesToKeep)
@@ -1272,7 +1381,9 @@ static CUresult vmm_create(CUmemGenericAllocationHandle *handle, size_t size, co
     struct sim_memhandle *h = calloc(1, sizeof *h);
     if (!h)
         return CUDA_ERROR_OUT_OF_MEMORY;
-    h->fd = memfd_create("simcuda-vmm", MFD_CLOEXEC);
+    char name[48];      /* names the device for an importing process */
+    snprintf(name, sizeof name, "simcuda-vmm:%d", d);
+    h->fd = memfd_create(name, MFD_CLOEXEC);
     if (h->fd < 0 || ftruncate(h->fd, (off_t)size) != 0) {
         if (h->fd >= 0)
             close(h->fd);
@@ -1561,8 +1672,10 @@ static CUresult vmm_import(CUmemGenericAllocationHandle *handle, void *osHandle,
         return CUDA_ERROR_NOT_SUPPORTED;
     int fd = (int)(intptr_t)osHandle;
     struct stat st;
-    if (fd < 0 || fstat(fd, &st) != 0)
+    if (fd < 0 || fstat(fd, &st) != 0) {
+        WHY("cuMemImportFromShareableHandle: %d is not an open file descriptor: CUDA_ERROR_INVALID_VALUE", fd);
         return CUDA_ERROR_INVALID_VALUE;
+    }
     /* find the handle this descriptor was exported from (same process) */
     struct sim_memhandle *src = NULL;
     for (size_t i = 0; i < g_nhandles && !src; i++) {
@@ -1570,8 +1683,32 @@ static CUresult vmm_import(CUmemGenericAllocationHandle *handle, void *osHandle,
         if (fstat(g_handles[i]->fd, &hs) == 0 && hs.st_ino == st.st_ino && hs.st_dev == st.st_dev)
             src = g_handles[i];
     }
-    if (!src)
-        return CUDA_ERROR_INVALID_VALUE;
+    /* or exported by another process: the memfd is the memory, its name the device */
+    struct sim_memhandle foreign;
+    if (!src) {
+        char name[128];
+        int dev;
+        sim_ipc_fd_name(fd, name, sizeof name);
+        if (sscanf(name, "simcuda-vmm:%d", &dev) != 1) {
+            WHY("cuMemImportFromShareableHandle: descriptor %d is not from cuMemExportToShareableHandle "
+                "(it is '%s'): CUDA_ERROR_INVALID_VALUE", fd, name);
+            return CUDA_ERROR_INVALID_VALUE;
+        }
+        if (dev < 0 || dev >= sim_g.ndev) {
+            WHY("cuMemImportFromShareableHandle: the memory is on device %d, this process has %d (SIMCUDA_DEVICES): "
+                "CUDA_ERROR_INVALID_DEVICE", dev, sim_g.ndev);
+            return CUDA_ERROR_INVALID_DEVICE;
+        }
+        memset(&foreign, 0, sizeof foreign);
+        foreign.dev = dev;
+        foreign.size = (size_t)st.st_size;
+        foreign.prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
+        foreign.prop.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+        foreign.prop.location.id = dev;
+        foreign.prop.requestedHandleTypes = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR;
+        foreign.id = g_next_buf++;
+        src = &foreign;
+    }
     struct sim_memhandle *h = calloc(1, sizeof *h);
     if (!h)
         return CUDA_ERROR_OUT_OF_MEMORY;
@@ -1597,11 +1734,10 @@ static CUresult vmm_import(CUmemGenericAllocationHandle *handle, void *osHandle,
 CUresult CUDAAPI cuMemImportFromShareableHandle(CUmemGenericAllocationHandle *handle, void *osHandle, CUmemAllocationHandleType shHandleType)
 {
     ENTER(CUDA_ERROR_INVALID_VALUE);
-    return LOCKED(vmm_import(handle, osHandle, shHandleType));
+    return said(LOCKED(vmm_import(handle, osHandle, shHandleType)));
 }
 
-/* ---- IPC (in-process) ---- */
-struct ipc_payload { char magic[8]; int pid; int dev; unsigned long long id; uintptr_t base; size_t rsize; };
+/* ---- IPC: in this process here, from another one in ipc.c ---- */
 
 static CUresult ipc_get(CUipcMemHandle *handle, CUdeviceptr dptr)
 {
@@ -1610,7 +1746,12 @@ static CUresult ipc_get(CUipcMemHandle *handle, CUdeviceptr dptr)
     struct sim_alloc *a = find(dptr);
     if (!a || (a->kind != K_DEVICE && a->kind != K_PITCH))
         return CUDA_ERROR_INVALID_VALUE;
-    struct ipc_payload pl = { "SIMIPC", (int)getpid(), a->dev, a->id, a->base, a->rsize };
+    int ai = arena_of(a->base);
+    if (ai < 0)
+        return CUDA_ERROR_INVALID_VALUE;
+    struct sim_ipc_mem pl = { "SIMIPC", (int)getpid(), a->dev, a->id, a->base, a->size, a->rsize,
+                              a->base - g_ar[ai].base, g_ar[ai].fd };
+    _Static_assert(sizeof pl <= sizeof handle->reserved, "IPC handle too small");
     memset(handle, 0, sizeof *handle);
     memcpy(handle->reserved, &pl, sizeof pl);
     return CUDA_SUCCESS;
@@ -1625,15 +1766,22 @@ static CUresult ipc_open(CUdeviceptr *pdptr, CUipcMemHandle handle, unsigned fla
     CUresult r = sim_need_ctx(&c);
     if (r != CUDA_SUCCESS)
         return r;
-    struct ipc_payload pl;
+    struct sim_ipc_mem pl;
     memcpy(&pl, handle.reserved, sizeof pl);
-    if (memcmp(pl.magic, "SIMIPC", 7) || pl.pid != (int)getpid())
+    if (memcmp(pl.magic, "SIMIPC", 7)) {
+        WHY("cuIpcOpenMemHandle: not a handle from cuIpcGetMemHandle (CUDA_ERROR_INVALID_VALUE)");
         return CUDA_ERROR_INVALID_VALUE;
+    }
     struct sim_alloc *src = find(pl.base);
-    if (!src || src->id != pl.id || src->base != pl.base)
+    if (!src || src->id != pl.id || src->base != pl.base) {
+        WHY("cuIpcOpenMemHandle: the exported allocation was freed (CUDA_ERROR_INVALID_VALUE)");
         return CUDA_ERROR_INVALID_VALUE;
-    if (src->dev != c->dev && !sim_g.peer_ok[c->dev][src->dev])
+    }
+    if (src->dev != c->dev && !sim_g.peer_ok[c->dev][src->dev]) {
+        WHY("cuIpcOpenMemHandle: device %d cannot reach device %d's memory (SIMCUDA_PEER): "
+            "CUDA_ERROR_PEER_ACCESS_UNSUPPORTED", c->dev, src->dev);
         return CUDA_ERROR_PEER_ACCESS_UNSUPPORTED;
+    }
     int ai = arena_of(src->base);
     if (ai < 0)
         return CUDA_ERROR_INVALID_VALUE;
@@ -1673,7 +1821,63 @@ static CUresult ipc_open(CUdeviceptr *pdptr, CUipcMemHandle handle, unsigned fla
     *pdptr = a->base;
     return CUDA_SUCCESS;
 }
-CUresult CUDAAPI cuIpcOpenMemHandle_v2(CUdeviceptr *pdptr, CUipcMemHandle handle, unsigned int Flags) { ENTER(CUDA_ERROR_INVALID_VALUE); return LOCKED(ipc_open(pdptr, handle, Flags)); }
+CUresult CUDAAPI cuIpcOpenMemHandle_v2(CUdeviceptr *pdptr, CUipcMemHandle handle, unsigned int Flags)
+{
+    ENTER(CUDA_ERROR_INVALID_VALUE);
+    struct sim_ipc_mem pl;
+    memcpy(&pl, handle.reserved, sizeof pl);
+    if (pdptr && !(Flags & ~(unsigned)CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS) && !memcmp(pl.magic, "SIMIPC", 7) &&
+        pl.pid != (int)getpid())
+        return sim_ipc_open_foreign(pdptr, &pl, Flags);
+    return said(LOCKED(ipc_open(pdptr, handle, Flags)));
+}
+
+CUresult sim_mem_adopt(void *map, size_t maplen, size_t delta, const struct sim_ipc_mem *src,
+                       struct sim_mempool *pool, unsigned flags, CUdeviceptr *out)
+{
+    struct sim_ctx *c;
+    CUresult r = sim_need_ctx(&c);
+    if (r != CUDA_SUCCESS)
+        return r;
+    if (src->dev < 0 || src->dev >= sim_g.ndev) {
+        WHY("%s: the memory is on device %d, this process has %d (SIMCUDA_DEVICES): CUDA_ERROR_INVALID_DEVICE",
+            pool ? "cuMemPoolImportPointer" : "cuIpcOpenMemHandle", src->dev, sim_g.ndev);
+        return CUDA_ERROR_INVALID_DEVICE;
+    }
+    if (!pool && src->dev != c->dev && !sim_g.peer_ok[c->dev][src->dev]) {
+        WHY("cuIpcOpenMemHandle: device %d cannot reach device %d's memory (SIMCUDA_PEER): "
+            "CUDA_ERROR_PEER_ACCESS_UNSUPPORTED", c->dev, src->dev);
+        return CUDA_ERROR_PEER_ACCESS_UNSUPPORTED;
+    }
+    struct sim_alloc *a = calloc(1, sizeof *a);
+    void *m = pool ? calloc(1, sizeof(struct pool_import)) : calloc(1, sizeof(struct ipc_map));
+    if (!a || !m) {
+        free(a);
+        free(m);
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    }
+    if (pool)
+        *(struct pool_import *)m = (struct pool_import){ pool, map, maplen, -1, 0 };
+    else   /* the owner's context in this process: the device's primary one */
+        *(struct ipc_map *)m = (struct ipc_map){ &sim_g.dev[src->dev].primary,
+                                                 (flags & CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS) != 0, map, maplen,
+                                                 -1, 0 };
+    a->base = (uintptr_t)map + delta;
+    a->size = src->size;
+    a->rsize = src->rsize;
+    a->kind = pool ? K_POOL_IMPORT : K_IPC;
+    a->dev = (signed char)src->dev;
+    a->ctx = c;
+    a->ext = m;
+    a->id = g_next_buf++;
+    if (table_add(a) != 0) {
+        free(a);
+        free(m);
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    }
+    *out = a->base;
+    return CUDA_SUCCESS;
+}
 
 static CUresult ipc_close(CUdeviceptr p)
 {
@@ -2231,10 +2435,12 @@ size_t sim_mem_prot_plan(int dev, const struct sim_ctx *ctx, struct sim_prot *ou
         struct sim_alloc *a = g_all[i];
         if (alloc_accessible(a, dev, ctx))
             continue;
-        if (a->kind == K_IPC) {
+        /* another process's memory (ai < 0) cannot be mapped back: left
+         * accessible (a pointer parameter to it still faults, operands.c) */
+        if (a->kind == K_IPC && ((struct ipc_map *)a->ext)->ai >= 0) {
             struct ipc_map *m = a->ext;
             n = plan_add(out, n, max, (uintptr_t)m->map, m->maplen, g_ar[m->ai].fd, m->foff, SIM_PROT_FILE);
-        } else if (a->kind == K_POOL_IMPORT) {
+        } else if (a->kind == K_POOL_IMPORT && ((struct pool_import *)a->ext)->ai >= 0) {
             struct pool_import *m = a->ext;
             n = plan_add(out, n, max, (uintptr_t)m->map, m->maplen, g_ar[m->ai].fd, m->foff, SIM_PROT_FILE);
         } else if (a->kind == K_VMM) {

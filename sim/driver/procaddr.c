@@ -5,15 +5,11 @@
  * tell "unknown symbol" from "version not sufficient". */
 #include "internal.h"
 
-struct procent { const char *base; int version; int variant; void *fn; };
-
 #define P_FN_0(sym) NULL
 #define P_FN_1(sym) ((void *)&sym)
-#define P(base, version, variant, sym, impl) { base, version, variant, P_FN_##impl(sym) },
+#define P(base, version, variant, sym, impl) { base, version, variant, P_FN_##impl(sym), #sym },
 
-SIM_HIDDEN extern const struct procent sim_proc_table[];
 const struct procent sim_proc_table[] = {
 #include "procaddr_table.h"
 };
-SIM_HIDDEN extern const size_t sim_proc_count;
 const size_t sim_proc_count = sizeof sim_proc_table / sizeof sim_proc_table[0];

@@ -428,48 +428,57 @@ RT_API cudaError_t cudaMalloc3D(struct cudaPitchedPtr *pitchedDevPtr, struct cud
     return cudaSuccess;
 }
 
+cudaError_t rt_memcpy3d_params(const struct cudaMemcpy3DParms *p, CUDA_MEMCPY3D *m)
+{
+    if (!p)
+        return cudaErrorInvalidValue;
+    if (p->srcArray || p->dstArray) {
+        static int warned;
+        rt_warn_once(&warned, "cudaMemcpy3D with CUDA arrays is not simulated: returning cudaErrorNotSupported");
+        return cudaErrorNotSupported;
+    }
+    if (!valid_kind(p->kind))
+        return cudaErrorInvalidMemcpyDirection;
+    if ((p->extent.width && p->extent.height && p->extent.depth) && (!p->srcPtr.ptr || !p->dstPtr.ptr))
+        return cudaErrorInvalidValue;
+    memset(m, 0, sizeof *m);
+    int unified = p->kind == cudaMemcpyDefault || p->kind == cudaMemcpyHostToHost;
+    const void *dst_host = NULL;
+    side(&m->srcMemoryType, &m->srcHost, &m->srcDevice, p->srcPtr.ptr,
+           p->kind == cudaMemcpyDeviceToHost || p->kind == cudaMemcpyDeviceToDevice, unified);
+    side(&m->dstMemoryType, &dst_host, &m->dstDevice, p->dstPtr.ptr,
+           p->kind == cudaMemcpyHostToDevice || p->kind == cudaMemcpyDeviceToDevice, unified);
+    m->dstHost = (void *)(uintptr_t)dst_host;
+    m->srcXInBytes = p->srcPos.x;
+    m->srcY = p->srcPos.y;
+    m->srcZ = p->srcPos.z;
+    m->srcPitch = p->srcPtr.pitch;
+    m->srcHeight = p->srcPtr.ysize;
+    m->dstXInBytes = p->dstPos.x;
+    m->dstY = p->dstPos.y;
+    m->dstZ = p->dstPos.z;
+    m->dstPitch = p->dstPtr.pitch;
+    m->dstHeight = p->dstPtr.ysize;
+    m->WidthInBytes = p->extent.width;
+    m->Height = p->extent.height;
+    m->Depth = p->extent.depth;
+    return cudaSuccess;
+}
+
 static cudaError_t copy3d(int pt, int async, const struct cudaMemcpy3DParms *p, cudaStream_t stream)
 {
     if (!p)
         return rt_ret(cudaErrorInvalidValue);
     RT_TRY(rt_ctx());
-    if (p->srcArray || p->dstArray) {
-        static int warned;
-        rt_warn_once(&warned, "cudaMemcpy3D with CUDA arrays is not simulated: returning cudaErrorNotSupported");
-        return rt_ret(cudaErrorNotSupported);
-    }
-    if (!valid_kind(p->kind))
-        return rt_ret(cudaErrorInvalidMemcpyDirection);
+    CUDA_MEMCPY3D m;
+    RT_TRY(rt_memcpy3d_params(p, &m));
     if (!p->extent.width || !p->extent.height || !p->extent.depth)
         return cudaSuccess;
-    if (!p->srcPtr.ptr || !p->dstPtr.ptr)
-        return rt_ret(cudaErrorInvalidValue);
-    CUDA_MEMCPY3D m;
-    memset(&m, 0, sizeof m);
-    int unified = p->kind == cudaMemcpyDefault || p->kind == cudaMemcpyHostToHost;
-    const void *dst_host = NULL;
-    side(&m.srcMemoryType, &m.srcHost, &m.srcDevice, p->srcPtr.ptr,
-           p->kind == cudaMemcpyDeviceToHost || p->kind == cudaMemcpyDeviceToDevice, unified);
-    side(&m.dstMemoryType, &dst_host, &m.dstDevice, p->dstPtr.ptr,
-           p->kind == cudaMemcpyHostToDevice || p->kind == cudaMemcpyDeviceToDevice, unified);
-    m.dstHost = (void *)(uintptr_t)dst_host;
-    m.srcXInBytes = p->srcPos.x;
-    m.srcY = p->srcPos.y;
-    m.srcZ = p->srcPos.z;
-    m.srcPitch = p->srcPtr.pitch;
-    m.srcHeight = p->srcPtr.ysize;
-    m.dstXInBytes = p->dstPos.x;
-    m.dstY = p->dstPos.y;
-    m.dstZ = p->dstPos.z;
-    m.dstPitch = p->dstPtr.pitch;
-    m.dstHeight = p->dstPtr.ysize;
-    m.WidthInBytes = p->extent.width;
-    m.Height = p->extent.height;
-    m.Depth = p->extent.depth;
     if (async)
         return rt_ret(rt_err(CUPT(pt, cuMemcpy3DAsync, &m, stream)));
     return rt_ret(rt_err(CUPT(pt, cuMemcpy3D, &m)));
 }
+
 RT_API cudaError_t cudaMemcpy3D(const struct cudaMemcpy3DParms *p) { return copy3d(0, 0, p, NULL); }
 RT_API cudaError_t cudaMemcpy3D_ptds(const struct cudaMemcpy3DParms *p) { return copy3d(1, 0, p, NULL); }
 RT_API cudaError_t cudaMemcpy3DAsync(const struct cudaMemcpy3DParms *p, cudaStream_t stream)

@@ -403,6 +403,19 @@ cudaError_t rt_kernel(const void *func, CUkernel *out)
     return e;
 }
 
+const void *rt_kernel_host(CUkernel k)
+{
+    const void *host = k;
+    pthread_mutex_lock(&lock);
+    for (struct func *f = kernels[bucket(k)]; f; f = f->knext)
+        if (f->kern == k) {
+            host = f->host;
+            break;
+        }
+    pthread_mutex_unlock(&lock);
+    return host;
+}
+
 const char *rt_func_name(const void *func)
 {
     const char *name = NULL;
@@ -506,6 +519,24 @@ static cudaError_t check_config(dim3 g, dim3 b, size_t shmem)
     return cudaSuccess;
 }
 
+/* Programming Guide: a kernel launch into a stream that is not associated
+ * with the current device fails.  The driver launches a CUkernel in any
+ * stream's context (cuda.h), so a launch into another device's stream is
+ * handed to it as the kernel's CUfunction of the current context, which the
+ * driver refuses there (CUDA_ERROR_INVALID_HANDLE), after its callbacks. */
+static CUfunction launch_handle(CUkernel k, cudaStream_t s)
+{
+    CUfunction f = (CUfunction)(void *)k;   /* the driver accepts a CUkernel here */
+    if (!s || s == cudaStreamLegacy || s == cudaStreamPerThread)
+        return f;
+    CUdevice sd, cd;
+    CUfunction own;
+    if (CU(cuStreamGetDevice, s, &sd) == CUDA_SUCCESS && CU(cuCtxGetDevice, &cd) == CUDA_SUCCESS && sd != cd &&
+        CU(cuKernelGetFunction, &own, k) == CUDA_SUCCESS)
+        return own;
+    return f;
+}
+
 static cudaError_t launch(int pt, int coop, CUkernel k, dim3 g, dim3 b, void **args, size_t shmem,
                           cudaStream_t s)
 {
@@ -513,7 +544,7 @@ static cudaError_t launch(int pt, int coop, CUkernel k, dim3 g, dim3 b, void **a
     if (!k)
         return rt_ret(cudaErrorInvalidDeviceFunction);
     RT_TRY(check_config(g, b, shmem));
-    CUfunction f = (CUfunction)(void *)k; /* the driver accepts a CUkernel here */
+    CUfunction f = launch_handle(k, s);
     if (coop)
         return rt_ret(rt_err(CUPT(pt, cuLaunchCooperativeKernel, f, g.x, g.y, g.z, b.x, b.y, b.z,
                                   (unsigned)shmem, s, args)));
@@ -609,7 +640,7 @@ static cudaError_t launch_ex(int pt, const cudaLaunchConfig_t *config, const voi
     }
     c.attrs = attrs;
     c.numAttrs = config->numAttrs;
-    cudaError_t e = rt_err(CUPT(pt, cuLaunchKernelEx, &c, (CUfunction)(void *)k, args, NULL));
+    cudaError_t e = rt_err(CUPT(pt, cuLaunchKernelEx, &c, launch_handle(k, config->stream), args, NULL));
     free(attrs);
     return rt_ret(e);
 }

@@ -119,4 +119,9 @@ cudaError_t rt_symbol(const void *symbol, struct rt_var_info *out);
 /* The CUkernel of a registered host stub (loading its fatbin on first use),
  * or a cudaKernel_t handed in directly; cudaErrorInvalidDeviceFunction. */
 cudaError_t rt_kernel(const void *func, CUkernel *out);
+/* memory.c: a runtime 3D copy as the driver's (arrays: cudaErrorNotSupported). */
+cudaError_t rt_memcpy3d_params(const struct cudaMemcpy3DParms *p, CUDA_MEMCPY3D *m);
+/* module.c: the host stub a CUkernel was registered for (graph node
+ * parameters give it back), or the kernel itself if none. */
+const void *rt_kernel_host(CUkernel k);
 #endif

@@ -483,6 +483,50 @@ static void faults(int hmm)
 
 }
 
+/* A context-less CUkernel takes its context from the stream (cuda.h,
+ * cuLaunchKernel), whatever context is current; a module's CUfunction does
+ * not (faults() checks that refusal). */
+static void kernel_in_stream_ctx(void)
+{
+    size_t len;
+    void *cubin = slurp("drv_kernels.cubin", &len);
+    CUlibrary kl;
+    CUkernel kt;
+    MUST(cuLibraryLoadData(&kl, cubin, NULL, NULL, 0, NULL, NULL, 0));
+    free(cubin);
+    MUST(cuLibraryGetKernel(&kt, kl, "_Z5touchPii"));
+    CUdeviceptr on0, on1;
+    CUstream s1;
+    MUST(cuCtxSetCurrent(ctx[0]));
+    MUST(cuMemAlloc(&on0, 4));
+    MUST(cuCtxSetCurrent(ctx[1]));
+    MUST(cuMemAlloc(&on1, 4));
+    MUST(cuStreamCreate(&s1, 0));
+    MUST(cuCtxSetCurrent(ctx[0]));      /* device 0 current, device 1's stream */
+    int nine = 9, v = 0, before = twin_runs;
+    void *a1[] = { &on1, &nine };
+    OK(cuLaunchKernel((CUfunction)(void *)kt, 1, 1, 1, 1, 1, 1, 0, s1, a1, NULL));
+    EQ(twin_runs, before + 1);
+    OK(cuStreamSynchronize(s1));
+    OK(cuMemcpyDtoH(&v, on1, 4));
+    EQ(v, 9);
+    /* it runs on device 1, which has no peer access to device 0's memory:
+     * the fault is context 1's, and context 0 stays clean */
+    void *a0[] = { &on0, &nine };
+    OK(cuLaunchKernel((CUfunction)(void *)kt, 1, 1, 1, 1, 1, 1, 0, s1, a0, NULL));
+    EQ(twin_runs, before + 1);
+    EXPECT(cuStreamSynchronize(s1), CUDA_ERROR_ILLEGAL_ADDRESS);
+    OK(cuCtxSynchronize());
+    /* the NULL stream: the current context's */
+    OK(cuLaunchKernel((CUfunction)(void *)kt, 1, 1, 1, 1, 1, 1, 0, NULL, a0, NULL));
+    OK(cuCtxSynchronize());
+    OK(cuMemcpyDtoH(&v, on0, 4));
+    EQ(v, 9);
+    OK(cuMemFree(on0));
+    OK(cuLibraryUnload(kl));
+    MUST(cuDevicePrimaryCtxReset(1));
+}
+
 int main(void)
 {
     const char *h = getenv("SIMCUDA_HMM");
@@ -498,5 +542,6 @@ int main(void)
     compute();
     library();
     faults(hmm);
+    kernel_in_stream_ctx();
     return drv_done(hmm ? "drv_launch (SIMCUDA_HMM=1)" : "drv_launch");
 }

@@ -7,8 +7,8 @@
 static void *call(void *)
 {
     for (int i = 0; i < 100; i++) {
-        cudaGraph_t g;
-        EXPECT_ERR(cudaGraphCreate(&g, 0), cudaErrorNotSupported);
+        cudaUserObject_t o;
+        EXPECT_ERR(cudaUserObjectCreate(&o, NULL, NULL, 1, 0), cudaErrorNotSupported);
     }
     return NULL;
 }

@@ -1,7 +1,8 @@
 # Tests of the simulated runtime (sim/tests/rt_*): nvcc-built programs in
 # $(BUILD)/tests/sim/, each run on 4 simulated GPUs by its shell script.
 RT_TEST_DIR   := $(BUILD)/tests/sim
-RT_TEST_PROGS := rt_devices rt_alloc rt_peer rt_launch rt_fault rt_inject rt_ptds rt_ctor rt_status rt_unimpl rt_entry rt_badinput rt_fork rt_stress
+RT_TEST_PROGS := rt_devices rt_alloc rt_peer rt_launch rt_fault rt_inject rt_ptds rt_ctor rt_status rt_unimpl rt_entry rt_badinput rt_fork rt_stress \
+                 rt_ipc rt_graph
 RT_TEST_BINS  := $(addprefix $(RT_TEST_DIR)/,$(RT_TEST_PROGS))
 
 $(RT_TEST_DIR)/rt_%: sim/tests/rt_%.cu sim/tests/rt_check.h
@@ -11,6 +12,11 @@ $(RT_TEST_DIR)/rt_%: sim/tests/rt_%.cu sim/tests/rt_check.h
 $(RT_TEST_DIR)/rt_entry: sim/tests/rt_entry.cu sim/tests/rt_check.h
 	@mkdir -p $(@D)
 	$(NVCC) $(ALL_NVCCFLAGS) $< -o $@ -ldl
+
+# driver calls too (VMM export / import)
+$(RT_TEST_DIR)/rt_ipc: sim/tests/rt_ipc.cu sim/tests/rt_check.h
+	@mkdir -p $(@D)
+	$(NVCC) $(ALL_NVCCFLAGS) $< -o $@ -L$(CUDA_HOME)/lib64/stubs -lcuda
 
 $(RT_TEST_DIR)/rt_ptds: sim/tests/rt_ptds.cu sim/tests/rt_check.h
 	@mkdir -p $(@D)
@@ -32,7 +38,8 @@ $(RT_TEST_DIR)/librt_trace.so: sim/tests/rt_trace_lib.c
 ALL   += $(RT_TEST_BINS) $(RT_TEST_DIR)/librt_trace.so
 TESTS += $(addprefix sim/tests/,rt_symbols.sh rt_devices.sh rt_alloc.sh rt_peer.sh rt_launch.sh \
                                 rt_fault.sh rt_inject.sh rt_ptds.sh rt_ctor.sh rt_nodriver.sh rt_unimpl.sh \
-                                rt_entry.sh rt_traffic.sh rt_badinput.sh rt_fork.sh rt_stress.sh)
+                                rt_entry.sh rt_traffic.sh rt_badinput.sh rt_fork.sh rt_stress.sh rt_ipc.sh \
+                                rt_graph.sh)
 
 .PHONY: rt-tests
 rt-tests: $(RT_LIB) $(RT_TEST_BINS)

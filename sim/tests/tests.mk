@@ -4,3 +4,4 @@
 -include sim/tests/image_tests.mk
 -include sim/tests/cupti_tests.mk
 -include sim/tests/fidelity_tests.mk
+-include sim/tests/nvml_tests.mk
