@@ -12,25 +12,6 @@
 #error IDIR must name the directory holding evidence.cubin and evidence.fatbin
 #endif
 
-static void *slurp(const char *name)
-{
-    char path[4096];
-    snprintf(path, sizeof path, "%s/%s", IDIR, name);
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        perror(path);
-        exit(1);
-    }
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    rewind(f);
-    char *b = malloc((size_t)n + 1);
-    if (!b || fread(b, 1, (size_t)n, f) != (size_t)n)
-        exit(1);
-    b[n] = 0;
-    fclose(f);
-    return b;
-}
 
 int main(void)
 {
@@ -38,7 +19,7 @@ int main(void)
     CUcontext c[2];
     CUmodule m[2];
     CUdeviceptr p[2];
-    void *cubin = slurp("evidence.cubin");
+    void *cubin = drv_slurp(IDIR, "evidence.cubin", NULL);
     for (int d = 0; d < 2; d++) {
         CUdevice dev;
         MUST(cuDeviceGet(&dev, d));
@@ -76,7 +57,7 @@ int main(void)
     CUdeviceptr base;
     EXPECT(cuMemGetAddressRange(&base, NULL, p[1]), CUDA_ERROR_NOT_FOUND);
     /* a library: per current context */
-    void *fat = slurp("evidence.fatbin");
+    void *fat = drv_slurp(IDIR, "evidence.fatbin", NULL);
     CUlibrary lib;
     MUST(cuLibraryLoadData(&lib, fat, NULL, NULL, 0, NULL, NULL, 0));
     CUdeviceptr l[2];

@@ -112,25 +112,6 @@ static void wait_for_copier(void)
     usleep(20000);                  /* let it reach the bytes */
 }
 
-static void *slurp(const char *name)
-{
-    char path[4096];
-    snprintf(path, sizeof path, "%s/%s", KDIR, name);
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        perror(path);
-        exit(1);
-    }
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    rewind(f);
-    char *b = malloc((size_t)n + 1);
-    if (!b || fread(b, 1, (size_t)n, f) != (size_t)n)
-        exit(1);
-    b[n] = 0;
-    fclose(f);
-    return b;
-}
 
 int main(void)
 {
@@ -147,7 +128,7 @@ int main(void)
     MUST(cuMemAlloc(&big1, BIG));
     MUST(cuMemsetD32(big1, 0xC0FFEEu, BIG / 4));
     MUST(cuCtxSetCurrent(c0));
-    char *cubin = slurp("drv_kernels.cubin");
+    char *cubin = drv_slurp(KDIR, "drv_kernels.cubin", NULL);
     CUmodule m;
     CUfunction touch, mixed, fill;
     MUST(cuModuleLoadData(&m, cubin));

@@ -66,26 +66,6 @@ void simcuda_twin_fill(void **args, const unsigned grid[3], const unsigned block
     twin_runs++;
 }
 
-static void *slurp(const char *name, size_t *len)
-{
-    char path[4096];
-    snprintf(path, sizeof path, "%s/%s", KDIR, name);
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        perror(path);
-        exit(1);
-    }
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *b = malloc((size_t)n + 1);
-    if (!b || fread(b, 1, (size_t)n, f) != (size_t)n)
-        exit(1);
-    b[n] = 0;
-    fclose(f);
-    *len = (size_t)n;
-    return b;
-}
 
 static CUcontext ctx[4];
 static CUfunction f_touch[4], f_mixed;
@@ -134,7 +114,7 @@ static void expect_runs(int from, CUdeviceptr p, const char *what)
 static void load_modules(void)
 {
     size_t len;
-    void *cubin = slurp("drv_kernels.cubin", &len);
+    void *cubin = drv_slurp(KDIR, "drv_kernels.cubin", &len);
     for (int d = 0; d < 4; d++) {
         CUmodule m;
         MUST(cuCtxSetCurrent(ctx[d]));
@@ -154,7 +134,7 @@ static void load_modules(void)
     OK(cuModuleUnload(mf));
     EXPECT(cuModuleGetFunction(&ff, mf, "_Z5touchPii"), CUDA_ERROR_INVALID_HANDLE);
     EXPECT(cuModuleLoad(&mf, KDIR "/no-such-file.cubin"), CUDA_ERROR_FILE_NOT_FOUND);
-    void *fat = slurp("drv_kernels.fatbin", &len);
+    void *fat = drv_slurp(KDIR, "drv_kernels.fatbin", &len);
     OK(cuModuleLoadFatBinary(&mf, fat));
     OK(cuModuleGetFunction(&ff, mf, "_Z5mixedPfi8drv_paird"));
     OK(cuModuleUnload(mf));
@@ -245,7 +225,7 @@ static void library(void)
 {
     enum { N = 300 };
     size_t len;
-    void *fat = slurp("drv_kernels.fatbin", &len);
+    void *fat = drv_slurp(KDIR, "drv_kernels.fatbin", &len);
     CUlibrary lib;
     MUST(cuLibraryLoadData(&lib, fat, NULL, NULL, 0, NULL, NULL, 0));
     free(fat);
@@ -489,7 +469,7 @@ static void faults(int hmm)
 static void kernel_in_stream_ctx(void)
 {
     size_t len;
-    void *cubin = slurp("drv_kernels.cubin", &len);
+    void *cubin = drv_slurp(KDIR, "drv_kernels.cubin", &len);
     CUlibrary kl;
     CUkernel kt;
     MUST(cuLibraryLoadData(&kl, cubin, NULL, NULL, 0, NULL, NULL, 0));
