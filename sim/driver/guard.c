@@ -45,7 +45,11 @@
 
 #define MAX_PROT 4096
 
-static struct sim_prot g_ent[MAX_PROT];
+static struct sim_prot g_ent[MAX_PROT];     /* the open (or last) window's plan; lock held */
+/* what the handler reads of it, with atomic loads: other threads may take a
+ * fault of an earlier window while the next one is being planned */
+static _Atomic uintptr_t g_pub_base[MAX_PROT];
+static _Atomic size_t g_pub_len[MAX_PROT];
 static atomic_int g_valid[MAX_PROT];        /* 0: forgotten (unmapped or remapped meanwhile) */
 static atomic_int g_scratched[MAX_PROT];
 static atomic_size_t g_nent;
@@ -63,10 +67,12 @@ static long tid(void) { return (long)syscall(SYS_gettid); }
 static long entry_of(uintptr_t a)
 {
     size_t n = atomic_load_explicit(&g_nent, memory_order_acquire);
-    for (size_t i = 0; i < n; i++)
-        if (atomic_load_explicit(&g_valid[i], memory_order_relaxed) && a >= g_ent[i].base &&
-            a - g_ent[i].base < g_ent[i].len)
+    for (size_t i = 0; i < n; i++) {
+        uintptr_t b = atomic_load_explicit(&g_pub_base[i], memory_order_relaxed);
+        size_t len = atomic_load_explicit(&g_pub_len[i], memory_order_relaxed);
+        if (atomic_load_explicit(&g_valid[i], memory_order_relaxed) && a >= b && a - b < len)
             return (long)i;
+    }
     return -1;
 }
 
@@ -114,9 +120,11 @@ static void on_segv(int sig, siginfo_t *si, void *uc)
             uintptr_t none = 0;
             atomic_compare_exchange_strong(&g_fault_addr, &none, a);
             atomic_fetch_add(&g_nfault, 1);
-            long m = syscall(SYS_mmap, g_ent[i].base, g_ent[i].len, (long)(PROT_READ | PROT_WRITE),
+            uintptr_t b = atomic_load_explicit(&g_pub_base[i], memory_order_relaxed);
+            size_t len = atomic_load_explicit(&g_pub_len[i], memory_order_relaxed);
+            long m = syscall(SYS_mmap, b, len, (long)(PROT_READ | PROT_WRITE),
                              (long)(MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE), -1L, 0L);
-            if (m == (long)g_ent[i].base) {
+            if (m == (long)b) {
                 atomic_store(&g_scratched[i], 1);
                 errno = saved;
                 return;
@@ -209,7 +217,10 @@ void sim_twin_run(sim_twin_fn twin, void **args, const unsigned grid[3], const u
     }
     g_open = 1;
     /* the handler first: from the first mprotect on, any thread may fault */
+    atomic_store(&g_nent, 0);
     for (size_t i = 0; i < n; i++) {
+        atomic_store_explicit(&g_pub_base[i], g_ent[i].base, memory_order_relaxed);
+        atomic_store_explicit(&g_pub_len[i], g_ent[i].len, memory_order_relaxed);
         atomic_store(&g_scratched[i], 0);
         atomic_store(&g_valid[i], 1);
     }
