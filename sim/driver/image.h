@@ -9,7 +9,7 @@
  *
  * Pointer evidence: for every parameter, what the code itself says about
  * it (SIM_PARAM_* flags): the cubin's KPARAM_INFO record of a parameter
- * declared `.ptr` in the PTX ptxas compiled (Triton, numba: bit 0x400 of its
+ * declared `.ptr` in the PTX ptxas compiled (Triton's kernels: bit 0x400 of its
  * third word, the pointer's state space global or generic), a PTX `.ptr`
  * declaration, or a PTX body that uses the parameter's loaded value as an
  * address (cvta.to.global, or ld/st/atom/red through it or a value derived

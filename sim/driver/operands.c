@@ -4,7 +4,7 @@
  * A parameter is dereferenced when it is 8 bytes and the kernel's code says
  * it is a pointer to global memory:
  *  - the image: a `.ptr` declaration (PTX, or the cubin's KPARAM record of
- *    one, which Triton and numba kernels carry), or the PTX body using the
+ *    one, which Triton's kernels carry), or the PTX body using the
  *    parameter's value as an address (image.c, ptxflow.c);
  *  - the mangled name: the parameter's C++ type is a pointer
  *    (`_Z4vaddPKfS0_Pfi`: 0, 1 and 2), read from the demangled signature

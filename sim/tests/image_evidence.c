@@ -2,7 +2,7 @@
  * learns from real toolchain output about pointer parameters and variables:
  *  - PTX from nvcc: parameters whose value the body uses as an address
  *    (SIM_PARAM_PTR_USE), not ints, not a struct passed by value;
- *  - a cubin ptxas made from `.ptr` declarations (Triton's, numba's):
+ *  - a cubin ptxas made from `.ptr` declarations (Triton's):
  *    SIM_PARAM_PTR_DECL for global and generic pointers only;
  *  - nvcc's cubin: no pointer evidence (the mangled name has it: operands.c);
  *  - __device__ / __constant__ / __managed__ variables with size and initial
