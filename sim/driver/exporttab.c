@@ -9,11 +9,11 @@
 #include "internal.h"
 
 #include <dlfcn.h>
-#include <execinfo.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include <unwind.h>
 
 #define MAX_TOLD 64
 
@@ -21,20 +21,35 @@ static pthread_mutex_t g_told_lock = PTHREAD_MUTEX_INITIALIZER;
 static const void *g_told[MAX_TOLD];
 static int g_ntold;
 
-/* The first frame outside this library: who called cuGetExportTable. */
+struct walk { const void *self; const void *base; const char *name; int depth; };
+
+static _Unwind_Reason_Code frame(struct _Unwind_Context *ctx, void *arg)
+{
+    struct walk *w = arg;
+    Dl_info info;
+    void *ip = (void *)_Unwind_GetIP(ctx);
+    if (++w->depth > 16)
+        return _URC_END_OF_STACK;
+    if (ip && dladdr(ip, &info) && info.dli_fbase != w->self) {
+        w->base = info.dli_fbase;
+        w->name = info.dli_fname;
+        return _URC_END_OF_STACK;
+    }
+    return _URC_NO_REASON;
+}
+
+/* The first frame outside this library: who called cuGetExportTable.  The
+ * unwinder itself, not glibc's backtrace(), which a sanitizer runtime
+ * intercepts (its frame would be the caller). */
 static const char *caller(const void **base)
 {
-    void *frames[8];
-    int n = backtrace(frames, 8);
-    Dl_info self, info;
+    Dl_info self;
     if (!dladdr((void *)caller, &self))
         return NULL;
-    for (int i = 0; i < n; i++)
-        if (dladdr(frames[i], &info) && info.dli_fbase != self.dli_fbase) {
-            *base = info.dli_fbase;
-            return info.dli_fname;
-        }
-    return NULL;
+    struct walk w = { self.dli_fbase, NULL, NULL, 0 };
+    _Unwind_Backtrace(frame, &w);
+    *base = w.base;
+    return w.name;
 }
 
 void sim_export_table_unknown(const CUuuid *id)
