@@ -27,6 +27,9 @@ WARN      := -Wall -Wextra -Werror
 CFLAGS    ?= -O2 -g
 ALL_CFLAGS = -std=gnu11 $(CFLAGS) $(WARN) $(SANFLAGS) -fPIC -D_GNU_SOURCE -I$(CUDA_INC)
 ALL_LDFLAGS = $(SANFLAGS) $(LDFLAGS)
+# devcheck's own code (core/, report/, cupti/, preload/, wrapper/): include
+# root the repository, nothing exported unless marked.
+DCCORE_CFLAGS = $(ALL_CFLAGS) -fvisibility=hidden -I.
 # nvcc-built programs: debug info, shared cudart (so the sim or the real
 # runtime is chosen at run time), exported symbols so the sim finds host twins.
 NVCCFLAGS ?= -g -O1
@@ -51,9 +54,11 @@ $(DEPS_STAMP): mk/deps.sh
 	@touch $@
 
 include sim/sim.mk
-include registry/registry.mk
 include report/report.mk
+include core/core.mk
+include cupti/cupti.mk
 include preload/preload.mk
+include wrapper/wrapper.mk
 include samples/samples.mk
 include tests/tests.mk
 include bench/bench.mk

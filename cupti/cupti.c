@@ -1,4 +1,22 @@
-/* cupti: the CUPTI callback subscriber (see cupti.h).
+/* cupti: devcheck's second front end, a CUPTI callback subscriber.
+ *
+ * Contract:
+ *  - It registers itself with the core (DC_FRONTEND, core/core.h); the
+ *    start-up starts it once, with the options parsed and the driver bound,
+ *    the guard held, unless backend=interpose.  It loads libcupti.so.13 with
+ *    dlopen (the rule below and in README), resolves its functions with
+ *    dlsym, subscribes as "devcheck" and enables the launch, allocation,
+ *    free, access-grant and peer-access callbacks of the driver and runtime
+ *    domains and the resource domain.  When CUPTI cannot be used (absent,
+ *    failing, or held by another subscriber) it writes one line saying why
+ *    (naming the holder): devcheck runs on interposition alone.  Never fails
+ *    the program.
+ *  - Callbacks that arrive while devcheck's guard is held on the thread (in a
+ *    hook, or devcheck's own CUDA calls) are ignored: the interposer has that
+ *    call.  Others describe the call to the core (core/core.h) as the hooks
+ *    do, with path DC_PATH_CUPTI: the same memory and context events, the
+ *    same launch description (checked only: its parameters are read-only).
+ *  - functionParams is only read.
  *
  * Which libcupti.so.13 (first that applies):
  *  1. DEVCHECK_CUPTI, when set: that file and no other.
@@ -22,8 +40,8 @@
  * Callbacks: the per-thread guard decides who has a call.  A callback that
  * arrives with the guard held belongs to the interposer (or to devcheck's own
  * CUDA calls) and is ignored; otherwise the callback takes the guard and
- * goes through the same functions as the hooks (hooks_mem.c dc_mem_*,
- * hooks_launch.c dc_launch_check) with path DC_PATH_CUPTI.
+ * describes the call to the core, as the hooks do (core/core.h: dc_mem_*,
+ * dc_ctx_*, dc_launch_check*), with path DC_PATH_CUPTI.
  *
  * Runtime launches: the runtime's launch reaches the driver, and the driver
  * launch callback nested in it (same thread, runtime frame open) is checked
@@ -35,11 +53,8 @@
 /* cupti.h brings cuda.h, cuda_runtime_api.h and the generated *_params
  * structs (generated_cuda_meta.h, generated_cuda_runtime_api_meta.h). */
 #include <cupti.h>
-#include "preload/shared.h"
-#include "preload/options.h"
-#include "report/check.h"
+#include "core/core.h"
 #include "report/report.h"
-#include "cupti/cupti.h"
 
 #include <dlfcn.h>
 #include <fcntl.h>
@@ -356,9 +371,9 @@ static void on_driver_mem(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
         /* as the hooks: an access already enabled (not enabled) is one */
         CUresult r = !enter && cb->functionReturnValue ? *(const CUresult *)cb->functionReturnValue : CUDA_SUCCESS;
         if (cbid == CUPTI_DRIVER_TRACE_CBID_cuCtxEnablePeerAccess && r == CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED)
-            dc_mem_peer(((const cuCtxEnablePeerAccess_params *)p)->peerContext, 1);
+            dc_ctx_peer_access(((const cuCtxEnablePeerAccess_params *)p)->peerContext, 1);
         else if (cbid == CUPTI_DRIVER_TRACE_CBID_cuCtxDisablePeerAccess && r == CUDA_ERROR_PEER_ACCESS_NOT_ENABLED)
-            dc_mem_peer(((const cuCtxDisablePeerAccess_params *)p)->peerContext, 0);
+            dc_ctx_peer_access(((const cuCtxDisablePeerAccess_params *)p)->peerContext, 0);
         return;
     }
 
@@ -475,13 +490,13 @@ static void on_driver_mem(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
         break;
     }
     case CUPTI_DRIVER_TRACE_CBID_cuCtxEnablePeerAccess:
-        dc_mem_peer(((const cuCtxEnablePeerAccess_params *)p)->peerContext, 1);
+        dc_ctx_peer_access(((const cuCtxEnablePeerAccess_params *)p)->peerContext, 1);
         break;
     case CUPTI_DRIVER_TRACE_CBID_cuCtxDisablePeerAccess:
-        dc_mem_peer(((const cuCtxDisablePeerAccess_params *)p)->peerContext, 0);
+        dc_ctx_peer_access(((const cuCtxDisablePeerAccess_params *)p)->peerContext, 0);
         break;
     case CUPTI_DRIVER_TRACE_CBID_cuLibraryUnload:
-        dc_launch_cache_flush();
+        dc_kernels_unloaded();
         break;
     default:
         break;
@@ -534,7 +549,7 @@ static void on_runtime_enter(CUpti_CallbackId cbid, const CUpti_CallbackData *cb
      * (with the interposer on, the driver free inside is not seen here). */
     uintptr_t freed = runtime_freed(cbid, cb->functionParams);
     if (freed)
-        rt.freed_had = dc_reg_remove(freed, &rt.freed) == 0;
+        rt.freed_had = dc_mem_free_begin(freed, &rt.freed);
 }
 
 /* A runtime launch no driver launch callback came for. */
@@ -602,9 +617,8 @@ static void runtime_launch_fallback(const CUpti_CallbackData *cb)
 /* *pp as an address, when the registry does not know it yet; 0 otherwise. */
 static uintptr_t new_base(void *const *pp)
 {
-    struct dc_alloc known;
     uintptr_t b = pp ? (uintptr_t)*pp : 0;
-    return b && dc_reg_lookup(b, &known) != 0 ? b : 0;
+    return b && !dc_mem_known(b) ? b : 0;
 }
 
 static void runtime_mem_fallback(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
@@ -650,8 +664,7 @@ static void runtime_mem_fallback(CUpti_CallbackId cbid, const CUpti_CallbackData
     }
     case CUPTI_RUNTIME_TRACE_CBID_cudaHostRegister_v4000: {
         const cudaHostRegister_v4000_params *a = p;
-        struct dc_alloc known;
-        if ((base = (uintptr_t)a->ptr) && dc_reg_lookup(base, &known) != 0)
+        if ((base = (uintptr_t)a->ptr) && !dc_mem_known(base))
             dc_mem_host(base, a->size, DC_MEM_HOST_REGISTERED);
         break;
     }
@@ -669,8 +682,7 @@ static void on_runtime_exit(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
     if (!rt.open || rt.corr != cb->correlationId)
         return;
     int ok = cb->functionReturnValue && *(const cudaError_t *)cb->functionReturnValue == cudaSuccess;
-    if (rt.freed_had && !ok)
-        (void)dc_reg_add(&rt.freed);     /* the free failed: the memory is still there */
+    dc_mem_free_end(rt.freed_had, &rt.freed, ok);   /* a failed free: the memory is still there */
     if (rt.launch && !rt.checked)
         runtime_launch_fallback(cb);
     else if (!rt.launch && !rt.driver_seen && ok && cb->functionParams)
@@ -684,10 +696,10 @@ static void on_resource(CUpti_CallbackId cbid, const CUpti_ResourceData *r)
 {
     switch (cbid) {
     case CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING:
-        dc_mem_forget_context(r->context);     /* a primary reset too */
+        dc_ctx_destroyed(r->context);     /* a primary reset too */
         break;
     case CUPTI_CBID_RESOURCE_MODULE_UNLOAD_STARTING:
-        dc_launch_cache_flush();
+        dc_kernels_unloaded();
         break;
     default:
         break;
@@ -956,7 +968,7 @@ static void alone(const char *why)
     dc_log("CUPTI: %s; running on interposition alone", why);
 }
 
-int dc_cupti_start(void)
+static int start(void)
 {
     char used[PATHBUF] = "", why[2 * PATHBUF] = "";
     void *h = open_cupti(used, sizeof used, why, sizeof why);
@@ -1023,3 +1035,5 @@ int dc_cupti_start(void)
     dc_logv(1, "CUPTI %s: subscribed as devcheck%s", used, failed ? " (some callbacks could not be enabled)" : "");
     return 1;
 }
+
+DC_FRONTEND(cupti_frontend, "cupti", start);

@@ -1,76 +1,37 @@
-/* interpose: binding the real CUDA functions, start-up, dlsym and
- * cuGetProcAddress substitution, exit status.
- *
- * Start-up is lazy and once-only (pthread_once): the first hooked call in the
- * process initialises, whichever thread and whenever it comes, including from
- * another library's constructor that runs before ours.  Our own constructor
- * does no CUDA work: a process that never touches CUDA is left alone. */
+/* interpose: binding the real CUDA functions of the hook table
+ * (preload/hooks.def), and handing our wrappers to programs that ask for
+ * entry points by name: dlsym and cuGetProcAddress substitution. */
 #include "preload/preload.h"
-#include "preload/options.h"
-#include "report/report.h"
-#include "cupti/cupti.h"
 
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
 
 /* --- the table --------------------------------------------------------- */
 
 #define DC_DRV(name, req)  __typeof__(&name) dc_real_##name;
 #define DC_RT(name, since) __typeof__(&name) dc_real_##name;
-#define DC_AUX(name, req)  __typeof__(&name) dc_real_##name;
-#define DC_RTAUX(name)     __typeof__(&name) dc_real_##name;
 #include "preload/hooks.def"
 
 struct drv_entry {
     const char *name;
     void **real;            /* &dc_real_<name> */
-    void *wrapper;          /* our exported definition; NULL for DC_AUX */
+    void *wrapper;          /* our exported definition */
     int required;
 };
 
 static const struct drv_entry drv_table[] = {
 #define DC_DRV(name, req) { #name, (void **)&dc_real_##name, (void *)&name, req },
-#define DC_AUX(name, req) { #name, (void **)&dc_real_##name, NULL, req },
 #include "preload/hooks.def"
 };
 #define N_DRV (sizeof drv_table / sizeof drv_table[0])
 
 /* --- state --------------------------------------------------------------- */
 
-__thread int dc_guard __attribute__((tls_model("initial-exec")));
-int dc_ready;                           /* initialised and active */
-int dc_interpose = 1;                   /* the hooks do their work */
-
-enum { ST_NONE = 0, ST_DONE, ST_DEAD }; /* ST_DEAD: fork interrupted init */
-static int init_state;
-static int init_running;                /* set while init() runs (fork check) */
-static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 static pthread_once_t bind_once = PTHREAD_ONCE_INIT;
-
 void *(*dc_real_dlsym)(void *, const char *);   /* used by the dlsym stub */
-static void *libcuda;
 static char bind_error[256];
-static const char *missing_required;
-
-/* Exit status the program asked for (main's return value or exit()'s
- * argument); -1 while unknown. */
-static volatile int exit_status = -1;
-
-/* One line on stderr before the report sinks exist; no allocation. */
-static void early_line(const char *msg)
-{
-    char buf[512];
-    int n = snprintf(buf, sizeof buf, "devcheck: %s\n", msg);
-    if (n > 0) {
-        size_t len = (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1;
-        ssize_t w = write(2, buf, len);
-        (void)w;
-    }
-}
+static struct dc_binding binding;
 
 /* --- binding ------------------------------------------------------------- */
 
@@ -86,26 +47,40 @@ DC_NO_SANITIZE static void bind_dlsym(void)
     __atomic_store_n(&dc_real_dlsym, (void *(*)(void *, const char *))p, __ATOMIC_RELEASE);
 }
 
-/* Resolves every driver entry point of the table from libcuda.so.1.  Runs once,
- * with the guard held (the loader may run code that reaches our hooks). */
+/* Resolves every driver entry point of the table from libcuda.so.1, then the
+ * core's own (core/driver.def).  Runs once, with the guard held (the loader
+ * may run code that reaches our hooks). */
 static void bind_driver(void)
 {
     dc_guard++;
     if (!dc_real_dlsym)
         bind_dlsym();
-    libcuda = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    void *libcuda = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
     if (!libcuda) {
         const char *e = dlerror();
         snprintf(bind_error, sizeof bind_error, "%s", e ? e : "libcuda.so.1: cannot open");
+        binding.error = bind_error;
     } else if (dc_real_dlsym) {
+        const char *missing = NULL;
         for (size_t i = 0; i < N_DRV; i++) {
             void *p = dc_real_dlsym(libcuda, drv_table[i].name);
             __atomic_store_n(drv_table[i].real, p, __ATOMIC_RELEASE);
-            if (!p && drv_table[i].required && !missing_required)
-                missing_required = drv_table[i].name;
+            if (!p && drv_table[i].required && !missing)
+                missing = drv_table[i].name;
+            binding.hooked++;
+            binding.present += p != NULL;
         }
+        const char *own = dc_driver_bind(libcuda, dc_real_dlsym, dc_resolve_rt);
+        binding.missing = missing ? missing : own;
     }
+    binding.libcuda = libcuda;
     dc_guard--;
+}
+
+const struct dc_binding *dc_bind_driver(void)
+{
+    pthread_once(&bind_once, bind_driver);
+    return &binding;
 }
 
 /* Needs only the real dlsym (not bind_once, which a fork may have left
@@ -122,11 +97,6 @@ void *dc_resolve_rt(const char *name)
     return p;
 }
 
-void *dc_driver_symbol(void)
-{
-    return (void *)__atomic_load_n(&dc_real_cuMemAlloc_v2, __ATOMIC_ACQUIRE);
-}
-
 void *dc_substitute(void *p)
 {
     if (!p || !__atomic_load_n(&dc_ready, __ATOMIC_ACQUIRE))
@@ -135,125 +105,6 @@ void *dc_substitute(void *p)
         if (drv_table[i].wrapper && *drv_table[i].real == p)
             return drv_table[i].wrapper;
     return p;
-}
-
-/* --- start-up -------------------------------------------------------------- */
-
-static void init(void)
-{
-    dc_guard++;
-    __atomic_store_n(&init_running, 1, __ATOMIC_RELEASE);
-    pthread_once(&bind_once, bind_driver);
-
-    char errbuf[512] = "";
-    const char *env = getenv("DEVCHECK_OPTIONS");
-    if (dc_options_parse(env, errbuf, sizeof errbuf) != 0) {
-        /* dc_opt holds the defaults now; the program runs on.  One line,
-         * one write(). */
-        char line[640];
-        size_t n = strlen(errbuf);
-        while (n && errbuf[n - 1] == '\n')
-            errbuf[--n] = 0;
-        int len = snprintf(line, sizeof line, "%s (in DEVCHECK_OPTIONS; using the defaults)\n", errbuf);
-        if (len > 0) {
-            if ((size_t)len >= sizeof line) {
-                len = sizeof line - 1;
-                line[len - 1] = '\n';
-            }
-            ssize_t w = write(2, line, (size_t)len);
-            (void)w;
-        }
-    }
-
-    if (dc_opt.help)                    /* the table, then the program runs on */
-        dc_options_help(stderr);
-
-    int active = 0;
-    if (dc_opt.mode == DC_MODE_OFF) {
-        active = 0;
-    } else if (!libcuda) {
-        char msg[400];
-        snprintf(msg, sizeof msg, "no CUDA driver (%s); checking nothing", bind_error);
-        early_line(msg);
-    } else if (missing_required) {
-        char msg[400];
-        snprintf(msg, sizeof msg, "the CUDA driver lacks %s; checking nothing", missing_required);
-        early_line(msg);
-    } else {
-        dc_report_init();
-        active = 1;
-        unsigned present = 0, hooked = 0;
-        Dl_info info;
-        for (size_t i = 0; i < N_DRV; i++)
-            if (drv_table[i].wrapper) {
-                hooked++;
-                present += *drv_table[i].real != NULL;
-            }
-        if (!dc_real_cuMemAlloc_v2 || !dladdr((void *)dc_real_cuMemAlloc_v2, &info) || !info.dli_fname)
-            info.dli_fname = "libcuda.so.1";
-        dc_logv(1, "driver %s: %u of %u hooked driver entry points present", info.dli_fname, present, hooked);
-        /* backend=cupti: the hooks pass through, unless CUPTI cannot be had */
-        int cupti = dc_opt.backend != DC_BACKEND_INTERPOSE && dc_cupti_start();
-        __atomic_store_n(&dc_interpose, dc_opt.backend != DC_BACKEND_CUPTI || !cupti, __ATOMIC_RELAXED);
-    }
-    __atomic_store_n(&init_state, ST_DONE, __ATOMIC_RELEASE);
-    __atomic_store_n(&dc_ready, active, __ATOMIC_RELEASE);
-    __atomic_store_n(&init_running, 0, __ATOMIC_RELEASE);
-    dc_guard--;
-}
-
-int dc_enter_slow(void)
-{
-    int st = __atomic_load_n(&init_state, __ATOMIC_ACQUIRE);
-    if (st == ST_DEAD)
-        return 0;
-    if (st == ST_NONE)
-        pthread_once(&init_once, init);
-    return __atomic_load_n(&dc_ready, __ATOMIC_ACQUIRE);
-}
-
-/* The report's summary and the exit status.  A destructor runs after every
- * atexit handler of the program, so launches made there are counted too. */
-__attribute__((destructor)) static void finish(void)
-{
-    if (!__atomic_load_n(&dc_ready, __ATOMIC_ACQUIRE))
-        return;
-    dc_guard++;
-    dc_report_finish();
-    int st = exit_status;
-    if (dc_opt.error_exitcode != 0 && st >= 0 && (st & 0xff) == 0 && dc_report_error_count() > 0) {
-        fflush(NULL);
-        _exit(dc_opt.error_exitcode);
-    }
-    dc_guard--;
-}
-
-/* --- fork ----------------------------------------------------------------- */
-
-static void fork_prepare(void)
-{
-    dc_launch_fork_prepare();
-    dc_mem_fork_prepare();
-}
-static void fork_parent(void)
-{
-    dc_mem_fork_parent();
-    dc_launch_fork_parent();
-}
-static void fork_child(void)
-{
-    dc_mem_fork_child();
-    dc_launch_fork_child();
-    /* Another thread was initialising: its pthread_once never completes in
-     * the child.  The child passes everything through instead of waiting. */
-    if (__atomic_load_n(&init_running, __ATOMIC_ACQUIRE) &&
-        __atomic_load_n(&init_state, __ATOMIC_ACQUIRE) != ST_DONE)
-        __atomic_store_n(&init_state, ST_DEAD, __ATOMIC_RELEASE);
-}
-
-__attribute__((constructor)) static void ctor(void)
-{
-    pthread_atfork(fork_prepare, fork_parent, fork_child);
 }
 
 /* --- dlsym ------------------------------------------------------------------ */
@@ -373,58 +224,3 @@ DC_EXPORT CUresult CUDAAPI cuGetProcAddress(const char *symbol, void **pfn, int 
     return r;
 }
 
-/* --- exit status ----------------------------------------------------------- */
-
-typedef int (*main_fn)(int, char **, char **);
-typedef int (*lsm_fn)(main_fn, int, char **, void (*)(void), void (*)(void), void (*)(void), void *);
-static main_fn real_main;
-
-static int main_hook(int argc, char **argv, char **envp)
-{
-    int r = real_main(argc, argv, envp);
-    exit_status = r & 0xff;
-    return r;
-}
-
-static int start_main(const char *version, main_fn main, int argc, char **argv, void (*init_fn)(void),
-                      void (*fini)(void), void (*rtld_fini)(void), void *stack_end)
-{
-    lsm_fn real = (lsm_fn)dlvsym(RTLD_NEXT, "__libc_start_main", version);
-    if (!real)
-        real = (lsm_fn)dlvsym(RTLD_NEXT, "__libc_start_main", "GLIBC_2.34");
-    if (!real) {
-        early_line("cannot find __libc_start_main");
-        _exit(127);
-    }
-    real_main = main;
-    return real(main_hook, argc, argv, init_fn, fini, rtld_fini, stack_end);
-}
-
-/* glibc's startup: learn main's return value. */
-int dc_lsm_v2_34(main_fn main, int argc, char **argv, void (*init_fn)(void), void (*fini)(void),
-                 void (*rtld_fini)(void), void *stack_end) DC_EXPORT;
-int dc_lsm_v2_34(main_fn main, int argc, char **argv, void (*init_fn)(void), void (*fini)(void),
-                 void (*rtld_fini)(void), void *stack_end)
-{
-    return start_main("GLIBC_2.34", main, argc, argv, init_fn, fini, rtld_fini, stack_end);
-}
-int dc_lsm_v2_2_5(main_fn main, int argc, char **argv, void (*init_fn)(void), void (*fini)(void),
-                  void (*rtld_fini)(void), void *stack_end) DC_EXPORT;
-int dc_lsm_v2_2_5(main_fn main, int argc, char **argv, void (*init_fn)(void), void (*fini)(void),
-                  void (*rtld_fini)(void), void *stack_end)
-{
-    return start_main("GLIBC_2.2.5", main, argc, argv, init_fn, fini, rtld_fini, stack_end);
-}
-__asm__(".symver dc_lsm_v2_34, __libc_start_main@@GLIBC_2.34\n"
-        ".symver dc_lsm_v2_2_5, __libc_start_main@GLIBC_2.2.5\n");
-
-/* exit(): learn an explicit exit status. */
-DC_EXPORT void exit(int status)
-{
-    exit_status = status & 0xff;
-    void (*real)(int) = (void (*)(int))dlvsym(RTLD_NEXT, "exit", "GLIBC_2.2.5");
-    if (real)
-        real(status);
-    fflush(NULL);
-    _exit(status);
-}

@@ -1,13 +1,15 @@
 /* preload internals: what the interposer's translation units share.
  *
  * Invariants:
- *  - Every hook starts with DC_ENTER (see below): until devcheck is
+ *  - Every hook starts with dc_enter() (see below): until devcheck is
  *    initialised and active, and whenever devcheck itself is calling CUDA on
  *    this thread (dc_guard > 0), a hook passes straight through to the real
  *    function.  A hook that does its work holds the guard for all of it, the
  *    real call included, so nested hooks (a runtime launch reaching the driver
  *    launch, a driver function calling another one through its PLT) pass
  *    through and nothing is checked or recorded twice.
+ *  - A hook does its work by describing the call to the core (core/core.h):
+ *    the interposer never records, checks or reports anything itself.
  *  - A real pointer is NULL when the entry point does not exist; DC_REAL*
  *    never calls a NULL pointer.
  *  - Nothing here is exported: the only exported symbols are the hooks listed
@@ -22,7 +24,7 @@
 #include <cuda.h>
 #include <cuda_runtime_api.h>
 #include "preload/rt_proto.h"
-#include "preload/shared.h"
+#include "core/core.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -31,15 +33,12 @@
 
 #pragma GCC visibility push(hidden)
 
-enum { DC_REQUIRED = 1, DC_OPTIONAL = 0 };
-
 /* Real pointers, typed from the header declarations. */
 #define DC_DRV(name, req)  extern __typeof__(&name) dc_real_##name;
 #define DC_RT(name, since) extern __typeof__(&name) dc_real_##name;
-#define DC_AUX(name, req)  extern __typeof__(&name) dc_real_##name;
-#define DC_RTAUX(name)     extern __typeof__(&name) dc_real_##name;
 #include "preload/hooks.def"
 
+/* --- start-up (startup.c) ---------------------------------------------------- */
 
 /* 1 when the hook should do its work (then the guard is held: call
  * dc_leave() when done); 0 to pass through.  Initialises on first use.
@@ -59,18 +58,23 @@ static inline int dc_enter(void)
 }
 static inline void dc_leave(void) { dc_guard--; }
 
-/* Runtime real pointers are resolved on first use: a program may load
- * libcudart after its first driver call. */
+/* --- binding (interpose.c) ---------------------------------------------------- */
+
+/* What binding the driver found (dc_bind_driver). */
+struct dc_binding {
+    void *libcuda;              /* NULL: no driver (error says why) */
+    const char *error;
+    const char *missing;        /* the first required entry point the driver lacks, or NULL */
+    unsigned hooked, present;   /* hooked driver entry points, and how many the driver has */
+};
+/* Opens libcuda.so.1 and binds the hooked entry points (hooks.def) and the
+ * core's own (dc_driver_bind).  Once per process, guard held. */
+const struct dc_binding *dc_bind_driver(void);
+
+/* Runtime real pointers are resolved on first use (RTLD_NEXT, with the real
+ * dlsym): a program may load libcudart after its first driver call. */
 void *dc_resolve_rt(const char *name);
-#define DC_RT_REAL(name)                                                          \
-    ({                                                                            \
-        __typeof__(dc_real_##name) p_ = __atomic_load_n(&dc_real_##name, __ATOMIC_ACQUIRE); \
-        if (!p_) {                                                                \
-            p_ = (__typeof__(dc_real_##name))dc_resolve_rt(#name);                \
-            __atomic_store_n(&dc_real_##name, p_, __ATOMIC_RELEASE);              \
-        }                                                                         \
-        p_;                                                                       \
-    })
+#define DC_RT_REAL(name) DC_LAZY_FN(dc_real_##name, dc_resolve_rt, #name)
 
 /* Call the real driver function, or return CUDA_ERROR_NOT_FOUND if the driver
  * lacks it (driver pointers are set once, before any hook does its work). */
@@ -84,17 +88,6 @@ void *dc_resolve_rt(const char *name);
 
 /* The wrapper to hand back for a real driver pointer p, or p itself. */
 void *dc_substitute(void *p);
-
-
-/* --- hooks_launch.c ------------------------------------------------------ */
-void dc_launch_fork_prepare(void);
-void dc_launch_fork_parent(void);
-void dc_launch_fork_child(void);
-
-/* --- hooks_mem.c --------------------------------------------------------- */
-void dc_mem_fork_prepare(void);
-void dc_mem_fork_parent(void);
-void dc_mem_fork_child(void);
 
 #pragma GCC visibility pop
 #endif

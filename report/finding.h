@@ -1,13 +1,72 @@
-/* finding: what check.c hands to report.c (internal to the core). */
+/* finding: the vocabulary of devcheck's findings and the one call that
+ * hands a finding to the report.  The core (core/check.c) fills a struct
+ * dc_finding with values; report/ never reaches back into the core: what a
+ * finding says about its launch and its allocation is copied here.
+ * report/ includes nothing of core/, preload/ or cupti/; core/ includes this
+ * header (the registry's memory kinds are these). */
 #ifndef DEVCHECK_FINDING_H
 #define DEVCHECK_FINDING_H
+#include <stddef.h>
 #include <stdint.h>
-#include "registry/registry.h"
-#include "report/check.h"
+
+#pragma GCC visibility push(hidden)
+
+/* Kinds of memory, as the registry records them and the reports name them. */
+enum dc_mem_kind {
+    DC_MEM_DEVICE = 0,      /* cuMemAlloc, cudaMalloc, pitch */
+    DC_MEM_POOL,            /* stream-ordered / pool allocation; access from the pool */
+    DC_MEM_VMM,             /* cuMemMap'ed range; access only as cuMemSetAccess granted */
+    DC_MEM_IPC,             /* imported with cuIpcOpenMemHandle */
+    DC_MEM_MANAGED,         /* cuMemAllocManaged: accessible everywhere */
+    DC_MEM_HOST_PINNED,     /* cuMemHostAlloc, cuMemAllocHost */
+    DC_MEM_HOST_REGISTERED, /* cuMemHostRegister */
+    DC_MEM_HOST_PAGEABLE,   /* never stored: a lookup result for plain host memory */
+    DC_MEM_KIND_COUNT
+};
+const char *dc_mem_kind_name(enum dc_mem_kind k);   /* "device", "pool", ... (JSON "memory") */
+
+enum dc_finding_kind {
+    DC_F_DEVICE_MISMATCH = 0,
+    DC_F_PEER_ACCESS,
+    DC_F_HOST_MEMORY,
+    DC_F_STREAM_MISMATCH,
+    DC_F_UNCHECKED_KERNEL,
+    DC_F_ASYNC_ERROR,
+    DC_F_KIND_COUNT
+};
+const char *dc_finding_kind_name(enum dc_finding_kind k);  /* "device_mismatch", ... */
 
 enum dc_severity { DC_SEV_ERROR = 0, DC_SEV_WARNING, DC_SEV_INFO };
+const char *dc_severity_name(enum dc_severity s);   /* "error", "warning", "info" */
+
 /* What devcheck did about a finding (JSON "action"). */
 enum dc_action { DC_ACT_REPORTED = 0, DC_ACT_MIGRATED, DC_ACT_NOT_MIGRATED };
+const char *dc_action_name(enum dc_action a);       /* "reported", "migrated", "not_migrated" */
+
+/* Which detection path saw a launch: the interposed entry points or the
+ * CUPTI callbacks (cupti/).  Reported per finding and counted in the summary. */
+enum dc_path { DC_PATH_INTERPOSE = 0, DC_PATH_CUPTI, DC_PATH_COUNT };
+const char *dc_path_name(enum dc_path p);                  /* "interpose", "cupti" */
+
+/* The launch a finding belongs to, as reported. */
+struct dc_finding_launch {
+    const char *kernel;        /* mangled (or plain) kernel name; NULL if unknown */
+    const void *kernel_key;    /* the kernel's handle: its identity when the name is unknown */
+    const char *api;           /* entry point that launched: "__cudaLaunchKernel", "cuLaunchKernel", ... */
+    int device;                /* launch device */
+    int current_device;        /* runtime API: the calling thread's current device; -1 if not applicable */
+    uintptr_t stream;          /* as the program passed it */
+    enum dc_path path;         /* the detection path that saw it */
+};
+
+/* An allocation a finding names, as reported. */
+struct dc_finding_alloc {
+    uintptr_t base;
+    size_t size;
+    enum dc_mem_kind kind;
+    int owner;                  /* owning device, -1 for host memory */
+    uint32_t alloc_stack;       /* dc_stack id of the allocating call, 0 if none */
+};
 
 /* One operand of an async_error's launch. */
 struct dc_opnd {
@@ -16,14 +75,14 @@ struct dc_opnd {
     uintptr_t address;
     int alloc_known;            /* 0: pageable host memory */
     int accessible;             /* the launch device may access it */
-    struct dc_alloc alloc;
+    struct dc_finding_alloc alloc;
 };
 #define DC_ASYNC_OPERANDS_MAX 16
 
 struct dc_finding {
     enum dc_finding_kind kind;
     enum dc_severity severity;
-    const struct dc_launch *launch;
+    const struct dc_finding_launch *launch;
     uint32_t launch_stack;      /* dc_stack id, 0 if none */
     int launch_stack_in_key;    /* 0: once per kernel (unchecked_kernel) */
     /* operand findings (device_mismatch, peer_access, host_memory): */
@@ -32,7 +91,7 @@ struct dc_finding {
     uint32_t word_offset;       /* byte offset of the word in the parameter (buffer if param == -1) */
     uintptr_t address;          /* the word's value */
     int alloc_known;            /* 0: pageable host memory, not in the registry */
-    struct dc_alloc alloc;      /* when alloc_known */
+    struct dc_finding_alloc alloc;  /* when alloc_known */
     const char *access;         /* short access state, e.g. "peer access not enabled" */
     /* mode=migrate */
     enum dc_action action;
@@ -46,16 +105,15 @@ struct dc_finding {
 };
 
 /* Records one finding: deduplicates it, and on its first occurrence prints
- * the report block (print_limit permitting) and writes its JSON line. */
+ * the report block (print_limit permitting) and writes its JSON line; halts
+ * the program on an error under halt_on_error.  Copies what it keeps: f and
+ * what it points to need live only for the call. */
 void dc_report_finding(const struct dc_finding *f);
 /* Counts a launch for the summary: checked (1) or unchecked (0), seen by
- * detection path `path` (enum dc_path). */
+ * detection path `path`. */
 void dc_report_count_launch(int checked, enum dc_path path);
 /* Adds to the summary's bytes_migrated. */
 void dc_report_count_migrated(uint64_t bytes);
-const char *dc_severity_name(enum dc_severity s);   /* "error", "warning", "info" */
-/* fork handlers of check.c's kernel cache (report.c registers them). */
-void dc_check_fork_prepare(void);
-void dc_check_fork_parent(void);
-void dc_check_fork_child(void);
+
+#pragma GCC visibility pop
 #endif

@@ -1,24 +1,46 @@
-/* report: findings -> deduplicated, symbolized reports on stderr/log_path,
- * JSON Lines (json_path), and the exit summary.  Thread-safe; formats into
- * fixed buffers and writes each record with one write(). */
+/* report: findings (report/finding.h) -> deduplicated, symbolized reports on
+ * stderr/log_path, JSON Lines (json_path), and the exit summary.
+ * Thread-safe; formats into fixed buffers and writes each record with one
+ * write().  A child after fork starts with an empty report, and sinks whose
+ * path holds %p are reopened under the child's pid.  The bottom layer of
+ * devcheck: it includes and calls nothing of core/, preload/ or cupti/. */
 #ifndef DEVCHECK_REPORT_H
 #define DEVCHECK_REPORT_H
 #include <stdint.h>
-/* Opens the sinks named by the options (dc_opt).  An unwritable path gives one
- * line on stderr and falls back to stderr (log) or no JSON; never fails.
- * Parse the options first.  Also installs the core's fork handlers
- * (dc_core_atfork_install).  Reporting before dc_report_init() opens the
- * sinks itself on first use. */
-void dc_report_init(void);
+
+/* How halt_on_error stops the program (the option `halt`). */
+enum dc_halt { DC_HALT_ABORT = 0, DC_HALT_TRAP };
+const char *dc_halt_name(enum dc_halt h);           /* "abort", "trap" */
+
+/* What the report is told at dc_report_init (the core fills it from the
+ * options: core/core.c). */
+struct dc_report_config {
+    const char *log_path;       /* reports to this file (%p: the pid); NULL or "": stderr */
+    const char *json_path;      /* JSON Lines to this file (%p: the pid); NULL or "": none */
+    int print_limit;            /* text reports printed at most; <= 0: unlimited */
+    int verbosity;              /* dc_logv prints levels up to this */
+    int halt_on_error;          /* stop at the first error finding ... */
+    enum dc_halt halt;          /* ... this way */
+    int off;                    /* mode=off: dc_report_finish prints nothing */
+    int migrate;                /* mode=migrate: the summary line gives the bytes migrated */
+};
+
+/* Takes the configuration (the paths are copied) and opens the sinks it
+ * names.  An unwritable path gives one line on stderr and falls back to
+ * stderr (log) or no JSON; never fails.  Sinks already open stay as they
+ * are (dc_report_reset closes them).  Also installs the report's fork
+ * handlers.  Reporting before dc_report_init() opens the sinks itself on
+ * first use, with the options' defaults (stderr, no JSON, print_limit 100). */
+void dc_report_init(const struct dc_report_config *cfg);
 /* Prints `devcheck: SUMMARY: ...`, writes JSON count updates and the summary
- * object, closes the sinks.  Idempotent.  With mode=off it prints nothing. */
+ * object, closes the sinks.  Idempotent.  With cfg.off it prints nothing. */
 void dc_report_finish(void);
 /* Error-severity findings so far (unique findings, for error_exitcode). */
 unsigned long dc_report_error_count(void);
 /* One line `devcheck: <msg>` on the log sink (stderr by default). printf-style,
  * fixed buffer, no allocation. */
 void dc_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* dc_log only when dc_opt.verbosity >= level. */
+/* dc_log only when the configured verbosity >= level. */
 void dc_logv(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Counters behind the summary line (tests, the wrapper). */
@@ -32,11 +54,7 @@ struct dc_report_stats {
 };
 void dc_report_stats(struct dc_report_stats *s);
 
-/* pthread_atfork handlers for every core module (registry, stacks, report):
- * a child never inherits a held lock; its report starts empty, and sinks
- * whose path holds %p are reopened under the child's pid.  Once only. */
-void dc_core_atfork_install(void);
 /* Tests: forget all findings and counters, close the sinks; the next report
- * (or dc_report_init) opens them again from dc_opt. */
+ * (or dc_report_init) opens them again from the configuration. */
 void dc_report_reset(void);
 #endif

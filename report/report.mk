@@ -1,25 +1,23 @@
-# report/ build rules: the devcheck core archive.
+# report/ build rules: the report archive (findings -> text, JSON Lines,
+# summary; stacks and symbolization).  It links nothing of core/ or preload/.
 #
-# DCCORE_LIB    static archive of registry/, report/ and preload/options.c:
-#               position-independent, -fvisibility=hidden (nothing in it is
-#               exported from the shared object it is linked into).
-# DCCORE_LDLIBS what a program or shared object linking $(DCCORE_LIB) needs.
-# DCCORE_CFLAGS the flags the core is compiled with (include root: the repo).
-DCCORE_LIB    := $(BUILD)/obj/libdccore.a
-DCCORE_LDLIBS := -lunwind -ldw -lelf -lpthread -ldl
-DCCORE_CFLAGS  = $(ALL_CFLAGS) -fvisibility=hidden -I.
-DCCORE_SRCS   += report/check.c report/report.c report/stack.c preload/options.c
-DCCORE_OBJS    = $(patsubst %.c,$(BUILD)/obj/dccore/%.o,$(DCCORE_SRCS))
+# DCREPORT_LIB  static archive of report/: position-independent,
+#               -fvisibility=hidden (nothing in it is exported from the
+#               shared object it is linked into).
+DCREPORT_LIB  := $(BUILD)/obj/libdcreport.a
+DCREPORT_SRCS := report/report.c report/finding.c report/format.c report/sinks.c report/text.c report/jsonl.c \
+                 report/stack.c
+DCREPORT_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(DCREPORT_SRCS))
 
-ALL += $(DCCORE_LIB)
+ALL += $(DCREPORT_LIB)
 
-$(BUILD)/obj/dccore/%.o: %.c
+$(BUILD)/obj/report/%.o: report/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(DCCORE_CFLAGS) -MMD -MP -c $< -o $@
 
-$(DCCORE_LIB): $(DCCORE_OBJS)
+$(DCREPORT_LIB): $(DCREPORT_OBJS)
 	@mkdir -p $(dir $@)
 	rm -f $@
 	$(AR) rcs $@ $^
 
--include $(patsubst %.o,%.d,$(DCCORE_OBJS))
+-include $(patsubst %.o,%.d,$(DCREPORT_OBJS))

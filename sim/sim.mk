@@ -3,7 +3,7 @@
 #   $(BUILD)/sim/libcudart.so.13  runtime  (sim/runtime/, rules in sim/runtime/runtime.mk)
 #   $(BUILD)/sim/libcupti.so.13   CUPTI    (sim/cupti/, rules in sim/cupti/cupti.mk)
 #   $(BUILD)/sim/libnvidia-ml.so.1 NVML    (sim/nvml/, rules in sim/nvml/nvml.mk)
-# sim/ shares no source with devcheck (preload/, registry/, report/, cupti/).
+# sim/ shares no source with devcheck (preload/, cupti/, core/, report/, wrapper/).
 SIM_BUILD := $(BUILD)/sim
 include sim/driver/driver.mk
 include sim/runtime/runtime.mk

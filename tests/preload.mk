@@ -73,13 +73,15 @@ $(PT_BUILD)/threads: tests/preload/threads.cu
 	@mkdir -p $(@D)
 	$(NVCC) $(ALL_NVCCFLAGS) -o $@ $< -lpthread
 
-# Stand-in drivers with only the required entry points (from hooks.def), one
+# Stand-in drivers with only the required entry points (from hooks.def and
+# core/driver.def), one
 # of them also without cuMemFree_v2.
-$(PT_BUILD)/fakedrv/libcuda.so.1: tests/preload/fake_driver.c preload/hooks.def
+$(PT_BUILD)/fakedrv/libcuda.so.1: tests/preload/fake_driver.c preload/hooks.def core/driver.def
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -I. -shared -o $@ $< $(ALL_LDFLAGS) -Wl,-soname,libcuda.so.1
 
-$(PT_BUILD)/fakedrv_lacking/libcuda.so.1: tests/preload/fake_driver.c preload/hooks.def tests/preload/fake_driver_lacking.map
+$(PT_BUILD)/fakedrv_lacking/libcuda.so.1: tests/preload/fake_driver.c preload/hooks.def core/driver.def \
+                                           tests/preload/fake_driver_lacking.map
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -I. -shared -o $@ $< $(ALL_LDFLAGS) -Wl,-soname,libcuda.so.1 \
 	    -Wl,--version-script=tests/preload/fake_driver_lacking.map

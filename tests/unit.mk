@@ -1,6 +1,7 @@
-# Unit tests of the devcheck core (registry/, report/, preload/options.c):
+# Unit tests of the devcheck core (core/: registry, check, options; report/):
 # C programs linked with $(DCCORE_LIB), and shell drivers that check the JSON
 # output against report/finding.schema.json with a stdlib-only validator.
+# layering.sh checks the dependency graph between the folders.
 UNIT_DIR   := $(BUILD)/tests/unit
 UNIT_PROGS := test_registry test_options test_check test_ownframes
 UNIT_BINS  := $(addprefix $(UNIT_DIR)/,$(UNIT_PROGS))
@@ -23,7 +24,7 @@ $(UNIT_DIR)/test_check: UNIT_EXTRA_LIBS := -lstdc++
 
 ALL   += $(UNIT_BINS)
 UNIT_TESTS := $(UNIT_DIR)/test_registry $(UNIT_DIR)/test_options tests/unit/check_reports.sh \
-              tests/unit/ownframes.sh
+              tests/unit/ownframes.sh tests/unit/layering.sh
 TESTS += $(UNIT_TESTS)
 
 .PHONY: unit

@@ -1,7 +1,7 @@
 /* devcheck [options] [--] program [args]: runs the program under
  * libdevcheck.so, Compute Sanitizer style.
  *
- * The options come from the same flag table as DEVCHECK_OPTIONS (preload/
+ * The options come from the same flag table as DEVCHECK_OPTIONS (core/
  * flags.def, through dc_options_from_argv); they are handed to the library
  * in DEVCHECK_OPTIONS, after any the environment already holds (the last
  * occurrence of a key wins).  LD_PRELOAD gets ../lib/libdevcheck.so relative
@@ -15,7 +15,7 @@
  *
  * Exit status of the wrapper itself: 2 for a bad command line, 127 (126)
  * when the program cannot be run. */
-#include "preload/options.h"
+#include "core/options.h"
 
 #include <dlfcn.h>
 #include <errno.h>

@@ -2,11 +2,12 @@
  * one exported entry point that registers an allocation and checks a launch
  * the way a hook would.  test_ownframes checks that the reports show only the
  * program's frames. */
-#include "registry/registry.h"
-#include "report/check.h"
+#include "core/registry.h"
+#include "core/check.h"
 #include "report/report.h"
 #include "report/stack.h"
-#include "preload/options.h"
+#include "core/options.h"
+#include "core/core.h"
 
 #include <string.h>
 
@@ -37,7 +38,7 @@ __attribute__((visibility("default"))) int ownframes_init(const char *opts)
     char err[512];
     if (dc_options_parse(opts, err, sizeof err) != 0)
         return -1;
-    dc_report_init();
+    dc_core_open();
     return 0;
 }
 

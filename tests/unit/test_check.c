@@ -4,11 +4,12 @@
  * report counters and the text output.  Writes its JSON Lines files to the
  * directory argv[1] for tests/unit/check_reports.sh to validate against
  * report/finding.schema.json (scenario files: <dir>/<name>.json, .log). */
-#include "registry/registry.h"
-#include "report/check.h"
+#include "core/registry.h"
+#include "core/check.h"
 #include "report/report.h"
 #include "report/stack.h"
-#include "preload/options.h"
+#include "core/options.h"
+#include "core/core.h"
 #include "tests/unit/unit.h"
 
 #include <fcntl.h>
@@ -67,7 +68,7 @@ static void scenario(const char *name, const char *opts)
     dc_report_reset();
     dc_check_reset();
     dc_reg_reset();
-    dc_report_init();
+    dc_core_open();
 }
 
 static struct dc_report_stats stats(void)
@@ -527,7 +528,7 @@ static void test_unwritable(void)
     dc_report_reset();
     dc_check_reset();
     dc_reg_reset();
-    dc_report_init();
+    dc_core_open();
     populate();
     CHECK_EQ_LL(launch_param(2), 1);
     dc_report_finish();
@@ -547,7 +548,7 @@ static void test_unwritable(void)
     snprintf(expect, sizeof expect, "%s/pid.%d.log", outdir, (int)getpid());
     CHECK_EQ_LL(dc_options_parse(opts, err, sizeof err), 0);
     dc_report_reset();
-    dc_report_init();
+    dc_core_open();
     dc_log("hello %d", 42);
     dc_report_finish();
     char *pl = slurp(expect);
@@ -590,7 +591,7 @@ static void test_fork(void)
     dc_report_reset();
     dc_check_reset();
     dc_reg_reset();
-    dc_report_init();
+    dc_core_open();
     populate();
     CHECK_EQ_LL(launch_param(0), 1);
     fflush(NULL);

@@ -1,16 +1,15 @@
-/* options: one flag table (preload/flags.def) feeds DEVCHECK_OPTIONS
+/* options: one flag table (core/flags.def) feeds DEVCHECK_OPTIONS
  * (key=value:key=value, ASan style) and the devcheck wrapper's command line
  * (--key-with-dashes value, Compute Sanitizer style). */
 #ifndef DEVCHECK_OPTIONS_H
 #define DEVCHECK_OPTIONS_H
 #include <stdio.h>
 #include <stddef.h>
+#include "report/report.h"      /* enum dc_halt: how halt_on_error stops */
 
 /* DC_MODE_MIGRATE: report, and move the operands of device_mismatch errors
  * (and pageable host memory errors) to the launch device for the launch. */
 enum dc_mode   { DC_MODE_REPORT = 0, DC_MODE_OFF, DC_MODE_MIGRATE };
-/* How halt_on_error stops the program. */
-enum dc_halt   { DC_HALT_ABORT = 0, DC_HALT_TRAP };
 /* DC_POLICY_AUTO: host_memory only (pinned/registered warn; pageable error
  * unless the launch device reports pageable memory access, then warn). */
 enum dc_policy { DC_POLICY_ERROR = 0, DC_POLICY_WARN, DC_POLICY_IGNORE, DC_POLICY_AUTO };
@@ -22,7 +21,7 @@ enum dc_backend { DC_BACKEND_BOTH = 0, DC_BACKEND_INTERPOSE, DC_BACKEND_CUPTI };
  * options.c, valid until the next dc_options_parse/defaults. */
 struct dc_options {
 #define DC_FLAG(kind, type, name, dflt, cli, help) type name;
-#include "flags.def"
+#include "core/flags.def"
 #undef DC_FLAG
 };
 extern struct dc_options dc_opt;
@@ -53,9 +52,9 @@ void dc_options_help(FILE *out);
  * errbuf, *consumed = index of the offending argument, returns -1. */
 int dc_options_from_argv(int argc, char **argv, int *consumed,
                          char *out_env, size_t len, char *errbuf, size_t errlen);
-/* "error", "warn", "ignore", "auto"; "report", "off", "migrate"; "abort", "trap". */
+/* "error", "warn", "ignore", "auto"; "report", "off", "migrate" (the halt
+ * names are report.h's dc_halt_name). */
 const char *dc_policy_name(enum dc_policy p);
 const char *dc_mode_name(enum dc_mode m);
-const char *dc_halt_name(enum dc_halt h);
 const char *dc_backend_name(enum dc_backend b);     /* "both", "interpose", "cupti" */
 #endif

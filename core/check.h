@@ -1,9 +1,11 @@
-/* check: the launch check.  The interposer (preload/) and later the CUPTI
- * subscriber describe a launch in a struct dc_launch; dc_check_launch() scans
+/* check: the launch check.  The launch description (core/launch.c) turns a
+ * launch seen by either front end into a struct dc_launch; dc_check_launch() scans
  * every 8-byte-aligned word of every parameter against the registry, decides
  * each finding (device_mismatch, peer_access, host_memory, stream_mismatch,
- * unchecked_kernel) under the options, and hands it to the report; sync=1's
- * async_error comes from dc_check_async_error.
+ * unchecked_kernel) under the options, and hands it to the report
+ * (report/finding.h); sync=1's async_error comes from dc_check_async_error.
+ * The kernel_name / kernel_name_exclude filters and the once-per-kernel notes
+ * are core/filter.c's.
  *
  * mode=migrate: the caller that can rewrite the arguments passes a struct
  * dc_moves; the operands to migrate come back in it instead of being
@@ -19,25 +21,9 @@
 #define DEVCHECK_CHECK_H
 #include <stddef.h>
 #include <stdint.h>
-#include "registry/registry.h"
-
-struct dc_param { uint32_t offset, size; };
-
-enum dc_finding_kind {
-    DC_F_DEVICE_MISMATCH = 0,
-    DC_F_PEER_ACCESS,
-    DC_F_HOST_MEMORY,
-    DC_F_STREAM_MISMATCH,
-    DC_F_UNCHECKED_KERNEL,
-    DC_F_ASYNC_ERROR,
-    DC_F_KIND_COUNT
-};
-const char *dc_finding_kind_name(enum dc_finding_kind k);  /* "device_mismatch", ... */
-
-/* Which detection path saw a launch: the interposed entry points or the
- * CUPTI callbacks (cupti/).  Reported per finding and counted in the summary. */
-enum dc_path { DC_PATH_INTERPOSE = 0, DC_PATH_CUPTI, DC_PATH_COUNT };
-const char *dc_path_name(enum dc_path p);                  /* "interpose", "cupti" */
+#include "core/kernels.h"
+#include "core/registry.h"
+#include "report/finding.h"
 
 struct dc_launch {
     const char *kernel;        /* mangled (or plain) kernel name; NULL if unknown */

@@ -17,23 +17,11 @@
 #define DEVCHECK_REGISTRY_H
 #include <stddef.h>
 #include <stdint.h>
+#include "report/finding.h"        /* enum dc_mem_kind */
 
 #define DC_MAX_DEVICES 64
 typedef uint64_t dc_devmask;            /* bit d: device d */
 #define DC_DEV_BIT(d) ((dc_devmask)1 << (d))
-
-enum dc_mem_kind {
-    DC_MEM_DEVICE = 0,      /* cuMemAlloc, cudaMalloc, pitch */
-    DC_MEM_POOL,            /* stream-ordered / pool allocation; access from the pool */
-    DC_MEM_VMM,             /* cuMemMap'ed range; access only as cuMemSetAccess granted */
-    DC_MEM_IPC,             /* imported with cuIpcOpenMemHandle */
-    DC_MEM_MANAGED,         /* cuMemAllocManaged: accessible everywhere */
-    DC_MEM_HOST_PINNED,     /* cuMemHostAlloc, cuMemAllocHost */
-    DC_MEM_HOST_REGISTERED, /* cuMemHostRegister */
-    DC_MEM_HOST_PAGEABLE,   /* never stored: a lookup result for plain host memory */
-    DC_MEM_KIND_COUNT
-};
-const char *dc_mem_kind_name(enum dc_mem_kind k);   /* "device", "pool", ... */
 
 struct dc_alloc {
     uintptr_t base;
@@ -95,9 +83,9 @@ void dc_reg_stats(struct dc_reg_stats *s);
 
 /* Forget everything (tests; the child after fork keeps the table). */
 void dc_reg_reset(void);
-/* fork(): the preload registers these with pthread_atfork (prepare takes the
+/* fork(): core/core.c registers these with pthread_atfork (prepare takes the
  * registry lock, parent/child release it) so a child never inherits a held
- * lock.  dc_core_atfork_install() in report.h registers all core modules. */
+ * lock. */
 void dc_reg_fork_prepare(void);
 void dc_reg_fork_parent(void);
 void dc_reg_fork_child(void);

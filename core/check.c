@@ -1,171 +1,30 @@
 /* check: the launch check (see check.h).
  *
- * Per launch: kernel filters (decided once per kernel and cached), the
- * stream/current-device rule, then every 8-byte-aligned word of every
- * parameter: registry lookup first; a value the registry does not know is
- * tested for being mapped host memory with mincore() (never dereferenced).
- * The launch stack is captured only when the launch has a finding. */
-#include "report/check.h"
+ * Per launch: kernel filters (core/filter.c), the stream/current-device
+ * rule, then every 8-byte-aligned word of every parameter: registry lookup
+ * first; a value the registry does not know is tested for being mapped host
+ * memory with mincore() (never dereferenced).  The launch stack is captured,
+ * and the launch's description for the report (struct dc_finding_launch)
+ * made, only when the launch has a finding. */
+#include "core/check.h"
+#include "core/filter.h"
+#include "core/options.h"
+#include "core/registry.h"
 #include "report/finding.h"
 #include "report/report.h"
 #include "report/stack.h"
-#include "report/symbolize.h"
-#include "report/forklock.h"
-#include "preload/options.h"
-#include "registry/registry.h"
 
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
-#define HASH_NONFATAL_OOM 1
-static int chk_oom;
-#define uthash_nonfatal_oom(obj) do { (void)(obj); chk_oom = 1; } while (0)
-#include <uthash.h>
-
-/* What we remember per kernel: the filter decision, and whether its
- * unchecked_kernel note has been made. */
-struct kinfo {
-    uintptr_t key;
-    UT_hash_handle hh;
-    int selected;
-    int unchecked_seen;
-};
-
-static pthread_rwlock_t k_lock = PTHREAD_RWLOCK_INITIALIZER;
-static struct kinfo *kinfos;
-
-static uintptr_t kernel_id(const struct dc_launch *l)
-{
-    if (l->kernel_key)
-        return (uintptr_t)l->kernel_key;
-    uint64_t h = 0xcbf29ce484222325ull;
-    for (const char *c = l->kernel ? l->kernel : ""; *c; c++) {
-        h ^= (unsigned char)*c;
-        h *= 0x100000001b3ull;
-    }
-    return (uintptr_t)(h | 1);      /* odd: never a real handle's alignment */
-}
-
-/* Does `name` match one of the comma-separated patterns?  "=x": exact match
- * with the mangled name, the demangled name, or the demangled name without its
- * parameter list; otherwise a substring of the mangled or demangled name. */
-static int matches(const char *list, const char *mangled, const char *demangled)
-{
-    const char *p = list;
-    size_t bare = strcspn(demangled, "(");
-    while (*p) {
-        size_t n = strcspn(p, ",");
-        const char *pat = p;
-        p += n;
-        if (*p == ',')
-            p++;
-        while (n && (*pat == ' ')) pat++, n--;
-        while (n && pat[n - 1] == ' ') n--;
-        if (!n)
-            continue;
-        if (*pat == '=') {
-            pat++, n--;
-            if ((strlen(mangled) == n && !strncmp(mangled, pat, n)) ||
-                (strlen(demangled) == n && !strncmp(demangled, pat, n)) ||
-                (bare == n && !strncmp(demangled, pat, n)))
-                return 1;
-            continue;
-        }
-        char tmp[512];
-        if (n >= sizeof tmp)
-            n = sizeof tmp - 1;
-        memcpy(tmp, pat, n);
-        tmp[n] = 0;
-        if (strstr(mangled, tmp) || strstr(demangled, tmp))
-            return 1;
-    }
-    return 0;
-}
-
-static int decide_selected(const struct dc_launch *l)
-{
-    const char *inc = dc_opt.kernel_name, *exc = dc_opt.kernel_name_exclude;
-    if ((!inc || !*inc) && (!exc || !*exc))
-        return 1;
-    const char *mangled = l->kernel ? l->kernel : "";
-    char dem[1024];
-    dc_demangle(mangled, dem, sizeof dem);
-    if (exc && *exc && matches(exc, mangled, dem))
-        return 0;
-    if (inc && *inc && !matches(inc, mangled, dem))
-        return 0;
-    return 1;
-}
-
-/* Returns the kernel's cached info (a copy), creating it on first sight. */
-static struct kinfo kernel_info(const struct dc_launch *l, int mark_unchecked, int *first_unchecked)
-{
-    uintptr_t id = kernel_id(l);
-    struct kinfo *k, copy;
-    *first_unchecked = 0;
-    pthread_rwlock_rdlock(&k_lock);
-    HASH_FIND(hh, kinfos, &id, sizeof id, k);
-    if (k && !(mark_unchecked && !k->unchecked_seen)) {
-        copy = *k;
-        pthread_rwlock_unlock(&k_lock);
-        return copy;
-    }
-    pthread_rwlock_unlock(&k_lock);
-
-    int selected = decide_selected(l);
-    pthread_rwlock_wrlock(&k_lock);
-    HASH_FIND(hh, kinfos, &id, sizeof id, k);
-    if (!k) {
-        k = calloc(1, sizeof *k);
-        if (k) {
-            k->key = id;
-            k->selected = selected;
-            chk_oom = 0;
-            HASH_ADD(hh, kinfos, key, sizeof k->key, k);
-            if (chk_oom) {
-                free(k);
-                k = NULL;
-            }
-        }
-    }
-    if (!k) {               /* out of memory: decide without caching */
-        memset(&copy, 0, sizeof copy);
-        copy.selected = selected;
-        *first_unchecked = mark_unchecked;
-        pthread_rwlock_unlock(&k_lock);
-        return copy;
-    }
-    if (mark_unchecked && !k->unchecked_seen) {
-        k->unchecked_seen = 1;
-        *first_unchecked = 1;
-    }
-    copy = *k;
-    pthread_rwlock_unlock(&k_lock);
-    return copy;
-}
-
-void dc_check_reset(void)
-{
-    pthread_rwlock_wrlock(&k_lock);
-    struct kinfo *k, *tmp;
-    HASH_ITER(hh, kinfos, k, tmp) {
-        HASH_DEL(kinfos, k);
-        free(k);
-    }
-    pthread_rwlock_unlock(&k_lock);
-}
-
-void dc_check_fork_prepare(void) { pthread_rwlock_wrlock(&k_lock); }
-void dc_check_fork_parent(void)  { pthread_rwlock_unlock(&k_lock); }
-void dc_check_fork_child(void)  { dc_rwlock_fork_child(&k_lock, 0); }
-
 /* ---- one launch ------------------------------------------------------------------------ */
 
 struct ctx {
     const struct dc_launch *l;
+    struct dc_finding_launch fl;    /* l as the report sees it, once have_fl */
+    int have_fl;
     uint32_t launch_stack;
     int have_stack;
     int errors;
@@ -174,6 +33,37 @@ struct ctx {
     struct dc_opnd *ops;        /* DC_ASYNC_OPERANDS_MAX of them */
     unsigned nops;
 };
+
+/* The launch as a finding reports it. */
+static void describe(struct dc_finding_launch *out, const struct dc_launch *l)
+{
+    out->kernel = l->kernel;
+    out->kernel_key = l->kernel_key;
+    out->api = l->api;
+    out->device = l->device;
+    out->current_device = l->current_device;
+    out->stream = l->stream;
+    out->path = l->path;
+}
+
+static const struct dc_finding_launch *finding_launch(struct ctx *c)
+{
+    if (!c->have_fl) {
+        describe(&c->fl, c->l);
+        c->have_fl = 1;
+    }
+    return &c->fl;
+}
+
+/* An allocation as a finding reports it. */
+static void alloc_view(struct dc_finding_alloc *out, const struct dc_alloc *a)
+{
+    out->base = a->base;
+    out->size = a->size;
+    out->kind = a->kind;
+    out->owner = a->owner;
+    out->alloc_stack = a->alloc_stack;
+}
 
 static uint32_t launch_stack(struct ctx *c)
 {
@@ -194,9 +84,10 @@ static int migratable(const struct dc_finding *f)
            (f->kind == DC_F_HOST_MEMORY && !f->alloc_known && f->severity == DC_SEV_ERROR);
 }
 
-/* Hands the operand to the caller (l->moves) instead of reporting it; 0 when
- * it cannot (then f says why and is reported). */
-static int defer_move(struct ctx *c, struct dc_finding *f, uint32_t arg_offset)
+/* Hands the operand (in allocation a, NULL for pageable host memory) to the
+ * caller (l->moves) instead of reporting it; 0 when it cannot (then f says
+ * why and is reported). */
+static int defer_move(struct ctx *c, struct dc_finding *f, const struct dc_alloc *a, uint32_t arg_offset)
 {
     struct dc_moves *m = c->l->moves;
     if (m->n == m->cap) {
@@ -217,7 +108,8 @@ static int defer_move(struct ctx *c, struct dc_finding *f, uint32_t arg_offset)
     mv->arg_offset = arg_offset;
     mv->address = f->address;
     mv->alloc_known = f->alloc_known;
-    mv->alloc = f->alloc;
+    if (a)
+        mv->alloc = *a;
     mv->kind = f->kind;
     mv->severity = f->severity;
     mv->access = f->access;
@@ -226,9 +118,9 @@ static int defer_move(struct ctx *c, struct dc_finding *f, uint32_t arg_offset)
     return 1;
 }
 
-static void emit_at(struct ctx *c, struct dc_finding *f, uint32_t arg_offset)
+static void emit_at(struct ctx *c, struct dc_finding *f, const struct dc_alloc *a, uint32_t arg_offset)
 {
-    f->launch = c->l;
+    f->launch = finding_launch(c);
     f->launch_stack = launch_stack(c);
     f->launch_stack_in_key = 1;
     if (f->severity == DC_SEV_ERROR)
@@ -240,7 +132,7 @@ static void emit_at(struct ctx *c, struct dc_finding *f, uint32_t arg_offset)
         if (no_rewrite) {
             f->action = DC_ACT_NOT_MIGRATED;
             f->reason = no_rewrite;
-        } else if (c->l->moves && defer_move(c, f, arg_offset)) {
+        } else if (c->l->moves && defer_move(c, f, a, arg_offset)) {
             return;                     /* reported by dc_check_moves_report */
         }
     }
@@ -249,7 +141,7 @@ static void emit_at(struct ctx *c, struct dc_finding *f, uint32_t arg_offset)
 
 static void emit(struct ctx *c, struct dc_finding *f)
 {
-    emit_at(c, f, 0);
+    emit_at(c, f, NULL, 0);
 }
 
 static int mapped_host(uintptr_t v)
@@ -286,9 +178,9 @@ static enum dc_severity host_severity(int pageable, int pageable_ok, int *skip)
     }
 }
 
-static const char *denied_note(const struct dc_alloc *a)
+static const char *denied_note(enum dc_mem_kind kind)
 {
-    switch (a->kind) {
+    switch (kind) {
     case DC_MEM_POOL: return "the pool grants it no access (cudaMemPoolSetAccess)";
     case DC_MEM_VMM:  return "no access granted with cuMemSetAccess";
     default:          return "peer access not enabled";
@@ -313,10 +205,11 @@ static void collect_word(struct ctx *c, int param, uint32_t word, uintptr_t v)
     o.param = param;
     o.word_offset = word;
     o.address = v;
-    if (dc_reg_lookup(v, &o.alloc) == 0) {
+    struct dc_alloc a;
+    if (dc_reg_lookup(v, &a) == 0) {
         o.alloc_known = 1;
-        o.accessible = o.alloc.kind == DC_MEM_HOST_PAGEABLE ? c->l->pageable_ok
-                                                            : dc_reg_may_access(&o.alloc, c->l->device);
+        alloc_view(&o.alloc, &a);
+        o.accessible = a.kind == DC_MEM_HOST_PAGEABLE ? c->l->pageable_ok : dc_reg_may_access(&a, c->l->device);
     } else if (mapped_host(v)) {
         o.accessible = c->l->pageable_ok;
     } else {
@@ -342,9 +235,11 @@ static void check_word(struct ctx *c, int param, uint32_t word, uint32_t arg_off
     f.word_offset = word;
     f.address = v;
     int skip;
-    if (dc_reg_lookup(v, &f.alloc) == 0) {
+    struct dc_alloc found;
+    if (dc_reg_lookup(v, &found) == 0) {
         f.alloc_known = 1;
-        const struct dc_alloc *a = &f.alloc;
+        const struct dc_alloc *a = &found;
+        alloc_view(&f.alloc, a);
         switch (a->kind) {
         case DC_MEM_MANAGED:
             return;
@@ -355,7 +250,7 @@ static void check_word(struct ctx *c, int param, uint32_t word, uint32_t arg_off
                 return;
             f.access = l->pageable_ok ? "reports pageable memory access (HMM/ATS): legal, slow"
                                       : "cannot access pageable host memory";
-            emit_at(c, &f, arg_offset);
+            emit_at(c, &f, a, arg_offset);
             return;
         case DC_MEM_HOST_PINNED:
         case DC_MEM_HOST_REGISTERED:
@@ -365,7 +260,7 @@ static void check_word(struct ctx *c, int param, uint32_t word, uint32_t arg_off
                 return;
             f.access = a->kind == DC_MEM_HOST_PINNED ? "pinned host memory: legal, read over PCIe"
                                                      : "registered host memory: legal, read over PCIe";
-            emit_at(c, &f, arg_offset);
+            emit_at(c, &f, a, arg_offset);
             return;
         default:
             break;
@@ -381,9 +276,9 @@ static void check_word(struct ctx *c, int param, uint32_t word, uint32_t arg_off
         } else {
             f.kind = DC_F_DEVICE_MISMATCH;
             f.severity = DC_SEV_ERROR;
-            f.access = denied_note(a);
+            f.access = denied_note(a->kind);
         }
-        emit_at(c, &f, arg_offset);
+        emit_at(c, &f, a, arg_offset);
         return;
     }
     if (!mapped_host(v))
@@ -395,7 +290,7 @@ static void check_word(struct ctx *c, int param, uint32_t word, uint32_t arg_off
         return;
     f.access = l->pageable_ok ? "reports pageable memory access (HMM/ATS): legal, slow"
                               : "cannot access pageable host memory";
-    emit_at(c, &f, arg_offset);
+    emit_at(c, &f, NULL, arg_offset);
 }
 
 static void scan(struct ctx *c, int param, const unsigned char *p, uint64_t start, uint64_t off,
@@ -436,8 +331,7 @@ int dc_check_launch(const struct dc_launch *l)
         return 0;
     int first_unchecked = 0;
     int unchecked = !l->layout_known && !(l->argbuf && l->argbuf_size);
-    struct kinfo k = kernel_info(l, unchecked, &first_unchecked);
-    if (!k.selected)
+    if (!dc_filter_selected(l, unchecked, &first_unchecked))
         return 0;
 
     struct ctx c = { .l = l };
@@ -458,7 +352,7 @@ int dc_check_launch(const struct dc_launch *l)
         memset(&f, 0, sizeof f);
         f.kind = DC_F_UNCHECKED_KERNEL;
         f.severity = DC_SEV_INFO;
-        f.launch = l;
+        f.launch = finding_launch(&c);
         f.launch_stack = first_unchecked ? launch_stack(&c) : 0;
         f.launch_stack_in_key = 0;      /* once per kernel; repeats count */
         dc_report_finding(&f);
@@ -478,13 +372,15 @@ void dc_check_moves_report(const struct dc_launch *l, struct dc_moves *m)
 {
     if (!l || !m)
         return;
+    struct dc_finding_launch fl;
+    describe(&fl, l);
     for (unsigned i = 0; i < m->n; i++) {
         const struct dc_move *mv = &m->v[i];
         struct dc_finding f;
         memset(&f, 0, sizeof f);
         f.kind = (enum dc_finding_kind)mv->kind;
         f.severity = (enum dc_severity)mv->severity;
-        f.launch = l;
+        f.launch = &fl;
         f.launch_stack = mv->launch_stack;
         f.launch_stack_in_key = 1;
         f.has_operand = 1;
@@ -492,7 +388,8 @@ void dc_check_moves_report(const struct dc_launch *l, struct dc_moves *m)
         f.word_offset = mv->word_offset;
         f.address = mv->address;
         f.alloc_known = mv->alloc_known;
-        f.alloc = mv->alloc;
+        if (mv->alloc_known)
+            alloc_view(&f.alloc, &mv->alloc);
         f.access = mv->access;
         if (mv->new_address) {
             f.action = DC_ACT_MIGRATED;
@@ -522,8 +419,7 @@ void dc_check_async_error(const struct dc_launch *l, const char *error)
     if (!l || dc_opt.mode == DC_MODE_OFF)
         return;
     int first_unchecked;
-    struct kinfo k = kernel_info(l, 0, &first_unchecked);
-    if (!k.selected)
+    if (!dc_filter_selected(l, 0, &first_unchecked))
         return;
     struct dc_opnd ops[DC_ASYNC_OPERANDS_MAX];
     struct ctx cc = { .l = l, .collect = 1, .ops = ops };
@@ -547,11 +443,16 @@ void dc_check_async_error(const struct dc_launch *l, const char *error)
         f.address = c->ops[i].address;
         f.alloc_known = c->ops[i].alloc_known;
         f.alloc = c->ops[i].alloc;
-        f.access = f.alloc_known ? denied_note(&f.alloc) : "cannot access pageable host memory";
+        f.access = f.alloc_known ? denied_note(f.alloc.kind) : "cannot access pageable host memory";
         break;
     }
-    f.launch = l;
+    f.launch = finding_launch(c);
     f.launch_stack = launch_stack(c);
     f.launch_stack_in_key = 1;
     dc_report_finding(&f);
+}
+
+void dc_check_reset(void)
+{
+    dc_filter_reset();
 }

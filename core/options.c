@@ -1,5 +1,5 @@
 /* options: parser, help and command-line mapping generated from flags.def. */
-#include "preload/options.h"
+#include "core/options.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -22,20 +22,20 @@ struct flag {
 static const struct flag flags[] = {
 #define DC_FLAG(kind, type, name, dflt, cli, help) \
     { #name, cli, kind, offsetof(struct dc_options, name), help },
-#include "preload/flags.def"
+#include "core/flags.def"
 #undef DC_FLAG
 };
 #define NFLAGS (sizeof flags / sizeof flags[0])
 
 static const struct dc_options defaults = {
 #define DC_FLAG(kind, type, name, dflt, cli, help) .name = dflt,
-#include "preload/flags.def"
+#include "core/flags.def"
 #undef DC_FLAG
 };
 
 struct dc_options dc_opt = {
 #define DC_FLAG(kind, type, name, dflt, cli, help) .name = dflt,
-#include "preload/flags.def"
+#include "core/flags.def"
 #undef DC_FLAG
 };
 
@@ -63,11 +63,6 @@ const char *dc_policy_name(enum dc_policy p)
 const char *dc_mode_name(enum dc_mode m)
 {
     return m == DC_MODE_OFF ? "off" : m == DC_MODE_REPORT ? "report" : m == DC_MODE_MIGRATE ? "migrate" : "?";
-}
-
-const char *dc_halt_name(enum dc_halt h)
-{
-    return h == DC_HALT_ABORT ? "abort" : h == DC_HALT_TRAP ? "trap" : "?";
 }
 
 const char *dc_backend_name(enum dc_backend b)

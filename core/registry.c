@@ -18,7 +18,7 @@
  *    and dc_reg_set_access in O(log n + k); the lookup path never touches it.
  *  - One rwlock guards everything: lookups share it, updates own it.
  */
-#include "registry/registry.h"
+#include "core/registry.h"
 #include "report/forklock.h"
 
 #include <pthread.h>
@@ -85,14 +85,6 @@ static uintptr_t span_lo = UINTPTR_MAX, span_hi;   /* every live entry is inside
 static uint64_t next_serial = 1;
 static uint32_t rng_state = 0x9e3779b9u;
 static dc_devmask peer_mask[DC_MAX_DEVICES]; /* bit `to` in peer_mask[from]; atomics */
-
-const char *dc_mem_kind_name(enum dc_mem_kind k)
-{
-    static const char *const names[DC_MEM_KIND_COUNT] = {
-        "device", "pool", "vmm", "ipc", "managed", "pinned", "registered", "pageable",
-    };
-    return (unsigned)k < DC_MEM_KIND_COUNT ? names[k] : "unknown";
-}
 
 /* ---- levels and buckets --------------------------------------------------- */
 

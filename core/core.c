@@ -1,0 +1,76 @@
+/* core: start and finish of the core (see core.h): the report opened from
+ * the options, the fork handlers of the core's modules, and the exit status
+ * devcheck imposes.  The front-end registration is frontends.c's. */
+#include "core/core.h"
+#include "core/contexts.h"
+#include "core/filter.h"
+#include "core/kernels.h"
+#include "core/memory.h"
+#include "core/options.h"
+#include "core/registry.h"
+#include "report/report.h"
+
+#include <pthread.h>
+
+int dc_ready;
+
+/* --- fork ------------------------------------------------------------------- *
+ * A child never inherits a held lock: prepare takes every module's lock,
+ * parent and child release (or re-initialise) them.  Each of these locks is
+ * a leaf (nothing else is called while it is held), so their order is free.
+ * The report's own locks are the report's (dc_report_init). */
+
+static void fork_prepare(void)
+{
+    dc_filter_fork_prepare();
+    dc_reg_fork_prepare();
+    dc_kernels_fork_prepare();
+    dc_mem_fork_prepare();
+    dc_ctx_fork_prepare();
+}
+
+static void fork_parent(void)
+{
+    dc_ctx_fork_parent();
+    dc_mem_fork_parent();
+    dc_kernels_fork_parent();
+    dc_reg_fork_parent();
+    dc_filter_fork_parent();
+}
+
+static void fork_child(void)
+{
+    dc_ctx_fork_child();
+    dc_mem_fork_child();
+    dc_kernels_fork_child();
+    dc_reg_fork_child();
+    dc_filter_fork_child();
+}
+
+static void atfork_once(void) { pthread_atfork(fork_prepare, fork_parent, fork_child); }
+
+void dc_core_open(void)
+{
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, atfork_once);
+    struct dc_report_config rc = {
+        .log_path = dc_opt.log_path,
+        .json_path = dc_opt.json_path,
+        .print_limit = dc_opt.print_limit,
+        .verbosity = dc_opt.verbosity,
+        .halt_on_error = dc_opt.halt_on_error,
+        .halt = dc_opt.halt,
+        .off = dc_opt.mode == DC_MODE_OFF,
+        .migrate = dc_opt.mode == DC_MODE_MIGRATE,
+    };
+    dc_report_init(&rc);
+}
+
+int dc_core_finish(int program_status)
+{
+    dc_report_finish();
+    if (dc_opt.error_exitcode != 0 && program_status >= 0 && (program_status & 0xff) == 0 &&
+        dc_report_error_count() > 0)
+        return dc_opt.error_exitcode;
+    return -1;
+}

@@ -1,0 +1,194 @@
+/* core: the one interface through which devcheck's two front ends feed its
+ * core.  The interposer (preload/) and the CUPTI subscriber (cupti/) each
+ * describe the CUDA calls they see as the events below and never call each
+ * other; the core records memory in the registry, or describes and checks a
+ * launch, and hands its findings to report/.
+ *
+ *   preload/ (hooks)  ----\
+ *                          +--> core/core.h --> core --> report/
+ *   cupti/ (callbacks) ---/
+ *
+ * Contract of every event function:
+ *  - Call it with the guard held (dc_guard > 0): the core then calls CUDA
+ *    itself (driver queries, mode=migrate's copies) without being seen by
+ *    the hooks or the CUPTI callbacks.  A front end ignores a call that
+ *    arrives while the guard is held: the other front end, or devcheck
+ *    itself, has it.
+ *  - Recording events come after the real call succeeded (a free: begin
+ *    before it, end after it).
+ *  - The arguments are only read (a CUPTI callback's functionParams are
+ *    const); a launch's own arguments are never written (mode=migrate runs
+ *    the launch with a private copy, dc_launch_state.args / .extra).
+ *  - Nothing here fails the program: an event devcheck cannot record (no
+ *    memory, a full table) is dropped.
+ * Needs only the plain toolkit headers (cupti.h may not be combined with
+ * preload.h's __CUDA_API_VERSION_INTERNAL). */
+#ifndef DEVCHECK_CORE_H
+#define DEVCHECK_CORE_H
+#include <cuda.h>
+#include "core/launch.h"
+#include "core/registry.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+#pragma GCC visibility push(hidden)
+
+/* --- the guard and the state ------------------------------------------------- */
+
+/* devcheck is calling CUDA, or working inside a hook or a callback, on this
+ * thread (core/driver.c). */
+extern __thread int dc_guard __attribute__((tls_model("initial-exec")));
+/* Started and active (mode != off, a driver bound): set once by the start-up
+ * (preload/startup.c), read with acquire. */
+extern int dc_ready;
+
+/* --- start and finish (the start-up, preload/startup.c) ---------------------- */
+
+/* Required-ness of an entry point in a binding table (preload/hooks.def,
+ * core/driver.def). */
+enum { DC_OPTIONAL = 0, DC_REQUIRED = 1, DC_HOOKED = 2 };
+/* Binds devcheck's own driver calls (core/driver.def) from the libcuda.so.1
+ * the interposer opened, with the real dlsym `sym`; its runtime entry points
+ * are resolved on first use with resolve_rt (the interposer's).  Guard held.
+ * Returns the name of the first required entry point the driver lacks, or
+ * NULL. */
+const char *dc_driver_bind(void *libcuda, void *(*sym)(void *handle, const char *name),
+                           void *(*resolve_rt)(const char *name));
+/* The function pointer in `slot`, resolved with resolve(name) on first use
+ * (a runtime entry point: a program may load libcudart after its first
+ * driver call); NULL while it cannot be. */
+#define DC_LAZY_FN(slot, resolve, name)                                               \
+    ({                                                                                \
+        __typeof__(slot) p_ = __atomic_load_n(&(slot), __ATOMIC_ACQUIRE);              \
+        if (!p_) {                                                                    \
+            p_ = (__typeof__(slot))resolve(name);                                     \
+            __atomic_store_n(&(slot), p_, __ATOMIC_RELEASE);                          \
+        }                                                                             \
+        p_;                                                                           \
+    })
+/* The bound driver's cuMemAlloc_v2 (NULL before dc_driver_bind or without a
+ * driver): dladdr names the driver's file. */
+void *dc_driver_symbol(void);
+/* Opens the report with the parsed options (dc_opt) and installs the fork
+ * handlers of every core module (once).  Tests call it again after parsing
+ * other options (and dc_report_reset). */
+void dc_core_open(void);
+/* The exit summary (report/); returns the exit status devcheck imposes on a
+ * program that returned `program_status` (error_exitcode when it was 0 and
+ * errors were found; -1: keep the program's; program_status < 0: unknown). */
+int dc_core_finish(int program_status);
+
+/* A front end besides the interposer registers itself with DC_FRONTEND (the
+ * linker collects the records in section dc_frontends), so the start-up
+ * starts it without naming it.  start() runs once, from the start-up, with
+ * the options parsed, the report open and the guard held; it returns 1 when
+ * it will see the program's calls (then backend=cupti lets the hooks pass
+ * through), 0 when it cannot (it has said why). */
+struct dc_frontend {
+    const char *name;
+    int (*start)(void);
+};
+#define DC_FRONTEND(var, name, start)                                                 \
+    __attribute__((used, section("dc_frontends"), aligned(sizeof(void *))))           \
+    static const struct dc_frontend var = { name, start }
+/* Starts every registered front end; returns how many said 1. */
+int dc_core_start_frontends(void);
+
+/* --- driver queries (guard held) ------------------------------------------------ */
+
+int dc_current_device(void);                 /* device of the current context, -1 */
+int dc_ctx_device(CUcontext ctx);            /* device of ctx (NULL: current), -1 */
+/* The device's primary context if it is active, else NULL (a retain would
+ * create an inactive one).  For a reset: it is the context that goes. */
+CUcontext dc_primary_context(CUdevice dev);
+
+/* --- memory events (core/memory.c) ---------------------------------------------- *
+ * One recording function per event, after the real call succeeded.  Each
+ * captures the caller's stack as the allocation stack. */
+void dc_mem_alloc_current(uintptr_t base, size_t size, enum dc_mem_kind kind); /* owner: current device */
+void dc_mem_host(uintptr_t base, size_t size, enum dc_mem_kind kind);          /* pinned / registered */
+void dc_mem_pool_alloc(CUdeviceptr p, size_t size, CUmemoryPool pool, CUstream s);
+void dc_mem_ipc_open(CUdeviceptr p, unsigned int flags);
+void dc_mem_pool_access(CUmemoryPool pool, const CUmemAccessDesc *map, size_t count);
+void dc_mem_pool_import(CUdeviceptr p, CUmemoryPool pool);
+void dc_mem_graph_alloc_node(const CUDA_MEM_ALLOC_NODE_PARAMS *p);
+void dc_mem_vmm_create(CUmemGenericAllocationHandle handle, const CUmemAllocationProp *prop);
+void dc_mem_vmm_release(CUmemGenericAllocationHandle handle);
+void dc_mem_vmm_map(CUdeviceptr ptr, size_t size, CUmemGenericAllocationHandle handle);
+void dc_mem_vmm_unmap(uintptr_t base, size_t size);         /* drops every mapping inside */
+void dc_mem_vmm_set_access(CUdeviceptr ptr, size_t size, const CUmemAccessDesc *desc, size_t count);
+/* A free: begin removes the entry at base (copy in *saved; returns whether
+ * there was one) before the real free; end puts it back if the free failed. */
+int  dc_mem_free_begin(uintptr_t base, struct dc_alloc *saved);
+void dc_mem_free_end(int had, const struct dc_alloc *saved, int ok);
+/* Does the registry know an allocation holding addr?  (A runtime call whose
+ * driver call was not seen records only memory devcheck does not know.) */
+int  dc_mem_known(uintptr_t addr);
+
+/* --- context events (core/contexts.c) ------------------------------------------- */
+
+/* Peer access from the current context to `peer` was enabled (1) or
+ * disabled (0); an access already enabled (not enabled) counts as one. */
+void dc_ctx_peer_access(CUcontext peer, int enable);
+/* Context ctx is gone (destroyed, or a primary context reset): the device,
+ * pool, IPC and managed memory made in it and the peer links it took part in
+ * are forgotten; other contexts of the same device keep theirs. */
+void dc_ctx_destroyed(CUcontext ctx);
+
+/* --- kernel events (core/kernels.c) --------------------------------------------- */
+
+/* A module or library was unloaded: its function handles may be reused, so
+ * every cached kernel description is retired. */
+void dc_kernels_unloaded(void);
+
+/* --- launch events (core/launch.c) ---------------------------------------------- *
+ * The interposer's launches: begin describes the launch and checks it, and
+ * under mode=migrate moves what must be moved (then L->args / L->extra are
+ * the rewritten arguments: pass those to the real launch); end, after the
+ * real launch (launched: it returned success), copies migrated operands back
+ * and under sync=1 synchronises and attributes an asynchronous error to the
+ * launch.  Always pair them; L lives on the hook's stack. */
+/* A driver launch of function f (cuLaunchKernel and friends): the launch
+ * device is the stream's. */
+void dc_launch_begin(struct dc_launch_state *L, const char *api, CUfunction f, CUstream stream, void **args,
+                     void **extra);
+/* A runtime launch of a CUkernel (CUDA 13's __cudaLaunchKernel): the launch
+ * device is the stream's, the thread's current device for the NULL, legacy
+ * and per-thread streams; a launch into another device's stream is a
+ * stream_mismatch. */
+void dc_launch_begin_kernel(struct dc_launch_state *L, const char *api, CUkernel kernel, CUstream stream,
+                            void **args);
+/* A runtime launch of host stub `func` (cudaLaunchKernel and friends; NULL:
+ * nothing to check): as dc_launch_begin_kernel, its function found with
+ * cudaGetFuncBySymbol (counted unchecked if none). */
+void dc_launch_begin_stub(struct dc_launch_state *L, const char *api, const void *func, CUstream stream,
+                          void **args);
+void dc_launch_end(struct dc_launch_state *L, int launched);
+
+/* Launches that are checked only, never rewritten nor synchronised (the
+ * CUPTI path, whose parameters are read-only: under mode=migrate the check
+ * reports its operands not migrated; graph nodes, which run later), with
+ * `path` the detection path (enum dc_path).
+ *   key      a CUfunction (DC_KEY_FUNCTION), a CUkernel (DC_KEY_KERNEL), or
+ *            a host stub no function could be found for (DC_KEY_OPAQUE: the
+ *            launch is counted unchecked)
+ *   device   the launch device; < 0: the device of the stream's context
+ *   current_device  runtime launches: the thread's current device (a launch
+ *            into another device's stream is a stream_mismatch); -1 otherwise
+ *   args / extra    kernelParams, or cuLaunchKernel's packed `extra` */
+void dc_launch_check(int path, const char *api, const void *key, int kind, int device, int current_device,
+                     CUstream stream, void **args, void **extra);
+/* A runtime launch of host stub `func`: the function is found with
+ * cudaGetFuncBySymbol (DC_KEY_OPAQUE if none), the launch device is the
+ * stream's (current_device for the NULL, legacy and per-thread streams). */
+void dc_launch_check_stub(int path, const char *api, const void *func, int current_device, CUstream stream,
+                          void **args);
+/* A graph kernel node, checked when it is created or changed (the generic
+ * node API: only kernel nodes); the launch device is the node context's for
+ * a CUkernel, the current context's otherwise.  NULL p: nothing. */
+void dc_launch_check_node(int path, const char *api, const CUDA_KERNEL_NODE_PARAMS *p);
+void dc_launch_check_generic_node(int path, const char *api, const CUgraphNodeParams *p);
+
+#pragma GCC visibility pop
+#endif

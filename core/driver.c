@@ -1,0 +1,120 @@
+/* driver: devcheck's own CUDA calls (see driver.h): the guard, the binding
+ * of core/driver.def, and the driver queries. */
+#include "core/driver.h"
+
+#include <stddef.h>
+
+__thread int dc_guard __attribute__((tls_model("initial-exec")));
+
+#define DC_AUX(name, req) __typeof__(&name) dc_aux_##name;
+#define DC_RTAUX(name)    __typeof__(&name) dc_aux_##name;
+#include "core/driver.def"
+
+static const struct {
+    const char *name;
+    void **real;            /* &dc_aux_<name> */
+    int required;
+} table[] = {
+#define DC_AUX(name, req) { #name, (void **)&dc_aux_##name, req },
+#include "core/driver.def"
+};
+#define N_AUX (sizeof table / sizeof table[0])
+
+/* The interposer's resolver of runtime entry points. */
+static void *(*resolve)(const char *);
+
+const char *dc_driver_bind(void *libcuda, void *(*sym)(void *handle, const char *name),
+                           void *(*resolve_rt)(const char *name))
+{
+    const char *missing = NULL;
+    __atomic_store_n(&resolve, resolve_rt, __ATOMIC_RELEASE);
+    for (size_t i = 0; sym && libcuda && i < N_AUX; i++) {
+        void *p = sym(libcuda, table[i].name);
+        __atomic_store_n(table[i].real, p, __ATOMIC_RELEASE);
+        if (!p && table[i].required == DC_REQUIRED && !missing)
+            missing = table[i].name;
+    }
+    return missing;
+}
+
+void *dc_driver_resolve_rt(const char *name)
+{
+    void *(*r)(const char *) = __atomic_load_n(&resolve, __ATOMIC_ACQUIRE);
+    return r ? r(name) : NULL;
+}
+
+void *dc_driver_symbol(void)
+{
+    return (void *)__atomic_load_n(&dc_aux_cuMemAlloc_v2, __ATOMIC_ACQUIRE);
+}
+
+/* --- queries ------------------------------------------------------------------- */
+
+int dc_current_device(void)
+{
+    CUcontext c = NULL;
+    CUdevice d;
+    if (DC_CALL(cuCtxGetCurrent, &c) != CUDA_SUCCESS || !c)
+        return -1;
+    if (DC_CALL(cuCtxGetDevice, &d) != CUDA_SUCCESS)
+        return -1;
+    return (int)d;
+}
+
+int dc_ctx_device(CUcontext ctx)
+{
+    CUcontext cur = NULL, popped;
+    CUdevice d;
+    if (!ctx)
+        return dc_current_device();
+    if (DC_CALL(cuCtxGetCurrent, &cur) == CUDA_SUCCESS && cur == ctx)
+        return DC_CALL(cuCtxGetDevice, &d) == CUDA_SUCCESS ? (int)d : -1;
+    if (DC_CALL(cuCtxPushCurrent_v2, ctx) != CUDA_SUCCESS)
+        return -1;
+    int dev = DC_CALL(cuCtxGetDevice, &d) == CUDA_SUCCESS ? (int)d : -1;
+    DC_CALL(cuCtxPopCurrent_v2, &popped);
+    return dev;
+}
+
+int dc_stream_device(CUstream s)
+{
+    if (s == NULL || s == CU_STREAM_LEGACY || s == CU_STREAM_PER_THREAD)
+        return dc_current_device();
+    CUcontext c = NULL;
+    if (DC_CALL(cuStreamGetCtx, s, &c) != CUDA_SUCCESS || !c)
+        return -1;
+    return dc_ctx_device(c);
+}
+
+static int pageable_cache[DC_MAX_DEVICES];      /* 0 unknown, else value + 1 */
+
+int dc_pageable_ok(int device)
+{
+    if (device < 0 || device >= DC_MAX_DEVICES)
+        return 0;
+    int v = __atomic_load_n(&pageable_cache[device], __ATOMIC_RELAXED);
+    if (v)
+        return v - 1;
+    int attr = 0;
+    if (DC_CALL(cuDeviceGetAttribute, &attr, CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS, device) != CUDA_SUCCESS)
+        attr = 0;
+    attr = attr != 0;
+    __atomic_store_n(&pageable_cache[device], attr + 1, __ATOMIC_RELAXED);
+    return attr;
+}
+
+int dc_ptr_device(CUdeviceptr p)
+{
+    int ord = -1;
+    if (DC_CALL(cuPointerGetAttribute, &ord, CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL, p) != CUDA_SUCCESS)
+        return -1;
+    return ord;
+}
+
+const char *dc_err_name(CUresult r)
+{
+    const char *n = NULL;
+    if (DC_CALL(cuGetErrorName, r, &n) != CUDA_SUCCESS || !n)
+        return "CUDA error";
+    return n;
+}

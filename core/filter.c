@@ -1,0 +1,157 @@
+/* filter: which launches are checked, and the once-per-kernel notes (see
+ * filter.h). */
+#include "core/filter.h"
+#include "core/options.h"
+#include "report/forklock.h"
+#include "report/symbolize.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define HASH_NONFATAL_OOM 1
+static int chk_oom;
+#define uthash_nonfatal_oom(obj) do { (void)(obj); chk_oom = 1; } while (0)
+#include <uthash.h>
+
+/* What we remember per kernel: the filter decision, and whether its
+ * unchecked_kernel note has been made. */
+struct kfilter {
+    uintptr_t key;
+    UT_hash_handle hh;
+    int selected;
+    int unchecked_seen;
+};
+
+static pthread_rwlock_t k_lock = PTHREAD_RWLOCK_INITIALIZER;
+static struct kfilter *kfilters;
+
+static uintptr_t kernel_id(const struct dc_launch *l)
+{
+    if (l->kernel_key)
+        return (uintptr_t)l->kernel_key;
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (const char *c = l->kernel ? l->kernel : ""; *c; c++) {
+        h ^= (unsigned char)*c;
+        h *= 0x100000001b3ull;
+    }
+    return (uintptr_t)(h | 1);      /* odd: never a real handle's alignment */
+}
+
+/* Does `name` match one of the comma-separated patterns?  "=x": exact match
+ * with the mangled name, the demangled name, or the demangled name without its
+ * parameter list; otherwise a substring of the mangled or demangled name. */
+static int matches(const char *list, const char *mangled, const char *demangled)
+{
+    const char *p = list;
+    size_t bare = strcspn(demangled, "(");
+    while (*p) {
+        size_t n = strcspn(p, ",");
+        const char *pat = p;
+        p += n;
+        if (*p == ',')
+            p++;
+        while (n && (*pat == ' ')) pat++, n--;
+        while (n && pat[n - 1] == ' ') n--;
+        if (!n)
+            continue;
+        if (*pat == '=') {
+            pat++, n--;
+            if ((strlen(mangled) == n && !strncmp(mangled, pat, n)) ||
+                (strlen(demangled) == n && !strncmp(demangled, pat, n)) ||
+                (bare == n && !strncmp(demangled, pat, n)))
+                return 1;
+            continue;
+        }
+        char tmp[512];
+        if (n >= sizeof tmp)
+            n = sizeof tmp - 1;
+        memcpy(tmp, pat, n);
+        tmp[n] = 0;
+        if (strstr(mangled, tmp) || strstr(demangled, tmp))
+            return 1;
+    }
+    return 0;
+}
+
+static int decide_selected(const struct dc_launch *l)
+{
+    const char *inc = dc_opt.kernel_name, *exc = dc_opt.kernel_name_exclude;
+    if ((!inc || !*inc) && (!exc || !*exc))
+        return 1;
+    const char *mangled = l->kernel ? l->kernel : "";
+    char dem[1024];
+    dc_demangle(mangled, dem, sizeof dem);
+    if (exc && *exc && matches(exc, mangled, dem))
+        return 0;
+    if (inc && *inc && !matches(inc, mangled, dem))
+        return 0;
+    return 1;
+}
+
+/* Returns the kernel's cached info (a copy), creating it on first sight. */
+static struct kfilter kernel_info(const struct dc_launch *l, int mark_unchecked, int *first_unchecked)
+{
+    uintptr_t id = kernel_id(l);
+    struct kfilter *k, copy;
+    *first_unchecked = 0;
+    pthread_rwlock_rdlock(&k_lock);
+    HASH_FIND(hh, kfilters, &id, sizeof id, k);
+    if (k && !(mark_unchecked && !k->unchecked_seen)) {
+        copy = *k;
+        pthread_rwlock_unlock(&k_lock);
+        return copy;
+    }
+    pthread_rwlock_unlock(&k_lock);
+
+    int selected = decide_selected(l);
+    pthread_rwlock_wrlock(&k_lock);
+    HASH_FIND(hh, kfilters, &id, sizeof id, k);
+    if (!k) {
+        k = calloc(1, sizeof *k);
+        if (k) {
+            k->key = id;
+            k->selected = selected;
+            chk_oom = 0;
+            HASH_ADD(hh, kfilters, key, sizeof k->key, k);
+            if (chk_oom) {
+                free(k);
+                k = NULL;
+            }
+        }
+    }
+    if (!k) {               /* out of memory: decide without caching */
+        memset(&copy, 0, sizeof copy);
+        copy.selected = selected;
+        *first_unchecked = mark_unchecked;
+        pthread_rwlock_unlock(&k_lock);
+        return copy;
+    }
+    if (mark_unchecked && !k->unchecked_seen) {
+        k->unchecked_seen = 1;
+        *first_unchecked = 1;
+    }
+    copy = *k;
+    pthread_rwlock_unlock(&k_lock);
+    return copy;
+}
+
+void dc_filter_reset(void)
+{
+    pthread_rwlock_wrlock(&k_lock);
+    struct kfilter *k, *tmp;
+    HASH_ITER(hh, kfilters, k, tmp) {
+        HASH_DEL(kfilters, k);
+        free(k);
+    }
+    pthread_rwlock_unlock(&k_lock);
+}
+
+void dc_filter_fork_prepare(void) { pthread_rwlock_wrlock(&k_lock); }
+void dc_filter_fork_parent(void)  { pthread_rwlock_unlock(&k_lock); }
+void dc_filter_fork_child(void)  { dc_rwlock_fork_child(&k_lock, 0); }
+
+int dc_filter_selected(const struct dc_launch *l, int mark_unchecked, int *first_unchecked)
+{
+    return kernel_info(l, mark_unchecked, first_unchecked).selected;
+}

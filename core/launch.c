@@ -1,0 +1,294 @@
+/* launch: the launch description, and sync=1 (see launch.h).
+ *
+ * Report mode never changes the arguments or the result; mode=migrate runs
+ * the launch with a private, rewritten copy of them (core/migrate.c), and
+ * sync=1 synchronises the launch stream after it (dc_launch_end). */
+#include "core/launch.h"
+#include "core/core.h"
+#include "core/check.h"
+#include "core/driver.h"
+#include "core/kernels.h"
+#include "core/migrate.h"
+#include "core/options.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Arguments packed in `extra` (CU_LAUNCH_PARAM_BUFFER_POINTER / _SIZE). */
+static void parse_extra(void **extra, const void **buf, size_t *size)
+{
+    *buf = NULL;
+    *size = 0;
+    for (int i = 0; extra && i < 64 && extra[i] != CU_LAUNCH_PARAM_END; i += 2) {
+        if (extra[i] == CU_LAUNCH_PARAM_BUFFER_POINTER)
+            *buf = extra[i + 1];
+        else if (extra[i] == CU_LAUNCH_PARAM_BUFFER_SIZE && extra[i + 1])
+            *size = *(const size_t *)extra[i + 1];
+        else if (extra[i] != CU_LAUNCH_PARAM_BUFFER_POINTER && extra[i] != CU_LAUNCH_PARAM_BUFFER_SIZE)
+            break;                              /* unknown key: stop reading */
+    }
+    if (!*buf)
+        *size = 0;
+}
+
+enum { K_FUNCTION = DC_KEY_FUNCTION, K_KERNEL = DC_KEY_KERNEL, K_OPAQUE = DC_KEY_OPAQUE };   /* what `key` is */
+
+/* Is the stream capturing?  When the driver cannot say (e.g. another stream
+ * captures in global mode and this is the legacy stream), treat it as
+ * capturing: devcheck then leaves it alone. */
+static int stream_captured(CUstream s)
+{
+    CUstreamCaptureStatus st = CU_STREAM_CAPTURE_STATUS_NONE;
+    if (!DC_HAS(cuStreamIsCapturing))
+        return 0;
+    if (DC_CALL(cuStreamIsCapturing, s, &st) != CUDA_SUCCESS)
+        return 1;
+    return st != CU_STREAM_CAPTURE_STATUS_NONE;
+}
+
+/* Describes one launch and checks it, and under mode=migrate moves what must
+ * be moved (then L->args / L->extra are the rewritten arguments).  Guard
+ * held.  current_device >= 0 for runtime launches (stream_mismatch); device <
+ * 0: ask the stream.  has_stream: a launch into `stream` (graph nodes have
+ * none).  no_rewrite: why the arguments cannot be rewritten, or NULL.  An
+ * opaque key (a host stub the runtime could not resolve) is checked with an
+ * unknown layout, so the launch is counted unchecked rather than skipped.
+ * Always pair with dc_launch_end(). */
+static void launch_begin(struct dc_launch_state *L, int path, const char *api, const void *key, int kind, int device,
+                         int current_device, CUstream stream, int has_stream, const char *no_rewrite,
+                         void **args, void **extra)
+{
+    /* the hot path of report mode: no more than the fields it needs set */
+    L->k = NULL;
+    memset(&L->l, 0, sizeof L->l);
+    memset(&L->moves, 0, sizeof L->moves);
+    L->captured = L->pre_error = 0;
+    L->mig = NULL;
+    L->nmig = 0;
+    L->ctx = NULL;
+    L->ctx_retained = 0;
+    L->dflt_ctx = NULL;
+    L->argcopy = NULL;
+    L->newargs = L->newextra = NULL;
+    L->args = args;
+    L->extra = extra;
+    L->has_stream = has_stream;
+    L->stream = stream;
+    if (!key)
+        return;
+    if (kind == K_OPAQUE) {
+        memset(&L->tmp, 0, sizeof L->tmp);
+        L->tmp.key = key;
+        L->k = &L->tmp;
+    } else if (!(L->k = dc_kernel_lookup(key, kind == K_KERNEL, &L->tmp))) {
+        L->k = &L->tmp;
+    }
+    if (device < 0)
+        device = dc_stream_device(stream);
+
+    const struct dc_kernel *k = L->k;
+    struct dc_launch *l = &L->l;
+    l->path = (enum dc_path)path;
+    l->kernel = k->name;
+    l->kernel_key = key;
+    l->api = api;
+    l->device = device;
+    l->current_device = current_device;
+    l->stream = (uintptr_t)stream;
+    l->pageable_ok = dc_pageable_ok(device);
+    l->params = k->params;
+    l->nparams = k->nparams;
+    /* An unknown launch device would make every operand look foreign:
+     * count the launch unchecked instead of guessing. */
+    l->layout_known = k->layout_known && device >= 0;
+    if (args) {
+        l->args = args;
+    } else if (extra) {
+        parse_extra(extra, &l->argbuf, &l->argbuf_size);
+    } else if (k->nparams) {
+        l->layout_known = 0;                    /* parameters but no arguments given */
+    }
+    int modes = dc_opt.mode == DC_MODE_MIGRATE || dc_opt.sync;
+    if (modes && stream == NULL && api && strstr(api, "_ptsz"))
+        L->stream = CU_STREAM_PER_THREAD;       /* our own stream calls name it */
+    /* A runtime launch into a default stream names the stream of the
+     * context the runtime makes current at the launch: on a thread that has
+     * none current yet, our queries ask that (primary) context, current only
+     * for them (the runtime sets its own at the launch). */
+    CUcontext popped, cur = NULL;
+    int pushed = 0;
+    if (modes && has_stream && device >= 0 && current_device >= 0 &&
+        (L->stream == NULL || L->stream == CU_STREAM_LEGACY || L->stream == CU_STREAM_PER_THREAD) &&
+        DC_CALL(cuCtxGetCurrent, &cur) == CUDA_SUCCESS && !cur) {
+        if (DC_CALL(cuDevicePrimaryCtxRetain, &L->dflt_ctx, (CUdevice)device) != CUDA_SUCCESS)
+            L->dflt_ctx = NULL;
+        pushed = L->dflt_ctx && DC_CALL(cuCtxPushCurrent_v2, L->dflt_ctx) == CUDA_SUCCESS;
+    }
+    if (has_stream && device >= 0 && modes)
+        L->captured = stream_captured(L->stream);
+    if (dc_opt.mode == DC_MODE_MIGRATE) {
+        if (no_rewrite)
+            l->no_rewrite = no_rewrite;
+        else if (L->captured)
+            l->no_rewrite = DC_NO_REWRITE_CAPTURE;
+        else if (device >= 0)
+            l->moves = &L->moves;
+    }
+    if (dc_opt.sync && has_stream && device >= 0 && !L->captured)
+        L->pre_error = DC_CALL(cuStreamSynchronize, L->stream) != CUDA_SUCCESS;
+    if (pushed)
+        DC_CALL(cuCtxPopCurrent_v2, &popped);
+    (void)dc_check_launch(l);
+    if (L->moves.n) {
+        dc_migrate(L);
+        dc_check_moves_report(l, &L->moves);
+    }
+}
+
+/* After the real launch (launched: it returned success): copies migrated
+ * operands back, and under sync=1 synchronises the stream and attributes an
+ * asynchronous error to this launch.  Frees everything of L. */
+void dc_launch_end(struct dc_launch_state *L, int launched)
+{
+    if (L->nmig)
+        dc_migrate_back(L, launched);
+    if (L->k && dc_opt.sync && launched && L->has_stream && L->l.device >= 0 && !L->captured &&
+        !L->pre_error) {
+        CUresult r = DC_CALL(cuStreamSynchronize, L->stream);
+        if (r != CUDA_SUCCESS && r != CUDA_ERROR_NOT_FOUND)
+            dc_check_async_error(&L->l, dc_err_name(r));
+    }
+    if (L->ctx_retained)
+        DC_CALL(cuDevicePrimaryCtxRelease_v2, (CUdevice)L->l.device);
+    if (L->dflt_ctx)
+        DC_CALL(cuDevicePrimaryCtxRelease_v2, (CUdevice)L->l.device);
+    if (L->mig || L->moves.v) {         /* only after a migration */
+        free(L->mig);
+        free(L->moves.v);
+        free(L->argcopy);
+        free(L->newargs);
+        free(L->newextra);
+    }
+    if (L->k == &L->tmp)
+        dc_kernel_release_tmp(&L->tmp);
+}
+
+/* A launch checked only, never rewritten nor synchronised (the CUPTI path's
+ * parameters are read-only: under mode=migrate check.c reports its operands
+ * not migrated, DC_NO_REWRITE_CUPTI, and the launch goes ahead unmodified). */
+void dc_launch_check(int path, const char *api, const void *key, int kind, int device, int current_device,
+                     CUstream stream, void **args, void **extra)
+{
+    struct dc_launch_state L;
+    launch_begin(&L, path, api, key, kind, device, current_device, stream, 0, NULL, args, extra);
+    dc_launch_end(&L, 0);
+}
+
+/* The interposer's driver launches: the launch device is the stream's. */
+void dc_launch_begin(struct dc_launch_state *L, const char *api, CUfunction f, CUstream stream, void **args,
+                     void **extra)
+{
+    launch_begin(L, DC_PATH_INTERPOSE, api, f, K_FUNCTION, -1, -1, stream, 1, NULL, args, extra);
+}
+
+/* --- graph kernel nodes: checked when the node is created or changed ------- */
+
+/* The launch device of a node: the context's device when the node names a
+ * kernel (CUkernel) and a context; the current context's otherwise (a
+ * CUfunction belongs to the current context's module).  A node runs later,
+ * from the graph's copy of its arguments: never migrated nor synchronised. */
+#define CHECK_NODE(path, api, p)                                                  \
+    do {                                                                          \
+        struct dc_launch_state L_;                                                \
+        int dev_ = (p)->func ? -1 : dc_ctx_device((p)->ctx);                      \
+        if (dev_ < 0)                                                             \
+            dev_ = dc_current_device();                                           \
+        if ((p)->func)                                                            \
+            launch_begin(&L_, path, api, (p)->func, K_FUNCTION, dev_, -1, NULL, 0, DC_NO_REWRITE_GRAPH, \
+                         (p)->kernelParams, (p)->extra);                          \
+        else                                                                      \
+            launch_begin(&L_, path, api, (p)->kern, K_KERNEL, dev_, -1, NULL, 0, DC_NO_REWRITE_GRAPH, \
+                         (p)->kernelParams, (p)->extra);                          \
+        dc_launch_end(&L_, 0);                                                    \
+    } while (0)
+
+void dc_launch_check_node(int path, const char *api, const CUDA_KERNEL_NODE_PARAMS *p)
+{
+    if (p)
+        CHECK_NODE(path, api, p);
+}
+
+/* The generic node API: only kernel nodes are checked. */
+void dc_launch_check_generic_node(int path, const char *api, const CUgraphNodeParams *p)
+{
+    if (p && p->type == CU_GRAPH_NODE_TYPE_KERNEL)
+        CHECK_NODE(path, api, &p->kernel);
+}
+
+/* --- runtime launches ----------------------------------------------------------- *
+ * The launch device is the device of the stream's context; for the NULL,
+ * legacy and per-thread streams, the runtime's current device.  The current
+ * device is passed too: a launch into another device's stream is a
+ * stream_mismatch. */
+
+static int runtime_current_device(void)
+{
+    int dev = -1;
+    __typeof__(dc_aux_cudaGetDevice) get = DC_RT_AUX(cudaGetDevice);
+    if (get && get(&dev) == cudaSuccess)
+        return dev;
+    return dc_current_device();
+}
+
+/* The launch device of a runtime launch into stream s while `cur` is the
+ * current device. */
+static int runtime_launch_device(int cur, CUstream s)
+{
+    return (s == NULL || s == CU_STREAM_LEGACY || s == CU_STREAM_PER_THREAD) ? cur : dc_stream_device(s);
+}
+
+/* A host stub -> the CUfunction of the current device (cudaGetFuncBySymbol);
+ * *kind says which it is (K_OPAQUE: the stub itself, none was found). */
+static const void *stub_function(const void *func, int *kind)
+{
+    cudaFunction_t f = NULL;
+    __typeof__(dc_aux_cudaGetFuncBySymbol) get = DC_RT_AUX(cudaGetFuncBySymbol);
+    if (!get || get(&f, func) != cudaSuccess)
+        f = NULL;
+    *kind = f ? K_FUNCTION : K_OPAQUE;
+    return f ? (const void *)f : func;
+}
+
+/* The interposer's runtime launches: into `stream` while the runtime's
+ * current device is the thread's. */
+static void begin_runtime(struct dc_launch_state *L, const char *api, const void *key, int kind, CUstream s,
+                          void **args)
+{
+    int cur = runtime_current_device();
+    launch_begin(L, DC_PATH_INTERPOSE, api, key, kind, runtime_launch_device(cur, s), cur, s, 1, NULL, args,
+                 NULL);
+}
+
+void dc_launch_begin_kernel(struct dc_launch_state *L, const char *api, CUkernel kernel, CUstream stream,
+                            void **args)
+{
+    begin_runtime(L, api, kernel, K_KERNEL, stream, args);
+}
+
+void dc_launch_begin_stub(struct dc_launch_state *L, const char *api, const void *func, CUstream stream,
+                          void **args)
+{
+    int kind = K_OPAQUE;
+    const void *key = func ? stub_function(func, &kind) : NULL;
+    begin_runtime(L, api, key, kind, stream, args);
+}
+
+/* The CUPTI path's runtime launches: checked only. */
+void dc_launch_check_stub(int path, const char *api, const void *func, int current_device, CUstream stream,
+                          void **args)
+{
+    int kind = K_OPAQUE;
+    const void *key = func ? stub_function(func, &kind) : NULL;
+    dc_launch_check(path, api, key, kind, runtime_launch_device(current_device, stream), current_device, stream,
+                    args, NULL);
+}

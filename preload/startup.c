@@ -1,0 +1,205 @@
+/* startup: devcheck's start-up and finish, the one place that starts
+ * everything: binds the driver (interpose.c), parses the options, opens the
+ * report, starts the front ends and learns the program's exit status.
+ *
+ * Start-up is lazy and once-only (pthread_once): the first hooked call in the
+ * process initialises, whichever thread and whenever it comes, including from
+ * another library's constructor that runs before ours.  Our own constructor
+ * does no CUDA work: a process that never touches CUDA is left alone.  The
+ * CUPTI subscriber is started through the core's front-end registration
+ * (dc_core_start_frontends): the interposer never names it. */
+#include "preload/preload.h"
+#include "core/options.h"
+#include "report/report.h"
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* --- state --------------------------------------------------------------- */
+
+int dc_interpose = 1;                   /* the hooks do their work */
+
+enum { ST_NONE = 0, ST_DONE, ST_DEAD }; /* ST_DEAD: fork interrupted init */
+static int init_state;
+static int init_running;                /* set while init() runs (fork check) */
+static pthread_once_t init_once = PTHREAD_ONCE_INIT;
+
+/* Exit status the program asked for (main's return value or exit()'s
+ * argument); -1 while unknown. */
+static volatile int exit_status = -1;
+
+/* One line on stderr before the report sinks exist; no allocation. */
+static void early_line(const char *msg)
+{
+    char buf[512];
+    int n = snprintf(buf, sizeof buf, "devcheck: %s\n", msg);
+    if (n > 0) {
+        size_t len = (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1;
+        ssize_t w = write(2, buf, len);
+        (void)w;
+    }
+}
+
+/* --- start-up -------------------------------------------------------------- */
+
+static void init(void)
+{
+    dc_guard++;
+    __atomic_store_n(&init_running, 1, __ATOMIC_RELEASE);
+    const struct dc_binding *b = dc_bind_driver();
+
+    char errbuf[512] = "";
+    const char *env = getenv("DEVCHECK_OPTIONS");
+    if (dc_options_parse(env, errbuf, sizeof errbuf) != 0) {
+        /* dc_opt holds the defaults now; the program runs on.  One line,
+         * one write(). */
+        char line[640];
+        size_t n = strlen(errbuf);
+        while (n && errbuf[n - 1] == '\n')
+            errbuf[--n] = 0;
+        int len = snprintf(line, sizeof line, "%s (in DEVCHECK_OPTIONS; using the defaults)\n", errbuf);
+        if (len > 0) {
+            if ((size_t)len >= sizeof line) {
+                len = sizeof line - 1;
+                line[len - 1] = '\n';
+            }
+            ssize_t w = write(2, line, (size_t)len);
+            (void)w;
+        }
+    }
+
+    if (dc_opt.help)                    /* the table, then the program runs on */
+        dc_options_help(stderr);
+
+    int active = 0;
+    if (dc_opt.mode == DC_MODE_OFF) {
+        active = 0;
+    } else if (!b->libcuda) {
+        char msg[400];
+        snprintf(msg, sizeof msg, "no CUDA driver (%s); checking nothing", b->error);
+        early_line(msg);
+    } else if (b->missing) {
+        char msg[400];
+        snprintf(msg, sizeof msg, "the CUDA driver lacks %s; checking nothing", b->missing);
+        early_line(msg);
+    } else {
+        dc_core_open();
+        active = 1;
+        Dl_info info;
+        void *drv = dc_driver_symbol();
+        if (!drv || !dladdr(drv, &info) || !info.dli_fname)
+            info.dli_fname = "libcuda.so.1";
+        dc_logv(1, "driver %s: %u of %u hooked driver entry points present", info.dli_fname, b->present,
+                b->hooked);
+        /* backend=cupti: the hooks pass through, unless CUPTI cannot be had */
+        int seen = dc_core_start_frontends();
+        __atomic_store_n(&dc_interpose, dc_opt.backend != DC_BACKEND_CUPTI || !seen, __ATOMIC_RELAXED);
+    }
+    __atomic_store_n(&init_state, ST_DONE, __ATOMIC_RELEASE);
+    __atomic_store_n(&dc_ready, active, __ATOMIC_RELEASE);
+    __atomic_store_n(&init_running, 0, __ATOMIC_RELEASE);
+    dc_guard--;
+}
+
+int dc_enter_slow(void)
+{
+    int st = __atomic_load_n(&init_state, __ATOMIC_ACQUIRE);
+    if (st == ST_DEAD)
+        return 0;
+    if (st == ST_NONE)
+        pthread_once(&init_once, init);
+    return __atomic_load_n(&dc_ready, __ATOMIC_ACQUIRE);
+}
+
+/* The report's summary and the exit status.  A destructor runs after every
+ * atexit handler of the program, so launches made there are counted too. */
+__attribute__((destructor)) static void finish(void)
+{
+    if (!__atomic_load_n(&dc_ready, __ATOMIC_ACQUIRE))
+        return;
+    dc_guard++;
+    int status = dc_core_finish(exit_status);
+    if (status >= 0) {
+        fflush(NULL);
+        _exit(status);
+    }
+    dc_guard--;
+}
+
+/* --- fork ----------------------------------------------------------------- */
+
+/* The core's own locks have their handlers (dc_core_open); this one is the
+ * start-up's. */
+static void fork_child(void)
+{
+    /* Another thread was initialising: its pthread_once never completes in
+     * the child.  The child passes everything through instead of waiting. */
+    if (__atomic_load_n(&init_running, __ATOMIC_ACQUIRE) &&
+        __atomic_load_n(&init_state, __ATOMIC_ACQUIRE) != ST_DONE)
+        __atomic_store_n(&init_state, ST_DEAD, __ATOMIC_RELEASE);
+}
+
+__attribute__((constructor)) static void ctor(void)
+{
+    pthread_atfork(NULL, NULL, fork_child);
+}
+
+/* --- exit status ----------------------------------------------------------- */
+
+typedef int (*main_fn)(int, char **, char **);
+typedef int (*lsm_fn)(main_fn, int, char **, void (*)(void), void (*)(void), void (*)(void), void *);
+static main_fn real_main;
+
+static int main_hook(int argc, char **argv, char **envp)
+{
+    int r = real_main(argc, argv, envp);
+    exit_status = r & 0xff;
+    return r;
+}
+
+static int start_main(const char *version, main_fn main, int argc, char **argv, void (*init_fn)(void),
+                      void (*fini)(void), void (*rtld_fini)(void), void *stack_end)
+{
+    lsm_fn real = (lsm_fn)dlvsym(RTLD_NEXT, "__libc_start_main", version);
+    if (!real)
+        real = (lsm_fn)dlvsym(RTLD_NEXT, "__libc_start_main", "GLIBC_2.34");
+    if (!real) {
+        early_line("cannot find __libc_start_main");
+        _exit(127);
+    }
+    real_main = main;
+    return real(main_hook, argc, argv, init_fn, fini, rtld_fini, stack_end);
+}
+
+/* glibc's startup: learn main's return value. */
+int dc_lsm_v2_34(main_fn main, int argc, char **argv, void (*init_fn)(void), void (*fini)(void),
+                 void (*rtld_fini)(void), void *stack_end) DC_EXPORT;
+int dc_lsm_v2_34(main_fn main, int argc, char **argv, void (*init_fn)(void), void (*fini)(void),
+                 void (*rtld_fini)(void), void *stack_end)
+{
+    return start_main("GLIBC_2.34", main, argc, argv, init_fn, fini, rtld_fini, stack_end);
+}
+int dc_lsm_v2_2_5(main_fn main, int argc, char **argv, void (*init_fn)(void), void (*fini)(void),
+                  void (*rtld_fini)(void), void *stack_end) DC_EXPORT;
+int dc_lsm_v2_2_5(main_fn main, int argc, char **argv, void (*init_fn)(void), void (*fini)(void),
+                  void (*rtld_fini)(void), void *stack_end)
+{
+    return start_main("GLIBC_2.2.5", main, argc, argv, init_fn, fini, rtld_fini, stack_end);
+}
+__asm__(".symver dc_lsm_v2_34, __libc_start_main@@GLIBC_2.34\n"
+        ".symver dc_lsm_v2_2_5, __libc_start_main@GLIBC_2.2.5\n");
+
+/* exit(): learn an explicit exit status. */
+DC_EXPORT void exit(int status)
+{
+    exit_status = status & 0xff;
+    void (*real)(int) = (void (*)(int))dlvsym(RTLD_NEXT, "exit", "GLIBC_2.2.5");
+    if (real)
+        real(status);
+    fflush(NULL);
+    _exit(status);
+}

@@ -1,0 +1,41 @@
+/* finding: the names of the finding vocabulary (see finding.h), as the
+ * reports spell them. */
+#include "report/finding.h"
+#include "report/report.h"
+
+const char *dc_severity_name(enum dc_severity s)
+{
+    return s == DC_SEV_ERROR ? "error" : s == DC_SEV_WARNING ? "warning" : "info";
+}
+
+const char *dc_path_name(enum dc_path p)
+{
+    return p == DC_PATH_CUPTI ? "cupti" : "interpose";
+}
+
+const char *dc_mem_kind_name(enum dc_mem_kind k)
+{
+    static const char *const names[DC_MEM_KIND_COUNT] = {
+        "device", "pool", "vmm", "ipc", "managed", "pinned", "registered", "pageable",
+    };
+    return (unsigned)k < DC_MEM_KIND_COUNT ? names[k] : "unknown";
+}
+
+const char *dc_halt_name(enum dc_halt h)
+{
+    return h == DC_HALT_ABORT ? "abort" : h == DC_HALT_TRAP ? "trap" : "?";
+}
+
+const char *dc_finding_kind_name(enum dc_finding_kind k)
+{
+    static const char *const names[DC_F_KIND_COUNT] = {
+        "device_mismatch", "peer_access", "host_memory", "stream_mismatch", "unchecked_kernel",
+        "async_error",
+    };
+    return (unsigned)k < DC_F_KIND_COUNT ? names[k] : "unknown";
+}
+
+const char *dc_action_name(enum dc_action a)
+{
+    return a == DC_ACT_MIGRATED ? "migrated" : a == DC_ACT_NOT_MIGRATED ? "not_migrated" : "reported";
+}

@@ -1,0 +1,20 @@
+/* format: a record is formatted into a fixed buffer, never allocated, and
+ * leaves with one write(); what does not fit is cut and marked truncated. */
+#ifndef DEVCHECK_REPORT_FORMAT_H
+#define DEVCHECK_REPORT_FORMAT_H
+#include <stddef.h>
+
+#pragma GCC visibility push(hidden)
+
+struct dc_buf {
+    char *p;
+    size_t len, pos;
+    int truncated;
+};
+/* Appends printf-style; past the end: truncated, pos at len - 1. */
+void dc_bput(struct dc_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* JSON string literal (with quotes) of s, or null when s is NULL. */
+void dc_bjson_str(struct dc_buf *b, const char *s);
+
+#pragma GCC visibility pop
+#endif

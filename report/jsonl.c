@@ -1,0 +1,101 @@
+/* jsonl: findings and the summary as JSON Lines records (see jsonl.h). */
+#include "report/jsonl.h"
+
+#include <stdio.h>
+
+static void json_stack(struct dc_buf *b, const struct dc_frame *fr, size_t n)
+{
+    dc_bput(b, "[");
+    for (size_t i = 0; i < n; i++) {
+        const struct dc_frame *f = &fr[i];
+        dc_bput(b, "%s{\"function\":", i ? "," : "");
+        dc_bjson_str(b, f->function[0] ? f->function : NULL);
+        dc_bput(b, ",\"module\":");
+        dc_bjson_str(b, f->module[0] ? f->module : NULL);
+        dc_bput(b, ",\"offset\":%zu,\"file\":", (size_t)f->offset);
+        dc_bjson_str(b, f->file[0] ? f->file : NULL);
+        if (f->line > 0)
+            dc_bput(b, ",\"line\":%d}", f->line);
+        else
+            dc_bput(b, ",\"line\":null}");
+    }
+    dc_bput(b, "]");
+}
+
+static void json_operand(struct dc_buf *b, int param, uint32_t word_offset, uintptr_t address,
+                         const struct dc_finding_alloc *a, const char *access)
+{
+    dc_bput(b, "{\"param\":%d,\"word_offset\":%u,\"address\":\"0x%zx\"", param, word_offset, (size_t)address);
+    if (a)
+        dc_bput(b, ",\"offset\":%zu,\"alloc_size\":%zu,\"memory\":\"%s\",\"owner_device\":%d",
+             (size_t)(address - a->base), a->size, dc_mem_kind_name(a->kind), a->owner);
+    else
+        dc_bput(b, ",\"offset\":null,\"alloc_size\":null,\"memory\":\"pageable\",\"owner_device\":-1");
+    dc_bput(b, ",\"access\":");
+    dc_bjson_str(b, access);
+    dc_bput(b, "}");
+}
+
+/* JSON line: head ends just after "count":, tail starts after the count. */
+void dc_jsonl_finding(struct dc_buf *b, const struct dc_finding *f, uint64_t id, const char *kname,
+                      const struct dc_frame *launch_frames, size_t nl, const struct dc_frame *alloc_frames,
+                      size_t na, size_t *count_at)
+{
+    const struct dc_finding_launch *l = f->launch;
+    dc_bput(b, "{\"type\":\"finding\",\"id\":%llu,\"kind\":\"%s\",\"severity\":\"%s\",\"kernel\":",
+         (unsigned long long)id, dc_finding_kind_name(f->kind), dc_severity_name(f->severity));
+    dc_bjson_str(b, l->kernel ? kname : NULL);
+    dc_bput(b, ",\"kernel_mangled\":");
+    dc_bjson_str(b, l->kernel);
+    dc_bput(b, ",\"launch\":{\"device\":%d,\"stream\":\"0x%zx\",\"api\":", l->device, (size_t)l->stream);
+    dc_bjson_str(b, l->api);
+    dc_bput(b, ",\"current_device\":%d}", l->current_device);
+    if (f->kind == DC_F_STREAM_MISMATCH)
+        dc_bput(b, ",\"stream_device\":%d,\"current_device\":%d", l->device, l->current_device);
+    if (f->has_operand) {
+        dc_bput(b, ",\"operand\":");
+        json_operand(b, f->param, f->word_offset, f->address, f->alloc_known ? &f->alloc : NULL, f->access);
+    } else {
+        dc_bput(b, ",\"operand\":null");
+    }
+    if (f->kind == DC_F_ASYNC_ERROR) {
+        dc_bput(b, ",\"error\":");
+        dc_bjson_str(b, f->error);
+        dc_bput(b, ",\"operands\":[");
+        for (unsigned i = 0; i < f->nops; i++) {
+            const struct dc_opnd *o = &f->ops[i];
+            dc_bput(b, "%s", i ? "," : "");
+            json_operand(b, o->param, o->word_offset, o->address, o->alloc_known ? &o->alloc : NULL,
+                         o->accessible ? "accessible" : "no access");
+        }
+        dc_bput(b, "]");
+    }
+    dc_bput(b, ",\"detected_by\":\"%s\",\"action\":\"%s\"", dc_path_name(l->path), dc_action_name(f->action));
+    if (f->action == DC_ACT_MIGRATED)
+        dc_bput(b, ",\"migration\":{\"device\":%d,\"bytes\":%llu}", f->to_device,
+             (unsigned long long)f->moved_bytes);
+    else if (f->action == DC_ACT_NOT_MIGRATED) {
+        dc_bput(b, ",\"migration\":{\"reason\":");
+        dc_bjson_str(b, f->reason);
+        dc_bput(b, "}");
+    }
+    dc_bput(b, ",\"count\":");
+    *count_at = b->pos;
+    dc_bput(b, "1,\"launch_stack\":");
+    json_stack(b, launch_frames, nl);
+    dc_bput(b, ",\"alloc_stack\":");
+    json_stack(b, alloc_frames, f->has_operand && f->alloc_known ? na : 0);
+    dc_bput(b, "}\n");
+}
+
+void dc_jsonl_summary(struct dc_buf *b, const struct dc_report_stats *s)
+{
+    dc_bput(b, "{\"type\":\"summary\",\"findings\":%llu,\"errors\":%llu,\"warnings\":%llu,\"infos\":%llu,"
+               "\"kernels\":%llu,\"launches_checked\":%llu,\"launches_unchecked\":%llu,"
+               "\"launches_interpose\":%llu,\"launches_cupti\":%llu,\"not_recorded\":%llu,\"bytes_migrated\":%llu}\n",
+            (unsigned long long)s->findings, (unsigned long long)s->errors, (unsigned long long)s->warnings,
+            (unsigned long long)s->infos, (unsigned long long)s->kernels, (unsigned long long)s->launches_checked,
+            (unsigned long long)s->launches_unchecked, (unsigned long long)s->launches_interpose,
+            (unsigned long long)s->launches_cupti, (unsigned long long)s->dropped,
+            (unsigned long long)s->bytes_migrated);
+}

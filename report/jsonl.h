@@ -1,0 +1,24 @@
+/* jsonl: the JSON Lines records on the json_path sink: one
+ * {"type":"finding",...} object per finding (report/finding.schema.json,
+ * report/FORMAT.md), and the {"type":"summary",...} object at exit. */
+#ifndef DEVCHECK_REPORT_JSONL_H
+#define DEVCHECK_REPORT_JSONL_H
+#include <stdint.h>
+#include "report/finding.h"
+#include "report/format.h"
+#include "report/report.h"
+#include "report/symbolize.h"
+
+#pragma GCC visibility push(hidden)
+
+/* Formats finding number `id` into b.  *count_at: where its "count" value
+ * (written as 1) starts, so the exit can rewrite the record with the final
+ * count. */
+void dc_jsonl_finding(struct dc_buf *b, const struct dc_finding *f, uint64_t id, const char *kname,
+                      const struct dc_frame *launch_frames, size_t nl, const struct dc_frame *alloc_frames,
+                      size_t na, size_t *count_at);
+/* The summary object (not_recorded: s->dropped). */
+void dc_jsonl_summary(struct dc_buf *b, const struct dc_report_stats *s);
+
+#pragma GCC visibility pop
+#endif

@@ -1,0 +1,204 @@
+/* text: one finding as the human-readable report block (see text.h). */
+#include "report/text.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char *sev_upper(enum dc_severity s)
+{
+    return s == DC_SEV_ERROR ? "ERROR" : s == DC_SEV_WARNING ? "WARNING" : "INFO";
+}
+
+static const char *basename_of(const char *path)
+{
+    const char *s = strrchr(path, '/');
+    return s ? s + 1 : path;
+}
+
+static const char *display_file(const char *file)
+{
+    static char cwd[1024];
+    static int have_cwd = -1;
+    if (have_cwd < 0)
+        have_cwd = getcwd(cwd, sizeof cwd) != NULL;
+    size_t n = have_cwd ? strlen(cwd) : 0;
+    if (n > 1 && !strncmp(file, cwd, n) && file[n] == '/')
+        return file + n + 1;
+    return file;
+}
+
+static void text_stack(struct dc_buf *b, const char *title, const struct dc_frame *fr, size_t n)
+{
+    dc_bput(b, "    %s:", title);
+    if (!n) {
+        dc_bput(b, " (not recorded)\n");
+        return;
+    }
+    dc_bput(b, "\n");
+    for (size_t i = 0; i < n; i++) {
+        const struct dc_frame *f = &fr[i];
+        dc_bput(b, "      #%zu ", i);
+        if (f->function[0])
+            dc_bput(b, "%s", f->function);
+        else
+            dc_bput(b, "0x%zx", (size_t)f->ip);
+        if (f->file[0])
+            dc_bput(b, " at %s:%d", display_file(f->file), f->line);
+        if (f->module[0])
+            dc_bput(b, " (%s+0x%zx)", basename_of(f->module), (size_t)f->offset);
+        dc_bput(b, "\n");
+    }
+}
+
+static const char *mem_phrase(enum dc_mem_kind k)
+{
+    switch (k) {
+    case DC_MEM_DEVICE:          return "device";
+    case DC_MEM_POOL:            return "pool (stream-ordered)";
+    case DC_MEM_VMM:             return "VMM-mapped";
+    case DC_MEM_IPC:             return "IPC-imported";
+    case DC_MEM_MANAGED:         return "managed";
+    case DC_MEM_HOST_PINNED:     return "pinned host";
+    case DC_MEM_HOST_REGISTERED: return "registered host";
+    default:                     return "host";
+    }
+}
+
+static void text_operand(struct dc_buf *b, const struct dc_finding *f)
+{
+    const struct dc_finding_launch *l = f->launch;
+    if (f->param >= 0)
+        dc_bput(b, "    operand: param %d, word +%u = 0x%zx: ", f->param, f->word_offset, (size_t)f->address);
+    else
+        dc_bput(b, "    operand: argument buffer +%u = 0x%zx: ", f->word_offset, (size_t)f->address);
+    if (!f->alloc_known) {
+        dc_bput(b, "pageable host memory (not allocated through CUDA); cuda:%d %s\n", l->device,
+             f->access ? f->access : "");
+        return;
+    }
+    const struct dc_finding_alloc *a = &f->alloc;
+    dc_bput(b, "offset %zu in a %zu-byte %s allocation", (size_t)(f->address - a->base), a->size,
+         mem_phrase(a->kind));
+    if (a->owner >= 0)
+        dc_bput(b, " owned by cuda:%d", a->owner);
+    if (f->kind == DC_F_DEVICE_MISMATCH || f->kind == DC_F_ASYNC_ERROR)
+        dc_bput(b, "; cuda:%d has no access (%s)\n", l->device, f->access ? f->access : "");
+    else if (f->kind == DC_F_PEER_ACCESS)
+        dc_bput(b, "; cuda:%d may access it (%s), across the interconnect\n", l->device, f->access ? f->access : "");
+    else
+        dc_bput(b, "; %s\n", f->access ? f->access : "");
+}
+
+/* async_error: every operand of the launch, one line each. */
+static void text_operands(struct dc_buf *b, const struct dc_finding *f)
+{
+    const struct dc_finding_launch *l = f->launch;
+    if (!f->nops) {
+        dc_bput(b, "    operands: none known to devcheck\n");
+        return;
+    }
+    dc_bput(b, "    operands:\n");
+    for (unsigned i = 0; i < f->nops; i++) {
+        const struct dc_opnd *o = &f->ops[i];
+        if (o->param >= 0)
+            dc_bput(b, "      param %d, word +%u = 0x%zx: ", o->param, o->word_offset, (size_t)o->address);
+        else
+            dc_bput(b, "      argument buffer +%u = 0x%zx: ", o->word_offset, (size_t)o->address);
+        if (!o->alloc_known)
+            dc_bput(b, "pageable host memory");
+        else
+            dc_bput(b, "%s memory owned by cuda:%d", mem_phrase(o->alloc.kind), o->alloc.owner);
+        if (o->accessible)
+            dc_bput(b, "\n");
+        else
+            dc_bput(b, "; cuda:%d may not access it\n", l->device);
+    }
+}
+
+static void text_action(struct dc_buf *b, const struct dc_finding *f)
+{
+    const struct dc_finding_launch *l = f->launch;
+    if (f->action == DC_ACT_MIGRATED) {
+        if (f->moved_bytes)
+            dc_bput(b, "    action: migrated: %llu bytes copied to cuda:%d for this launch and back after it\n",
+                 (unsigned long long)f->moved_bytes, f->to_device);
+        else
+            dc_bput(b, "    action: migrated to cuda:%d for this launch (shares the copy of another operand)\n",
+                 f->to_device);
+    } else if (f->action == DC_ACT_NOT_MIGRATED) {
+        dc_bput(b, "    action: not migrated: %s; the launch went ahead unmodified on cuda:%d\n",
+             f->reason ? f->reason : "?", l->device);
+    }
+}
+
+static void text_hint(struct dc_buf *b, const struct dc_finding *f)
+{
+    const struct dc_finding_launch *l = f->launch;
+    int d = l->device;
+    if (f->action != DC_ACT_REPORTED && f->kind == DC_F_HOST_MEMORY) {
+        dc_bput(b, "    hint: move the operand to cuda:%d before the launch (cudaMemcpy, tensor.to(\"cuda:%d\")), or allocate it with cudaMallocHost / cudaMallocManaged\n", d, d);
+        return;
+    }
+    switch (f->kind) {
+    case DC_F_DEVICE_MISMATCH:
+        dc_bput(b, "    hint: move the operand to cuda:%d before the launch (e.g. cudaMemcpyPeer, or tensor.to(\"cuda:%d\")), or ", d, d);
+        if (f->alloc.kind == DC_MEM_VMM)
+            dc_bput(b, "grant cuda:%d access with cuMemSetAccess\n", d);
+        else if (f->alloc.kind == DC_MEM_POOL)
+            dc_bput(b, "grant cuda:%d access to the pool with cudaMemPoolSetAccess\n", d);
+        else
+            dc_bput(b, "enable peer access (cudaDeviceEnablePeerAccess)\n");
+        break;
+    case DC_F_PEER_ACCESS:
+        dc_bput(b, "    hint: legal, but every access crosses NVLink/PCIe; copy the data to cuda:%d once if the kernel reads it repeatedly (peer=ignore silences this)\n", d);
+        break;
+    case DC_F_HOST_MEMORY:
+        if (f->alloc_known)
+            dc_bput(b, "    hint: legal but slow: the kernel reads host memory over PCIe; copy it to cuda:%d first (cudaMemcpyAsync, tensor.to(\"cuda:%d\")) (host_memory=ignore silences this)\n", d, d);
+        else
+            dc_bput(b, "    hint: copy the data to cuda:%d (cudaMemcpy, tensor.to(\"cuda:%d\")) or allocate it with cudaMallocHost / cudaMallocManaged\n", d, d);
+        break;
+    case DC_F_STREAM_MISMATCH:
+        dc_bput(b, "    hint: call cudaSetDevice(%d) before launching into a stream of cuda:%d, or launch into a stream created on cuda:%d\n",
+             d, d, l->current_device);
+        break;
+    case DC_F_ASYNC_ERROR:
+        dc_bput(b, "    hint: this launch failed on the device (found by sync=1); an operand cuda:%d may not access is the usual cause: move it to cuda:%d before the launch\n", d, d);
+        break;
+    case DC_F_UNCHECKED_KERNEL:
+        dc_bput(b, "    hint: the driver gave no parameter layout for this kernel (cuFuncGetParamInfo needs driver 12.4+); its launches are counted as unchecked\n");
+        break;
+    default:
+        break;
+    }
+}
+
+void dc_text_finding(struct dc_buf *b, const struct dc_finding *f, const char *kname,
+                     const struct dc_frame *launch_frames, size_t nl, const struct dc_frame *alloc_frames, size_t na)
+{
+    const struct dc_finding_launch *l = f->launch;
+    char stream[32];
+    snprintf(stream, sizeof stream, "0x%zx", (size_t)l->stream);
+    dc_bput(b, "==devcheck== %s: %s: kernel %s ", sev_upper(f->severity), dc_finding_kind_name(f->kind), kname);
+    if (f->kind == DC_F_STREAM_MISMATCH)
+        dc_bput(b, "launched into stream %s of cuda:%d while the current device is cuda:%d (via %s)\n",
+             stream, l->device, l->current_device, l->api ? l->api : "?");
+    else if (f->kind == DC_F_UNCHECKED_KERNEL)
+        dc_bput(b, "launched on cuda:%d (stream %s, via %s): parameter layout unknown, operands not checked\n",
+             l->device, stream, l->api ? l->api : "?");
+    else if (f->kind == DC_F_ASYNC_ERROR)
+        dc_bput(b, "launched on cuda:%d (stream %s, via %s) failed on the device: %s\n",
+             l->device, stream, l->api ? l->api : "?", f->error ? f->error : "?");
+    else
+        dc_bput(b, "launched on cuda:%d (stream %s, via %s)\n", l->device, stream, l->api ? l->api : "?");
+    if (f->kind == DC_F_ASYNC_ERROR)
+        text_operands(b, f);
+    if (f->has_operand)
+        text_operand(b, f);
+    text_action(b, f);
+    text_stack(b, "launch stack", launch_frames, nl);
+    if (f->has_operand && f->alloc_known)
+        text_stack(b, "allocated at", alloc_frames, na);
+    text_hint(b, f);
+}
