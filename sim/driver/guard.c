@@ -51,6 +51,14 @@ static struct sim_prot g_ent[MAX_PROT];     /* the open (or last) window's plan;
 static _Atomic uintptr_t g_pub_base[MAX_PROT];
 static _Atomic size_t g_pub_len[MAX_PROT];
 static atomic_int g_valid[MAX_PROT];        /* 0: forgotten (unmapped or remapped meanwhile) */
+/* Every range outside the arenas that some window protected and that is
+ * still mapped (IPC and VMM mappings, reserved holes): where another
+ * thread's fault may be a window's, also one already closed.  Written with
+ * the lock held, read by the handler; a freed slot has length 0. */
+#define MAX_REG 1024
+static _Atomic uintptr_t g_reg_base[MAX_REG];
+static _Atomic size_t g_reg_len[MAX_REG];
+static atomic_size_t g_nreg;
 static atomic_int g_scratched[MAX_PROT];
 static atomic_size_t g_nent;
 static atomic_uint g_seq;                   /* odd while a window is open */
@@ -74,6 +82,36 @@ static long entry_of(uintptr_t a)
             return (long)i;
     }
     return -1;
+}
+
+static int in_registry(uintptr_t a)
+{
+    size_t n = atomic_load_explicit(&g_nreg, memory_order_acquire);
+    for (size_t i = 0; i < n; i++) {
+        uintptr_t b = atomic_load_explicit(&g_reg_base[i], memory_order_relaxed);
+        if (a >= b && a - b < atomic_load_explicit(&g_reg_len[i], memory_order_relaxed))
+            return 1;
+    }
+    return 0;
+}
+
+/* lock held */
+static void registry_add(uintptr_t base, size_t len)
+{
+    size_t n = atomic_load(&g_nreg), free_slot = n;
+    for (size_t i = 0; i < n; i++) {
+        size_t l = atomic_load_explicit(&g_reg_len[i], memory_order_relaxed);
+        if (l == len && atomic_load_explicit(&g_reg_base[i], memory_order_relaxed) == base)
+            return;
+        if (l == 0 && free_slot == n)
+            free_slot = i;
+    }
+    if (free_slot == MAX_REG)
+        return;         /* full: such a fault goes to the program's handler */
+    atomic_store_explicit(&g_reg_base[free_slot], base, memory_order_relaxed);
+    atomic_store_explicit(&g_reg_len[free_slot], len, memory_order_release);
+    if (free_slot == n)
+        atomic_store_explicit(&g_nreg, n + 1, memory_order_release);
 }
 
 /* Can a be read right now (async-signal-safe: a syscall, no access)? */
@@ -134,9 +172,11 @@ static void on_segv(int sig, siginfo_t *si, void *uc)
         errno = saved;
         return;
     }
-    /* another thread: protected by a window (open, or closed since the
-     * fault), it waits for the window to close and retries */
-    if (sim_mem_in_arena(a) || entry_of(a) >= 0) {
+    /* another thread, in memory a window protects (open, or closed since
+     * the fault): it waits for the window to close and retries.  Arenas are
+     * read-write outside windows; elsewhere only what is readable now is
+     * retried (a reserved hole stays a fault). */
+    if (sim_mem_in_arena(a) || in_registry(a)) {
         unsigned s;
         while ((s = atomic_load(&g_seq)) & 1) {
             while (atomic_load(&g_seq) == s)
@@ -146,9 +186,6 @@ static void on_segv(int sig, siginfo_t *si, void *uc)
             errno = saved;
             return;
         }
-    } else if (readable(a)) {
-        errno = saved;          /* a window closed and its table changed meanwhile */
-        return;
     }
     chain(sig, si, uc);
     errno = saved;
@@ -160,6 +197,12 @@ void sim_guard_forget(uintptr_t base, size_t len)
     for (size_t i = 0; i < n; i++)
         if (base < g_ent[i].base + g_ent[i].len && g_ent[i].base < base + len)
             atomic_store(&g_valid[i], 0);
+    n = atomic_load(&g_nreg);
+    for (size_t i = 0; i < n; i++) {
+        uintptr_t b = atomic_load_explicit(&g_reg_base[i], memory_order_relaxed);
+        if (base < b + atomic_load_explicit(&g_reg_len[i], memory_order_relaxed) && b < base + len)
+            atomic_store_explicit(&g_reg_len[i], 0, memory_order_relaxed);
+    }
 }
 
 /* Ours installed, the program's kept in g_old (lock held); 0 on failure. */
@@ -223,6 +266,8 @@ void sim_twin_run(sim_twin_fn twin, void **args, const unsigned grid[3], const u
         atomic_store_explicit(&g_pub_len[i], g_ent[i].len, memory_order_relaxed);
         atomic_store(&g_scratched[i], 0);
         atomic_store(&g_valid[i], 1);
+        if (!sim_mem_in_arena(g_ent[i].base))
+            registry_add(g_ent[i].base, g_ent[i].len);
     }
     atomic_store(&g_fault_addr, 0);
     atomic_store(&g_nfault, 0);

@@ -67,12 +67,19 @@ static void prog_handler(int sig, siginfo_t *si, void *uc)
 }
 
 static volatile uintptr_t bad_address = 16;   /* no page there */
+static void *ro_page;                           /* readable, not writable */
+/* The program's own faults reach its handler: an address nothing maps, and
+ * a write to a read-only page (readable: never to be retried). */
 static int fault_outside_twin(void)
 {
     int before = prog_faults;
     if (sigsetjmp(jb, 1) == 0)
         *(volatile int *)bad_address = 1;
-    return prog_faults == before + 1;
+    if (!ro_page)
+        ro_page = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (sigsetjmp(jb, 1) == 0)
+        *(volatile int *)ro_page = 1;
+    return prog_faults == before + 2;
 }
 
 static void install_prog_handler(void)
