@@ -20,6 +20,7 @@
 #include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -95,14 +96,15 @@ static void install_prog_handler(void)
 static CUcontext c0, c1;
 static CUdeviceptr big1;            /* on device 1 */
 enum { BIG = 1 << 20 };
-static volatile int copier_ready, copy_ok;
+static atomic_int copier_ready;
+static int copy_ok;                 /* read after pthread_join */
 
 static void *copier(void *arg)
 {
     (void)arg;
     unsigned *h = malloc(BIG);
     cuCtxSetCurrent(c1);
-    copier_ready = 1;
+    atomic_store(&copier_ready, 1);
     CUresult r = cuMemcpyDtoH(h, big1, BIG);
     int ok = r == CUDA_SUCCESS;
     for (size_t i = 0; ok && i < BIG / 4; i++)
@@ -114,7 +116,7 @@ static void *copier(void *arg)
 
 static void wait_for_copier(void)
 {
-    for (int i = 0; i < 2000 && !copier_ready; i++)
+    for (int i = 0; i < 2000 && !atomic_load(&copier_ready); i++)
         usleep(1000);
     usleep(20000);                  /* let it reach the bytes */
 }
