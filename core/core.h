@@ -149,7 +149,8 @@ int  dc_mem_known(uintptr_t addr);
 void dc_ctx_peer_access(CUcontext peer, int enable);
 /* Context ctx is gone (destroyed, or a primary context reset): the device,
  * pool, IPC and managed memory made in it and the peer links it took part in
- * are forgotten; other contexts of the same device keep theirs. */
+ * are forgotten, and the descriptions of its functions (the driver may reuse
+ * their handles); other contexts of the same device keep theirs. */
 void dc_ctx_destroyed(CUcontext ctx);
 
 /* --- stream capture events (core/capture.c) ------------------------------------- */

@@ -8,14 +8,15 @@ PT_PROGS := $(PT_BUILD)/xdev $(PT_BUILD)/ctor_main $(PT_BUILD)/libctor.so $(PT_B
             $(PT_BUILD)/fakedrv/libcuda.so.1 $(PT_BUILD)/fakedrv_lacking/libcuda.so.1 \
             $(PT_BUILD)/throw_main $(PT_BUILD)/libthrow.so $(PT_BUILD)/xdev_nodebug \
             $(PT_BUILD)/local_main $(PT_BUILD)/libxlocal.so $(PT_BUILD)/liblocal_twin.so \
-            $(PT_BUILD)/capture
+            $(PT_BUILD)/capture $(PT_BUILD)/stale_main $(PT_BUILD)/stale_kernels.cubin
 ALL   += $(PT_PROGS)
 TESTS += tests/preload/exports.sh tests/preload/wrapper.sh tests/preload/dlsym.sh \
          tests/preload/procaddr.sh tests/preload/ctor.sh tests/preload/xdev.sh \
          tests/preload/bad_options.sh tests/preload/exitcode.sh tests/preload/fork.sh \
          tests/preload/nodriver.sh tests/preload/launches.sh tests/preload/rt12.sh \
          tests/preload/threads.sh tests/preload/optional.sh tests/preload/unwind.sh \
-         tests/preload/debuginfod.sh tests/preload/rtld_local.sh tests/preload/capture.sh
+         tests/preload/debuginfod.sh tests/preload/rtld_local.sh tests/preload/capture.sh \
+         tests/preload/stale.sh
 
 $(PT_BUILD)/xdev: tests/preload/xdev.cu
 	@mkdir -p $(@D)
@@ -127,3 +128,12 @@ $(PT_BUILD)/liblocal_twin.so: tests/preload/local_twin.c
 $(PT_BUILD)/local_main: tests/preload/local_main.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS) -ldl
+
+# stale.sh: function handles reused after a context's end.
+$(PT_BUILD)/stale_kernels.cubin: tests/preload/stale_kernels.cu
+	@mkdir -p $(@D)
+	$(NVCC) -Wno-deprecated-gpu-targets -cubin -o $@ $<
+
+$(PT_BUILD)/stale_main: tests/preload/stale_main.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS) -L$(CUDA_HOME)/lib64/stubs -lcuda

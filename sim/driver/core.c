@@ -122,6 +122,11 @@ void sim_obj_del(void *o)
     if (o && tdelete(o, &g_objs, ptr_cmp))
         ((struct sim_obj *)o)->type = 0;
 }
+void sim_objects_walk(void (*visit)(const void *, VISIT, int))
+{
+    twalk(g_objs, visit);
+}
+
 void *sim_obj_get(const void *o, int type)
 {
     if (!o)
