@@ -131,9 +131,10 @@ static struct link_map *object_of(void *p)
  * if that object does not define it. */
 static void *own_definition(void *h, const char *name, const char *version)
 {
-    static struct link_map *self;
+    static struct link_map *self_lm;
+    struct link_map *self = __atomic_load_n(&self_lm, __ATOMIC_RELAXED);
     if (!self)
-        self = object_of((void *)(uintptr_t)dc_resolve_rt);
+        __atomic_store_n(&self_lm, self = object_of((void *)(uintptr_t)dc_resolve_rt), __ATOMIC_RELAXED);
     void *p = dlvsym(h, name, version);
     struct link_map *lm = NULL;
     if (!p || dlinfo(h, RTLD_DI_LINKMAP, &lm) != 0 || object_of(p) != lm || lm == self)
@@ -178,8 +179,10 @@ static int list_object(struct dl_phdr_info *info, size_t size, void *data)
             a = info->dlpi_addr + info->dlpi_phdr[i].p_vaddr;
     if (!a)
         return 0;
-    if (!strcmp(b + 1, o->soname)) {        /* move the first other one back */
-        o->addr[o->n++] = o->addr[o->first];
+    if (!strcmp(b + 1, o->soname)) {
+        if (o->first < o->n)                /* the first other one moves to the end */
+            o->addr[o->n] = o->addr[o->first];
+        o->n++;
         o->addr[o->first++] = a;
     } else {
         o->addr[o->n++] = a;

@@ -140,7 +140,7 @@ DC_NO_SANITIZE static int look_for_cuda(struct dl_phdr_info *info, size_t size, 
     if (l->first) {
         l->first = 0;
         l->adds = size >= offsetof(struct dl_phdr_info, dlpi_subs) ? info->dlpi_adds : 0;
-        if (l->adds && l->adds == seen_adds)
+        if (l->adds && l->adds == __atomic_load_n(&seen_adds, __ATOMIC_RELAXED))
             return 1;                   /* nothing loaded since the last look */
     }
     const char *n = info->dlpi_name, *b = n ? strrchr(n, '/') : NULL;
