@@ -33,6 +33,7 @@ struct dc_alloc {
     uint32_t alloc_stack;   /* dc_stack id of the allocating call, 0 if none */
     uint64_t ctx;           /* the CUcontext it lives and dies with; 0: none (host, VMM) or unknown */
     uint64_t serial;        /* set by dc_reg_add: increases with every add */
+    int from_driver;        /* not seen allocated: the driver told it (core/ptrinfo.c) */
 };
 
 /* 0, or -1 (table unchanged) when size == 0, base + size overflows, or memory

@@ -165,6 +165,8 @@ DC_EXPORT CUresult CUDAAPI cuModuleUnload(CUmodule hmod)
         return DC_REAL(cuModuleUnload, hmod);
     CUresult r = DC_REAL(cuModuleUnload, hmod);
     dc_kernels_unloaded();
+    if (r == CUDA_SUCCESS)
+        dc_image_unloaded(hmod);
     dc_leave();
     return r;
 }
@@ -175,6 +177,8 @@ DC_EXPORT CUresult CUDAAPI cuLibraryUnload(CUlibrary library)
         return DC_REAL(cuLibraryUnload, library);
     CUresult r = DC_REAL(cuLibraryUnload, library);
     dc_kernels_unloaded();
+    if (r == CUDA_SUCCESS)
+        dc_image_unloaded(library);
     dc_leave();
     return r;
 }

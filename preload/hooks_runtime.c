@@ -6,6 +6,8 @@
  * must be set in the translation unit that defines them. */
 #include "preload/preload.h"
 
+#include <dlfcn.h>
+
 #define CUDA_LAUNCH_KERNEL(name)                                                          \
     DC_EXPORT cudaError_t CUDARTAPI name(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, \
                                          void **args, size_t sharedMem, cudaStream_t stream) \
@@ -84,6 +86,65 @@ ENTRY_POINT_HOOK(cudaGetDriverEntryPointByVersion_ptsz,
     (const char *symbol, void **funcPtr, unsigned int cudaVersion, unsigned long long flags,
      enum cudaDriverEntryPointQueryResult *driverStatus),
     (cudaGetDriverEntryPointByVersion_ptsz, symbol, funcPtr, cudaVersion, flags, driverStatus))
+
+/* --- nvcc's registration of fatbins and kernels ------------------------------ *
+ * Called from constructors, before main and before devcheck starts: they
+ * pass straight through and describe the fatbin and kernel names to the core
+ * (which keeps them for its image reader, core/images.c) without starting
+ * devcheck and without calling CUDA. */
+
+/* The real registration function: the next definition (RTLD_NEXT), else the
+ * one the calling object's own dependencies hold (a libcudart loaded
+ * RTLD_LOCAL with a Python extension is invisible to RTLD_NEXT). */
+static void *registration_real(void **slot, const char *name, const void *caller)
+{
+    void *p = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
+    if (p)
+        return p;
+    p = dc_resolve_rt(name);
+    Dl_info info;
+    if (!p && caller && dladdr(caller, &info) && info.dli_fname) {
+        void *h = dlopen(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD);
+        if (h) {
+            p = dlsym(h, name);
+            dlclose(h);
+        }
+    }
+    if (p)
+        __atomic_store_n(slot, p, __ATOMIC_RELEASE);
+    return p;
+}
+#define REGISTRATION_REAL(name) \
+    ((__typeof__(dc_real_##name))registration_real((void **)&dc_real_##name, #name, __builtin_return_address(0)))
+
+DC_EXPORT void **CUDARTAPI __cudaRegisterFatBinary(void *fatCubin)
+{
+    __typeof__(dc_real___cudaRegisterFatBinary) real = REGISTRATION_REAL(__cudaRegisterFatBinary);
+    void **h = real ? real(fatCubin) : NULL;
+    if (h && !dc_guard)
+        dc_image_fatbin_registered(h, fatCubin);
+    return h;
+}
+
+DC_EXPORT void CUDARTAPI __cudaRegisterFunction(void **fatCubinHandle, const char *hostFun, char *deviceFun,
+                                                const char *deviceName, int thread_limit, uint3 *tid, uint3 *bid,
+                                                dim3 *bDim, dim3 *gDim, int *wSize)
+{
+    __typeof__(dc_real___cudaRegisterFunction) real = REGISTRATION_REAL(__cudaRegisterFunction);
+    if (real)
+        real(fatCubinHandle, hostFun, deviceFun, deviceName, thread_limit, tid, bid, bDim, gDim, wSize);
+    if (!dc_guard)
+        dc_image_function_registered(fatCubinHandle, deviceFun);
+}
+
+DC_EXPORT void CUDARTAPI __cudaUnregisterFatBinary(void **fatCubinHandle)
+{
+    __typeof__(dc_real___cudaUnregisterFatBinary) real = REGISTRATION_REAL(__cudaUnregisterFatBinary);
+    if (!dc_guard)
+        dc_image_unloaded(fatCubinHandle);
+    if (real)
+        real(fatCubinHandle);
+}
 
 /* Runtime hooks carry cudart's symbol versions (see hooks.def):
  * name@@libcudart.so.13, and for entry points older toolkits have,
