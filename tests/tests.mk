@@ -3,3 +3,4 @@ include tests/unit.mk
 include tests/preload.mk
 -include tests/e2e.mk
 include tests/cupti.mk
+include tests/clients.mk
