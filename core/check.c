@@ -222,16 +222,14 @@ static int resolve(const struct dc_launch *l, uintptr_t v, struct dc_alloc *a)
 {
     if (dc_reg_lookup(v, a) == 0)
         return end_iterator(l, v, a) ? 0 : 1;
-    if (end_iterator(l, v, NULL))
-        return 0;
-    switch (dc_addr_lookup(v, a)) {
-    case DC_ADDR_KNOWN:
+    /* the driver first: memory devcheck did not see may start right where
+     * one it saw ends */
+    int r = dc_addr_lookup(v, a);
+    if (r == DC_ADDR_KNOWN)
         return end_iterator(l, v, a) ? 0 : 1;
-    case DC_ADDR_HOST:
-        return 2;
-    default:
-        return 0;
-    }
+    if (end_iterator(l, v, NULL))
+        return 0;                       /* one past the end: never host memory */
+    return r == DC_ADDR_HOST ? 2 : 0;
 }
 
 /* dc_check_async_error: every operand the registry knows or that is host
