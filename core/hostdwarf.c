@@ -10,6 +10,7 @@
 #include <link.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define MAX_OBJECTS 512
@@ -317,14 +318,51 @@ static int params_of(Dwarf_Die *fn, struct dc_dw_param *out, int max)
     return n;
 }
 
+/* Objects known to have no debug information (most of a framework's
+ * libraries): not opened again.  Keyed by device and inode, so a path reused
+ * by another file is looked at afresh.  Lock-free (a fork never inherits a
+ * held lock): an entry is claimed with a fetch-add, filled, then published. */
+#define NO_DEBUG_MAX 1024
+static struct { dev_t dev; ino_t ino; int ready; } no_debug[NO_DEBUG_MAX];
+static unsigned n_no_debug;
+
+static int known_without_debug(const struct stat *st)
+{
+    unsigned n = __atomic_load_n(&n_no_debug, __ATOMIC_ACQUIRE);
+    for (unsigned i = 0; i < n && i < NO_DEBUG_MAX; i++)
+        if (__atomic_load_n(&no_debug[i].ready, __ATOMIC_ACQUIRE) && no_debug[i].dev == st->st_dev &&
+            no_debug[i].ino == st->st_ino)
+            return 1;
+    return 0;
+}
+
+static void remember_without_debug(const struct stat *st)
+{
+    unsigned i = __atomic_fetch_add(&n_no_debug, 1, __ATOMIC_ACQ_REL);
+    if (i >= NO_DEBUG_MAX)
+        return;
+    no_debug[i].dev = st->st_dev;
+    no_debug[i].ino = st->st_ino;
+    __atomic_store_n(&no_debug[i].ready, 1, __ATOMIC_RELEASE);
+}
+
 static int from_object(const char *path, const char *name, struct dc_dw_param *out, int max)
 {
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return -1;
+    struct stat st;
+    int have_st = fstat(fd, &st) == 0;
+    if (have_st && known_without_debug(&st)) {
+        close(fd);
+        return -1;
+    }
     int n = -1;
     Elf *e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-    if (e && elf_kind(e) == ELF_K_ELF && has_debug_info(e)) {
+    int debug = e && elf_kind(e) == ELF_K_ELF && has_debug_info(e);
+    if (!debug && have_st)
+        remember_without_debug(&st);
+    if (debug) {
         GElf_Addr addr = find_function(e, name);
         Dwarf *dw = addr ? dwarf_begin_elf(e, DWARF_C_READ, NULL) : NULL;
         if (dw) {

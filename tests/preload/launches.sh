@@ -14,7 +14,7 @@ W1='summary errors=0 warnings=1'
 CLEAN='summary errors=0 warnings=0'
 # MODE|expected findings, one per line (\n-separated), or !REGEX: no finding
 # matches.  vmmstripe: the unmapped address must not keep its old owner (what
-# it is instead depends on the platform: the sim's reservations are host memory).
+# it is instead depends on the platform; the sim's reservations are PROT_NONE, never host memory).
 # Three ways: backend=both, interpose and cupti (issue 4) give the same findings;
 # hide:MODE runs MODE with cuFuncGetParamInfo/cuKernelGetParamInfo hidden (the
 # layout from devcheck's own image reader).
