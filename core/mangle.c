@@ -80,6 +80,7 @@ static int type(struct parser *p, struct ty *out);
 static int name(struct parser *p, int state, struct ty *out);
 static int encoding(struct parser *p, struct dc_sig_param *params, int max, int *nparams);
 static int template_args(struct parser *p, int tag, struct ty *args_head);
+static int arg_list(struct parser *p, struct ty *head, int tag);
 static int expression(struct parser *p);
 static int nv_lambda(struct parser *p);
 
@@ -364,24 +365,34 @@ static int template_arg(struct parser *p, struct ty *out)
         return literal(p, out);
     if (eat(p, 'J')) {
         out->kind = TK_PACK;
-        uint32_t last = 0;
-        while (!eat(p, 'E')) {
-            struct ty a;
-            if (!look(p, 0) || !template_arg(p, &a))
-                return 0;
-            uint32_t at = pool_add(p, &a);
-            if (!at)
-                return 0;
-            if (last)
-                p->pool[last - 1].next = at;
-            else
-                out->first = at;
-            last = at;
-            out->n++;
-        }
-        return 1;
+        return arg_list(p, out, 0);
     }
     return type(p, out);
+}
+
+/* Template arguments up to their E, appended to the list head->first (pool
+ * indices), head->n of them.  tag: each is in scope as a T_ at once (an
+ * argument may name an earlier one). */
+static int arg_list(struct parser *p, struct ty *head, int tag)
+{
+    uint32_t last = 0;
+    while (!eat(p, 'E')) {
+        struct ty a;
+        if (!look(p, 0) || !template_arg(p, &a))
+            return 0;
+        uint32_t at = pool_add(p, &a);
+        if (!at)
+            return 0;
+        if (last)
+            p->pool[last - 1].next = at;
+        else
+            head->first = at;
+        last = at;
+        head->n++;
+        if (tag)
+            p->tparams = head->first;
+    }
+    return 1;
 }
 
 /* <template-args> ::= I <template-arg>+ E.  tag: these become the template
@@ -393,30 +404,10 @@ static int template_args(struct parser *p, int tag, struct ty *args_head)
     if (++p->depth > MAX_DEPTH)
         return 0;
     memset(args_head, 0, sizeof *args_head);
-    uint32_t first = 0, last = 0;
-    unsigned count = 0;
     if (tag)
         p->tparams = 0;                 /* T_ names the innermost arguments */
-    while (!eat(p, 'E')) {
-        struct ty a;
-        if (!look(p, 0) || !template_arg(p, &a))
-            return 0;
-        uint32_t at = pool_add(p, &a);
-        if (!at)
-            return 0;
-        if (last)
-            p->pool[last - 1].next = at;
-        else
-            first = at;
-        last = at;
-        count++;
-        if (tag)
-            p->tparams = first;         /* an argument may name an earlier one */
-    }
-    if (!count)
+    if (!arg_list(p, args_head, tag) || !args_head->n)
         return 0;
-    args_head->first = first;
-    args_head->n = count;
     p->depth--;
     return 1;
 }

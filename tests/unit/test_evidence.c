@@ -610,8 +610,64 @@ static void test_fuzz(unsigned rounds)
     }
 }
 
+/* ---- the parser against nvcc's host stubs ------------------------------------------------------- *
+ * nvcc names each kernel's host stub `__device_stub__` + the kernel's mangled
+ * name (without its leading `_`), and gives the stub the kernel's parameters,
+ * pointers as pointers and everything else by reference: a second, simpler
+ * mangled name to check the kernel's against.  --stubs FILE: one stub symbol
+ * a line (e.g. from `strings libtorch_cuda.so`); every kernel name the parser
+ * understands must have the stub's parameter count, and a parameter it calls
+ * a pointer must be a pointer in the stub. */
+static int check_stubs(const char *file)
+{
+    FILE *f = fopen(file, "r");
+    if (!f)
+        return 2;
+    static char line[1 << 16];
+    long pairs = 0, understood = 0, wrong = 0, pointers = 0;
+    struct dc_sig_param *kp = malloc(4096 * sizeof *kp), *sp = malloc(4096 * sizeof *sp);
+    while (kp && sp && fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\n")] = 0;
+        const char *s = line + 2 + (line[2] == 'L');
+        if (strncmp(line, "_Z", 2))
+            continue;
+        char *end;
+        long len = strtol(s, &end, 10);
+        if (len <= 16 || strncmp(end, "__device_stub__Z", 16) || (size_t)len > strlen(end))
+            continue;
+        char kernel[1 << 15];
+        if ((size_t)len - 14 >= sizeof kernel)
+            continue;
+        kernel[0] = '_';
+        memcpy(kernel + 1, end + 15, (size_t)len - 15);
+        kernel[len - 14] = 0;
+        pairs++;
+        int nk = dc_sig_params(kernel, kp, 4096), ns = dc_sig_params(line, sp, 4096);
+        if (nk < 0 || ns < 0)
+            continue;
+        understood++;
+        int bad = nk != ns;
+        for (int i = 0; !bad && i < nk && i < 4096; i++) {
+            pointers += kp[i].kind == DC_SIG_POINTER;
+            bad = kp[i].kind == DC_SIG_POINTER && sp[i].kind != DC_SIG_POINTER;
+        }
+        if (bad) {
+            wrong++;
+            fprintf(stderr, "  wrong: %.300s\n", kernel);
+        }
+    }
+    fclose(f);
+    free(kp);
+    free(sp);
+    printf("stubs: %ld kernels, %ld understood, %ld pointer parameters, %ld wrong\n", pairs, understood, pointers,
+           wrong);
+    return wrong || !understood ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc > 2 && !strcmp(argv[1], "--stubs"))
+        return check_stubs(argv[2]);
     fixtures = argc > 1 ? argv[1] : ".";
     outdir = argc > 2 ? argv[2] : ".";
     unsigned rounds = argc > 3 ? (unsigned)atoi(argv[3]) : 20000;
