@@ -3,6 +3,8 @@
 #include "core/images.h"
 #include "core/core.h"
 #include "core/driver.h"
+#include "core/ptrinfo.h"
+#include "core/registry.h"
 #include "report/forklock.h"
 
 #include <dlfcn.h>
@@ -155,6 +157,9 @@ void dc_image_file_loaded(const void *owner, const char *path)
 
 void dc_image_unloaded(const void *owner)
 {
+    /* its __device__ variables go with it, without a free devcheck sees */
+    (void)dc_reg_drop_from_driver();
+    dc_addr_forget();
     pthread_mutex_lock(&lock);
     struct image *im;
     HASH_FIND_PTR(images, &owner, im);

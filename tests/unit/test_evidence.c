@@ -491,6 +491,21 @@ static void test_check_classes(void)
     CHECK_STR_CONTAINS(log, "param 1, word +24 = 0x520000001040: device memory owned by cuda:1 [a word of unknown "
                             "meaning: a suspect]; cuda:0 may not access it");
     CHECK_STR_CONTAINS(log, "operand: param 1, word +24 = 0x520000001040");
+
+    /* what the driver told is forgotten at a module unload (its variables
+     * go without a free devcheck sees); what devcheck saw stays */
+    struct dc_alloc told;
+    memset(&told, 0, sizeof told);
+    told.base = 0x530000000000ull;
+    told.size = 256;
+    told.kind = DC_MEM_DEVICE;
+    told.owner = 1;
+    told.from_driver = 1;
+    CHECK_EQ_LL(dc_reg_add(&told), 0);
+    CHECK_EQ_LL(dc_reg_drop_from_driver(), 1);
+    struct dc_alloc got;
+    CHECK(dc_reg_lookup(0x530000000010ull, &got) != 0);
+    CHECK(dc_reg_lookup(D1 + 8, &got) == 0 && !got.from_driver);
 }
 
 /* ---- /proc/self/maps as NVIDIA's driver leaves it ------------------------------------------------ */
