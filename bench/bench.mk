@@ -1,10 +1,22 @@
-# bench/: the overhead benchmark (`make bench`); not part of `make test`.
+# bench/: `make bench` (bench/run.sh) measures devcheck's cost per launch and
+# per allocation next to no devcheck and a pass-through floor shim; tests/bench/
+# checks that it runs and guards the instructions per launch.
 BENCH_BUILD := $(BUILD)/bench
-ALL += $(BENCH_BUILD)/launches
+ALL += $(BENCH_BUILD)/launches $(BENCH_BUILD)/libfloor.so $(BENCH_BUILD)/regbench
 
 $(BENCH_BUILD)/launches: bench/launches.cu
 	@mkdir -p $(@D)
 	$(NVCC) $(ALL_NVCCFLAGS) -o $@ $<
+
+# The floor: forwards only (no sanitizer: it runs under valgrind).
+$(BENCH_BUILD)/libfloor.so: bench/floor.c bench/floor.map
+	@mkdir -p $(@D)
+	$(CC) -std=gnu11 -O2 $(WARN) -fPIC -D_GNU_SOURCE -I$(CUDA_INC) -I. -fvisibility=hidden -shared \
+	    -Wl,--version-script=bench/floor.map $< -o $@ -ldl
+
+$(BENCH_BUILD)/regbench: bench/regbench.c $(DCCORE_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(DCCORE_CFLAGS) $< -o $@ $(ALL_LDFLAGS) $(DCCORE_LIB) $(DCCORE_LDLIBS)
 
 .PHONY: bench
 bench: all

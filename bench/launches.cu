@@ -1,59 +1,213 @@
-// Launch-heavy workload for the overhead benchmark: `allocs` live allocations
-// spread over every device, then `launches` launches of a kernel with four
-// pointer operands and a struct of two more, all on the launch device.
-// Usage: launches [launches] [allocs]; prints the elapsed seconds of the
-// launch loop alone.
+// The workload of `make bench` (bench/run.sh): kernel launches and
+// allocations, each measured section run `n` times and reported as the CPU
+// time per operation; under callgrind (--instr-atstart=no) only the measured
+// sections are instrumented, each dumped under its own name, so the dumps
+// count the instructions of those loops alone.
+//
+// Usage: launches SECTIONS N [LIVE...]
+//   SECTIONS  comma-separated: ptr8 (a kernel with 8 pointer parameters),
+//             struct64 (one 64-byte struct of 8 pointers passed by value),
+//             alloc0 / alloc40 (cudaMalloc + cudaFree of 256 bytes, 0 or 40
+//             extra frames deep), mem (bytes per live allocation)
+//   N         iterations of each measured loop
+//   LIVE      the launch sections run once at each of these counts of live
+//             allocations of mixed sizes (64 B .. 64 KiB, every device), made
+//             before the section; default 10
+// Prints one line per section: `NAME@LIVE ns=<CPU ns per op>`, and for mem
+// `mem@LIVE heap=<bytes> rss=<bytes>` (the growth of malloc's heap and of
+// the resident set while the live allocations were made, per allocation).
+// Every launch's operands are on the launch device: devcheck finds nothing.
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <ctime>
+#include <malloc.h>
 #include <vector>
 #include <cuda_runtime.h>
+#include <valgrind/callgrind.h>
 
-struct pair_args { const float *a, *b; };
+struct ptr8_args {
+    const float *p[8];
+};
 
-__global__ void axpy4(float *y, const float *x0, const float *x1, const float *x2,
-                      pair_args p, int n)
+__global__ void k_ptr8(float *a, const float *b, const float *c, const float *d, const float *e,
+                       const float *f, const float *g, const float *h)
 {
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) y[i] += x0[i] + x1[i] + x2[i] + p.a[i] + p.b[i];
+    int i = threadIdx.x;
+    a[i] += b[i] + c[i] + d[i] + e[i] + f[i] + g[i] + h[i];
 }
 
-static double now(void)
+__global__ void k_struct64(ptr8_args s)
+{
+    int i = threadIdx.x;
+    ((float *)s.p[0])[i] += s.p[1][i] + s.p[7][i];
+}
+
+#define CHECK(call)                                                                              \
+    do {                                                                                         \
+        cudaError_t e_ = (call);                                                                 \
+        if (e_ != cudaSuccess) {                                                                 \
+            fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e_));         \
+            exit(1);                                                                             \
+        }                                                                                        \
+    } while (0)
+
+static double cpu_now(void)
 {
     timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return ts.tv_sec * 1e9 + ts.tv_nsec;
 }
 
-#define CHECK(call) do { cudaError_t e_ = (call); if (e_ != cudaSuccess) { \
-    fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e_)); exit(1); } } while (0)
+static long rss_bytes(void)
+{
+    FILE *f = fopen("/proc/self/statm", "r");
+    long pages = 0, res = 0;
+    if (f) {
+        if (fscanf(f, "%ld %ld", &pages, &res) != 2)
+            res = 0;
+        fclose(f);
+    }
+    return res * 4096;
+}
+
+// One measured section: instrumented under callgrind, dumped as `name`.
+struct section {
+    const char *name;
+    long live;
+    double t0;
+    section(const char *n, long l) : name(n), live(l)
+    {
+        CALLGRIND_START_INSTRUMENTATION;
+        CALLGRIND_ZERO_STATS;
+        t0 = cpu_now();
+    }
+    void end(long n)
+    {
+        double t1 = cpu_now();
+        char label[64];
+        snprintf(label, sizeof label, "%s@%ld", name, live);
+        CALLGRIND_DUMP_STATS_AT(label);
+        CALLGRIND_STOP_INSTRUMENTATION;
+        printf("%s ns=%.1f\n", label, (t1 - t0) / (double)n);
+        fflush(stdout);
+    }
+};
+
+static float *buf[8];
+
+static void run_ptr8(long n, long live)
+{
+    for (int i = 0; i < 100; i++)      // warm-up: the kernel's first launch is decided once
+        k_ptr8<<<1, 32>>>((float *)buf[0], buf[1], buf[2], buf[3], buf[4], buf[5], buf[6], buf[7]);
+    section s("ptr8", live);
+    for (long i = 0; i < n; i++)
+        k_ptr8<<<1, 32>>>((float *)buf[0], buf[1], buf[2], buf[3], buf[4], buf[5], buf[6], buf[7]);
+    s.end(n);
+}
+
+static void run_struct64(long n, long live)
+{
+    ptr8_args a;
+    for (int i = 0; i < 8; i++)
+        a.p[i] = buf[i];
+    for (int i = 0; i < 100; i++)
+        k_struct64<<<1, 32>>>(a);
+    section s("struct64", live);
+    for (long i = 0; i < n; i++)
+        k_struct64<<<1, 32>>>(a);
+    s.end(n);
+}
+
+static void alloc_loop(long n)
+{
+    for (long i = 0; i < n; i++) {
+        void *p;
+        CHECK(cudaMalloc(&p, 256));
+        CHECK(cudaFree(p));
+    }
+}
+
+// `depth` more frames, then the loop.
+__attribute__((noinline)) static void alloc_deep(int depth, long n, long live, const char *name)
+{
+    if (depth > 0) {
+        alloc_deep(depth - 1, n, live, name);
+        __asm__ volatile("" ::: "memory");      // not a tail call: the frame stays
+        return;
+    }
+    alloc_loop(100);
+    section s(name, live);
+    alloc_loop(n);
+    s.end(n);
+}
+
+static std::vector<void *> live_allocs;
+static int ndev = 1;
+
+// Grows the live set to `count` allocations of mixed sizes on every device.
+static void grow_live(long count)
+{
+    while ((long)live_allocs.size() < count) {
+        long i = (long)live_allocs.size();
+        void *p;
+        CHECK(cudaSetDevice((int)(i % ndev)));
+        CHECK(cudaMalloc(&p, (size_t)64 << (i % 11)));
+        live_allocs.push_back(p);
+    }
+    CHECK(cudaSetDevice(0));
+}
 
 int main(int argc, char **argv)
 {
-    long launches = argc > 1 ? atol(argv[1]) : 100000;
-    long allocs = argc > 2 ? atol(argv[2]) : 10000;
-    int ndev = 0;
-    CHECK(cudaGetDeviceCount(&ndev));
-    std::vector<void *> live;
-    for (long i = 0; i < allocs; i++) {
-        void *p;
-        CHECK(cudaSetDevice((int)(i % ndev)));
-        CHECK(cudaMalloc(&p, 256 + (i % 7) * 512));
-        live.push_back(p);
+    if (argc < 3) {
+        fprintf(stderr, "usage: %s SECTIONS N [LIVE...]\n", argv[0]);
+        return 2;
     }
+    const char *sections = argv[1];
+    long n = atol(argv[2]);
+    std::vector<long> lives;
+    for (int i = 3; i < argc; i++)
+        lives.push_back(atol(argv[i]));
+    if (lives.empty())
+        lives.push_back(10);
+    auto want = [&](const char *s) {
+        size_t len = strlen(s);
+        for (const char *p = sections; (p = strstr(p, s)) != nullptr; p += len)
+            if ((p == sections || p[-1] == ',') && (p[len] == ',' || p[len] == 0))
+                return true;
+        return false;
+    };
+
+    CHECK(cudaGetDeviceCount(&ndev));
     CHECK(cudaSetDevice(0));
-    const int n = 256;
-    float *buf[6];
-    for (int i = 0; i < 6; i++)
-        CHECK(cudaMalloc(&buf[i], n * sizeof(float)));
-    pair_args p = { buf[4], buf[5] };
-    double t0 = now();
-    for (long i = 0; i < launches; i++)
-        axpy4<<<1, n>>>(buf[0], buf[1], buf[2], buf[3], p, n);
+    for (int i = 0; i < 8; i++)
+        CHECK(cudaMalloc(&buf[i], 32 * sizeof(float)));
+    live_allocs.reserve((size_t)lives.back() + 16);
+    for (long live : lives) {
+        long before_rss = rss_bytes();
+        struct mallinfo2 before = mallinfo2();
+        long had = (long)live_allocs.size();
+        grow_live(live);
+        if (want("mem") && live > had) {
+            struct mallinfo2 after = mallinfo2();
+            long made = live - had;
+            double heap = ((double)(after.uordblks + after.hblkhd) - (double)(before.uordblks + before.hblkhd)) / made;
+            printf("mem@%ld heap=%.1f rss=%.1f\n", live, heap, (double)(rss_bytes() - before_rss) / made);
+        }
+        if (want("ptr8"))
+            run_ptr8(n, live);
+        if (want("struct64"))
+            run_struct64(n, live);
+        if (want("alloc0"))
+            alloc_deep(0, n, live, "alloc0");
+        if (want("alloc40"))
+            alloc_deep(40, n, live, "alloc40");
+    }
     CHECK(cudaDeviceSynchronize());
-    double t1 = now();
-    printf("%.6f\n", t1 - t0);
-    for (void *q : live)
+    for (void *q : live_allocs)
         CHECK(cudaFree(q));
+    for (int i = 0; i < 8; i++)
+        CHECK(cudaFree(buf[i]));
     return 0;
 }

@@ -1,38 +1,228 @@
 #!/bin/sh
-# Overhead benchmark: the same workload without and with devcheck, side by
-# side in one run, reported as ratios (launch-loop time, peak RSS).  Runs on
-# the simulated GPUs when no driver is present.  Not a test: it asserts nothing.
+# `make bench`: devcheck's cost per launch and per allocation, side by side
+# in one run with no devcheck ("none"), a pass-through shim on the same entry
+# points ("floor", bench/floor.c), mode=off and the three backends:
+#  - instructions (callgrind, counted in the measured loops only: the program
+#    toggles instrumentation around them) per launch of a kernel with 8
+#    pointer parameters and of one with a 64-byte struct of pointers, at 10,
+#    10,000 and 1,000,000 live allocations of mixed sizes; per cudaMalloc +
+#    cudaFree 0 and 40 frames deep;
+#  - bytes per live allocation (malloc's heap and the resident set, growing
+#    from 10,000 to 1,000,000 live allocations);
+#  - CPU time per launch and per allocation+free: configurations run in
+#    turn, REPEAT rounds, the minimum of each;
+#  - the registry's lookups from 1, 2 and 4 threads (bench/regbench.c: the
+#    core's registry directly; the sim serialises launches).
+# Then each budget of issue 13 as a PASS/FAIL line.  Runs on the simulated
+# GPUs.  Not a test (times vary); tests/bench/ checks that it runs and that a
+# launch stays under a margin of instructions.
+#
+# Environment: BUILD (build), N (launches per callgrind section, 2000),
+# TN (per timed section, 20000), REPEAT (timed rounds, 5), LIVES ("10 10000
+# 1000000"), CONFIGS (all six), OUT (the directory for the runs' files).
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${BUILD:-build}
 case $BUILD in /*) ;; *) BUILD=$ROOT/$BUILD ;; esac
-LAUNCHES=${LAUNCHES:-100000}
-ALLOCS=${ALLOCS:-20000}
-REPEAT=${REPEAT:-3}
+N=${N:-2000}
+TN=${TN:-20000}
+REPEAT=${REPEAT:-5}
+LIVES=${LIVES:-10 10000 1000000}
+CONFIGS=${CONFIGS:-none floor off interpose cupti both}
+OUT=${OUT:-$BUILD/bench/out}
 prog=$BUILD/bench/launches
-[ -x /usr/bin/time ] || { echo "bench: needs /usr/bin/time for peak RSS (apt-get install time)" >&2; exit 1; }
-calc() { awk "BEGIN { printf \"%.4f\", $1 }"; }
-env_sim="LD_LIBRARY_PATH=$BUILD/sim${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-# run LABEL [VAR=VALUE...]: prints "seconds maxrss_kib", the best of REPEAT runs.
-run() {
-    best=""; rss=""
-    i=0
-    while [ $i -lt "$REPEAT" ]; do
-        out=$(env "$env_sim" "$@" /usr/bin/time -f '%M' "$prog" "$LAUNCHES" "$ALLOCS" 2>"$BUILD/bench/time.err")
-        r=$(tail -n 1 "$BUILD/bench/time.err")
-        if [ -z "$best" ] || [ "$(calc "$out < $best")" != 0.0000 ]; then best=$out; rss=$r; fi
-        i=$((i + 1))
-    done
-    echo "$best $rss"
+floor=$BUILD/bench/libfloor.so
+dc=$BUILD/lib/libdevcheck.so
+command -v valgrind >/dev/null || { echo "bench: needs valgrind (callgrind): apt-get install valgrind" >&2; exit 1; }
+rm -rf "$OUT"
+mkdir -p "$OUT"
+first_live=${LIVES%% *}
+last_live=${LIVES##* }
+
+# cfg_env CONFIG: the environment of a configuration, one VAR=VALUE a line.
+cfg_env() {
+    echo "LD_LIBRARY_PATH=$BUILD/sim${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+    case $1 in
+    none) ;;
+    floor) echo "LD_PRELOAD=$floor" ;;
+    off) echo "LD_PRELOAD=$dc"; echo "DEVCHECK_OPTIONS=mode=off" ;;
+    interpose|cupti|both) echo "LD_PRELOAD=$dc"; echo "DEVCHECK_OPTIONS=backend=$1" ;;
+    *) echo "bench: unknown configuration $1" >&2; exit 2 ;;
+    esac
 }
-set -- $(run)
-base_t=$1; base_rss=$2
-set -- $(run LD_PRELOAD="$BUILD/lib/libdevcheck.so")
-dc_t=$1; dc_rss=$2
-set -- $(run LD_PRELOAD="$BUILD/lib/libdevcheck.so" DEVCHECK_OPTIONS=mode=off)
-off_t=$1
-printf 'workload: %s launches (6 operands each), %s live allocations, best of %s\n' "$LAUNCHES" "$ALLOCS" "$REPEAT"
-printf 'launch loop: %.4fs without, %.4fs with devcheck, %.4fs with mode=off\n' "$base_t" "$dc_t" "$off_t"
-printf 'ratio time devcheck/baseline: %.2f\n' "$(calc "$dc_t / $base_t")"
-printf 'ratio time mode=off/baseline: %.2f\n' "$(calc "$off_t / $base_t")"
-printf 'ratio peak RSS devcheck/baseline: %.2f (%s KiB vs %s KiB)\n' "$(calc "$dc_rss / $base_rss")" "$dc_rss" "$base_rss"
+# in_cfg CONFIG CMD...: runs CMD in the configuration's environment.
+in_cfg() {
+    c=$1; shift
+    # shellcheck disable=SC2046
+    (IFS='
+'; exec env -u LD_PRELOAD -u DEVCHECK_OPTIONS $(cfg_env "$c") "$@")
+}
+
+# --- instructions: callgrind ---------------------------------------------------
+# cg CONFIG TAG SECTIONS LIVE...: one callgrind run; each measured section is
+# a dump, written to $OUT/TAG.CONFIG.ir as "NAME@LIVE instructions".
+cg() {
+    c=$1; tag=$2; sections=$3; shift 3
+    rm -f "$OUT/cg.$tag.$c".*
+    in_cfg "$c" valgrind --tool=callgrind --instr-atstart=no --dump-instr=no \
+        --callgrind-out-file="$OUT/cg.$tag.$c" "$prog" "$sections" "$N" "$@" \
+        >"$OUT/cg.$tag.$c.stdout" 2>"$OUT/cg.$tag.$c.stderr" ||
+        { echo "bench: callgrind run $tag failed under $c (see $OUT/cg.$tag.$c.stderr)" >&2; exit 1; }
+    for f in "$OUT/cg.$tag.$c".[0-9]*; do
+        [ "${f%.stdout}" = "$f" ] && [ "${f%.stderr}" = "$f" ] || continue
+        awk '/^desc: Trigger: Client Request: / { name = $NF }
+             /^(summary|totals):/ { ir = $2 }
+             END { if (name != "") print name, ir }' "$f"
+    done >>"$OUT/ir.$c"
+}
+for c in $CONFIGS; do
+    : >"$OUT/ir.$c"
+    # shellcheck disable=SC2086
+    cg "$c" launch ptr8,struct64 $LIVES
+    cg "$c" alloc alloc0,alloc40 "$first_live"
+done
+# ir CONFIG NAME@LIVE: instructions per operation
+ir() { awk -v k="$2" -v n="$N" '$1 == k { printf "%.0f", $2 / n; f = 1 } END { if (!f) print "nan" }' "$OUT/ir.$1"; }
+
+# --- bytes per live allocation ----------------------------------------------------
+mem_lives="10000 $last_live"
+[ "$last_live" -gt 10000 ] || mem_lives=$last_live
+for c in $CONFIGS; do
+    # shellcheck disable=SC2086
+    in_cfg "$c" "$prog" mem 0 $mem_lives >"$OUT/mem.$c" 2>"$OUT/mem.$c.stderr" ||
+        { echo "bench: memory run failed under $c (see $OUT/mem.$c.stderr)" >&2; exit 1; }
+done
+# mem CONFIG heap|rss: bytes per allocation while the live set grew to its last size
+mem() { awk -v k="mem@$last_live" -v f="$2" '$1 == k { for (i = 2; i <= NF; i++) { split($i, kv, "="); if (kv[1] == f) print kv[2] } }' "$OUT/mem.$1"; }
+
+# --- CPU time: interleaved rounds, minima ---------------------------------------
+r=0
+while [ $r -lt "$REPEAT" ]; do
+    for c in $CONFIGS; do
+        in_cfg "$c" "$prog" ptr8,struct64,alloc0,alloc40 "$TN" "$first_live" >>"$OUT/time.$c" 2>>"$OUT/time.$c.stderr" ||
+            { echo "bench: timed run failed under $c (see $OUT/time.$c.stderr)" >&2; exit 1; }
+    done
+    r=$((r + 1))
+done
+# ns CONFIG NAME@LIVE: the minimum CPU ns per operation
+ns() { awk -v k="$2" '$1 == k { split($2, kv, "="); if (m == "" || kv[2] + 0 < m) m = kv[2] + 0 } END { printf "%.0f", m }' "$OUT/time.$1"; }
+
+# --- registry thread scaling ---------------------------------------------------------
+"$BUILD/bench/regbench" >"$OUT/regbench" 2>&1 ||
+    { echo "bench: regbench failed (see $OUT/regbench)" >&2; exit 1; }
+
+# --- the table -------------------------------------------------------------------------
+calc() { awk "BEGIN { v = $1; printf \"%.${2:-0}f\", v }"; }
+has() { case " $CONFIGS " in *" $1 "*) return 0 ;; esac; return 1; }
+printf 'devcheck bench on the simulated GPUs: %s launches or allocations per callgrind section,\n' "$N"
+printf 'CPU times the minimum of %s interleaved rounds of %s; added = configuration - none\n\n' "$REPEAT" "$TN"
+printf '%-34s' "instructions per operation"
+for c in $CONFIGS; do printf '%11s' "$c"; done
+printf '\n'
+row() {     # row LABEL NAME@LIVE
+    printf '%-34s' "$1"
+    for c in $CONFIGS; do
+        v=$(ir "$c" "$2")
+        if [ "$c" = none ]; then printf '%11s' "$v"; else printf '%11s' "+$(calc "$v - $(ir none "$2")")"; fi
+    done
+    printf '\n'
+}
+for live in $LIVES; do
+    row "launch, 8 pointers, $live live" "ptr8@$live"
+    row "launch, 64-byte struct, $live live" "struct64@$live"
+done
+row "cudaMalloc+cudaFree, 0 frames" "alloc0@$first_live"
+row "cudaMalloc+cudaFree, 40 frames" "alloc40@$first_live"
+printf '%-34s' "bytes per live allocation (heap)"
+for c in $CONFIGS; do
+    v=$(mem "$c" heap)
+    if [ "$c" = none ]; then printf '%11s' "$v"; else printf '%11s' "+$(calc "$v - $(mem none heap)")"; fi
+done
+printf '\n%-34s' "bytes per live allocation (RSS)"
+for c in $CONFIGS; do
+    v=$(mem "$c" rss)
+    if [ "$c" = none ]; then printf '%11s' "$v"; else printf '%11s' "+$(calc "$v - $(mem none rss)")"; fi
+done
+printf '\n\n%-34s' "CPU ns per operation"
+for c in $CONFIGS; do printf '%11s' "$c"; done
+printf '\n'
+trow() {
+    printf '%-34s' "$1"
+    for c in $CONFIGS; do
+        v=$(ns "$c" "$2")
+        if [ "$c" = none ]; then printf '%11s' "$v"; else printf '%11s' "x$(calc "$v / $(ns none "$2")" 2)"; fi
+    done
+    printf '\n'
+}
+trow "launch, 8 pointers" "ptr8@$first_live"
+trow "launch, 64-byte struct" "struct64@$first_live"
+trow "cudaMalloc+cudaFree, 0 frames" "alloc0@$first_live"
+trow "cudaMalloc+cudaFree, 40 frames" "alloc40@$first_live"
+printf '\nregistry lookups (bench/regbench.c: %s)\n' "$(sed -n 's/^setup: //p' "$OUT/regbench")"
+grep '^threads=' "$OUT/regbench" | sed 's/^/  /'
+printf '\n'
+
+# --- budgets (issue 13) -------------------------------------------------------------------
+fails=0
+verdict() {     # verdict OK TEXT
+    if [ "$1" = 1 ]; then printf 'PASS  %s\n' "$2"; else printf 'FAIL  %s\n' "$2"; fails=$((fails + 1)); fi
+}
+backends=""
+for b in interpose cupti both; do has "$b" && backends="$backends $b"; done
+# the worst backend and live count of an instruction figure
+worst() {  # worst SECTION -> "added backend live"
+    best=""; for b in $backends; do for live in $LIVES; do
+        a=$(calc "$(ir "$b" "$1@$live") - $(ir none "$1@$live")")
+        if [ -z "$best" ] || [ "$a" -gt "${best%% *}" ]; then best="$a $b $live"; fi
+    done; done; echo "$best"
+}
+if has none && [ -n "$backends" ]; then
+    for s in ptr8:"8 pointer params" struct64:"one 64-byte by-value struct"; do
+        set -- $(worst "${s%%:*}")
+        verdict "$([ "$1" -le 600 ] && echo 1)" "added per launch, ${s#*:}: +$1 instr (worst: backend=$2, $3 live) <= 600"
+    done
+    worst_ratio=""
+    for b in $backends; do for s in ptr8 struct64; do
+        a0=$(calc "$(ir "$b" "$s@$first_live") - $(ir none "$s@$first_live")")
+        a1=$(calc "$(ir "$b" "$s@$last_live") - $(ir none "$s@$last_live")")
+        t=$(calc "($(ir "$b" "$s@$last_live") / $(ir "$b" "$s@$first_live"))" 3)
+        q=$(calc "$a1 / ($a0 > 0 ? $a0 : 1)" 3)
+        if [ -z "$worst_ratio" ] || [ "$(calc "$q > ${worst_ratio%% *}")" = 1 ]; then worst_ratio="$q $t $b $s $a0 $a1"; fi
+    done; done
+    set -- $worst_ratio
+    verdict "$([ "$(calc "$1 <= 1.2")" = 1 ] && echo 1)" \
+        "live allocations $first_live -> $last_live: added instr x$1 (+$5 -> +$6; whole launch x$2; worst: backend=$3, $4) <= 1.2x"
+    for f in 0 40; do
+        set -- ""; w=""; for b in $backends; do
+            a=$(calc "$(ir "$b" "alloc$f@$first_live") - $(ir none "alloc$f@$first_live")")
+            if [ -z "$w" ] || [ "$a" -gt "${w%% *}" ]; then w="$a $b"; fi
+        done
+        set -- $w
+        verdict "$([ "$1" -le 2000 ] && echo 1)" "added per allocation+free with stack, $f extra frames: +$1 instr (worst: backend=$2) <= 2000"
+    done
+    w=""; for b in $backends; do
+        h=$(calc "$(mem "$b" heap) - $(mem none heap)"); s=$(calc "$(mem "$b" rss) - $(mem none rss)")
+        m=$h; [ "$s" -gt "$m" ] && m=$s
+        if [ -z "$w" ] || [ "$m" -gt "${w%% *}" ]; then w="$m $b $h $s"; fi
+    done
+    set -- $w
+    verdict "$([ "$1" -le 96 ] && echo 1)" "memory per live allocation at $last_live: $1 B (heap +$3, RSS +$4; worst: backend=$2) <= 96 B"
+    for s in ptr8:"8 pointer params":150 struct64:"one 64-byte struct":150 alloc0:"allocation+free":2000 alloc40:"allocation+free, 40 frames":2000; do
+        name=${s%%:*}; rest=${s#*:}; label=${rest%:*}; lim=${rest##*:}
+        w=""; for b in $backends; do
+            a=$(calc "$(ns "$b" "$name@$first_live") - $(ns none "$name@$first_live")")
+            if [ -z "$w" ] || [ "$a" -gt "${w%% *}" ]; then w="$a $b"; fi
+        done
+        set -- $w
+        verdict "$([ "$1" -le "$lim" ] && echo 1)" "CPU time added, $label: +$1 ns (worst: backend=$2) <= $lim ns"
+    done
+fi
+if has none && has floor; then
+    printf 'info  the floor (pass-through shim): +%s instr per launch (8 pointers), +%s per allocation+free\n' \
+        "$(calc "$(ir floor "ptr8@$first_live") - $(ir none "ptr8@$first_live")")" \
+        "$(calc "$(ir floor "alloc0@$first_live") - $(ir none "alloc0@$first_live")")"
+fi
+set -- $(sed -n 's/^scaling: //p' "$OUT/regbench")
+verdict "$([ "$(calc "$1 <= 1.5")" = 1 ] && echo 1)" \
+    "registry thread scaling: CPU time per lookup with 2 threads x$1 of 1 thread (4 threads x$2) <= 1.5x"
+printf '%s budgets failed\n' "$fails"

@@ -16,7 +16,8 @@ have_header elfutils/libdw.h    || missing="$missing libdw-dev"
 have_header libelf.h            || missing="$missing libelf-dev"
 have_header zstd.h              || missing="$missing libzstd-dev"
 command -v python3 >/dev/null   || missing="$missing python3"
-[ -x /usr/bin/time ]            || missing="$missing time"         # make bench: peak RSS
+have_header valgrind/callgrind.h || missing="$missing valgrind"    # make bench, tests/bench: callgrind
+command -v valgrind >/dev/null  || case $missing in *valgrind*) ;; *) missing="$missing valgrind" ;; esac
 [ -z "$missing" ] && exit 0
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
     echo "devcheck: installing missing packages:$missing" >&2

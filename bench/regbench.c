@@ -1,0 +1,101 @@
+/* regbench: the registry's lookups (core/registry.c) from 1, 2 and 4
+ * threads, the way launches on several devices use it: 10,000 live
+ * allocations of mixed sizes, each thread resolving interior addresses of
+ * them.  The sim serialises launches, so only the registry itself can show
+ * whether devcheck's structures serialise threads.  Prints, per thread
+ * count, the CPU time per lookup (each thread's own CPU clock, so other
+ * load on the machine does not count) and the lookups per second of wall
+ * time; then `scaling: R2 R4`, the CPU time per lookup with 2 and 4 threads
+ * over that with 1 (1.0: no interference; a lock on a shared cache line
+ * makes it several times that). */
+#include "core/registry.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#define NALLOC 10000
+#define NADDR 4096
+#define LOOKUPS 2000000L
+
+static uintptr_t addrs[NADDR];
+static volatile int go;
+
+static double now(clockid_t c)
+{
+    struct timespec ts;
+    clock_gettime(c, &ts);
+    return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+struct job {
+    double cpu_ns;
+    long found;
+};
+
+static void *worker(void *arg)
+{
+    struct job *j = arg;
+    while (!__atomic_load_n(&go, __ATOMIC_ACQUIRE))
+        ;
+    double t0 = now(CLOCK_THREAD_CPUTIME_ID);
+    long found = 0;
+    unsigned i = (unsigned)(uintptr_t)j * 2654435761u;
+    for (long n = 0; n < LOOKUPS; n++) {
+        struct dc_alloc a;
+        found += dc_reg_lookup(addrs[i++ % NADDR], &a) == 0;
+    }
+    j->cpu_ns = now(CLOCK_THREAD_CPUTIME_ID) - t0;
+    j->found = found;
+    return NULL;
+}
+
+/* CPU ns per lookup with t threads. */
+static double run(int t)
+{
+    pthread_t th[8];
+    struct job jobs[8];
+    __atomic_store_n(&go, 0, __ATOMIC_RELEASE);
+    for (int i = 0; i < t; i++)
+        pthread_create(&th[i], NULL, worker, &jobs[i]);
+    double w0 = now(CLOCK_MONOTONIC);
+    __atomic_store_n(&go, 1, __ATOMIC_RELEASE);
+    double cpu = 0;
+    long found = 0;
+    for (int i = 0; i < t; i++) {
+        pthread_join(th[i], NULL);
+        cpu += jobs[i].cpu_ns;
+        found += jobs[i].found;
+    }
+    double wall = now(CLOCK_MONOTONIC) - w0;
+    double per = cpu / ((double)LOOKUPS * t);
+    if (found != LOOKUPS * t)
+        fprintf(stderr, "regbench: %ld of %ld lookups found\n", found, LOOKUPS * t);
+    printf("threads=%d cpu_ns_per_lookup=%.1f lookups_per_s=%.0f\n", t, per, (double)LOOKUPS * t / wall * 1e9);
+    return per;
+}
+
+int main(void)
+{
+    uintptr_t base = (uintptr_t)0x7f0000000000ull;
+    for (int i = 0; i < NALLOC; i++) {
+        struct dc_alloc a = { 0 };
+        size_t size = (size_t)64 << (i % 11);
+        a.base = base;
+        a.size = size;
+        a.kind = DC_MEM_DEVICE;
+        a.owner = i % 4;
+        if (dc_reg_add(&a) != 0) {
+            fprintf(stderr, "regbench: dc_reg_add failed\n");
+            return 1;
+        }
+        if (i % (NALLOC / NADDR + 1) == 0 || i < NADDR)
+            addrs[i % NADDR] = base + size / 2;
+        base += (size + 511) & ~(uintptr_t)511;
+    }
+    printf("setup: %d live allocations of 64 B .. 64 KiB, %ld lookups per thread\n", NALLOC, LOOKUPS);
+    double one = run(1), two = run(2), four = run(4);
+    printf("scaling: %.2f %.2f\n", two / one, four / one);
+    return 0;
+}
