@@ -194,6 +194,13 @@ struct word {
     int ev;                     /* enum dc_evidence */
 };
 
+/* Memory the launch device owns (or managed memory): nothing to say. */
+static inline int clean(const struct dc_alloc *a, int device)
+{
+    return a->kind == DC_MEM_MANAGED ||
+           ((a->kind == DC_MEM_DEVICE || a->kind == DC_MEM_POOL || a->kind == DC_MEM_IPC) && a->owner == device);
+}
+
 static int usable(const struct dc_alloc *a, int device)
 {
     return a->kind == DC_MEM_MANAGED || a->kind == DC_MEM_HOST_PINNED || a->kind == DC_MEM_HOST_REGISTERED ||
@@ -208,28 +215,39 @@ static int usable(const struct dc_alloc *a, int device)
  * use *at, v is *at's operand (its usual finding, e.g. peer_access). */
 static int end_iterator(const struct dc_launch *l, uintptr_t v, const struct dc_alloc *at)
 {
-    struct dc_alloc before;
     if (at && (v != at->base || usable(at, l->device)))
         return 0;
-    if (dc_reg_lookup(v - 1, &before) != 0 || before.base + before.size != v)
+    const struct dc_alloc *before = dc_reg_lookup_ref(v - 1);
+    if (!before || before->base + before->size != v)
         return 0;
-    return !at || usable(&before, l->device);
+    return !at || usable(before, l->device);
 }
 
-/* What the word points to: 1 with *a (known memory), 2 for pageable host
- * memory, 0 for nothing devcheck can name (or an end iterator). */
-static int resolve(const struct dc_launch *l, uintptr_t v, struct dc_alloc *a)
+/* What the word points to: 1 with *a (known memory; in the registry's
+ * per-thread cache, or in *tmp), 2 for pageable host memory, 0 for nothing
+ * devcheck can name (or an end iterator). */
+static int resolve(const struct dc_launch *l, uintptr_t v, const struct dc_alloc **a, struct dc_alloc *tmp)
 {
-    if (dc_reg_lookup(v, a) == 0)
-        return end_iterator(l, v, a) ? 0 : 1;
+    const struct dc_alloc *r = dc_reg_lookup_ref(v);
+    if (r) {
+        if (__builtin_expect(clean(r, l->device) || v != r->base || usable(r, l->device), 1)) {
+            *a = r;
+            return 1;
+        }
+        *tmp = *r;                      /* end_iterator's own lookup may take its cache slot */
+        *a = tmp;
+        return end_iterator(l, v, tmp) ? 0 : 1;
+    }
     /* the driver first: memory devcheck did not see may start right where
      * one it saw ends */
-    int r = dc_addr_lookup(v, a);
-    if (r == DC_ADDR_KNOWN)
-        return end_iterator(l, v, a) ? 0 : 1;
+    int rr = dc_addr_lookup(v, tmp);
+    if (rr == DC_ADDR_KNOWN) {
+        *a = tmp;
+        return end_iterator(l, v, tmp) ? 0 : 1;
+    }
     if (end_iterator(l, v, NULL))
         return 0;                       /* one past the end: never host memory */
-    return r == DC_ADDR_HOST ? 2 : 0;
+    return rr == DC_ADDR_HOST ? 2 : 0;
 }
 
 /* dc_check_async_error: every operand the registry knows or that is host
@@ -243,14 +261,22 @@ static void collect_word(struct ctx *c, const struct word *w)
     o.word_offset = w->offset;
     o.address = w->v;
     o.word = w->kind;
-    struct dc_alloc a;
-    int r = w->kind == DC_WK_POINTER_PARAM || w->kind == DC_WK_POINTER_FIELD
-                ? resolve(c->l, w->v, &a)
-                : (dc_reg_lookup(w->v, &a) == 0 && !end_iterator(c->l, w->v, &a));
+    struct dc_alloc tmp;
+    const struct dc_alloc *a = NULL;
+    int r;
+    if (w->kind == DC_WK_POINTER_PARAM || w->kind == DC_WK_POINTER_FIELD) {
+        r = resolve(c->l, w->v, &a, &tmp);
+    } else if ((a = dc_reg_lookup_ref(w->v)) != NULL) {
+        tmp = *a;
+        a = &tmp;
+        r = !end_iterator(c->l, w->v, a);
+    } else {
+        r = 0;
+    }
     if (r == 1) {
         o.alloc_known = 1;
-        alloc_view(&o.alloc, &a);
-        o.accessible = a.kind == DC_MEM_HOST_PAGEABLE ? c->l->pageable_ok : dc_reg_may_access(&a, c->l->device);
+        alloc_view(&o.alloc, a);
+        o.accessible = a->kind == DC_MEM_HOST_PAGEABLE ? c->l->pageable_ok : dc_reg_may_access(a, c->l->device);
     } else if (r == 2) {
         o.accessible = c->l->pageable_ok;
     } else {
@@ -260,17 +286,12 @@ static void collect_word(struct ctx *c, const struct word *w)
         c->ops[c->nops++] = o;
 }
 
-static void check_word(struct ctx *c, const struct word *w)
+/* A word with something to say (resolve gave r, and *a when r == 1): its
+ * finding, if the options make one. */
+static __attribute__((noinline)) void report_word(struct ctx *c, const struct word *w, int r,
+                                                  const struct dc_alloc *a)
 {
     const struct dc_launch *l = c->l;
-    if (!w->v)
-        return;
-    if (c->collect) {
-        collect_word(c, w);
-        return;
-    }
-    if (w->kind != DC_WK_POINTER_PARAM && w->kind != DC_WK_POINTER_FIELD)
-        return;                         /* a word of unknown meaning proves nothing */
     struct dc_finding f;
     memset(&f, 0, sizeof f);
     f.has_operand = 1;
@@ -280,11 +301,10 @@ static void check_word(struct ctx *c, const struct word *w)
     f.word = w->kind;
     f.evidence = w->ev ? dc_evidence_name(w->ev) : NULL;
     int skip;
-    struct dc_alloc found;
-    int r = resolve(l, w->v, &found);
     if (r == 1) {
+        struct dc_alloc copy = *a;      /* a may live in the registry's cache: later lookups reuse it */
+        a = &copy;
         f.alloc_known = 1;
-        const struct dc_alloc *a = &found;
         alloc_view(&f.alloc, a);
         switch (a->kind) {
         case DC_MEM_MANAGED:
@@ -327,8 +347,6 @@ static void check_word(struct ctx *c, const struct word *w)
         emit_at(c, &f, a, w->arg_offset);
         return;
     }
-    if (r != 2)
-        return;
     f.kind = DC_F_HOST_MEMORY;
     f.alloc_known = 0;
     f.severity = host_severity(1, l->pageable_ok, &skip);
@@ -337,6 +355,36 @@ static void check_word(struct ctx *c, const struct word *w)
     f.access = l->pageable_ok ? "reports pageable memory access (HMM/ATS): legal, slow"
                               : "cannot access pageable host memory";
     emit_at(c, &f, NULL, w->arg_offset);
+}
+
+/* The hot path: a clean word (memory of the launch device, managed memory,
+ * nothing known) costs a cached registry lookup and no finding struct. */
+static __attribute__((noinline)) void check_word(struct ctx *c, const struct word *w)
+{
+    if (!w->v)
+        return;
+    if (c->collect) {
+        collect_word(c, w);
+        return;
+    }
+    if (w->kind != DC_WK_POINTER_PARAM && w->kind != DC_WK_POINTER_FIELD)
+        return;                         /* a word of unknown meaning proves nothing */
+    const struct dc_alloc *a = NULL;
+    struct dc_alloc tmp;
+    int r = resolve(c->l, w->v, &a, &tmp);
+    if (r == 0 || (r == 1 && clean(a, c->l->device)))
+        return;
+    report_word(c, w, r, a);
+}
+
+/* The hot path: a word that is 0, or in memory the launch device owns
+ * (seen before: the registry's per-thread cache), has nothing to say. */
+static inline int word_clean(const struct dc_launch *l, uintptr_t v)
+{
+    if (!v)
+        return 1;
+    const struct dc_alloc *a = dc_reg_lookup_ref(v);
+    return a && clean(a, l->device);
 }
 
 /* The word at absolute argument offset a of parameter i (or of the buffer). */
@@ -368,6 +416,8 @@ static void scan_param(struct ctx *c, unsigned i)
     case DC_PC_POINTER:
         if (off % 8 || p->size != 8 || !read_word(l, (int)i, off, off, &w.v))
             return;
+        if (!c->collect && word_clean(l, w.v))
+            return;
         w.kind = DC_WK_POINTER_PARAM;
         w.offset = 0;
         w.arg_offset = (uint32_t)off;
@@ -386,6 +436,8 @@ static void scan_param(struct ctx *c, unsigned i)
             continue;
         if (!read_word(l, (int)i, off, a, &w.v))
             continue;
+        if (!c->collect && word_clean(l, w.v))
+            continue;
         w.kind = cls == DC_WORD_PTR ? DC_WK_POINTER_PARAM : cls == DC_WORD_FIELD ? DC_WK_POINTER_FIELD : DC_WK_UNKNOWN;
         w.offset = (uint32_t)(a - off);
         w.arg_offset = (uint32_t)a;
@@ -398,6 +450,30 @@ static void scan_param(struct ctx *c, unsigned i)
 static void scan_launch(struct ctx *c)
 {
     const struct dc_launch *l = c->l;
+    if (l->layout_known && l->words_planned && !c->collect) {
+        /* the kernel's plan: only the words that can prove something */
+        const struct dc_pword *pw = l->pwords, *end = pw + l->npwords;
+        void *const *args = l->args;
+        for (; pw < end; pw++) {
+            uintptr_t v;
+            if (args) {
+                const unsigned char *p = args[pw->param];
+                if (!p)
+                    continue;
+                memcpy(&v, p + pw->offset, sizeof v);
+            } else {
+                if (!l->argbuf || (uint64_t)pw->arg_offset + 8 > l->argbuf_size)
+                    continue;
+                memcpy(&v, (const unsigned char *)l->argbuf + pw->arg_offset, sizeof v);
+            }
+            if (word_clean(l, v))
+                continue;
+            struct word w = { .param = (int)pw->param, .offset = pw->offset, .arg_offset = pw->arg_offset,
+                              .v = v, .kind = (enum dc_word_kind)pw->kind, .ev = pw->ev };
+            check_word(c, &w);
+        }
+        return;
+    }
     if (l->layout_known) {
         for (unsigned i = 0; i < l->nparams && l->params; i++)
             scan_param(c, i);
@@ -416,10 +492,18 @@ int dc_check_launch(const struct dc_launch *l)
         return 0;
     int first_unchecked = 0;
     int unchecked = !l->layout_known;
-    if (!dc_filter_selected(l, unchecked, &first_unchecked))
+    /* no filter and a checked launch: selected, without asking filter.c */
+    if ((unchecked || (dc_opt.kernel_name && *dc_opt.kernel_name) ||
+         (dc_opt.kernel_name_exclude && *dc_opt.kernel_name_exclude)) &&
+        !dc_filter_selected(l, unchecked, &first_unchecked))
         return 0;
 
-    struct ctx c = { .l = l };
+    struct ctx c;                       /* fl is filled when a finding needs it */
+    c.l = l;
+    c.have_fl = c.have_stack = c.errors = c.collect = 0;
+    c.ops = NULL;
+    c.nops = 0;
+    c.launch_stack = 0;
     if (l->current_device >= 0 && l->device >= 0 && l->current_device != l->device) {
         struct dc_finding f;
         memset(&f, 0, sizeof f);
@@ -447,8 +531,9 @@ int dc_check_launch(const struct dc_launch *l)
     }
     dc_report_count_launch(1, l->path);         /* first: a halt on a finding of this launch counts it */
     scan_launch(&c);
-    dc_logv(2, "checked %s on cuda:%d (%u params): %d errors", l->kernel ? l->kernel : "?",
-            l->device, l->layout_known ? l->nparams : 0, c.errors);
+    if (__builtin_expect(dc_opt.verbosity >= 2, 0))
+        dc_logv(2, "checked %s on cuda:%d (%u params): %d errors", l->kernel ? l->kernel : "?",
+                l->device, l->layout_known ? l->nparams : 0, c.errors);
     return c.errors;
 }
 

@@ -44,6 +44,11 @@ struct dc_launch {
      * == 0: nothing gave the layout, and `unchecked` says why. */
     const struct dc_param *params;
     unsigned nparams;
+    /* The kernel's planned pointer words (struct dc_kernel.pwords), when
+     * words_planned; else the parameters are scanned. */
+    const struct dc_pword *pwords;
+    unsigned npwords;
+    int words_planned;
     int layout_known;
     const char *unchecked;
     enum dc_path path;         /* the detection path that saw it (0: interpose) */

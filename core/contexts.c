@@ -77,6 +77,8 @@ void dc_ctx_destroyed(CUcontext ctx)
 {
     if (!ctx)
         return;
+    dc_ctx_current_changed();
+    dc_ctx_gone_changed();
     dc_kernels_ctx_gone(ctx);
     (void)dc_reg_drop_ctx((uint64_t)(uintptr_t)ctx, (1u << DC_MEM_DEVICE) | (1u << DC_MEM_POOL) |
                                                     (1u << DC_MEM_IPC) | (1u << DC_MEM_MANAGED));

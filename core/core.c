@@ -4,6 +4,7 @@
 #include "core/core.h"
 #include "core/capture.h"
 #include "core/contexts.h"
+#include "core/epoch.h"
 #include "core/filter.h"
 #include "core/images.h"
 #include "core/kernels.h"
@@ -27,6 +28,7 @@ static void fork_prepare(void)
 {
     dc_filter_fork_prepare();
     dc_reg_fork_prepare();
+    dc_epoch_fork_prepare();
     dc_kernels_fork_prepare();
     dc_mem_fork_prepare();
     dc_ctx_fork_prepare();
@@ -43,6 +45,7 @@ static void fork_parent(void)
     dc_ctx_fork_parent();
     dc_mem_fork_parent();
     dc_kernels_fork_parent();
+    dc_epoch_fork_parent();
     dc_reg_fork_parent();
     dc_filter_fork_parent();
 }
@@ -55,6 +58,7 @@ static void fork_child(void)
     dc_ctx_fork_child();
     dc_mem_fork_child();
     dc_kernels_fork_child();
+    dc_epoch_fork_child();
     dc_reg_fork_child();
     dc_filter_fork_child();
 }

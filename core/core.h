@@ -152,6 +152,15 @@ void dc_ctx_peer_access(CUcontext peer, int enable);
  * are forgotten, and the descriptions of its functions (the driver may reuse
  * their handles); other contexts of the same device keep theirs. */
 void dc_ctx_destroyed(CUcontext ctx);
+/* A call that may change a thread's current context or the runtime's current
+ * device returned (cudaSetDevice, cuCtxSetCurrent, push, pop, create,
+ * destroy, primary release or reset; called whether devcheck is on or not):
+ * the per-thread caches of the current device are asked again. */
+void dc_ctx_current_changed(void);
+/* The interposer sees every such call from the start (its hooks are on and
+ * the program's driver pointers are its wrappers): the current device may be
+ * cached per thread (core/driver.h). */
+void dc_ctx_track(void);
 
 /* --- stream capture events (core/capture.c) ------------------------------------- */
 

@@ -84,15 +84,56 @@ int dc_driver_version(void)
     return DC_CALL(cuDriverGetVersion, &v) == CUDA_SUCCESS ? v : 0;
 }
 
+uint64_t dc_ctx_gen = 1;
+int dc_ctx_tracked;
+static uint64_t ctx_gone_gen = 1;       /* atomic: a context was destroyed or reset */
+static __thread struct {
+    uint64_t gen;                       /* dc_ctx_gen when filled (tracked) */
+    int dev;
+    uint64_t gone;                      /* ctx_gone_gen when ctx -> cdev was filled */
+    CUcontext ctx;
+    int cdev;
+} tl_cur __attribute__((tls_model("initial-exec")));
+
+void dc_ctx_current_changed(void) { __atomic_fetch_add(&dc_ctx_gen, 1, __ATOMIC_RELEASE); }
+void dc_ctx_track(void)
+{
+    dc_ctx_current_changed();
+    __atomic_store_n(&dc_ctx_tracked, 1, __ATOMIC_RELEASE);
+}
+void dc_ctx_gone_changed(void) { __atomic_fetch_add(&ctx_gone_gen, 1, __ATOMIC_RELEASE); }
+
+/* The device of the current context c (the thread's last one remembered:
+ * a context never changes device, and a destroyed one's handle may be
+ * reused, so a destroy forgets it). */
+static int device_of_current(CUcontext c)
+{
+    uint64_t g = __atomic_load_n(&ctx_gone_gen, __ATOMIC_ACQUIRE);
+    if (tl_cur.ctx == c && tl_cur.gone == g)
+        return tl_cur.cdev;
+    CUdevice d;
+    int dev = DC_CALL(cuCtxGetDevice, &d) == CUDA_SUCCESS ? (int)d : -1;
+    tl_cur.ctx = c;
+    tl_cur.gone = g;
+    tl_cur.cdev = dev;
+    return dev;
+}
+
 int dc_current_device(void)
 {
     CUcontext c = NULL;
-    CUdevice d;
-    if (DC_CALL(cuCtxGetCurrent, &c) != CUDA_SUCCESS || !c)
-        return -1;
-    if (DC_CALL(cuCtxGetDevice, &d) != CUDA_SUCCESS)
-        return -1;
-    return (int)d;
+    return DC_CALL(cuCtxGetCurrent, &c) == CUDA_SUCCESS && c ? device_of_current(c) : -1;
+}
+
+int dc_current_device_tracked(void)
+{
+    uint64_t g = __atomic_load_n(&dc_ctx_gen, __ATOMIC_ACQUIRE);
+    if (tl_cur.gen == g && __atomic_load_n(&dc_ctx_tracked, __ATOMIC_RELAXED))
+        return tl_cur.dev;
+    int dev = dc_current_device();
+    tl_cur.gen = g;
+    tl_cur.dev = dev;
+    return dev;
 }
 
 int dc_ctx_device(CUcontext ctx)
@@ -102,7 +143,7 @@ int dc_ctx_device(CUcontext ctx)
     if (!ctx)
         return dc_current_device();
     if (DC_CALL(cuCtxGetCurrent, &cur) == CUDA_SUCCESS && cur == ctx)
-        return DC_CALL(cuCtxGetDevice, &d) == CUDA_SUCCESS ? (int)d : -1;
+        return device_of_current(cur);
     if (DC_CALL(cuCtxPushCurrent_v2, ctx) != CUDA_SUCCESS)
         return -1;
     int dev = DC_CALL(cuCtxGetDevice, &d) == CUDA_SUCCESS ? (int)d : -1;

@@ -33,6 +33,39 @@
 void *dc_driver_resolve_rt(int rt, const char *name);
 #define DC_RT_AUX(rt, name) DC_LAZY_FN(dc_aux_##name[rt], dc_driver_resolve_rt, rt, #name)
 
+/* --- the calling thread's current context and device ------------------------------ *
+ * dc_current_device() and the runtime's current device (core/launch.c) are
+ * cached per thread, valid until a call that may change a thread's current
+ * context or device: the hooks of cudaSetDevice, cuCtxSetCurrent, push, pop,
+ * create, destroy, primary release and reset call dc_ctx_current_changed()
+ * (core/core.h), and so do devcheck's own pushes and pops here.  Without
+ * those hooks (dc_ctx_tracked == 0) only a context's device is cached (a
+ * context never changes device; a destroyed one is forgotten). */
+static inline CUresult dc_push_ctx(CUcontext c)
+{
+    CUresult r = DC_CALL(cuCtxPushCurrent_v2, c);
+    dc_ctx_current_changed();
+    return r;
+}
+static inline CUresult dc_pop_ctx(CUcontext *c)
+{
+    CUresult r = DC_CALL(cuCtxPopCurrent_v2, c);
+    dc_ctx_current_changed();
+    return r;
+}
+/* The generation the per-thread caches compare with, and whether they may:
+ * set when the interposer's hooks see every change from the start (not
+ * under backend=cupti: the program's driver pointers are then the driver's
+ * own). */
+extern uint64_t dc_ctx_gen;
+extern int dc_ctx_tracked;
+/* dc_current_device() from the per-thread cache when dc_ctx_tracked: for
+ * the interposer's launches only (a launch seen only by CUPTI may come from
+ * code whose context changes no hook saw). */
+int dc_current_device_tracked(void);
+/* A context was destroyed or reset (core/contexts.c). */
+void dc_ctx_gone_changed(void);
+
 /* --- queries ------------------------------------------------------------------- */
 int dc_stream_device(CUstream s);            /* device of the stream's context, -1 */
 int dc_pageable_ok(int device);              /* cached CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS */

@@ -4,8 +4,10 @@
 #include "core/kernels.h"
 #include "core/core.h"
 #include "core/driver.h"
+#include "core/epoch.h"
 #include "core/image.h"
 #include "core/images.h"
+#include "report/finding.h"
 #include "report/forklock.h"
 #include "report/report.h"
 
@@ -14,29 +16,129 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define HASH_NONFATAL_OOM 1
-#define uthash_nonfatal_oom(obj) do { (void)(obj); } while (0)
-#include <uthash.h>
 
 /* Parameters beyond this are not asked for (the driver allows 32764 bytes
  * of parameters, so at most that many one-byte parameters). */
 #define MAX_PARAMS 32768
 
 struct kinfo {
-    struct dc_kernel k;         /* k.key: the hash key */
+    struct dc_kernel k;         /* k.key: the table's key */
     CUcontext ctx;              /* a CUfunction's context (current when first seen); NULL: a CUkernel
                                  * (no context) or unknown */
     struct kinfo *retired_next;
-    UT_hash_handle hh;
 };
 
-static pthread_rwlock_t cache_lock = PTHREAD_RWLOCK_INITIALIZER;
-static struct kinfo *cache;
+/* The cache: open addressing on the handle, one pointer per slot (the key is
+ * the description's own), read without a lock: descriptions are never freed
+ * and a rebuilt table retires the old one (core/epoch.c).  Writers hold
+ * cache_lock; every removal increments kgen, which validates the per-thread
+ * caches in front of the table. */
+#define TOMB ((struct kinfo *)1)
+struct ktable {
+    size_t mask, used, tombs;   /* used, tombs: the writer's */
+    struct kinfo *slot[];
+};
+static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct ktable *ktab;     /* atomic */
+static uint64_t kgen = 1;       /* atomic */
 static struct kinfo *retired;
 
-void dc_kernels_fork_prepare(void) { pthread_rwlock_wrlock(&cache_lock); }
-void dc_kernels_fork_parent(void) { pthread_rwlock_unlock(&cache_lock); }
-void dc_kernels_fork_child(void) { dc_rwlock_fork_child(&cache_lock, 0); }
+#define TLK 8
+struct tl_kernel {
+    const void *key;
+    struct kinfo *k;
+    uint64_t gen;
+};
+static __thread struct tl_kernel tl_kcache[TLK] __attribute__((tls_model("initial-exec")));
+
+void dc_kernels_fork_prepare(void) { pthread_mutex_lock(&cache_lock); }
+void dc_kernels_fork_parent(void) { pthread_mutex_unlock(&cache_lock); }
+void dc_kernels_fork_child(void) { dc_mutex_fork_child(&cache_lock); }
+
+static inline size_t khash(const void *key)
+{
+    uint64_t x = (uint64_t)(uintptr_t)key;
+    x ^= x >> 29;
+    x *= 0xbf58476d1ce4e5b9ull;
+    x ^= x >> 32;
+    return (size_t)x;
+}
+
+static struct kinfo *table_find(const struct ktable *t, const void *key)
+{
+    for (size_t i = khash(key) & t->mask, n = 0; n <= t->mask; i = (i + 1) & t->mask, n++) {
+        struct kinfo *k = __atomic_load_n(&t->slot[i], __ATOMIC_ACQUIRE);
+        if (!k)
+            return NULL;
+        if (k != TOMB && k->k.key == key)
+            return k;
+    }
+    return NULL;
+}
+
+static void table_free(void *p) { free(p); }
+
+/* Adds k (cache_lock held); 0, or -1 when memory ran out. */
+static int table_add(struct kinfo *k)
+{
+    struct ktable *t = ktab;
+    if (!t || (t->used + t->tombs + 1) * 4 > (t->mask + 1) * 3) {
+        size_t cap = 64;
+        while (t && cap < 2 * (t->used + 1))
+            cap *= 2;
+        struct ktable *n = calloc(1, sizeof *n + cap * sizeof n->slot[0]);
+        if (!n)
+            return -1;
+        n->mask = cap - 1;
+        for (size_t i = 0; t && i <= t->mask; i++) {
+            struct kinfo *o = t->slot[i];
+            if (!o || o == TOMB)
+                continue;
+            size_t j = khash(o->k.key) & n->mask;
+            while (n->slot[j])
+                j = (j + 1) & n->mask;
+            n->slot[j] = o;
+            n->used++;
+        }
+        __atomic_store_n(&ktab, n, __ATOMIC_RELEASE);
+        if (t)
+            dc_epoch_retire(t, table_free);
+        t = n;
+    }
+    size_t i = khash(k->k.key) & t->mask;
+    while (t->slot[i] && t->slot[i] != TOMB)
+        i = (i + 1) & t->mask;
+    if (t->slot[i] == TOMB)
+        t->tombs--;
+    __atomic_store_n(&t->slot[i], k, __ATOMIC_RELEASE);
+    t->used++;
+    return 0;
+}
+
+/* Retires every description `pick` chooses (cache_lock held). */
+static void retire_where(int (*pick)(const struct kinfo *, CUcontext), CUcontext ctx)
+{
+    struct ktable *t = ktab;
+    for (size_t i = 0; t && i <= t->mask; i++) {
+        struct kinfo *k = t->slot[i];
+        if (!k || k == TOMB || !pick(k, ctx))
+            continue;
+        __atomic_store_n(&t->slot[i], TOMB, __ATOMIC_RELEASE);
+        t->used--;
+        t->tombs++;
+        k->retired_next = retired;
+        retired = k;
+    }
+    __atomic_fetch_add(&kgen, 1, __ATOMIC_RELEASE);
+}
+
+static int of_ctx(const struct kinfo *k, CUcontext ctx) { return !k->k.is_kernel && (!k->ctx || k->ctx == ctx); }
+static int any(const struct kinfo *k, CUcontext ctx)
+{
+    (void)k;
+    (void)ctx;
+    return 1;
+}
 
 /* A context went (destroyed, or a primary context reset): its modules went
  * with it, and the driver may give their function handles to other kernels.
@@ -44,28 +146,16 @@ void dc_kernels_fork_child(void) { dc_rwlock_fork_child(&cache_lock, 0); }
  * unknown; CUkernels outlive contexts (their library stays loaded). */
 void dc_kernels_ctx_gone(CUcontext ctx)
 {
-    pthread_rwlock_wrlock(&cache_lock);
-    struct kinfo *k, *tmp;
-    HASH_ITER(hh, cache, k, tmp) {
-        if (k->k.is_kernel || (k->ctx && k->ctx != ctx))
-            continue;
-        HASH_DEL(cache, k);
-        k->retired_next = retired;
-        retired = k;
-    }
-    pthread_rwlock_unlock(&cache_lock);
+    pthread_mutex_lock(&cache_lock);
+    retire_where(of_ctx, ctx);
+    pthread_mutex_unlock(&cache_lock);
 }
 
 void dc_kernels_unloaded(void)
 {
-    pthread_rwlock_wrlock(&cache_lock);
-    struct kinfo *k, *tmp;
-    HASH_ITER(hh, cache, k, tmp) {
-        HASH_DEL(cache, k);
-        k->retired_next = retired;
-        retired = k;
-    }
-    pthread_rwlock_unlock(&cache_lock);
+    pthread_mutex_lock(&cache_lock);
+    retire_where(any, NULL);
+    pthread_mutex_unlock(&cache_lock);
 }
 
 /* --- the driver's layout ------------------------------------------------------------ */
@@ -199,38 +289,94 @@ static void describe(struct dc_kernel *fill, const void *key, int is_kernel)
     free(drv);
 }
 
+/* The cached description of key, or NULL: the thread's own cache, then the
+ * table; no lock, no shared write. */
+static struct kinfo *cached(const void *key)
+{
+    uint64_t g = __atomic_load_n(&kgen, __ATOMIC_ACQUIRE);
+    struct tl_kernel *c = &tl_kcache[khash(key) % TLK];
+    if (c->key == key && c->gen == g)
+        return c->k;
+    struct dc_epoch_rec *r = dc_epoch_rec();
+    dc_epoch_enter_rec(r);
+    const struct ktable *t = __atomic_load_n(&ktab, __ATOMIC_ACQUIRE);
+    struct kinfo *k = t ? table_find(t, key) : NULL;
+    dc_epoch_exit_rec(r);
+    if (k) {
+        c->key = key;
+        c->k = k;
+        c->gen = g;
+    }
+    return k;
+}
+
+/* The words every launch checks, from the parameters' classes (as
+ * core/check.c would find them parameter by parameter). */
+static void plan_words(struct dc_kernel *k)
+{
+    unsigned n = 0, cap = 0;
+    k->pwords = NULL;
+    k->npwords = 0;
+    k->planned = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        n = 0;
+        for (unsigned i = 0; k->layout_known && i < k->nparams && k->params; i++) {
+            const struct dc_param *p = &k->params[i];
+            if (p->offset % 8)
+                continue;                       /* no word of it is aligned as a pointer must be */
+            if (p->cls == DC_PC_POINTER && p->size == 8) {
+                if (pass)
+                    k->pwords[n] = (struct dc_pword){ i, 0, p->offset, DC_WK_POINTER_PARAM, p->ev };
+                n++;
+            } else if (p->cls == DC_PC_WORDS && p->words) {
+                for (uint32_t w = 0; (uint64_t)w * 8 + 8 <= p->size; w++) {
+                    int c = p->words[w];
+                    if (c != DC_WORD_PTR && c != DC_WORD_FIELD)
+                        continue;
+                    if (pass)
+                        k->pwords[n] = (struct dc_pword){ i, w * 8, p->offset + w * 8,
+                                                          c == DC_WORD_PTR ? DC_WK_POINTER_PARAM
+                                                                           : DC_WK_POINTER_FIELD, p->ev };
+                    n++;
+                }
+            }
+        }
+        if (!pass) {
+            cap = n;
+            if (cap && !(k->pwords = malloc(cap * sizeof *k->pwords)))
+                return;
+        }
+    }
+    k->npwords = n;
+    k->planned = 1;
+}
+
 const struct dc_kernel *dc_kernel_lookup(const void *key, int is_kernel, struct dc_kernel *tmp)
 {
-    struct kinfo *k;
-    pthread_rwlock_rdlock(&cache_lock);
-    HASH_FIND_PTR(cache, &key, k);
-    pthread_rwlock_unlock(&cache_lock);
+    struct kinfo *k = cached(key);
     if (k)
         return &k->k;
 
     k = calloc(1, sizeof *k);
     struct dc_kernel *fill = k ? &k->k : tmp;
     describe(fill, key, is_kernel);
+    plan_words(fill);
     if (!k)
         return NULL;
     if (!fill->is_kernel && DC_CALL(cuCtxGetCurrent, &k->ctx) != CUDA_SUCCESS)
         k->ctx = NULL;
 
-    struct kinfo *old;
-    pthread_rwlock_wrlock(&cache_lock);
-    HASH_FIND_PTR(cache, &key, old);
-    if (!old) {
-        HASH_ADD_PTR(cache, k.key, k);
-        HASH_FIND_PTR(cache, &key, old);      /* NULL if uthash ran out of memory */
-    }
-    pthread_rwlock_unlock(&cache_lock);
+    pthread_mutex_lock(&cache_lock);
+    const struct ktable *t = ktab;
+    struct kinfo *old = t ? table_find(t, key) : NULL;
+    if (!old && table_add(k) == 0)
+        old = k;
     if (old != k) {
-        /* another thread won, or the table is full: keep ours as retired */
-        pthread_rwlock_wrlock(&cache_lock);
+        /* another thread won, or memory ran out: keep ours as retired */
         k->retired_next = retired;
         retired = k;
-        pthread_rwlock_unlock(&cache_lock);
     }
+    pthread_mutex_unlock(&cache_lock);
     return &k->k;
 }
 
@@ -239,6 +385,9 @@ void dc_kernel_release_tmp(struct dc_kernel *tmp)
     free(tmp->name);
     free(tmp->params);
     free(tmp->word_store);
+    free(tmp->pwords);
+    tmp->pwords = NULL;
+    tmp->planned = 0;
     tmp->name = NULL;
     tmp->params = NULL;
     tmp->word_store = NULL;

@@ -79,6 +79,16 @@ struct dc_param {
 /* Where the layout came from. */
 enum dc_layout_from { DC_LAYOUT_NONE = 0, DC_LAYOUT_DRIVER, DC_LAYOUT_IMAGE, DC_LAYOUT_SIGNATURE };
 
+/* One word a launch of the kernel checks (a PTR or FIELD word), planned
+ * once per kernel from its parameters: the check's hot loop reads these. */
+struct dc_pword {
+    uint32_t param;             /* parameter index */
+    uint32_t offset;            /* of the word in the parameter */
+    uint32_t arg_offset;        /* of the word in the packed argument layout */
+    uint8_t kind;               /* enum dc_word_kind (report/finding.h): pointer parameter or field */
+    uint8_t ev;                 /* enum dc_evidence */
+};
+
 struct dc_kernel {
     const void *key;            /* CUfunction or CUkernel */
     int is_kernel;              /* key is (answered as) a CUkernel */
@@ -91,6 +101,9 @@ struct dc_kernel {
     unsigned checked_words;     /* PTR and FIELD words: what a launch can prove */
     unsigned unknown_words;     /* words of unknown meaning */
     uint8_t *word_store;        /* the words[] of its DC_PC_WORDS parameters */
+    struct dc_pword *pwords;    /* the words to check, in parameter and offset order */
+    unsigned npwords;
+    int planned;                /* pwords is the plan (0: memory ran out; scan the parameters) */
 };
 
 /* The cached description of key (a CUkernel when is_kernel; a CUfunction,

@@ -85,8 +85,10 @@ static void launch_begin(struct dc_launch_state *L, int path, const char *api, c
     } else if (!(L->k = dc_kernel_lookup(key, kind == K_KERNEL, &L->tmp))) {
         L->k = &L->tmp;
     }
-    if (device < 0)
-        device = dc_stream_device(stream);
+    if (device < 0)                     /* the interposer's default stream: the thread's cached device */
+        device = path == DC_PATH_INTERPOSE && (!stream || stream == CU_STREAM_LEGACY || stream == CU_STREAM_PER_THREAD)
+                     ? dc_current_device_tracked()
+                     : dc_stream_device(stream);
 
     const struct dc_kernel *k = L->k;
     struct dc_launch *l = &L->l;
@@ -100,6 +102,9 @@ static void launch_begin(struct dc_launch_state *L, int path, const char *api, c
     l->pageable_ok = dc_pageable_ok(device);
     l->params = k->params;
     l->nparams = k->nparams;
+    l->pwords = k->pwords;
+    l->npwords = k->npwords;
+    l->words_planned = k->planned;
     l->unchecked = k->unchecked;
     /* An unknown launch device would make every operand look foreign:
      * count the launch unchecked instead of guessing. */
@@ -134,7 +139,7 @@ static void launch_begin(struct dc_launch_state *L, int path, const char *api, c
         DC_CALL(cuCtxGetCurrent, &cur) == CUDA_SUCCESS && !cur) {
         if (DC_CALL(cuDevicePrimaryCtxRetain, &L->dflt_ctx, (CUdevice)device) != CUDA_SUCCESS)
             L->dflt_ctx = NULL;
-        pushed = L->dflt_ctx && DC_CALL(cuCtxPushCurrent_v2, L->dflt_ctx) == CUDA_SUCCESS;
+        pushed = L->dflt_ctx && dc_push_ctx(L->dflt_ctx) == CUDA_SUCCESS;
     }
     if (has_stream && device >= 0 && modes)
         L->captured = stream_captured(L->stream);
@@ -157,7 +162,7 @@ static void launch_begin(struct dc_launch_state *L, int path, const char *api, c
             L->pre_error = DC_CALL(cuStreamSynchronize, L->stream) != CUDA_SUCCESS;
     }
     if (pushed)
-        DC_CALL(cuCtxPopCurrent_v2, &popped);
+        dc_pop_ctx(&popped);
     (void)dc_check_launch(l);
     if (L->moves.n) {
         dc_migrate(L);
@@ -271,13 +276,27 @@ void dc_launch_check_generic_node(int path, const char *api, const CUgraphNodePa
  * device is passed too: a launch into another device's stream is a
  * stream_mismatch. */
 
+/* The runtime's current device, cached per thread (see core/driver.h): a
+ * launch does not ask the runtime again until a hook says it may have
+ * changed. */
+static __thread struct {
+    uint64_t gen;
+    int rt, dev;
+} tl_rt_dev __attribute__((tls_model("initial-exec")));
+
 static int runtime_current_device(int rt)
 {
+    uint64_t g = __atomic_load_n(&dc_ctx_gen, __ATOMIC_ACQUIRE);
+    if (tl_rt_dev.gen == g && tl_rt_dev.rt == rt && __atomic_load_n(&dc_ctx_tracked, __ATOMIC_RELAXED))
+        return tl_rt_dev.dev;
     int dev = -1;
     __typeof__(dc_aux_cudaGetDevice[0]) get = DC_RT_AUX(rt, cudaGetDevice);
-    if (get && get(&dev) == cudaSuccess)
-        return dev;
-    return dc_current_device();
+    if (!get || get(&dev) != cudaSuccess)
+        dev = dc_current_device();
+    tl_rt_dev.gen = g;
+    tl_rt_dev.rt = rt;
+    tl_rt_dev.dev = dev;
+    return dev;
 }
 
 /* The launch device of a runtime launch into stream s while `cur` is the

@@ -109,10 +109,10 @@ static CUcontext owner_context(struct dc_mig *g)
 static CUresult sync_in(CUcontext c)
 {
     CUcontext popped;
-    if (DC_CALL(cuCtxPushCurrent_v2, c) != CUDA_SUCCESS)
+    if (dc_push_ctx(c) != CUDA_SUCCESS)
         return CUDA_ERROR_INVALID_CONTEXT;
     CUresult r = ctx_synchronize();
-    DC_CALL(cuCtxPopCurrent_v2, &popped);
+    dc_pop_ctx(&popped);
     return r;
 }
 
@@ -141,7 +141,7 @@ static int copy_in(struct dc_launch_state *L, struct dc_mig *g)
             return -1;
         }
     }
-    if (DC_CALL(cuCtxPushCurrent_v2, L->ctx) != CUDA_SUCCESS) {
+    if (dc_push_ctx(L->ctx) != CUDA_SUCCESS) {
         snprintf(g->reason, sizeof g->reason, "cannot make cuda:%d's context current", d);
         return -1;
     }
@@ -149,7 +149,7 @@ static int copy_in(struct dc_launch_state *L, struct dc_mig *g)
     r = DC_CALL(cuMemAlloc_v2, &dst, g->size);
     if (r != CUDA_SUCCESS) {
         snprintf(g->reason, sizeof g->reason, "cannot allocate %zu bytes on cuda:%d: %s", g->size, d, dc_err_name(r));
-        DC_CALL(cuCtxPopCurrent_v2, &popped);
+        dc_pop_ctx(&popped);
         return -1;
     }
     if (g->host)
@@ -161,10 +161,10 @@ static int copy_in(struct dc_launch_state *L, struct dc_mig *g)
     if (r != CUDA_SUCCESS) {
         snprintf(g->reason, sizeof g->reason, "copying %zu bytes to cuda:%d failed: %s", g->size, d, dc_err_name(r));
         DC_CALL(cuMemFree_v2, dst);
-        DC_CALL(cuCtxPopCurrent_v2, &popped);
+        dc_pop_ctx(&popped);
         return -1;
     }
-    DC_CALL(cuCtxPopCurrent_v2, &popped);
+    dc_pop_ctx(&popped);
     g->dst = dst;
     return 0;
 }
@@ -260,7 +260,7 @@ static int rewrite_args(struct dc_launch_state *L)
 void dc_migrate_back(struct dc_launch_state *L, int launched)
 {
     CUcontext popped;
-    int pushed = L->ctx && DC_CALL(cuCtxPushCurrent_v2, L->ctx) == CUDA_SUCCESS;
+    int pushed = L->ctx && dc_push_ctx(L->ctx) == CUDA_SUCCESS;
     CUresult sr = CUDA_ERROR_INVALID_CONTEXT;
     if (pushed && launched)
         sr = DC_CALL(cuStreamSynchronize, L->stream);
@@ -305,7 +305,7 @@ void dc_migrate_back(struct dc_launch_state *L, int launched)
         free(g->snapshot);
     }
     if (pushed)
-        DC_CALL(cuCtxPopCurrent_v2, &popped);
+        dc_pop_ctx(&popped);
     dc_check_count_migrated(back);
 }
 

@@ -1,92 +1,118 @@
-/* registry: live allocations, interior lookups in O(1) expected time.
+/* registry: live allocations, interior lookups in O(1) expected time, read
+ * without locks.
  *
  * Key scheme (the invariant every function below keeps):
  *  - Level L (0 <= L < NLEVELS) cuts the address space into chunks of
  *    2^(4 + 4L) bytes (16 B, 256 B, 4 KiB, ... 2^60 B).  An allocation of size
  *    S lives at exactly one level: the smallest whose chunk size is >= S.  It
- *    is entered in the bucket of every chunk of that level it touches, so it
- *    touches at most 2 chunks (at most 16 at the top level, which only holds
- *    ranges larger than 2^56 bytes).
- *  - Buckets form one uthash keyed by (chunk index << 4 | level).  Live
- *    allocations never overlap and an allocation at level L > 0 is larger than
- *    chunk(L)/16, so one chunk meets at most 16 + 2 allocations of its level
- *    (level 0: at most 16 of size 1).  A lookup probes one bucket per
- *    non-empty level and scans at most 18 entries in each: O(NLEVELS * 18),
- *    independent of the number of live allocations.
- *  - Besides the buckets, a treap ordered by base address answers "which live
- *    entries overlap [b, e)" for dc_reg_add (stale entries are removed first)
- *    and dc_reg_set_access in O(log n + k); the lookup path never touches it.
- *  - One rwlock guards everything: lookups share it, updates own it.
+ *    has one table slot for every chunk of that level it touches: at most 2
+ *    (at most 16 at the top level, which only holds ranges larger than 2^56
+ *    bytes).  Live allocations never overlap and an allocation at level L > 0
+ *    is larger than chunk(L)/16, so one chunk meets at most 16 + 2
+ *    allocations of its level.  A lookup probes, for each level that holds
+ *    allocations, the slots of the address's chunk: independent of the
+ *    number of live allocations.
+ *  - The table is open addressing with linear probing, one 64-bit slot per
+ *    (allocation, chunk): the high 32 bits of the chunk key's hash, then the
+ *    entry's id; EMPTY (0) ends a probe, TOMB (a removed slot) does not.  It
+ *    is rebuilt into a new table (grown, or rid of tombstones) and the old
+ *    one retired (core/epoch.c).
+ *  - Entries are 64-byte records in slabs that are never freed, named by a
+ *    32-bit id.  A removed entry waits until no reader can hold it (its
+ *    epoch stamp), then is reused.  Published entries are immutable but for
+ *    `access` (atomic): readers read them without synchronisation beyond the
+ *    acquire load of the slot.
+ *  - A treap of ids ordered by base answers "which live entries overlap
+ *    [b, e)" for dc_reg_add (stale entries are removed first) and
+ *    dc_reg_set_access in O(log n + k); readers never touch it.
+ *  - Writers hold one mutex; every change increments `gen`, which validates
+ *    the readers' per-thread caches (address -> copy of the entry, in the
+ *    thread's epoch record): a launch passing the same pointers as the last
+ *    one finds them there, without a probe.
  */
 #include "core/registry.h"
+#include "core/epoch.h"
 #include "report/forklock.h"
 
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
-static int reg_oom;             /* set by uthash on allocation failure (under wrlock) */
-#define HASH_NONFATAL_OOM 1
-#define uthash_nonfatal_oom(obj) do { (void)(obj); reg_oom = 1; } while (0)
-/* Every key in this file is one uint64_t: a multiply-xorshift mix spreads
- * consecutive chunk numbers over the buckets faster than uthash's default
- * byte-wise Jenkins hash. */
-#define HASH_FUNCTION(keyptr, keylen, hashv) do { \
-        uint64_t _k; \
-        memcpy(&_k, (keyptr), sizeof _k); \
-        (void)(keylen); \
-        _k ^= _k >> 33; \
-        _k *= 0xff51afd7ed558ccdull; \
-        _k ^= _k >> 33; \
-        _k *= 0xc4ceb9fe1a85ec53ull; \
-        _k ^= _k >> 33; \
-        (hashv) = (unsigned)_k; \
-    } while (0)
-#include <uthash.h>
-#include <utlist.h>
-
 #define NLEVELS 15
 #define LEVEL_SHIFT(l) (4u + 4u * (unsigned)(l))
-#define BUCKET_INLINE 2
+#define SLAB_BITS 12
+#define SLAB_SIZE (1u << SLAB_BITS)
+#define MAX_SLABS (1u << 14)            /* 64M entries */
+#define EMPTY 0ull
+#define TOMB (~0ull)
+#define NO_LEVEL 0xff                   /* a free entry */
+#define MIN_TABLE 1024u
+#define POOLS 1024u                     /* pools with access grants (cuMemPoolSetAccess) */
 
 struct entry {
-    struct dc_alloc a;
-    uintptr_t last;                 /* a.base + a.size - 1 */
-    int level;
-    struct entry *tl, *tr;          /* treap children (ordered by base) */
-    uint32_t prio;                  /* treap heap priority */
-    struct entry *prev, *next;      /* list of all entries (drop_ctx, reset) */
+    /* what readers read (immutable while published, but access) */
+    uintptr_t base, last;
+    dc_devmask access;                  /* atomic */
+    uint64_t pool, ctx, serial;
+    uint32_t stack;
+    uint8_t kind, level, from_driver;
+    int8_t owner;
+    /* the writer's */
+    uint32_t tl, tr;                    /* treap children (ids); tl: next free id when free */
 };
 
-struct bucket {
-    uint64_t key;                   /* chunk << 4 | level */
-    UT_hash_handle hh;
-    unsigned n, cap;
-    struct entry **v;               /* inl while cap == BUCKET_INLINE */
-    struct entry *inl[BUCKET_INLINE];
+struct table {
+    uint64_t mask;
+    uint64_t slot[];
 };
 
 struct pool_access {
-    uint64_t pool;
-    dc_devmask mask;
-    UT_hash_handle hh;
+    uint64_t pool;                      /* atomic; 0: free */
+    dc_devmask mask;                    /* atomic */
 };
 
-/* Writer-preferring: a stream of lookups on other threads must not starve an
- * allocation hook. */
-static pthread_rwlock_t reg_lock = PTHREAD_RWLOCK_WRITER_NONRECURSIVE_INITIALIZER_NP;
-static struct bucket *buckets;           /* uthash head */
-static struct entry *treap_root;
-static struct entry *all_entries;        /* utlist DL */
-static struct pool_access *pools;        /* uthash head */
-static size_t level_count[NLEVELS];      /* live entries per level */
-static size_t live_count;
-static uintptr_t span_lo = UINTPTR_MAX, span_hi;   /* every live entry is inside */
+/* limbo: removed ids waiting for their readers, oldest first */
+struct limbo_item {
+    uint64_t stamp;
+    uint32_t id;
+};
+
+static pthread_mutex_t reg_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct entry *slabs[MAX_SLABS];  /* published with release stores */
+static uint32_t nslabs, next_fresh;     /* writer: slabs made; ids handed out from the last */
+static uint32_t free_head;              /* writer: free ids, linked through tl */
+static struct limbo_item *limbo;        /* writer: a ring */
+static size_t limbo_cap, limbo_head, limbo_len;
+static struct table *table;             /* atomic */
+static size_t t_used, t_tombs;          /* writer */
+static uint32_t treap_root;             /* writer */
+static size_t level_count[NLEVELS];     /* writer */
+static uint32_t level_mask;             /* atomic: bit L when level L holds entries */
+static size_t live_count;               /* atomic */
+static uintptr_t span_lo = UINTPTR_MAX, span_hi;   /* atomic: every live entry is inside */
 static uint64_t next_serial = 1;
-static uint32_t rng_state = 0x9e3779b9u;
+uint64_t dc_reg_gen = 1;                /* atomic: increases with every change */
+static struct pool_access pools[POOLS];
 static dc_devmask peer_mask[DC_MAX_DEVICES]; /* bit `to` in peer_mask[from]; atomics */
 
-/* ---- levels and buckets --------------------------------------------------- */
+/* ---- ids, keys, hashing ------------------------------------------------------ */
+
+static inline struct entry *entry_of(uint32_t id)
+{
+    uint32_t i = id - 1;
+    struct entry *s = __atomic_load_n(&slabs[i >> SLAB_BITS], __ATOMIC_ACQUIRE);
+    return &s[i & (SLAB_SIZE - 1)];
+}
+
+static inline uint64_t mix(uint64_t k)
+{
+    k ^= k >> 33;
+    k *= 0xff51afd7ed558ccdull;
+    k ^= k >> 33;
+    k *= 0xc4ceb9fe1a85ec53ull;
+    k ^= k >> 33;
+    return k;
+}
 
 static int level_for(size_t size)
 {
@@ -96,72 +122,224 @@ static int level_for(size_t size)
     return NLEVELS - 1;
 }
 
-static uint64_t bucket_key(uintptr_t addr, int level)
-{
-    return ((uint64_t)(addr >> LEVEL_SHIFT(level)) << 4) | (unsigned)level;
-}
+static inline uint64_t chunk_key(uintptr_t chunk, int level) { return ((uint64_t)chunk << 4) | (unsigned)level; }
 
-static struct bucket *bucket_find(uint64_t key)
-{
-    struct bucket *b;
-    HASH_FIND(hh, buckets, &key, sizeof key, b);
-    return b;
-}
+/* ---- the reader's lookup ----------------------------------------------------- */
 
-/* Adds e to the bucket `key`; 0 or -1 (nothing changed) on allocation failure. */
-static int bucket_put(uint64_t key, struct entry *e)
+/* The id of the live entry containing addr, or 0.  Readers call it inside
+ * an epoch section; the writer under reg_lock. */
+static uint32_t find_id(uintptr_t addr)
 {
-    struct bucket *b = bucket_find(key);
-    if (!b) {
-        b = calloc(1, sizeof *b);
-        if (!b)
-            return -1;
-        b->key = key;
-        b->cap = BUCKET_INLINE;
-        b->v = b->inl;
-        reg_oom = 0;
-        HASH_ADD(hh, buckets, key, sizeof b->key, b);
-        if (reg_oom) {
-            free(b);
-            return -1;
+    if (addr < __atomic_load_n(&span_lo, __ATOMIC_RELAXED) || addr > __atomic_load_n(&span_hi, __ATOMIC_RELAXED))
+        return 0;                       /* ints, floats, far pointers */
+    const struct table *t = __atomic_load_n(&table, __ATOMIC_ACQUIRE);
+    if (!t)
+        return 0;
+    uint64_t mask = t->mask;
+    for (uint32_t m = __atomic_load_n(&level_mask, __ATOMIC_ACQUIRE); m; m &= m - 1) {
+        int l = __builtin_ctz(m);
+        uint64_t h = mix(chunk_key(addr >> LEVEL_SHIFT(l), l));
+        uint32_t tag = (uint32_t)(h >> 32);
+        for (uint64_t i = h & mask, n = 0; n <= mask; i = (i + 1) & mask, n++) {
+            uint64_t s = __atomic_load_n(&t->slot[i], __ATOMIC_ACQUIRE);
+            if (s == EMPTY)
+                break;
+            if (s == TOMB || (uint32_t)(s >> 32) != tag)
+                continue;
+            const struct entry *e = entry_of((uint32_t)s);
+            if (e->level == l && e->base <= addr && addr <= e->last)
+                return (uint32_t)s;
         }
     }
-    if (b->n == b->cap) {
-        unsigned ncap = b->cap * 2;
-        struct entry **nv = malloc(ncap * sizeof *nv);
-        if (!nv) {
-            if (b->n == 0) {
-                HASH_DEL(buckets, b);
-                free(b);
-            }
-            return -1;
-        }
-        memcpy(nv, b->v, b->n * sizeof *nv);
-        if (b->v != b->inl)
-            free(b->v);
-        b->v = nv;
-        b->cap = ncap;
-    }
-    b->v[b->n++] = e;
     return 0;
 }
 
-static void bucket_drop(uint64_t key, struct entry *e)
+static const struct entry *find(uintptr_t addr)
 {
-    struct bucket *b = bucket_find(key);
-    if (!b)
+    uint32_t id = find_id(addr);
+    return id ? entry_of(id) : NULL;
+}
+
+static void view(struct dc_alloc *out, const struct entry *e)
+{
+    out->base = e->base;
+    out->size = e->last - e->base + 1;
+    out->access = __atomic_load_n(&e->access, __ATOMIC_RELAXED);
+    out->pool = e->pool;
+    out->ctx = e->ctx;
+    out->serial = e->serial;
+    out->alloc_stack = e->stack;
+    out->kind = (enum dc_mem_kind)e->kind;
+    out->owner = e->owner;
+    out->from_driver = e->from_driver;
+}
+
+/* The per-thread cache (registry.h): direct-mapped on the address, valid
+ * while dc_reg_gen is; allocated at a thread's first lookup, freed when it
+ * exits.  A thread without one (no memory) uses a single slot. */
+__thread struct dc_reg_tc *dc_reg_tcache __attribute__((tls_model("initial-exec")));
+static __thread struct dc_reg_tc fallback_slot __attribute__((tls_model("initial-exec")));
+static __thread int tcache_failed __attribute__((tls_model("initial-exec")));
+static pthread_key_t tc_key;
+static pthread_once_t tc_once = PTHREAD_ONCE_INIT;
+
+static void tc_gone(void *p)
+{
+    if (dc_reg_tcache == p)
+        dc_reg_tcache = NULL;
+    free(p);
+}
+static void tc_key_make(void) { (void)pthread_key_create(&tc_key, tc_gone); }
+
+static struct dc_reg_tc *tc_slot(uintptr_t addr)
+{
+    struct dc_reg_tc *c = dc_reg_tcache;
+    if (!c && !tcache_failed) {
+        pthread_once(&tc_once, tc_key_make);
+        c = calloc(DC_REG_TC_SLOTS, sizeof *c);
+        if (c && pthread_setspecific(tc_key, c) != 0) {
+            free(c);
+            c = NULL;
+        }
+        tcache_failed = !c;
+        dc_reg_tcache = c;
+    }
+    return c ? c + ((addr ^ (addr >> 6) ^ (addr >> 12)) & (DC_REG_TC_SLOTS - 1)) : &fallback_slot;
+}
+
+const struct dc_alloc *dc_reg_lookup_slow(uintptr_t addr)
+{
+    struct dc_reg_tc *s = tc_slot(addr);
+    uint64_t g = __atomic_load_n(&dc_reg_gen, __ATOMIC_ACQUIRE);
+    if (s->addr == addr && s->gen == g && addr)
+        return &s->a;
+    struct dc_epoch_rec *r = dc_epoch_rec();
+    dc_epoch_enter_rec(r);
+    const struct entry *e = find(addr);
+    if (e) {
+        view(&s->a, e);
+        s->addr = addr;
+        s->gen = g;
+    }
+    dc_epoch_exit_rec(r);
+    return e ? &s->a : NULL;
+}
+
+int dc_reg_lookup(uintptr_t addr, struct dc_alloc *out)
+{
+    const struct dc_alloc *a = dc_reg_lookup_ref(addr);
+    if (!a)
+        return -1;
+    if (out)
+        *out = *a;
+    return 0;
+}
+
+/* ---- the writer: entries ------------------------------------------------------- */
+
+static void changed(void) { __atomic_fetch_add(&dc_reg_gen, 1, __ATOMIC_RELEASE); }
+
+/* Moves the limbo's reclaimable ids to the free list. */
+static void limbo_reclaim(void)
+{
+    if (!limbo_len)
         return;
-    for (unsigned i = 0; i < b->n; i++) {
-        if (b->v[i] == e) {
-            b->v[i] = b->v[--b->n];
-            break;
+    uint64_t min = dc_epoch_min_active();
+    while (limbo_len && limbo[limbo_head].stamp < min) {
+        uint32_t id = limbo[limbo_head].id;
+        entry_of(id)->tl = free_head;
+        free_head = id;
+        limbo_head = (limbo_head + 1) % limbo_cap;
+        limbo_len--;
+    }
+}
+
+/* A fresh id (its entry zeroed but for nothing the readers could see), or 0. */
+static uint32_t entry_alloc(void)
+{
+    if (!free_head)
+        limbo_reclaim();
+    if (free_head) {
+        uint32_t id = free_head;
+        free_head = entry_of(id)->tl;
+        return id;
+    }
+    if (next_fresh == nslabs * SLAB_SIZE) {
+        if (nslabs == MAX_SLABS)
+            return 0;
+        struct entry *s = calloc(SLAB_SIZE, sizeof *s);
+        if (!s)
+            return 0;
+        for (unsigned i = 0; i < SLAB_SIZE; i++)
+            s[i].level = NO_LEVEL;
+        __atomic_store_n(&slabs[nslabs], s, __ATOMIC_RELEASE);
+        nslabs++;
+    }
+    return ++next_fresh;
+}
+
+/* An id that was never published goes straight back. */
+static void entry_unused(uint32_t id)
+{
+    entry_of(id)->tl = free_head;
+    free_head = id;
+}
+
+/* A removed id waits for the readers that may hold it.  When the limbo
+ * cannot grow, the id is never reused (a leak, never a use after reuse). */
+static void entry_retire(uint32_t id)
+{
+    if (limbo_len == limbo_cap) {
+        size_t ncap = limbo_cap ? 2 * limbo_cap : 256;
+        struct limbo_item *n = malloc(ncap * sizeof *n);
+        if (!n)
+            return;
+        for (size_t i = 0; i < limbo_len; i++)
+            n[i] = limbo[(limbo_head + i) % limbo_cap];
+        free(limbo);
+        limbo = n;
+        limbo_cap = ncap;
+        limbo_head = 0;
+    }
+    limbo[(limbo_head + limbo_len) % limbo_cap] = (struct limbo_item){ dc_epoch_advance(), id };
+    limbo_len++;
+}
+
+/* ---- the writer: the table ---------------------------------------------------- */
+
+static void table_free(void *p) { free(p); }
+
+/* Writes slot value v for key k into t (no capacity check). */
+static void table_put(struct table *t, uint64_t k, uint32_t id)
+{
+    uint64_t h = mix(k);
+    uint64_t v = (h >> 32 << 32) | id;
+    for (uint64_t i = h & t->mask;; i = (i + 1) & t->mask) {
+        uint64_t s = t->slot[i];
+        if (s == EMPTY || s == TOMB) {
+            if (s == TOMB)
+                t_tombs--;
+            __atomic_store_n(&t->slot[i], v, __ATOMIC_RELEASE);
+            t_used++;
+            return;
         }
     }
-    if (b->n == 0) {
-        HASH_DEL(buckets, b);
-        if (b->v != b->inl)
-            free(b->v);
-        free(b);
+}
+
+static void table_drop(struct table *t, uint64_t k, uint32_t id)
+{
+    uint64_t h = mix(k);
+    uint64_t v = (h >> 32 << 32) | id;
+    for (uint64_t i = h & t->mask, n = 0; n <= t->mask; i = (i + 1) & t->mask, n++) {
+        uint64_t s = t->slot[i];
+        if (s == EMPTY)
+            return;
+        if (s == v) {
+            __atomic_store_n(&t->slot[i], TOMB, __ATOMIC_RELEASE);
+            t_used--;
+            t_tombs++;
+            return;
+        }
     }
 }
 
@@ -169,167 +347,180 @@ static void bucket_drop(uint64_t key, struct entry *e)
 static void entry_chunks(const struct entry *e, uintptr_t *c0, uintptr_t *c1)
 {
     unsigned s = LEVEL_SHIFT(e->level);
-    *c0 = e->a.base >> s;
+    *c0 = e->base >> s;
     *c1 = e->last >> s;
 }
 
-static void entry_unbucket(struct entry *e)
+static size_t entry_nchunks(const struct entry *e)
 {
     uintptr_t c0, c1;
     entry_chunks(e, &c0, &c1);
-    unsigned s = LEVEL_SHIFT(e->level);
+    return (size_t)(c1 - c0) + 1;
+}
+
+static void entry_bucket_in(struct table *t, uint32_t id, const struct entry *e)
+{
+    uintptr_t c0, c1;
+    entry_chunks(e, &c0, &c1);
     for (uintptr_t c = c0;; c++) {
-        bucket_drop(bucket_key(c << s, e->level), e);
+        table_put(t, chunk_key(c, e->level), id);
         if (c == c1)
             break;
     }
 }
 
-static int entry_bucket(struct entry *e)
+/* Every published entry, in base order (the treap). */
+static void treap_each(uint32_t t, void (*fn)(uint32_t, void *), void *arg)
 {
-    uintptr_t c0, c1;
-    entry_chunks(e, &c0, &c1);
-    unsigned s = LEVEL_SHIFT(e->level);
-    for (uintptr_t c = c0;; c++) {
-        if (bucket_put(bucket_key(c << s, e->level), e) != 0) {
-            /* roll back the chunks already entered */
-            for (uintptr_t d = c0; d != c; d++)
-                bucket_drop(bucket_key(d << s, e->level), e);
-            return -1;
-        }
-        if (c == c1)
-            break;
+    while (t) {
+        const struct entry *e = entry_of(t);
+        treap_each(e->tl, fn, arg);
+        fn(t, arg);
+        t = e->tr;
     }
+}
+
+static void rebucket(uint32_t id, void *t) { entry_bucket_in(t, id, entry_of(id)); }
+
+/* Makes room for `more` slots: rebuilds into a table of at most 50% load
+ * when used + tombstones would pass 75%.  0, or -1 (nothing changed). */
+static int table_reserve(size_t more)
+{
+    struct table *t = table;
+    size_t cap = t ? (size_t)t->mask + 1 : 0;
+    if (t && (t_used + t_tombs + more) * 4 <= cap * 3)
+        return 0;
+    size_t ncap = MIN_TABLE;
+    while (ncap < 2 * (t_used + more))
+        ncap *= 2;
+    struct table *n = calloc(1, sizeof *n + ncap * sizeof n->slot[0]);
+    if (!n)
+        return -1;
+    n->mask = ncap - 1;
+    t_used = t_tombs = 0;
+    treap_each(treap_root, rebucket, n);
+    __atomic_store_n(&table, n, __ATOMIC_RELEASE);
+    if (t)
+        dc_epoch_retire(t, table_free);
     return 0;
 }
 
-static struct entry *find_locked_excl(uintptr_t addr, const struct entry *excl)
+static void entry_unbucket(uint32_t id, const struct entry *e)
 {
-    if (addr < span_lo || addr > span_hi)       /* ints, floats, far pointers */
-        return NULL;
-    for (int l = 0; l < NLEVELS; l++) {
-        if (!level_count[l])
-            continue;
-        struct bucket *b = bucket_find(bucket_key(addr, l));
-        if (!b)
-            continue;
-        for (unsigned i = 0; i < b->n; i++) {
-            struct entry *e = b->v[i];
-            if (e != excl && e->a.base <= addr && addr <= e->last)
-                return e;
-        }
+    uintptr_t c0, c1;
+    entry_chunks(e, &c0, &c1);
+    for (uintptr_t c = c0;; c++) {
+        table_drop(table, chunk_key(c, e->level), id);
+        if (c == c1)
+            break;
     }
-    return NULL;
 }
 
-static struct entry *find_locked(uintptr_t addr) { return find_locked_excl(addr, NULL); }
 
-/* ---- treap by base address ------------------------------------------------ */
+/* ---- the writer: the treap by base address -------------------------------------- */
 
-static uint32_t next_prio(void)
-{
-    uint32_t x = rng_state;
-    x ^= x << 13;
-    x ^= x >> 17;
-    x ^= x << 5;
-    return rng_state = x;
-}
+static inline uint32_t prio(uint32_t id) { return (uint32_t)mix(id); }
 
-static struct entry *treap_insert(struct entry *t, struct entry *e)
+static uint32_t treap_insert(uint32_t t, uint32_t id)
 {
     if (!t)
-        return e;
-    if (e->a.base < t->a.base) {
-        t->tl = treap_insert(t->tl, e);
-        if (t->tl->prio > t->prio) {            /* rotate right */
-            struct entry *l = t->tl;
-            t->tl = l->tr;
-            l->tr = t;
+        return id;
+    struct entry *te = entry_of(t), *e = entry_of(id);
+    if (e->base < te->base) {
+        te->tl = treap_insert(te->tl, id);
+        if (prio(te->tl) > prio(t)) {           /* rotate right */
+            uint32_t l = te->tl;
+            te->tl = entry_of(l)->tr;
+            entry_of(l)->tr = t;
             return l;
         }
     } else {
-        t->tr = treap_insert(t->tr, e);
-        if (t->tr->prio > t->prio) {            /* rotate left */
-            struct entry *r = t->tr;
-            t->tr = r->tl;
-            r->tl = t;
+        te->tr = treap_insert(te->tr, id);
+        if (prio(te->tr) > prio(t)) {           /* rotate left */
+            uint32_t r = te->tr;
+            te->tr = entry_of(r)->tl;
+            entry_of(r)->tl = t;
             return r;
         }
     }
     return t;
 }
 
-static struct entry *treap_merge(struct entry *a, struct entry *b)
+static uint32_t treap_merge(uint32_t a, uint32_t b)
 {
     if (!a)
         return b;
     if (!b)
         return a;
-    if (a->prio > b->prio) {
-        a->tr = treap_merge(a->tr, b);
+    if (prio(a) > prio(b)) {
+        entry_of(a)->tr = treap_merge(entry_of(a)->tr, b);
         return a;
     }
-    b->tl = treap_merge(a, b->tl);
+    entry_of(b)->tl = treap_merge(a, entry_of(b)->tl);
     return b;
 }
 
-static struct entry *treap_erase(struct entry *t, const struct entry *e)
+static uint32_t treap_erase(uint32_t t, uint32_t id)
 {
     if (!t)
-        return NULL;
-    if (t == e)
-        return treap_merge(t->tl, t->tr);
-    if (e->a.base < t->a.base)
-        t->tl = treap_erase(t->tl, e);
+        return 0;
+    struct entry *te = entry_of(t);
+    if (t == id)
+        return treap_merge(te->tl, te->tr);
+    if (entry_of(id)->base < te->base)
+        te->tl = treap_erase(te->tl, id);
     else
-        t->tr = treap_erase(t->tr, e);
+        te->tr = treap_erase(te->tr, id);
     return t;
 }
 
-/* The live entry with the smallest base >= x, or NULL. */
-static struct entry *treap_lower_bound(uintptr_t x)
+/* The live entry with the smallest base >= x, or 0. */
+static uint32_t treap_lower_bound(uintptr_t x)
 {
-    struct entry *t = treap_root, *best = NULL;
+    uint32_t t = treap_root, best = 0;
     while (t) {
-        if (t->a.base >= x) {
+        struct entry *te = entry_of(t);
+        if (te->base >= x) {
             best = t;
-            t = t->tl;
+            t = te->tl;
         } else {
-            t = t->tr;
+            t = te->tr;
         }
     }
     return best;
 }
 
-/* The first live entry other than `excl` overlapping [b, last] (in address
- * order), or NULL.  overlap_next() continues after `prev`. */
-static struct entry *overlap_first(uintptr_t b, uintptr_t last, const struct entry *excl)
+/* The first live entry overlapping [b, last] (in address order), or 0;
+ * overlap_next() continues after `prev`. */
+static uint32_t overlap_first(uintptr_t b, uintptr_t last)
 {
-    struct entry *e = find_locked_excl(b, excl);
-    if (e)
-        return e;
-    e = treap_lower_bound(b);
-    return e && e->a.base <= last ? e : NULL;
+    uint32_t id = find_id(b);
+    if (id)
+        return id;
+    id = treap_lower_bound(b);
+    return id && entry_of(id)->base <= last ? id : 0;
 }
 
-static struct entry *overlap_next(const struct entry *prev, uintptr_t last)
+static uint32_t overlap_next(uint32_t prev, uintptr_t last)
 {
-    if (prev->last == UINTPTR_MAX)
-        return NULL;
-    struct entry *e = treap_lower_bound(prev->last + 1);
-    return e && e->a.base <= last ? e : NULL;
+    const struct entry *p = entry_of(prev);
+    if (p->last == UINTPTR_MAX)
+        return 0;
+    uint32_t id = treap_lower_bound(p->last + 1);
+    return id && entry_of(id)->base <= last ? id : 0;
 }
 
-/* ---- entries --------------------------------------------------------------- */
+/* ---- the writer: add and remove -------------------------------------------------------- */
 
-static void entry_remove(struct entry *e)
+static void entry_remove(uint32_t id)
 {
-    entry_unbucket(e);
-    treap_root = treap_erase(treap_root, e);
-    DL_DELETE(all_entries, e);
-    level_count[e->level]--;
-    live_count--;
-    free(e);
+    struct entry *e = entry_of(id);
+    entry_unbucket(id, e);
+    treap_root = treap_erase(treap_root, id);
+    if (--level_count[e->level] == 0)
+        __atomic_fetch_and(&level_mask, ~(1u << e->level), __ATOMIC_RELEASE);
+    __atomic_store_n(&live_count, live_count - 1, __ATOMIC_RELAXED);
+    entry_retire(id);
 }
 
 static int range_last(uintptr_t base, size_t size, uintptr_t *last)
@@ -345,66 +536,65 @@ int dc_reg_add(const struct dc_alloc *a)
     uintptr_t last;
     if (!a || range_last(a->base, a->size, &last) != 0)
         return -1;
-    struct entry *e = calloc(1, sizeof *e);
-    if (!e)
-        return -1;
-    e->a = *a;
-    e->last = last;
-    e->level = level_for(a->size);
-
-    pthread_rwlock_wrlock(&reg_lock);
-    /* Enter the buckets first: if that fails nothing has changed yet.  A
-     * stale overlapping entry may share a bucket meanwhile; it is removed
-     * below, before the lock is released, so lookups never see both. */
-    if (entry_bucket(e) != 0) {
-        pthread_rwlock_unlock(&reg_lock);
-        free(e);
+    pthread_mutex_lock(&reg_lock);
+    uint32_t id = entry_alloc();
+    if (!id) {
+        pthread_mutex_unlock(&reg_lock);
         return -1;
     }
-    for (struct entry *o = overlap_first(a->base, last, e), *n; o; o = n) {
+    struct entry *e = entry_of(id);
+    e->base = a->base;
+    e->last = last;
+    __atomic_store_n(&e->access, a->access, __ATOMIC_RELAXED);
+    e->pool = a->pool;
+    e->ctx = a->ctx;
+    e->stack = a->alloc_stack;
+    e->kind = (uint8_t)a->kind;
+    e->owner = (int8_t)(a->owner < -1 || a->owner >= DC_MAX_DEVICES ? -1 : a->owner);
+    e->from_driver = a->from_driver != 0;
+    e->level = (uint8_t)level_for(a->size);
+    e->tl = e->tr = 0;
+    /* room first: if that fails nothing has changed yet */
+    if (table_reserve(entry_nchunks(e)) != 0) {
+        e->level = NO_LEVEL;
+        entry_unused(id);
+        pthread_mutex_unlock(&reg_lock);
+        return -1;
+    }
+    /* stale entries the range overlaps (the program freed them behind our
+     * back) go first, so lookups never see both */
+    for (uint32_t o = overlap_first(a->base, last), n; o; o = n) {
         n = overlap_next(o, last);
         entry_remove(o);
     }
+    e->serial = next_serial++;
     if (a->base < span_lo)
-        span_lo = a->base;
+        __atomic_store_n(&span_lo, a->base, __ATOMIC_RELAXED);
     if (last > span_hi)
-        span_hi = last;
-    e->a.serial = next_serial++;
-    e->prio = next_prio();
-    treap_root = treap_insert(treap_root, e);
-    DL_APPEND(all_entries, e);
-    level_count[e->level]++;
-    live_count++;
-    pthread_rwlock_unlock(&reg_lock);
+        __atomic_store_n(&span_hi, last, __ATOMIC_RELAXED);
+    if (level_count[e->level]++ == 0)
+        __atomic_fetch_or(&level_mask, 1u << e->level, __ATOMIC_RELEASE);
+    entry_bucket_in(table, id, e);              /* published: release stores of its slots */
+    treap_root = treap_insert(treap_root, id);
+    __atomic_store_n(&live_count, live_count + 1, __ATOMIC_RELAXED);
+    changed();
+    pthread_mutex_unlock(&reg_lock);
     return 0;
 }
 
 int dc_reg_remove(uintptr_t base, struct dc_alloc *out)
 {
     int rc = -1;
-    pthread_rwlock_wrlock(&reg_lock);
-    struct entry *e = find_locked(base);
-    if (e && e->a.base == base) {
+    pthread_mutex_lock(&reg_lock);
+    uint32_t id = find_id(base);
+    if (id && entry_of(id)->base == base) {
         if (out)
-            *out = e->a;
-        entry_remove(e);
+            view(out, entry_of(id));
+        entry_remove(id);
+        changed();
         rc = 0;
     }
-    pthread_rwlock_unlock(&reg_lock);
-    return rc;
-}
-
-int dc_reg_lookup(uintptr_t addr, struct dc_alloc *out)
-{
-    int rc = -1;
-    pthread_rwlock_rdlock(&reg_lock);
-    struct entry *e = find_locked(addr);
-    if (e) {
-        if (out)
-            *out = e->a;
-        rc = 0;
-    }
-    pthread_rwlock_unlock(&reg_lock);
+    pthread_mutex_unlock(&reg_lock);
     return rc;
 }
 
@@ -413,55 +603,70 @@ void dc_reg_set_access(uintptr_t base, size_t size, int device, int allowed)
     uintptr_t last;
     if (device < 0 || device >= DC_MAX_DEVICES || range_last(base, size, &last) != 0)
         return;
-    pthread_rwlock_wrlock(&reg_lock);
-    for (struct entry *o = overlap_first(base, last, NULL); o; o = overlap_next(o, last)) {
+    pthread_mutex_lock(&reg_lock);
+    for (uint32_t o = overlap_first(base, last); o; o = overlap_next(o, last)) {
+        struct entry *e = entry_of(o);
         if (allowed)
-            o->a.access |= DC_DEV_BIT(device);
+            __atomic_fetch_or(&e->access, DC_DEV_BIT(device), __ATOMIC_RELAXED);
         else
-            o->a.access &= ~DC_DEV_BIT(device);
+            __atomic_fetch_and(&e->access, ~DC_DEV_BIT(device), __ATOMIC_RELAXED);
     }
-    pthread_rwlock_unlock(&reg_lock);
+    changed();
+    pthread_mutex_unlock(&reg_lock);
+}
+
+/* Is id published (not removed, not free)?  Removed entries keep their
+ * fields while readers may hold them. */
+static int published(uint32_t id)
+{
+    const struct entry *e = entry_of(id);
+    return e->level != NO_LEVEL && find_id(e->base) == id;
+}
+
+struct drop_arg {
+    uint64_t ctx;                       /* 0: entries the driver told of */
+    unsigned kind_mask;
+};
+
+/* Removes every published entry the argument picks; returns count.
+ * reg_lock held. */
+static size_t drop_where(const struct drop_arg *d)
+{
+    size_t n = 0;
+    for (uint32_t id = 1; id <= next_fresh; id++) {
+        const struct entry *e = entry_of(id);
+        int pick = d->ctx ? e->ctx == d->ctx && e->kind < 32 && (d->kind_mask & (1u << e->kind)) : e->from_driver;
+        if (pick && published(id)) {
+            entry_remove(id);
+            n++;
+        }
+    }
+    if (n)
+        changed();
+    return n;
 }
 
 size_t dc_reg_drop_ctx(uint64_t ctx, unsigned kind_mask)
 {
-    size_t n = 0;
-    struct entry *e, *tmp;
     if (!ctx)
         return 0;
-    pthread_rwlock_wrlock(&reg_lock);
-    DL_FOREACH_SAFE(all_entries, e, tmp) {
-        if (e->a.ctx == ctx && (unsigned)e->a.kind < 32 && (kind_mask & (1u << e->a.kind))) {
-            entry_remove(e);
-            n++;
-        }
-    }
-    pthread_rwlock_unlock(&reg_lock);
+    struct drop_arg d = { ctx, kind_mask };
+    pthread_mutex_lock(&reg_lock);
+    size_t n = drop_where(&d);
+    pthread_mutex_unlock(&reg_lock);
     return n;
 }
 
 size_t dc_reg_drop_from_driver(void)
 {
-    size_t n = 0;
-    struct entry *e, *tmp;
-    pthread_rwlock_wrlock(&reg_lock);
-    DL_FOREACH_SAFE(all_entries, e, tmp) {
-        if (e->a.from_driver) {
-            entry_remove(e);
-            n++;
-        }
-    }
-    pthread_rwlock_unlock(&reg_lock);
+    struct drop_arg d = { 0, 0 };
+    pthread_mutex_lock(&reg_lock);
+    size_t n = drop_where(&d);
+    pthread_mutex_unlock(&reg_lock);
     return n;
 }
 
-size_t dc_reg_count(void)
-{
-    pthread_rwlock_rdlock(&reg_lock);
-    size_t n = live_count;
-    pthread_rwlock_unlock(&reg_lock);
-    return n;
-}
+size_t dc_reg_count(void) { return __atomic_load_n(&live_count, __ATOMIC_RELAXED); }
 
 /* ---- peers and pools ------------------------------------------------------- */
 
@@ -484,44 +689,44 @@ int dc_reg_peer_enabled(int from, int to)
     return (__atomic_load_n(&peer_mask[from], __ATOMIC_ACQUIRE) & DC_DEV_BIT(to)) != 0;
 }
 
+/* The pool's slot: its own, or (create) the free one its probe ends at; NULL. */
+static struct pool_access *pool_slot(uint64_t pool, int create)
+{
+    if (!pool)
+        return NULL;
+    for (uint64_t i = mix(pool) % POOLS, n = 0; n < POOLS; i = (i + 1) % POOLS, n++) {
+        uint64_t p = __atomic_load_n(&pools[i].pool, __ATOMIC_ACQUIRE);
+        if (p == pool)
+            return &pools[i];
+        if (!p) {
+            if (!create)
+                return NULL;
+            __atomic_store_n(&pools[i].pool, pool, __ATOMIC_RELEASE);
+            return &pools[i];
+        }
+    }
+    return NULL;                        /* full: the grant is not recorded */
+}
+
 void dc_reg_pool_set_access(uint64_t pool, int device, int allowed)
 {
     if (!dev_ok(device))
         return;
-    pthread_rwlock_wrlock(&reg_lock);
-    struct pool_access *p;
-    HASH_FIND(hh, pools, &pool, sizeof pool, p);
-    if (!p && allowed) {
-        p = calloc(1, sizeof *p);
-        if (p) {
-            p->pool = pool;
-            reg_oom = 0;
-            HASH_ADD(hh, pools, pool, sizeof p->pool, p);
-            if (reg_oom) {
-                free(p);
-                p = NULL;
-            }
-        }
-    }
+    pthread_mutex_lock(&reg_lock);
+    struct pool_access *p = pool_slot(pool, allowed);
     if (p) {
         if (allowed)
-            p->mask |= DC_DEV_BIT(device);
+            __atomic_fetch_or(&p->mask, DC_DEV_BIT(device), __ATOMIC_RELEASE);
         else
-            p->mask &= ~DC_DEV_BIT(device);
+            __atomic_fetch_and(&p->mask, ~DC_DEV_BIT(device), __ATOMIC_RELEASE);
     }
-    pthread_rwlock_unlock(&reg_lock);
+    pthread_mutex_unlock(&reg_lock);
 }
 
 dc_devmask dc_reg_pool_access(uint64_t pool)
 {
-    dc_devmask m = 0;
-    pthread_rwlock_rdlock(&reg_lock);
-    struct pool_access *p;
-    HASH_FIND(hh, pools, &pool, sizeof pool, p);
-    if (p)
-        m = p->mask;
-    pthread_rwlock_unlock(&reg_lock);
-    return m;
+    struct pool_access *p = pool_slot(pool, 0);
+    return p ? __atomic_load_n(&p->mask, __ATOMIC_ACQUIRE) : 0;
 }
 
 int dc_reg_may_access(const struct dc_alloc *a, int device)
@@ -549,55 +754,78 @@ int dc_reg_may_access(const struct dc_alloc *a, int device)
     return 0;
 }
 
+/* ---- shape (tests) ------------------------------------------------------------------ */
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+struct keys {
+    uint64_t *v;
+    size_t n, cap;
+};
+
+static void add_keys(uint32_t id, void *arg)
+{
+    struct keys *k = arg;
+    const struct entry *e = entry_of(id);
+    uintptr_t c0, c1;
+    entry_chunks(e, &c0, &c1);
+    for (uintptr_t c = c0; k->n < k->cap; c++) {
+        k->v[k->n++] = chunk_key(c, e->level);
+        if (c == c1)
+            break;
+    }
+}
+
 void dc_reg_stats(struct dc_reg_stats *s)
 {
     memset(s, 0, sizeof *s);
-    pthread_rwlock_rdlock(&reg_lock);
+    pthread_mutex_lock(&reg_lock);
     s->live = live_count;
-    s->buckets = HASH_COUNT(buckets);
-    for (struct bucket *b = buckets; b; b = b->hh.next)
-        if (b->n > s->max_bucket)
-            s->max_bucket = b->n;
     for (int l = 0; l < NLEVELS; l++)
         if (level_count[l])
             s->levels_used |= 1u << l;
-    pthread_rwlock_unlock(&reg_lock);
+    /* buckets: the distinct (level, chunk) keys of the live entries */
+    struct keys k = { t_used ? malloc(t_used * sizeof *k.v) : NULL, 0, t_used };
+    if (k.v)
+        treap_each(treap_root, add_keys, &k);
+    uint64_t *keys = k.v;
+    size_t nk = k.n;
+    qsort(keys, nk, sizeof *keys, cmp_u64);
+    for (size_t i = 0, run = 0; i < nk; i++) {
+        run = i && keys[i] == keys[i - 1] ? run + 1 : 1;
+        if (run == 1)
+            s->buckets++;
+        if (run > s->max_bucket)
+            s->max_bucket = run;
+    }
+    free(keys);
+    pthread_mutex_unlock(&reg_lock);
 }
 
 /* ---- reset and fork ---------------------------------------------------------- */
 
 void dc_reg_reset(void)
 {
-    pthread_rwlock_wrlock(&reg_lock);
-    struct entry *e, *tmp;
-    DL_FOREACH_SAFE(all_entries, e, tmp) {
-        DL_DELETE(all_entries, e);
-        free(e);
+    pthread_mutex_lock(&reg_lock);
+    for (uint32_t id = 1; id <= next_fresh; id++)
+        if (published(id))
+            entry_remove(id);
+    for (unsigned i = 0; i < POOLS; i++) {
+        __atomic_store_n(&pools[i].mask, 0, __ATOMIC_RELAXED);
+        __atomic_store_n(&pools[i].pool, 0, __ATOMIC_RELEASE);
     }
-    struct bucket *b, *btmp;
-    HASH_ITER(hh, buckets, b, btmp) {
-        HASH_DEL(buckets, b);
-        if (b->v != b->inl)
-            free(b->v);
-        free(b);
-    }
-    struct pool_access *p, *ptmp;
-    HASH_ITER(hh, pools, p, ptmp) {
-        HASH_DEL(pools, p);
-        free(p);
-    }
-    treap_root = NULL;
-    span_lo = UINTPTR_MAX;
-    span_hi = 0;
-    memset(level_count, 0, sizeof level_count);
-    live_count = 0;
+    __atomic_store_n(&span_lo, UINTPTR_MAX, __ATOMIC_RELAXED);
+    __atomic_store_n(&span_hi, 0, __ATOMIC_RELAXED);
     for (int i = 0; i < DC_MAX_DEVICES; i++)
         __atomic_store_n(&peer_mask[i], 0, __ATOMIC_RELEASE);
-    pthread_rwlock_unlock(&reg_lock);
+    changed();
+    pthread_mutex_unlock(&reg_lock);
 }
 
-void dc_reg_fork_prepare(void) { pthread_rwlock_wrlock(&reg_lock); }
-void dc_reg_fork_parent(void)  { pthread_rwlock_unlock(&reg_lock); }
-/* In the child the write lock belongs to a thread id that no longer exists
- * (glibc would take the unlock for a reader's): start a fresh lock. */
-void dc_reg_fork_child(void) { dc_rwlock_fork_child(&reg_lock, 1); }
+void dc_reg_fork_prepare(void) { pthread_mutex_lock(&reg_lock); }
+void dc_reg_fork_parent(void)  { pthread_mutex_unlock(&reg_lock); }
+void dc_reg_fork_child(void) { dc_mutex_fork_child(&reg_lock); }

@@ -1,7 +1,8 @@
 /* registry: the live allocations devcheck knows of, and who may access them.
  *
  * Contract (all functions are thread-safe; none calls CUDA; none allocates on
- * the lookup path):
+ * the lookup path, except a thread's first lookup, which makes its epoch
+ * record (core/epoch.h); lookups take no lock):
  *  - An allocation is an address range [base, base+size) with a kind, an owner
  *    device (-1 for host memory), a set of devices granted access to it beyond
  *    the owner, and the stack id of the call that allocated it.
@@ -26,13 +27,13 @@ typedef uint64_t dc_devmask;            /* bit d: device d */
 struct dc_alloc {
     uintptr_t base;
     size_t size;
-    enum dc_mem_kind kind;
-    int owner;              /* owning device, -1 for host memory */
     dc_devmask access;      /* devices granted access (cuMemSetAccess, IPC lazy peer) */
     uint64_t pool;          /* DC_MEM_POOL: the pool handle, access read from the pool */
-    uint32_t alloc_stack;   /* dc_stack id of the allocating call, 0 if none */
     uint64_t ctx;           /* the CUcontext it lives and dies with; 0: none (host, VMM) or unknown */
     uint64_t serial;        /* set by dc_reg_add: increases with every add */
+    uint32_t alloc_stack;   /* dc_stack id of the allocating call, 0 if none */
+    enum dc_mem_kind kind;
+    int owner;              /* owning device, -1 for host memory */
     int from_driver;        /* not seen allocated: the driver told it (core/ptrinfo.c) */
 };
 
@@ -44,6 +45,31 @@ int  dc_reg_add(const struct dc_alloc *a);
 int  dc_reg_remove(uintptr_t base, struct dc_alloc *out);
 /* Finds the allocation containing addr; 0 and a copy in *out, or -1. */
 int  dc_reg_lookup(uintptr_t addr, struct dc_alloc *out);
+/* The same without the copy: the allocation containing addr, or NULL.  The
+ * answer lives in the calling thread's cache: valid until this thread's next
+ * lookup, never freed.  Takes no lock and writes no shared memory; a repeat
+ * lookup of an address with nothing changed since costs no probe (the
+ * inline part below: the thread's cache, valid while the registry's
+ * generation is the one it was filled at). */
+struct dc_reg_tc {
+    uintptr_t addr;
+    uint64_t gen;
+    struct dc_alloc a;
+};
+#define DC_REG_TC_SLOTS 64
+extern __thread struct dc_reg_tc *dc_reg_tcache __attribute__((tls_model("initial-exec"), visibility("hidden")));
+extern uint64_t dc_reg_gen __attribute__((visibility("hidden")));
+const struct dc_alloc *dc_reg_lookup_slow(uintptr_t addr) __attribute__((visibility("hidden")));
+static inline const struct dc_alloc *dc_reg_lookup_ref(uintptr_t addr)
+{
+    struct dc_reg_tc *c = dc_reg_tcache;
+    if (__builtin_expect(c != NULL, 1)) {
+        c += (addr ^ (addr >> 6) ^ (addr >> 12)) & (DC_REG_TC_SLOTS - 1);
+        if (c->addr == addr && c->gen == __atomic_load_n(&dc_reg_gen, __ATOMIC_ACQUIRE) && addr)
+            return &c->a;
+    }
+    return dc_reg_lookup_slow(addr);
+}
 /* Grants (allowed=1) or revokes access of `device` to every allocation
  * overlapping [base, base+size) (cuMemSetAccess). */
 void dc_reg_set_access(uintptr_t base, size_t size, int device, int allowed);
@@ -89,7 +115,7 @@ void dc_reg_stats(struct dc_reg_stats *s);
 /* Forget everything (tests; the child after fork keeps the table). */
 void dc_reg_reset(void);
 /* fork(): core/core.c registers these with pthread_atfork (prepare takes the
- * registry lock, parent/child release it) so a child never inherits a held
+ * writers' lock, parent/child release it) so a child never inherits a held
  * lock. */
 void dc_reg_fork_prepare(void);
 void dc_reg_fork_parent(void);

@@ -344,3 +344,27 @@ DC_EXPORT CUresult CUDAAPI cuDevicePrimaryCtxReset_v2(CUdevice dev)
     dc_leave();
     return r;
 }
+
+/* --- the current context -------------------------------------------------------- *
+ * Passed through, without the guard (what the call does inside, e.g. a
+ * runtime's first initialisation, is seen as without devcheck); afterwards,
+ * devcheck or not, the per-thread caches of the current device are asked
+ * again (core/driver.h).  dc_enter() first: the real pointers are bound. */
+#define CURRENT_HOOK(name, params, args)                                          \
+    DC_EXPORT CUresult CUDAAPI name params                                        \
+    {                                                                             \
+        if (dc_enter())                                                           \
+            dc_leave();                                                           \
+        CUresult r = DC_REAL args;                                                \
+        dc_ctx_current_changed();                                                 \
+        return r;                                                                 \
+    }
+CURRENT_HOOK(cuCtxSetCurrent, (CUcontext ctx), (cuCtxSetCurrent, ctx))
+CURRENT_HOOK(cuCtxPushCurrent_v2, (CUcontext ctx), (cuCtxPushCurrent_v2, ctx))
+CURRENT_HOOK(cuCtxPopCurrent_v2, (CUcontext *pctx), (cuCtxPopCurrent_v2, pctx))
+CURRENT_HOOK(cuCtxCreate_v2, (CUcontext *pctx, unsigned int flags, CUdevice dev), (cuCtxCreate_v2, pctx, flags, dev))
+CURRENT_HOOK(cuCtxCreate_v3, (CUcontext *pctx, CUexecAffinityParam *paramsArray, int numParams, unsigned int flags,
+                              CUdevice dev), (cuCtxCreate_v3, pctx, paramsArray, numParams, flags, dev))
+CURRENT_HOOK(cuCtxCreate_v4, (CUcontext *pctx, CUctxCreateParams *ctxCreateParams, unsigned int flags, CUdevice dev),
+             (cuCtxCreate_v4, pctx, ctxCreateParams, flags, dev))
+CURRENT_HOOK(cuDevicePrimaryCtxRelease_v2, (CUdevice dev), (cuDevicePrimaryCtxRelease_v2, dev))

@@ -115,6 +115,19 @@ ENTRY_POINT_HOOK(cudaGetDriverEntryPointByVersion_ptsz,
      enum cudaDriverEntryPointQueryResult *driverStatus),
     (symbol, funcPtr, cudaVersion, flags, driverStatus))
 
+/* --- the runtime's current device ------------------------------------------- *
+ * Passed through without the guard (it may be the runtime's first call: its
+ * initialisation must reach the driver through devcheck's hooks); afterwards,
+ * devcheck or not, the launch path asks the runtime's current device again
+ * (core/driver.h). */
+BODY body_cudaSetDevice(int rt, int device)
+{
+    cudaError_t r = DC_REAL_RT(rt, cudaSetDevice, device);
+    dc_ctx_current_changed();
+    return r;
+}
+RT_ENTRIES(cudaSetDevice, (int device), (device))
+
 /* --- nvcc's registration of fatbins and kernels ------------------------------ *
  * Called from constructors, before main and before devcheck starts: they
  * pass straight through and describe the fatbin and kernel names to the core

@@ -100,6 +100,8 @@ static void init(void)
         /* backend=cupti: the hooks pass through, unless CUPTI cannot be had */
         int seen = dc_core_start_frontends();
         __atomic_store_n(&dc_interpose, dc_opt.backend != DC_BACKEND_CUPTI || !seen, __ATOMIC_RELAXED);
+        if (dc_interpose)
+            dc_ctx_track();         /* every context change reaches a hook from now on */
     }
     __atomic_store_n(&init_state, ST_DONE, __ATOMIC_RELEASE);
     __atomic_store_n(&dc_ready, active, __ATOMIC_RELEASE);

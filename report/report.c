@@ -19,6 +19,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -63,9 +64,20 @@ static struct frec *findings, *first_rec, *last_rec;
 static struct kset *kernels;
 static uint64_t nfindings, nkernels, sev_count[3], dropped;
 static unsigned long errors_atomic;
-static uint64_t launches_checked, launches_unchecked;   /* atomics */
+/* Launch counts: per thread (a launch writes only its own thread's block),
+ * summed when read.  Blocks are never freed: a thread's block goes back to
+ * the pool when it exits, its counts kept, for the next thread. */
+struct launch_counts {
+    uint64_t checked, unchecked, by_path[DC_PATH_COUNT];    /* atomics, written by the owner */
+    int in_use;                                             /* atomic */
+    struct launch_counts *next;                             /* set before publishing */
+};
+static struct launch_counts *count_blocks;                  /* atomic list head */
+static struct launch_counts count_fallback;                 /* when a block cannot be made: shared */
+static __thread struct launch_counts *my_counts __attribute__((tls_model("initial-exec")));
+static pthread_key_t counts_key;
+static pthread_once_t counts_once = PTHREAD_ONCE_INIT;
 static uint64_t bytes_migrated;                         /* atomic */
-static uint64_t launches_by_path[DC_PATH_COUNT];        /* atomics: checked + unchecked */
 static uint64_t printed;
 static int limit_noted;
 
@@ -322,11 +334,71 @@ void dc_report_count_migrated(uint64_t bytes)
     __atomic_fetch_add(&bytes_migrated, bytes, __ATOMIC_RELAXED);
 }
 
+static void counts_gone(void *p)
+{
+    struct launch_counts *c = p;
+    if (my_counts == c)
+        my_counts = NULL;
+    __atomic_store_n(&c->in_use, 0, __ATOMIC_RELEASE);
+}
+static void counts_key_make(void) { (void)pthread_key_create(&counts_key, counts_gone); }
+
+static struct launch_counts *counts_claim(void)
+{
+    pthread_once(&counts_once, counts_key_make);
+    struct launch_counts *c;
+    for (c = __atomic_load_n(&count_blocks, __ATOMIC_ACQUIRE); c; c = c->next) {
+        int zero = 0;
+        if (!__atomic_load_n(&c->in_use, __ATOMIC_RELAXED) &&
+            __atomic_compare_exchange_n(&c->in_use, &zero, 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+            break;
+    }
+    if (!c) {
+        c = calloc(1, sizeof *c);
+        if (!c)
+            return &count_fallback;
+        c->in_use = 1;
+        struct launch_counts *head = __atomic_load_n(&count_blocks, __ATOMIC_RELAXED);
+        do
+            c->next = head;
+        while (!__atomic_compare_exchange_n(&count_blocks, &head, c, 1, __ATOMIC_RELEASE, __ATOMIC_RELAXED));
+    }
+    (void)pthread_setspecific(counts_key, c);
+    return my_counts = c;
+}
+
+static inline void count_one(struct launch_counts *c, uint64_t *x)
+{
+    if (c == &count_fallback)
+        __atomic_fetch_add(x, 1, __ATOMIC_RELAXED);
+    else
+        __atomic_store_n(x, __atomic_load_n(x, __ATOMIC_RELAXED) + 1, __ATOMIC_RELAXED);
+}
+
 void dc_report_count_launch(int checked, enum dc_path path)
 {
-    __atomic_fetch_add(checked ? &launches_checked : &launches_unchecked, 1, __ATOMIC_RELAXED);
-    __atomic_fetch_add(&launches_by_path[(unsigned)path < DC_PATH_COUNT ? path : DC_PATH_INTERPOSE], 1,
-                       __ATOMIC_RELAXED);
+    struct launch_counts *c = my_counts;
+    if (__builtin_expect(!c, 0))
+        c = counts_claim();
+    count_one(c, checked ? &c->checked : &c->unchecked);
+    count_one(c, &c->by_path[(unsigned)path < DC_PATH_COUNT ? path : DC_PATH_INTERPOSE]);
+}
+
+/* The sum over every block (field at `off`). */
+static uint64_t count_sum(size_t off)
+{
+    uint64_t n = __atomic_load_n((uint64_t *)((char *)&count_fallback + off), __ATOMIC_RELAXED);
+    for (struct launch_counts *c = __atomic_load_n(&count_blocks, __ATOMIC_ACQUIRE); c; c = c->next)
+        n += __atomic_load_n((uint64_t *)((char *)c + off), __ATOMIC_RELAXED);
+    return n;
+}
+
+static void count_zero(struct launch_counts *c)
+{
+    __atomic_store_n(&c->checked, 0, __ATOMIC_RELAXED);
+    __atomic_store_n(&c->unchecked, 0, __ATOMIC_RELAXED);
+    for (int p = 0; p < DC_PATH_COUNT; p++)
+        __atomic_store_n(&c->by_path[p], 0, __ATOMIC_RELAXED);
 }
 
 unsigned long dc_report_error_count(void)
@@ -344,11 +416,11 @@ static void stats_locked(struct dc_report_stats *s)
     s->kernels = nkernels;
     s->printed = printed;
     s->dropped = dropped;
-    s->launches_checked = __atomic_load_n(&launches_checked, __ATOMIC_RELAXED);
-    s->launches_unchecked = __atomic_load_n(&launches_unchecked, __ATOMIC_RELAXED);
+    s->launches_checked = count_sum(offsetof(struct launch_counts, checked));
+    s->launches_unchecked = count_sum(offsetof(struct launch_counts, unchecked));
     s->bytes_migrated = __atomic_load_n(&bytes_migrated, __ATOMIC_RELAXED);
-    s->launches_interpose = __atomic_load_n(&launches_by_path[DC_PATH_INTERPOSE], __ATOMIC_RELAXED);
-    s->launches_cupti = __atomic_load_n(&launches_by_path[DC_PATH_CUPTI], __ATOMIC_RELAXED);
+    s->launches_interpose = count_sum(offsetof(struct launch_counts, by_path[DC_PATH_INTERPOSE]));
+    s->launches_cupti = count_sum(offsetof(struct launch_counts, by_path[DC_PATH_CUPTI]));
 }
 
 void dc_report_stats(struct dc_report_stats *s)
@@ -421,11 +493,10 @@ static void reset_findings_locked(void)
     memset(sev_count, 0, sizeof sev_count);
     limit_noted = 0;
     __atomic_store_n(&errors_atomic, 0, __ATOMIC_RELAXED);
-    __atomic_store_n(&launches_checked, 0, __ATOMIC_RELAXED);
-    __atomic_store_n(&launches_unchecked, 0, __ATOMIC_RELAXED);
     __atomic_store_n(&bytes_migrated, 0, __ATOMIC_RELAXED);
-    for (int p = 0; p < DC_PATH_COUNT; p++)
-        __atomic_store_n(&launches_by_path[p], 0, __ATOMIC_RELAXED);
+    count_zero(&count_fallback);
+    for (struct launch_counts *c = __atomic_load_n(&count_blocks, __ATOMIC_ACQUIRE); c; c = c->next)
+        count_zero(c);
 }
 
 void dc_report_reset(void)
