@@ -119,6 +119,8 @@ static int device_of_current(CUcontext c)
     return dev;
 }
 
+int dc_current_ctx_device(CUcontext c) { return c ? device_of_current(c) : -1; }
+
 int dc_current_device(void)
 {
     CUcontext c = NULL;

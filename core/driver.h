@@ -63,6 +63,9 @@ extern int dc_ctx_tracked;
  * the interposer's launches only (a launch seen only by CUPTI may come from
  * code whose context changes no hook saw). */
 int dc_current_device_tracked(void);
+/* The device of c, the thread's current context (the caller asked the
+ * driver for it), from the per-thread cache. */
+int dc_current_ctx_device(CUcontext c);
 /* A context was destroyed or reset (core/contexts.c). */
 void dc_ctx_gone_changed(void);
 

@@ -29,8 +29,9 @@
 
 /* --- recording ----------------------------------------------------------------- */
 
-static void record(uintptr_t base, size_t size, enum dc_mem_kind kind, int owner, dc_devmask access,
-                   uint64_t pool, uint32_t stack)
+/* ctx: the current context when the caller asked already (NULL: ask). */
+static void record_in(uintptr_t base, size_t size, enum dc_mem_kind kind, int owner, dc_devmask access,
+                      uint64_t pool, uint32_t stack, CUcontext ctx)
 {
     if (!base || !size)
         return;
@@ -46,19 +47,28 @@ static void record(uintptr_t base, size_t size, enum dc_mem_kind kind, int owner
     /* device, pool, IPC and managed memory die with the context current
      * when they were made (dc_ctx_destroyed, core/contexts.c) */
     if (kind == DC_MEM_DEVICE || kind == DC_MEM_POOL || kind == DC_MEM_IPC || kind == DC_MEM_MANAGED) {
-        CUcontext c = NULL;
-        if (DC_CALL(cuCtxGetCurrent, &c) == CUDA_SUCCESS)
+        CUcontext c = ctx;
+        if (c || DC_CALL(cuCtxGetCurrent, &c) == CUDA_SUCCESS)
             a.ctx = (uint64_t)(uintptr_t)c;
     }
     (void)dc_reg_add(&a);       /* -1: not recorded, the program goes on */
 }
 
+static void record(uintptr_t base, size_t size, enum dc_mem_kind kind, int owner, dc_devmask access,
+                   uint64_t pool, uint32_t stack)
+{
+    record_in(base, size, kind, owner, access, pool, stack, NULL);
+}
+
 /* Stack of the program's allocating call: the hook is the innermost frame. */
 #define CAPTURE() dc_stack_capture(0)
 
+/* One question to the driver: the current context, whose device is cached. */
 void dc_mem_alloc_current(uintptr_t base, size_t size, enum dc_mem_kind kind)
 {
-    record(base, size, kind, dc_current_device(), 0, 0, CAPTURE());
+    CUcontext c = NULL;
+    int dev = DC_CALL(cuCtxGetCurrent, &c) == CUDA_SUCCESS && c ? dc_current_ctx_device(c) : -1;
+    record_in(base, size, kind, dev, 0, 0, CAPTURE(), c);
 }
 
 void dc_mem_host(uintptr_t base, size_t size, enum dc_mem_kind kind)

@@ -419,7 +419,8 @@ static void entry_unbucket(uint32_t id, const struct entry *e)
 
 /* ---- the writer: the treap by base address -------------------------------------- */
 
-static inline uint32_t prio(uint32_t id) { return (uint32_t)mix(id); }
+/* A fixed pseudo-random priority per id (Fibonacci hashing). */
+static inline uint32_t prio(uint32_t id) { return id * 0x9e3779b1u; }
 
 static uint32_t treap_insert(uint32_t t, uint32_t id)
 {

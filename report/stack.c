@@ -1,8 +1,9 @@
 /* stack: capture with libunwind, dedup by hash of the IP array, symbolize late.
  *
  * Capture (hot path: allocations, launches with findings) takes the IPs with
- * unw_backtrace and looks the array up in a uthash keyed by the IP array
- * itself (uthash hashes it); a new array is stored once and gets the next id.
+ * unw_backtrace, hashes them word by word while copying them, and looks the
+ * array up in a table read without a lock; a new array is stored once (under
+ * stack_lock) and gets the next id.
  * Ids start at 1 and index `by_id`; 0 means "no stack".
  *
  * Symbolization (report time only, serialized by sym_lock): dladdr for the
@@ -140,25 +141,75 @@ static int use_debuginfod;
 
 void dc_stack_set_debuginfod(int on) { __atomic_store_n(&use_debuginfod, on != 0, __ATOMIC_RELAXED); }
 
-#define HASH_NONFATAL_OOM 1
-static int stack_oom;
-#define uthash_nonfatal_oom(obj) do { (void)(obj); stack_oom = 1; } while (0)
-#include <uthash.h>
-
 #define MAX_STACKS (1u << 22)
 #define DC_INLINE_MAX 16        /* frames one address can expand to (inlining) */
 
+/* Stacks are deduplicated by their instruction pointers: a hash of the words,
+ * computed once while they are copied, then an open-addressing table of
+ * records read without a lock (records are never freed; a grown table keeps
+ * the old one allocated, so a reader still probing it reads valid memory).
+ * Writers (a stack never seen) and dc_stack_get take stack_lock. */
 struct stack_rec {
-    UT_hash_handle hh;
+    uint64_t hash;
     uint32_t id;
     uint32_t n;
     uintptr_t ips[];
 };
 
+struct stack_table {
+    size_t mask;
+    struct stack_table *older;          /* the table this one replaced (kept) */
+    struct stack_rec *slot[];           /* atomic */
+};
+
 static pthread_rwlock_t stack_lock = PTHREAD_RWLOCK_INITIALIZER;
-static struct stack_rec *stacks;        /* uthash keyed by ips[0..n) */
+static struct stack_table *stack_tab;   /* atomic */
+static size_t stack_used;
 static struct stack_rec **by_id;        /* by_id[id - 1] */
 static uint32_t nstacks, cap_ids;
+
+static struct stack_rec *table_probe(const struct stack_table *t, uint64_t h, const uintptr_t *ips, uint32_t n)
+{
+    for (size_t i = (size_t)h & t->mask, k = 0; k <= t->mask; i = (i + 1) & t->mask, k++) {
+        struct stack_rec *r = __atomic_load_n(&t->slot[i], __ATOMIC_ACQUIRE);
+        if (!r)
+            return NULL;
+        if (r->hash == h && r->n == n && !memcmp(r->ips, ips, n * sizeof *ips))
+            return r;
+    }
+    return NULL;
+}
+
+/* Adds r (stack_lock held for writing); 0, or -1 when memory ran out. */
+static int table_insert(struct stack_rec *r)
+{
+    struct stack_table *t = stack_tab;
+    if (!t || (stack_used + 1) * 4 > (t->mask + 1) * 3) {
+        size_t cap = t ? 2 * (t->mask + 1) : 1024;
+        struct stack_table *n = calloc(1, sizeof *n + cap * sizeof n->slot[0]);
+        if (!n)
+            return -1;
+        n->mask = cap - 1;
+        n->older = t;
+        for (size_t i = 0; t && i <= t->mask; i++) {
+            struct stack_rec *o = t->slot[i];
+            if (!o)
+                continue;
+            size_t j = (size_t)o->hash & n->mask;
+            while (n->slot[j])
+                j = (j + 1) & n->mask;
+            n->slot[j] = o;
+        }
+        __atomic_store_n(&stack_tab, n, __ATOMIC_RELEASE);
+        t = n;
+    }
+    size_t j = (size_t)r->hash & t->mask;
+    while (t->slot[j])
+        j = (j + 1) & t->mask;
+    __atomic_store_n(&t->slot[j], r, __ATOMIC_RELEASE);
+    stack_used++;
+    return 0;
+}
 
 #if defined(__SANITIZE_THREAD__)
 /* Under ThreadSanitizer only: unw_backtrace keeps a per-thread trace cache
@@ -211,21 +262,21 @@ __attribute__((noinline)) uint32_t dc_stack_capture(int skip)
     if (n > DC_STACK_MAX)
         n = DC_STACK_MAX;
     uintptr_t ips[DC_STACK_MAX];
-    for (uint32_t i = 0; i < n; i++)
+    uint64_t h = 0x9e3779b97f4a7c15ull ^ n;
+    for (uint32_t i = 0; i < n; i++) {
         ips[i] = (uintptr_t)raw[first + i];
-    size_t keylen = n * sizeof ips[0];
+        h = (h ^ ips[i]) * 0xff51afd7ed558ccdull;
+        h ^= h >> 29;
+    }
 
-    struct stack_rec *r;
-    pthread_rwlock_rdlock(&stack_lock);
-    HASH_FIND(hh, stacks, ips, keylen, r);
-    uint32_t id = r ? r->id : 0;
-    pthread_rwlock_unlock(&stack_lock);
-    if (id)
-        return id;
+    const struct stack_table *t = __atomic_load_n(&stack_tab, __ATOMIC_ACQUIRE);
+    struct stack_rec *r = t ? table_probe(t, h, ips, n) : NULL;
+    if (r)
+        return r->id;
 
+    uint32_t id = 0;
     pthread_rwlock_wrlock(&stack_lock);
-    HASH_FIND(hh, stacks, ips, keylen, r);      /* another thread may have won */
-    if (r) {
+    if (stack_tab && (r = table_probe(stack_tab, h, ips, n)) != NULL) {      /* another thread won */
         id = r->id;
         goto out;
     }
@@ -239,16 +290,14 @@ __attribute__((noinline)) uint32_t dc_stack_capture(int skip)
         by_id = nb;
         cap_ids = ncap;
     }
-    r = malloc(sizeof *r + keylen);
+    r = malloc(sizeof *r + n * sizeof ips[0]);
     if (!r)
         goto out;
-    memset(&r->hh, 0, sizeof r->hh);
+    r->hash = h;
     r->n = n;
-    memcpy(r->ips, ips, keylen);
+    memcpy(r->ips, ips, n * sizeof ips[0]);
     r->id = nstacks + 1;
-    stack_oom = 0;
-    HASH_ADD_KEYPTR(hh, stacks, r->ips, keylen, r);
-    if (stack_oom) {
+    if (table_insert(r) != 0) {
         free(r);
         goto out;
     }
