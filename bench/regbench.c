@@ -7,7 +7,9 @@
  * load on the machine does not count) and the lookups per second of wall
  * time; then `scaling: R2 R4`, the CPU time per lookup with 2 and 4 threads
  * over that with 1 (1.0: no interference; a lock on a shared cache line
- * makes it several times that). */
+ * makes it several times that when the threads run at the same time), and
+ * `scaling_rwlock: R2 R4` for the same lookups each under one process-wide
+ * rwlock, the old registry's scheme, as the reference. */
 #include "core/registry.h"
 
 #include <pthread.h>
@@ -20,7 +22,9 @@
 #define LOOKUPS 2000000L
 
 static uintptr_t addrs[NADDR];
-static volatile int go;
+static int go;
+static int use_rwlock;          /* the reference: each lookup under one process-wide rwlock */
+static pthread_rwlock_t ref_lock = PTHREAD_RWLOCK_INITIALIZER;
 
 static double now(clockid_t c)
 {
@@ -44,7 +48,11 @@ static void *worker(void *arg)
     unsigned i = (unsigned)(uintptr_t)j * 2654435761u;
     for (long n = 0; n < LOOKUPS; n++) {
         struct dc_alloc a;
+        if (use_rwlock)
+            pthread_rwlock_rdlock(&ref_lock);
         found += dc_reg_lookup(addrs[i++ % NADDR], &a) == 0;
+        if (use_rwlock)
+            pthread_rwlock_unlock(&ref_lock);
     }
     j->cpu_ns = now(CLOCK_THREAD_CPUTIME_ID) - t0;
     j->found = found;
@@ -72,7 +80,8 @@ static double run(int t)
     double per = cpu / ((double)LOOKUPS * t);
     if (found != LOOKUPS * t)
         fprintf(stderr, "regbench: %ld of %ld lookups found\n", found, LOOKUPS * t);
-    printf("threads=%d cpu_ns_per_lookup=%.1f lookups_per_s=%.0f\n", t, per, (double)LOOKUPS * t / wall * 1e9);
+    printf("threads=%d%s cpu_ns_per_lookup=%.1f lookups_per_s=%.0f\n", t, use_rwlock ? " (under a rwlock)" : "", per,
+           (double)LOOKUPS * t / wall * 1e9);
     return per;
 }
 
@@ -96,6 +105,9 @@ int main(void)
     }
     printf("setup: %d live allocations of 64 B .. 64 KiB, %ld lookups per thread\n", NALLOC, LOOKUPS);
     double one = run(1), two = run(2), four = run(4);
+    use_rwlock = 1;
+    double rone = run(1), rtwo = run(2), rfour = run(4);
     printf("scaling: %.2f %.2f\n", two / one, four / one);
+    printf("scaling_rwlock: %.2f %.2f\n", rtwo / rone, rfour / rone);
     return 0;
 }

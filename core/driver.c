@@ -144,6 +144,8 @@ int dc_ctx_device(CUcontext ctx)
     CUdevice d;
     if (!ctx)
         return dc_current_device();
+    if (tl_cur.ctx == ctx && tl_cur.gone == __atomic_load_n(&ctx_gone_gen, __ATOMIC_ACQUIRE))
+        return tl_cur.cdev;             /* the thread's last context: a context never changes device */
     if (DC_CALL(cuCtxGetCurrent, &cur) == CUDA_SUCCESS && cur == ctx)
         return device_of_current(cur);
     if (DC_CALL(cuCtxPushCurrent_v2, ctx) != CUDA_SUCCESS)

@@ -40,16 +40,10 @@ struct ktable {
 };
 static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct ktable *ktab;     /* atomic */
-static uint64_t kgen = 1;       /* atomic */
+uint64_t dc_kernels_gen = 1;   /* atomic */
 static struct kinfo *retired;
 
-#define TLK 8
-struct tl_kernel {
-    const void *key;
-    struct kinfo *k;
-    uint64_t gen;
-};
-static __thread struct tl_kernel tl_kcache[TLK] __attribute__((tls_model("initial-exec")));
+__thread struct dc_kernel_tc dc_kernel_tcache[DC_KERNEL_TC] __attribute__((tls_model("initial-exec")));
 
 void dc_kernels_fork_prepare(void) { pthread_mutex_lock(&cache_lock); }
 void dc_kernels_fork_parent(void) { pthread_mutex_unlock(&cache_lock); }
@@ -129,7 +123,7 @@ static void retire_where(int (*pick)(const struct kinfo *, CUcontext), CUcontext
         k->retired_next = retired;
         retired = k;
     }
-    __atomic_fetch_add(&kgen, 1, __ATOMIC_RELEASE);
+    __atomic_fetch_add(&dc_kernels_gen, 1, __ATOMIC_RELEASE);
 }
 
 static int of_ctx(const struct kinfo *k, CUcontext ctx) { return !k->k.is_kernel && (!k->ctx || k->ctx == ctx); }
@@ -293,10 +287,10 @@ static void describe(struct dc_kernel *fill, const void *key, int is_kernel)
  * table; no lock, no shared write. */
 static struct kinfo *cached(const void *key)
 {
-    uint64_t g = __atomic_load_n(&kgen, __ATOMIC_ACQUIRE);
-    struct tl_kernel *c = &tl_kcache[khash(key) % TLK];
+    uint64_t g = __atomic_load_n(&dc_kernels_gen, __ATOMIC_ACQUIRE);
+    struct dc_kernel_tc *c = &dc_kernel_tcache[dc_kernel_tc_index(key)];
     if (c->key == key && c->gen == g)
-        return c->k;
+        return (struct kinfo *)(uintptr_t)c->k;     /* k is a kinfo's first member */
     struct dc_epoch_rec *r = dc_epoch_rec();
     dc_epoch_enter_rec(r);
     const struct ktable *t = __atomic_load_n(&ktab, __ATOMIC_ACQUIRE);
@@ -304,7 +298,7 @@ static struct kinfo *cached(const void *key)
     dc_epoch_exit_rec(r);
     if (k) {
         c->key = key;
-        c->k = k;
+        c->k = &k->k;
         c->gen = g;
     }
     return k;
@@ -351,7 +345,7 @@ static void plan_words(struct dc_kernel *k)
     k->planned = 1;
 }
 
-const struct dc_kernel *dc_kernel_lookup(const void *key, int is_kernel, struct dc_kernel *tmp)
+const struct dc_kernel *dc_kernel_lookup_slow(const void *key, int is_kernel, struct dc_kernel *tmp)
 {
     struct kinfo *k = cached(key);
     if (k)

@@ -110,7 +110,25 @@ struct dc_kernel {
  * or a CUkernel cast to one, otherwise); NULL only when memory ran out: then
  * *tmp is filled for this launch and must be released with
  * dc_kernel_release_tmp.  Asks the driver on first sight (guard held). */
-const struct dc_kernel *dc_kernel_lookup(const void *key, int is_kernel, struct dc_kernel *tmp);
+const struct dc_kernel *dc_kernel_lookup_slow(const void *key, int is_kernel, struct dc_kernel *tmp);
+/* The hit path, inline: the thread's own cache of the last kernels seen,
+ * valid while dc_kernels_gen is (an unload or a context's end retires). */
+struct dc_kernel_tc {
+    const void *key;
+    const struct dc_kernel *k;
+    uint64_t gen;
+};
+#define DC_KERNEL_TC 8
+#define dc_kernel_tc_index(key) ((size_t)(((uint64_t)(uintptr_t)(key) * 0x9e3779b97f4a7c15ull) >> 61))
+extern __thread struct dc_kernel_tc dc_kernel_tcache[DC_KERNEL_TC] __attribute__((tls_model("initial-exec")));
+extern uint64_t dc_kernels_gen;
+static inline const struct dc_kernel *dc_kernel_lookup(const void *key, int is_kernel, struct dc_kernel *tmp)
+{
+    const struct dc_kernel_tc *c = &dc_kernel_tcache[dc_kernel_tc_index(key)];
+    if (c->key == key && c->gen == __atomic_load_n(&dc_kernels_gen, __ATOMIC_ACQUIRE))
+        return c->k;
+    return dc_kernel_lookup_slow(key, is_kernel, tmp);
+}
 void dc_kernel_release_tmp(struct dc_kernel *tmp);
 
 /* Context ctx went (core/contexts.c): the descriptions of its functions (and

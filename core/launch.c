@@ -61,8 +61,8 @@ static void launch_begin(struct dc_launch_state *L, int path, const char *api, c
 {
     /* the hot path of report mode: no more than the fields it needs set */
     L->k = NULL;
-    memset(&L->l, 0, sizeof L->l);
-    memset(&L->moves, 0, sizeof L->moves);
+    L->moves.n = L->moves.cap = 0;
+    L->moves.v = NULL;
     L->captured = L->pre_error = 0;
     L->nosync = NULL;
     L->mig = NULL;
@@ -76,8 +76,10 @@ static void launch_begin(struct dc_launch_state *L, int path, const char *api, c
     L->extra = extra;
     L->has_stream = has_stream;
     L->stream = stream;
-    if (!key)
+    if (!key) {
+        memset(&L->l, 0, sizeof L->l);
         return;
+    }
     if (kind == K_OPAQUE) {
         memset(&L->tmp, 0, sizeof L->tmp);
         L->tmp.key = key;
@@ -92,6 +94,12 @@ static void launch_begin(struct dc_launch_state *L, int path, const char *api, c
 
     const struct dc_kernel *k = L->k;
     struct dc_launch *l = &L->l;
+    /* every field set below or here: no memset on the hot path */
+    l->args = NULL;
+    l->argbuf = NULL;
+    l->argbuf_size = 0;
+    l->no_rewrite = NULL;
+    l->moves = NULL;
     l->path = (enum dc_path)path;
     l->kernel = k->name;
     l->kernel_key = key;

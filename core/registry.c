@@ -204,7 +204,7 @@ static struct dc_reg_tc *tc_slot(uintptr_t addr)
         tcache_failed = !c;
         dc_reg_tcache = c;
     }
-    return c ? c + ((addr ^ (addr >> 6) ^ (addr >> 12)) & (DC_REG_TC_SLOTS - 1)) : &fallback_slot;
+    return c ? c + (dc_reg_tc_index(addr)) : &fallback_slot;
 }
 
 const struct dc_alloc *dc_reg_lookup_slow(uintptr_t addr)

@@ -57,6 +57,8 @@ struct dc_reg_tc {
     struct dc_alloc a;
 };
 #define DC_REG_TC_SLOTS 64
+/* Fibonacci hashing: the top 6 bits of addr * 2^64/phi. */
+#define dc_reg_tc_index(addr) ((size_t)(((uint64_t)(addr) * 0x9e3779b97f4a7c15ull) >> 58))
 extern __thread struct dc_reg_tc *dc_reg_tcache __attribute__((tls_model("initial-exec"), visibility("hidden")));
 extern uint64_t dc_reg_gen __attribute__((visibility("hidden")));
 const struct dc_alloc *dc_reg_lookup_slow(uintptr_t addr) __attribute__((visibility("hidden")));
@@ -64,7 +66,7 @@ static inline const struct dc_alloc *dc_reg_lookup_ref(uintptr_t addr)
 {
     struct dc_reg_tc *c = dc_reg_tcache;
     if (__builtin_expect(c != NULL, 1)) {
-        c += (addr ^ (addr >> 6) ^ (addr >> 12)) & (DC_REG_TC_SLOTS - 1);
+        c += dc_reg_tc_index(addr);
         if (c->addr == addr && c->gen == __atomic_load_n(&dc_reg_gen, __ATOMIC_ACQUIRE) && addr)
             return &c->a;
     }

@@ -233,12 +233,14 @@ static __thread struct free_frame fr __attribute__((tls_model("initial-exec")));
 
 /* --- launches ------------------------------------------------------------------ */
 
+/* rt_launch_index[cbid]: 1 + the index of its entry in rt_launches, 0 for
+ * other runtime calls (filled once, before subscribing). */
+static uint8_t rt_launch_index[CUPTI_RUNTIME_TRACE_CBID_SIZE];
+
 static const struct rt_launch *rt_launch_of(CUpti_CallbackId cbid)
 {
-    for (size_t i = 0; i < N_RT_LAUNCHES; i++)
-        if (rt_launches[i].cbid == cbid)
-            return &rt_launches[i];
-    return NULL;
+    unsigned i = cbid < CUPTI_RUNTIME_TRACE_CBID_SIZE ? rt_launch_index[cbid] : 0;
+    return i ? &rt_launches[i - 1] : NULL;
 }
 
 /* A driver launch (enter): nested in an open runtime launch it is that
@@ -682,8 +684,12 @@ static void on_driver(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
         rt.driver_seen = 1;
     if (!cb->functionParams)
         return;
-    if (cb->callbackSite == CUPTI_API_ENTER && on_driver_launch(cbid, cb))
-        return;
+    if (cb->callbackSite == CUPTI_API_ENTER) {
+        if (on_driver_launch(cbid, cb))
+            return;
+    } else if (is_driver_launch(cbid)) {
+        return;                         /* a launch's exit: nothing to do */
+    }
     if (cb->callbackSite == CUPTI_API_EXIT && on_driver_capture(cbid, cb))
         return;
     if (on_driver_module(cbid, cb))
@@ -714,9 +720,19 @@ static uintptr_t runtime_freed(CUpti_CallbackId cbid, const void *p)
     }
 }
 
+/* Closes the frame (the saved allocation is read only while freed_had). */
+static inline void rt_reset(void)
+{
+    rt.open = 0;
+    rt.corr = 0;
+    rt.cbid = 0;
+    rt.launch = NULL;
+    rt.checked = rt.driver_seen = rt.freed_had = 0;
+}
+
 static void on_runtime_enter(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
 {
-    memset(&rt, 0, sizeof rt);
+    rt_reset();
     rt.open = 1;
     rt.corr = cb->correlationId;
     rt.cbid = cbid;
@@ -864,7 +880,7 @@ static void on_runtime_exit(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
         runtime_launch_fallback(cb);
     else if (!rt.launch && !rt.driver_seen && ok && cb->functionParams)
         runtime_mem_fallback(cbid, cb);
-    memset(&rt, 0, sizeof rt);
+    rt_reset();
 }
 
 /* --- resources ------------------------------------------------------------------ */
@@ -1263,8 +1279,11 @@ static int start_locked(void)
         alone(why);
         return 0;
     }
-    for (size_t i = 0; i < N_RT_LAUNCHES; i++)
+    for (size_t i = 0; i < N_RT_LAUNCHES; i++) {
+        if (rt_launches[i].cbid < CUPTI_RUNTIME_TRACE_CBID_SIZE)
+            rt_launch_index[rt_launches[i].cbid] = (uint8_t)(i + 1);
         failed += p_cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, rt_launches[i].cbid) != CUPTI_SUCCESS;
+    }
     for (size_t i = 0; i < sizeof runtime_mem_cbids / sizeof runtime_mem_cbids[0]; i++)
         failed += p_cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, runtime_mem_cbids[i]) != CUPTI_SUCCESS;
     r = p_cuptiEnableDomain(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE);

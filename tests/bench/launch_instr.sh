@@ -1,0 +1,46 @@
+#!/bin/sh
+# The regression guard of issue 13: under callgrind (instructions counted in
+# the launch loop only), a launch of a kernel with 8 pointer parameters, and
+# of one with a 64-byte struct of 8 pointers, costs at most 1,000
+# instructions more than without devcheck: with backend=interpose and with
+# mode=off.  With backend=cupti and both, CUPTI's delivery of its callbacks
+# (in the CUPTI library and the driver, not devcheck's) is part of the
+# difference; there the guard is on what runs in libdevcheck.so itself
+# (bench/own.awk), and the whole difference is printed.  A margin, not the
+# budget (600: make bench).
+. "$ROOT/tests/lib.sh"
+command -v valgrind >/dev/null || { echo "skip: valgrind is not installed (mk/deps.sh installs it)"; exit 0; }
+prog=$BUILD/bench/launches
+[ -x "$prog" ] || fail "not built: $prog"
+N=400
+LIMIT=1000
+# cg NAME ENV...: per-launch "section total own" lines in $TMPD/NAME
+cg() {
+    name=$1; shift
+    env -u DEVCHECK_OPTIONS LD_LIBRARY_PATH="$SIM_DIR" "$@" valgrind --tool=callgrind --instr-atstart=no \
+        --callgrind-out-file="$TMPD/cg.$name" "$prog" ptr8,struct64 $N 10 >"$TMPD/$name.out" 2>"$TMPD/$name.err" ||
+        { tail "$TMPD/$name.err" >&2; fail "$name: the program failed under callgrind"; }
+    for f in "$TMPD/cg.$name".[0-9]*; do
+        s=$(sed -n 's/^desc: Trigger: Client Request: //p' "$f")
+        t=$(sed -n 's/^totals: *//p' "$f")
+        o=$(awk -f "$ROOT/bench/own.awk" "$f" | awk '$1 ~ /libdevcheck\.so$/ { n += $2 } END { print n + 0 }')
+        echo "$s $((t / N)) $((o / N))"
+    done >"$TMPD/$name"
+}
+cg none
+base() { awk -v k="$1" '$1 == k { print $2 }' "$TMPD/none"; }
+for c in off interpose cupti both; do
+    case $c in off) opts=mode=off ;; *) opts=backend=$c ;; esac
+    cg "$c" LD_PRELOAD="$DEVCHECK_LIB" DEVCHECK_OPTIONS="$opts"
+    for s in ptr8@10 struct64@10; do
+        set -- $(awk -v k="$s" '$1 == k { print $2, $3 }' "$TMPD/$c")
+        [ $# -eq 2 ] || fail "$c: no callgrind dump for $s"
+        added=$(($1 - $(base "$s")))
+        echo "$c $s: +$added instructions per launch ($2 in libdevcheck.so)"
+        case $c in
+        off|interpose) [ "$added" -le $LIMIT ] || fail "$c $s: a launch costs +$added instructions (> $LIMIT)" ;;
+        *) [ "$2" -le $LIMIT ] || fail "$c $s: $2 instructions per launch in libdevcheck.so (> $LIMIT)" ;;
+        esac
+    done
+done
+echo "ok: a launch costs at most $LIMIT added instructions (devcheck's own with CUPTI)"
