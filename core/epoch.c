@@ -1,7 +1,8 @@
 /* epoch: epoch-based reclamation (see epoch.h).
  *
  * g_epoch only grows.  A section announces the epoch it read (acquire) in
- * its thread's record, then a full fence, then reads the structures.  A
+ * its thread's record with a seq_cst exchange (a full barrier), then reads
+ * the structures.  A
  * writer unlinks an object, then stamps it with the epoch it advances
  * (seq_cst fetch_add): a section that announced a later epoch read g_epoch
  * after the unlink, so cannot reach the object; one that announced the
@@ -80,9 +81,11 @@ void dc_epoch_enter_rec(struct dc_epoch_rec *r)
     if (r->shared)
         return;
     if (r->depth++ == 0) {
-        /* release: a writer that reads this has seen our earlier sections end */
-        __atomic_store_n(&r->active, __atomic_load_n(&g_epoch, __ATOMIC_ACQUIRE), __ATOMIC_RELEASE);
-        __atomic_thread_fence(__ATOMIC_SEQ_CST);
+        /* A sequentially consistent exchange, to the thread's own line: the
+         * announcement is visible before any read of the structures (a full
+         * barrier, as a fence would be; ThreadSanitizer models RMWs, not
+         * fences), and a writer that reads it has seen our earlier sections end. */
+        (void)__atomic_exchange_n(&r->active, __atomic_load_n(&g_epoch, __ATOMIC_ACQUIRE), __ATOMIC_SEQ_CST);
     }
 }
 

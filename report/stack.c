@@ -104,6 +104,8 @@ DW_FUNCS(X)
 static int unw_state;
 static pthread_mutex_t unw_lock = PTHREAD_MUTEX_INITIALIZER;
 
+static void unw_warm_up(void);
+
 static int unw_ready(void)
 {
     int st = __atomic_load_n(&unw_state, __ATOMIC_ACQUIRE);
@@ -115,6 +117,8 @@ static int unw_ready(void)
         int ok = 0;
         if (h_)
             BIND_ALL(h_, UNW_FUNCS, ok);
+        if (ok)
+            unw_warm_up();
         __atomic_store_n(&unw_state, ok ? 1 : -1, __ATOMIC_RELEASE);
     }
     st = unw_state;
@@ -235,6 +239,15 @@ static inline __attribute__((always_inline)) int capture_ips(void **buf, int max
 #else
 #define capture_ips p_unw_backtrace
 #endif
+
+/* libunwind initialises itself at its first unwind (its signal masks,
+ * written without its lock): once, while it is being loaded under unw_lock,
+ * before any other thread may unwind at the same time. */
+static __attribute__((noinline)) void unw_warm_up(void)
+{
+    void *warm[4];
+    (void)capture_ips(warm, 4);
+}
 
 /* Held (shared) while a thread is inside libunwind, taken exclusively by the
  * fork handlers: libunwind's own mutexes have no fork handlers, so a child
