@@ -5,9 +5,12 @@
 #include "core/capture.h"
 #include "core/contexts.h"
 #include "core/filter.h"
+#include "core/hostdwarf.h"
+#include "core/images.h"
 #include "core/kernels.h"
 #include "core/memory.h"
 #include "core/options.h"
+#include "core/ptrinfo.h"
 #include "core/registry.h"
 #include "report/report.h"
 
@@ -29,10 +32,16 @@ static void fork_prepare(void)
     dc_mem_fork_prepare();
     dc_ctx_fork_prepare();
     dc_capture_fork_prepare();
+    dc_images_fork_prepare();
+    dc_ptrinfo_fork_prepare();
+    dc_hostdwarf_fork_prepare();
 }
 
 static void fork_parent(void)
 {
+    dc_hostdwarf_fork_parent();
+    dc_ptrinfo_fork_parent();
+    dc_images_fork_parent();
     dc_capture_fork_parent();
     dc_ctx_fork_parent();
     dc_mem_fork_parent();
@@ -43,6 +52,9 @@ static void fork_parent(void)
 
 static void fork_child(void)
 {
+    dc_hostdwarf_fork_child();
+    dc_ptrinfo_fork_child();
+    dc_images_fork_child();
     dc_capture_fork_child();
     dc_ctx_fork_child();
     dc_mem_fork_child();
@@ -57,6 +69,11 @@ void dc_core_open(void)
 {
     static pthread_once_t once = PTHREAD_ONCE_INIT;
     pthread_once(&once, atfork_once);
+    /* what can be checked on this driver: said at start-up (verbosity 1) and
+     * before the summary */
+    char caps[512];
+    int version = 0;
+    dc_kernels_capabilities(caps, sizeof caps, &version);
     struct dc_report_config rc = {
         .log_path = dc_opt.log_path,
         .json_path = dc_opt.json_path,
@@ -67,8 +84,12 @@ void dc_core_open(void)
         .off = dc_opt.mode == DC_MODE_OFF,
         .migrate = dc_opt.mode == DC_MODE_MIGRATE,
         .debuginfod = dc_opt.debuginfod,
+        .driver_note = caps,
+        .driver_version = version,
+        .driver_layouts = dc_kernels_driver_layouts(),
     };
     dc_report_init(&rc);
+    dc_logv(1, "%s", caps);
 }
 
 int dc_core_finish(int program_status)

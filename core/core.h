@@ -171,6 +171,30 @@ void dc_capture_end(CUstream s);
  * every cached kernel description is retired. */
 void dc_kernels_unloaded(void);
 
+/* --- kernel image events (core/images.c) ------------------------------------------ *
+ * Where kernel images reach devcheck, so that its own reader (core/image.c)
+ * can tell a kernel's parameters where the driver cannot, and which name and
+ * image belong to a kernel handle.  After the real call succeeded; no CUDA is
+ * called (the registrations come from constructors, before devcheck starts:
+ * they may be described without the guard). */
+/* A module (CUmodule) or library (CUlibrary) `owner` was loaded from image
+ * (a fatbin, its wrapper, a cubin or PTX text; copied unless it lies in a
+ * loaded object), or from the file at path. */
+void dc_image_loaded(const void *owner, const void *image);
+void dc_image_file_loaded(const void *owner, const char *path);
+/* owner was unloaded: its image and handle names are forgotten. */
+void dc_image_unloaded(const void *owner);
+/* The runtime registered a fatbin (__cudaRegisterFatBinary: its handle and
+ * the wrapper), and a kernel of it by device name (__cudaRegisterFunction). */
+void dc_image_fatbin_registered(const void *handle, const void *wrapper);
+void dc_image_function_registered(const void *handle, const char *device_name);
+/* key (a CUfunction or CUkernel) is the kernel `name` of owner
+ * (cuModuleGetFunction, cuLibraryGetKernel). */
+void dc_image_named(const void *key, const void *owner, const char *name);
+/* key is another handle of what `from` is (cuKernelGetFunction: a function
+ * of a kernel; cuLibraryGetModule: the module of a library). */
+void dc_image_alias(const void *key, const void *from);
+
 /* --- launch events (core/launch.c) ---------------------------------------------- *
  * The interposer's launches: begin describes the launch and checks it, and
  * under mode=migrate moves what must be moved (then L->args / L->extra are

@@ -154,6 +154,18 @@ static const CUpti_CallbackId driver_cbids[] = {
     CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCaptureToGraph_ptsz,
     CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture,
     CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture_ptsz,
+    /* kernel images and handles, for devcheck's image reader */
+    CUPTI_DRIVER_TRACE_CBID_cuModuleLoad,
+    CUPTI_DRIVER_TRACE_CBID_cuModuleLoadData,
+    CUPTI_DRIVER_TRACE_CBID_cuModuleLoadDataEx,
+    CUPTI_DRIVER_TRACE_CBID_cuModuleLoadFatBinary,
+    CUPTI_DRIVER_TRACE_CBID_cuModuleUnload,
+    CUPTI_DRIVER_TRACE_CBID_cuLibraryLoadData,
+    CUPTI_DRIVER_TRACE_CBID_cuLibraryLoadFromFile,
+    CUPTI_DRIVER_TRACE_CBID_cuModuleGetFunction,
+    CUPTI_DRIVER_TRACE_CBID_cuLibraryGetKernel,
+    CUPTI_DRIVER_TRACE_CBID_cuLibraryGetModule,
+    CUPTI_DRIVER_TRACE_CBID_cuKernelGetFunction,
 };
 
 /* Runtime launches, with the entry point's name as the interposer reports it. */
@@ -584,6 +596,86 @@ static int on_driver_capture(CUpti_CallbackId cbid, const CUpti_CallbackData *cb
 #undef PTSZ
 }
 
+/* --- kernel images and handles: the driver's exit callbacks ------------------- */
+
+/* 1 when cbid is one of them (recorded at the exit of a successful call). */
+static int on_driver_module(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
+{
+    const void *p = cb->functionParams;
+    int ok = cb->callbackSite == CUPTI_API_EXIT && cb->functionReturnValue &&
+             *(const CUresult *)cb->functionReturnValue == CUDA_SUCCESS;
+    switch (cbid) {
+    case CUPTI_DRIVER_TRACE_CBID_cuModuleLoad: {
+        const cuModuleLoad_params *a = p;
+        if (ok && a->module)
+            dc_image_file_loaded(*a->module, a->fname);
+        return 1;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuModuleLoadData: {
+        const cuModuleLoadData_params *a = p;
+        if (ok && a->module)
+            dc_image_loaded(*a->module, a->image);
+        return 1;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuModuleLoadDataEx: {
+        const cuModuleLoadDataEx_params *a = p;
+        if (ok && a->module)
+            dc_image_loaded(*a->module, a->image);
+        return 1;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuModuleLoadFatBinary: {
+        const cuModuleLoadFatBinary_params *a = p;
+        if (ok && a->module)
+            dc_image_loaded(*a->module, a->fatCubin);
+        return 1;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuModuleUnload:
+        if (ok) {
+            dc_kernels_unloaded();
+            dc_image_unloaded(((const cuModuleUnload_params *)p)->hmod);
+        }
+        return 1;
+    case CUPTI_DRIVER_TRACE_CBID_cuLibraryLoadData: {
+        const cuLibraryLoadData_params *a = p;
+        if (ok && a->library)
+            dc_image_loaded(*a->library, a->code);
+        return 1;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuLibraryLoadFromFile: {
+        const cuLibraryLoadFromFile_params *a = p;
+        if (ok && a->library)
+            dc_image_file_loaded(*a->library, a->fileName);
+        return 1;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuModuleGetFunction: {
+        const cuModuleGetFunction_params *a = p;
+        if (ok && a->hfunc)
+            dc_image_named(*a->hfunc, a->hmod, a->name);
+        return 1;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuLibraryGetKernel: {
+        const cuLibraryGetKernel_params *a = p;
+        if (ok && a->pKernel)
+            dc_image_named(*a->pKernel, a->library, a->name);
+        return 1;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuLibraryGetModule: {
+        const cuLibraryGetModule_params *a = p;
+        if (ok && a->pMod)
+            dc_image_alias(*a->pMod, a->library);
+        return 1;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuKernelGetFunction: {
+        const cuKernelGetFunction_params *a = p;
+        if (ok && a->pFunc)
+            dc_image_alias(*a->pFunc, a->kernel);
+        return 1;
+    }
+    default:
+        return 0;
+    }
+}
+
 static void on_driver(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
 {
     if (rt.open)
@@ -593,6 +685,8 @@ static void on_driver(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
     if (cb->callbackSite == CUPTI_API_ENTER && on_driver_launch(cbid, cb))
         return;
     if (cb->callbackSite == CUPTI_API_EXIT && on_driver_capture(cbid, cb))
+        return;
+    if (on_driver_module(cbid, cb))
         return;
     on_driver_mem(cbid, cb);
 }

@@ -39,3 +39,9 @@ const char *dc_action_name(enum dc_action a)
 {
     return a == DC_ACT_MIGRATED ? "migrated" : a == DC_ACT_NOT_MIGRATED ? "not_migrated" : "reported";
 }
+
+const char *dc_word_kind_name(enum dc_word_kind k)
+{
+    static const char *const names[DC_WK_COUNT] = { "pointer_param", "pointer_field", "unknown", "buffer" };
+    return (unsigned)k < DC_WK_COUNT ? names[k] : "unknown";
+}

@@ -48,6 +48,16 @@ const char *dc_action_name(enum dc_action a);       /* "reported", "migrated", "
 enum dc_path { DC_PATH_INTERPOSE = 0, DC_PATH_CUPTI, DC_PATH_COUNT };
 const char *dc_path_name(enum dc_path p);                  /* "interpose", "cupti" */
 
+/* What the scanned word is, by the kernel's evidence (JSON operand "word"). */
+enum dc_word_kind {
+    DC_WK_POINTER_PARAM = 0,    /* a pointer parameter */
+    DC_WK_POINTER_FIELD,        /* a pointer field of a parameter whose layout is known */
+    DC_WK_UNKNOWN,              /* a word of unknown meaning (async_error suspects only) */
+    DC_WK_BUFFER,               /* a word of a packed buffer without a layout (async_error only) */
+    DC_WK_COUNT
+};
+const char *dc_word_kind_name(enum dc_word_kind k);       /* "pointer_param", ... */
+
 /* The launch a finding belongs to, as reported. */
 struct dc_finding_launch {
     const char *kernel;        /* mangled (or plain) kernel name; NULL if unknown */
@@ -66,6 +76,7 @@ struct dc_finding_alloc {
     enum dc_mem_kind kind;
     int owner;                  /* owning device, -1 for host memory */
     uint32_t alloc_stack;       /* dc_stack id of the allocating call, 0 if none */
+    int from_driver;            /* devcheck did not see it allocated: the driver told its owner */
 };
 
 /* One operand of an async_error's launch. */
@@ -76,6 +87,7 @@ struct dc_opnd {
     int alloc_known;            /* 0: pageable host memory */
     int accessible;             /* the launch device may access it */
     struct dc_finding_alloc alloc;
+    enum dc_word_kind word;     /* what the word is */
 };
 #define DC_ASYNC_OPERANDS_MAX 16
 
@@ -93,11 +105,13 @@ struct dc_finding {
     int alloc_known;            /* 0: pageable host memory, not in the registry */
     struct dc_finding_alloc alloc;  /* when alloc_known */
     const char *access;         /* short access state, e.g. "peer access not enabled" */
+    enum dc_word_kind word;     /* what the word is */
+    const char *evidence;       /* what said so: "signature", "ptx", "cubin", "debug_info", "numba"; NULL: none */
     /* mode=migrate */
     enum dc_action action;
     int to_device;              /* DC_ACT_MIGRATED: the copy's device */
     uint64_t moved_bytes;       /* DC_ACT_MIGRATED: bytes copied for it (0: shared a copy) */
-    const char *reason;         /* DC_ACT_NOT_MIGRATED: why */
+    const char *reason;         /* DC_ACT_NOT_MIGRATED: why; unchecked_kernel: why no layout */
     /* async_error */
     const char *error;          /* the driver's error name */
     const struct dc_opnd *ops;  /* the launch's operands */

@@ -23,7 +23,8 @@ static void json_stack(struct dc_buf *b, const struct dc_frame *fr, size_t n)
 }
 
 static void json_operand(struct dc_buf *b, int param, uint32_t word_offset, uintptr_t address,
-                         const struct dc_finding_alloc *a, const char *access)
+                         const struct dc_finding_alloc *a, const char *access, enum dc_word_kind word,
+                         const char *evidence)
 {
     dc_bput(b, "{\"param\":%d,\"word_offset\":%u,\"address\":\"0x%zx\"", param, word_offset, (size_t)address);
     if (a)
@@ -33,7 +34,9 @@ static void json_operand(struct dc_buf *b, int param, uint32_t word_offset, uint
         dc_bput(b, ",\"offset\":null,\"alloc_size\":null,\"memory\":\"pageable\",\"owner_device\":-1");
     dc_bput(b, ",\"access\":");
     dc_bjson_str(b, access);
-    dc_bput(b, "}");
+    dc_bput(b, ",\"word\":\"%s\",\"evidence\":", dc_word_kind_name(word));
+    dc_bjson_str(b, evidence);
+    dc_bput(b, ",\"owner_from\":\"%s\"}", a && a->from_driver ? "driver" : "devcheck");
 }
 
 /* JSON line: head ends just after "count":, tail starts after the count. */
@@ -54,7 +57,8 @@ void dc_jsonl_finding(struct dc_buf *b, const struct dc_finding *f, uint64_t id,
         dc_bput(b, ",\"stream_device\":%d,\"current_device\":%d", l->device, l->current_device);
     if (f->has_operand) {
         dc_bput(b, ",\"operand\":");
-        json_operand(b, f->param, f->word_offset, f->address, f->alloc_known ? &f->alloc : NULL, f->access);
+        json_operand(b, f->param, f->word_offset, f->address, f->alloc_known ? &f->alloc : NULL, f->access, f->word,
+                     f->evidence);
     } else {
         dc_bput(b, ",\"operand\":null");
     }
@@ -66,9 +70,13 @@ void dc_jsonl_finding(struct dc_buf *b, const struct dc_finding *f, uint64_t id,
             const struct dc_opnd *o = &f->ops[i];
             dc_bput(b, "%s", i ? "," : "");
             json_operand(b, o->param, o->word_offset, o->address, o->alloc_known ? &o->alloc : NULL,
-                         o->accessible ? "accessible" : "no access");
+                         o->accessible ? "accessible" : "no access", o->word, NULL);
         }
         dc_bput(b, "]");
+    }
+    if (f->kind == DC_F_UNCHECKED_KERNEL) {
+        dc_bput(b, ",\"reason\":");
+        dc_bjson_str(b, f->reason ? f->reason : "no parameter layout");
     }
     dc_bput(b, ",\"detected_by\":\"%s\",\"action\":\"%s\"", dc_path_name(l->path), dc_action_name(f->action));
     if (f->action == DC_ACT_MIGRATED)
@@ -88,9 +96,11 @@ void dc_jsonl_finding(struct dc_buf *b, const struct dc_finding *f, uint64_t id,
     dc_bput(b, "}\n");
 }
 
-void dc_jsonl_summary(struct dc_buf *b, const struct dc_report_stats *s)
+void dc_jsonl_summary(struct dc_buf *b, const struct dc_report_stats *s, int driver_version, int driver_layouts)
 {
-    dc_bput(b, "{\"type\":\"summary\",\"findings\":%llu,\"errors\":%llu,\"warnings\":%llu,\"infos\":%llu,"
+    dc_bput(b, "{\"type\":\"summary\",\"driver_version\":%d,\"param_layouts\":\"%s\",", driver_version,
+            driver_layouts ? "driver" : "images");
+    dc_bput(b, "\"findings\":%llu,\"errors\":%llu,\"warnings\":%llu,\"infos\":%llu,"
                "\"kernels\":%llu,\"launches_checked\":%llu,\"launches_unchecked\":%llu,"
                "\"launches_interpose\":%llu,\"launches_cupti\":%llu,\"not_recorded\":%llu,\"bytes_migrated\":%llu}\n",
             (unsigned long long)s->findings, (unsigned long long)s->errors, (unsigned long long)s->warnings,

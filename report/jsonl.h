@@ -18,7 +18,7 @@ void dc_jsonl_finding(struct dc_buf *b, const struct dc_finding *f, uint64_t id,
                       const struct dc_frame *launch_frames, size_t nl, const struct dc_frame *alloc_frames,
                       size_t na, size_t *count_at);
 /* The summary object (not_recorded: s->dropped). */
-void dc_jsonl_summary(struct dc_buf *b, const struct dc_report_stats *s);
+void dc_jsonl_summary(struct dc_buf *b, const struct dc_report_stats *s, int driver_version, int driver_layouts);
 
 #pragma GCC visibility pop
 #endif

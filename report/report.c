@@ -131,10 +131,11 @@ void dc_report_init(const struct dc_report_config *c)
     pthread_once(&once, atfork_once);
     pthread_mutex_lock(&rep_lock);
     if (c) {
-        static char *log_path, *json_path;
+        static char *log_path, *json_path, *driver_note;
         cfg = *c;
         cfg.log_path = keep_path(c->log_path, &log_path);
         cfg.json_path = keep_path(c->json_path, &json_path);
+        cfg.driver_note = keep_path(c->driver_note, &driver_note);
         dc_sinks_set_verbosity(cfg.verbosity);
         dc_stack_set_debuginfod(cfg.debuginfod);
     }
@@ -381,9 +382,11 @@ void dc_report_finish(void)
                 dc_sink_json(b.p, b.pos);
         }
         struct dc_buf b = { json_buf, sizeof json_buf, 0, 0 };
-        dc_jsonl_summary(&b, &st);
+        dc_jsonl_summary(&b, &st, cfg.driver_version, cfg.driver_layouts);
         dc_sink_json(b.p, b.pos);
     }
+    if (cfg.driver_note)
+        dc_log("%s", cfg.driver_note);
     char migrated[64] = "";
     if (cfg.migrate)
         snprintf(migrated, sizeof migrated, "; %llu bytes migrated", (unsigned long long)bm);

@@ -24,6 +24,12 @@ struct dc_report_config {
     int off;                    /* mode=off: dc_report_finish prints nothing */
     int migrate;                /* mode=migrate: the summary line gives the bytes migrated */
     int debuginfod;             /* symbolization may ask debuginfod servers (else local files only) */
+    /* What can be checked on the driver: one sentence, printed just before
+     * the SUMMARY line (NULL: none); the driver's CUDA version (13000) and
+     * whether it gives parameter layouts, for the JSON summary. */
+    const char *driver_note;
+    int driver_version;
+    int driver_layouts;
 };
 
 /* Takes the configuration (the paths are copied) and opens the sinks it

@@ -27,6 +27,7 @@
  * (the build-id tree, then the .gnu_debuglink places). */
 #define UNW_LOCAL_ONLY
 #include "report/stack.h"
+#include "report/lazylib.h"
 #include "report/symbolize.h"
 #include "report/forklock.h"
 
@@ -44,9 +45,6 @@
 #include <unistd.h>
 
 /* --- the libraries, loaded on first use ----------------------------------------- */
-
-#define DC_STR_(x) #x
-#define DC_STR(x) DC_STR_(x)            /* the library's own name of a macro-renamed function */
 
 /* libunwind.so.8: unw_init_local etc. are macros naming the target's
  * functions (_ULx86_64_init_local); unw_getcontext is unw_tdep_getcontext. */
@@ -81,20 +79,8 @@
     X(dwarf_diename)                    \
     X(dwarf_filesrc)
 
-#define X(name) static __typeof__(&name) p_##name;
-UNW_FUNCS(X)
-DW_FUNCS(X)
-#undef X
-
-/* Resolves every name of a table from h; 0 when all are there. */
-#define BIND_ALL(h, FUNCS, ok)                                                  \
-    do {                                                                        \
-        ok = 1;                                                                 \
-        FUNCS(BIND_ONE_)                                                        \
-    } while (0)
-#define BIND_ONE_(name)                                                         \
-    if (ok && !(p_##name = (__typeof__(p_##name))dlsym(h_, DC_STR(name))))      \
-        ok = 0;
+DC_LAZY_POINTERS(UNW_FUNCS)
+DC_LAZY_POINTERS(DW_FUNCS)
 
 /* libunwind's state: 0 not tried, 1 loaded, -1 unavailable; published with
  * a release store, read without the lock once set.  Threads that capture
@@ -113,7 +99,7 @@ static int unw_ready(void)
         void *h_ = dlopen("libunwind.so.8", RTLD_NOW | RTLD_LOCAL);
         int ok = 0;
         if (h_)
-            BIND_ALL(h_, UNW_FUNCS, ok);
+            DC_LAZY_BIND(h_, UNW_FUNCS, ok);
         __atomic_store_n(&unw_state, ok ? 1 : -1, __ATOMIC_RELEASE);
     }
     st = unw_state;
@@ -130,7 +116,7 @@ static int dw_ready(void)
         void *h_ = dlopen("libdw.so.1", RTLD_NOW | RTLD_LOCAL);
         int ok = 0;
         if (h_)
-            BIND_ALL(h_, DW_FUNCS, ok);
+            DC_LAZY_BIND(h_, DW_FUNCS, ok);
         dw_state = ok ? 1 : -1;
     }
     return dw_state == 1;

@@ -82,6 +82,8 @@ static void text_operand(struct dc_buf *b, const struct dc_finding *f)
          mem_phrase(a->kind));
     if (a->owner >= 0)
         dc_bput(b, " owned by cuda:%d", a->owner);
+    if (a->from_driver)
+        dc_bput(b, " (told by the driver: devcheck did not see it allocated)");
     if (f->kind == DC_F_DEVICE_MISMATCH || f->kind == DC_F_ASYNC_ERROR)
         dc_bput(b, "; cuda:%d has no access (%s)\n", l->device, f->access ? f->access : "");
     else if (f->kind == DC_F_PEER_ACCESS)
@@ -108,7 +110,10 @@ static void text_operands(struct dc_buf *b, const struct dc_finding *f)
         if (!o->alloc_known)
             dc_bput(b, "pageable host memory");
         else
-            dc_bput(b, "%s memory owned by cuda:%d", mem_phrase(o->alloc.kind), o->alloc.owner);
+            dc_bput(b, "%s memory owned by cuda:%d%s", mem_phrase(o->alloc.kind), o->alloc.owner,
+                    o->alloc.from_driver ? " (told by the driver)" : "");
+        if (o->word == DC_WK_UNKNOWN || o->word == DC_WK_BUFFER)
+            dc_bput(b, " [a word of unknown meaning: a suspect]");
         if (o->accessible)
             dc_bput(b, "\n");
         else
@@ -167,7 +172,8 @@ static void text_hint(struct dc_buf *b, const struct dc_finding *f)
         dc_bput(b, "    hint: this launch failed on the device (found by sync=1); an operand cuda:%d may not access is the usual cause: move it to cuda:%d before the launch\n", d, d);
         break;
     case DC_F_UNCHECKED_KERNEL:
-        dc_bput(b, "    hint: the driver gave no parameter layout for this kernel (cuFuncGetParamInfo needs driver 12.4+); its launches are counted as unchecked\n");
+        dc_bput(b, "    hint: no parameter layout: %s; its launches are counted as unchecked\n",
+                f->reason ? f->reason : "the driver gave none");
         break;
     default:
         break;

@@ -10,7 +10,8 @@ $(CLIENT_T)/libclient_twins.so: tests/clients/client_twins.c
 	$(CC) $(ALL_CFLAGS) -shared -o $@ $< $(ALL_LDFLAGS)
 ALL   += $(CLIENT_T)/libclient_twins.so
 TESTS += $(addprefix tests/clients/,pyenv.sh torch_sim.sh bindings_sim.sh triton_sim.sh ext_sim.sh \
-                                    nvidia_runtime.sh devcheck_buggy.sh)
+                                    nvidia_runtime.sh devcheck_buggy.sh devcheck_correct.sh \
+                                    torch_signatures.sh)
 
 # The virtualenv is made, and the C++ extension of ext_add.py built (into
 # TORCH_EXTENSIONS_DIR, beside the virtualenv), before any test starts: a
