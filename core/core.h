@@ -78,6 +78,11 @@ void dc_core_open(void);
  * program that returned `program_status` (error_exitcode when it was 0 and
  * errors were found; -1: keep the program's; program_status < 0: unknown). */
 int dc_core_finish(int program_status);
+/* Before main (the start-up's constructor, options parsed): the first
+ * process of a tree truncates the shared output files (report/). */
+void dc_core_prestart(void);
+/* The exit summary from a handler of a fatal signal (bounded waits). */
+void dc_core_finish_signal(void);
 
 /* A front end besides the interposer registers itself with DC_FRONTEND (the
  * linker collects the records in section dc_frontends), so the start-up
