@@ -67,7 +67,8 @@ int dc_sinks_write_document(const char *what, const char *path, const char *data
 
 /* The first devcheck process of a process tree (its environment has no
  * DEVCHECK_ROOT_PID: it sets it to its pid, inherited by every child) is the
- * root: 1.  Children, and processes under the wrapper (which sets it), 0. */
+ * root: 1, also for the programs it exec's without a fork (same pid).
+ * Children, and processes under the wrapper (which sets it), 0. */
 int dc_sinks_claim_root(void);
 /* The root, before main: truncates the files its children will append to
  * (the log and JSON paths that do not name the process with %p). */

@@ -2,4 +2,5 @@
 include tests/unit.mk
 include tests/preload.mk
 -include tests/e2e.mk
+include tests/outputs.mk
 include tests/cupti.mk

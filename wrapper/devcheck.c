@@ -44,6 +44,7 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/wait.h>
 #include <sys/xattr.h>
 #include <unistd.h>
@@ -158,7 +159,9 @@ static void warn_if_secure(const char *prog)
 {
     char path[PATH_MAX];
     struct stat st;
-    if (!find_program(prog, path, sizeof path) || stat(path, &st) != 0)
+    struct statvfs fs;
+    if (!find_program(prog, path, sizeof path) || stat(path, &st) != 0 ||
+        (statvfs(path, &fs) == 0 && (fs.f_flag & ST_NOSUID)))
         return;
     const char *why = NULL;
     if ((st.st_mode & S_ISUID) && st.st_uid != geteuid())
