@@ -55,6 +55,8 @@ struct dc_model *dc_model_new(const char *source_root)
     else if (!root && getcwd(buf, sizeof buf))
         root = buf;
     snprintf(m->root, sizeof m->root, "%s", root ? root : "");
+    if (!getcwd(m->cwd, sizeof m->cwd))
+        m->cwd[0] = 0;
     size_t n = strlen(m->root);
     while (n > 1 && m->root[n - 1] == '/')
         m->root[--n] = 0;
@@ -196,13 +198,14 @@ int dc_model_add_file(struct dc_model *m, const char *path,
         if (k == len)
             continue;                   /* blank */
         char why[256] = "";
+        /* a whole record without its newline is kept (the writer died
+         * after it); a cut one is named as such */
         if (dc_model_add(m, line, len, origin, lineno, why, sizeof why) != 0) {
             m->bad_lines++;
+            if (!complete && !strncmp(why, "not JSON", 8))
+                snprintf(why, sizeof why, "truncated record (the file ends inside it)");
             if (bad)
                 bad(ctx, path, lineno, why);
-        } else if (!complete && bad) {
-            /* a whole record without its newline: kept; the writer died
-             * after it, or is still writing */
         }
     }
     free(line);
@@ -530,9 +533,10 @@ void dc_model_merge(struct dc_model *m)
 static int in_root(const struct dc_model *m, const char *file, char *rel, size_t rellen)
 {
     size_t n = strlen(m->root);
-    if (file[0] != '/') {                 /* relative: to the build directory, taken as the tree's */
-        snprintf(rel, rellen, "%s", file[0] == '.' && file[1] == '/' ? file + 2 : file);
-        return strncmp(file, "../", 3) != 0;
+    char abs[8300];
+    if (file[0] != '/' && m->cwd[0]) {    /* relative (to the compile directory): taken as the working directory's */
+        snprintf(abs, sizeof abs, "%s/%s", m->cwd, file[0] == '.' && file[1] == '/' ? file + 2 : file);
+        file = abs;
     }
     if (n && !strncmp(file, m->root, n) && file[n] == '/') {
         snprintf(rel, rellen, "%s", file + n + 1);

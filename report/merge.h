@@ -72,6 +72,7 @@ struct dc_msite {
 
 struct dc_model {
     char root[4096];            /* source root, absolute, no trailing '/' */
+    char cwd[4096];             /* relative source files are taken as relative to it */
     struct dc_mfinding *f;
     size_t nf;
     struct dc_mproc *procs;

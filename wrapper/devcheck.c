@@ -198,25 +198,24 @@ static void bad_line(void *ctx, const char *origin, long lineno, const char *why
     fprintf(stderr, "devcheck: %s:%ld: %s; skipped\n", origin, lineno, why);
 }
 
-/* Reads every file of the tree directory into m, then removes them. */
+/* Reads every file of the tree directory into m (in name order, so the
+ * merged files do not depend on the directory's order), then removes them. */
 static size_t read_tree(struct dc_model *m, const char *dir)
 {
+    struct dirent **names = NULL;
+    int n = scandir(dir, &names, NULL, versionsort);
     size_t files = 0;
-    DIR *d = opendir(dir);
-    if (!d)
-        return 0;
-    struct dirent *e;
     char path[PATH_MAX + 300];
-    /* sorted by name is not needed: the model orders by first appearance */
-    while ((e = readdir(d)) != NULL) {
-        if (e->d_name[0] == '.')
-            continue;
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        if (dc_model_add_file(m, path, bad_line, NULL) == 0)
-            files++;
-        unlink(path);
+    for (int i = 0; i < n; i++) {
+        if (names[i]->d_name[0] != '.') {
+            snprintf(path, sizeof path, "%s/%s", dir, names[i]->d_name);
+            if (dc_model_add_file(m, path, bad_line, NULL) == 0)
+                files++;
+            unlink(path);
+        }
+        free(names[i]);
     }
-    closedir(d);
+    free(names);
     rmdir(dir);
     return files;
 }
