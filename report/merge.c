@@ -794,7 +794,14 @@ void dc_model_jsonl(const struct dc_model *m, struct dc_sbuf *o)
     }
     const struct dc_report_stats *t = &m->totals;
     const struct dc_mproc *p0 = m->nprocs ? &m->procs[0] : NULL;
-    dc_sput(o, "{\"type\":\"summary\",\"pid\":%d,\"rank\":null,\"host\":", p0 ? p0->pid : (int)getpid());
+    /* the summary names the first process (the tree's root, or the first
+     * file's): a merged file read again keeps its rank */
+    dc_sput(o, "{\"type\":\"summary\",\"pid\":%d,\"rank\":", p0 ? p0->pid : (int)getpid());
+    if (p0 && p0->rank >= 0)
+        dc_sput(o, "%d", p0->rank);
+    else
+        dc_sput(o, "null");
+    dc_sput(o, ",\"host\":");
     dc_sjson_str(o, p0 ? p0->host : "");
     dc_sput(o, ",\"findings\":%llu,\"errors\":%llu,\"warnings\":%llu,\"infos\":%llu,\"kernels\":%llu,"
                "\"launches_checked\":%llu,\"launches_unchecked\":%llu,\"launches_interpose\":%llu,"

@@ -2,6 +2,8 @@
 // Usage: outprog MODE [args]
 //   launch D O        one launch on cuda:D of a buffer owned by cuda:O
 //                     (D == O: correct; else a device_mismatch)
+//   rank              a launcher's rank R (OMPI_COMM_WORLD_RANK, RANK): one
+//                     launch on cuda:R; rank 1's operand is cuda:0's (its bug)
 //   closefds FILE     a launch (devcheck opens its files), then closes every
 //                     fd from 3 up, opens FILE as its own (it gets fd 3),
 //                     writes "mine" to it, a second, different bad launch
@@ -67,6 +69,12 @@ int main(int argc, char **argv)
     const char *mode = argc > 1 ? argv[1] : "launch";
     if (!strcmp(mode, "launch") && argc > 3) {
         launch(atoi(argv[2]), atoi(argv[3]));
+    } else if (!strcmp(mode, "rank")) {
+        const char *r = getenv("OMPI_COMM_WORLD_RANK");
+        if (!r)
+            r = getenv("RANK");
+        int rank = r ? atoi(r) : 0;
+        launch(rank, rank == 1 ? 0 : rank);
     } else if (!strcmp(mode, "closefds") && argc > 2) {
         launch(0, 1);
         for (int fd = 3; fd < 1024; fd++)
