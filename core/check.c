@@ -12,6 +12,7 @@
 #include "core/registry.h"
 #include "report/finding.h"
 #include "report/report.h"
+#include "report/matrix.h"
 #include "report/stack.h"
 
 #include <stdlib.h>
@@ -219,6 +220,22 @@ static void collect_word(struct ctx *c, int param, uint32_t word, uintptr_t v)
         c->ops[c->nops++] = o;
 }
 
+/* The access matrix's column of an operand's memory (report/matrix.h). */
+static int operand_column(const struct dc_alloc *a)
+{
+    switch (a->kind) {
+    case DC_MEM_HOST_PINNED:
+    case DC_MEM_HOST_REGISTERED:
+        return DC_COL_PINNED;
+    case DC_MEM_HOST_PAGEABLE:
+        return DC_COL_PAGEABLE;
+    case DC_MEM_MANAGED:
+        return DC_COL_MANAGED;
+    default:
+        return a->owner;
+    }
+}
+
 static void check_word(struct ctx *c, int param, uint32_t word, uint32_t arg_offset, uintptr_t v)
 {
     const struct dc_launch *l = c->l;
@@ -237,6 +254,7 @@ static void check_word(struct ctx *c, int param, uint32_t word, uint32_t arg_off
     int skip;
     struct dc_alloc found;
     if (dc_reg_lookup(v, &found) == 0) {
+        dc_report_count_operand(l->device, operand_column(&found));     /* the HTML access matrix */
         f.alloc_known = 1;
         const struct dc_alloc *a = &found;
         alloc_view(&f.alloc, a);
@@ -283,6 +301,7 @@ static void check_word(struct ctx *c, int param, uint32_t word, uint32_t arg_off
     }
     if (!mapped_host(v))
         return;
+    dc_report_count_operand(l->device, DC_COL_PAGEABLE);
     f.kind = DC_F_HOST_MEMORY;
     f.alloc_known = 0;
     f.severity = host_severity(1, l->pageable_ok, &skip);

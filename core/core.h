@@ -141,6 +141,15 @@ void dc_ctx_peer_access(CUcontext peer, int enable);
  * are forgotten; other contexts of the same device keep theirs. */
 void dc_ctx_destroyed(CUcontext ctx);
 
+/* --- copy events (core/transfers.c) --------------------------------------------- */
+
+/* A copy (memcpy, peer copy, prefetch) of `bytes` from src to dst, after the
+ * real call succeeded: counted for the transfer matrix per (source,
+ * destination, call site).  A *_device >= 0 names that end's device (peer
+ * copies, prefetch targets); -1: classify the address with the registry
+ * (unknown: pageable host memory). */
+void dc_copy_event(uintptr_t dst, int dst_device, uintptr_t src, int src_device, size_t bytes);
+
 /* --- kernel events (core/kernels.c) --------------------------------------------- */
 
 /* A module or library was unloaded: its function handles may be reused, so

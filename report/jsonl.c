@@ -1,5 +1,6 @@
 /* jsonl: findings and the summary as JSON Lines records (see jsonl.h). */
 #include "report/jsonl.h"
+#include "report/matrix.h"
 #include "report/suppress.h"
 #include "report/text.h"
 
@@ -138,5 +139,7 @@ void dc_jsonl_summary(struct dc_buf *b, const struct dc_report_stats *s, const s
         dc_bput(b, ",\"line\":%d,\"count\":%llu}", line, (unsigned long long)count);
         first = 0;
     }
-    dc_bput(b, "]}\n");
+    dc_bput(b, "]");
+    dc_matrix_json(b);
+    dc_bput(b, "}\n");
 }

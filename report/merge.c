@@ -369,11 +369,7 @@ static void add_matrices(struct dc_model *m, const struct dc_json *s)
     const struct dc_json *acc = dc_json_get(s, "access");
     for (size_t i = 0; i < dc_json_len(acc); i++) {
         const struct dc_json *c = dc_json_at(acc, i);
-        uint64_t v[5] = {
-            (uint64_t)dc_json_int(dc_json_get(c, "operands"), 0), (uint64_t)dc_json_int(dc_json_get(c, "errors"), 0),
-            (uint64_t)dc_json_int(dc_json_get(c, "warnings"), 0), (uint64_t)dc_json_int(dc_json_get(c, "infos"), 0),
-            (uint64_t)dc_json_int(dc_json_get(c, "bytes_migrated"), 0),
-        };
+        uint64_t v[5] = { (uint64_t)dc_json_int(dc_json_get(c, "operands"), 0), 0, 0, 0, 0 };
         add_cell(&m->access, &m->naccess, (int)dc_json_int(dc_json_get(c, "launch_device"), -9),
                  (int)dc_json_int(dc_json_get(c, "owner"), -9), v);
     }
@@ -521,6 +517,22 @@ void dc_model_merge(struct dc_model *m)
             kernels[t->kernels++] = (char *)kn;
     }
     free(kernels);
+    /* the access matrix's findings by severity and bytes migrated, from the
+     * merged findings (unique findings; bytes of every occurrence) */
+    for (size_t i = 0; i < m->nf; i++) {
+        const struct dc_json *rv = m->f[i].rec, *op = dc_json_get(rv, "operand");
+        if (!op || op->type != DC_J_OBJ)
+            continue;
+        int row = (int)dc_json_int(dc_json_get(dc_json_get(rv, "launch"), "device"), -9);
+        const char *mem = dc_json_str(dc_json_get(op, "memory"));
+        int col = !mem ? -9 : !strcmp(mem, "pinned") || !strcmp(mem, "registered") ? -1
+                : !strcmp(mem, "pageable") ? -2 : !strcmp(mem, "managed") ? -3
+                : (int)dc_json_int(dc_json_get(op, "owner_device"), -9);
+        int s = sev_rank(rv);
+        uint64_t moved = (uint64_t)dc_json_int(dc_json_get(dc_json_get(rv, "migration"), "bytes"), 0);
+        uint64_t v[5] = { 0, s == 0, s == 1, s == 2, moved * m->f[i].count };
+        add_cell(&m->access, &m->naccess, row, col, v);
+    }
     for (size_t i = 0; i < m->nsupps; i++)
         t->suppressed += m->supps[i].count;
     for (size_t i = 0; i < m->nprocs; i++)
@@ -818,6 +830,29 @@ void dc_model_jsonl(const struct dc_model *m, struct dc_sbuf *o)
         dc_sput(o, ",\"file\":");
         dc_sjson_str(o, m->supps[i].file);
         dc_sput(o, ",\"line\":%d,\"count\":%llu}", m->supps[i].line, (unsigned long long)m->supps[i].count);
+    }
+    dc_sput(o, "],\"access\":[");
+    for (size_t i = 0; i < m->naccess; i++) {
+        const struct dc_mcell *c = &m->access[i];
+        dc_sput(o, "%s{\"launch_device\":%d,\"owner\":%d,\"operands\":%llu,\"errors\":%llu,\"warnings\":%llu,"
+                   "\"infos\":%llu,\"bytes_migrated\":%llu}", i ? "," : "", c->row, c->col, (unsigned long long)c->a,
+                (unsigned long long)c->b, (unsigned long long)c->c, (unsigned long long)c->d, (unsigned long long)c->e);
+    }
+    dc_sput(o, "],\"transfers\":[");
+    for (size_t i = 0; i < m->nxfer; i++) {
+        const struct dc_mcell *c = &m->xfer[i];
+        dc_sput(o, "%s{\"src\":%d,\"dst\":%d,\"calls\":%llu,\"bytes\":%llu,\"sites\":[", i ? "," : "", c->row, c->col,
+                (unsigned long long)c->a, (unsigned long long)c->b);
+        int k = 0;
+        for (size_t j = 0; j < m->nsites; j++) {
+            const struct dc_msite *st = &m->sites[j];
+            if (st->src != c->row || st->dst != c->col)
+                continue;
+            dc_sput(o, "%s{\"site\":", k++ ? "," : "");
+            dc_sjson_str(o, st->site);
+            dc_sput(o, ",\"calls\":%llu,\"bytes\":%llu}", (unsigned long long)st->calls, (unsigned long long)st->bytes);
+        }
+        dc_sput(o, "]}");
     }
     dc_sput(o, "],\"processes\":[");
     for (size_t i = 0; i < m->nprocs; i++) {

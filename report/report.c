@@ -12,6 +12,7 @@
 #include "report/format.h"
 #include "report/forklock.h"
 #include "report/jsonl.h"
+#include "report/matrix.h"
 #include "report/merge.h"
 #include "report/sinks.h"
 #include "report/suppress.h"
@@ -126,6 +127,7 @@ static void fork_child(void)
      * path with %p, and the tree file, are its own. */
     reset_findings_locked();
     dc_supp_zero();
+    dc_matrix_reset();
     set_proc();
     if (inited && !finished)
         dc_sinks_reopen_child(cfg.log_path, cfg.json_path, cfg.tree_dir);
@@ -527,8 +529,7 @@ static void finish_locked(void)
     init_locked();
     finished = 1;
     struct dc_report_stats st;
-    char summary[1024];
-    struct dc_buf sb = { summary, sizeof summary, 0, 0 };
+    struct dc_buf sb = { json_buf, sizeof json_buf, 0, 0 };     /* the summary line */
     if (want_json()) {
         for (struct frec *r = first_rec; r; r = r->next) {
             if (r->count <= 1 || !r->json_head || !r->json_tail || !dc_sinks_have_json())
@@ -623,6 +624,7 @@ void dc_report_reset(void)
 {
     pthread_mutex_lock(&rep_lock);
     reset_findings_locked();
+    dc_matrix_reset();
     dc_sinks_close();
     inited = 0;
     finished = 0;
