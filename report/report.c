@@ -128,6 +128,7 @@ static void fork_child(void)
     reset_findings_locked();
     dc_supp_zero();
     dc_matrix_reset();
+    dc_sinks_forget_root();
     set_proc();
     if (inited && !finished)
         dc_sinks_reopen_child(cfg.log_path, cfg.json_path, cfg.tree_dir);

@@ -39,6 +39,8 @@ static struct sink sinks[S_COUNT] = {
 static pthread_mutex_t sink_lock = PTHREAD_MUTEX_INITIALIZER;
 static int in_signal;
 static int verbosity;                   /* dc_logv's threshold */
+static int root = -1;                   /* this process is its tree's root (-1: not asked yet) */
+static int shared_truncated;            /* the root truncated its shared files (once) */
 static uint64_t write_errors;           /* atomic */
 
 /* ---- small helpers --------------------------------------------------------------- */
@@ -401,9 +403,15 @@ void dc_sinks_set_verbosity(int level)
 
 /* ---- open, reopen, close ------------------------------------------------------------ */
 
-/* A per-process path: truncated when opened.  A shared one is appended to
- * (the root truncated it before main: dc_sinks_truncate_shared). */
+/* A per-process path: truncated when opened.  A shared one is appended to;
+ * the root truncates it once, before main (dc_sinks_truncate_shared) or,
+ * when devcheck started earlier (CUDA called from another library's
+ * constructor), when it first opens it. */
 static int per_process(const char *opt) { return opt && strstr(opt, "%p") != NULL; }
+static int truncate_at_open(const char *opt)
+{
+    return per_process(opt) || (dc_sinks_claim_root() && !shared_truncated);
+}
 
 void dc_sinks_close(void)
 {
@@ -417,10 +425,11 @@ void dc_sinks_close(void)
 void dc_sinks_open(const char *log_path, const char *json_path, const char *tree_dir)
 {
     lock();
-    sink_open(&sinks[S_LOG], log_path, per_process(log_path));
+    sink_open(&sinks[S_LOG], log_path, truncate_at_open(log_path));
     if (sinks[S_LOG].fd < 0)
         sinks[S_LOG].fd = 2;
-    sink_open(&sinks[S_JSON], json_path, per_process(json_path));
+    sink_open(&sinks[S_JSON], json_path, truncate_at_open(json_path));
+    shared_truncated = 1;
     tree_open(&sinks[S_TREE], tree_dir);
     unlock();
 }
@@ -521,13 +530,17 @@ int dc_sinks_write_document(const char *what, const char *opt, const char *data,
 
 int dc_sinks_claim_root(void)
 {
+    if (root >= 0)
+        return root;
     char b[32];
     snprintf(b, sizeof b, "%d", (int)getpid());
     const char *v = getenv("DEVCHECK_ROOT_PID");
-    if (v && *v)
-        return !strcmp(v, b);   /* the root's own exec chain (env VAR=.. prog, sh -c 'exec prog') */
+    if (v && *v) {
+        root = !strcmp(v, b);   /* the root's own exec chain (env VAR=.. prog, sh -c 'exec prog') */
+        return root;
+    }
     setenv("DEVCHECK_ROOT_PID", b, 1);
-    return 1;
+    return root = 1;
 }
 
 static void truncate_one(const char *opt)
@@ -548,6 +561,15 @@ static void truncate_one(const char *opt)
 
 void dc_sinks_truncate_shared(const char *log_path, const char *json_path)
 {
+    if (shared_truncated)
+        return;                 /* opened (and truncated) already */
+    shared_truncated = 1;
     truncate_one(log_path);
     truncate_one(json_path);
+}
+
+void dc_sinks_forget_root(void)
+{
+    root = 0;
+    shared_truncated = 1;
 }

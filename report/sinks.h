@@ -71,8 +71,11 @@ int dc_sinks_write_document(const char *what, const char *path, const char *data
  * Children, and processes under the wrapper (which sets it), 0. */
 int dc_sinks_claim_root(void);
 /* The root, before main: truncates the files its children will append to
- * (the log and JSON paths that do not name the process with %p). */
+ * (the log and JSON paths that do not name the process with %p), unless
+ * they were opened (and so truncated) already. */
 void dc_sinks_truncate_shared(const char *log_path, const char *json_path);
+/* A fork child is not its tree's root. */
+void dc_sinks_forget_root(void);
 
 #pragma GCC visibility pop
 #endif
