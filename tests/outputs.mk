@@ -20,3 +20,11 @@ $(OUT_BUILD)/outprog: tests/outputs/outprog.cu $(OUT_BUILD)/libdtorlib.so
 $(OUT_BUILD)/libpylaunch.so: tests/outputs/pylaunch.cu
 	@mkdir -p $(@D)
 	$(NVCC) $(ALL_NVCCFLAGS) -shared -Xcompiler -fPIC -o $@ $<
+
+# torchrun needs the Python client virtualenv (mk/pyenv.sh): Python client
+# tests run only without a sanitizer.
+ifeq ($(SANITIZE),)
+ifneq ($(wildcard mk/pyenv.sh),)
+TESTS += tests/outputs/torchrun.sh
+endif
+endif
