@@ -761,18 +761,24 @@ void dc_json_write(const struct dc_json *v, struct dc_sbuf *o)
 
 /* ---- merged JSON Lines ------------------------------------------------------------ */
 
+void dc_model_put_proc(struct dc_sbuf *o, int pid, int rank, const char *host)
+{
+    dc_sput(o, "\"pid\":%d,\"rank\":", pid);
+    if (rank >= 0)
+        dc_sput(o, "%d", rank);
+    else
+        dc_sput(o, "null");
+    dc_sput(o, ",\"host\":");
+    dc_sjson_str(o, host);
+}
+
 static void shares_json(const struct dc_mfinding *f, struct dc_sbuf *o)
 {
     dc_sput(o, "[");
     for (size_t i = 0; i < f->nshares; i++) {
         const struct dc_mshare *s = &f->shares[i];
-        dc_sput(o, "%s{\"pid\":%d,\"rank\":", i ? "," : "", s->pid);
-        if (s->rank >= 0)
-            dc_sput(o, "%d", s->rank);
-        else
-            dc_sput(o, "null");
-        dc_sput(o, ",\"host\":");
-        dc_sjson_str(o, s->host);
+        dc_sput(o, "%s{", i ? "," : "");
+        dc_model_put_proc(o, s->pid, s->rank, s->host);
         dc_sput(o, ",\"count\":%llu}", (unsigned long long)s->count);
     }
     dc_sput(o, "]");
@@ -808,13 +814,8 @@ void dc_model_jsonl(const struct dc_model *m, struct dc_sbuf *o)
     const struct dc_mproc *p0 = m->nprocs ? &m->procs[0] : NULL;
     /* the summary names the first process (the tree's root, or the first
      * file's): a merged file read again keeps its rank */
-    dc_sput(o, "{\"type\":\"summary\",\"pid\":%d,\"rank\":", p0 ? p0->pid : (int)getpid());
-    if (p0 && p0->rank >= 0)
-        dc_sput(o, "%d", p0->rank);
-    else
-        dc_sput(o, "null");
-    dc_sput(o, ",\"host\":");
-    dc_sjson_str(o, p0 ? p0->host : "");
+    dc_sput(o, "{\"type\":\"summary\",");
+    dc_model_put_proc(o, p0 ? p0->pid : (int)getpid(), p0 ? p0->rank : -1, p0 ? p0->host : "");
     dc_sput(o, ",\"findings\":%llu,\"errors\":%llu,\"warnings\":%llu,\"infos\":%llu,\"kernels\":%llu,"
                "\"launches_checked\":%llu,\"launches_unchecked\":%llu,\"launches_interpose\":%llu,"
                "\"launches_cupti\":%llu,\"not_recorded\":%llu,\"bytes_migrated\":%llu,\"write_errors\":%llu,"
@@ -857,13 +858,8 @@ void dc_model_jsonl(const struct dc_model *m, struct dc_sbuf *o)
     dc_sput(o, "],\"processes\":[");
     for (size_t i = 0; i < m->nprocs; i++) {
         const struct dc_mproc *p = &m->procs[i];
-        dc_sput(o, "%s{\"pid\":%d,\"rank\":", i ? "," : "", p->pid);
-        if (p->rank >= 0)
-            dc_sput(o, "%d", p->rank);
-        else
-            dc_sput(o, "null");
-        dc_sput(o, ",\"host\":");
-        dc_sjson_str(o, p->host);
+        dc_sput(o, "%s{", i ? "," : "");
+        dc_model_put_proc(o, p->pid, p->rank, p->host);
         dc_sput(o, ",\"findings\":%llu,\"errors\":%llu,\"summary\":%s}", (unsigned long long)p->findings,
                 (unsigned long long)p->errors, p->summary ? "true" : "false");
     }

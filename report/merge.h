@@ -132,6 +132,9 @@ void dc_model_text(const struct dc_model *m, const struct dc_mfinding *f, struct
  * migrated under m->migrate or when any were, processes when more than
  * one). */
 void dc_text_summary_for_model(const struct dc_model *m, struct dc_buf *b);
+/* "pid":P,"rank":R|null,"host":"H" (no braces): every process a merged
+ * file names. */
+void dc_model_put_proc(struct dc_sbuf *o, int pid, int rank, const char *host);
 /* Writes v as JSON. */
 void dc_json_write(const struct dc_json *v, struct dc_sbuf *out);
 

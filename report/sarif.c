@@ -191,13 +191,8 @@ void dc_model_sarif(const struct dc_model *m, struct dc_sbuf *o)
                 dc_sjson_str(o, dc_json_str(dc_json_get(op, "memory")));
         dc_sput(o, ",\"processes\":[");
         for (size_t k = 0; k < f->nshares; k++) {
-            dc_sput(o, "%s{\"pid\":%d,\"rank\":", k ? "," : "", f->shares[k].pid);
-            if (f->shares[k].rank >= 0)
-                dc_sput(o, "%d", f->shares[k].rank);
-            else
-                dc_sput(o, "null");
-            dc_sput(o, ",\"host\":");
-            dc_sjson_str(o, f->shares[k].host);
+            dc_sput(o, "%s{", k ? "," : "");
+            dc_model_put_proc(o, f->shares[k].pid, f->shares[k].rank, f->shares[k].host);
             dc_sput(o, ",\"count\":%llu}", (unsigned long long)f->shares[k].count);
         }
         dc_sput(o, "]}}");

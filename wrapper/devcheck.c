@@ -233,9 +233,9 @@ static FILE *summary_stream(void)
     return f ? f : stderr;
 }
 
-static void print_summary(const struct dc_model *m)
+/* The suppressions used, the processes that left no summary, the SUMMARY. */
+static void print_summary(const struct dc_model *m, FILE *out)
 {
-    FILE *out = summary_stream();
     for (size_t i = 0; i < m->nsupps; i++)
         fprintf(out, "devcheck: used_suppression: %llu %s (%s:%d)\n", (unsigned long long)m->supps[i].count,
                 m->supps[i].name, m->supps[i].file, m->supps[i].line);
@@ -247,8 +247,6 @@ static void print_summary(const struct dc_model *m)
     struct dc_buf b = { line, sizeof line, 0, 0 };
     dc_text_summary_for_model(m, &b);
     fprintf(out, "%s\n", line);
-    if (out != stderr)
-        fclose(out);
 }
 
 /* Dies of `sig` as the program did (no core dump of the wrapper itself). */
@@ -338,8 +336,12 @@ static int run_tree(char **prog, const char *tree)
         errors = m->totals.errors > 0;
         const char *json = dc_opt.json_path[0] && !strstr(dc_opt.json_path, "%p") ? dc_opt.json_path : NULL;
         dc_model_write_documents(m, dc_opt.sarif_path, dc_opt.junit_path, dc_opt.html_path, json);
-        if (dc_opt.mode != DC_MODE_OFF)
-            print_summary(m);
+        if (dc_opt.mode != DC_MODE_OFF) {
+            FILE *out = summary_stream();
+            print_summary(m, out);
+            if (out != stderr)
+                fclose(out);
+        }
     }
     dc_model_free(m);
     fflush(NULL);
@@ -351,17 +353,27 @@ static int run_tree(char **prog, const char *tree)
     return code;
 }
 
-/* ---- devcheck report FILE... ------------------------------------------------------ */
-
-static int report_main(int argc, char **argv)
+/* Parses the command line's options into dc_opt; *consumed: where the
+ * program (or the files) start.  0, or 2 (said why). */
+static int parse_command_line(int argc, char **argv, int *consumed, char *opts, size_t optslen)
 {
-    char opts[4096], err[2048];
-    int consumed = 0;
-    if (dc_options_from_argv(argc - 1, argv + 1, &consumed, opts, sizeof opts, err, sizeof err) != 0 ||
+    char err[2048];
+    if (dc_options_from_argv(argc - 1, argv + 1, consumed, opts, optslen, err, sizeof err) != 0 ||
         dc_options_parse(opts, err, sizeof err) != 0) {
         fprintf(stderr, "%s\n", err);
         return 2;
     }
+    return 0;
+}
+
+/* ---- devcheck report FILE... ------------------------------------------------------ */
+
+static int report_main(int argc, char **argv)
+{
+    char opts[4096];
+    int consumed = 0;
+    if (parse_command_line(argc, argv, &consumed, opts, sizeof opts) != 0)
+        return 2;
     if (dc_opt.help) {
         printf("usage: devcheck report [--json F] [--sarif F] [--junit F] [--html F] [--source-root D] FILE...\n"
                "  Merges devcheck JSON Lines files (processes, ranks, hosts) into one deduplicated\n"
@@ -392,13 +404,7 @@ static int report_main(int argc, char **argv)
             printf("==devcheck== %s", t.p);
         dc_sfree(&t);
     }
-    for (size_t i = 0; i < m->nsupps; i++)
-        printf("devcheck: used_suppression: %llu %s (%s:%d)\n", (unsigned long long)m->supps[i].count,
-               m->supps[i].name, m->supps[i].file, m->supps[i].line);
-    char line[1024];
-    struct dc_buf b = { line, sizeof line, 0, 0 };
-    dc_text_summary_for_model(m, &b);
-    printf("%s\n", line);
+    print_summary(m, stdout);
     fflush(stdout);
     int bad_docs = dc_model_write_documents(m, dc_opt.sarif_path, dc_opt.junit_path, dc_opt.html_path,
                                             dc_opt.json_path[0] ? dc_opt.json_path : NULL);
@@ -415,14 +421,8 @@ int main(int argc, char **argv)
         return report_main(argc - 1, argv + 1);
     char opts[4096], err[4600];
     int consumed = 0;
-    if (dc_options_from_argv(argc - 1, argv + 1, &consumed, opts, sizeof opts, err, sizeof err) != 0) {
-        fprintf(stderr, "%s\n", err);
+    if (parse_command_line(argc, argv, &consumed, opts, sizeof opts) != 0)
         return 2;
-    }
-    if (dc_options_parse(opts, err, sizeof err) != 0) {         /* cannot happen: validated above */
-        fprintf(stderr, "%s\n", err);
-        return 2;
-    }
     if (dc_opt.help) {
         printf("usage: devcheck [options] [--] program [args]\n"
                "       devcheck report [options] FILE...      (merge JSON Lines files; see devcheck report --help)\n"

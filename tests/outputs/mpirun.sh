@@ -17,17 +17,6 @@ run "$TMPD/r" "$DEVCHECK_BIN" report --json "$TMPD/merged.jsonl" "$TMPD/mpi.0.js
 expect_eq "report: status" 1 "$(rc_of "$TMPD/r")"
 expect_grep '^    seen 1 time in: pid [0-9]+ rank 1 on ' "$TMPD/r.out"
 expect_grep '^devcheck: SUMMARY: 1 finding \(1 error, 0 warnings\) .*; 2 processes$' "$TMPD/r.out"
-ranks() {
-    py '
-import json, sys
-for l in open(sys.argv[1]):
-    o = json.loads(l)
-    if o["type"] == "finding":
-        print("finding cuda:%d<-cuda:%d ranks=%s" % (o["launch"]["device"], o["operand"]["owner_device"],
-                                                   [p["rank"] for p in o["processes"]]))
-    else:
-        print("summary ranks=%s" % sorted(p["rank"] for p in o["processes"] if p["rank"] is not None))' "$1"
-}
 expect_eq "report: merged" "finding cuda:1<-cuda:0 ranks=[1]
 summary ranks=[0, 1]" "$(ranks "$TMPD/merged.jsonl")"
 

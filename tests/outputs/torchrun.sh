@@ -11,17 +11,6 @@ PYENV=${PYENV:-$(sh "$ROOT/mk/pyenv.sh")} || fail "no Python client environment 
 TORCHRUN=$PYENV/bin/torchrun
 [ -x "$TORCHRUN" ] || fail "no torchrun in $PYENV"
 JOB="$ROOT/tests/outputs/torchrun_job.py"
-ranks() {
-    py '
-import json, sys
-for l in open(sys.argv[1]):
-    o = json.loads(l)
-    if o["type"] == "finding":
-        print("finding cuda:%d<-cuda:%d ranks=%s" % (o["launch"]["device"], o["operand"]["owner_device"],
-                                                   [p["rank"] for p in o["processes"]]))
-    else:
-        print("summary ranks=%s" % sorted(p["rank"] for p in o["processes"] if p["rank"] is not None))' "$1"
-}
 run "$TMPD/t" env LD_LIBRARY_PATH="$SIM_DIR" LD_PRELOAD="${SAN_PRELOAD:+$SAN_PRELOAD }$DEVCHECK_LIB" SIMCUDA_DEVICES=2 \
     DEVCHECK_OPTIONS="json_path=$TMPD/tr.%r.jsonl" "$TORCHRUN" --standalone --nproc-per-node 2 "$JOB" "$OP/libpylaunch.so"
 expect_eq "torchrun: status" 0 "$(rc_of "$TMPD/t")"
