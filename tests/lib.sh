@@ -39,3 +39,30 @@ expect_eq() { [ "$2" = "$3" ] || fail "$1: expected '$2', got '$3'"; }
 # expect_grep PATTERN FILE: FILE has a line matching the extended regex.
 expect_grep() { grep -Eq -- "$1" "$2" || { sed 's/^/    > /' "$2" >&2; fail "no line matching '$1' in $2"; }; }
 expect_no_grep() { ! grep -Eq -- "$1" "$2" || { sed 's/^/    > /' "$2" >&2; fail "unexpected line matching '$1' in $2"; }; }
+
+# need_pyenv: the Python clients (torch, triton, numba-cuda, cuda-bindings,
+# cuda-core) for the tests in tests/clients/: the virtualenv mk/pyenv.sh
+# makes once, outside the clone.  Sets PYENV, PY (its python) and exports
+# what the client programs need: the twins object, the toolkit for numba and
+# torch's extension builds, Triton's and torch's build caches (outside the
+# clone, beside the virtualenv), the virtualenv's bin (ninja) on PATH.
+need_pyenv() {
+    PYENV=$(sh "$ROOT/mk/pyenv.sh") || fail "no Python client environment (mk/pyenv.sh failed, see above)"
+    PY=$PYENV/bin/python
+    cache=${DEVCHECK_CACHE:-${HOME:-/tmp}/.cache/devcheck}
+    export PATH="$PYENV/bin:$PATH" CUDA_HOME="${CUDA_HOME:-/usr/local/cuda}"
+    export TRITON_CACHE_DIR="$cache/triton" TORCH_EXTENSIONS_DIR="$cache/torch-extensions"
+    export TRITON_DEFAULT_FP_FUSION=1 PYTHONDONTWRITEBYTECODE=1
+    export DEVCHECK_CLIENT_TWINS="$BUILD/tests/clients/libclient_twins.so"
+}
+# on_sim_rt CMD...: on_sim with the sim's libcudart.so.13 preloaded, so a
+# program carrying NVIDIA's runtime (PyTorch's wheel) uses the sim's.
+on_sim_rt() {
+    env LD_LIBRARY_PATH="$SIM_DIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+        LD_PRELOAD="${SAN_PRELOAD:+$SAN_PRELOAD }$SIM_DIR/libcudart.so.13" "$@"
+}
+# under_devcheck_rt CMD...: under_devcheck, the sim's runtime preloaded after libdevcheck.so.
+under_devcheck_rt() {
+    env LD_LIBRARY_PATH="$SIM_DIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+        LD_PRELOAD="${SAN_PRELOAD:+$SAN_PRELOAD }$DEVCHECK_LIB $SIM_DIR/libcudart.so.13" "$@"
+}

@@ -7,7 +7,11 @@
  * in DEVCHECK_OPTIONS, after any the environment already holds (the last
  * occurrence of a key wins).  LD_PRELOAD gets ../lib/libdevcheck.so relative
  * to this executable.  With no loadable libcuda.so.1 (or with --sim N) the
- * program runs on the simulated GPUs in ../sim.
+ * program runs on the simulated GPUs in ../sim, with the sim's
+ * libcudart.so.13 preloaded after libdevcheck.so: a program that finds
+ * NVIDIA's libcudart.so.13 through an RPATH (PyTorch's wheels), which beats
+ * LD_LIBRARY_PATH, then gets the sim's, since the loader reuses a library
+ * already loaded under the same soname.
  *
  * The process tree: the wrapper is the program's parent (fork + exec) and a
  * child subreaper, so every descendant that outlives its parent is still
@@ -438,7 +442,7 @@ int main(int argc, char **argv)
         return 2;
     }
 
-    char dir[PATH_MAX], lib[PATH_MAX], sim[PATH_MAX], buf[PATH_MAX];
+    char dir[PATH_MAX], lib[PATH_MAX], sim[PATH_MAX], buf[PATH_MAX], simrt[PATH_MAX] = "";
     if (self_dir(dir, sizeof dir) != 0)
         die(127, "devcheck: cannot locate the devcheck executable%s%s", "", "");
     join(buf, sizeof buf, dir, "/../lib/libdevcheck.so");
@@ -504,21 +508,25 @@ int main(int argc, char **argv)
         sprintf(path, "%s%s%s", sim, ldp && *ldp ? ":" : "", ldp && *ldp ? ldp : "");
         set_env("LD_LIBRARY_PATH", path);
         free(path);
+        join(simrt, sizeof simrt, sim, "/libcudart.so.13");
         if (force)
-            fprintf(stderr, "devcheck: running on %s simulated GPUs (%s)\n", ndev, display_path(sim));
+            fprintf(stderr, "devcheck: running on %s simulated GPUs (%s, its libcudart.so.13 preloaded)\n", ndev,
+                    display_path(sim));
         else
-            fprintf(stderr, "devcheck: no NVIDIA driver found; running on %s simulated GPUs (%s)\n",
-                    ndev, display_path(sim));
+            fprintf(stderr, "devcheck: no NVIDIA driver found; running on %s simulated GPUs (%s, its libcudart.so.13 "
+                    "preloaded)\n", ndev, display_path(sim));
     }
 
-    /* LD_PRELOAD: [sanitizer runtime] libdevcheck.so [what was there]. */
+    /* LD_PRELOAD: [sanitizer runtime] libdevcheck.so [the sim's runtime]
+     * [what was there]. */
     char san[PATH_MAX] = "";
     dl_iterate_phdr(find_san, san);
     const char *pre = getenv("LD_PRELOAD");
-    char *preload = malloc(strlen(san) + strlen(lib) + (pre ? strlen(pre) : 0) + 3);
+    char *preload = malloc(strlen(san) + strlen(lib) + strlen(simrt) + (pre ? strlen(pre) : 0) + 4);
     if (!preload)
         die(127, "devcheck: out of memory%s%s", "", "");
-    sprintf(preload, "%s%s%s%s%s", san, *san ? " " : "", lib, pre && *pre ? " " : "", pre && *pre ? pre : "");
+    sprintf(preload, "%s%s%s%s%s%s%s", san, *san ? " " : "", lib, *simrt ? " " : "", simrt,
+            pre && *pre ? " " : "", pre && *pre ? pre : "");
     set_env("LD_PRELOAD", preload);
     free(preload);
     warn_if_secure(prog[0]);

@@ -248,7 +248,7 @@ static const struct simcb_table g_table = {
 };
 
 /* NVIDIA's runtime and tools fetch private tables by UUID; the sim knows
- * only its own (NVIDIA's runtime cannot run on the sim). */
+ * only its own (NVIDIA's runtime cannot run on the sim: exporttab.c says so). */
 CUresult CUDAAPI cuGetExportTable(const void **ppExportTable, const CUuuid *pExportTableId)
 {
     static const unsigned char uuid[16] = SIMCB_UUID_BYTES;
@@ -256,6 +256,7 @@ CUresult CUDAAPI cuGetExportTable(const void **ppExportTable, const CUuuid *pExp
         return CUDA_ERROR_INVALID_VALUE;
     if (memcmp(pExportTableId->bytes, uuid, sizeof uuid) != 0) {
         *ppExportTable = NULL;
+        sim_export_table_unknown(pExportTableId);
         return CUDA_ERROR_NOT_SUPPORTED;
     }
     *ppExportTable = &g_table;

@@ -16,6 +16,7 @@ struct sim_global sim_g;
 static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
 void sim_lock(void) { pthread_mutex_lock(&g_lock); }
 void sim_unlock(void) { pthread_mutex_unlock(&g_lock); }
+void sim_cond_wait(pthread_cond_t *cv) { pthread_cond_wait(cv, &g_lock); }
 
 #define LOCKED(expr) __extension__({ sim_lock(); CUresult r__ = (expr); sim_unlock(); r__; })
 #define ENTER(code) do { CUresult e__ = sim_enter(__func__, (code)); if (e__ != CUDA_SUCCESS) return e__; } while (0)

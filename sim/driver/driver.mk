@@ -25,7 +25,8 @@ DRV_DIR     := sim/driver
 DRV_OBJDIR  := $(BUILD)/obj/sim/driver
 DRV_SRCS    := $(DRV_DIR)/core.c $(DRV_DIR)/mem.c $(DRV_DIR)/launch.c $(DRV_DIR)/graph.c \
                $(DRV_DIR)/version.c $(DRV_DIR)/logs.c $(DRV_DIR)/ipc.c $(DRV_DIR)/simdev.c \
-               $(DRV_DIR)/callbacks.c $(SIM_IMAGE_SRCS)
+               $(DRV_DIR)/callbacks.c $(DRV_DIR)/operands.c $(DRV_DIR)/guard.c $(DRV_DIR)/twins.c \
+               $(DRV_DIR)/globals.c $(DRV_DIR)/exporttab.c $(SIM_IMAGE_SRCS)
 DRV_OBJS    := $(patsubst $(DRV_DIR)/%.c,$(DRV_OBJDIR)/%.o,$(DRV_SRCS))
 DRV_PROC_O  := $(DRV_OBJDIR)/procaddr.o
 DRV_STUBS   := $(DRV_OBJDIR)/stubs.c
@@ -34,7 +35,7 @@ DRV_MAP     := $(DRV_OBJDIR)/exports.map
 DRV_LIB     := $(SIM_BUILD)/libcuda.so.1
 DRV_LINK    := $(SIM_BUILD)/libcuda.so
 DRV_GEN     := $(DRV_DIR)/gen_tables.py
-DRV_HDRS    := $(DRV_DIR)/internal.h $(DRV_DIR)/image.h $(DRV_DIR)/simdev.h sim/cupti/simcb.h
+DRV_HDRS    := $(DRV_DIR)/internal.h $(DRV_DIR)/image.h $(DRV_DIR)/ptxflow.h $(DRV_DIR)/simdev.h sim/cupti/simcb.h
 DRV_CB_C    := $(DRV_OBJDIR)/cbwrap.c
 DRV_CB_SYMS := $(DRV_OBJDIR)/cbwrap.syms
 DRV_CB_O    := $(DRV_OBJDIR)/cbwrap.o
@@ -91,7 +92,7 @@ $(DRV_LIB): $(DRV_IMPL_OBJS) $(DRV_CB_O) $(DRV_PROC_O) $(DRV_STUBS_O) $(DRV_MAP)
 	@mkdir -p $(@D)
 	$(CC) -shared -o $@ $(DRV_IMPL_OBJS) $(DRV_CB_O) $(DRV_PROC_O) $(DRV_STUBS_O) -Wl,-soname,libcuda.so.1 \
 	    -Wl,--version-script=$(DRV_MAP) -Wl,-Bsymbolic $(ALL_LDFLAGS) \
-	    $(SIM_IMAGE_LIBS) -ldl -lpthread
+	    $(SIM_IMAGE_LIBS) -lstdc++ -ldl -lpthread
 
 $(DRV_LINK): $(DRV_LIB)
 	ln -sf libcuda.so.1 $@

@@ -36,6 +36,7 @@
  * Every read goes through a bounded view: rd_*() fail instead of reading
  * past the end, and a malformed image makes sim_image_parse() return -1. */
 #include "image.h"
+#include "ptxflow.h"
 
 #include <elf.h>
 #include <fatbinary_section.h>
@@ -63,6 +64,14 @@
 #define EIATTR_KPARAM_INFO_V2 0x45      /* size is w: large parameters */
 #define EIFMT_HVAL          0x03
 #define EIATTR_CBANK_PARAM_SIZE 0x19    /* bytes of all parameters */
+/* KPARAM_INFO w, bits 8-11: the state space of a parameter declared `.ptr`
+ * in the PTX (ptxas, verified): 0 none, 1 local, 2 shared, 3 const,
+ * 4 global, 5 generic; bits 0-7: log2 of the pointee's alignment. */
+#define KPARAM_SPACE(w)     (((w) >> 8) & 0xfu)
+#define KPARAM_SPACE_GLOBAL 4u
+#define KPARAM_SPACE_GENERIC 5u
+#define STO_CUDA_MANAGED    0x04        /* st_other of a __managed__ variable */
+#define MAX_VAR_BYTES       (1u << 30)
 
 /* CUDA caps a kernel's parameters at 32764 bytes, so at most that many. */
 #define MAX_PARAMS          32764u
@@ -116,6 +125,8 @@ struct acc {
     struct sim_kernel_info *k;
     unsigned n, cap;
     unsigned *slot, nslot;          /* nslot: 0 or a power of two > 2n */
+    struct sim_var *v;              /* variables, first definition wins */
+    unsigned nv, capv;
 };
 
 static uint32_t name_hash(const char *s, size_t len)
@@ -156,25 +167,26 @@ static int acc_index(struct acc *a)
 }
 
 /* Adds a kernel unless one of that name is known; takes ownership of params
- * (freed on failure or when the kernel is already known). */
+ * and ptr (nparams pointer-evidence flags, or NULL), freed on failure or when
+ * the kernel is already known. */
 static int acc_add(struct acc *a, const char *name, size_t len,
-                   struct sim_param *params, unsigned nparams)
+                   struct sim_param *params, unsigned char *ptr, unsigned nparams)
 {
-    if (acc_has(a, name, len)) { free(params); return 0; }
+    if (acc_has(a, name, len)) { free(params); free(ptr); return 0; }
     if (a->n == a->cap) {
         unsigned cap = a->cap ? a->cap * 2 : 8;
         struct sim_kernel_info *k = realloc(a->k, cap * sizeof *k);
-        if (!k) { free(params); return -1; }
+        if (!k) { free(params); free(ptr); return -1; }
         a->k = k; a->cap = cap;
     }
-    if (acc_index(a) != 0) { free(params); return -1; }
+    if (acc_index(a) != 0) { free(params); free(ptr); return -1; }
     char *n = malloc(len + 1), *b = malloc(len + 1);
-    if (!n || !b) { free(n); free(b); free(params); return -1; }
+    if (!n || !b) { free(n); free(b); free(params); free(ptr); return -1; }
     memcpy(n, name, len);
     n[len] = '\0';
     if (sim_twin_base(n, b, len + 1) != 0)   /* not a valid mangled name */
         memcpy(b, n, len + 1);
-    a->k[a->n++] = (struct sim_kernel_info){ n, b, nparams, params };
+    a->k[a->n++] = (struct sim_kernel_info){ n, b, nparams, params, ptr, NULL };
     uint32_t i = name_hash(n, len) & (a->nslot - 1);
     while (a->slot[i]) i = (i + 1) & (a->nslot - 1);
     a->slot[i] = a->n;
@@ -187,8 +199,46 @@ static void free_kernels(struct sim_kernel_info *k, unsigned n)
         free(k[i].name);
         free(k[i].base);
         free(k[i].params);
+        free(k[i].ptr);
+        free(k[i].deref);
     }
     free(k);
+}
+
+static bool acc_has_var(const struct acc *a, const char *name, size_t len)
+{
+    for (unsigned i = 0; i < a->nv; i++)
+        if (strncmp(a->v[i].name, name, len) == 0 && a->v[i].name[len] == '\0') return true;
+    return false;
+}
+
+/* Adds a variable unless one of that name is known; takes ownership of
+ * init (freed on failure or when the variable is already known). */
+static int acc_add_var(struct acc *a, const char *name, size_t len, size_t size,
+                       unsigned char *init, int managed)
+{
+    if (acc_has_var(a, name, len)) { free(init); return 0; }
+    if (a->nv == a->capv) {
+        unsigned cap = a->capv ? a->capv * 2 : 8;
+        struct sim_var *v = realloc(a->v, cap * sizeof *v);
+        if (!v) { free(init); return -1; }
+        a->v = v; a->capv = cap;
+    }
+    char *n = malloc(len + 1);
+    if (!n) { free(init); return -1; }
+    memcpy(n, name, len);
+    n[len] = '\0';
+    a->v[a->nv++] = (struct sim_var){ n, size, init, managed };
+    return 0;
+}
+
+static void free_vars(struct sim_var *v, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++) {
+        free(v[i].name);
+        free(v[i].init);
+    }
+    free(v);
 }
 
 /* ---- cubin (ELF) ------------------------------------------------------ */
@@ -258,15 +308,17 @@ static bool elf_extent(const uint8_t *p, size_t *out)
  * whose parameter bank is not empty must have them, and they must fit in it:
  * otherwise the section is of a kind this reader does not know, and the
  * caller falls back to other code (PTX) rather than guess. */
-static int nvinfo_params(struct view s, struct sim_param **out, unsigned *nout)
+static int nvinfo_params(struct view s, struct sim_param **out, unsigned char **ptrout,
+                         unsigned *nout)
 {
     struct sim_param *pa = NULL;
     unsigned n = 0;
-    uint8_t *seen = NULL;
+    uint8_t *seen = NULL, *ptr = NULL;
+    bool any_ptr = false;
     size_t off = 0;
     uint32_t bank = 0, end = 0;
     bool have_bank = false;
-    *out = NULL; *nout = 0;
+    *out = NULL; *ptrout = NULL; *nout = 0;
     while (off < s.n) {
         uint32_t fmt, attr, val;
         if (!rd8(s, off, &fmt) || !rd8(s, off + 1, &attr) || !rd16(s, off + 2, &val))
@@ -291,11 +343,20 @@ static int nvinfo_params(struct view s, struct sim_param **out, unsigned *nout)
                 if (!ns) goto bad;
                 seen = ns;
                 memset(seen + n, 0, nn - n);
+                uint8_t *nptr = realloc(ptr, nn);
+                if (!nptr) goto bad;
+                ptr = nptr;
+                memset(ptr + n, 0, nn - n);
                 n = nn;
             }
             if (seen[ord]) goto bad;        /* two records for one parameter */
             seen[ord] = 1;
             pa[ord] = (struct sim_param){ poff, psize };
+            if (attr == EIATTR_KPARAM_INFO && psize == 8 &&
+                (KPARAM_SPACE(w) == KPARAM_SPACE_GLOBAL || KPARAM_SPACE(w) == KPARAM_SPACE_GENERIC)) {
+                ptr[ord] = SIM_PARAM_PTR_DECL;
+                any_ptr = true;
+            }
             if (poff + psize > end) end = poff + psize;
         } else if (fmt == EIFMT_HVAL && attr == EIATTR_CBANK_PARAM_SIZE) {
             bank = val;
@@ -307,16 +368,67 @@ static int nvinfo_params(struct view s, struct sim_param **out, unsigned *nout)
         if (!seen[i]) goto bad;             /* a parameter without a record */
     if (have_bank && ((bank && !n) || end > bank)) goto bad;
     free(seen);
-    *out = pa; *nout = n;
+    if (!any_ptr) {
+        free(ptr);
+        ptr = NULL;
+    }
+    *out = pa; *ptrout = ptr; *nout = n;
     return 0;
 bad:
     free(pa);
     free(seen);
+    free(ptr);
     return -1;
 }
 
 static int elf_kernels(const struct elf *ep, struct view syms, struct view strs,
                        const uint32_t *info_of, struct acc *a);
+
+/* A section that holds __device__ / __constant__ variables: .nv.global,
+ * .nv.global.init, .nv.constant<N> (not .nv.constant0.<kernel>, a kernel's
+ * parameter bank). */
+static bool var_section(const char *sn)
+{
+    if (!strcmp(sn, ".nv.global") || !strcmp(sn, ".nv.global.init")) return true;
+    if (strncmp(sn, ".nv.constant", 12) != 0 || !sn[12]) return false;
+    for (const char *c = sn + 12; *c; c++)
+        if (*c < '0' || *c > '9') return false;
+    return true;
+}
+
+/* The variables: STT_OBJECT symbols of a nonzero size in a variable
+ * section, with the bytes of their initial value where the section holds
+ * them (.nv.global is NOBITS: zeros). */
+static int elf_vars(const struct elf *e, struct view syms, struct view strs, struct acc *a)
+{
+    size_t nsyms = syms.n / sizeof(Elf64_Sym);
+    for (size_t s = 1; s < nsyms; s++) {
+        Elf64_Sym sym;
+        memcpy(&sym, syms.p + s * sizeof sym, sizeof sym);
+        if (ELF64_ST_TYPE(sym.st_info) != STT_OBJECT || sym.st_size == 0 ||
+            sym.st_size > MAX_VAR_BYTES || sym.st_shndx == SHN_UNDEF || sym.st_shndx >= SHN_LORESERVE)
+            continue;
+        Elf64_Shdr sh;
+        if (!elf_shdr(e, sym.st_shndx, &sh)) return -1;
+        const char *sn = strtab_at(e->shstr, sh.sh_name);
+        if (!sn || !var_section(sn)) continue;
+        const char *name = strtab_at(strs, sym.st_name);
+        if (!name || !*name) return -1;
+        unsigned char *init = NULL;
+        if (sh.sh_type != SHT_NOBITS) {
+            struct view sec;
+            if (!elf_section(e, &sh, &sec) || sym.st_value > sec.n || sym.st_size > sec.n - sym.st_value)
+                return -1;
+            init = malloc((size_t)sym.st_size);
+            if (!init) return -1;
+            memcpy(init, sec.p + sym.st_value, (size_t)sym.st_size);
+        }
+        if (acc_add_var(a, name, strlen(name), (size_t)sym.st_size, init,
+                        (sym.st_other & STO_CUDA_MANAGED) != 0) != 0)
+            return -1;
+    }
+    return 0;
+}
 
 static int parse_elf(struct view v, struct acc *a)
 {
@@ -368,6 +480,7 @@ static int parse_elf(struct view v, struct acc *a)
     }
     int rc = elf_kernels(&e, syms, strs, info_of, a);
     free(info_of);
+    if (rc == 0) rc = elf_vars(&e, syms, strs, a);
     return rc;
 }
 
@@ -410,13 +523,14 @@ static int elf_kernels(const struct elf *ep, struct view syms, struct view strs,
         if (acc_has(a, name, len)) continue;
         /* .nv.info.<name>; none: a kernel without parameters or attributes */
         struct sim_param *params = NULL;
+        unsigned char *ptr = NULL;
         unsigned nparams = 0;
         Elf64_Shdr sh;
         struct view sec;
         if (elf_nvinfo(&e, info_of, sym.st_shndx, name, &sh) &&
-            (!elf_section(&e, &sh, &sec) || nvinfo_params(sec, &params, &nparams) != 0))
+            (!elf_section(&e, &sh, &sec) || nvinfo_params(sec, &params, &ptr, &nparams) != 0))
             return -1;
-        if (acc_add(a, name, len, params, nparams) != 0) return -1;
+        if (acc_add(a, name, len, params, ptr, nparams) != 0) return -1;
     }
     return 0;
 }
@@ -502,13 +616,16 @@ static uint32_t ptx_type_size(const char *t, size_t n)
     return 0;
 }
 
-/* One `.param ...` declaration up to its `,` or `)`; *last set at `)`. */
-static int ptx_param(struct lex *l, uint32_t *cur, struct sim_param *out, bool *last)
+/* One `.param ...` declaration up to its `,` or `)`; *last set at `)`.
+ * *name / *nlen: the parameter's name; *isptr: SIM_PARAM_PTR_DECL for a
+ * `.ptr` to global (or generic, no state space) memory. */
+static int ptx_param(struct lex *l, uint32_t *cur, struct sim_param *out, bool *last,
+                     const char **name, size_t *nlen, unsigned char *isptr)
 {
     const char *t;
     size_t n;
     uint32_t elem = 0, vec = 1, align = 0, count = 1;
-    bool ptr = false, named = false;
+    bool ptr = false, named = false, other_space = false;
     if (!lex_next(l, &t, &n) || !tok_is(t, n, ".param")) return -1;
     for (;;) {
         if (!lex_next(l, &t, &n)) return -1;
@@ -535,9 +652,12 @@ static int ptx_param(struct lex *l, uint32_t *cur, struct sim_param *out, bool *
         } else if (*t == '.') {
             /* state space (.global, .const, ...) of a .ptr: no layout effect */
             if (!ptr) return -1;
+            if (!tok_is(t, n, ".global")) other_space = true;
         } else if (!named && ((*t >= 'a' && *t <= 'z') || (*t >= 'A' && *t <= 'Z') ||
                               *t == '_' || *t == '$' || *t == '%')) {
             named = true;
+            *name = t;
+            *nlen = n;
         } else {
             return -1;
         }
@@ -549,38 +669,186 @@ static int ptx_param(struct lex *l, uint32_t *cur, struct sim_param *out, bool *
     if (off + size > MAX_PARAM_BYTES) return -1;
     *out = (struct sim_param){ (uint32_t)off, (uint32_t)size };
     *cur = (uint32_t)(off + size);
+    *isptr = ptr && !other_space && size == 8 ? SIM_PARAM_PTR_DECL : 0;
     return 0;
 }
 
+/* The parameters of one .entry: layout, names (pointing into the text) and
+ * pointer evidence. */
+struct ptx_params {
+    struct sim_param *pa;
+    const char **names;
+    size_t *nlens;
+    unsigned char *ptr;
+    unsigned n, cap;
+};
+
+static void ptx_params_free(struct ptx_params *p)
+{
+    free(p->pa);
+    free(p->names);
+    free(p->nlens);
+    free(p->ptr);
+    *p = (struct ptx_params){ 0 };
+}
+
 /* Reads the parameter list after `.entry name`; l is past the name. */
-static int ptx_entry(struct lex *l, struct sim_param **out, unsigned *nout)
+static int ptx_entry(struct lex *l, struct ptx_params *p)
 {
     struct lex save = *l;
     const char *t;
     size_t n;
-    *out = NULL; *nout = 0;
+    *p = (struct ptx_params){ 0 };
     if (!lex_next(l, &t, &n) || !tok_is(t, n, "(")) { *l = save; return 0; }
     struct lex peek = *l;
     if (lex_next(&peek, &t, &n) && tok_is(t, n, ")")) { *l = peek; return 0; }
-    struct sim_param *pa = NULL;
-    unsigned np = 0, cap = 0;
     uint32_t cur = 0;
     for (bool last = false; !last; ) {
-        if (np == MAX_PARAMS) goto bad;
-        if (np == cap) {
-            cap = cap ? cap * 2 : 8;
-            struct sim_param *q = realloc(pa, cap * sizeof *q);
+        if (p->n == MAX_PARAMS) goto bad;
+        if (p->n == p->cap) {
+            unsigned cap = p->cap ? p->cap * 2 : 8;
+            struct sim_param *q = realloc(p->pa, cap * sizeof *q);
             if (!q) goto bad;
-            pa = q;
+            p->pa = q;
+            const char **nq = realloc(p->names, cap * sizeof *nq);
+            if (!nq) goto bad;
+            p->names = nq;
+            size_t *lq = realloc(p->nlens, cap * sizeof *lq);
+            if (!lq) goto bad;
+            p->nlens = lq;
+            unsigned char *fq = realloc(p->ptr, cap);
+            if (!fq) goto bad;
+            p->ptr = fq;
+            p->cap = cap;
         }
-        if (ptx_param(l, &cur, &pa[np], &last) != 0) goto bad;
-        np++;
+        if (ptx_param(l, &cur, &p->pa[p->n], &last, &p->names[p->n], &p->nlens[p->n], &p->ptr[p->n]) != 0)
+            goto bad;
+        p->n++;
     }
-    *out = pa; *nout = np;
     return 0;
 bad:
-    free(pa);
+    ptx_params_free(p);
     return -1;
+}
+
+/* After an .entry's parameter list: the directives up to its body and the
+ * body `{ ... }` (braces balanced); *body and *blen: the text between the
+ * braces, NULL for a declaration without a body (`;`). */
+static int ptx_body(struct lex *l, const char **body, size_t *blen)
+{
+    const char *t;
+    size_t n;
+    *body = NULL;
+    *blen = 0;
+    for (;;) {
+        if (!lex_next(l, &t, &n)) return -1;
+        if (tok_is(t, n, ";")) return 0;
+        if (tok_is(t, n, "{")) break;
+    }
+    const char *start = l->p;
+    unsigned depth = 1;
+    while (depth) {
+        if (!lex_next(l, &t, &n)) return -1;
+        if (tok_is(t, n, "{")) depth++;
+        else if (tok_is(t, n, "}")) depth--;
+    }
+    *body = start;
+    *blen = (size_t)(l->p - 1 - start);
+    return 0;
+}
+
+/* One numeric PTX literal as raw bits: decimal or hex integers (optional
+ * sign), 0fXXXXXXXX (float bits), 0dXXXXXXXXXXXXXXXX (double bits). */
+static bool ptx_literal(const char *t, size_t n, uint64_t *out)
+{
+    bool neg = false;
+    if (n && *t == '-') { neg = true; t++; n--; }
+    if (n == 0) return false;
+    uint64_t v = 0;
+    size_t i = 0;
+    unsigned base = 10;
+    if (n > 2 && t[0] == '0' && (t[1] == 'f' || t[1] == 'F' || t[1] == 'd' || t[1] == 'D' ||
+                                 t[1] == 'x' || t[1] == 'X')) {
+        base = 16;
+        i = 2;
+    }
+    for (; i < n; i++) {
+        char c = t[i];
+        unsigned d;
+        if (c >= '0' && c <= '9') d = (unsigned)(c - '0');
+        else if (base == 16 && c >= 'a' && c <= 'f') d = (unsigned)(c - 'a' + 10);
+        else if (base == 16 && c >= 'A' && c <= 'F') d = (unsigned)(c - 'A' + 10);
+        else if (c == 'U' || c == 'u') continue;    /* unsigned suffix */
+        else return false;
+        v = v * base + d;
+    }
+    *out = neg ? (uint64_t)0 - v : v;
+    return true;
+}
+
+/* A module-scope `.global` / `.const` variable declaration, l past that
+ * token, up to its `;`.  Declarations it cannot size are skipped; an
+ * initializer it cannot read leaves zeros. */
+static int ptx_var(struct lex *l, struct acc *a)
+{
+    const char *t, *name = NULL;
+    size_t n, nlen = 0;
+    uint32_t elem = 0, vec = 1, num;
+    uint64_t count = 1;
+    bool ext = false, sized = true;
+    int managed = 0;
+    for (;;) {
+        if (!lex_next(l, &t, &n)) return -1;
+        if (tok_is(t, n, ";") || tok_is(t, n, "=")) break;
+        uint32_t sz;
+        if (tok_is(t, n, ".attribute")) {         /* .attribute(.managed) */
+            if (!lex_next(l, &t, &n) || !tok_is(t, n, "(")) return -1;
+            while (lex_next(l, &t, &n) && !tok_is(t, n, ")"))
+                if (tok_is(t, n, ".managed")) managed = 1;
+        } else if (tok_is(t, n, ".align")) {
+            if (!lex_next(l, &t, &n)) return -1;
+        } else if (tok_is(t, n, ".extern")) {
+            ext = true;
+        } else if (tok_is(t, n, ".v2") || tok_is(t, n, ".v4")) {
+            vec = (uint32_t)(t[2] - '0');
+        } else if ((sz = ptx_type_size(t, n)) != 0) {
+            elem = sz;
+        } else if (tok_is(t, n, "[")) {
+            if (!lex_next(l, &t, &n)) return -1;
+            if (tok_num(t, n, &num)) {
+                count *= num;
+                if (!lex_next(l, &t, &n)) return -1;
+            } else {
+                sized = false;              /* `[]`: sized by its initializer */
+            }
+            if (!tok_is(t, n, "]")) return -1;
+        } else if (!name && ((*t >= 'a' && *t <= 'z') || (*t >= 'A' && *t <= 'Z') ||
+                             *t == '_' || *t == '$' || *t == '%')) {
+            name = t;
+            nlen = n;
+        }
+    }
+    bool init = tok_is(t, n, "=");
+    size_t size = (size_t)elem * vec * count;
+    unsigned char *bytes = NULL;
+    size_t filled = 0;
+    if (init && elem && sized && size && size <= MAX_VAR_BYTES) bytes = calloc(1, size);
+    /* initializer: literals, possibly nested in braces, up to the `;` */
+    while (init) {
+        if (!lex_next(l, &t, &n)) { free(bytes); return -1; }
+        if (tok_is(t, n, ";")) break;
+        uint64_t v;
+        if (!bytes || !ptx_literal(t, n, &v)) continue;
+        if (filled + elem <= size) {
+            for (uint32_t b = 0; b < elem; b++) bytes[filled + b] = (unsigned char)(v >> (8 * b));
+            filled += elem;
+        }
+    }
+    if (ext || !name || !elem || !sized || size == 0 || size > MAX_VAR_BYTES) {
+        free(bytes);
+        return 0;
+    }
+    return acc_add_var(a, name, nlen, size, bytes, managed);
 }
 
 static bool ptx_name_char(char c)
@@ -596,18 +864,40 @@ static int parse_ptx(const char *text, size_t len, struct acc *a)
     const char *t;
     size_t n;
     bool version = false;
+    unsigned depth = 0, parens = 0; /* braces of .func bodies, parentheses of their parameters */
     while (lex_next(&l, &t, &n)) {
         if (tok_is(t, n, ".version")) version = true;
+        if (tok_is(t, n, "{")) depth++;
+        if (tok_is(t, n, "}") && depth) depth--;
+        if (tok_is(t, n, "(")) parens++;
+        if (tok_is(t, n, ")") && parens) parens--;
+        if (depth == 0 && parens == 0 && (tok_is(t, n, ".global") || tok_is(t, n, ".const"))) {
+            if (ptx_var(&l, a) != 0) return -1;
+            continue;
+        }
         if (!tok_is(t, n, ".entry")) continue;
         if (!version || !lex_next(&l, &t, &n)) return -1;
         for (size_t i = 0; i < n; i++)
             if (!ptx_name_char(t[i])) return -1;
         const char *name = t;
         size_t nlen = n;
-        struct sim_param *params;
-        unsigned nparams;
-        if (ptx_entry(&l, &params, &nparams) != 0) return -1;
-        if (acc_add(a, name, nlen, params, nparams) != 0) return -1;
+        struct ptx_params p;
+        const char *body;
+        size_t blen;
+        if (ptx_entry(&l, &p) != 0) return -1;
+        if (ptx_body(&l, &body, &blen) != 0) { ptx_params_free(&p); return -1; }
+        if (body && p.n)
+            sim_ptx_param_uses(body, blen, (const char *const *)p.names, p.nlens, p.n, p.ptr);
+        bool any = false;
+        for (unsigned i = 0; i < p.n; i++) {
+            if (p.pa[i].size != 8) p.ptr[i] = 0;    /* an aggregate's first field, not a pointer */
+            any |= p.ptr[i] != 0;
+        }
+        unsigned char *ptr = any ? p.ptr : NULL;
+        if (!any) free(p.ptr);
+        free(p.names);
+        free(p.nlens);
+        if (acc_add(a, name, nlen, p.pa, ptr, p.n) != 0) return -1;
     }
     return version ? 0 : -1;
 }
@@ -788,18 +1078,21 @@ static int parse_any(struct view v, struct acc *a)
 int sim_image_parse(const void *data, size_t size, struct sim_image *out)
 {
     if (!out) return -1;
-    *out = (struct sim_image){ 0, NULL };
+    *out = (struct sim_image){ 0, NULL, 0, NULL };
     if (!data) return -1;
     if (!size && (size = image_extent(data)) == 0) return -1;
-    struct acc a = { NULL, 0, 0, NULL, 0 };
+    struct acc a = { NULL, 0, 0, NULL, 0, NULL, 0, 0 };
     int rc = parse_any((struct view){ data, size }, &a);
     free(a.slot);
     if (rc != 0) {
         free_kernels(a.k, a.n);
+        free_vars(a.v, a.nv);
         return -1;
     }
     out->nkernels = a.n;
     out->kernels = a.k;
+    out->nvars = a.nv;
+    out->vars = a.v;
     return 0;
 }
 
@@ -812,7 +1105,16 @@ void sim_image_free(struct sim_image *img)
 {
     if (!img) return;
     free_kernels(img->kernels, img->nkernels);
-    *img = (struct sim_image){ 0, NULL };
+    free_vars(img->vars, img->nvars);
+    *img = (struct sim_image){ 0, NULL, 0, NULL };
+}
+
+const struct sim_var *sim_image_var(const struct sim_image *img, const char *name)
+{
+    if (!img || !name) return NULL;
+    for (unsigned i = 0; i < img->nvars; i++)
+        if (strcmp(img->vars[i].name, name) == 0) return &img->vars[i];
+    return NULL;
 }
 
 const struct sim_kernel_info *sim_image_find(const struct sim_image *img, const char *name)

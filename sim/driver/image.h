@@ -7,6 +7,20 @@
  * from the code itself: the cubin's .nv.info.<kernel> EIATTR_KPARAM_INFO
  * records, or the PTX .entry parameter list.  Never a hand-written table.
  *
+ * Pointer evidence: for every parameter, what the code itself says about
+ * it (SIM_PARAM_* flags): the cubin's KPARAM_INFO record of a parameter
+ * declared `.ptr` in the PTX ptxas compiled (Triton's kernels: bit 0x400 of its
+ * third word, the pointer's state space global or generic), a PTX `.ptr`
+ * declaration, or a PTX body that uses the parameter's loaded value as an
+ * address (cvta.to.global, or ld/st/atom/red through it or a value derived
+ * from it by mov/add/sub/mad).  nvcc's cubins carry none of these: their
+ * kernels' pointer parameters are known from the mangled name (operands.c).
+ *
+ * Variables: the __device__ and __constant__ variables a cubin defines
+ * (STT_OBJECT symbols in .nv.global, .nv.global.init or .nv.constant<N>)
+ * or a PTX module declares at file scope (.global / .const), with their size
+ * and initial bytes.
+ *
  * Contract: returns 0 and fills *out, or -1 with *out zeroed when the image is
  * not one of the formats above (or is malformed: every read is bounds-checked).
  * Thread-safe (no global state).  The image is not referenced after the call.
@@ -25,17 +39,32 @@
 
 struct sim_param { uint32_t offset, size; };
 
+/* sim_kernel_info.ptr[i]: what the image says about parameter i */
+#define SIM_PARAM_PTR_DECL  0x01    /* declared a global/generic pointer (.ptr, KPARAM) */
+#define SIM_PARAM_PTR_USE   0x02    /* the PTX body uses its value as an address */
+
 struct sim_kernel_info {
     char *name;                 /* mangled, as in the image: "_Z4vaddPKfS0_Pfi" */
     char *base;                 /* twin name: "vadd" (no namespace, template args,
                                    params); the name itself if it is not mangled */
     unsigned nparams;
     struct sim_param *params;   /* ordered by parameter index; NULL if nparams == 0 */
+    unsigned char *ptr;         /* nparams SIM_PARAM_* flags; NULL: no evidence at all */
+    unsigned char *deref;       /* operands.c's cache (launch.c, lock held); freed here */
+};
+
+struct sim_var {
+    char *name;                 /* as in the image: "gvar", "_ZN2ns3nsvE" */
+    size_t size;
+    unsigned char *init;        /* size bytes of initial value, NULL: zeros */
+    int managed;                /* __managed__: not a per-device global */
 };
 
 struct sim_image {
     unsigned nkernels;
     struct sim_kernel_info *kernels;
+    unsigned nvars;
+    struct sim_var *vars;
 };
 
 /* size may be 0 when the format carries its own size (wrapper, fatbin, ELF, PTX):
@@ -48,6 +77,8 @@ size_t sim_image_extent(const void *data);
 void sim_image_free(struct sim_image *img);
 /* The kernel of that exact (mangled) name, or NULL. */
 const struct sim_kernel_info *sim_image_find(const struct sim_image *img, const char *name);
+/* The variable of that exact name, or NULL. */
+const struct sim_var *sim_image_var(const struct sim_image *img, const char *name);
 /* "_Z4vaddPKfS0_Pfi" -> "vadd", "_ZN2ns6kernelIfEEvPT_" -> "kernel", "plain" -> "plain",
  * nvcc's static-kernel names "__nv_static_<n>_<id>__Z6kernelPi" -> "kernel".
  * Writes at most len bytes (NUL-terminated); returns 0, or -1 (buf set to "")

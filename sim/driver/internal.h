@@ -22,6 +22,7 @@
 #include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include "image.h"
 #include "simdev.h"       /* the devices the environment describes */
 #include "simcb.h"          /* sim/cupti: CUPTI types and the private table */
@@ -91,6 +92,7 @@ struct sim_func {
     struct sim_library *lib;    /* kernels: owning library */
     const struct sim_kernel_info *ki;
     int twin_resolved;
+    unsigned long long twin_gen;    /* sim_objects_loaded() when no twin was found */
     void (*twin)(void **, const unsigned[3], const unsigned[3]);
     int max_dyn_smem;
     int carveout;
@@ -150,6 +152,8 @@ SIM_HIDDEN int sim_ctx_peer_enabled(const struct sim_ctx *from, const struct sim
  * created stream) to its context; *s is NULL for the special streams. */
 SIM_HIDDEN CUresult sim_stream_resolve(CUstream h, struct sim_ctx **ctx, struct sim_stream **s);
 SIM_HIDDEN double sim_now_ms(void);
+/* pthread_cond_wait on the driver's lock (held by the caller). */
+SIM_HIDDEN void sim_cond_wait(pthread_cond_t *cv);
 
 /* ---- memory (mem.c) ---- */
 SIM_HIDDEN int sim_mem_init(void);
@@ -160,6 +164,49 @@ SIM_HIDDEN void sim_mem_ctx_gone(struct sim_ctx *ctx);
 /* 1 when every page of the host range is mapped (never dereferences it) */
 SIM_HIDDEN int sim_host_range_mapped(uintptr_t p, size_t n);
 SIM_HIDDEN void sim_mem_dev_init(int dev);
+
+/* The launch model (operands.c, guard.c).  Lock held unless noted. */
+/* A dereferenced operand w faults unless sim_mem_accessible, or w is one
+ * past the end of an allocation dev may access. */
+SIM_HIDDEN int sim_mem_deref_ok(uintptr_t w, int dev, const struct sim_ctx *ctx);
+/* p lies in one of the arenas (device, pinned, managed); no lock needed:
+ * the arenas do not move after sim_mem_init. */
+SIM_HIDDEN int sim_mem_in_arena(uintptr_t p);
+/* What p is, for a message: "device 1 memory, allocation 0x... of N bytes". */
+SIM_HIDDEN void sim_mem_describe(uintptr_t p, char *buf, size_t len);
+/* A page-aligned range a launch may not touch and how it is mapped back:
+ * SIM_PROT_FILE: MAP_SHARED of fd at off, read-write; SIM_PROT_HOLE: a
+ * reserved range with nothing mapped (PROT_NONE, anonymous). */
+enum { SIM_PROT_FILE = 1, SIM_PROT_HOLE };
+struct sim_prot { uintptr_t base; size_t len; int fd; off_t off; int kind; };
+/* Fills out[0..max) with every mapping device dev, in context ctx, may not
+ * access (sorted within each kind; see guard.c); returns how many. */
+SIM_HIDDEN size_t sim_mem_prot_plan(int dev, const struct sim_ctx *ctx, struct sim_prot *out, size_t max);
+/* Module globals (globals.c): zeroed or initialised device memory of ctx,
+ * freed only by sim_mem_global_free or with its context. */
+SIM_HIDDEN CUresult sim_mem_global_alloc(struct sim_ctx *ctx, size_t size, const void *init, CUdeviceptr *out,
+                                         unsigned long long *id);
+SIM_HIDDEN int sim_mem_global_live(CUdeviceptr p, unsigned long long id);
+SIM_HIDDEN void sim_mem_global_free(CUdeviceptr p, unsigned long long id);
+
+/* ---- host twins under the device's view of memory (guard.c) ---- */
+typedef void (*sim_twin_fn)(void **, const unsigned[3], const unsigned[3]);
+/* Runs twin for a launch of kernel `name` in context c (no lock held):
+ * with every mapping c's device may not access made inaccessible, so a twin
+ * that touches one faults like the GPU (sticky CUDA_ERROR_ILLEGAL_ADDRESS). */
+SIM_HIDDEN void sim_twin_run(sim_twin_fn twin, void **args, const unsigned grid[3], const unsigned block[3],
+                             struct sim_ctx *c, const char *name);
+/* mem.c, lock held, before [base, base+len) is unmapped or mapped anew:
+ * an open twin window must not map it back. */
+SIM_HIDDEN void sim_guard_forget(uintptr_t base, size_t len);
+/* The twin simcuda_twin_<base> anywhere in the process, RTLD_LOCAL objects
+ * included (twins.c; no lock held), or NULL. */
+SIM_HIDDEN sim_twin_fn sim_twin_lookup(const char *sym);
+/* A number that changes when an object is loaded (twins.c). */
+SIM_HIDDEN unsigned long long sim_objects_loaded(void);
+/* Which parameters a launch of ki dereferences (operands.c; lock held):
+ * nparams flags, or NULL when none does; cached in ki. */
+SIM_HIDDEN const unsigned char *sim_kernel_derefs(const struct sim_kernel_info *ki);
 
 /* Stream-ordered operations, for graph launches (called without the lock). */
 SIM_HIDDEN CUresult sim_memset2d(CUdeviceptr dst, size_t pitch, unsigned val, unsigned esz, size_t width, size_t height, CUstream hs);
@@ -206,6 +253,14 @@ SIM_HIDDEN void sim_graph_capture_set(struct sim_graph *g, unsigned long long id
 SIM_HIDDEN int sim_graph_capture_live(const struct sim_graph *g, unsigned long long id);
 /* The graph stream s is capturing into, or NULL (forgets an ended capture). */
 SIM_HIDDEN struct sim_graph *sim_stream_capture(struct sim_stream *s);
+
+/* cuGetExportTable with a UUID the sim does not know: one line naming the
+ * calling library, once per library (exporttab.c; no lock held). */
+SIM_HIDDEN void sim_export_table_unknown(const CUuuid *id);
+
+/* ---- __device__ variables (globals.c), lock held ---- */
+/* Frees the per-context copies of the variables of a module or library. */
+SIM_HIDDEN void sim_globals_drop(const void *owner);
 
 /* Parameter layout of a CUfunction / CUkernel, or NULL (lock held). */
 SIM_HIDDEN const struct sim_kernel_info *sim_func_info(const void *f);

@@ -1,5 +1,5 @@
 /* Modules, libraries, functions and kernels; launches through host twins,
- * with the fault check a real GPU would make; occupancy queries. */
+ * faulting where a real GPU would (operands.c, guard.c); occupancy queries. */
 #include "internal.h"
 
 #include <dlfcn.h>
@@ -161,6 +161,7 @@ CUresult CUDAAPI cuModuleLoad(CUmodule *module, const char *fname)
 
 static void module_free(struct sim_module *m)
 {
+    sim_globals_drop(m);
     for (unsigned i = 0; i < m->img.nkernels; i++)
         func_free(m->funcs[i]);
     free(m->funcs);
@@ -237,19 +238,6 @@ static CUresult module_count(unsigned *count, CUmodule hmod)
     return CUDA_SUCCESS;
 }
 CUresult CUDAAPI cuModuleGetFunctionCount(unsigned int *count, CUmodule mod) { ENTER(CUDA_ERROR_INVALID_VALUE); return LOCKED(module_count(count, mod)); }
-
-/* The code-image parser does not report __device__ variables. */
-CUresult CUDAAPI cuModuleGetGlobal_v2(CUdeviceptr *dptr, size_t *bytes, CUmodule hmod, const char *name)
-{
-    ENTER(CUDA_ERROR_NOT_FOUND);
-    (void)dptr; (void)bytes;
-    if (!name)
-        return CUDA_ERROR_INVALID_VALUE;
-    sim_lock();
-    struct sim_module *m = sim_obj_get(hmod, T_MODULE);
-    sim_unlock();
-    return m ? CUDA_ERROR_NOT_FOUND : CUDA_ERROR_INVALID_HANDLE;
-}
 
 /* Modules stay loaded until cuModuleUnload even when their context goes (a
  * leak, not a crash: the handles stay valid), so a runtime that resets a
@@ -331,6 +319,7 @@ static CUresult library_unload(CUlibrary h)
     struct sim_library *l = sim_obj_get(h, T_LIBRARY);
     if (!l)
         return CUDA_ERROR_INVALID_HANDLE;
+    sim_globals_drop(l);
     for (unsigned i = 0; i < l->img.nkernels; i++) {
         func_free(l->kernels[i]);
         func_free(l->funcs[i]);
@@ -442,18 +431,6 @@ static CUresult library_get_module(CUmodule *pMod, CUlibrary h)
     return CUDA_SUCCESS;
 }
 CUresult CUDAAPI cuLibraryGetModule(CUmodule *pMod, CUlibrary library) { ENTER(CUDA_ERROR_INVALID_VALUE); return LOCKED(library_get_module(pMod, library)); }
-
-CUresult CUDAAPI cuLibraryGetGlobal(CUdeviceptr *dptr, size_t *bytes, CUlibrary library, const char *name)
-{
-    ENTER(CUDA_ERROR_NOT_FOUND);
-    (void)dptr; (void)bytes;
-    if (!name)
-        return CUDA_ERROR_INVALID_VALUE;
-    sim_lock();
-    struct sim_library *l = sim_obj_get(library, T_LIBRARY);
-    sim_unlock();
-    return l ? CUDA_ERROR_NOT_FOUND : CUDA_ERROR_INVALID_HANDLE;
-}
 
 CUresult CUDAAPI cuLibraryGetManaged(CUdeviceptr *dptr, size_t *bytes, CUlibrary library, const char *name)
 {
@@ -797,6 +774,8 @@ static CUresult do_launch(const struct launch *L)
     void *argv_local[64];
     void **args = NULL;
     twin_fn twin = NULL;
+    unsigned long long gen = 0;
+    char kname[512] = "";   /* for guard.c's message: the module may go meanwhile */
     char sym[300];
     int need_sym = 0;
     struct page_cache pages = { .n = 0 };
@@ -903,34 +882,40 @@ static CUresult do_launch(const struct launch *L)
     /* After a fault the context is dead: nothing runs any more. */
     if (c->fault_pending)
         goto out;
-    /* The fault check: every 8-byte word of every parameter. */
-    for (unsigned i = 0; i < np; i++) {
-        const unsigned char *p = args[i];
-        if (!p || !range_ok(&pages, p, ki->params[i].size)) {
+    /* Every parameter is readable host memory. */
+    for (unsigned i = 0; i < np; i++)
+        if (!args[i] || !range_ok(&pages, args[i], ki->params[i].size)) {
             r = CUDA_ERROR_INVALID_VALUE;
             goto out;
         }
-        for (uint32_t off = 0; off + 8 <= ki->params[i].size; off += 8) {
-            uint64_t w;
-            memcpy(&w, p + off, 8);
-            if (!sim_mem_accessible((uintptr_t)w, c->dev, c)) {
-                c->fault_pending = 1;
-                if (sim_g.verbose) {
-                    char line[512];
-                    int len = snprintf(line, sizeof line,
-                                       "simcuda: %s on device %d: parameter %u word +%u = 0x%llx is not accessible "
-                                       "from this device: CUDA_ERROR_ILLEGAL_ADDRESS at the next synchronization\n",
-                                       ki->name, c->dev, i, off, (unsigned long long)w);
-                    if (len > 0)
-                        (void)!write(2, line, (size_t)len < sizeof line ? (size_t)len : sizeof line - 1);
-                }
-                goto out;
+    /* The fault check, as the kernel's code reads: the parameters it
+     * dereferences (operands.c) must point where the device may go. */
+    const unsigned char *deref = sim_kernel_derefs(ki);
+    for (unsigned i = 0; deref && i < np; i++) {
+        uint64_t w;
+        if (!deref[i])
+            continue;
+        memcpy(&w, args[i], 8);
+        if (!sim_mem_deref_ok((uintptr_t)w, c->dev, c)) {
+            c->fault_pending = 1;
+            if (sim_g.verbose) {
+                char what[160], line[768];
+                sim_mem_describe((uintptr_t)w, what, sizeof what);
+                int len = snprintf(line, sizeof line,
+                                   "simcuda: %s on device %d: pointer parameter %u = 0x%llx (%s) is not accessible "
+                                   "from this device: CUDA_ERROR_ILLEGAL_ADDRESS at the next synchronization\n",
+                                   ki->name, c->dev, i, (unsigned long long)w, what);
+                if (len > 0)
+                    (void)!write(2, line, (size_t)len < sizeof line ? (size_t)len : sizeof line - 1);
             }
+            goto out;
         }
     }
-    /* The twin is looked up once, with our lock released: dlsym takes the
+    /* The twin is looked up with our lock released: dlsym takes the
      * loader's lock, which a thread running a library constructor that
-     * calls CUDA may hold while it waits for ours. */
+     * calls CUDA may hold while it waits for ours.  None found: asked again
+     * once the process has loaded another object (a ctypes.CDLL after the
+     * first launch). */
     int resolved = __atomic_load_n(&f->twin_resolved, __ATOMIC_ACQUIRE);
     if (resolved)
         twin = f->twin;
@@ -938,20 +923,26 @@ static CUresult do_launch(const struct launch *L)
         need_sym = twin_symbol(f, sym, sizeof sym) == 0;
     if (!resolved && !need_sym)
         __atomic_store_n(&f->twin_resolved, 1, __ATOMIC_RELEASE);
+    gen = f->twin_gen;
+    if (sim_g.verbose)
+        snprintf(kname, sizeof kname, "%s", ki->name);
 out:
     sim_unlock();
     if (r == CUDA_SUCCESS && need_sym) {
-        void *p = dlsym(RTLD_DEFAULT, sym);
-        memcpy(&twin, &p, sizeof p);
+        unsigned long long now = sim_objects_loaded();
+        if (now != gen)
+            twin = sim_twin_lookup(sym);
         sim_lock();
         if (sim_obj_get(f, T_FUNC) && !f->twin_resolved) {
             f->twin = twin;
-            __atomic_store_n(&f->twin_resolved, 1, __ATOMIC_RELEASE);
+            f->twin_gen = now;
+            if (twin)
+                __atomic_store_n(&f->twin_resolved, 1, __ATOMIC_RELEASE);
         }
         sim_unlock();
     }
     if (r == CUDA_SUCCESS && twin)
-        twin(args, L->grid, L->block);
+        sim_twin_run(twin, args, L->grid, L->block, c, kname);
     if (args && args != argv_local && args != L->params)
         free(args);
     return r;

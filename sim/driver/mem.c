@@ -47,7 +47,8 @@ static CUresult said(CUresult r)
 #define LARGE_ALIGN (64u << 10)
 #define VMM_GRAN    ((size_t)2 << 20)
 
-enum kind { K_DEVICE = 1, K_PITCH, K_MANAGED, K_HOST, K_REGISTERED, K_POOL, K_VMM, K_IPC, K_POOL_IMPORT, K_GRAPH };
+enum kind { K_DEVICE = 1, K_PITCH, K_MANAGED, K_HOST, K_REGISTERED, K_POOL, K_VMM, K_IPC, K_POOL_IMPORT, K_GRAPH,
+            K_GLOBAL /* a module's __device__ variable (globals.c) */ };
 
 struct sizevec { size_t *v; size_t n, cap; };
 struct blk { size_t off, size; };
@@ -94,9 +95,11 @@ struct sim_memhandle {
 };
 
 struct vmm_map { struct sim_memhandle *h; size_t off; unsigned char access[SIM_MAX_DEVICES]; };
-struct ipc_map { struct sim_ctx *src_ctx; int lazy; void *map; size_t maplen; };
+/* map/maplen: the second mapping; foff: its offset in arena ai's memfd
+ * (ai -1: another process's memory, whose file is not kept) */
+struct ipc_map { struct sim_ctx *src_ctx; int lazy; void *map; size_t maplen; int ai; off_t foff; };
 /* K_POOL_IMPORT: a pool allocation mapped again through cuMemPoolImportPointer */
-struct pool_import { struct sim_mempool *pool; void *map; size_t maplen; };
+struct pool_import { struct sim_mempool *pool; void *map; size_t maplen; int ai; off_t foff; };
 struct reservation { uintptr_t base; size_t size; };
 
 struct sim_alloc {
@@ -482,7 +485,7 @@ static void alloc_release(struct sim_alloc *a)
 {
     table_del(a);
     switch (a->kind) {
-    case K_DEVICE: case K_PITCH: case K_POOL: case K_HOST: case K_MANAGED: case K_GRAPH: {
+    case K_DEVICE: case K_PITCH: case K_POOL: case K_HOST: case K_MANAGED: case K_GRAPH: case K_GLOBAL: {
         int ai = arena_of(a->base);
         if (ai >= 0)
             arena_free(&g_ar[ai], a->base - g_ar[ai].base, a->rsize);
@@ -496,18 +499,21 @@ static void alloc_release(struct sim_alloc *a)
     }
     case K_IPC: {
         struct ipc_map *m = a->ext;
+        sim_guard_forget((uintptr_t)m->map, m->maplen);
         munmap(m->map, m->maplen);
         free(m);
         break;
     }
     case K_POOL_IMPORT: {
         struct pool_import *m = a->ext;
+        sim_guard_forget((uintptr_t)m->map, m->maplen);
         munmap(m->map, m->maplen);
         free(m);
         break;
     }
     case K_VMM: {
         struct vmm_map *m = a->ext;
+        sim_guard_forget(a->base, a->rsize);
         mmap((void *)a->base, a->rsize, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, -1, 0);
         if (m) {
             struct sim_memhandle *h = m->h;
@@ -561,33 +567,38 @@ static void release_matching(struct sim_ctx *ctx, struct sim_mempool *pool)
 void sim_mem_ctx_gone(struct sim_ctx *ctx) { release_matching(ctx, NULL); }
 
 /* ---------------- access rules ---------------- */
+/* May device dev, running in context ctx, access allocation a? */
+static int alloc_accessible(const struct sim_alloc *a, int dev, const struct sim_ctx *ctx)
+{
+    switch (a->kind) {
+    case K_DEVICE: case K_PITCH: case K_GLOBAL:
+        return a->dev == dev || sim_ctx_peer_enabled(ctx, a->ctx);
+    case K_IPC: {
+        struct ipc_map *m = a->ext;
+        return a->dev == dev || m->lazy || sim_ctx_peer_enabled(ctx, m->src_ctx);
+    }
+    case K_POOL:
+        return ((struct sim_mempool *)a->ext)->access[dev] != CU_MEM_ACCESS_FLAGS_PROT_NONE;
+    case K_POOL_IMPORT:
+        return ((struct pool_import *)a->ext)->pool->access[dev] != CU_MEM_ACCESS_FLAGS_PROT_NONE;
+    case K_VMM:
+        return ((struct vmm_map *)a->ext)->access[dev] != CU_MEM_ACCESS_FLAGS_PROT_NONE;
+    case K_GRAPH:       /* the owner, and the devices of the node's accessDescs */
+        return a->dev == dev || ((unsigned char *)a->ext)[dev] != CU_MEM_ACCESS_FLAGS_PROT_NONE;
+    case K_MANAGED: case K_HOST: case K_REGISTERED:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
 int sim_mem_accessible(uintptr_t w, int dev, const struct sim_ctx *ctx)
 {
     if (w < 65536 || w >= ((uintptr_t)1 << 47))
         return 1;
     struct sim_alloc *a = find(w);
-    if (a) {
-        switch (a->kind) {
-        case K_DEVICE: case K_PITCH:
-            return a->dev == dev || sim_ctx_peer_enabled(ctx, a->ctx);
-        case K_IPC: {
-            struct ipc_map *m = a->ext;
-            return a->dev == dev || m->lazy || sim_ctx_peer_enabled(ctx, m->src_ctx);
-        }
-        case K_POOL:
-            return ((struct sim_mempool *)a->ext)->access[dev] != CU_MEM_ACCESS_FLAGS_PROT_NONE;
-        case K_POOL_IMPORT:
-            return ((struct pool_import *)a->ext)->pool->access[dev] != CU_MEM_ACCESS_FLAGS_PROT_NONE;
-        case K_VMM:
-            return ((struct vmm_map *)a->ext)->access[dev] != CU_MEM_ACCESS_FLAGS_PROT_NONE;
-        case K_GRAPH:       /* the owner, and the devices of the node's accessDescs */
-            return a->dev == dev || ((unsigned char *)a->ext)[dev] != CU_MEM_ACCESS_FLAGS_PROT_NONE;
-        case K_MANAGED: case K_HOST: case K_REGISTERED:
-            return 1;
-        default:
-            return 0;
-        }
-    }
+    if (a)
+        return alloc_accessible(a, dev, ctx);
     if (arena_of(w) >= 0 || in_reservation(w) >= 0)
         return 0;           /* freed or never-allocated device address */
     if (!host_mapped(w))
@@ -1265,6 +1276,8 @@ static CUresult pool_import_ptr(CUdeviceptr *out, CUmemoryPool pool, CUmemPoolPt
     m->pool = p;
     m->map = v;
     m->maplen = len;
+    m->ai = ai;
+    m->foff = (off_t)(off - delta);
     a->base = (uintptr_t)v + delta;
     a->size = src->size;
     a->rsize = src->rsize;
@@ -1466,6 +1479,7 @@ static CUresult addr_free(CUdeviceptr ptr, size_t size)
             struct sim_alloc key = { .base = ptr, .size = size };
             if (tfind(&key, &g_tree, iv_cmp))
                 return CUDA_ERROR_INVALID_VALUE;   /* still mapped */
+            sim_guard_forget(ptr, size);
             munmap((void *)ptr, size);
             g_res[i] = g_res[--g_nres];
             return CUDA_SUCCESS;
@@ -1496,6 +1510,7 @@ static CUresult vmm_map(CUdeviceptr ptr, size_t size, size_t offset, CUmemGeneri
         free(m);
         return CUDA_ERROR_OUT_OF_MEMORY;
     }
+    sim_guard_forget(ptr, size);
     void *p = mmap((void *)ptr, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, h->fd, (off_t)offset);
     if (p == MAP_FAILED) {
         free(a);
@@ -1792,6 +1807,8 @@ static CUresult ipc_open(CUdeviceptr *pdptr, CUipcMemHandle handle, unsigned fla
     m->lazy = (flags & CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS) != 0;
     m->map = p;
     m->maplen = len;
+    m->ai = ai;
+    m->foff = (off_t)(off - delta);
     a->base = (uintptr_t)p + delta;
     a->size = src->size;
     a->rsize = src->rsize;
@@ -1840,10 +1857,11 @@ CUresult sim_mem_adopt(void *map, size_t maplen, size_t delta, const struct sim_
         return CUDA_ERROR_OUT_OF_MEMORY;
     }
     if (pool)
-        *(struct pool_import *)m = (struct pool_import){ pool, map, maplen };
+        *(struct pool_import *)m = (struct pool_import){ pool, map, maplen, -1, 0 };
     else   /* the owner's context in this process: the device's primary one */
         *(struct ipc_map *)m = (struct ipc_map){ &sim_g.dev[src->dev].primary,
-                                                 (flags & CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS) != 0, map, maplen };
+                                                 (flags & CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS) != 0, map, maplen,
+                                                 -1, 0 };
     a->base = (uintptr_t)map + delta;
     a->size = src->size;
     a->rsize = src->rsize;
@@ -2283,4 +2301,211 @@ CUresult CUDAAPI cuPointerSetAttribute(const void *value, CUpointer_attribute at
 {
     ENTER(CUDA_ERROR_INVALID_VALUE);
     return LOCKED(ptr_set(value, attribute, ptr));
+}
+
+/* ---------------- the launch model (operands.c, guard.c) ---------------- */
+/* A parameter the kernel dereferences faults when its value points where the
+ * device may not go (sim_mem_accessible), except one past the end of an
+ * allocation it may access: an end iterator, never dereferenced. */
+int sim_mem_deref_ok(uintptr_t w, int dev, const struct sim_ctx *ctx)
+{
+    if (sim_mem_accessible(w, dev, ctx))
+        return 1;
+    struct sim_alloc *a = find(w - 1);
+    return a && a->base + a->size == w && alloc_accessible(a, dev, ctx);
+}
+
+int sim_mem_in_arena(uintptr_t p)
+{
+    return arena_of(p) >= 0;
+}
+
+/* "device 1 memory (allocation 0x... of 1024 bytes)" and the like. */
+void sim_mem_describe(uintptr_t p, char *buf, size_t len)
+{
+    struct sim_alloc *a = find(p);
+    int ai = arena_of(p);
+    if (a && a->kind != K_HOST && a->kind != K_REGISTERED && a->kind != K_MANAGED)
+        snprintf(buf, len, "device %d memory, allocation 0x%llx of %zu bytes", a->dev,
+                 (unsigned long long)a->base, a->size);
+    else if (a)
+        snprintf(buf, len, "%s memory", a->kind == K_MANAGED ? "managed" : "pinned host");
+    else if (ai >= 0 && ai < SIM_MAX_DEVICES)
+        snprintf(buf, len, "device %d memory, not allocated", ai);
+    else if (in_reservation(p) >= 0)
+        snprintf(buf, len, "a reserved virtual address range with nothing mapped");
+    else
+        snprintf(buf, len, "pageable host memory");
+}
+
+/* ---- the protection plan: every mapping a launch on (dev, ctx) may not
+ * touch, as page-aligned ranges with what maps them back ---- */
+static struct sim_alloc **g_all;
+static size_t g_nall, g_capall;
+static void collect_all(const void *nodep, VISIT which, int depth)
+{
+    (void)depth;
+    if ((which == postorder || which == leaf) && g_nall < g_capall)
+        g_all[g_nall++] = *(struct sim_alloc *const *)nodep;
+}
+
+static uintptr_t page_down(uintptr_t p) { return p & ~(uintptr_t)(g_page - 1); }
+static uintptr_t page_up(uintptr_t p) { return (p + g_page - 1) & ~(uintptr_t)(g_page - 1); }
+
+/* Appends an entry, merged with the previous one when they continue each
+ * other (same file, adjacent offsets). */
+static size_t plan_add(struct sim_prot *out, size_t n, size_t max, uintptr_t base, size_t len, int fd, off_t off,
+                       int kind)
+{
+    if (len == 0)
+        return n;
+    if (n) {
+        struct sim_prot *l = &out[n - 1];
+        if (l->kind == kind && l->fd == fd && l->base + l->len == base &&
+            (kind == SIM_PROT_HOLE || l->off + (off_t)l->len == off)) {
+            l->len += len;
+            return n;
+        }
+    }
+    if (n == max)
+        return n;       /* full: the rest stays accessible (a fault missed, never a false one) */
+    out[n] = (struct sim_prot){ base, len, fd, off, kind };
+    return n + 1;
+}
+
+size_t sim_mem_prot_plan(int dev, const struct sim_ctx *ctx, struct sim_prot *out, size_t max)
+{
+    g_capall = g_nallocs + 1;
+    g_all = malloc(g_capall * sizeof *g_all);
+    if (!g_all)
+        return 0;
+    g_nall = 0;
+    twalk(g_tree, collect_all);         /* in address order */
+    size_t n = 0;
+    /* device arenas: all of it when nothing in it is accessible, else the
+     * pages of each inaccessible allocation that hold no accessible byte */
+    for (int j = 0; j < sim_g.ndev; j++) {
+        struct arena *ar = &g_ar[j];
+        if (!ar->base)
+            continue;
+        size_t nacc = 0, ninacc = 0;
+        for (size_t i = 0; i < g_nall; i++) {
+            struct sim_alloc *a = g_all[i];
+            if (a->base < ar->base || a->base >= ar->base + ar->vsize)
+                continue;
+            if (alloc_accessible(a, dev, ctx))
+                nacc++;
+            else
+                ninacc++;
+        }
+        if (ninacc == 0)
+            continue;
+        if (nacc == 0) {
+            n = plan_add(out, n, max, ar->base, ar->vsize, ar->fd, 0, SIM_PROT_FILE);
+            continue;
+        }
+        uintptr_t prev_end = ar->base;     /* end of the last accessible allocation */
+        for (size_t i = 0; i < g_nall; i++) {
+            struct sim_alloc *a = g_all[i];
+            if (a->base < ar->base || a->base >= ar->base + ar->vsize)
+                continue;
+            if (alloc_accessible(a, dev, ctx)) {
+                prev_end = a->base + a->rsize;
+                continue;
+            }
+            uintptr_t lo = page_down(a->base), hi = page_up(a->base + a->rsize);
+            if (page_up(prev_end) > lo)
+                lo = page_up(prev_end);
+            for (size_t k = i + 1; k < g_nall; k++) {
+                struct sim_alloc *b = g_all[k];
+                if (b->base >= ar->base + ar->vsize || b->base >= hi)
+                    break;
+                if (alloc_accessible(b, dev, ctx)) {
+                    if (page_down(b->base) < hi)
+                        hi = page_down(b->base);
+                    break;
+                }
+            }
+            if (lo < hi)
+                n = plan_add(out, n, max, lo, hi - lo, ar->fd, (off_t)(lo - ar->base), SIM_PROT_FILE);
+        }
+    }
+    /* second mappings and VMM mappings of their own */
+    for (size_t i = 0; i < g_nall; i++) {
+        struct sim_alloc *a = g_all[i];
+        if (alloc_accessible(a, dev, ctx))
+            continue;
+        /* another process's memory (ai < 0) cannot be mapped back: left
+         * accessible (a pointer parameter to it still faults, operands.c) */
+        if (a->kind == K_IPC && ((struct ipc_map *)a->ext)->ai >= 0) {
+            struct ipc_map *m = a->ext;
+            n = plan_add(out, n, max, (uintptr_t)m->map, m->maplen, g_ar[m->ai].fd, m->foff, SIM_PROT_FILE);
+        } else if (a->kind == K_POOL_IMPORT && ((struct pool_import *)a->ext)->ai >= 0) {
+            struct pool_import *m = a->ext;
+            n = plan_add(out, n, max, (uintptr_t)m->map, m->maplen, g_ar[m->ai].fd, m->foff, SIM_PROT_FILE);
+        } else if (a->kind == K_VMM) {
+            struct vmm_map *m = a->ext;
+            n = plan_add(out, n, max, a->base, a->rsize, m->h->fd, (off_t)m->off, SIM_PROT_FILE);
+        }
+    }
+    /* reserved ranges with nothing mapped: already inaccessible; listed so a
+     * twin's access there is a device fault, not a crash */
+    for (size_t r = 0; r < g_nres; r++) {
+        uintptr_t p = g_res[r].base, end = g_res[r].base + g_res[r].size;
+        for (size_t i = 0; i < g_nall; i++) {
+            struct sim_alloc *a = g_all[i];
+            if (a->kind != K_VMM || a->base < p || a->base >= end)
+                continue;
+            n = plan_add(out, n, max, p, a->base - p, -1, 0, SIM_PROT_HOLE);
+            p = a->base + a->rsize;
+        }
+        n = plan_add(out, n, max, p, end > p ? end - p : 0, -1, 0, SIM_PROT_HOLE);
+    }
+    free(g_all);
+    g_all = NULL;
+    return n;
+}
+
+/* ---- module globals (globals.c): device memory of a context that
+ * cuMemFree does not take ---- */
+CUresult sim_mem_global_alloc(struct sim_ctx *ctx, size_t size, const void *init, CUdeviceptr *out,
+                              unsigned long long *id)
+{
+    CUresult r;
+    struct sim_alloc *a = alloc_in(ctx->dev, size, K_GLOBAL, ctx->dev, ctx, &r);
+    if (!a)
+        return r;
+    /* through the memfd, not the mapping: a twin running on another
+     * device may have the mapping protected right now (guard.c) */
+    struct arena *ar = &g_ar[ctx->dev];
+    off_t off = (off_t)(a->base - ar->base);
+    unsigned char zero[4096];
+    memset(zero, 0, sizeof zero);
+    for (size_t done = 0; done < size;) {
+        size_t chunk = size - done;
+        const void *src = init ? (const unsigned char *)init + done : zero;
+        if (!init && chunk > sizeof zero)
+            chunk = sizeof zero;
+        ssize_t w = pwrite(ar->fd, src, chunk, off + (off_t)done);
+        if (w <= 0) {
+            alloc_release(a);
+            return CUDA_ERROR_OUT_OF_MEMORY;
+        }
+        done += (size_t)w;
+    }
+    *out = a->base;
+    *id = a->id;
+    return CUDA_SUCCESS;
+}
+
+int sim_mem_global_live(CUdeviceptr p, unsigned long long id)
+{
+    struct sim_alloc *a = find(p);
+    return a && a->kind == K_GLOBAL && a->base == p && a->id == id;
+}
+
+void sim_mem_global_free(CUdeviceptr p, unsigned long long id)
+{
+    if (sim_mem_global_live(p, id))
+        alloc_release(find(p));
 }

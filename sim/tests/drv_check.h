@@ -48,6 +48,30 @@ static const char *drv_errname(CUresult r)
         } \
     } while (0)
 
+/* The bytes of file dir/name, NUL-terminated (PTX), length in *len unless
+ * NULL; exits when it cannot be read. */
+static inline void *drv_slurp(const char *dir, const char *name, size_t *len)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        perror(path);
+        exit(1);
+    }
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *b = malloc((size_t)n + 1);
+    if (!b || fread(b, 1, (size_t)n, f) != (size_t)n)
+        exit(1);
+    b[n] = 0;
+    fclose(f);
+    if (len)
+        *len = (size_t)n;
+    return b;
+}
+
 static int drv_done(const char *name)
 {
     if (drv_failures) {

@@ -4,9 +4,12 @@
  * Checks: cuFuncGetParamInfo / cuKernelGetParamInfo layouts; a cubin loaded
  * with cuModuleLoadData and a fatbin loaded with cuLibraryLoadData compute
  * through their twins, with kernelParams and with `extra`; a launch whose
- * argument (also inside a struct passed by value) points at memory the
- * launch device cannot access does not run, and CUDA_ERROR_ILLEGAL_ADDRESS
- * surfaces at the next synchronizing call and stays; peer access, pool access
+ * pointer argument points at memory the launch device cannot access does not
+ * run, a twin that goes there through a pointer inside a struct passed by
+ * value faults at that access (its write never lands), and
+ * CUDA_ERROR_ILLEGAL_ADDRESS surfaces at the next synchronizing call and
+ * stays; a stale pointer in a struct the twin does not follow, and an end
+ * pointer one past an allocation, never fault; peer access, pool access
  * and cuMemSetAccess grants make the same launch legal; managed and pinned
  * memory are reachable everywhere; pageable host memory only with
  * SIMCUDA_HMM=1; a launch into another device's stream fails. */
@@ -63,26 +66,6 @@ void simcuda_twin_fill(void **args, const unsigned grid[3], const unsigned block
     twin_runs++;
 }
 
-static void *slurp(const char *name, size_t *len)
-{
-    char path[4096];
-    snprintf(path, sizeof path, "%s/%s", KDIR, name);
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        perror(path);
-        exit(1);
-    }
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *b = malloc((size_t)n + 1);
-    if (!b || fread(b, 1, (size_t)n, f) != (size_t)n)
-        exit(1);
-    b[n] = 0;
-    fclose(f);
-    *len = (size_t)n;
-    return b;
-}
 
 static CUcontext ctx[4];
 static CUfunction f_touch[4], f_mixed;
@@ -131,7 +114,7 @@ static void expect_runs(int from, CUdeviceptr p, const char *what)
 static void load_modules(void)
 {
     size_t len;
-    void *cubin = slurp("drv_kernels.cubin", &len);
+    void *cubin = drv_slurp(KDIR, "drv_kernels.cubin", &len);
     for (int d = 0; d < 4; d++) {
         CUmodule m;
         MUST(cuCtxSetCurrent(ctx[d]));
@@ -151,7 +134,7 @@ static void load_modules(void)
     OK(cuModuleUnload(mf));
     EXPECT(cuModuleGetFunction(&ff, mf, "_Z5touchPii"), CUDA_ERROR_INVALID_HANDLE);
     EXPECT(cuModuleLoad(&mf, KDIR "/no-such-file.cubin"), CUDA_ERROR_FILE_NOT_FOUND);
-    void *fat = slurp("drv_kernels.fatbin", &len);
+    void *fat = drv_slurp(KDIR, "drv_kernels.fatbin", &len);
     OK(cuModuleLoadFatBinary(&mf, fat));
     OK(cuModuleGetFunction(&ff, mf, "_Z5mixedPfi8drv_paird"));
     OK(cuModuleUnload(mf));
@@ -242,7 +225,7 @@ static void library(void)
 {
     enum { N = 300 };
     size_t len;
-    void *fat = slurp("drv_kernels.fatbin", &len);
+    void *fat = drv_slurp(KDIR, "drv_kernels.fatbin", &len);
     CUlibrary lib;
     MUST(cuLibraryLoadData(&lib, fat, NULL, NULL, 0, NULL, NULL, 0));
     free(fat);
@@ -315,7 +298,10 @@ static void faults(int hmm)
     expect_runs(1, on1, "own device memory");
     expect_fault(0, on1, "device 1 memory from device 0 without peer access");
 
-    /* a pointer inside a struct passed by value faults too */
+    /* a twin following a pointer inside a struct passed by value faults
+     * there, as the GPU would; what it writes there never lands */
+    MUST(cuCtxSetCurrent(ctx[1]));
+    MUST(cuMemsetD32(on1, 0, 16));
     MUST(cuCtxSetCurrent(ctx[0]));
     CUdeviceptr p0;
     MUST(cuMemAlloc(&p0, 64));
@@ -323,12 +309,35 @@ static void faults(int hmm)
     struct drv_pair s = { (void *)(uintptr_t)on1, NULL };
     double d = 1.0;
     void *args[] = { &p0, &n, &s, &d };
-    int before = twin_runs;
     OK(cuLaunchKernel(f_mixed, 1, 1, 1, 32, 1, 1, 0, NULL, args, NULL));
-    EQ(twin_runs, before);
     EXPECT(cuStreamSynchronize(NULL), CUDA_ERROR_ILLEGAL_ADDRESS);
     EXPECT(cuMemcpyDtoH(&n, p0, 4), CUDA_ERROR_ILLEGAL_ADDRESS);
     MUST(cuDevicePrimaryCtxReset(0));
+    MUST(cuCtxSetCurrent(ctx[1]));
+    int landed = -1;
+    OK(cuMemcpyDtoH(&landed, on1, 4));
+    EQ(landed, 0);
+    /* ... while one it does not follow (s.b, stale), and a pointer one past
+     * the end of an allocation, are only data */
+    MUST(cuCtxSetCurrent(ctx[0]));
+    MUST(cuMemAlloc(&p0, 64));
+    CUdeviceptr flag0;
+    MUST(cuMemAlloc(&flag0, 4));
+    struct drv_pair stale = { (void *)(uintptr_t)flag0, (void *)(uintptr_t)on1 };
+    void *sargs[] = { &p0, &n, &stale, &d };
+    n = 4;
+    OK(cuLaunchKernel(f_mixed, 1, 1, 1, 32, 1, 1, 0, NULL, sargs, NULL));
+    OK(cuCtxSynchronize());
+    CUdeviceptr end = p0 + 64;
+    int before = twin_runs;
+    void *eargs[] = { &end, &n };
+    NOT_AN_ADDRESS = end;       /* the twin does not write through it */
+    OK(cuLaunchKernel(f_touch[0], 1, 1, 1, 1, 1, 1, 0, NULL, eargs, NULL));
+    OK(cuCtxSynchronize());
+    EQ(twin_runs, before + 1);
+    NOT_AN_ADDRESS = 0;
+    OK(cuMemFree(flag0));
+    OK(cuMemFree(p0));
     /* the reset freed that context's memory; the module is still loaded */
 
     /* peer access makes it legal, per context */
@@ -460,7 +469,7 @@ static void faults(int hmm)
 static void kernel_in_stream_ctx(void)
 {
     size_t len;
-    void *cubin = slurp("drv_kernels.cubin", &len);
+    void *cubin = drv_slurp(KDIR, "drv_kernels.cubin", &len);
     CUlibrary kl;
     CUkernel kt;
     MUST(cuLibraryLoadData(&kl, cubin, NULL, NULL, 0, NULL, NULL, 0));

@@ -57,16 +57,16 @@ $(IMAGE_T)/wrap_rdc.o: $(IMAGE_T)/rdc_dlink.o
 	$(IMAGE_WRAP_ONLY) $< $@
 
 IMAGE_TEST_CFLAGS = $(ALL_CFLAGS) -Isim/driver -DIMAGE_DIR='"$(abspath $(IMAGE_T))"'
-IMAGE_DEPS := sim/driver/image.c sim/driver/image.h
+IMAGE_DEPS := $(SIM_IMAGE_SRCS) sim/driver/image.h sim/driver/ptxflow.h
 
 $(BUILD)/tests/image_parse: sim/tests/image_parse.c $(IMAGE_DEPS) $(IMAGE_FILES) $(IMAGE_WRAPS)
-	$(CC) $(IMAGE_TEST_CFLAGS) -o $@ $< sim/driver/image.c $(IMAGE_WRAPS) \
+	$(CC) $(IMAGE_TEST_CFLAGS) -o $@ $< $(SIM_IMAGE_SRCS) $(IMAGE_WRAPS) \
 	    $(ALL_LDFLAGS) -Wl,-z,noexecstack $(SIM_IMAGE_LIBS)
 $(BUILD)/tests/image_fuzz: sim/tests/image_fuzz.c $(IMAGE_DEPS) $(IMAGE_FILES)
-	$(CC) $(IMAGE_TEST_CFLAGS) -o $@ $< sim/driver/image.c $(ALL_LDFLAGS) $(SIM_IMAGE_LIBS)
+	$(CC) $(IMAGE_TEST_CFLAGS) -o $@ $< $(SIM_IMAGE_SRCS) $(ALL_LDFLAGS) $(SIM_IMAGE_LIBS)
 $(BUILD)/tests/image_twin: sim/tests/image_twin.c $(IMAGE_DEPS)
 	@mkdir -p $(@D)
-	$(CC) $(IMAGE_TEST_CFLAGS) -o $@ $< sim/driver/image.c $(ALL_LDFLAGS) $(SIM_IMAGE_LIBS)
+	$(CC) $(IMAGE_TEST_CFLAGS) -o $@ $< $(SIM_IMAGE_SRCS) $(ALL_LDFLAGS) $(SIM_IMAGE_LIBS)
 
 IMAGE_TESTS := $(BUILD)/tests/image_parse $(BUILD)/tests/image_fuzz $(BUILD)/tests/image_twin
 ALL   += $(IMAGE_TESTS)

@@ -3,4 +3,5 @@
 -include sim/tests/runtime_tests.mk
 -include sim/tests/image_tests.mk
 -include sim/tests/cupti_tests.mk
+-include sim/tests/fidelity_tests.mk
 -include sim/tests/nvml_tests.mk

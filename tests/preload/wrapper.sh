@@ -45,22 +45,23 @@ case $(sed -n 1p "$TMPD/e.out") in
     *) fail "DEVCHECK_OPTIONS: $(sed -n 1p "$TMPD/e.out")" ;;
 esac
 case $(sed -n 2p "$TMPD/e.out") in
-    *"$(cd "$BUILD/lib" && pwd -P)/libdevcheck.so"*) ;;
-    *) fail "LD_PRELOAD lacks libdevcheck.so: $(sed -n 2p "$TMPD/e.out")" ;;
+    *"$(cd "$BUILD/lib" && pwd -P)/libdevcheck.so $(cd "$SIM_DIR" && pwd -P)/libcudart.so.13"*) ;;
+    *) fail "LD_PRELOAD lacks libdevcheck.so followed by the sim's libcudart.so.13: $(sed -n 2p "$TMPD/e.out")" ;;
 esac
 expect_eq "SIMCUDA_DEVICES" 3 "$(sed -n 3p "$TMPD/e.out")"
 case $(sed -n 4p "$TMPD/e.out") in
     "$(cd "$SIM_DIR" 2>/dev/null && pwd -P)"*) ;;
     *) fail "LD_LIBRARY_PATH does not start with the sim: $(sed -n 4p "$TMPD/e.out")" ;;
 esac
-expect_grep '^devcheck: running on 3 simulated GPUs \(' "$TMPD/e.err"
+expect_grep '^devcheck: running on 3 simulated GPUs \(.*, its libcudart.so.13 preloaded\)$' "$TMPD/e.err"
 expect_eq "first stderr line" 1 "$(grep -n 'simulated GPUs' "$TMPD/e.err" | cut -d: -f1)"
 # no driver on this machine: the sim by default, 4 devices, said first
 if ! env LD_LIBRARY_PATH= sh -c 'ldconfig -p 2>/dev/null | grep -q "libcuda.so.1 "'; then
     run "$TMPD/n" env -u SIMCUDA_DEVICES LD_LIBRARY_PATH= "$DEVCHECK_BIN" -- sh -c 'echo "$SIMCUDA_DEVICES"'
     expect_eq "no-driver SIMCUDA_DEVICES" 4 "$(cat "$TMPD/n.out")"
-    expect_eq "no-driver notice" "devcheck: no NVIDIA driver found; running on 4 simulated GPUs (build/sim)" \
-        "$(cd "$ROOT" && sed -n 1p "$TMPD/n.err" | sed "s|(.*/sim)|(build/sim)|")"
+    expect_eq "no-driver notice" \
+        "devcheck: no NVIDIA driver found; running on 4 simulated GPUs (build/sim, its libcudart.so.13 preloaded)" \
+        "$(cd "$ROOT" && sed -n 1p "$TMPD/n.err" | sed "s|(.*/sim,|(build/sim,|")"
 fi
 # an invalid DEVCHECK_OPTIONS in the environment: one line, left out; the
 # command line's options still reach the library

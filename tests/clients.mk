@@ -1,0 +1,28 @@
+# Python client tests (tests/clients/, see tests/clients/README.md): real
+# PyTorch, Triton, numba-cuda, cuda-bindings and cuda-core programs on the
+# sim, with and without devcheck.  They need the virtualenv mk/pyenv.sh makes
+# (pinned in tests/clients/requirements.txt, cached outside the clone), so
+# they run only without a sanitizer.
+ifeq ($(SANITIZE),)
+CLIENT_T := $(BUILD)/tests/clients
+$(CLIENT_T)/libclient_twins.so: tests/clients/client_twins.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -shared -o $@ $< $(ALL_LDFLAGS)
+ALL   += $(CLIENT_T)/libclient_twins.so
+TESTS += $(addprefix tests/clients/,pyenv.sh torch_sim.sh bindings_sim.sh triton_sim.sh ext_sim.sh \
+                                    nvidia_runtime.sh devcheck_buggy.sh)
+
+# The virtualenv is made, and the C++ extension of ext_add.py built (into
+# TORCH_EXTENSIONS_DIR, beside the virtualenv), before any test starts: a
+# first install or build takes minutes, more than one test's time limit.
+# Both run alongside the project's build and are reused afterwards.
+.PHONY: pyenv
+pyenv:
+	@mkdir -p $(BUILD)
+	@sh mk/pyenv.sh >/dev/null
+	@ROOT=$(CURDIR) BUILD=$(abspath $(BUILD)) sh -c '. tests/lib.sh && need_pyenv && \
+	    cd tests/clients && "$$PY" ext_add.py --build' >$(BUILD)/pyenv.log 2>&1 || \
+	    { tail -n 20 $(BUILD)/pyenv.log >&2; \
+	      echo "devcheck: the Python client tests cannot be prepared (log: $(BUILD)/pyenv.log)" >&2; exit 1; }
+test: pyenv
+endif

@@ -1,0 +1,38 @@
+#!/bin/sh
+# The buggy client programs under devcheck (bare LD_PRELOAD, the sim's runtime
+# preloaded after it): exactly one device_mismatch each, naming the kernel,
+# the parameter, the launch device 0 and the owner device 1 (from the JSON
+# report, tests/e2e/findings.py); the program still faults like a GPU (exit
+# 3).  Under mode=migrate the same finding is "migrated" and the program
+# prints the right result.
+. "$ROOT/tests/lib.sh"
+need_pyenv
+cd "$ROOT/tests/clients"
+check() {   # check NAME EXPECTED-FINDING RESULT PROGRAM [ARGS]
+    name=$1 want=$2 result=$3; shift 3
+    for mode in report migrate; do
+        t=$TMPD/$name.$mode
+        opts=json_path=$t.json
+        [ $mode = migrate ] && opts=$opts:mode=migrate
+        under_devcheck_rt env SIMCUDA_DEVICES=4 DEVCHECK_OPTIONS="$opts" "$PY" "$@" >"$t.out" 2>"$t.err"
+        rc=$?
+        python3 "$ROOT/tests/e2e/findings.py" "$t.json" | sed 's/ at=[^ ]*//' >"$t.canon" || fail "$name: no report"
+        if [ $mode = report ]; then
+            expect_eq "$name: status" 3 "$rc"
+            expect_eq "$name: findings" "$want
+summary errors=1 warnings=0 launches=1 unchecked=0" "$(cat "$t.canon")"
+        else
+            expect_eq "$name (migrate): status" 0 "$rc"
+            expect_eq "$name (migrate): finding" "$want action=migrated" "$(sed -n 1p "$t.canon")"
+            expect_grep "$result" "$t.out"
+        fi
+    done
+}
+check cuda_bindings "device_mismatch severity=error kernel=scale api=cuLaunchKernel param=0 launch=0 owner=1 memory=device count=1" \
+    '^cuda_bindings_bug: result=\[0\.0, 2\.0, 4\.0, 6\.0, 8\.0, 10\.0, 12\.0, 14\.0\]$' cuda_bindings_bug.py
+check numba "device_mismatch severity=error kernel=add api=cuLaunchKernelEx param=4 launch=0 owner=1 memory=device count=1" \
+    '^numba_bug: result=\[10\.0, 11\.0, 12\.0, 13\.0, 14\.0, 15\.0, 16\.0, 17\.0\]$' numba_bug.py
+check triton "device_mismatch severity=error kernel=add_kernel api=cuLaunchKernelEx param=0 launch=0 owner=1 memory=device count=1" \
+    '^triton_add: result=\[11\.0, 22\.0, 33\.0, 44\.0\]$' triton_add.py --bug
+check ext "device_mismatch severity=error kernel=guard_add api=__cudaLaunchKernel param=0 launch=0 owner=1 memory=device count=1" \
+    '^ext_add: result=\[11\.0, 22\.0, 33\.0, 44\.0\]$' ext_add.py --bug
