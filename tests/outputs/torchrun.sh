@@ -8,11 +8,13 @@
 . "$ROOT/tests/outputs/common.sh"
 need "$OP/libpylaunch.so" "$DEVCHECK_BIN" "$DEVCHECK_LIB"
 PYENV=${PYENV:-$(sh "$ROOT/mk/pyenv.sh")} || fail "no Python client environment (mk/pyenv.sh)"
-TORCHRUN=$PYENV/bin/torchrun
-[ -x "$TORCHRUN" ] || fail "no torchrun in $PYENV"
+# torchrun is `python -m torch.distributed.run` (the venv's bin/torchrun
+# script carries the interpreter path the venv was made at)
+[ -x "$PYENV/bin/python" ] || fail "no python in $PYENV"
+TORCHRUN="$PYENV/bin/python -m torch.distributed.run"
 JOB="$ROOT/tests/outputs/torchrun_job.py"
 run "$TMPD/t" env LD_LIBRARY_PATH="$SIM_DIR" LD_PRELOAD="${SAN_PRELOAD:+$SAN_PRELOAD }$DEVCHECK_LIB" SIMCUDA_DEVICES=2 \
-    DEVCHECK_OPTIONS="json_path=$TMPD/tr.%r.jsonl" "$TORCHRUN" --standalone --nproc-per-node 2 "$JOB" "$OP/libpylaunch.so"
+    DEVCHECK_OPTIONS="json_path=$TMPD/tr.%r.jsonl" $TORCHRUN --standalone --nproc-per-node 2 "$JOB" "$OP/libpylaunch.so"
 expect_eq "torchrun: status" 0 "$(rc_of "$TMPD/t")"
 expect_grep 'rank 0 done' "$TMPD/t.out"              # (torchrun may interleave the workers' lines)
 expect_grep 'rank 1 done' "$TMPD/t.out"
@@ -23,7 +25,7 @@ expect_eq "report: merged" "finding cuda:1<-cuda:0 ranks=[1]
 summary ranks=[0, 1]" "$(ranks "$TMPD/merged.jsonl")"
 
 run "$TMPD/w" "$DEVCHECK_BIN" --sim 2 --json "$TMPD/tree.jsonl" -- \
-    "$TORCHRUN" --standalone --nproc-per-node 2 "$JOB" "$OP/libpylaunch.so"
+    $TORCHRUN --standalone --nproc-per-node 2 "$JOB" "$OP/libpylaunch.so"
 expect_eq "wrapper around torchrun: status" 0 "$(rc_of "$TMPD/w")"
 expect_eq "wrapper around torchrun: SUMMARY lines" 1 "$(count_lines 'SUMMARY' "$TMPD/w.err")"
 expect_eq "wrapper around torchrun: merged" "finding cuda:1<-cuda:0 ranks=[1]
