@@ -108,7 +108,7 @@ static void site_name(uint32_t id, char *out, size_t len)
 
 static int by_bytes(const void *a, const void *b)
 {
-    const struct slot *x = *(const struct slot *const *)a, *y = *(const struct slot *const *)b;
+    const struct slot *x = a, *y = b;
     return x->bytes < y->bytes ? 1 : x->bytes > y->bytes ? -1 : (x->key > y->key) - (x->key < y->key);
 }
 
@@ -126,13 +126,21 @@ void dc_matrix_json(struct dc_buf *b)
             first = 0;
         }
     dc_bput(b, "],\"transfers\":[");
-    /* pairs in use, each with its sites sorted by bytes */
-    static struct slot *used[SITES];
+    /* a snapshot of the slots in use (other threads may still copy), each
+     * pair's sites sorted by bytes */
+    static struct slot used_slots[SITES], *used[SITES];
     size_t nused = 0;
-    for (size_t i = 0; i < SITES; i++)
-        if (__atomic_load_n(&sites[i].key, __ATOMIC_ACQUIRE))
-            used[nused++] = &sites[i];
-    qsort(used, nused, sizeof *used, by_bytes);
+    for (size_t i = 0; i < SITES; i++) {
+        uint64_t k = __atomic_load_n(&sites[i].key, __ATOMIC_ACQUIRE);
+        if (!k)
+            continue;
+        used_slots[nused] = (struct slot){ k, __atomic_load_n(&sites[i].calls, __ATOMIC_RELAXED),
+                                           __atomic_load_n(&sites[i].bytes, __ATOMIC_RELAXED) };
+        nused++;
+    }
+    qsort(used_slots, nused, sizeof *used_slots, by_bytes);
+    for (size_t i = 0; i < nused; i++)
+        used[i] = &used_slots[i];
     first = 1;
     for (int s = 0; s < COLS; s++)
         for (int d = 0; d < COLS; d++) {
