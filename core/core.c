@@ -79,9 +79,9 @@ void dc_core_prestart(void)
         dc_report_prestart(dc_opt.log_path, dc_opt.json_path);
 }
 
-void dc_core_finish_signal(void)
+void dc_core_finish_signal(int fault)
 {
-    dc_report_finish_signal();
+    dc_report_finish_signal(fault);
 }
 
 int dc_core_finish(int program_status)

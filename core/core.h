@@ -81,8 +81,9 @@ int dc_core_finish(int program_status);
 /* Before main (the start-up's constructor, options parsed): the first
  * process of a tree truncates the shared output files (report/). */
 void dc_core_prestart(void);
-/* The exit summary from a handler of a fatal signal (bounded waits). */
-void dc_core_finish_signal(void);
+/* The exit summary from a handler of a fatal signal (bounded waits; fault:
+ * a synchronous fault, nothing allocated: report.h). */
+void dc_core_finish_signal(int fault);
 
 /* A front end besides the interposer registers itself with DC_FRONTEND (the
  * linker collects the records in section dc_frontends), so the start-up

@@ -159,7 +159,7 @@ static void on_fatal_signal(int sig)
     int saved = errno;
     if (__atomic_load_n(&dc_ready, __ATOMIC_ACQUIRE)) {
         dc_guard++;
-        dc_core_finish_signal();
+        dc_core_finish_signal(sig == SIGSEGV || sig == SIGBUS || sig == SIGILL || sig == SIGFPE);
         dc_guard--;
     }
     errno = saved;

@@ -525,27 +525,38 @@ static void write_documents_locked(const char *summary_line, size_t summary_len)
     dc_model_free(m);
 }
 
-static void finish_locked(void)
+/* fault: in the handler of a synchronous fault (SIGSEGV, ...), which may
+ * have struck inside malloc: nothing here allocates then (the records go
+ * through the fixed buffer; SARIF, JUnit and HTML, which need memory, are
+ * not written). */
+static void finish_locked(int fault)
 {
     init_locked();
     finished = 1;
     struct dc_report_stats st;
-    struct dc_buf sb = { json_buf, sizeof json_buf, 0, 0 };     /* the summary line */
     if (want_json()) {
         for (struct frec *r = first_rec; r; r = r->next) {
             if (r->count <= 1 || !r->json_head || !r->json_tail || !dc_sinks_have_json())
                 continue;
-            struct dc_sbuf b = { 0 };
-            dc_sput(&b, "%s%llu%s", r->json_head, (unsigned long long)r->count, r->json_tail);
-            if (b.p)
-                dc_sink_json(b.p, b.len);
-            dc_sfree(&b);
+            struct dc_buf b = { json_buf, sizeof json_buf, 0, 0 };
+            dc_bput(&b, "%s%llu%s", r->json_head, (unsigned long long)r->count, r->json_tail);
+            if (!b.truncated) {
+                dc_sink_json(b.p, b.pos);
+            } else if (!fault) {        /* over 64 KiB: not dropped */
+                struct dc_sbuf h = { 0 };
+                dc_sput(&h, "%s%llu%s", r->json_head, (unsigned long long)r->count, r->json_tail);
+                if (h.p)
+                    dc_sink_json(h.p, h.len);
+                dc_sfree(&h);
+            }
         }
         stats_locked(&st);
+        struct dc_buf sb = { json_buf, sizeof json_buf, 0, 0 };     /* the summary line */
         dc_jsonl_summary(&sb, &st, &proc);
         if (dc_sinks_have_json())
             dc_sink_json(sb.p, sb.pos);
-        write_documents_locked(sb.p, sb.pos);
+        if (!fault)
+            write_documents_locked(sb.p, sb.pos);
     }
     stats_locked(&st);                  /* write errors of the files above included */
     if (!cfg.tree_dir) {
@@ -571,11 +582,11 @@ void dc_report_finish(void)
         pthread_mutex_unlock(&rep_lock);
         return;
     }
-    finish_locked();
+    finish_locked(0);
     pthread_mutex_unlock(&rep_lock);
 }
 
-void dc_report_finish_signal(void)
+void dc_report_finish_signal(int fault)
 {
     /* a thread that holds rep_lock is reporting and lets go soon; if it is
      * this thread (the signal interrupted it), give up after a while */
@@ -590,7 +601,7 @@ void dc_report_finish_signal(void)
             pthread_mutex_unlock(&rep_lock);
         return;
     }
-    finish_locked();
+    finish_locked(fault);
     if (locked)
         pthread_mutex_unlock(&rep_lock);
 }

@@ -58,8 +58,10 @@ int dc_report_check_suppressions(const char *files, char *err, size_t errlen);
 void dc_report_finish(void);
 /* dc_report_finish from a handler of a fatal signal: takes no lock it
  * cannot get within a bounded wait (a thread interrupted while reporting
- * holds it), writes what it can. */
-void dc_report_finish_signal(void);
+ * holds it), writes what it can.  fault: a synchronous fault (SIGSEGV,
+ * SIGBUS, SIGILL, SIGFPE) that may have struck inside malloc: nothing is
+ * allocated, so the SARIF, JUnit and HTML files are not written. */
+void dc_report_finish_signal(int fault);
 /* Error-severity findings so far (unique findings, for error_exitcode). */
 unsigned long dc_report_error_count(void);
 /* One line `devcheck: <msg>` on the log sink (stderr by default). printf-style,

@@ -13,6 +13,7 @@
 //                     (CUDA cannot be used in a fork child without exec once
 //                     the parent initialised it); waits for all
 //   term              a bad launch, then raise(SIGTERM)
+//   segv              a bad launch, then a write through a null pointer
 //   dtor              links libdtorlib.so, whose destructor makes a bad
 //                     launch after main returned; main prints "main done"
 // Prints "outprog: MODE done" on stdout at the end of main.  Results are
@@ -21,6 +22,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -123,6 +125,11 @@ int main(int argc, char **argv)
         launch(0, 1);
         fflush(stdout);
         raise(SIGTERM);
+    } else if (!strcmp(mode, "segv")) {
+        launch(0, 1);
+        fflush(stdout);
+        volatile int *null_ptr = (volatile int *)(uintptr_t)(argc - argc);
+        *null_ptr = 1;
     } else if (!strcmp(mode, "dtor")) {
         dtorlib_setup();
         printf("outprog: main done\n");
