@@ -266,5 +266,11 @@ int main(int argc, char **argv)
     test_paths();
     test_suppressions();
     test_json_and_merge();
+    if (argc <= 1) {                    /* our own directory: leave nothing behind */
+        char cmd[4200];
+        snprintf(cmd, sizeof cmd, "rm -rf '%s'", outdir);
+        if (system(cmd) != 0)
+            fprintf(stderr, "test_outputs: could not remove %s\n", outdir);
+    }
     return unit_done("test_outputs");
 }
