@@ -16,6 +16,7 @@
 #include "core/registry.h"
 #include "report/finding.h"
 #include "report/report.h"
+#include "report/matrix.h"
 #include "report/stack.h"
 
 #include <stdlib.h>
@@ -260,6 +261,22 @@ static void collect_word(struct ctx *c, const struct word *w)
         c->ops[c->nops++] = o;
 }
 
+/* The access matrix's column of an operand's memory (report/matrix.h). */
+static int operand_column(const struct dc_alloc *a)
+{
+    switch (a->kind) {
+    case DC_MEM_HOST_PINNED:
+    case DC_MEM_HOST_REGISTERED:
+        return DC_COL_PINNED;
+    case DC_MEM_HOST_PAGEABLE:
+        return DC_COL_PAGEABLE;
+    case DC_MEM_MANAGED:
+        return DC_COL_MANAGED;
+    default:
+        return a->owner;
+    }
+}
+
 static void check_word(struct ctx *c, const struct word *w)
 {
     const struct dc_launch *l = c->l;
@@ -283,6 +300,7 @@ static void check_word(struct ctx *c, const struct word *w)
     struct dc_alloc found;
     int r = resolve(l, w->v, &found);
     if (r == 1) {
+        dc_report_count_operand(l->device, operand_column(&found));     /* the HTML access matrix */
         f.alloc_known = 1;
         const struct dc_alloc *a = &found;
         alloc_view(&f.alloc, a);
@@ -329,6 +347,7 @@ static void check_word(struct ctx *c, const struct word *w)
     }
     if (r != 2)
         return;
+    dc_report_count_operand(l->device, DC_COL_PAGEABLE);
     f.kind = DC_F_HOST_MEMORY;
     f.alloc_known = 0;
     f.severity = host_severity(1, l->pageable_ok, &skip);

@@ -87,14 +87,36 @@ void dc_core_open(void)
         .driver_note = caps,
         .driver_version = version,
         .driver_layouts = dc_kernels_driver_layouts(),
+        .sarif_path = dc_opt.sarif_path,
+        .junit_path = dc_opt.junit_path,
+        .html_path = dc_opt.html_path,
+        .source_root = dc_opt.source_root,
+        .suppressions = dc_opt.suppressions,
+        .gen_suppressions = dc_opt.gen_suppressions,
+        .tree_dir = dc_opt.tree_dir,
     };
     dc_report_init(&rc);
     dc_logv(1, "%s", caps);
 }
 
+void dc_core_prestart(void)
+{
+    if (dc_opt.mode != DC_MODE_OFF)
+        dc_report_prestart(dc_opt.log_path, dc_opt.json_path);
+}
+
+void dc_core_finish_signal(int fault)
+{
+    dc_report_finish_signal(fault);
+}
+
 int dc_core_finish(int program_status)
 {
     dc_report_finish();
+    /* Under the wrapper (tree_dir) the wrapper applies error_exitcode to
+     * the whole tree: a child's own status is never changed. */
+    if (dc_opt.tree_dir[0])
+        return -1;
     if (dc_opt.error_exitcode != 0 && program_status >= 0 && (program_status & 0xff) == 0 &&
         dc_report_error_count() > 0)
         return dc_opt.error_exitcode;

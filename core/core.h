@@ -84,6 +84,12 @@ void dc_core_open(void);
  * program that returned `program_status` (error_exitcode when it was 0 and
  * errors were found; -1: keep the program's; program_status < 0: unknown). */
 int dc_core_finish(int program_status);
+/* Before main (the start-up's constructor, options parsed): the first
+ * process of a tree truncates the shared output files (report/). */
+void dc_core_prestart(void);
+/* The exit summary from a handler of a fatal signal (bounded waits; fault:
+ * a synchronous fault, nothing allocated: report.h). */
+void dc_core_finish_signal(int fault);
 
 /* A front end besides the interposer registers itself with DC_FRONTEND (the
  * linker collects the records in section dc_frontends), so the start-up
@@ -164,6 +170,14 @@ void dc_capture_begin(CUstream s, int mode);
 /* The program ended the capture of s (after the real call, whatever it
  * returned: the driver is asked whether s still captures). */
 void dc_capture_end(CUstream s);
+/* --- copy events (core/transfers.c) --------------------------------------------- */
+
+/* A copy (memcpy, peer copy, prefetch) of `bytes` from src to dst, after the
+ * real call succeeded: counted for the transfer matrix per (source,
+ * destination, call site).  A *_device >= 0 names that end's device (peer
+ * copies, prefetch targets); -1: classify the address with the registry
+ * (unknown: pageable host memory). */
+void dc_copy_event(uintptr_t dst, int dst_device, uintptr_t src, int src_device, size_t bytes);
 
 /* --- kernel events (core/kernels.c) --------------------------------------------- */
 

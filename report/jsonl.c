@@ -1,5 +1,8 @@
 /* jsonl: findings and the summary as JSON Lines records (see jsonl.h). */
 #include "report/jsonl.h"
+#include "report/matrix.h"
+#include "report/suppress.h"
+#include "report/text.h"
 
 #include <stdio.h>
 
@@ -40,13 +43,26 @@ static void json_operand(struct dc_buf *b, int param, uint32_t word_offset, uint
 }
 
 /* JSON line: head ends just after "count":, tail starts after the count. */
-void dc_jsonl_finding(struct dc_buf *b, const struct dc_finding *f, uint64_t id, const char *kname,
-                      const struct dc_frame *launch_frames, size_t nl, const struct dc_frame *alloc_frames,
-                      size_t na, size_t *count_at)
+static void json_proc(struct dc_buf *b, const struct dc_proc *p)
+{
+    dc_bput(b, ",\"pid\":%d,\"rank\":", p->pid);
+    if (p->rank >= 0)
+        dc_bput(b, "%d", p->rank);
+    else
+        dc_bput(b, "null");
+    dc_bput(b, ",\"host\":");
+    dc_bjson_str(b, p->host);
+}
+
+void dc_jsonl_finding(struct dc_buf *b, const struct dc_finding *f, uint64_t id, const struct dc_proc *proc,
+                      const char *kname, const struct dc_frame *launch_frames, size_t nl,
+                      const struct dc_frame *alloc_frames, size_t na, size_t *count_at)
 {
     const struct dc_finding_launch *l = f->launch;
-    dc_bput(b, "{\"type\":\"finding\",\"id\":%llu,\"kind\":\"%s\",\"severity\":\"%s\",\"kernel\":",
-         (unsigned long long)id, dc_finding_kind_name(f->kind), dc_severity_name(f->severity));
+    dc_bput(b, "{\"type\":\"finding\",\"id\":%llu", (unsigned long long)id);
+    json_proc(b, proc);
+    dc_bput(b, ",\"kind\":\"%s\",\"severity\":\"%s\",\"kernel\":", dc_finding_kind_name(f->kind),
+            dc_severity_name(f->severity));
     dc_bjson_str(b, l->kernel ? kname : NULL);
     dc_bput(b, ",\"kernel_mangled\":");
     dc_bjson_str(b, l->kernel);
@@ -87,6 +103,14 @@ void dc_jsonl_finding(struct dc_buf *b, const struct dc_finding *f, uint64_t id,
         dc_bjson_str(b, f->reason);
         dc_bput(b, "}");
     }
+    char hint[1024];
+    struct dc_buf hb = { hint, sizeof hint, 0, 0 };
+    hint[0] = 0;
+    dc_text_hint(&hb, f);
+    if (hint[0]) {
+        dc_bput(b, ",\"hint\":");
+        dc_bjson_str(b, hint);
+    }
     dc_bput(b, ",\"count\":");
     *count_at = b->pos;
     dc_bput(b, "1,\"launch_stack\":");
@@ -96,16 +120,36 @@ void dc_jsonl_finding(struct dc_buf *b, const struct dc_finding *f, uint64_t id,
     dc_bput(b, "}\n");
 }
 
-void dc_jsonl_summary(struct dc_buf *b, const struct dc_report_stats *s, int driver_version, int driver_layouts)
+void dc_jsonl_summary(struct dc_buf *b, const struct dc_report_stats *s, const struct dc_proc *proc,
+                      int driver_version, int driver_layouts)
 {
-    dc_bput(b, "{\"type\":\"summary\",\"driver_version\":%d,\"param_layouts\":\"%s\",", driver_version,
-            driver_layouts ? "driver" : "images");
-    dc_bput(b, "\"findings\":%llu,\"errors\":%llu,\"warnings\":%llu,\"infos\":%llu,"
+    dc_bput(b, "{\"type\":\"summary\"");
+    json_proc(b, proc);
+    dc_bput(b, ",\"driver_version\":%d,\"param_layouts\":\"%s\"", driver_version, driver_layouts ? "driver" : "images");
+    dc_bput(b, ",\"findings\":%llu,\"errors\":%llu,\"warnings\":%llu,\"infos\":%llu,"
                "\"kernels\":%llu,\"launches_checked\":%llu,\"launches_unchecked\":%llu,"
-               "\"launches_interpose\":%llu,\"launches_cupti\":%llu,\"not_recorded\":%llu,\"bytes_migrated\":%llu}\n",
+               "\"launches_interpose\":%llu,\"launches_cupti\":%llu,\"not_recorded\":%llu,\"bytes_migrated\":%llu,"
+               "\"write_errors\":%llu,\"suppressed\":[",
             (unsigned long long)s->findings, (unsigned long long)s->errors, (unsigned long long)s->warnings,
             (unsigned long long)s->infos, (unsigned long long)s->kernels, (unsigned long long)s->launches_checked,
             (unsigned long long)s->launches_unchecked, (unsigned long long)s->launches_interpose,
             (unsigned long long)s->launches_cupti, (unsigned long long)s->dropped,
-            (unsigned long long)s->bytes_migrated);
+            (unsigned long long)s->bytes_migrated, (unsigned long long)s->write_errors);
+    int first = 1;
+    const char *name, *file;
+    int line;
+    uint64_t count;
+    for (size_t i = 0; (name = dc_supp_entry(i, &file, &line, &count)) != NULL; i++) {
+        if (!count)
+            continue;
+        dc_bput(b, "%s{\"name\":", first ? "" : ",");
+        dc_bjson_str(b, name);
+        dc_bput(b, ",\"file\":");
+        dc_bjson_str(b, file);
+        dc_bput(b, ",\"line\":%d,\"count\":%llu}", line, (unsigned long long)count);
+        first = 0;
+    }
+    dc_bput(b, "]");
+    dc_matrix_json(b);
+    dc_bput(b, "}\n");
 }

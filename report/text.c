@@ -1,5 +1,6 @@
 /* text: one finding as the human-readable report block (see text.h). */
 #include "report/text.h"
+#include "report/report.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -137,47 +138,60 @@ static void text_action(struct dc_buf *b, const struct dc_finding *f)
     }
 }
 
-static void text_hint(struct dc_buf *b, const struct dc_finding *f)
+/* The fix hint, one sentence (also the JSON "hint"). */
+void dc_text_hint(struct dc_buf *b, const struct dc_finding *f)
 {
     const struct dc_finding_launch *l = f->launch;
     int d = l->device;
     if (f->action != DC_ACT_REPORTED && f->kind == DC_F_HOST_MEMORY) {
-        dc_bput(b, "    hint: move the operand to cuda:%d before the launch (cudaMemcpy, tensor.to(\"cuda:%d\")), or allocate it with cudaMallocHost / cudaMallocManaged\n", d, d);
+        dc_bput(b, "move the operand to cuda:%d before the launch (cudaMemcpy, tensor.to(\"cuda:%d\")), or allocate it with cudaMallocHost / cudaMallocManaged", d, d);
         return;
     }
     switch (f->kind) {
     case DC_F_DEVICE_MISMATCH:
-        dc_bput(b, "    hint: move the operand to cuda:%d before the launch (e.g. cudaMemcpyPeer, or tensor.to(\"cuda:%d\")), or ", d, d);
+        dc_bput(b, "move the operand to cuda:%d before the launch (e.g. cudaMemcpyPeer, or tensor.to(\"cuda:%d\")), or ", d, d);
         if (f->alloc.kind == DC_MEM_VMM)
-            dc_bput(b, "grant cuda:%d access with cuMemSetAccess\n", d);
+            dc_bput(b, "grant cuda:%d access with cuMemSetAccess", d);
         else if (f->alloc.kind == DC_MEM_POOL)
-            dc_bput(b, "grant cuda:%d access to the pool with cudaMemPoolSetAccess\n", d);
+            dc_bput(b, "grant cuda:%d access to the pool with cudaMemPoolSetAccess", d);
         else
-            dc_bput(b, "enable peer access (cudaDeviceEnablePeerAccess)\n");
+            dc_bput(b, "enable peer access (cudaDeviceEnablePeerAccess)");
         break;
     case DC_F_PEER_ACCESS:
-        dc_bput(b, "    hint: legal, but every access crosses NVLink/PCIe; copy the data to cuda:%d once if the kernel reads it repeatedly (peer=ignore silences this)\n", d);
+        dc_bput(b, "legal, but every access crosses NVLink/PCIe; copy the data to cuda:%d once if the kernel reads it repeatedly (peer=ignore silences this)", d);
         break;
     case DC_F_HOST_MEMORY:
         if (f->alloc_known)
-            dc_bput(b, "    hint: legal but slow: the kernel reads host memory over PCIe; copy it to cuda:%d first (cudaMemcpyAsync, tensor.to(\"cuda:%d\")) (host_memory=ignore silences this)\n", d, d);
+            dc_bput(b, "legal but slow: the kernel reads host memory over PCIe; copy it to cuda:%d first (cudaMemcpyAsync, tensor.to(\"cuda:%d\")) (host_memory=ignore silences this)", d, d);
         else
-            dc_bput(b, "    hint: copy the data to cuda:%d (cudaMemcpy, tensor.to(\"cuda:%d\")) or allocate it with cudaMallocHost / cudaMallocManaged\n", d, d);
+            dc_bput(b, "copy the data to cuda:%d (cudaMemcpy, tensor.to(\"cuda:%d\")) or allocate it with cudaMallocHost / cudaMallocManaged", d, d);
         break;
     case DC_F_STREAM_MISMATCH:
-        dc_bput(b, "    hint: call cudaSetDevice(%d) before launching into a stream of cuda:%d, or launch into a stream created on cuda:%d\n",
+        dc_bput(b, "call cudaSetDevice(%d) before launching into a stream of cuda:%d, or launch into a stream created on cuda:%d",
              d, d, l->current_device);
         break;
     case DC_F_ASYNC_ERROR:
-        dc_bput(b, "    hint: this launch failed on the device (found by sync=1); an operand cuda:%d may not access is the usual cause: move it to cuda:%d before the launch\n", d, d);
+        dc_bput(b, "this launch failed on the device (found by sync=1); an operand cuda:%d may not access is the usual cause: move it to cuda:%d before the launch", d, d);
         break;
     case DC_F_UNCHECKED_KERNEL:
-        dc_bput(b, "    hint: no parameter layout: %s; its launches are counted as unchecked\n",
+        dc_bput(b, "no parameter layout: %s; its launches are counted as unchecked",
                 f->reason ? f->reason : "the driver gave none");
         break;
     default:
         break;
     }
+}
+
+static void text_hint(struct dc_buf *b, const struct dc_finding *f)
+{
+    size_t at = b->pos;
+    dc_bput(b, "    hint: ");
+    size_t start = b->pos;
+    dc_text_hint(b, f);
+    if (b->pos == start)
+        b->pos = at, b->p[at] = 0;      /* no hint for this kind */
+    else
+        dc_bput(b, "\n");
 }
 
 void dc_text_finding(struct dc_buf *b, const struct dc_finding *f, const char *kname,
@@ -207,4 +221,23 @@ void dc_text_finding(struct dc_buf *b, const struct dc_finding *f, const char *k
     if (f->has_operand && f->alloc_known)
         text_stack(b, "allocated at", alloc_frames, na);
     text_hint(b, f);
+}
+
+void dc_text_summary(struct dc_buf *b, const struct dc_report_stats *s, int migrate, unsigned processes)
+{
+    unsigned long long n = s->findings, e = s->errors, w = s->warnings, k = s->kernels;
+    unsigned long long lc = s->launches_checked, lu = s->launches_unchecked;
+    dc_bput(b, "%llu finding%s (%llu error%s, %llu warning%s) in %llu kernel%s; %llu launch%s checked, %llu unchecked"
+               " (%llu seen by interpose, %llu by cupti)",
+            n, n == 1 ? "" : "s", e, e == 1 ? "" : "s", w, w == 1 ? "" : "s", k, k == 1 ? "" : "s",
+            lc, lc == 1 ? "" : "es", lu, (unsigned long long)s->launches_interpose,
+            (unsigned long long)s->launches_cupti);
+    if (migrate)
+        dc_bput(b, "; %llu bytes migrated", (unsigned long long)s->bytes_migrated);
+    if (s->suppressed)
+        dc_bput(b, "; %llu suppressed", (unsigned long long)s->suppressed);
+    if (s->write_errors)
+        dc_bput(b, "; %llu write error%s", (unsigned long long)s->write_errors, s->write_errors == 1 ? "" : "s");
+    if (processes > 1)
+        dc_bput(b, "; %u processes", processes);
 }

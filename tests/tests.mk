@@ -2,5 +2,6 @@
 include tests/unit.mk
 include tests/preload.mk
 -include tests/e2e.mk
+include tests/outputs.mk
 include tests/cupti.mk
 include tests/clients.mk

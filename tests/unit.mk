@@ -60,3 +60,9 @@ TESTS += $(UNIT_TESTS)
 .PHONY: unit
 unit: $(UNIT_BINS)
 	@BUILD=$(BUILD) SANITIZE=$(SANITIZE) CUDA_HOME=$(CUDA_HOME) sh tests/run.sh $(UNIT_TESTS)
+
+# report/'s outputs called directly (issues 11 and 14): records over 64 KiB,
+# path expansion, suppressions, the JSON reader and the merge.
+UNIT_PROGS += test_outputs
+ALL   += $(UNIT_DIR)/test_outputs
+TESTS += $(UNIT_DIR)/test_outputs
