@@ -7,8 +7,8 @@
  *
  * Symbolization (report time only, serialized by sym_lock): dladdr for the
  * module and its base, libdw (dwfl over /proc/self/maps) for the ELF symbol
- * (static functions too) and the DWARF file:line, __cxa_demangle when the
- * program has it (looked up at report time; libstdc++ is never linked). */
+ * (static functions too) and the DWARF file:line, names demangled by the
+ * linked-in demangler (demangle.c). */
 #define UNW_LOCAL_ONLY
 #include "report/stack.h"
 #include "report/symbolize.h"
@@ -155,36 +155,6 @@ static pthread_mutex_t sym_lock = PTHREAD_MUTEX_INITIALIZER;
 static Dwfl *dwfl;
 static int own_known, own_is_main;
 static void *own_base;
-
-typedef char *(*demangle_fn)(const char *, char *, size_t *, int *);
-
-int dc_demangle(const char *name, char *out, size_t len)
-{
-    static demangle_fn fn;
-    if (!len)
-        return -1;
-    snprintf(out, len, "%s", name ? name : "");
-    if (!name || name[0] != '_' || name[1] != 'Z')
-        return -1;
-    demangle_fn f = __atomic_load_n(&fn, __ATOMIC_ACQUIRE);
-    if (!f) {
-        /* The program's C++ runtime, if any (devcheck never links libstdc++).
-         * Only a hit is cached: a C++ library dlopen'ed later still counts. */
-        f = (demangle_fn)dlsym(RTLD_DEFAULT, "__cxa_demangle");
-        if (!f)
-            return -1;
-        __atomic_store_n(&fn, f, __ATOMIC_RELEASE);
-    }
-    int status = -1;
-    char *d = f(name, NULL, NULL, &status);
-    if (!d || status != 0) {
-        free(d);
-        return -1;
-    }
-    snprintf(out, len, "%s", d);
-    free(d);
-    return 0;
-}
 
 static const Dwfl_Callbacks dwfl_cb = {
     .find_elf = dwfl_linux_proc_find_elf,

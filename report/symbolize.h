@@ -26,9 +26,10 @@ size_t dc_stack_symbolize(uint32_t id, struct dc_frame *out, size_t max);
  * Each address expands into the functions inlined at it (addr2line -i), so
  * an inlined cuda_runtime.h template does not hide the program's line. */
 size_t dc_stack_symbolize_ex(uint32_t id, struct dc_frame *out, size_t max, const char *drop_symbol);
-/* Demangles an Itanium C++ name with the program's __cxa_demangle (found with
- * dlsym(RTLD_DEFAULT) on first use).  Writes the demangled name, or `name`
- * unchanged, to out; 0 if demangled, -1 otherwise. */
+/* Demangles an Itanium C++ name (demangle.c: libiberty's demangler, linked in,
+ * so every process gets readable names).  Writes the demangled name, or `name`
+ * unchanged, to out (cut to len); 0 if demangled, -1 otherwise.  No
+ * allocation; thread-safe. */
 int dc_demangle(const char *name, char *out, size_t len);
 /* fork handlers (report.c registers them with the others). */
 void dc_stack_fork_prepare(void);
