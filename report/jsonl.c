@@ -1,5 +1,6 @@
 /* jsonl: findings and the summary as JSON Lines records (see jsonl.h). */
 #include "report/jsonl.h"
+#include "report/frames.h"
 
 #include <stdio.h>
 
@@ -18,6 +19,23 @@ static void json_stack(struct dc_buf *b, const struct dc_frame *fr, size_t n)
             dc_bput(b, ",\"line\":%d}", f->line);
         else
             dc_bput(b, ",\"line\":null}");
+    }
+    dc_bput(b, "]");
+}
+
+/* Python frames: [{"file","line","function"}], innermost first. */
+static void json_pystack(struct dc_buf *b, const struct dc_frame *fr, size_t n)
+{
+    dc_bput(b, "[");
+    for (size_t i = 0; i < n; i++) {
+        dc_bput(b, "%s{\"file\":", i ? "," : "");
+        dc_bjson_str(b, fr[i].file[0] ? fr[i].file : NULL);
+        if (fr[i].line > 0)
+            dc_bput(b, ",\"line\":%d,\"function\":", fr[i].line);
+        else
+            dc_bput(b, ",\"line\":null,\"function\":");
+        dc_bjson_str(b, fr[i].function);
+        dc_bput(b, "}");
     }
     dc_bput(b, "]");
 }
@@ -81,10 +99,24 @@ void dc_jsonl_finding(struct dc_buf *b, const struct dc_finding *f, uint64_t id,
     }
     dc_bput(b, ",\"count\":");
     *count_at = b->pos;
+    size_t nln = dc_frames_native(launch_frames, nl);
+    if (!(f->has_operand && f->alloc_known))
+        na = 0;
+    size_t nan = dc_frames_native(alloc_frames, na);
     dc_bput(b, "1,\"launch_stack\":");
-    json_stack(b, launch_frames, nl);
+    json_stack(b, launch_frames, nln);
     dc_bput(b, ",\"alloc_stack\":");
-    json_stack(b, alloc_frames, f->has_operand && f->alloc_known ? na : 0);
+    json_stack(b, alloc_frames, nan);
+    if (nln < nl) {
+        dc_bput(b, ",\"launch_python_stack\":");
+        json_pystack(b, launch_frames + nln, nl - nln);
+    }
+    if (nan < na) {
+        dc_bput(b, ",\"alloc_python_stack\":");
+        json_pystack(b, alloc_frames + nan, na - nan);
+    }
+    if (na && dc_frames_segment(alloc_frames, na))
+        dc_bput(b, ",\"alloc_segment\":true");
     dc_bput(b, "}\n");
 }
 

@@ -30,7 +30,7 @@ static int rep_oom;
 #define MAX_FINDINGS 100000
 #define TEXT_MAX (64 * 1024)
 #define JSON_MAX (64 * 1024)
-#define FRAMES_SHOWN DC_STACK_MAX
+#define FRAMES_SHOWN DC_FRAMES_MAX
 
 struct fkey {
     uint32_t kind;

@@ -13,6 +13,7 @@
 #include "report/stack.h"
 #include "report/symbolize.h"
 #include "report/forklock.h"
+#include "report/pystack.h"
 
 #include <dlfcn.h>
 #include <dwarf.h>
@@ -34,12 +35,15 @@ static int stack_oom;
 #define MAX_STACKS (1u << 22)
 #define DC_INLINE_MAX 16        /* frames one address can expand to (inlining) */
 
+/* The key: n native IPs, then npy Python frames (struct dc_pyraw, two words
+ * each, innermost first) when the capturing thread ran Python. */
 struct stack_rec {
     UT_hash_handle hh;
     uint32_t id;
-    uint32_t n;
+    uint32_t n, npy;
     uintptr_t ips[];
 };
+#define PYWORDS (sizeof(struct dc_pyraw) / sizeof(uintptr_t))
 
 static pthread_rwlock_t stack_lock = PTHREAD_RWLOCK_INITIALIZER;
 static struct stack_rec *stacks;        /* uthash keyed by ips[0..n) */
@@ -86,10 +90,11 @@ __attribute__((noinline)) uint32_t dc_stack_capture(int skip)
     uint32_t n = (uint32_t)(got - first);
     if (n > DC_STACK_MAX)
         n = DC_STACK_MAX;
-    uintptr_t ips[DC_STACK_MAX];
+    uintptr_t ips[DC_STACK_MAX + PYWORDS * DC_PYSTACK_MAX];
     for (uint32_t i = 0; i < n; i++)
         ips[i] = (uintptr_t)raw[first + i];
-    size_t keylen = n * sizeof ips[0];
+    uint32_t npy = (uint32_t)dc_py_capture((struct dc_pyraw *)(void *)(ips + n), DC_PYSTACK_MAX);
+    size_t keylen = (n + PYWORDS * npy) * sizeof ips[0];
 
     struct stack_rec *r;
     pthread_rwlock_rdlock(&stack_lock);
@@ -120,6 +125,7 @@ __attribute__((noinline)) uint32_t dc_stack_capture(int skip)
         goto out;
     memset(&r->hh, 0, sizeof r->hh);
     r->n = n;
+    r->npy = npy;
     memcpy(r->ips, ips, keylen);
     r->id = nstacks + 1;
     stack_oom = 0;
@@ -147,6 +153,23 @@ size_t dc_stack_get(uint32_t id, uintptr_t *ips, size_t max)
     pthread_rwlock_unlock(&stack_lock);
     return n;
 }
+
+size_t dc_stack_get_py(uint32_t id, struct dc_pyraw *py, size_t max)
+{
+    size_t n = 0;
+    pthread_rwlock_rdlock(&stack_lock);
+    if (id >= 1 && id <= nstacks) {
+        const struct stack_rec *r = by_id[id - 1];
+        n = r->npy < max ? r->npy : max;
+        memcpy(py, r->ips + r->n, n * sizeof *py);
+    }
+    pthread_rwlock_unlock(&stack_lock);
+    return n;
+}
+
+static int keep_interpreter;
+
+void dc_stack_set_interpreter_frames(int keep) { __atomic_store_n(&keep_interpreter, keep != 0, __ATOMIC_RELAXED); }
 
 
 /* ---- symbolization -------------------------------------------------------------- */
@@ -352,24 +375,40 @@ static size_t symbolize_ip(uintptr_t ip, struct dc_frame *out, size_t max, int *
 size_t dc_stack_symbolize_ex(uint32_t id, struct dc_frame *out, size_t max, const char *drop_symbol)
 {
     uintptr_t ips[DC_STACK_MAX];
+    struct dc_pyraw py[DC_PYSTACK_MAX];
     size_t n = dc_stack_get(id, ips, DC_STACK_MAX), k = 0;
-    if (!n || !max)
+    size_t npy = dc_stack_get_py(id, py, DC_PYSTACK_MAX);
+    if ((!n && !npy) || !max)
         return 0;
+    if (npy > max / 2)
+        npy = max / 2;
+    size_t nmax = max - npy;                        /* room left for the Python frames */
+    /* With Python frames, the native stack ends where the interpreter begins
+     * (unless interpreter frames are kept): the Python frames say the rest. */
+    uintptr_t interp = npy && !__atomic_load_n(&keep_interpreter, __ATOMIC_RELAXED) ? dc_py_interpreter_base() : 0;
     static struct dc_frame tmp[DC_INLINE_MAX];     /* under sym_lock */
     pthread_mutex_lock(&sym_lock);
     own_module();
     if (!dwfl)
         dwfl_refresh();
     int refreshed = 0;
-    for (size_t i = 0; i < n && k < max; i++) {
+    for (size_t i = 0; i < n && k < nmax; i++) {
         size_t m = symbolize_ip(ips[i], tmp, DC_INLINE_MAX, &refreshed);
         if (!own_is_main && own_base && tmp[0].module_base == (uintptr_t)own_base)
             continue;               /* inside libdevcheck itself */
         if (!k && callback_machinery(&tmp[0]))
             continue;               /* the driver or CUPTI calling a CUPTI callback */
-        for (size_t j = 0; j < m && k < max; j++)
+        if (interp && tmp[0].module_base == interp)
+            break;                  /* the interpreter: its Python frames follow */
+        for (size_t j = 0; j < m && k < nmax; j++)
             if (!boring_frame(&tmp[j], drop_symbol))
                 out[k++] = tmp[j];
+    }
+    for (size_t i = 0; i < npy && k < max; i++) {
+        struct dc_frame *f = &out[k++];
+        memset(f, 0, sizeof *f);
+        f->python = 1;
+        dc_py_resolve(&py[i], f->file, sizeof f->file, &f->line, f->function, sizeof f->function);
     }
     pthread_mutex_unlock(&sym_lock);
     return k;

@@ -15,11 +15,16 @@ struct dc_frame {
     char mangled[512];          /* symbol as in the ELF symbol table */
     char file[512];             /* DWARF source file ("" without debug info) */
     int line;                   /* 0 without debug info */
+    int python;                 /* a Python frame (file, line, function: co_name); no module */
 };
 
 /* Symbolizes stack `id` into out[0..max), innermost first, leaving out frames
  * of libdevcheck itself (when the core lives in a shared object, not in the
- * main program as in the unit tests) and nvcc launch stubs.  Returns the count. */
+ * main program as in the unit tests) and nvcc launch stubs.  Returns the count.
+ * A stack captured while the thread ran Python ends with its Python frames
+ * (python = 1, innermost first, at most half of max), after the native
+ * frames; the native frames then stop at the interpreter's own (its Python
+ * frames tell that part) unless dc_stack_set_interpreter_frames(1). */
 size_t dc_stack_symbolize(uint32_t id, struct dc_frame *out, size_t max);
 /* The same, also leaving out frames whose symbol is drop_symbol (the launched
  * kernel's mangled name: nvcc's host-side wrapper of the kernel carries it).

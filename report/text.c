@@ -1,5 +1,6 @@
 /* text: one finding as the human-readable report block (see text.h). */
 #include "report/text.h"
+#include "report/frames.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -49,6 +50,39 @@ static void text_stack(struct dc_buf *b, const char *title, const struct dc_fram
             dc_bput(b, " (%s+0x%zx)", basename_of(f->module), (size_t)f->offset);
         dc_bput(b, "\n");
     }
+}
+
+/* A stack with Python frames: those first (the user reads them), then the
+ * native frames under the same title. */
+static void text_stacks(struct dc_buf *b, const char *title, const struct dc_frame *fr, size_t n)
+{
+    size_t nat = dc_frames_native(fr, n);
+    if (nat < n) {
+        char t[64];
+        snprintf(t, sizeof t, "%s (Python)", title);
+        text_stack(b, t, fr + nat, n - nat);
+    }
+    text_stack(b, title, fr, nat);
+}
+
+/* The report's lead when Python ran: the user's own line of the launch and
+ * of the allocation. */
+static void text_lead(struct dc_buf *b, const struct dc_finding *f, const struct dc_frame *lf, size_t nl,
+                      const struct dc_frame *af, size_t na, int segment)
+{
+    const struct dc_frame *u = dc_frames_user(lf, nl);
+    const struct dc_frame *a = f->has_operand && f->alloc_known ? dc_frames_user(af, na) : NULL;
+    if (!u && !a)
+        return;
+    dc_bput(b, "    at ");
+    if (u)
+        dc_bput(b, "%s:%d in %s", display_file(u->file), u->line, u->function);
+    else
+        dc_bput(b, "(no Python frame)");
+    if (a)
+        dc_bput(b, "; %s at %s:%d in %s", segment ? "memory from a segment allocated" : "memory allocated",
+                display_file(a->file), a->line, a->function);
+    dc_bput(b, "\n");
 }
 
 static const char *mem_phrase(enum dc_mem_kind k)
@@ -192,13 +226,15 @@ void dc_text_finding(struct dc_buf *b, const struct dc_finding *f, const char *k
              l->device, stream, l->api ? l->api : "?", f->error ? f->error : "?");
     else
         dc_bput(b, "launched on cuda:%d (stream %s, via %s)\n", l->device, stream, l->api ? l->api : "?");
+    int segment = f->has_operand && f->alloc_known && dc_frames_segment(alloc_frames, na);
+    text_lead(b, f, launch_frames, nl, alloc_frames, na, segment);
     if (f->kind == DC_F_ASYNC_ERROR)
         text_operands(b, f);
     if (f->has_operand)
         text_operand(b, f);
     text_action(b, f);
-    text_stack(b, "launch stack", launch_frames, nl);
+    text_stacks(b, "launch stack", launch_frames, nl);
     if (f->has_operand && f->alloc_known)
-        text_stack(b, "allocated at", alloc_frames, na);
+        text_stacks(b, segment ? "segment allocated at" : "allocated at", alloc_frames, na);
     text_hint(b, f);
 }

@@ -1,0 +1,374 @@
+/* pystack: Python frames by the interpreter's own layout (see pystack.h).
+ *
+ * Layouts, x86-64 and aarch64 (LP64), from CPython's own headers (the
+ * offsets are checked against each version's headers by
+ * tests/unit/pyframes.sh):
+ *   3.9, 3.10  PyThreadState.frame -> PyFrameObject {f_back, f_code, f_lasti}
+ *              (f_lasti: 3.9 a byte offset, 3.10 an index of 2-byte units);
+ *              line tables: co_lnotab (3.9), co_linetable (3.10's format)
+ *   3.11, 3.12 PyThreadState.cframe -> _PyCFrame.current_frame ->
+ *              _PyInterpreterFrame {f_code, previous, prev_instr, owner};
+ *              co_linetable in the location-table format (Objects/locations.md)
+ *   3.13       PyThreadState.current_frame -> {f_executable, previous,
+ *              instr_ptr, owner}: offsets from _PyRuntime.debug_offsets
+ *              (cookie "xdebugpy"), the table below when it is absent.
+ * Frames owned by the C stack (3.12+: the interpreter's entry shims) are not
+ * the program's and are skipped.
+ *
+ * Capture reads plain memory: the thread's own frames cannot change while it
+ * is inside the hook.  Resolution reads through process_vm_readv. */
+#include "report/pystack.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+struct layout {
+    int minor;                  /* 3.minor */
+    size_t ts_frame;            /* 3.9/3.10: ->frame; 3.11/3.12: ->cframe; 3.13: ->current_frame */
+    long cframe_current;        /* 3.11/3.12: _PyCFrame.current_frame; -1: none */
+    size_t f_back, f_code, f_instr;   /* f_instr: f_lasti (int) for 3.9/3.10, else the instruction pointer */
+    long f_owner;               /* char; -1: not checked */
+    size_t co_filename, co_name, co_firstlineno, co_linetable, co_code;  /* co_code: co_code_adaptive (3.11+) */
+    size_t uni_ascii_size, uni_compact_size;
+};
+
+static const struct layout layouts[] = {
+    { 9, 24, -1, 24, 32, 104, -1, 104, 112, 40, 120, 0, 48, 72 },
+    { 10, 24, -1, 24, 32, 96, -1, 104, 112, 40, 120, 0, 48, 72 },
+    { 11, 56, 8, 48, 32, 56, -1, 112, 120, 72, 136, 184, 48, 72 },
+    { 12, 56, 0, 8, 0, 56, 70, 112, 120, 68, 136, 192, 40, 56 },
+    { 13, 72, -1, 8, 0, 56, 70, 112, 120, 68, 136, 200, 40, 56 },
+};
+
+#define FRAME_OWNED_BY_CSTACK 3
+#define WALK_MAX 4096           /* frames visited at most (a corrupt chain cannot loop us) */
+
+/* 3.13's _Py_DebugOffsets, the part read here (Include/internal/pycore_runtime.h) */
+struct py313_debug_offsets {
+    char cookie[8];
+    uint64_t version;
+    uint64_t free_threaded;
+    struct { uint64_t size, finalizing, interpreters_head; } runtime_state;
+    struct { uint64_t size, id, next, threads_head, gc, imports_modules, sysdict, builtins, ceval_gil,
+             gil_runtime_state, gil_runtime_state_enabled, gil_runtime_state_locked,
+             gil_runtime_state_holder; } interpreter_state;
+    struct { uint64_t size, prev, next, interp, current_frame, thread_id, native_thread_id, datastack_chunk,
+             status; } thread_state;
+    struct { uint64_t size, previous, executable, instr_ptr, localsplus, owner; } interpreter_frame;
+    struct { uint64_t size, filename, name, qualname, linetable, firstlineno, argcount, localsplusnames,
+             localspluskinds, co_code_adaptive; } code_object;
+};
+
+static struct layout lay;                       /* the process's, once found */
+static int py_state;                            /* 0 not looked, 1 found, -1 none: release/acquire */
+static pthread_mutex_t py_init_lock = PTHREAD_MUTEX_INITIALIZER;
+static int (*p_is_initialized)(void);
+static void *(*p_this_thread_state)(void);
+static uintptr_t code_type, unicode_type, bytes_type, interp_base;
+
+static inline uintptr_t rdp(uintptr_t a) { return *(const uintptr_t *)a; }
+static inline int32_t rd32(uintptr_t a) { return *(const int32_t *)a; }
+
+static void *sym(const char *name) { return dlsym(RTLD_DEFAULT, name); }
+
+/* "3.11.7 (main, ...)" -> 11; -1 unless 3.x */
+static int minor_of(const char *v)
+{
+    if (!v || v[0] != '3' || v[1] != '.')
+        return -1;
+    char *end;
+    long m = strtol(v + 2, &end, 10);
+    return end != v + 2 && (*end == '.' || *end == ' ' || *end == '+' || *end == 'a' || *end == 'b' ||
+                            *end == 'r' || !*end) ? (int)m : -1;
+}
+
+static int init_locked(void)
+{
+    p_is_initialized = (int (*)(void))sym("Py_IsInitialized");
+    p_this_thread_state = (void *(*)(void))sym("PyGILState_GetThisThreadState");
+    const char *(*get_version)(void) = (const char *(*)(void))sym("Py_GetVersion");
+    code_type = (uintptr_t)sym("PyCode_Type");
+    unicode_type = (uintptr_t)sym("PyUnicode_Type");
+    bytes_type = (uintptr_t)sym("PyBytes_Type");
+    if (!p_is_initialized || !p_this_thread_state || !get_version || !code_type || !unicode_type || !bytes_type)
+        return 0;
+    int minor = minor_of(get_version());
+    const struct layout *l = NULL;
+    for (size_t i = 0; i < sizeof layouts / sizeof layouts[0]; i++)
+        if (layouts[i].minor == minor)
+            l = &layouts[i];
+    if (!l)
+        return 0;
+    lay = *l;
+    if (minor == 13) {
+        /* The interpreter's own description of its layout, when it has one. */
+        const struct py313_debug_offsets *d = sym("_PyRuntime");
+        if (d && !memcmp(d->cookie, "xdebugpy", 8) && (d->version >> 16) == 0x030d && !d->free_threaded) {
+            lay.ts_frame = d->thread_state.current_frame;
+            lay.f_back = d->interpreter_frame.previous;
+            lay.f_code = d->interpreter_frame.executable;
+            lay.f_instr = d->interpreter_frame.instr_ptr;
+            lay.f_owner = (long)d->interpreter_frame.owner;
+            lay.co_filename = d->code_object.filename;
+            lay.co_name = d->code_object.name;
+            lay.co_linetable = d->code_object.linetable;
+            lay.co_firstlineno = d->code_object.firstlineno;
+            lay.co_code = d->code_object.co_code_adaptive;
+        } else if (d && !memcmp(d->cookie, "xdebugpy", 8)) {
+            return 0;           /* free-threaded or another layout: not read */
+        }
+    }
+    Dl_info info;
+    if (dladdr((void *)(uintptr_t)p_is_initialized, &info))
+        interp_base = (uintptr_t)info.dli_fbase;
+    return 1;
+}
+
+static int py_ready(void)
+{
+    int st = __atomic_load_n(&py_state, __ATOMIC_ACQUIRE);
+    if (__builtin_expect(st != 0, 1))
+        return st == 1;
+    pthread_mutex_lock(&py_init_lock);
+    if (py_state == 0)
+        __atomic_store_n(&py_state, init_locked() ? 1 : -1, __ATOMIC_RELEASE);
+    st = py_state;
+    pthread_mutex_unlock(&py_init_lock);
+    return st == 1;
+}
+
+uintptr_t dc_py_interpreter_base(void)
+{
+    return py_ready() ? interp_base : 0;
+}
+
+size_t dc_py_capture(struct dc_pyraw *out, size_t max)
+{
+    if (!py_ready() || !p_is_initialized())
+        return 0;
+    uintptr_t ts = (uintptr_t)p_this_thread_state();
+    if (!ts)
+        return 0;
+    uintptr_t f = rdp(ts + lay.ts_frame);
+    if (lay.cframe_current >= 0)
+        f = f ? rdp(f + (size_t)lay.cframe_current) : 0;
+    size_t n = 0;
+    for (int walked = 0; f && n < max && walked < WALK_MAX; walked++, f = rdp(f + lay.f_back)) {
+        if (lay.f_owner >= 0 && *(const char *)(f + (size_t)lay.f_owner) == FRAME_OWNED_BY_CSTACK)
+            continue;
+        uintptr_t code = rdp(f + lay.f_code);
+        if (!code || rdp(code + sizeof(uintptr_t)) != code_type)
+            continue;
+        long off;
+        if (lay.minor <= 10) {
+            int lasti = rd32(f + lay.f_instr);
+            off = lasti < 0 ? 0 : lay.minor == 9 ? lasti : 2L * lasti;
+        } else {
+            off = (long)(rdp(f + lay.f_instr) - (code + lay.co_code));
+            if (off < 0 || off > (1L << 30))
+                off = 0;
+        }
+        out[n].code = code;
+        out[n].offset = (uint32_t)off;
+        out[n].firstlineno = rd32(code + lay.co_firstlineno);
+        n++;
+    }
+    return n;
+}
+
+/* ---- report time ------------------------------------------------------------------ */
+
+/* Reads n bytes at addr; 0 on success, -1 if any of it is not readable. */
+static int safe_read(uintptr_t addr, void *buf, size_t n)
+{
+    if (!addr)
+        return -1;
+    struct iovec local = { buf, n }, remote = { (void *)addr, n };
+    ssize_t got = process_vm_readv(getpid(), &local, 1, &remote, 1, 0);
+    if (got == (ssize_t)n)
+        return 0;
+    if (got < 0 && (errno == ENOSYS || errno == EPERM)) {
+        /* no process_vm_readv here (a seccomp filter): read directly what
+         * was a live object at capture */
+        memcpy(buf, (const void *)addr, n);
+        return 0;
+    }
+    return -1;
+}
+
+static int read_word(uintptr_t addr, uintptr_t *w) { return safe_read(addr, w, sizeof *w); }
+
+/* Appends code point c as UTF-8. */
+static size_t put_utf8(char *o, size_t room, uint32_t c)
+{
+    unsigned char b[4];
+    size_t k;
+    if (c < 0x80) b[0] = (unsigned char)c, k = 1;
+    else if (c < 0x800) b[0] = 0xc0 | (c >> 6), b[1] = 0x80 | (c & 63), k = 2;
+    else if (c < 0x10000) b[0] = 0xe0 | (c >> 12), b[1] = 0x80 | ((c >> 6) & 63), b[2] = 0x80 | (c & 63), k = 3;
+    else b[0] = 0xf0 | (c >> 18), b[1] = 0x80 | ((c >> 12) & 63), b[2] = 0x80 | ((c >> 6) & 63),
+         b[3] = 0x80 | (c & 63), k = 4;
+    if (k > room)
+        return 0;
+    memcpy(o, b, k);
+    return k;
+}
+
+/* A str object's text as UTF-8 into out (compact strings: every name and
+ * file name the interpreter makes); 0 on success. */
+static int read_str(uintptr_t s, char *out, size_t outlen)
+{
+    uintptr_t hdr[4];
+    uint32_t state;
+    out[0] = 0;
+    if (safe_read(s, hdr, sizeof hdr) || hdr[1] != unicode_type || safe_read(s + 32, &state, sizeof state))
+        return -1;
+    size_t len = (size_t)hdr[2];
+    unsigned kind = (state >> 2) & 7, compact = (state >> 5) & 1, ascii = (state >> 6) & 1;
+    if (!compact || (kind != 1 && kind != 2 && kind != 4))
+        return -1;
+    uintptr_t data = s + (ascii ? lay.uni_ascii_size : lay.uni_compact_size);
+    unsigned char raw[1024];
+    if (len > sizeof raw / kind)
+        len = sizeof raw / kind;
+    if (safe_read(data, raw, len * kind))
+        return -1;
+    size_t o = 0;
+    for (size_t i = 0; i < len; i++) {
+        uint32_t c = kind == 1 ? raw[i] : kind == 2 ? ((uint16_t *)raw)[i] : ((uint32_t *)raw)[i];
+        size_t k = put_utf8(out + o, outlen - 1 - o, c);
+        if (!k)
+            break;
+        o += k;
+    }
+    out[o] = 0;
+    return 0;
+}
+
+static unsigned read_varint(const unsigned char **p, const unsigned char *end)
+{
+    unsigned r = *p < end ? *(*p)++ : 0, val = r & 63, shift = 0;
+    while ((r & 64) && *p < end && shift < 28) {
+        r = *(*p)++;
+        shift += 6;
+        val |= (r & 63) << shift;
+    }
+    return val;
+}
+
+static int read_svarint(const unsigned char **p, const unsigned char *end)
+{
+    unsigned u = read_varint(p, end);
+    return (u & 1) ? -(int)(u >> 1) : (int)(u >> 1);
+}
+
+/* Line of the instruction at byte offset addr, as PyCode_Addr2Line computes
+ * it for each version; -1 when the instruction has no line. */
+static int addr2line(const unsigned char *t, size_t n, int first, int addr)
+{
+    const unsigned char *end = t + n;
+    int line = first;
+    if (lay.minor == 9) {                       /* co_lnotab */
+        int a = 0;
+        for (size_t i = 0; i + 1 < n; i += 2) {
+            a += t[i];
+            if (a > addr)
+                break;
+            line += (signed char)t[i + 1];
+        }
+        return line;
+    }
+    if (lay.minor == 10) {                      /* 3.10 co_linetable: (bytes, line delta) pairs */
+        int start, stop = 0, cur = -1;
+        for (size_t i = 0; i + 1 < n; i += 2) {
+            start = stop;
+            stop += t[i];
+            signed char d = (signed char)t[i + 1];
+            if (d == -128)
+                cur = -1;
+            else
+                line += d, cur = line;
+            if (start != stop && addr >= start && addr < stop)
+                return cur;
+        }
+        return -1;
+    }
+    /* 3.11+: location table */
+    int a = 0;
+    const unsigned char *p = t;
+    while (p < end) {
+        unsigned char b = *p;
+        int code = (b >> 3) & 15, len = ((b & 7) + 1) * 2;
+        const unsigned char *q = p + 1;
+        if (code == 13 || code == 14)
+            line += read_svarint(&q, end);
+        else if (code >= 10 && code <= 12)
+            line += code - 10;
+        if (addr < a + len)
+            return code == 15 ? -1 : line;
+        a += len;
+        for (p++; p < end && !(*p & 0x80); p++)
+            ;
+    }
+    return -1;
+}
+
+static pthread_mutex_t resolve_lock = PTHREAD_MUTEX_INITIALIZER;
+static unsigned char table[64 * 1024];          /* under resolve_lock */
+
+int dc_py_resolve(const struct dc_pyraw *r, char *file, size_t filelen, int *line, char *func, size_t funclen)
+{
+    *line = 0;
+    snprintf(file, filelen, "%s", "");
+    snprintf(func, funclen, "%s", "<code object freed>");
+    if (!py_ready())
+        return 0;
+    uintptr_t type, fn, name, lt;
+    int32_t first;
+    uintptr_t c = r->code;
+    if (read_word(c + sizeof(uintptr_t), &type) || type != code_type ||
+        safe_read(c + lay.co_firstlineno, &first, sizeof first) || first != r->firstlineno ||
+        read_word(c + lay.co_filename, &fn) || read_word(c + lay.co_name, &name) ||
+        read_word(c + lay.co_linetable, &lt))
+        return 0;
+    if (read_str(fn, file, filelen) || read_str(name, func, funclen)) {
+        snprintf(func, funclen, "%s", "<code object freed>");
+        file[0] = 0;
+        return 0;
+    }
+    /* the line table: a bytes object (ob_size at 16, data at 32) */
+    uintptr_t bh[3];
+    pthread_mutex_lock(&resolve_lock);
+    if (!safe_read(lt, bh, sizeof bh) && bh[1] == bytes_type) {
+        size_t n = bh[2] < sizeof table ? (size_t)bh[2] : sizeof table;
+        if (!safe_read(lt + 32, table, n)) {
+            int l = addr2line(table, n, first, (int)r->offset);
+            *line = l > 0 ? l : 0;
+        }
+    }
+    pthread_mutex_unlock(&resolve_lock);
+    return 1;
+}
+
+int dc_py_user_file(const char *f)
+{
+    if (!f || !*f || f[0] == '<')
+        return 0;
+    if (strstr(f, "/site-packages/") || strstr(f, "/dist-packages/"))
+        return 0;
+    const char *s = strstr(f, "/lib/python3.");
+    if (s) {                                    /* the standard library: .../lib/python3.N/x.py */
+        s += strlen("/lib/python3.");
+        while (*s >= '0' && *s <= '9')
+            s++;
+        if (*s == '/')
+            return 0;
+    }
+    return 1;
+}
