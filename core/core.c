@@ -9,6 +9,7 @@
 #include "core/options.h"
 #include "core/registry.h"
 #include "report/report.h"
+#include "report/stack.h"
 
 #include <pthread.h>
 
@@ -64,6 +65,7 @@ void dc_core_open(void)
         .migrate = dc_opt.mode == DC_MODE_MIGRATE,
     };
     dc_report_init(&rc);
+    dc_stack_set_interpreter_frames(dc_opt.python_interpreter_frames);
 }
 
 int dc_core_finish(int program_status)

@@ -9,7 +9,7 @@ DCCORE_ARCHIVE := $(BUILD)/obj/libdccore.a
 DCCORE_LIB     := $(DCCORE_ARCHIVE) $(DCREPORT_LIB)
 DCCORE_LDLIBS  := -lunwind -ldw -lelf -l:libiberty.a -lpthread -ldl
 DCCORE_SRCS    := core/registry.c core/check.c core/filter.c core/options.c core/driver.c core/kernels.c core/launch.c \
-                  core/migrate.c core/memory.c core/contexts.c core/core.c core/frontends.c
+                  core/migrate.c core/memory.c core/contexts.c core/core.c core/frontends.c core/framework.c
 DCCORE_OBJS    := $(patsubst %.c,$(BUILD)/obj/%.o,$(DCCORE_SRCS))
 
 ALL += $(DCCORE_ARCHIVE)

@@ -2,7 +2,17 @@
 #include "report/frames.h"
 #include "report/pystack.h"
 
+#include <stdlib.h>
 #include <string.h>
+
+/* PyTorch's caching allocator turned off (PYTORCH_NO_CUDA_MEMORY_CACHING=1,
+ * the wrapper's default): its frames are still there, calling cudaMalloc
+ * once per tensor. */
+static int torch_caching_off(void)
+{
+    const char *v = getenv("PYTORCH_NO_CUDA_MEMORY_CACHING");
+    return v && *v && strcmp(v, "0") != 0;
+}
 
 size_t dc_frames_native(const struct dc_frame *fr, size_t n)
 {
@@ -34,7 +44,7 @@ int dc_frames_segment(const struct dc_frame *fr, size_t n)
     };
     for (size_t i = 0; i < n && !fr[i].python; i++)
         for (size_t j = 0; j < sizeof allocators / sizeof allocators[0]; j++)
-            if (strstr(fr[i].function, allocators[j]))
+            if (strstr(fr[i].function, allocators[j]) && !(j == 0 && torch_caching_off()))
                 return 1;
     return 0;
 }

@@ -17,7 +17,8 @@ size_t dc_frames_native(const struct dc_frame *fr, size_t n);
 const struct dc_frame *dc_frames_user(const struct dc_frame *fr, size_t n);
 /* Does the allocation stack fr[0..n) go through a caching allocator, so the
  * allocation is a segment holding many tensors (PyTorch's caching allocator
- * and expandable segments, XLA/TensorFlow's BFC allocator, RMM's pools)? */
+ * unless PYTORCH_NO_CUDA_MEMORY_CACHING is set in the process, its
+ * expandable segments, XLA/TensorFlow's BFC allocator, RMM's pools)? */
 int dc_frames_segment(const struct dc_frame *fr, size_t n);
 
 #pragma GCC visibility pop

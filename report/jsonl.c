@@ -1,6 +1,7 @@
 /* jsonl: findings and the summary as JSON Lines records (see jsonl.h). */
 #include "report/jsonl.h"
 #include "report/frames.h"
+#include "report/stack.h"
 
 #include <stdio.h>
 
@@ -54,12 +55,80 @@ static void json_operand(struct dc_buf *b, int param, uint32_t word_offset, uint
     dc_bput(b, "}");
 }
 
+static void json_nvtx(struct dc_buf *b, const struct dc_finding *f)
+{
+    if (!f->nnvtx)
+        return;
+    dc_bput(b, ",\"nvtx\":[");
+    for (unsigned i = 0; i < f->nnvtx; i++) {
+        dc_bput(b, "%s", i ? "," : "");
+        dc_bjson_str(b, f->nvtx[i]);
+    }
+    dc_bput(b, "]");
+}
+
+/* framework_device_error: the launch fields name the framework ("api") and
+ * the op's device (the anchor tensor's); the op's Python stack is
+ * launch_python_stack; each tensor carries its allocation's Python stack. */
+static void json_framework(struct dc_buf *b, const struct dc_finding *f, uint64_t id, size_t *count_at)
+{
+    static struct dc_frame fr[DC_FRAMES_MAX];      /* under the report's lock */
+    const struct dc_finding_launch *l = f->launch;
+    dc_bput(b, "{\"type\":\"finding\",\"id\":%llu,\"kind\":\"%s\",\"severity\":\"%s\",\"kernel\":null,"
+               "\"kernel_mangled\":null,\"launch\":{\"device\":%d,\"stream\":\"0x0\",\"api\":",
+            (unsigned long long)id, dc_finding_kind_name(f->kind), dc_severity_name(f->severity), l->device);
+    dc_bjson_str(b, l->api);
+    dc_bput(b, ",\"current_device\":-1},\"operand\":null,\"detected_by\":\"python\",\"framework\":");
+    dc_bjson_str(b, f->framework);
+    dc_bput(b, ",\"message\":");
+    dc_bjson_str(b, f->message);
+    dc_bput(b, ",\"tensors\":[");
+    for (unsigned i = 0; i < f->ntensors; i++) {
+        const struct dc_tensor *t = &f->tensors[i];
+        dc_bput(b, "%s{\"expr\":", i ? "," : "");
+        dc_bjson_str(b, t->expr);
+        dc_bput(b, ",\"device\":");
+        dc_bjson_str(b, t->device);
+        size_t n = t->alloc_known ? dc_stack_symbolize(t->alloc.alloc_stack, fr, DC_FRAMES_MAX) : 0;
+        size_t nat = dc_frames_native(fr, n);
+        dc_bput(b, ",\"alloc_python_stack\":");
+        json_pystack(b, fr + nat, n - nat);
+        if (n && dc_frames_segment(fr, n))
+            dc_bput(b, ",\"alloc_segment\":true");
+        dc_bput(b, "}");
+    }
+    dc_bput(b, "]");
+    json_nvtx(b, f);
+    if (f->fix) {
+        dc_bput(b, ",\"hint\":");
+        dc_bjson_str(b, f->fix);
+    }
+    dc_bput(b, ",\"action\":\"reported\",\"count\":");
+    *count_at = b->pos;
+    dc_bput(b, "1,\"launch_stack\":[],\"alloc_stack\":[],\"launch_python_stack\":[");
+    for (unsigned i = 0; i < f->npylocs; i++) {
+        dc_bput(b, "%s{\"file\":", i ? "," : "");
+        dc_bjson_str(b, f->pylocs[i].file);
+        if (f->pylocs[i].line > 0)
+            dc_bput(b, ",\"line\":%d,\"function\":", f->pylocs[i].line);
+        else
+            dc_bput(b, ",\"line\":null,\"function\":");
+        dc_bjson_str(b, f->pylocs[i].function);
+        dc_bput(b, "}");
+    }
+    dc_bput(b, "]}\n");
+}
+
 /* JSON line: head ends just after "count":, tail starts after the count. */
 void dc_jsonl_finding(struct dc_buf *b, const struct dc_finding *f, uint64_t id, const char *kname,
                       const struct dc_frame *launch_frames, size_t nl, const struct dc_frame *alloc_frames,
                       size_t na, size_t *count_at)
 {
     const struct dc_finding_launch *l = f->launch;
+    if (f->kind == DC_F_FRAMEWORK_DEVICE_ERROR) {
+        json_framework(b, f, id, count_at);
+        return;
+    }
     dc_bput(b, "{\"type\":\"finding\",\"id\":%llu,\"kind\":\"%s\",\"severity\":\"%s\",\"kernel\":",
          (unsigned long long)id, dc_finding_kind_name(f->kind), dc_severity_name(f->severity));
     dc_bjson_str(b, l->kernel ? kname : NULL);
@@ -88,6 +157,7 @@ void dc_jsonl_finding(struct dc_buf *b, const struct dc_finding *f, uint64_t id,
         }
         dc_bput(b, "]");
     }
+    json_nvtx(b, f);
     dc_bput(b, ",\"detected_by\":\"%s\",\"action\":\"%s\"", dc_path_name(l->path), dc_action_name(f->action));
     if (f->action == DC_ACT_MIGRATED)
         dc_bput(b, ",\"migration\":{\"device\":%d,\"bytes\":%llu}", f->to_device,

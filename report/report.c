@@ -11,6 +11,7 @@
 #include "report/finding.h"
 #include "report/format.h"
 #include "report/jsonl.h"
+#include "report/ranges.h"
 #include "report/sinks.h"
 #include "report/stack.h"
 #include "report/symbolize.h"
@@ -208,6 +209,19 @@ void dc_report_finding(const struct dc_finding *f)
 {
     if (!f || !f->launch)
         return;
+    /* the NVTX ranges open on this thread (the launch's: findings are
+     * reported on the thread that made the call) */
+    struct dc_finding g;
+    const char *ranges[DC_RANGES_MAX];
+    if (!f->nnvtx) {
+        unsigned n = dc_ranges_get(ranges, DC_RANGES_MAX);
+        if (n) {
+            g = *f;
+            g.nvtx = ranges;
+            g.nnvtx = n;
+            f = &g;
+        }
+    }
     if (record_finding(f) && f->severity == DC_SEV_ERROR && cfg.halt_on_error)
         halt();
 }
@@ -266,7 +280,8 @@ static int record_finding(const struct dc_finding *f)
     sev_count[f->severity]++;
     if (f->severity == DC_SEV_ERROR)
         __atomic_fetch_add(&errors_atomic, 1, __ATOMIC_RELAXED);
-    note_kernel_locked(key.kernel);
+    if (f->kind != DC_F_FRAMEWORK_DEVICE_ERROR)     /* no kernel ran */
+        note_kernel_locked(key.kernel);
 
     int print = cfg.print_limit <= 0 || printed < (uint64_t)cfg.print_limit;
     if (!print && !dc_sinks_have_json()) {

@@ -6,7 +6,7 @@
 #               shared object it is linked into).
 DCREPORT_LIB  := $(BUILD)/obj/libdcreport.a
 DCREPORT_SRCS := report/report.c report/finding.c report/format.c report/sinks.c report/text.c report/jsonl.c \
-                 report/demangle.c report/pystack.c report/frames.c \
+                 report/demangle.c report/pystack.c report/frames.c report/ranges.c \
                  report/stack.c
 DCREPORT_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(DCREPORT_SRCS))
 

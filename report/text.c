@@ -1,6 +1,8 @@
 /* text: one finding as the human-readable report block (see text.h). */
 #include "report/text.h"
 #include "report/frames.h"
+#include "report/pystack.h"
+#include "report/stack.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -208,9 +210,68 @@ static void text_hint(struct dc_buf *b, const struct dc_finding *f)
     }
 }
 
+static void text_nvtx(struct dc_buf *b, const struct dc_finding *f)
+{
+    if (!f->nnvtx)
+        return;
+    dc_bput(b, "    NVTX:");
+    for (unsigned i = 0; i < f->nnvtx; i++)
+        dc_bput(b, "%s%s", i ? " > " : " ", f->nvtx[i]);
+    dc_bput(b, "\n");
+}
+
+/* framework_device_error: the framework's message, the op's line, each
+ * tensor with its device and allocation line, the op's Python stack, the fix. */
+static void text_framework(struct dc_buf *b, const struct dc_finding *f)
+{
+    static struct dc_frame fr[DC_FRAMES_MAX];      /* under the report's lock */
+    dc_bput(b, "==devcheck== %s: %s: %s refused an op over devices: %s\n", sev_upper(f->severity),
+            dc_finding_kind_name(f->kind), f->framework ? f->framework : "the framework",
+            f->message ? f->message : "?");
+    const struct dc_pyloc *op = f->npylocs ? &f->pylocs[0] : NULL;
+    for (unsigned i = 0; i < f->npylocs; i++)
+        if (dc_py_user_file(f->pylocs[i].file)) {
+            op = &f->pylocs[i];
+            break;
+        }
+    if (op)
+        dc_bput(b, "    at %s:%d in %s\n", display_file(op->file), op->line, op->function);
+    text_nvtx(b, f);
+    dc_bput(b, "    tensors:%s\n", f->ntensors ? "" : " (none found in the failing frame)");
+    for (unsigned i = 0; i < f->ntensors; i++) {
+        const struct dc_tensor *t = &f->tensors[i];
+        dc_bput(b, "      %s: %s", t->expr, t->device);
+        if (!t->alloc_known) {
+            dc_bput(b, "%s\n", strncmp(t->device, "cuda", 4) ? "" : ", memory not known to devcheck");
+            continue;
+        }
+        size_t n = dc_stack_symbolize(t->alloc.alloc_stack, fr, DC_FRAMES_MAX);
+        const struct dc_frame *u = dc_frames_user(fr, n);
+        const char *what = dc_frames_segment(fr, n) ? "in a segment allocated" : "allocated";
+        if (u)
+            dc_bput(b, ", %s at %s:%d in %s\n", what, display_file(u->file), u->line, u->function);
+        else if (n && fr[0].file[0])
+            dc_bput(b, ", %s at %s:%d in %s\n", what, display_file(fr[0].file), fr[0].line, fr[0].function);
+        else if (n)
+            dc_bput(b, ", %s in %s\n", what, fr[0].function[0] ? fr[0].function : basename_of(fr[0].module));
+        else
+            dc_bput(b, ", allocation stack not recorded\n");
+    }
+    dc_bput(b, "    op stack (Python):%s\n", f->npylocs ? "" : " (not recorded)");
+    for (unsigned i = 0; i < f->npylocs; i++)
+        dc_bput(b, "      #%u %s at %s:%d\n", i, f->pylocs[i].function, display_file(f->pylocs[i].file),
+                f->pylocs[i].line);
+    if (f->fix)
+        dc_bput(b, "    hint: put every tensor of the op on one device: %s\n", f->fix);
+}
+
 void dc_text_finding(struct dc_buf *b, const struct dc_finding *f, const char *kname,
                      const struct dc_frame *launch_frames, size_t nl, const struct dc_frame *alloc_frames, size_t na)
 {
+    if (f->kind == DC_F_FRAMEWORK_DEVICE_ERROR) {
+        text_framework(b, f);
+        return;
+    }
     const struct dc_finding_launch *l = f->launch;
     char stream[32];
     snprintf(stream, sizeof stream, "0x%zx", (size_t)l->stream);
@@ -228,6 +289,7 @@ void dc_text_finding(struct dc_buf *b, const struct dc_finding *f, const char *k
         dc_bput(b, "launched on cuda:%d (stream %s, via %s)\n", l->device, stream, l->api ? l->api : "?");
     int segment = f->has_operand && f->alloc_known && dc_frames_segment(alloc_frames, na);
     text_lead(b, f, launch_frames, nl, alloc_frames, na, segment);
+    text_nvtx(b, f);
     if (f->kind == DC_F_ASYNC_ERROR)
         text_operands(b, f);
     if (f->has_operand)

@@ -13,6 +13,13 @@
  * already loaded under the same soname.  The program is exec'ed: its
  * exit status and signals are its own.
  *
+ * For Python programs (framework_env): PyTorch's, JAX's and TensorFlow's
+ * caching allocators are turned off unless framework_caching=1, so each
+ * tensor's allocation site is its own; devcheck's sitecustomize
+ * (../lib/python) goes first on PYTHONPATH to explain PyTorch's device
+ * errors; NVTX_INJECTION64_PATH names libdevcheck.so, which records NVTX
+ * ranges.  A variable the environment already sets is left as it is.
+ *
  * Exit status of the wrapper itself: 2 for a bad command line, 127 (126)
  * when the program cannot be run. */
 #include "core/options.h"
@@ -92,6 +99,38 @@ static void set_env(const char *name, const char *value)
 {
     if (setenv(name, value, 1) != 0)
         die(127, "devcheck: cannot set %s: %s", name, strerror(errno));
+}
+
+static void set_default_env(const char *name, const char *value)
+{
+    const char *v = getenv(name);
+    if (!v || !*v)
+        set_env(name, value);
+}
+
+/* The environment of a Python program under devcheck (see the top). */
+static void framework_env(const char *dir, const char *lib)
+{
+    if (!dc_opt.framework_caching) {
+        set_default_env("PYTORCH_NO_CUDA_MEMORY_CACHING", "1");
+        set_default_env("XLA_PYTHON_CLIENT_ALLOCATOR", "platform");
+        set_default_env("TF_GPU_ALLOCATOR", "cuda_malloc");
+    }
+    if (dc_opt.nvtx)
+        set_default_env("NVTX_INJECTION64_PATH", lib);
+    if (dc_opt.framework_errors) {
+        char buf[PATH_MAX], py[PATH_MAX];
+        join(buf, sizeof buf, dir, "/../lib/python");
+        if (!realpath(buf, py))
+            return;
+        const char *old = getenv("PYTHONPATH");
+        char *path = malloc(strlen(py) + (old ? strlen(old) : 0) + 2);
+        if (!path)
+            die(127, "devcheck: out of memory%s%s", "", "");
+        sprintf(path, "%s%s%s", py, old && *old ? ":" : "", old && *old ? old : "");
+        set_env("PYTHONPATH", path);
+        free(path);
+    }
 }
 
 int main(int argc, char **argv)
@@ -201,6 +240,7 @@ int main(int argc, char **argv)
     set_env("LD_PRELOAD", preload);
     free(preload);
 
+    framework_env(dir, lib);
     execvp(prog[0], prog);
     int e = errno;
     fprintf(stderr, "devcheck: cannot run '%s': %s\n", prog[0], strerror(e));
