@@ -16,17 +16,21 @@
  * the program's and are skipped.
  *
  * Capture reads plain memory: the thread's own frames cannot change while it
- * is inside the hook.  Resolution reads through process_vm_readv. */
+ * is inside the hook, and every object on the chain is alive. */
 #include "report/pystack.h"
 
+#include "report/forklock.h"
+
 #include <dlfcn.h>
-#include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/uio.h>
-#include <unistd.h>
+
+#define HASH_NONFATAL_OOM 1
+static int desc_oom;
+#define uthash_nonfatal_oom(obj) do { (void)(obj); desc_oom = 1; } while (0)
+#include <uthash.h>
 
 struct layout {
     int minor;                  /* 3.minor */
@@ -182,27 +186,27 @@ size_t dc_py_capture(struct dc_pyraw *out, size_t max)
     return n;
 }
 
-/* ---- report time ------------------------------------------------------------------ */
+/* ---- code descriptions -------------------------------------------------------------- *
+ * A stack seen for the first time has its code objects described while they
+ * are certainly alive (each frame of the chain holds its code): file, name,
+ * first line and a copy of the line table, once per code object, kept for
+ * the process's life.  A stack refers to them by id, so a code object freed
+ * (or its address reused) before the report changes nothing. */
 
-/* Reads n bytes at addr; 0 on success, -1 if any of it is not readable. */
-static int safe_read(uintptr_t addr, void *buf, size_t n)
-{
-    if (!addr)
-        return -1;
-    struct iovec local = { buf, n }, remote = { (void *)addr, n };
-    ssize_t got = process_vm_readv(getpid(), &local, 1, &remote, 1, 0);
-    if (got == (ssize_t)n)
-        return 0;
-    if (got < 0 && (errno == ENOSYS || errno == EPERM)) {
-        /* no process_vm_readv here (a seccomp filter): read directly what
-         * was a live object at capture */
-        memcpy(buf, (const void *)addr, n);
-        return 0;
-    }
-    return -1;
-}
+struct desc {
+    UT_hash_handle hh;
+    struct { uintptr_t code; int32_t firstlineno; int32_t pad; } key;
+    uint32_t id;
+    int firstlineno;
+    char *file, *name;
+    unsigned char *table;
+    size_t ntable;
+};
 
-static int read_word(uintptr_t addr, uintptr_t *w) { return safe_read(addr, w, sizeof *w); }
+static pthread_mutex_t desc_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct desc *descs;          /* by (code, first line) */
+static struct desc **desc_by_id;    /* [id - 1] */
+static uint32_t ndescs, cap_descs;
 
 /* Appends code point c as UTF-8. */
 static size_t put_utf8(char *o, size_t room, uint32_t c)
@@ -220,35 +224,95 @@ static size_t put_utf8(char *o, size_t room, uint32_t c)
     return k;
 }
 
-/* A str object's text as UTF-8 into out (compact strings: every name and
- * file name the interpreter makes); 0 on success. */
-static int read_str(uintptr_t s, char *out, size_t outlen)
+/* A live str object's text as UTF-8 (compact strings: every name and file
+ * name the interpreter makes), or NULL. */
+static char *str_copy(uintptr_t s)
 {
-    uintptr_t hdr[4];
-    uint32_t state;
-    out[0] = 0;
-    if (safe_read(s, hdr, sizeof hdr) || hdr[1] != unicode_type || safe_read(s + 32, &state, sizeof state))
-        return -1;
-    size_t len = (size_t)hdr[2];
+    if (!s || rdp(s + sizeof(uintptr_t)) != unicode_type)
+        return NULL;
+    size_t len = (size_t)rdp(s + 2 * sizeof(uintptr_t));
+    uint32_t state = (uint32_t)rd32(s + 32);
     unsigned kind = (state >> 2) & 7, compact = (state >> 5) & 1, ascii = (state >> 6) & 1;
     if (!compact || (kind != 1 && kind != 2 && kind != 4))
-        return -1;
-    uintptr_t data = s + (ascii ? lay.uni_ascii_size : lay.uni_compact_size);
-    unsigned char raw[1024];
-    if (len > sizeof raw / kind)
-        len = sizeof raw / kind;
-    if (safe_read(data, raw, len * kind))
-        return -1;
+        return NULL;
+    if (len > 4096)
+        len = 4096;
+    const unsigned char *data = (const unsigned char *)(s + (ascii ? lay.uni_ascii_size : lay.uni_compact_size));
+    char *out = malloc(len * 4 + 1);
+    if (!out)
+        return NULL;
     size_t o = 0;
     for (size_t i = 0; i < len; i++) {
-        uint32_t c = kind == 1 ? raw[i] : kind == 2 ? ((uint16_t *)raw)[i] : ((uint32_t *)raw)[i];
-        size_t k = put_utf8(out + o, outlen - 1 - o, c);
-        if (!k)
-            break;
-        o += k;
+        uint32_t c = kind == 1 ? data[i] : kind == 2 ? ((const uint16_t *)data)[i] : ((const uint32_t *)data)[i];
+        o += put_utf8(out + o, len * 4 - o, c);
     }
     out[o] = 0;
-    return 0;
+    return out;
+}
+
+/* desc_lock held.  A new description of live code object c, or NULL. */
+static struct desc *describe_locked(uintptr_t c, int32_t firstlineno)
+{
+    if (ndescs == cap_descs) {
+        uint32_t ncap = cap_descs ? cap_descs * 2 : 256;
+        struct desc **nb = realloc(desc_by_id, ncap * sizeof *nb);
+        if (!nb)
+            return NULL;
+        desc_by_id = nb;
+        cap_descs = ncap;
+    }
+    struct desc *d = calloc(1, sizeof *d);
+    if (!d)
+        return NULL;
+    d->key.code = c;
+    d->key.firstlineno = firstlineno;
+    d->firstlineno = firstlineno;
+    d->file = str_copy(rdp(c + lay.co_filename));
+    d->name = str_copy(rdp(c + lay.co_name));
+    uintptr_t lt = rdp(c + lay.co_linetable);
+    if (lt && rdp(lt + sizeof(uintptr_t)) == bytes_type) {
+        size_t n = (size_t)rdp(lt + 2 * sizeof(uintptr_t));
+        if (n > 64 * 1024)
+            n = 64 * 1024;
+        d->table = malloc(n ? n : 1);
+        if (d->table) {
+            memcpy(d->table, (const void *)(lt + 4 * sizeof(uintptr_t)), n);
+            d->ntable = n;
+        }
+    }
+    d->id = ndescs + 1;
+    desc_oom = 0;
+    HASH_ADD(hh, descs, key, sizeof d->key, d);
+    if (desc_oom) {
+        free(d->file), free(d->name), free(d->table), free(d);
+        return NULL;
+    }
+    desc_by_id[ndescs++] = d;
+    return d;
+}
+
+void dc_py_describe(const struct dc_pyraw *py, size_t n, uint32_t *ids)
+{
+    pthread_mutex_lock(&desc_lock);
+    for (size_t i = 0; i < n; i++) {
+        struct { uintptr_t code; int32_t firstlineno; int32_t pad; } key = { py[i].code, py[i].firstlineno, 0 };
+        struct desc *d;
+        HASH_FIND(hh, descs, &key, sizeof key, d);
+        if (d && d->name) {
+            /* the same address and first line: still the same function? */
+            char *name = str_copy(rdp(py[i].code + lay.co_name));
+            int same = name && !strcmp(name, d->name);
+            free(name);
+            if (!same) {
+                HASH_DEL(descs, d);     /* the old one stays, by id, for the stacks that name it */
+                d = NULL;
+            }
+        }
+        if (!d)
+            d = describe_locked(py[i].code, py[i].firstlineno);
+        ids[i] = d ? d->id : 0;
+    }
+    pthread_mutex_unlock(&desc_lock);
 }
 
 static unsigned read_varint(const unsigned char **p, const unsigned char *end)
@@ -319,42 +383,26 @@ static int addr2line(const unsigned char *t, size_t n, int first, int addr)
     return -1;
 }
 
-static pthread_mutex_t resolve_lock = PTHREAD_MUTEX_INITIALIZER;
-static unsigned char table[64 * 1024];          /* under resolve_lock */
-
-int dc_py_resolve(const struct dc_pyraw *r, char *file, size_t filelen, int *line, char *func, size_t funclen)
+int dc_py_resolve(uint32_t id, uint32_t offset, char *file, size_t filelen, int *line, char *func, size_t funclen)
 {
     *line = 0;
     snprintf(file, filelen, "%s", "");
-    snprintf(func, funclen, "%s", "<code object freed>");
-    if (!py_ready())
-        return 0;
-    uintptr_t type, fn, name, lt;
-    int32_t first;
-    uintptr_t c = r->code;
-    if (read_word(c + sizeof(uintptr_t), &type) || type != code_type ||
-        safe_read(c + lay.co_firstlineno, &first, sizeof first) || first != r->firstlineno ||
-        read_word(c + lay.co_filename, &fn) || read_word(c + lay.co_name, &name) ||
-        read_word(c + lay.co_linetable, &lt))
-        return 0;
-    if (read_str(fn, file, filelen) || read_str(name, func, funclen)) {
-        snprintf(func, funclen, "%s", "<code object freed>");
-        file[0] = 0;
-        return 0;
+    snprintf(func, funclen, "%s", "<unknown>");
+    pthread_mutex_lock(&desc_lock);
+    const struct desc *d = id >= 1 && id <= ndescs ? desc_by_id[id - 1] : NULL;
+    if (d) {
+        snprintf(file, filelen, "%s", d->file ? d->file : "");
+        snprintf(func, funclen, "%s", d->name ? d->name : "<unknown>");
+        int l = d->table ? addr2line(d->table, d->ntable, d->firstlineno, (int)offset) : -1;
+        *line = l > 0 ? l : 0;
     }
-    /* the line table: a bytes object (ob_size at 16, data at 32) */
-    uintptr_t bh[3];
-    pthread_mutex_lock(&resolve_lock);
-    if (!safe_read(lt, bh, sizeof bh) && bh[1] == bytes_type) {
-        size_t n = bh[2] < sizeof table ? (size_t)bh[2] : sizeof table;
-        if (!safe_read(lt + 32, table, n)) {
-            int l = addr2line(table, n, first, (int)r->offset);
-            *line = l > 0 ? l : 0;
-        }
-    }
-    pthread_mutex_unlock(&resolve_lock);
-    return 1;
+    pthread_mutex_unlock(&desc_lock);
+    return d != NULL;
 }
+
+void dc_py_fork_prepare(void) { pthread_mutex_lock(&desc_lock); }
+void dc_py_fork_parent(void) { pthread_mutex_unlock(&desc_lock); }
+void dc_py_fork_child(void) { dc_mutex_fork_child(&desc_lock); }
 
 int dc_py_user_file(const char *f)
 {

@@ -15,13 +15,13 @@
  * PyGILState_GetThisThreadState(), the thread's own (a thread-specific key),
  * never from the GIL holder.
  *
- * Resolution (report time only: findings) turns a pair into file, line and
- * function.  A code object may have been freed since the capture (a function
- * made by exec(), a module deleted): each pair carries the code's first line
- * number as a fingerprint, every read goes through process_vm_readv (an
- * unmapped address is an error, not a crash), and a code object whose type or
- * fingerprint no longer matches resolves to "<code object freed>" with line 0,
- * never to another function's name.  Code objects are immutable, so reading
+ * A stack seen for the first time (report/stack.c deduplicates them) has its
+ * code objects described at once, while the frames hold them: file, name,
+ * first line, a copy of the line table, once per code object.  Report time
+ * reads only those descriptions, so a code object freed before the report
+ * (a function made by exec(), a finished script's module code, a module
+ * deleted) still resolves to its own file, line and name.  The capture's
+ * reads go to live objects only; code objects are immutable, so reading
  * them without the GIL is safe. */
 #ifndef DEVCHECK_PYSTACK_H
 #define DEVCHECK_PYSTACK_H
@@ -43,9 +43,17 @@ struct dc_pyraw {
  * process has no supported interpreter or the thread runs no Python. */
 size_t dc_py_capture(struct dc_pyraw *out, size_t max);
 
-/* Report time: the frame's file, line (0 if unknown) and function (co_name).
- * Returns 1, or 0 when the code object is gone (then "<code object freed>"). */
-int dc_py_resolve(const struct dc_pyraw *r, char *file, size_t filelen, int *line, char *func, size_t funclen);
+/* A new stack's frames: ids[i] names the description of py[i]'s code object
+ * (0 if it could not be made: no memory).  Allocates; takes a lock. */
+void dc_py_describe(const struct dc_pyraw *py, size_t n, uint32_t *ids);
+/* Report time: file, line (0 if unknown) and function (co_name) of a frame
+ * at byte offset `offset` in the code described by `id`.  Returns 1, or 0
+ * for an unknown id (then "<unknown>"). */
+int dc_py_resolve(uint32_t id, uint32_t offset, char *file, size_t filelen, int *line, char *func, size_t funclen);
+/* fork handlers (report/stack.c calls them with its own) */
+void dc_py_fork_prepare(void);
+void dc_py_fork_parent(void);
+void dc_py_fork_child(void);
 
 /* The base address of the object holding the interpreter (libpython, or the
  * python executable itself), 0 if none: native frames there are the

@@ -36,11 +36,13 @@ static int stack_oom;
 #define DC_INLINE_MAX 16        /* frames one address can expand to (inlining) */
 
 /* The key: n native IPs, then npy Python frames (struct dc_pyraw, two words
- * each, innermost first) when the capturing thread ran Python. */
+ * each, innermost first) when the capturing thread ran Python; after the
+ * key, the npy ids of their code objects' descriptions (pystack.h). */
 struct stack_rec {
     UT_hash_handle hh;
     uint32_t id;
     uint32_t n, npy;
+    uint32_t *py_desc;
     uintptr_t ips[];
 };
 #define PYWORDS (sizeof(struct dc_pyraw) / sizeof(uintptr_t))
@@ -104,6 +106,11 @@ __attribute__((noinline)) uint32_t dc_stack_capture(int skip)
     if (id)
         return id;
 
+    /* A new stack: its code objects described while they are alive. */
+    uint32_t desc[DC_PYSTACK_MAX];
+    if (npy)
+        dc_py_describe((const struct dc_pyraw *)(const void *)(ips + n), npy, desc);
+
     pthread_rwlock_wrlock(&stack_lock);
     HASH_FIND(hh, stacks, ips, keylen, r);      /* another thread may have won */
     if (r) {
@@ -120,13 +127,15 @@ __attribute__((noinline)) uint32_t dc_stack_capture(int skip)
         by_id = nb;
         cap_ids = ncap;
     }
-    r = malloc(sizeof *r + keylen);
+    r = malloc(sizeof *r + keylen + npy * sizeof desc[0]);
     if (!r)
         goto out;
     memset(&r->hh, 0, sizeof r->hh);
     r->n = n;
     r->npy = npy;
     memcpy(r->ips, ips, keylen);
+    r->py_desc = (uint32_t *)(void *)((char *)r->ips + keylen);
+    memcpy(r->py_desc, desc, npy * sizeof desc[0]);
     r->id = nstacks + 1;
     stack_oom = 0;
     HASH_ADD_KEYPTR(hh, stacks, r->ips, keylen, r);
@@ -154,7 +163,7 @@ size_t dc_stack_get(uint32_t id, uintptr_t *ips, size_t max)
     return n;
 }
 
-size_t dc_stack_get_py(uint32_t id, struct dc_pyraw *py, size_t max)
+size_t dc_stack_get_py(uint32_t id, struct dc_pyraw *py, uint32_t *desc, size_t max)
 {
     size_t n = 0;
     pthread_rwlock_rdlock(&stack_lock);
@@ -162,6 +171,7 @@ size_t dc_stack_get_py(uint32_t id, struct dc_pyraw *py, size_t max)
         const struct stack_rec *r = by_id[id - 1];
         n = r->npy < max ? r->npy : max;
         memcpy(py, r->ips + r->n, n * sizeof *py);
+        memcpy(desc, r->py_desc, n * sizeof *desc);
     }
     pthread_rwlock_unlock(&stack_lock);
     return n;
@@ -376,8 +386,9 @@ size_t dc_stack_symbolize_ex(uint32_t id, struct dc_frame *out, size_t max, cons
 {
     uintptr_t ips[DC_STACK_MAX];
     struct dc_pyraw py[DC_PYSTACK_MAX];
+    uint32_t desc[DC_PYSTACK_MAX];
     size_t n = dc_stack_get(id, ips, DC_STACK_MAX), k = 0;
-    size_t npy = dc_stack_get_py(id, py, DC_PYSTACK_MAX);
+    size_t npy = dc_stack_get_py(id, py, desc, DC_PYSTACK_MAX);
     if ((!n && !npy) || !max)
         return 0;
     if (npy > max / 2)
@@ -408,7 +419,7 @@ size_t dc_stack_symbolize_ex(uint32_t id, struct dc_frame *out, size_t max, cons
         struct dc_frame *f = &out[k++];
         memset(f, 0, sizeof *f);
         f->python = 1;
-        dc_py_resolve(&py[i], f->file, sizeof f->file, &f->line, f->function, sizeof f->function);
+        dc_py_resolve(desc[i], py[i].offset, f->file, sizeof f->file, &f->line, f->function, sizeof f->function);
     }
     pthread_mutex_unlock(&sym_lock);
     return k;
@@ -425,16 +436,19 @@ void dc_stack_fork_prepare(void)
 {
     pthread_mutex_lock(&sym_lock);
     pthread_rwlock_wrlock(&stack_lock);
+    dc_py_fork_prepare();
 }
 
 void dc_stack_fork_parent(void)
 {
+    dc_py_fork_parent();
     pthread_rwlock_unlock(&stack_lock);
     pthread_mutex_unlock(&sym_lock);
 }
 
 void dc_stack_fork_child(void)
 {
+    dc_py_fork_child();
     dc_rwlock_fork_child(&stack_lock, 0);
     pthread_mutex_unlock(&sym_lock);
 }

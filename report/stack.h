@@ -12,9 +12,10 @@ uint32_t dc_stack_capture(int skip);            /* skip: frames above the caller
 /* Copies up to max IPs of stack `id` into ips; returns the count (0 if unknown). */
 size_t dc_stack_get(uint32_t id, uintptr_t *ips, size_t max);
 /* The Python frames captured with stack `id` (report/pystack.h: the calling
- * thread's, when it ran Python), innermost first; returns the count. */
+ * thread's, when it ran Python), innermost first, and the ids of their code
+ * objects' descriptions; returns the count. */
 struct dc_pyraw;
-size_t dc_stack_get_py(uint32_t id, struct dc_pyraw *py, size_t max);
+size_t dc_stack_get_py(uint32_t id, struct dc_pyraw *py, uint32_t *desc, size_t max);
 /* Native frames of the Python interpreter kept in stacks that have Python
  * frames (1), or cut there (0, the default). */
 void dc_stack_set_interpreter_frames(int keep);
