@@ -4,18 +4,22 @@ PT_BUILD := $(BUILD)/tests/preload
 PT_PROGS := $(PT_BUILD)/xdev $(PT_BUILD)/ctor_main $(PT_BUILD)/libctor.so $(PT_BUILD)/libctor_kern.so \
             $(PT_BUILD)/dlsym_test $(PT_BUILD)/libnext_a.so $(PT_BUILD)/libnext_b.so \
             $(PT_BUILD)/procaddr $(PT_BUILD)/fork_test $(PT_BUILD)/nodriver $(PT_BUILD)/launches \
-            $(PT_BUILD)/rt12_main $(PT_BUILD)/threads $(PT_BUILD)/optional \
+            $(PT_BUILD)/rt12_main $(PT_BUILD)/threads $(PT_BUILD)/optional $(PT_BUILD)/nvtx \
             $(PT_BUILD)/fakedrv/libcuda.so.1 $(PT_BUILD)/fakedrv_lacking/libcuda.so.1
 ALL   += $(PT_PROGS)
 TESTS += tests/preload/exports.sh tests/preload/wrapper.sh tests/preload/dlsym.sh \
          tests/preload/procaddr.sh tests/preload/ctor.sh tests/preload/xdev.sh \
          tests/preload/bad_options.sh tests/preload/exitcode.sh tests/preload/fork.sh \
          tests/preload/nodriver.sh tests/preload/launches.sh tests/preload/rt12.sh \
-         tests/preload/threads.sh tests/preload/optional.sh
+         tests/preload/threads.sh tests/preload/optional.sh tests/preload/nvtx.sh
 
 $(PT_BUILD)/xdev: tests/preload/xdev.cu
 	@mkdir -p $(@D)
 	$(NVCC) $(ALL_NVCCFLAGS) -o $@ $< -ldl
+
+$(PT_BUILD)/nvtx: tests/preload/nvtx.cu
+	@mkdir -p $(@D)
+	$(NVCC) $(ALL_NVCCFLAGS) -o $@ $< -ldl -lpthread
 
 $(PT_BUILD)/libctor_kern.so: tests/preload/ctor_kern.cu
 	@mkdir -p $(@D)
