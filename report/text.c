@@ -126,6 +126,31 @@ static void text_operand(struct dc_buf *b, const struct dc_finding *f)
         dc_bput(b, "; %s\n", f->access ? f->access : "");
 }
 
+/* numba: the operand as the Python call passed it (its flattened array
+ * parameter -> the argument, and the argument's expression on the user's
+ * launch line when it can be read). */
+static void text_numba_arg(struct dc_buf *b, const struct dc_finding *f, const char *kname,
+                           const struct dc_frame *lf, size_t nl)
+{
+    int arg;
+    const char *field;
+    if (!f->has_operand || f->param < 0 || dc_numba_param(kname, f->param, &arg, &field) != 0)
+        return;
+    char name[256], expr[256];
+    size_t k = strcspn(kname, "(");
+    const char *s = kname;
+    for (const char *c = kname; c < kname + k; c++)
+        if (c[0] == ':' && c[1] == ':')
+            s = c + 2;
+    snprintf(name, sizeof name, "%.*s", (int)(kname + k - s), s);
+    const struct dc_frame *u = dc_frames_user(lf, nl);
+    dc_bput(b, "    argument: ");
+    if (u && dc_call_arg(u->file, u->line, name, arg, expr, sizeof expr) == 0)
+        dc_bput(b, "%s, ", expr);
+    dc_bput(b, "argument %d of %s%s%s%s\n", arg, name, *field ? " (its " : "", field,
+            !*field ? "" : strcmp(field, "data") ? ")" : " pointer)");
+}
+
 /* async_error: every operand of the launch, one line each. */
 static void text_operands(struct dc_buf *b, const struct dc_finding *f)
 {
@@ -168,17 +193,49 @@ static void text_action(struct dc_buf *b, const struct dc_finding *f)
     }
 }
 
-static void text_hint(struct dc_buf *b, const struct dc_finding *f)
+/* device_mismatch in the client's words: where the data lives, how that
+ * client moves it or launches where it is. */
+static int client_hint(struct dc_buf *b, const struct dc_finding *f, enum dc_client client)
+{
+    int d = f->launch->device, o = f->alloc_known ? f->alloc.owner : -1;
+    if (o < 0)
+        return 0;
+    switch (client) {
+    case DC_CLIENT_TORCH:
+        dc_bput(b, "    hint: the tensor lives on cuda:%d: move it to the launch device (tensor.to(\"cuda:%d\")), or launch "
+                   "the kernel where its data is (with torch.cuda.device(\"cuda:%d\"):)\n", o, d, o);
+        return 1;
+    case DC_CLIENT_NUMBA:
+        dc_bput(b, "    hint: the array lives on cuda:%d: make it on the launch device (with cuda.gpus[%d]: "
+                   "cuda.to_device(...)), or launch the kernel under cuda.gpus[%d]\n", o, d, o);
+        return 1;
+    case DC_CLIENT_CUDA_CORE:
+        dc_bput(b, "    hint: the buffer lives on cuda:%d: copy it into a buffer of Device(%d) (Buffer.copy_to(dst, "
+                   "stream=...)), or launch on a stream of Device(%d)\n", o, d, o);
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+static void text_hint(struct dc_buf *b, const struct dc_finding *f, enum dc_client client)
 {
     const struct dc_finding_launch *l = f->launch;
     int d = l->device;
+    if ((f->kind == DC_F_DEVICE_MISMATCH || f->kind == DC_F_ASYNC_ERROR) && f->action == DC_ACT_REPORTED &&
+        client_hint(b, f, client))
+        return;
     if (f->action != DC_ACT_REPORTED && f->kind == DC_F_HOST_MEMORY) {
         dc_bput(b, "    hint: move the operand to cuda:%d before the launch (cudaMemcpy, tensor.to(\"cuda:%d\")), or allocate it with cudaMallocHost / cudaMallocManaged\n", d, d);
         return;
     }
     switch (f->kind) {
     case DC_F_DEVICE_MISMATCH:
-        dc_bput(b, "    hint: move the operand to cuda:%d before the launch (e.g. cudaMemcpyPeer, or tensor.to(\"cuda:%d\")), or ", d, d);
+        if (client == DC_CLIENT_PYTHON)
+            dc_bput(b, "    hint: move the operand to cuda:%d before the launch (cuMemcpyPeer / cudaMemcpyPeer of "
+                       "cuda.bindings), or ", d);
+        else
+            dc_bput(b, "    hint: move the operand to cuda:%d before the launch (cudaMemcpyPeer), or ", d);
         if (f->alloc.kind == DC_MEM_VMM)
             dc_bput(b, "grant cuda:%d access with cuMemSetAccess\n", d);
         else if (f->alloc.kind == DC_MEM_POOL)
@@ -292,11 +349,13 @@ void dc_text_finding(struct dc_buf *b, const struct dc_finding *f, const char *k
     text_nvtx(b, f);
     if (f->kind == DC_F_ASYNC_ERROR)
         text_operands(b, f);
-    if (f->has_operand)
+    if (f->has_operand) {
         text_operand(b, f);
+        text_numba_arg(b, f, kname, launch_frames, nl);
+    }
     text_action(b, f);
     text_stacks(b, "launch stack", launch_frames, nl);
     if (f->has_operand && f->alloc_known)
         text_stacks(b, segment ? "segment allocated at" : "allocated at", alloc_frames, na);
-    text_hint(b, f);
+    text_hint(b, f, dc_frames_client(launch_frames, nl));
 }

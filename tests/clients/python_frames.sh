@@ -7,9 +7,12 @@
 #    allocation lines, the library's NVTX ranges, and the launch from a
 #    thread that released the GIL while the main thread holds it (no
 #    deadlock, frames kept);
-#  - real clients (the venv's CPython): numba-cuda, cuda-bindings, Triton,
-#    a torch extension: the buggy programs' launch and allocation lines, the
-#    numba and Triton kernels' demangled names;
+#  - real clients (the venv's CPython): numba-cuda, cuda-bindings,
+#    cuda-core, Triton, a torch extension: the buggy programs' launch and
+#    allocation lines, the numba and Triton kernels' demangled names, the
+#    hint in each client's words (cuda.to_device, cuMemcpyPeer of
+#    cuda.bindings, Buffer.copy_to, tensor.to), numba's operand named as the
+#    Python call passed it;
 #  - the Triton kernel of demo/python/custom_kernel.py inside
 #    torch.cuda.nvtx.range_push("decoder.layer.3"): that range named;
 #  - --kernel-name-exclude=at::native in a torch process checks none of
@@ -42,20 +45,28 @@ note "Python frames and NVTX ranges right in $n CPython version(s)"
 
 # 2. the real clients' buggy programs (bare LD_PRELOAD, as devcheck_buggy.sh)
 cd "$CL"
-client() {  # client NAME WANT PROGRAM [ARGS]
-    name=$1 want=$2; shift 2
+client() {  # client NAME WANT HINT PROGRAM [ARGS]
+    name=$1 want=$2 hint=$3; shift 3
     under_devcheck_rt env SIMCUDA_DEVICES=4 DEVCHECK_OPTIONS="json_path=$TMPD/$name.json" "$PY" "$@" \
         >"$TMPD/$name.out" 2>"$TMPD/$name.err"
     expect_eq "$name" "$want" "$(canon "$TMPD/$name.json" | grep -v '^summary')"
+    expect_grep "^    hint: $hint" "$TMPD/$name.err"
 }
+TORCH_HINT='the tensor lives on cuda:1: move it to the launch device \(tensor.to\("cuda:0"\)\), or launch the kernel where its data is \(with torch.cuda.device\("cuda:1"\):\)$'
 client numba "device_mismatch kernel=__main__::add launch=$(at numba_bug.py '# BUG') alloc=$(at numba_bug.py '# lives on device 1') nvtx=-" \
+    'the array lives on cuda:1: make it on the launch device \(with cuda.gpus\[0\]: cuda.to_device\(...\)\), or launch the kernel under cuda.gpus\[1\]$' \
     numba_bug.py
+expect_grep '^    argument: x, argument 0 of add \(its data pointer\)$' "$TMPD/numba.err"
 client bindings "device_mismatch kernel=scale launch=$(at cuda_bindings_bug.py '# BUG') alloc=$(at cuda_bindings_bug.py '# the buffer lives on device 1') nvtx=-" \
+    'move the operand to cuda:0 before the launch \(cuMemcpyPeer / cudaMemcpyPeer of cuda.bindings\)' \
     cuda_bindings_bug.py
+client core "device_mismatch kernel=scale launch=$(at cuda_core_bug.py '# BUG') alloc=$(at cuda_core_bug.py '# the buffer lives on device 1') nvtx=-" \
+    'the buffer lives on cuda:1: copy it into a buffer of Device\(0\) \(Buffer.copy_to\(dst, stream=...\)\), or launch on a stream of Device\(1\)$' \
+    cuda_core_bug.py
 client triton "device_mismatch kernel=add_kernel launch=$(at triton_add.py '# BUG') alloc=$(at triton_add.py 'x = torch.tensor(X, device="cuda:1")') nvtx=-" \
-    triton_add.py --bug
+    "$TORCH_HINT" triton_add.py --bug
 client ext "device_mismatch kernel=guard_add launch=$(at ext_add.py '# BUG') alloc=$(at ext_add.py 'x = torch.tensor(X, device="cuda:1")') nvtx=-" \
-    ext_add.py --bug
+    "$TORCH_HINT" ext_add.py --bug
 
 # 3. an NVTX range pushed from Python (torch.cuda.nvtx), under the wrapper
 CK=$ROOT/demo/python/custom_kernel.py
