@@ -42,6 +42,9 @@ expect_grep '^      image_features: cuda:1, allocated at .*vision_merge.py:[0-9]
 expect_grep '^    hint: put every tensor of the op on one device: image_features = image_features.to\(inputs_embeds.device\)$' \
     "$TMPD/vision_merge.err"
 
+python3 "$ROOT/tests/unit/jsonschema_lite.py" "$ROOT/report/finding.schema.json" "$TMPD"/*.json ||
+    fail "JSON records do not match report/finding.schema.json"
+
 # caching kept: a segment
 "$DEVCHECK" --framework-caching --json "$TMPD/seg.json" -- "$PY" "$VM" >/dev/null 2>"$TMPD/seg.err"
 expect_grep '^      image_features: cuda:1, in a segment allocated at ' "$TMPD/seg.err"

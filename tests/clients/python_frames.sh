@@ -68,6 +68,9 @@ client triton "device_mismatch kernel=add_kernel launch=$(at triton_add.py '# BU
 client ext "device_mismatch kernel=guard_add launch=$(at ext_add.py '# BUG') alloc=$(at ext_add.py 'x = torch.tensor(X, device="cuda:1")') nvtx=-" \
     "$TORCH_HINT" ext_add.py --bug
 
+python3 "$ROOT/tests/unit/jsonschema_lite.py" "$ROOT/report/finding.schema.json" "$TMPD"/*.json ||
+    fail "JSON records do not match report/finding.schema.json"
+
 # 3. an NVTX range pushed from Python (torch.cuda.nvtx), under the wrapper
 CK=$ROOT/demo/python/custom_kernel.py
 "$DEVCHECK" --json "$TMPD/ck.json" -- "$PY" "$CK" >"$TMPD/ck.out" 2>"$TMPD/ck.err"
