@@ -400,9 +400,25 @@ int dc_py_resolve(uint32_t id, uint32_t offset, char *file, size_t filelen, int 
     return d != NULL;
 }
 
-void dc_py_fork_prepare(void) { pthread_mutex_lock(&desc_lock); }
-void dc_py_fork_parent(void) { pthread_mutex_unlock(&desc_lock); }
-void dc_py_fork_child(void) { dc_mutex_fork_child(&desc_lock); }
+/* fork: the loading lock, then the descriptions' (neither is taken while
+ * the other is held). */
+void dc_py_fork_prepare(void)
+{
+    pthread_mutex_lock(&py_init_lock);
+    pthread_mutex_lock(&desc_lock);
+}
+
+void dc_py_fork_parent(void)
+{
+    pthread_mutex_unlock(&desc_lock);
+    pthread_mutex_unlock(&py_init_lock);
+}
+
+void dc_py_fork_child(void)
+{
+    dc_mutex_fork_child(&desc_lock);
+    dc_mutex_fork_child(&py_init_lock);
+}
 
 int dc_py_user_file(const char *f)
 {

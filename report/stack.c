@@ -46,6 +46,8 @@ struct stack_rec {
     uintptr_t ips[];
 };
 #define PYWORDS (sizeof(struct dc_pyraw) / sizeof(uintptr_t))
+_Static_assert(sizeof(struct dc_pyraw) % sizeof(uintptr_t) == 0, "a Python frame is whole words of the key");
+_Static_assert(DC_FRAMES_MAX == DC_STACK_MAX + DC_PYSTACK_MAX, "stack.h's DC_FRAMES_MAX");
 
 static pthread_rwlock_t stack_lock = PTHREAD_RWLOCK_INITIALIZER;
 static struct stack_rec *stacks;        /* uthash keyed by ips[0..n) */

@@ -19,6 +19,6 @@ size_t dc_stack_get_py(uint32_t id, struct dc_pyraw *py, uint32_t *desc, size_t 
 /* Native frames of the Python interpreter kept in stacks that have Python
  * frames (1), or cut there (0, the default). */
 void dc_stack_set_interpreter_frames(int keep);
-/* Frames a symbolized stack may hold: native and Python. */
+/* Frames a symbolized stack may hold: native and Python (DC_PYSTACK_MAX). */
 #define DC_FRAMES_MAX (DC_STACK_MAX + 32)
 #endif
