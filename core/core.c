@@ -13,6 +13,7 @@
 #include "core/ptrinfo.h"
 #include "core/registry.h"
 #include "report/report.h"
+#include "report/stack.h"
 
 #include <pthread.h>
 
@@ -96,6 +97,7 @@ void dc_core_open(void)
         .tree_dir = dc_opt.tree_dir,
     };
     dc_report_init(&rc);
+    dc_stack_set_interpreter_frames(dc_opt.python_interpreter_frames);
     dc_logv(1, "%s", caps);
 }
 

@@ -258,5 +258,19 @@ void dc_launch_check_stub(int path, int rt, const char *api, const void *func, i
 void dc_launch_check_node(int path, const char *api, const CUDA_KERNEL_NODE_PARAMS *p);
 void dc_launch_check_generic_node(int path, const char *api, const CUgraphNodeParams *p);
 
+/* --- framework errors (core/framework.c) ------------------------------------------ *
+ * A framework refused an op over devices (PyTorch's "Expected all tensors to
+ * be on the same device"), as the interpreter side saw it: its message, the
+ * op's Python stack (files/lines/functions[0..nframes), innermost first) and
+ * the op's tensors (exprs: as the user's code names them; ptrs: data
+ * pointers, 0 for none; devices: "cuda:1", "cpu"; flags: DC_TENSOR_*).  The
+ * core looks each tensor's memory up, chooses the device the op belongs on
+ * and the fix, and reports a framework_device_error.  Guard held.  Returns 0,
+ * or -1 on bad arguments (nothing reported). */
+#define DC_TENSOR_PARAM 1           /* a module's parameter or buffer: where the model was put */
+int dc_framework_error(const char *framework, const char *message, unsigned nframes, const char *const *files,
+                       const int *lines, const char *const *functions, unsigned ntensors, const char *const *exprs,
+                       const uintptr_t *ptrs, const char *const *devices, const int *flags);
+
 #pragma GCC visibility pop
 #endif

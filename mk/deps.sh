@@ -15,6 +15,7 @@ have_header uthash.h            || missing="$missing uthash-dev"
 have_header elfutils/libdw.h    || missing="$missing libdw-dev"
 have_header libelf.h            || missing="$missing libelf-dev"
 have_header zstd.h              || missing="$missing libzstd-dev"
+have_header libiberty/demangle.h || missing="$missing libiberty-dev"   # the demangler, linked statically
 command -v python3 >/dev/null   || missing="$missing python3"
 [ -x /usr/bin/time ]            || missing="$missing time"         # make bench: peak RSS
 command -v xmllint >/dev/null   || missing="$missing libxml2-utils" # tests: JUnit XML against its schema

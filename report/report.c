@@ -14,6 +14,7 @@
 #include "report/jsonl.h"
 #include "report/matrix.h"
 #include "report/merge.h"
+#include "report/ranges.h"
 #include "report/sinks.h"
 #include "report/suppress.h"
 #include "report/stack.h"
@@ -37,7 +38,7 @@ static int rep_oom;
 #define TEXT_MAX (64 * 1024)
 #define JSON_MAX (64 * 1024)
 #define RECORD_MAX (64u << 20)          /* a record beyond this is cut (text) or left out (JSON) */
-#define FRAMES_SHOWN DC_STACK_MAX
+#define FRAMES_SHOWN DC_FRAMES_MAX
 
 struct fkey {
     uint32_t kind;
@@ -271,6 +272,19 @@ void dc_report_finding(const struct dc_finding *f)
 {
     if (!f || !f->launch)
         return;
+    /* the NVTX ranges open on this thread (the launch's: findings are
+     * reported on the thread that made the call) */
+    struct dc_finding g;
+    const char *ranges[DC_RANGES_MAX];
+    if (!f->nnvtx) {
+        unsigned n = dc_ranges_get(ranges, DC_RANGES_MAX);
+        if (n) {
+            g = *f;
+            g.nvtx = ranges;
+            g.nnvtx = n;
+            f = &g;
+        }
+    }
     if (record_finding(f) && f->severity == DC_SEV_ERROR && cfg.halt_on_error)
         halt();
 }
@@ -403,7 +417,8 @@ static int record_finding(const struct dc_finding *f)
     sev_count[f->severity]++;
     if (f->severity == DC_SEV_ERROR)
         __atomic_fetch_add(&errors_atomic, 1, __ATOMIC_RELAXED);
-    note_kernel_locked(key.kernel);
+    if (f->kind != DC_F_FRAMEWORK_DEVICE_ERROR)     /* no kernel ran */
+        note_kernel_locked(key.kernel);
 
     if (!print && !want_json()) {
         if (!limit_noted) {

@@ -27,6 +27,13 @@
  * program's status, or dies of the program's signal, so its caller cannot
  * tell the difference.  Its stdout is never written.
  *
+ * For Python programs (framework_env): PyTorch's, JAX's and TensorFlow's
+ * caching allocators are turned off unless framework_caching=1, so each
+ * tensor's allocation site is its own; devcheck's sitecustomize
+ * (../lib/python) goes first on PYTHONPATH to explain PyTorch's device
+ * errors; NVTX_INJECTION64_PATH names libdevcheck.so, which records NVTX
+ * ranges.  A variable the environment already sets is left as it is.
+ *
  * Exit status of the wrapper itself: 2 for a bad command line (a malformed
  * suppression file included: the program is not started), 127 (126) when
  * the program cannot be run. */
@@ -417,6 +424,38 @@ static int report_main(int argc, char **argv)
     return unreadable || bad_docs ? 2 : errors ? 1 : 0;
 }
 
+static void set_default_env(const char *name, const char *value)
+{
+    const char *v = getenv(name);
+    if (!v || !*v)
+        set_env(name, value);
+}
+
+/* The environment of a Python program under devcheck (see the top). */
+static void framework_env(const char *dir, const char *lib)
+{
+    if (!dc_opt.framework_caching) {
+        set_default_env("PYTORCH_NO_CUDA_MEMORY_CACHING", "1");
+        set_default_env("XLA_PYTHON_CLIENT_ALLOCATOR", "platform");
+        set_default_env("TF_GPU_ALLOCATOR", "cuda_malloc");
+    }
+    if (dc_opt.nvtx)
+        set_default_env("NVTX_INJECTION64_PATH", lib);
+    if (dc_opt.framework_errors) {
+        char buf[PATH_MAX], py[PATH_MAX];
+        join(buf, sizeof buf, dir, "/../lib/python");
+        if (!realpath(buf, py))
+            return;
+        const char *old = getenv("PYTHONPATH");
+        char *path = malloc(strlen(py) + (old ? strlen(old) : 0) + 2);
+        if (!path)
+            die(127, "devcheck: out of memory%s%s", "", "");
+        sprintf(path, "%s%s%s", py, old && *old ? ":" : "", old && *old ? old : "");
+        set_env("PYTHONPATH", path);
+        free(path);
+    }
+}
+
 /* ---- devcheck [options] program ---------------------------------------------------- */
 
 int main(int argc, char **argv)
@@ -531,6 +570,7 @@ int main(int argc, char **argv)
     free(preload);
     warn_if_secure(prog[0]);
 
+    framework_env(dir, lib);
     if (nested) {
         execvp(prog[0], prog);
         int e = errno;
