@@ -131,9 +131,12 @@ int dc_enter_slow(void)
 static int main_started;
 static unsigned long long seen_adds;    /* dlpi_adds at the last look */
 
+static unsigned initial_objects;        /* objects loaded before main: never unloaded */
+
 struct cuda_look {
     unsigned long long adds;
     int first, found;
+    unsigned index;
 };
 
 DC_NO_SANITIZE static int look_for_cuda(struct dl_phdr_info *info, size_t size, void *data)
@@ -145,6 +148,11 @@ DC_NO_SANITIZE static int look_for_cuda(struct dl_phdr_info *info, size_t size, 
         if (l->adds && l->adds == __atomic_load_n(&seen_adds, __ATOMIC_RELAXED))
             return 1;                   /* nothing loaded since the last look */
     }
+    /* Only what was loaded since main: a CUDA library the program was linked
+     * with (or the wrapper preloaded: the sim's runtime) reaches our hooks
+     * when it is used, and a process that never uses it is left alone. */
+    if (l->index++ < __atomic_load_n(&initial_objects, __ATOMIC_RELAXED))
+        return 0;
     const char *n = info->dlpi_name, *b = n ? strrchr(n, '/') : NULL;
     b = b ? b + 1 : n;
     if (b && (!strncmp(b, "libcuda.so", 10) || !strncmp(b, "libcudart", 9))) {
@@ -159,7 +167,7 @@ DC_NO_SANITIZE void dc_start_if_cuda_loaded(void)
     if (dc_guard || !__atomic_load_n(&main_started, __ATOMIC_ACQUIRE) ||
         __atomic_load_n(&init_state, __ATOMIC_ACQUIRE) != ST_NONE)
         return;
-    struct cuda_look l = { 0, 1, 0 };
+    struct cuda_look l = { 0, 1, 0, 0 };
     dl_iterate_phdr(look_for_cuda, &l);
     __atomic_store_n(&seen_adds, l.adds, __ATOMIC_RELAXED);
     if (l.found)
@@ -276,8 +284,18 @@ typedef int (*main_fn)(int, char **, char **);
 typedef int (*lsm_fn)(main_fn, int, char **, void (*)(void), void (*)(void), void (*)(void), void *);
 static main_fn real_main;
 
+static int count_object(struct dl_phdr_info *info, size_t size, void *data)
+{
+    (void)info, (void)size;
+    ++*(unsigned *)data;
+    return 0;
+}
+
 static int main_hook(int argc, char **argv, char **envp)
 {
+    unsigned n = 0;
+    dl_iterate_phdr(count_object, &n);
+    __atomic_store_n(&initial_objects, n, __ATOMIC_RELAXED);
     __atomic_store_n(&main_started, 1, __ATOMIC_RELEASE);
     int r = real_main(argc, argv, envp);
     exit_status = r & 0xff;

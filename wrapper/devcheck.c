@@ -341,7 +341,7 @@ static int run_tree(char **prog, const char *tree)
     size_t files = m ? read_tree(m, tree) : 0;
     rmdir(tree);
     int errors = 0;
-    if (m && files) {
+    if (m) {
         m->migrate = dc_opt.mode == DC_MODE_MIGRATE;
         dc_model_merge(m);
         errors = m->totals.errors > 0;
@@ -349,6 +349,8 @@ static int run_tree(char **prog, const char *tree)
         dc_model_write_documents(m, dc_opt.sarif_path, dc_opt.junit_path, dc_opt.html_path, json);
         if (dc_opt.mode != DC_MODE_OFF) {
             FILE *out = summary_stream();
+            if (!files)
+                fprintf(out, "devcheck: no process of the tree used CUDA: nothing was checked\n");
             print_summary(m, out);
             if (out != stderr)
                 fclose(out);
