@@ -117,12 +117,13 @@ verdict() {
 }
 # sim_run SAMPLE DEVICES PREFIX PRELOAD ARG...: the sample in its own
 # directory (where it finds its fatbin, PTX or NVRTC source), on DEVICES
-# simulated GPUs, the twins preloaded after PRELOAD.
+# simulated GPUs, the twins preloaded after PRELOAD; stdin is not the list of
+# configurations the loop reads.
 sim_run() {
     _s=$1 _d=$2 _p=$3 _pre=$4; shift 4
     (cd "$CS/$_s" && run "$_p" env SIMCUDA_DEVICES="$_d" ${peer:+SIMCUDA_PEER=$peer} \
         LD_LIBRARY_PATH="$SIM_DIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
-        LD_PRELOAD="${SAN_PRELOAD:+$SAN_PRELOAD }$_pre${_pre:+ }$TWINS" "./$_s" "$@")
+        LD_PRELOAD="${SAN_PRELOAD:+$SAN_PRELOAD }$_pre${_pre:+ }$TWINS" "./$_s" "$@" </dev/null)
 }
 
 # failed MESSAGE: one configuration failed; the others still run.
@@ -162,7 +163,7 @@ while read -r s dp backends args; do
         t0=$(date +%s%N)
         if [ "$b" = wrapper ]; then
             (cd "$CS/$s" && run "$t" env LD_PRELOAD="$TWINS" \
-                ${peer:+SIMCUDA_PEER=$peer} "$DEVCHECK_BIN" --sim "$d" --json "$t.json.d/%p.jsonl" -- "./$s" $args)
+                ${peer:+SIMCUDA_PEER=$peer} "$DEVCHECK_BIN" --sim "$d" --json "$t.json.d/%p.jsonl" -- "./$s" $args </dev/null)
         else
             DEVCHECK_OPTIONS="backend=$b:json_path=$t.json.d/%p.jsonl" sim_run "$s" "$d" "$t" "$DEVCHECK_LIB" $args
         fi
