@@ -4,9 +4,9 @@
  * The options come from the same flag table as DEVCHECK_OPTIONS (core/
  * flags.def, through dc_options_from_argv); they are handed to the library
  * in DEVCHECK_OPTIONS, after any the environment already holds (the last
- * occurrence of a key wins).  LD_PRELOAD gets ../lib/libdevcheck.so relative
- * to this executable.  With no loadable libcuda.so.1 (or with --sim N) the
- * program runs on the simulated GPUs in ../sim, with the sim's
+ * occurrence of a key wins).  LD_PRELOAD gets libdevcheck.so, found relative
+ * to this executable (home_path).  With no loadable libcuda.so.1 (or with
+ * --sim N) the program runs on the simulated GPUs (the sim's directory), with the sim's
  * libcudart.so.13 preloaded after libdevcheck.so: a program that finds
  * NVIDIA's libcudart.so.13 through an RPATH (PyTorch's wheels), which beats
  * LD_LIBRARY_PATH, then gets the sim's, since the loader reuses a library
@@ -88,6 +88,19 @@ static void join(char *out, size_t len, const char *a, const char *b)
     memcpy(out + na, b, nb + 1);
 }
 
+/* out = the path of one of devcheck's files, relative to this executable's
+ * directory dir: installed ("make install", and the Python wheel's
+ * devcheck/_native/), PREFIX/bin/devcheck finds PREFIX/lib/devcheck/
+ * (libdevcheck.so, sim/, python/); in the build tree, BUILD/bin/devcheck
+ * finds BUILD/lib/libdevcheck.so, BUILD/sim, BUILD/lib/python.  No path of
+ * the build is compiled in.  installed and build start with "/../". */
+static void home_path(char *out, size_t len, const char *dir, const char *installed, const char *build)
+{
+    char probe[PATH_MAX];
+    join(probe, sizeof probe, dir, "/../lib/devcheck/libdevcheck.so");
+    join(out, len, dir, access(probe, F_OK) == 0 ? installed : build);
+}
+
 static void set_env(const char *name, const char *value)
 {
     if (setenv(name, value, 1) != 0)
@@ -122,7 +135,7 @@ int main(int argc, char **argv)
     char dir[PATH_MAX], lib[PATH_MAX], sim[PATH_MAX], buf[PATH_MAX], simrt[PATH_MAX] = "";
     if (self_dir(dir, sizeof dir) != 0)
         die(127, "devcheck: cannot locate the devcheck executable%s%s", "", "");
-    join(buf, sizeof buf, dir, "/../lib/libdevcheck.so");
+    home_path(buf, sizeof buf, dir, "/../lib/devcheck/libdevcheck.so", "/../lib/libdevcheck.so");
     if (!realpath(buf, lib))
         die(127, "devcheck: cannot find %s: %s", buf, strerror(errno));
 
@@ -162,7 +175,7 @@ int main(int argc, char **argv)
             use_sim = 1;
     }
     if (use_sim) {
-        join(buf, sizeof buf, dir, "/../sim");
+        home_path(buf, sizeof buf, dir, "/../lib/devcheck/sim", "/../sim");
         if (!realpath(buf, sim))
             join(sim, sizeof sim, buf, "");
         char ndev[32];
