@@ -62,6 +62,7 @@ include wrapper/wrapper.mk
 include samples/samples.mk
 include tests/tests.mk
 include bench/bench.mk
+include packaging/packaging.mk
 
 .PHONY: build-all
 build-all: $(ALL)
