@@ -4,3 +4,4 @@ include tests/preload.mk
 -include tests/e2e.mk
 include tests/cupti.mk
 include tests/clients.mk
+include tests/install.mk
