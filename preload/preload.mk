@@ -7,7 +7,7 @@
 
 PRELOAD_SO    := $(BUILD)/lib/libdevcheck.so
 PRELOAD_SRCS  := preload/interpose.c preload/startup.c preload/hooks_mem.c preload/hooks_launch.c \
-                 preload/hooks_runtime.c
+                 preload/hooks_runtime.c preload/hooks_cupti.c
 PRELOAD_OBJS  := $(patsubst %.c,$(BUILD)/obj/%.o,$(PRELOAD_SRCS))
 PRELOAD_MAP   := $(BUILD)/obj/preload/exports.map
 # nvcc checks preload/rt_proto.h against the toolkit's own declarations.
