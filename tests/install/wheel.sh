@@ -56,11 +56,13 @@ for f in $elves; do
         [ -f "$N/lib/devcheck/deps/$n" ] || fail "${f#"$W"/} needs $n, neither system nor bundled"
     done
 done
+dlopened=""
 for n in $(readelf -p .rodata "$N/lib/devcheck/libdevcheck.so" | grep -o 'lib[A-Za-z0-9_+-]*\.so\.[0-9]*' | sort -u); do
     echo "$n" | grep -Eq "$system|$nvidia" && continue
     [ -f "$N/lib/devcheck/deps/$n" ] || fail "libdevcheck.so names $n (for dlopen): not bundled"
+    dlopened="$dlopened $n"
 done
-note "wheel $(basename "$WHL"); bundled: $(echo $bundled)"
+note "wheel $(basename "$WHL"); bundled: $(echo $bundled); named for dlopen by libdevcheck.so:$dlopened"
 
 # ---- what pip installed
 S=$("$V/bin/python" -c 'import devcheck, os; print(os.path.dirname(devcheck.__file__))') || fail "import devcheck failed"
@@ -84,6 +86,13 @@ hide_build
 sample_runs wheel "$V/bin/devcheck"
 sample_runs module "$V/bin/python" -m devcheck
 client_run wheel "$V/bin/devcheck"
+# the libraries libdevcheck.so loads with dlopen (a finding's stack and its
+# symbols) are the wheel's, not this machine's
+(cd "$TMPD/outside" && LD_DEBUG=libs "$V/bin/devcheck" --sim 4 -- ./vision_merge >/dev/null 2>"$TMPD/lddebug")
+for n in $dlopened; do
+    grep -q "calling init: $S/_native/lib/devcheck/deps/$n\$" "$TMPD/lddebug" ||
+        fail "$n: not loaded from the wheel ($(grep "calling init: .*/$n" "$TMPD/lddebug" | head -n 1))"
+done
 cd "$TMPD/outside" || fail "no $TMPD/outside"
 out=$("$V/bin/python" -m devcheck --sim 2 -- printf '%s|' 'a b' '' '--sim' 'c;d' 2>"$TMPD/args.err")
 expect_eq "arguments through python -m devcheck" "a b||--sim|c;d|" "$out"
