@@ -6,7 +6,7 @@
  * in DEVCHECK_OPTIONS, after any the environment already holds (the last
  * occurrence of a key wins).  LD_PRELOAD gets libdevcheck.so, found relative
  * to this executable (home_path).  With no loadable libcuda.so.1 (or with
- * --sim N) the program runs on the simulated GPUs (the sim's directory), with the sim's
+ * --sim N) the program runs on the simulated GPUs, with the sim's
  * libcudart.so.13 preloaded after libdevcheck.so: a program that finds
  * NVIDIA's libcudart.so.13 through an RPATH (PyTorch's wheels), which beats
  * LD_LIBRARY_PATH, then gets the sim's, since the loader reuses a library
