@@ -3,7 +3,7 @@
 # the layout (bin/devcheck, lib/devcheck/{libdevcheck.so,sim/*,python/*},
 # share/doc/devcheck/*, share/man/man1/devcheck.1), none naming the build
 # tree; the man page lists every option of core/flags.def; ldd of the
-# installed library resolves every dependency.  Then, with the build tree
+# installed library shows glibc alone.  Then, with the build tree
 # moved away and from a directory outside the clone, the installed
 # `devcheck --sim 4` finds in vision_merge what the build tree's finds
 # (report mode: the program's status 1; migrate mode: --error-exitcode 7)
@@ -25,6 +25,12 @@ expect_man "$P/share/man/man1/devcheck.1"
 expect_no_build_path "$P/bin/devcheck" "$P/lib/devcheck/libdevcheck.so" "$P"/lib/devcheck/sim/*
 ldd "$P/lib/devcheck/libdevcheck.so" >"$TMPD/ldd" 2>&1 || fail "ldd failed on the installed library"
 expect_no_grep 'not found' "$TMPD/ldd"
+# libunwind and libdw are loaded with dlopen: the library needs glibc alone
+# (and the sanitizer's runtime in a sanitizer build, with its libgcc_s)
+sed 's/^/    ldd> /' "$TMPD/ldd"
+grep -Ev '^[[:space:]]*(linux-vdso\.so|/lib|lib(c|m|dl|pthread|rt)\.so\.[0-9]+ |lib(asan|tsan|ubsan)\.so)' \
+    "$TMPD/ldd" | { [ -n "$SANITIZE" ] && grep -v '^[[:space:]]*libgcc_s\.so\.1 ' || cat; } >"$TMPD/ldd.other"
+[ ! -s "$TMPD/ldd.other" ] || { cat "$TMPD/ldd.other" >&2; fail "the installed library needs more than glibc"; }
 
 ref_sample_runs
 [ -z "$SANITIZE" ] && client_ref
