@@ -5,3 +5,4 @@ include tests/preload.mk
 include tests/outputs.mk
 include tests/cupti.mk
 include tests/clients.mk
+include tests/install.mk
