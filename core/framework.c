@@ -73,7 +73,8 @@ int dc_framework_error(const char *framework, const char *message, unsigned nfra
         struct dc_alloc a;
         if (ptrs[i] && dc_reg_lookup(ptrs[i], &a) == 0) {
             t[i].alloc_known = 1;
-            t[i].alloc = (struct dc_finding_alloc){ a.base, a.size, a.kind, a.owner, a.alloc_stack };
+            t[i].alloc = (struct dc_finding_alloc){ .base = a.base, .size = a.size, .kind = a.kind, .owner = a.owner,
+                                                    .alloc_stack = a.alloc_stack, .from_driver = a.from_driver };
         }
     }
     uint64_t h = fnv(message, 0xcbf29ce484222325ull);
