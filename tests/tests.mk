@@ -5,4 +5,5 @@ include tests/preload.mk
 include tests/outputs.mk
 include tests/cupti.mk
 include tests/clients.mk
+include tests/install.mk
 include tests/corpus/corpus.mk

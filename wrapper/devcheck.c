@@ -5,9 +5,9 @@
  * The options come from the same flag table as DEVCHECK_OPTIONS (core/
  * flags.def, through dc_options_from_argv); they are handed to the library
  * in DEVCHECK_OPTIONS, after any the environment already holds (the last
- * occurrence of a key wins).  LD_PRELOAD gets ../lib/libdevcheck.so relative
- * to this executable.  With no loadable libcuda.so.1 (or with --sim N) the
- * program runs on the simulated GPUs in ../sim, with the sim's
+ * occurrence of a key wins).  LD_PRELOAD gets libdevcheck.so, found relative
+ * to this executable (home_path).  With no loadable libcuda.so.1 (or with
+ * --sim N) the program runs on the simulated GPUs, with the sim's
  * libcudart.so.13 preloaded after libdevcheck.so: a program that finds
  * NVIDIA's libcudart.so.13 through an RPATH (PyTorch's wheels), which beats
  * LD_LIBRARY_PATH, then gets the sim's, since the loader reuses a library
@@ -120,6 +120,19 @@ static void join(char *out, size_t len, const char *a, const char *b)
         die(127, "devcheck: path too long: %s%s", a, b);
     memcpy(out, a, na);
     memcpy(out + na, b, nb + 1);
+}
+
+/* out = the path of one of devcheck's files, relative to this executable's
+ * directory dir: installed ("make install", and the Python wheel's
+ * devcheck/_native/), PREFIX/bin/devcheck finds PREFIX/lib/devcheck/
+ * (libdevcheck.so, sim/, python/); in the build tree, BUILD/bin/devcheck
+ * finds BUILD/lib/libdevcheck.so, BUILD/sim, BUILD/lib/python.  No path of
+ * the build is compiled in.  installed and build start with "/../". */
+static void home_path(char *out, size_t len, const char *dir, const char *installed, const char *build)
+{
+    char probe[PATH_MAX];
+    join(probe, sizeof probe, dir, "/../lib/devcheck/libdevcheck.so");
+    join(out, len, dir, access(probe, F_OK) == 0 ? installed : build);
 }
 
 static void set_env(const char *name, const char *value)
@@ -445,7 +458,7 @@ static void framework_env(const char *dir, const char *lib)
         set_default_env("NVTX_INJECTION64_PATH", lib);
     if (dc_opt.framework_errors) {
         char buf[PATH_MAX], py[PATH_MAX];
-        join(buf, sizeof buf, dir, "/../lib/python");
+        home_path(buf, sizeof buf, dir, "/../lib/devcheck/python", "/../lib/python");
         if (!realpath(buf, py))
             return;
         const char *old = getenv("PYTHONPATH");
@@ -486,7 +499,7 @@ int main(int argc, char **argv)
     char dir[PATH_MAX], lib[PATH_MAX], sim[PATH_MAX], buf[PATH_MAX], simrt[PATH_MAX] = "";
     if (self_dir(dir, sizeof dir) != 0)
         die(127, "devcheck: cannot locate the devcheck executable%s%s", "", "");
-    join(buf, sizeof buf, dir, "/../lib/libdevcheck.so");
+    home_path(buf, sizeof buf, dir, "/../lib/devcheck/libdevcheck.so", "/../lib/libdevcheck.so");
     if (!realpath(buf, lib))
         die(127, "devcheck: cannot find %s: %s", buf, strerror(errno));
 
@@ -532,7 +545,7 @@ int main(int argc, char **argv)
             use_sim = 1;
     }
     if (use_sim) {
-        join(buf, sizeof buf, dir, "/../sim");
+        home_path(buf, sizeof buf, dir, "/../lib/devcheck/sim", "/../sim");
         if (!realpath(buf, sim))
             join(sim, sizeof sim, buf, "");
         char ndev[32];
