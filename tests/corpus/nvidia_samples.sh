@@ -45,13 +45,9 @@ NO_REPORT="deviceQueryDrv"
 # Known false errors, SAMPLE:KERNEL:PARAM: devcheck's errors on that operand
 # of that sample are named in the output, not counted; any other error fails.
 # Each is a devcheck bug to fix, then to remove from here.
-KNOWN_FALSE="graphMemoryNodes:validateGPU:1"
-#  graphMemoryNodes  validateGPU(float *, negSquareArrays, bool *) gets a
-#                    struct whose unused fields input and square are never
-#                    set (stack garbage, here stale host addresses); the kernel
-#                    reads only .negSquare.  Built with -g, the host stub's
-#                    debug information makes them pointer fields: host_memory
-#                    errors at word +0 and +8 of param 1.
+KNOWN_FALSE=""
+#  (graphMemoryNodes:validateGPU:1 was one until fc836c2: unset, unused
+#  pointer fields of a struct passed by value, stale host addresses.)
 
 # The configurations, one a line: SAMPLE DEVICES[/PEERS] BACKEND[,BACKEND...]
 # [ARG...], PEERS the sim's peer topology (SIMCUDA_PEER: only those pairs).
