@@ -16,6 +16,7 @@
 #include "core/registry.h"
 #include "report/finding.h"
 #include "report/report.h"
+#include "report/matrix.h"
 #include "report/stack.h"
 
 #include <stdlib.h>
@@ -34,6 +35,9 @@ struct ctx {
     int collect;
     struct dc_opnd *ops;        /* DC_ASYNC_OPERANDS_MAX of them */
     unsigned nops;
+    /* clean operands (the launch device's own memory, managed memory),
+     * counted in the access matrix once per launch */
+    unsigned clean_own, clean_managed;
 };
 
 /* The launch as a finding reports it. */
@@ -286,8 +290,24 @@ static void collect_word(struct ctx *c, const struct word *w)
         c->ops[c->nops++] = o;
 }
 
+/* The access matrix's column of an operand's memory (report/matrix.h). */
+static int operand_column(const struct dc_alloc *a)
+{
+    switch (a->kind) {
+    case DC_MEM_HOST_PINNED:
+    case DC_MEM_HOST_REGISTERED:
+        return DC_COL_PINNED;
+    case DC_MEM_HOST_PAGEABLE:
+        return DC_COL_PAGEABLE;
+    case DC_MEM_MANAGED:
+        return DC_COL_MANAGED;
+    default:
+        return a->owner;
+    }
+}
+
 /* A word with something to say (resolve gave r, and *a when r == 1): its
- * finding, if the options make one. */
+ * finding, if the options make one.  Counted in the access matrix. */
 static __attribute__((noinline)) void report_word(struct ctx *c, const struct word *w, int r,
                                                   const struct dc_alloc *a)
 {
@@ -304,6 +324,7 @@ static __attribute__((noinline)) void report_word(struct ctx *c, const struct wo
     if (r == 1) {
         struct dc_alloc copy = *a;      /* a may live in the registry's cache: later lookups reuse it */
         a = &copy;
+        dc_report_count_operand(l->device, operand_column(a));     /* the HTML access matrix */
         f.alloc_known = 1;
         alloc_view(&f.alloc, a);
         switch (a->kind) {
@@ -347,6 +368,14 @@ static __attribute__((noinline)) void report_word(struct ctx *c, const struct wo
         emit_at(c, &f, a, w->arg_offset);
         return;
     }
+    dc_report_count_operand(l->device, DC_COL_PAGEABLE);
+    /* A pointer field is never pageable host memory by itself: a struct
+     * passed by value often leaves the fields a kernel does not use unset,
+     * and their stack garbage is most often a stale host address (NVIDIA's
+     * graphMemoryNodes: validateGPU's negSquareArrays).  Memory devcheck or
+     * the driver knows (above) is still checked in every field. */
+    if (w->kind == DC_WK_POINTER_FIELD)
+        return;
     f.kind = DC_F_HOST_MEMORY;
     f.alloc_known = 0;
     f.severity = host_severity(1, l->pageable_ok, &skip);
@@ -379,12 +408,18 @@ static __attribute__((noinline)) void check_word(struct ctx *c, const struct wor
 
 /* The hot path: a word that is 0, or in memory the launch device owns
  * (seen before: the registry's per-thread cache), has nothing to say. */
-static inline int word_clean(const struct dc_launch *l, uintptr_t v)
+static inline int word_clean(struct ctx *c, uintptr_t v)
 {
     if (!v)
         return 1;
     const struct dc_alloc *a = dc_reg_lookup_ref(v);
-    return a && clean(a, l->device);
+    if (!a || !clean(a, c->l->device))
+        return 0;
+    if (a->kind == DC_MEM_MANAGED)
+        c->clean_managed++;
+    else
+        c->clean_own++;
+    return 1;
 }
 
 /* The word at absolute argument offset a of parameter i (or of the buffer). */
@@ -416,7 +451,7 @@ static void scan_param(struct ctx *c, unsigned i)
     case DC_PC_POINTER:
         if (off % 8 || p->size != 8 || !read_word(l, (int)i, off, off, &w.v))
             return;
-        if (!c->collect && word_clean(l, w.v))
+        if (!c->collect && word_clean(c, w.v))
             return;
         w.kind = DC_WK_POINTER_PARAM;
         w.offset = 0;
@@ -436,7 +471,7 @@ static void scan_param(struct ctx *c, unsigned i)
             continue;
         if (!read_word(l, (int)i, off, a, &w.v))
             continue;
-        if (!c->collect && word_clean(l, w.v))
+        if (!c->collect && word_clean(c, w.v))
             continue;
         w.kind = cls == DC_WORD_PTR ? DC_WK_POINTER_PARAM : cls == DC_WORD_FIELD ? DC_WK_POINTER_FIELD : DC_WK_UNKNOWN;
         w.offset = (uint32_t)(a - off);
@@ -472,10 +507,15 @@ static __attribute__((noinline)) void scan_plan(struct ctx *c, const struct dc_l
             continue;
         if (tc) {
             const struct dc_reg_tc *s = tc + dc_reg_tc_index(v);
-            if (s->addr == v && s->gen == g && clean(&s->a, dev))
+            if (s->addr == v && s->gen == g && clean(&s->a, dev)) {
+                if (s->a.kind == DC_MEM_MANAGED)
+                    c->clean_managed++;
+                else
+                    c->clean_own++;
                 continue;
+            }
         }
-        if (word_clean(l, v) == 0) {
+        if (word_clean(c, v) == 0) {
             struct word w = { .param = (int)pw->param, .offset = pw->offset, .arg_offset = pw->arg_offset,
                               .v = v, .kind = (enum dc_word_kind)pw->kind, .ev = pw->ev };
             check_word(c, &w);
@@ -524,6 +564,7 @@ int dc_check_launch(const struct dc_launch *l)
     c.ops = NULL;
     c.nops = 0;
     c.launch_stack = 0;
+    c.clean_own = c.clean_managed = 0;
     if (l->current_device >= 0 && l->device >= 0 && l->current_device != l->device) {
         struct dc_finding f;
         memset(&f, 0, sizeof f);
@@ -551,6 +592,10 @@ int dc_check_launch(const struct dc_launch *l)
     }
     dc_report_count_launch(1, l->path);         /* first: a halt on a finding of this launch counts it */
     scan_launch(&c);
+    if (c.clean_own)                            /* the HTML access matrix, once per launch */
+        dc_report_count_operands(l->device, l->device, c.clean_own);
+    if (c.clean_managed)
+        dc_report_count_operands(l->device, DC_COL_MANAGED, c.clean_managed);
     if (__builtin_expect(dc_opt.verbosity >= 2, 0))
         dc_logv(2, "checked %s on cuda:%d (%u params): %d errors", l->kernel ? l->kernel : "?",
                 l->device, l->layout_known ? l->nparams : 0, c.errors);
@@ -615,7 +660,7 @@ void dc_check_async_error(const struct dc_launch *l, const char *error)
     if (!dc_filter_selected(l, 0, &first_unchecked))
         return;
     struct dc_opnd ops[DC_ASYNC_OPERANDS_MAX];
-    struct ctx cc = { .l = l, .collect = 1, .ops = ops };
+    struct ctx cc = { .l = l, .collect = 1, .ops = ops };         /* collects: counts nothing */
     struct ctx *c = &cc;
     if (l->device >= 0)
         scan_launch(c);

@@ -6,6 +6,7 @@
 #include "core/contexts.h"
 #include "core/epoch.h"
 #include "core/filter.h"
+#include "core/hostdwarf.h"
 #include "core/images.h"
 #include "core/kernels.h"
 #include "core/memory.h"
@@ -13,6 +14,7 @@
 #include "core/ptrinfo.h"
 #include "core/registry.h"
 #include "report/report.h"
+#include "report/stack.h"
 
 #include <pthread.h>
 
@@ -35,10 +37,12 @@ static void fork_prepare(void)
     dc_capture_fork_prepare();
     dc_images_fork_prepare();
     dc_ptrinfo_fork_prepare();
+    dc_hostdwarf_fork_prepare();
 }
 
 static void fork_parent(void)
 {
+    dc_hostdwarf_fork_parent();
     dc_ptrinfo_fork_parent();
     dc_images_fork_parent();
     dc_capture_fork_parent();
@@ -52,6 +56,7 @@ static void fork_parent(void)
 
 static void fork_child(void)
 {
+    dc_hostdwarf_fork_child();
     dc_ptrinfo_fork_child();
     dc_images_fork_child();
     dc_capture_fork_child();
@@ -87,14 +92,37 @@ void dc_core_open(void)
         .driver_note = caps,
         .driver_version = version,
         .driver_layouts = dc_kernels_driver_layouts(),
+        .sarif_path = dc_opt.sarif_path,
+        .junit_path = dc_opt.junit_path,
+        .html_path = dc_opt.html_path,
+        .source_root = dc_opt.source_root,
+        .suppressions = dc_opt.suppressions,
+        .gen_suppressions = dc_opt.gen_suppressions,
+        .tree_dir = dc_opt.tree_dir,
     };
     dc_report_init(&rc);
+    dc_stack_set_interpreter_frames(dc_opt.python_interpreter_frames);
     dc_logv(1, "%s", caps);
+}
+
+void dc_core_prestart(void)
+{
+    if (dc_opt.mode != DC_MODE_OFF)
+        dc_report_prestart(dc_opt.log_path, dc_opt.json_path);
+}
+
+void dc_core_finish_signal(int fault)
+{
+    dc_report_finish_signal(fault);
 }
 
 int dc_core_finish(int program_status)
 {
     dc_report_finish();
+    /* Under the wrapper (tree_dir) the wrapper applies error_exitcode to
+     * the whole tree: a child's own status is never changed. */
+    if (dc_opt.tree_dir[0])
+        return -1;
     if (dc_opt.error_exitcode != 0 && program_status >= 0 && (program_status & 0xff) == 0 &&
         dc_report_error_count() > 0)
         return dc_opt.error_exitcode;

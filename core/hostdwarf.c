@@ -2,8 +2,9 @@
  * hostdwarf.h). */
 #include "core/hostdwarf.h"
 #include "core/kernels.h"
+#include "report/forklock.h"
+#include "report/lazylib.h"
 
-#include <dlfcn.h>
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <fcntl.h>
@@ -15,23 +16,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* ---- libdw and libelf, loaded on first use ---------------------------------------------------- *
- * Never linked: loaded with dlopen(RTLD_LOCAL) and called through pointers
- * typed from their headers, so nothing of theirs enters the program's symbol
- * resolution (as report/stack.c does). */
-
-#define ELF_FUNCS(X) \
-    X(elf_begin) \
-    X(elf_end) \
-    X(elf_getdata) \
-    X(elf_getshdrstrndx) \
-    X(elf_kind) \
-    X(elf_nextscn) \
-    X(elf_strptr) \
-    X(elf_version) \
-    X(gelf_getshdr) \
-    X(gelf_getsym)
-#define DW_FUNCS(X) \
+/* libdw and libelf are loaded on first use with dlopen(RTLD_LOCAL), never
+ * linked: nothing of theirs may come ahead of the program's libraries. */
+#define HD_FUNCS(X) \
     X(dwarf_addrdie) \
     X(dwarf_aggregate_size) \
     X(dwarf_attr) \
@@ -46,40 +33,42 @@
     X(dwarf_hasattr) \
     X(dwarf_lowpc) \
     X(dwarf_siblingof) \
-    X(dwarf_tag)
-#define X(name) static __typeof__(&name) p_##name;
-ELF_FUNCS(X)
-DW_FUNCS(X)
-#undef X
+    X(dwarf_tag) \
+    X(elf_begin) \
+    X(elf_end) \
+    X(elf_getdata) \
+    X(elf_getshdrstrndx) \
+    X(elf_kind) \
+    X(elf_nextscn) \
+    X(elf_strptr) \
+    X(elf_version) \
+    X(gelf_getshdr) \
+    X(gelf_getsym)
+DC_LAZY_POINTERS(HD_FUNCS)
+static int hd_state;                    /* 0 not tried, 1 loaded, -1 unavailable */
+static pthread_mutex_t hd_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static int libs_state;                  /* 0 not tried, 1 loaded, -1 unavailable */
-static pthread_mutex_t libs_lock = PTHREAD_MUTEX_INITIALIZER;
-
-/* Loads libdw.so.1 (which brings libelf.so.1) and binds every function; 1 when all are there. */
-static int libs_ready(void)
+static int hd_ready(void)
 {
-    int st = __atomic_load_n(&libs_state, __ATOMIC_ACQUIRE);
-    if (st)
+    int st = __atomic_load_n(&hd_state, __ATOMIC_ACQUIRE);
+    if (__builtin_expect(st != 0, 1))
         return st == 1;
-    pthread_mutex_lock(&libs_lock);
-    if (!libs_state) {
-        void *dwh = dlopen("libdw.so.1", RTLD_NOW | RTLD_LOCAL);
-        void *elfh = dwh ? dlopen("libelf.so.1", RTLD_NOW | RTLD_LOCAL) : NULL;
-        int ok = dwh && elfh;
-#define X(name) if (ok && !(p_##name = (__typeof__(p_##name))dlsym(H_, #name))) ok = 0;
-#define H_ elfh
-        if (ok) { ELF_FUNCS(X) }
-#undef H_
-#define H_ dwh
-        if (ok) { DW_FUNCS(X) }
-#undef H_
-#undef X
-        __atomic_store_n(&libs_state, ok ? 1 : -1, __ATOMIC_RELEASE);
+    pthread_mutex_lock(&hd_lock);
+    if (hd_state == 0) {
+        void *h_ = dlopen("libdw.so.1", RTLD_NOW | RTLD_LOCAL);
+        int ok = 0;
+        if (h_)
+            DC_LAZY_BIND(h_, HD_FUNCS, ok);
+        __atomic_store_n(&hd_state, ok ? 1 : -1, __ATOMIC_RELEASE);
     }
-    st = libs_state;
-    pthread_mutex_unlock(&libs_lock);
+    st = hd_state;
+    pthread_mutex_unlock(&hd_lock);
     return st == 1;
 }
+
+void dc_hostdwarf_fork_prepare(void) { pthread_mutex_lock(&hd_lock); }
+void dc_hostdwarf_fork_parent(void) { pthread_mutex_unlock(&hd_lock); }
+void dc_hostdwarf_fork_child(void) { dc_mutex_fork_child(&hd_lock); }
 
 #define MAX_OBJECTS 512
 #define MAX_TYPE_DEPTH 16
@@ -454,7 +443,7 @@ int dc_dwarf_params(const char *name, struct dc_dw_param *out, int max)
     if (!name || !*name || !out || max <= 0)
         return -1;
     memset(out, 0, (size_t)max * sizeof *out);
-    if (!libs_ready() || p_elf_version(EV_CURRENT) == EV_NONE)
+    if (!hd_ready() || p_elf_version(EV_CURRENT) == EV_NONE)
         return -1;
     struct objects *o = calloc(1, sizeof *o);
     if (!o)

@@ -38,6 +38,10 @@ struct dc_dw_param {
  * describes it).  Free with dc_dwarf_params_free. */
 int dc_dwarf_params(const char *name, struct dc_dw_param *out, int max);
 void dc_dwarf_params_free(struct dc_dw_param *p, int n);
+/* fork handlers of the lock that loads libdw (core/core.c registers them). */
+void dc_hostdwarf_fork_prepare(void);
+void dc_hostdwarf_fork_parent(void);
+void dc_hostdwarf_fork_child(void);
 
 #pragma GCC visibility pop
 #endif

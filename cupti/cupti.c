@@ -166,7 +166,56 @@ static const CUpti_CallbackId driver_cbids[] = {
     CUPTI_DRIVER_TRACE_CBID_cuLibraryGetKernel,
     CUPTI_DRIVER_TRACE_CBID_cuLibraryGetModule,
     CUPTI_DRIVER_TRACE_CBID_cuKernelGetFunction,
+    /* copies: the transfer matrix (core/transfers.c) */
+    CUPTI_DRIVER_TRACE_CBID_cuMemcpy,
+    CUPTI_DRIVER_TRACE_CBID_cuMemcpyAsync,
+    CUPTI_DRIVER_TRACE_CBID_cuMemcpyHtoD_v2,
+    CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoH_v2,
+    CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoD_v2,
+    CUPTI_DRIVER_TRACE_CBID_cuMemcpyHtoDAsync_v2,
+    CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoHAsync_v2,
+    CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoDAsync_v2,
+    CUPTI_DRIVER_TRACE_CBID_cuMemcpyPeer,
+    CUPTI_DRIVER_TRACE_CBID_cuMemcpyPeerAsync,
+    CUPTI_DRIVER_TRACE_CBID_cuMemPrefetchAsync_v2,
 };
+
+/* A copy that succeeded, for the transfer matrix: 1 when cbid is one. */
+static int copy_exit(CUpti_CallbackId cbid, const void *p)
+{
+#define CP(T, d, s) do { const T *c_ = p; dc_copy_event((uintptr_t)c_->d, -1, (uintptr_t)c_->s, -1, c_->ByteCount); } while (0)
+    switch (cbid) {
+    case CUPTI_DRIVER_TRACE_CBID_cuMemcpy: CP(cuMemcpy_params, dst, src); return 1;
+    case CUPTI_DRIVER_TRACE_CBID_cuMemcpyAsync: CP(cuMemcpyAsync_params, dst, src); return 1;
+    case CUPTI_DRIVER_TRACE_CBID_cuMemcpyHtoD_v2: CP(cuMemcpyHtoD_v2_params, dstDevice, srcHost); return 1;
+    case CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoH_v2: CP(cuMemcpyDtoH_v2_params, dstHost, srcDevice); return 1;
+    case CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoD_v2: CP(cuMemcpyDtoD_v2_params, dstDevice, srcDevice); return 1;
+    case CUPTI_DRIVER_TRACE_CBID_cuMemcpyHtoDAsync_v2: CP(cuMemcpyHtoDAsync_v2_params, dstDevice, srcHost); return 1;
+    case CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoHAsync_v2: CP(cuMemcpyDtoHAsync_v2_params, dstHost, srcDevice); return 1;
+    case CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoDAsync_v2: CP(cuMemcpyDtoDAsync_v2_params, dstDevice, srcDevice); return 1;
+    case CUPTI_DRIVER_TRACE_CBID_cuMemcpyPeer: {
+        const cuMemcpyPeer_params *c = p;
+        dc_copy_event(c->dstDevice, dc_ctx_device(c->dstContext), c->srcDevice, dc_ctx_device(c->srcContext),
+                      c->ByteCount);
+        return 1;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuMemcpyPeerAsync: {
+        const cuMemcpyPeerAsync_params *c = p;
+        dc_copy_event(c->dstDevice, dc_ctx_device(c->dstContext), c->srcDevice, dc_ctx_device(c->srcContext),
+                      c->ByteCount);
+        return 1;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuMemPrefetchAsync_v2: {
+        const cuMemPrefetchAsync_v2_params *c = p;
+        dc_copy_event(0, c->location.type == CU_MEM_LOCATION_TYPE_DEVICE ? c->location.id : -1, c->devPtr, -1,
+                      c->count);
+        return 1;
+    }
+    default:
+        return 0;
+    }
+#undef CP
+}
 
 /* Runtime launches, with the entry point's name as the interposer reports it. */
 static const struct rt_launch {
@@ -418,6 +467,8 @@ static void on_driver_mem(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
         return;
     }
 
+    if (copy_exit(cbid, p))
+        return;
     switch (cbid) {
     case CUPTI_DRIVER_TRACE_CBID_cuMemAlloc_v2: {
         const cuMemAlloc_v2_params *a = p;

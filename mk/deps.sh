@@ -15,9 +15,13 @@ have_header uthash.h            || missing="$missing uthash-dev"
 have_header elfutils/libdw.h    || missing="$missing libdw-dev"
 have_header libelf.h            || missing="$missing libelf-dev"
 have_header zstd.h              || missing="$missing libzstd-dev"
+have_header libiberty/demangle.h || missing="$missing libiberty-dev"   # the demangler, linked statically
 command -v python3 >/dev/null   || missing="$missing python3"
 have_header valgrind/callgrind.h || missing="$missing valgrind"    # make bench, tests/bench: callgrind
 command -v valgrind >/dev/null  || case $missing in *valgrind*) ;; *) missing="$missing valgrind" ;; esac
+command -v xmllint >/dev/null   || missing="$missing libxml2-utils" # tests: JUnit XML against its schema
+command -v mpirun >/dev/null    || missing="$missing openmpi-bin"   # tests: a 2-rank job under mpirun
+command -v chromium >/dev/null  || missing="$missing chromium"      # tests: the HTML report in a headless browser
 [ -z "$missing" ] && exit 0
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
     echo "devcheck: installing missing packages:$missing" >&2

@@ -13,8 +13,6 @@
  * CUDA 13 caller libcudart.so.13, wherever and however each was loaded. */
 #include "preload/preload.h"
 
-#include <dlfcn.h>
-
 /* The entries of hook `name` with parameters `params` and arguments `args`:
  * body_<name>(rt, args...) inlined into each. */
 #define RT_ENTRIES(name, params, args)                                                    \
@@ -130,83 +128,69 @@ RT_ENTRIES(cudaSetDevice, (int device), (device))
 
 /* --- nvcc's registration of fatbins and kernels ------------------------------ *
  * Called from constructors, before main and before devcheck starts: they
- * pass straight through and describe the fatbin and kernel names to the core
- * (which keeps them for its image reader, core/images.c) without starting
- * devcheck and without calling CUDA. */
+ * pass straight through to the caller's runtime and describe the fatbin and
+ * kernel names to the core (which keeps them for its image reader,
+ * core/images.c) without starting devcheck and without calling CUDA. */
 
-/* The real registration function of runtime rt: its versioned definition
- * (dc_resolve_rt), else the one the calling object's own dependencies hold (a
- * libcudart loaded RTLD_LOCAL with a Python extension). */
-static void *registration_real(int rt, void **slot, const char *name, const void *caller)
-{
-    void *p = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
-    if (p)
-        return p;
-    p = dc_resolve_rt(rt, name);
-    Dl_info info;
-    if (!p && caller && dladdr(caller, &info) && info.dli_fname) {
-        void *h = dlopen(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD);
-        if (h) {
-            p = dlsym(h, name);
-            dlclose(h);
-        }
-    }
-    if (p)
-        __atomic_store_n(slot, p, __ATOMIC_RELEASE);
-    return p;
-}
-#define REGISTRATION_REAL(rt, name)                                                        \
-    ((__typeof__(dc_real_##name[0]))registration_real(rt, (void **)&dc_real_##name[rt], #name, \
-                                                      __builtin_return_address(0)))
-/* The three version entries of a registration hook (RT_ENTRIES for a
- * function returning `type`): the bodies are inlined, so
- * __builtin_return_address(0) is the registering object's. */
-#define REG_ENTRIES(type, name, params, args, ret)                                        \
-    DC_EXPORT type CUDARTAPI name params { ret body_##name(DC_RT13, DC_UNPAREN args); }   \
-    __attribute__((used)) static type CUDARTAPI rt12_##name params                       \
+#define REG_ENTRIES(ret, name, params, args)                                              \
+    DC_EXPORT ret CUDARTAPI name params { return body_##name(DC_RT13, DC_UNPAREN args); } \
+    __attribute__((used)) static ret CUDARTAPI rt12_##name params                         \
     {                                                                                     \
-        ret body_##name(DC_RT12, DC_UNPAREN args);                                        \
+        return body_##name(DC_RT12, DC_UNPAREN args);                                     \
     }                                                                                     \
-    __attribute__((used)) static type CUDARTAPI rt11_##name params                       \
+    __attribute__((used)) static ret CUDARTAPI rt11_##name params                         \
     {                                                                                     \
-        ret body_##name(DC_RT11, DC_UNPAREN args);                                        \
+        return body_##name(DC_RT11, DC_UNPAREN args);                                     \
     }
 
 static inline __attribute__((always_inline)) void **body___cudaRegisterFatBinary(int rt, void *fatCubin)
 {
-    __typeof__(dc_real___cudaRegisterFatBinary[0]) real = REGISTRATION_REAL(rt, __cudaRegisterFatBinary);
+    __typeof__(dc_real___cudaRegisterFatBinary[0]) real = DC_RT_REAL(rt, __cudaRegisterFatBinary);
     void **h = real ? real(fatCubin) : NULL;
     if (h && !dc_guard)
         dc_image_fatbin_registered(h, fatCubin);
     return h;
 }
-REG_ENTRIES(void **, __cudaRegisterFatBinary, (void *fatCubin), (fatCubin), return)
+REG_ENTRIES(void **, __cudaRegisterFatBinary, (void *fatCubin), (fatCubin))
 
-static inline __attribute__((always_inline)) void
-body___cudaRegisterFunction(int rt, void **fatCubinHandle, const char *hostFun, char *deviceFun,
-                            const char *deviceName, int thread_limit, uint3 *tid, uint3 *bid, dim3 *bDim,
-                            dim3 *gDim, int *wSize)
+/* Returns 0 so that each entry is a plain tail of its body. */
+static inline __attribute__((always_inline)) int body___cudaRegisterFunction(
+    int rt, void **fatCubinHandle, const char *hostFun, char *deviceFun, const char *deviceName, int thread_limit,
+    uint3 *tid, uint3 *bid, dim3 *bDim, dim3 *gDim, int *wSize)
 {
-    __typeof__(dc_real___cudaRegisterFunction[0]) real = REGISTRATION_REAL(rt, __cudaRegisterFunction);
+    __typeof__(dc_real___cudaRegisterFunction[0]) real = DC_RT_REAL(rt, __cudaRegisterFunction);
     if (real)
         real(fatCubinHandle, hostFun, deviceFun, deviceName, thread_limit, tid, bid, bDim, gDim, wSize);
     if (!dc_guard)
         dc_image_function_registered(fatCubinHandle, deviceFun);
+    return 0;
 }
-REG_ENTRIES(void, __cudaRegisterFunction,
-    (void **fatCubinHandle, const char *hostFun, char *deviceFun, const char *deviceName, int thread_limit,
-     uint3 *tid, uint3 *bid, dim3 *bDim, dim3 *gDim, int *wSize),
-    (fatCubinHandle, hostFun, deviceFun, deviceName, thread_limit, tid, bid, bDim, gDim, wSize), )
 
-static inline __attribute__((always_inline)) void body___cudaUnregisterFatBinary(int rt, void **fatCubinHandle)
+static inline __attribute__((always_inline)) int body___cudaUnregisterFatBinary(int rt, void **fatCubinHandle)
 {
-    __typeof__(dc_real___cudaUnregisterFatBinary[0]) real = REGISTRATION_REAL(rt, __cudaUnregisterFatBinary);
+    __typeof__(dc_real___cudaUnregisterFatBinary[0]) real = DC_RT_REAL(rt, __cudaUnregisterFatBinary);
     if (!dc_guard)
         dc_image_unloaded(fatCubinHandle);
     if (real)
         real(fatCubinHandle);
+    return 0;
 }
-REG_ENTRIES(void, __cudaUnregisterFatBinary, (void **fatCubinHandle), (fatCubinHandle), )
+
+#define VOID_ENTRIES(name, params, args)                                                  \
+    DC_EXPORT void CUDARTAPI name params { (void)body_##name(DC_RT13, DC_UNPAREN args); } \
+    __attribute__((used)) static void CUDARTAPI rt12_##name params                        \
+    {                                                                                     \
+        (void)body_##name(DC_RT12, DC_UNPAREN args);                                      \
+    }                                                                                     \
+    __attribute__((used)) static void CUDARTAPI rt11_##name params                        \
+    {                                                                                     \
+        (void)body_##name(DC_RT11, DC_UNPAREN args);                                      \
+    }
+VOID_ENTRIES(__cudaRegisterFunction,
+    (void **fatCubinHandle, const char *hostFun, char *deviceFun, const char *deviceName, int thread_limit,
+     uint3 *tid, uint3 *bid, dim3 *bDim, dim3 *gDim, int *wSize),
+    (fatCubinHandle, hostFun, deviceFun, deviceName, thread_limit, tid, bid, bDim, gDim, wSize))
+VOID_ENTRIES(__cudaUnregisterFatBinary, (void **fatCubinHandle), (fatCubinHandle))
 
 /* The symbol versions (see hooks.def): each exported version gets its own
  * alias label, global, set to its entry: ld drops a version-script version

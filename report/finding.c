@@ -30,7 +30,7 @@ const char *dc_finding_kind_name(enum dc_finding_kind k)
 {
     static const char *const names[DC_F_KIND_COUNT] = {
         "device_mismatch", "peer_access", "host_memory", "stream_mismatch", "unchecked_kernel",
-        "async_error",
+        "async_error", "framework_device_error",
     };
     return (unsigned)k < DC_F_KIND_COUNT ? names[k] : "unknown";
 }

@@ -32,6 +32,7 @@ enum dc_finding_kind {
     DC_F_STREAM_MISMATCH,
     DC_F_UNCHECKED_KERNEL,
     DC_F_ASYNC_ERROR,
+    DC_F_FRAMEWORK_DEVICE_ERROR,    /* a framework refused an op over devices (PyTorch's own error) */
     DC_F_KIND_COUNT
 };
 const char *dc_finding_kind_name(enum dc_finding_kind k);  /* "device_mismatch", ... */
@@ -91,6 +92,22 @@ struct dc_opnd {
 };
 #define DC_ASYNC_OPERANDS_MAX 16
 
+/* framework_device_error: one tensor of the refused op. */
+struct dc_tensor {
+    const char *expr;           /* as the user's code names it: "image_features", "emb.weight" */
+    const char *device;         /* "cuda:1", "cpu" */
+    int alloc_known;            /* the registry knows its memory */
+    struct dc_finding_alloc alloc;
+};
+/* A Python frame handed over by the interpreter side (the op's stack). */
+struct dc_pyloc {
+    const char *file;
+    int line;
+    const char *function;
+};
+#define DC_TENSORS_MAX 16
+#define DC_PYLOCS_MAX 32
+
 struct dc_finding {
     enum dc_finding_kind kind;
     enum dc_severity severity;
@@ -116,6 +133,17 @@ struct dc_finding {
     const char *error;          /* the driver's error name */
     const struct dc_opnd *ops;  /* the launch's operands */
     unsigned nops;
+    /* NVTX ranges open on the thread, outermost first (any kind) */
+    const char *const *nvtx;
+    unsigned nnvtx;
+    /* framework_device_error */
+    const char *framework;      /* "torch" */
+    const char *message;        /* the framework's own error message */
+    const struct dc_tensor *tensors;
+    unsigned ntensors;
+    const struct dc_pyloc *pylocs;  /* the failing op's Python stack, innermost first */
+    unsigned npylocs;
+    const char *fix;            /* the fix in one line, in the user's words */
 };
 
 /* Records one finding: deduplicates it, and on its first occurrence prints

@@ -2,6 +2,9 @@
 include tests/unit.mk
 include tests/preload.mk
 -include tests/e2e.mk
+include tests/outputs.mk
 include tests/cupti.mk
 include tests/clients.mk
+include tests/install.mk
+include tests/corpus/corpus.mk
 include tests/bench.mk

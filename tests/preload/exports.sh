@@ -1,8 +1,9 @@
 #!/bin/sh
 # libdevcheck.so exports exactly the hook table (preload/hooks.def) plus dlsym,
-# exit and __libc_start_main, with the right symbol versions (runtime hooks
-# also under cudart 12 / 11.0 versions where the entry point exists there;
-# CUPTI hooks under libcupti's 13 and 12).
+# exit and __libc_start_main, devcheck_framework_error (the Python hook's entry)
+# and InitializeInjectionNvtx2 (the NVTX injection), with the right symbol
+# versions (runtime hooks also under cudart 12 / 11.0 versions where the entry
+# point exists there; CUPTI hooks under libcupti's 13 and 12).
 . "$ROOT/tests/preload/common.sh"
 need "$DEVCHECK_LIB"
 nm -D --defined-only "$DEVCHECK_LIB" | awk '$2 != "A" { print $3 }' | sort >"$TMPD/nm"
@@ -18,7 +19,8 @@ nm -D --defined-only "$DEVCHECK_LIB" | awk '$2 != "A" { print $3 }' | sort >"$TM
 #include "preload/hooks.def"
 EOC
     printf '%s\n' 'dlsym@@GLIBC_2.34' 'dlsym@GLIBC_2.2.5' '__libc_start_main@@GLIBC_2.34' \
-        '__libc_start_main@GLIBC_2.2.5' 'exit@@GLIBC_2.2.5'
+        '__libc_start_main@GLIBC_2.2.5' 'exit@@GLIBC_2.2.5' 'devcheck_framework_error@@DEVCHECK_1' \
+        'InitializeInjectionNvtx2@@DEVCHECK_1'
 } | sort >"$TMPD/want"
 grep -q '^cuLaunchKernel@@DEVCHECK_1$' "$TMPD/want" || fail "could not expand preload/hooks.def"
 if ! diff -u "$TMPD/want" "$TMPD/nm" >"$TMPD/diff"; then
