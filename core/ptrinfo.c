@@ -20,25 +20,16 @@
 static uint64_t cache[CACHE_SIZE];
 static uint64_t generation = 1;
 
-static uint64_t mix(uint64_t x)
-{
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdull;
-    x ^= x >> 33;
-    x *= 0xc4ceb9fe1a85ec53ull;
-    x ^= x >> 33;
-    return x;
-}
 
 static uint64_t tag_of(uintptr_t v)
 {
-    return (mix(v) ^ mix(__atomic_load_n(&generation, __ATOMIC_RELAXED) * 0x9e3779b97f4a7c15ull)) & ~(uint64_t)3;
+    return (dc_mix64(v) ^ dc_mix64(__atomic_load_n(&generation, __ATOMIC_RELAXED) * 0x9e3779b97f4a7c15ull)) & ~(uint64_t)3;
 }
 
 static int cached(uintptr_t v, int *answer)
 {
     uint64_t t = tag_of(v);
-    uint64_t e = __atomic_load_n(&cache[mix(v) % CACHE_SIZE], __ATOMIC_RELAXED);
+    uint64_t e = __atomic_load_n(&cache[dc_mix64(v) % CACHE_SIZE], __ATOMIC_RELAXED);
     if ((e & ~(uint64_t)3) != t)
         return 0;
     *answer = (int)(e & 3);
@@ -47,7 +38,7 @@ static int cached(uintptr_t v, int *answer)
 
 static void remember(uintptr_t v, int answer)
 {
-    __atomic_store_n(&cache[mix(v) % CACHE_SIZE], tag_of(v) | (uint64_t)answer, __ATOMIC_RELAXED);
+    __atomic_store_n(&cache[dc_mix64(v) % CACHE_SIZE], tag_of(v) | (uint64_t)answer, __ATOMIC_RELAXED);
 }
 
 void dc_addr_forget(void)

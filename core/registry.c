@@ -104,15 +104,6 @@ static inline struct entry *entry_of(uint32_t id)
     return &s[i & (SLAB_SIZE - 1)];
 }
 
-static inline uint64_t mix(uint64_t k)
-{
-    k ^= k >> 33;
-    k *= 0xff51afd7ed558ccdull;
-    k ^= k >> 33;
-    k *= 0xc4ceb9fe1a85ec53ull;
-    k ^= k >> 33;
-    return k;
-}
 
 static int level_for(size_t size)
 {
@@ -138,7 +129,7 @@ static uint32_t find_id(uintptr_t addr)
     uint64_t mask = t->mask;
     for (uint32_t m = __atomic_load_n(&level_mask, __ATOMIC_ACQUIRE); m; m &= m - 1) {
         int l = __builtin_ctz(m);
-        uint64_t h = mix(chunk_key(addr >> LEVEL_SHIFT(l), l));
+        uint64_t h = dc_mix64(chunk_key(addr >> LEVEL_SHIFT(l), l));
         uint32_t tag = (uint32_t)(h >> 32);
         for (uint64_t i = h & mask, n = 0; n <= mask; i = (i + 1) & mask, n++) {
             uint64_t s = __atomic_load_n(&t->slot[i], __ATOMIC_ACQUIRE);
@@ -312,7 +303,7 @@ static void table_free(void *p) { free(p); }
 /* Writes slot value v for key k into t (no capacity check). */
 static void table_put(struct table *t, uint64_t k, uint32_t id)
 {
-    uint64_t h = mix(k);
+    uint64_t h = dc_mix64(k);
     uint64_t v = (h >> 32 << 32) | id;
     for (uint64_t i = h & t->mask;; i = (i + 1) & t->mask) {
         uint64_t s = t->slot[i];
@@ -328,7 +319,7 @@ static void table_put(struct table *t, uint64_t k, uint32_t id)
 
 static void table_drop(struct table *t, uint64_t k, uint32_t id)
 {
-    uint64_t h = mix(k);
+    uint64_t h = dc_mix64(k);
     uint64_t v = (h >> 32 << 32) | id;
     for (uint64_t i = h & t->mask, n = 0; n <= t->mask; i = (i + 1) & t->mask, n++) {
         uint64_t s = t->slot[i];
@@ -695,7 +686,7 @@ static struct pool_access *pool_slot(uint64_t pool, int create)
 {
     if (!pool)
         return NULL;
-    for (uint64_t i = mix(pool) % POOLS, n = 0; n < POOLS; i = (i + 1) % POOLS, n++) {
+    for (uint64_t i = dc_mix64(pool) % POOLS, n = 0; n < POOLS; i = (i + 1) % POOLS, n++) {
         uint64_t p = __atomic_load_n(&pools[i].pool, __ATOMIC_ACQUIRE);
         if (p == pool)
             return &pools[i];

@@ -21,6 +21,18 @@
 #include "report/finding.h"        /* enum dc_mem_kind */
 
 #define DC_MAX_DEVICES 64
+
+/* The 64-bit finaliser of MurmurHash3: spreads consecutive keys (chunk
+ * numbers, addresses) over a table's slots. */
+static inline uint64_t dc_mix64(uint64_t k)
+{
+    k ^= k >> 33;
+    k *= 0xff51afd7ed558ccdull;
+    k ^= k >> 33;
+    k *= 0xc4ceb9fe1a85ec53ull;
+    k ^= k >> 33;
+    return k;
+}
 typedef uint64_t dc_devmask;            /* bit d: device d */
 #define DC_DEV_BIT(d) ((dc_devmask)1 << (d))
 
