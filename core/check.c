@@ -7,6 +7,7 @@
  * and the launch's description for the report (struct dc_finding_launch)
  * made, only when the launch has a finding. */
 #include "core/check.h"
+#include "core/arch.h"
 #include "core/filter.h"
 #include "core/options.h"
 #include "core/registry.h"
@@ -154,8 +155,7 @@ static int mapped_host(uintptr_t v)
             ps = 4096;
         __atomic_store_n(&page, ps, __ATOMIC_RELAXED);
     }
-    /* user-space canonical addresses above the first 64 KiB only */
-    if (v < 0x10000 || v >= ((uintptr_t)1 << 47))
+    if (!dc_may_be_user_address(v))     /* core/arch.h */
         return 0;
     unsigned char vec;
     return mincore((void *)(v & ~((uintptr_t)ps - 1)), 1, &vec) == 0;

@@ -3,7 +3,7 @@
 # output against report/finding.schema.json with a stdlib-only validator.
 # layering.sh checks the dependency graph between the folders.
 UNIT_DIR   := $(BUILD)/tests/unit
-UNIT_PROGS := test_registry test_options test_check test_ownframes
+UNIT_PROGS := test_registry test_options test_check test_ownframes test_arch
 UNIT_BINS  := $(addprefix $(UNIT_DIR)/,$(UNIT_PROGS))
 
 $(UNIT_DIR)/%: tests/unit/%.c tests/unit/unit.h $(DCCORE_LIB)
@@ -23,7 +23,7 @@ $(UNIT_DIR)/test_ownframes: tests/unit/test_ownframes.c tests/unit/unit.h $(UNIT
 $(UNIT_DIR)/test_check: UNIT_EXTRA_LIBS := -lstdc++
 
 ALL   += $(UNIT_BINS)
-UNIT_TESTS := $(UNIT_DIR)/test_registry $(UNIT_DIR)/test_options tests/unit/check_reports.sh \
+UNIT_TESTS := $(UNIT_DIR)/test_registry $(UNIT_DIR)/test_options $(UNIT_DIR)/test_arch tests/unit/check_reports.sh \
               tests/unit/ownframes.sh tests/unit/layering.sh
 TESTS += $(UNIT_TESTS)
 
