@@ -5,6 +5,7 @@
 
 CUDA_HOME ?= /usr/local/cuda
 SANITIZE  ?=
+include mk/arch.mk
 CC        ?= gcc
 ifeq ($(origin CC),default)
 CC := gcc

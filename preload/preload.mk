@@ -8,7 +8,9 @@
 PRELOAD_SO    := $(BUILD)/lib/libdevcheck.so
 PRELOAD_SRCS  := preload/interpose.c preload/startup.c preload/hooks_mem.c preload/hooks_launch.c \
                  preload/hooks_runtime.c
-PRELOAD_OBJS  := $(patsubst %.c,$(BUILD)/obj/%.o,$(PRELOAD_SRCS))
+# the dlsym entry stub, per architecture (ARCH: mk/arch.mk)
+PRELOAD_ASM   := preload/arch_$(ARCH).S
+PRELOAD_OBJS  := $(patsubst %.c,$(BUILD)/obj/%.o,$(PRELOAD_SRCS)) $(patsubst %.S,$(BUILD)/obj/%.o,$(PRELOAD_ASM))
 PRELOAD_MAP   := $(BUILD)/obj/preload/exports.map
 # nvcc checks preload/rt_proto.h against the toolkit's own declarations.
 PRELOAD_PROTO := $(BUILD)/obj/preload/rt_proto_check.o
@@ -19,7 +21,11 @@ $(BUILD)/obj/preload/%.o: preload/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(DCCORE_CFLAGS) -MMD -MP -c $< -o $@
 
-$(PRELOAD_MAP): preload/exports.map.in preload/hooks.def
+$(BUILD)/obj/preload/%.o: preload/%.S
+	@mkdir -p $(dir $@)
+	$(CC) $(DCCORE_CFLAGS) -MMD -MP -c $< -o $@
+
+$(PRELOAD_MAP): preload/exports.map.in preload/hooks.def preload/arch.h
 	@mkdir -p $(dir $@)
 	$(CC) -E -P -x c -I. preload/exports.map.in -o $@
 

@@ -45,6 +45,21 @@ $(PT_BUILD)/procaddr: tests/preload/procaddr.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS) -ldl
 
+# C programs only, so they run in a cross build too (mk/cross.mk), on the
+# kernel of xdev.cu from its cubin (device code: the same for every host).
+#   drvapi.sh          driver entry points through dlsym at either glibc version
+#   glibc_versions.sh  dlsym / __libc_start_main / exit versions = libc's (readelf)
+ALL   += $(PT_BUILD)/xdev.cubin $(PT_BUILD)/drvapi
+TESTS += tests/preload/drvapi.sh tests/preload/glibc_versions.sh
+
+$(PT_BUILD)/xdev.cubin: tests/preload/xdev.cu
+	@mkdir -p $(@D)
+	$(NVCC) -Wno-deprecated-gpu-targets -cubin -o $@ $<
+
+$(PT_BUILD)/drvapi: tests/preload/drvapi.c preload/arch.h
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -I. -o $@ $< $(ALL_LDFLAGS) -ldl
+
 $(PT_BUILD)/fork_test: tests/preload/fork_test.cu
 	@mkdir -p $(@D)
 	$(NVCC) $(ALL_NVCCFLAGS) -o $@ $< -ldl -lpthread
