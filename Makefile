@@ -13,7 +13,9 @@ endif
 NVCC      ?= $(CUDA_HOME)/bin/nvcc
 PYTHON    ?= python3
 
-ifeq ($(SANITIZE),)
+ifneq ($(CROSS),)
+BUILD     ?= build-$(ARCH)
+else ifeq ($(SANITIZE),)
 BUILD     ?= build
 else
 ifeq ($(filter $(SANITIZE),address undefined thread),)
@@ -51,7 +53,7 @@ all: deps
 deps: $(DEPS_STAMP)
 $(DEPS_STAMP): mk/deps.sh
 	@mkdir -p $(BUILD)
-	@CC=$(CC) sh mk/deps.sh $(CUDA_HOME)
+	@CC="$(CC)" DEB_ARCH=$(DEB_ARCH) QEMU=$(QEMU) sh mk/deps.sh $(CUDA_HOME)
 	@touch $@
 
 include sim/sim.mk
@@ -63,6 +65,9 @@ include wrapper/wrapper.mk
 include samples/samples.mk
 include tests/tests.mk
 include bench/bench.mk
+ifneq ($(CROSS),)
+include mk/cross.mk
+endif
 
 .PHONY: build-all
 build-all: $(ALL)
@@ -70,9 +75,10 @@ build-all: $(ALL)
 $(ALL): | $(DEPS_STAMP)
 
 # `make test` is the CI entry point: it builds everything and runs every test;
-# its last line is `N passed, N failed`.
+# its last line is `N passed, N failed`.  A cross build's tests run under
+# qemu-user (TEST_UNDER, mk/cross.mk).
 test: all
-	@BUILD=$(BUILD) SANITIZE=$(SANITIZE) CUDA_HOME=$(CUDA_HOME) sh tests/run.sh $(TESTS)
+	@BUILD=$(BUILD) SANITIZE=$(SANITIZE) CUDA_HOME=$(CUDA_HOME) CC="$(CC)" $(TEST_UNDER) sh tests/run.sh $(TESTS)
 
 # `make demo` is devcheck's main job: the buggy samples under devcheck on the
 # simulated GPUs (or real ones when a driver is present), then the fixed ones.
@@ -80,4 +86,4 @@ demo: all
 	@BUILD=$(BUILD) sh demo/run.sh
 
 clean:
-	rm -rf build build-address build-undefined build-thread
+	rm -rf build build-address build-undefined build-thread build-aarch64
