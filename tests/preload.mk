@@ -49,8 +49,9 @@ $(PT_BUILD)/procaddr: tests/preload/procaddr.c
 # kernel of xdev.cu from its cubin (device code: the same for every host).
 #   drvapi.sh          driver entry points through dlsym at either glibc version
 #   glibc_versions.sh  dlsym / __libc_start_main / exit versions = libc's (readelf)
-ALL   += $(PT_BUILD)/xdev.cubin $(PT_BUILD)/drvapi
-TESTS += tests/preload/drvapi.sh tests/preload/glibc_versions.sh
+#   rt12_kernel.sh     __cudaLaunchKernel(_ptsz)@libcudart.so.12 (CUDA 12.9)
+ALL   += $(PT_BUILD)/xdev.cubin $(PT_BUILD)/drvapi $(PT_BUILD)/rt12_kernel
+TESTS += tests/preload/drvapi.sh tests/preload/glibc_versions.sh tests/preload/rt12_kernel.sh
 
 $(PT_BUILD)/xdev.cubin: tests/preload/xdev.cu
 	@mkdir -p $(@D)
@@ -59,6 +60,11 @@ $(PT_BUILD)/xdev.cubin: tests/preload/xdev.cu
 $(PT_BUILD)/drvapi: tests/preload/drvapi.c preload/arch.h
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -I. -o $@ $< $(ALL_LDFLAGS) -ldl
+
+$(PT_BUILD)/rt12_kernel: tests/preload/rt12_kernel.c preload/rt_proto.h $(PT_BUILD)/rt12/libcudart.so.12
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -I. -o $@ $< $(ALL_LDFLAGS) $(PT_BUILD)/rt12/libcudart.so.12 \
+	    -L$(CUDA_HOME)/lib64/stubs -lcuda -Wl,-rpath,'$$ORIGIN/rt12'
 
 $(PT_BUILD)/fork_test: tests/preload/fork_test.cu
 	@mkdir -p $(@D)
@@ -75,9 +81,9 @@ $(PT_BUILD)/launches: tests/preload/launches.cu
 	$(NVCC) $(ALL_NVCCFLAGS) -o $@ $< -L$(CUDA_HOME)/lib64/stubs -lcuda
 
 # A stand-in for CUDA 12's libcudart.so.12 and a program built against it.
-$(PT_BUILD)/rt12/libcudart.so.12: tests/preload/fake_rt12.c tests/preload/fake_rt12.map
+$(PT_BUILD)/rt12/libcudart.so.12: tests/preload/fake_rt12.c tests/preload/fake_rt12.map preload/rt_proto.h
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -shared -o $@ $< $(ALL_LDFLAGS) -Wl,-soname,libcudart.so.12 \
+	$(CC) $(ALL_CFLAGS) -I. -shared -o $@ $< $(ALL_LDFLAGS) -Wl,-soname,libcudart.so.12 \
 	    -Wl,--version-script=tests/preload/fake_rt12.map
 
 $(PT_BUILD)/rt12_main: tests/preload/rt12_main.c $(PT_BUILD)/rt12/libcudart.so.12
