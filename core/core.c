@@ -2,6 +2,7 @@
  * the options, the fork handlers of the core's modules, and the exit status
  * devcheck imposes.  The front-end registration is frontends.c's. */
 #include "core/core.h"
+#include "core/capture.h"
 #include "core/contexts.h"
 #include "core/filter.h"
 #include "core/kernels.h"
@@ -27,10 +28,12 @@ static void fork_prepare(void)
     dc_kernels_fork_prepare();
     dc_mem_fork_prepare();
     dc_ctx_fork_prepare();
+    dc_capture_fork_prepare();
 }
 
 static void fork_parent(void)
 {
+    dc_capture_fork_parent();
     dc_ctx_fork_parent();
     dc_mem_fork_parent();
     dc_kernels_fork_parent();
@@ -40,6 +43,7 @@ static void fork_parent(void)
 
 static void fork_child(void)
 {
+    dc_capture_fork_child();
     dc_ctx_fork_child();
     dc_mem_fork_child();
     dc_kernels_fork_child();
@@ -62,6 +66,7 @@ void dc_core_open(void)
         .halt = dc_opt.halt,
         .off = dc_opt.mode == DC_MODE_OFF,
         .migrate = dc_opt.mode == DC_MODE_MIGRATE,
+        .debuginfod = dc_opt.debuginfod,
     };
     dc_report_init(&rc);
 }

@@ -45,24 +45,30 @@ extern int dc_ready;
 
 /* --- start and finish (the start-up, preload/startup.c) ---------------------- */
 
+/* The runtime (libcudart) a call belongs to, by the symbol version its caller
+ * bound to (name@@libcudart.so.13, name@libcudart.so.12, @libcudart.so.11.0):
+ * a process may hold CUDA 12's and 13's runtimes side by side, each loaded
+ * RTLD_LOCAL by its own library, and a call must reach its own runtime. */
+enum dc_rt { DC_RT13 = 0, DC_RT12, DC_RT11, DC_NRT };
+
 /* Required-ness of an entry point in a binding table (preload/hooks.def,
  * core/driver.def). */
 enum { DC_OPTIONAL = 0, DC_REQUIRED = 1, DC_HOOKED = 2 };
 /* Binds devcheck's own driver calls (core/driver.def) from the libcuda.so.1
  * the interposer opened, with the real dlsym `sym`; its runtime entry points
- * are resolved on first use with resolve_rt (the interposer's).  Guard held.
- * Returns the name of the first required entry point the driver lacks, or
- * NULL. */
+ * are resolved on first use with resolve_rt (the interposer's: entry point
+ * `name` of runtime `rt`, enum dc_rt).  Guard held.  Returns the name of the
+ * first required entry point the driver lacks, or NULL. */
 const char *dc_driver_bind(void *libcuda, void *(*sym)(void *handle, const char *name),
-                           void *(*resolve_rt)(const char *name));
-/* The function pointer in `slot`, resolved with resolve(name) on first use
- * (a runtime entry point: a program may load libcudart after its first
+                           void *(*resolve_rt)(int rt, const char *name));
+/* The function pointer in `slot`, resolved with resolve(rt, name) on first
+ * use (a runtime entry point: a program may load libcudart after its first
  * driver call); NULL while it cannot be. */
-#define DC_LAZY_FN(slot, resolve, name)                                               \
+#define DC_LAZY_FN(slot, resolve, rt, name)                                           \
     ({                                                                                \
         __typeof__(slot) p_ = __atomic_load_n(&(slot), __ATOMIC_ACQUIRE);              \
-        if (!p_) {                                                                    \
-            p_ = (__typeof__(slot))resolve(name);                                     \
+        if (__builtin_expect(!p_, 0)) {                                               \
+            p_ = (__typeof__(slot))resolve(rt, name);                                 \
             __atomic_store_n(&(slot), p_, __ATOMIC_RELEASE);                          \
         }                                                                             \
         p_;                                                                           \
@@ -84,19 +90,29 @@ int dc_core_finish(int program_status);
  * starts it without naming it.  start() runs once, from the start-up, with
  * the options parsed, the report open and the guard held; it returns 1 when
  * it will see the program's calls (then backend=cupti lets the hooks pass
- * through), 0 when it cannot (it has said why). */
+ * through), 0 when it cannot (it has said why).  yield_cupti() (may be NULL)
+ * runs when the program subscribes to CUPTI itself (a profiler: CUPTI allows
+ * one subscriber): a front end holding the subscription gives it up, says so
+ * in one line and returns 1 (it no longer sees the program's calls); 0
+ * otherwise.  Guard held. */
 struct dc_frontend {
     const char *name;
     int (*start)(void);
+    int (*yield_cupti)(void);
 };
-#define DC_FRONTEND(var, name, start)                                                 \
+#define DC_FRONTEND(var, name, start, yield_cupti)                                    \
     __attribute__((used, section("dc_frontends"), aligned(sizeof(void *))))           \
-    static const struct dc_frontend var = { name, start }
+    static const struct dc_frontend var = { name, start, yield_cupti }
 /* Starts every registered front end; returns how many said 1. */
 int dc_core_start_frontends(void);
+/* The program subscribes to CUPTI: every front end's yield_cupti(); returns
+ * how many gave their subscription up (the interposer must then see every
+ * call itself). */
+int dc_core_yield_cupti(void);
 
 /* --- driver queries (guard held) ------------------------------------------------ */
 
+int dc_driver_version(void);                 /* CUDA_VERSION of the bound driver (13000), 0 unknown */
 int dc_current_device(void);                 /* device of the current context, -1 */
 int dc_ctx_device(CUcontext ctx);            /* device of ctx (NULL: current), -1 */
 /* The device's primary context if it is active, else NULL (a retain would
@@ -133,8 +149,21 @@ int  dc_mem_known(uintptr_t addr);
 void dc_ctx_peer_access(CUcontext peer, int enable);
 /* Context ctx is gone (destroyed, or a primary context reset): the device,
  * pool, IPC and managed memory made in it and the peer links it took part in
- * are forgotten; other contexts of the same device keep theirs. */
+ * are forgotten, and the descriptions of its functions (the driver may reuse
+ * their handles); other contexts of the same device keep theirs. */
 void dc_ctx_destroyed(CUcontext ctx);
+
+/* --- stream capture events (core/capture.c) ------------------------------------- */
+
+/* Stream s began capturing in `mode` (a CUstreamCaptureMode) on this thread:
+ * after the real call succeeded.  NULL / CU_STREAM_PER_THREAD as the call
+ * meant it (a _ptsz entry point's NULL is CU_STREAM_PER_THREAD).  While any
+ * capture is in progress, sync=1 and mode=migrate leave alone what their
+ * synchronisations would invalidate (core/capture.h). */
+void dc_capture_begin(CUstream s, int mode);
+/* The program ended the capture of s (after the real call, whatever it
+ * returned: the driver is asked whether s still captures). */
+void dc_capture_end(CUstream s);
 
 /* --- kernel events (core/kernels.c) --------------------------------------------- */
 
@@ -153,16 +182,17 @@ void dc_kernels_unloaded(void);
  * device is the stream's. */
 void dc_launch_begin(struct dc_launch_state *L, const char *api, CUfunction f, CUstream stream, void **args,
                      void **extra);
-/* A runtime launch of a CUkernel (CUDA 13's __cudaLaunchKernel): the launch
- * device is the stream's, the thread's current device for the NULL, legacy
- * and per-thread streams; a launch into another device's stream is a
+/* A runtime launch of a CUkernel (CUDA 13's __cudaLaunchKernel) through
+ * runtime rt (enum dc_rt, whose cudaGetDevice is asked): the launch device is
+ * the stream's, the thread's current device for the NULL, legacy and
+ * per-thread streams; a launch into another device's stream is a
  * stream_mismatch. */
-void dc_launch_begin_kernel(struct dc_launch_state *L, const char *api, CUkernel kernel, CUstream stream,
+void dc_launch_begin_kernel(struct dc_launch_state *L, int rt, const char *api, CUkernel kernel, CUstream stream,
                             void **args);
 /* A runtime launch of host stub `func` (cudaLaunchKernel and friends; NULL:
  * nothing to check): as dc_launch_begin_kernel, its function found with
- * cudaGetFuncBySymbol (counted unchecked if none). */
-void dc_launch_begin_stub(struct dc_launch_state *L, const char *api, const void *func, CUstream stream,
+ * runtime rt's cudaGetFuncBySymbol (counted unchecked if none). */
+void dc_launch_begin_stub(struct dc_launch_state *L, int rt, const char *api, const void *func, CUstream stream,
                           void **args);
 void dc_launch_end(struct dc_launch_state *L, int launched);
 
@@ -179,10 +209,10 @@ void dc_launch_end(struct dc_launch_state *L, int launched);
  *   args / extra    kernelParams, or cuLaunchKernel's packed `extra` */
 void dc_launch_check(int path, const char *api, const void *key, int kind, int device, int current_device,
                      CUstream stream, void **args, void **extra);
-/* A runtime launch of host stub `func`: the function is found with
- * cudaGetFuncBySymbol (DC_KEY_OPAQUE if none), the launch device is the
+/* A runtime launch of host stub `func`: the function is found with runtime
+ * rt's cudaGetFuncBySymbol (DC_KEY_OPAQUE if none), the launch device is the
  * stream's (current_device for the NULL, legacy and per-thread streams). */
-void dc_launch_check_stub(int path, const char *api, const void *func, int current_device, CUstream stream,
+void dc_launch_check_stub(int path, int rt, const char *api, const void *func, int current_device, CUstream stream,
                           void **args);
 /* A graph kernel node, checked when it is created or changed (the generic
  * node API: only kernel nodes); the launch device is the node context's for

@@ -7,7 +7,7 @@
 __thread int dc_guard __attribute__((tls_model("initial-exec")));
 
 #define DC_AUX(name, req) __typeof__(&name) dc_aux_##name;
-#define DC_RTAUX(name)    __typeof__(&name) dc_aux_##name;
+#define DC_RTAUX(name)    __typeof__(&name) dc_aux_##name[DC_NRT];
 #include "core/driver.def"
 
 static const struct {
@@ -21,10 +21,10 @@ static const struct {
 #define N_AUX (sizeof table / sizeof table[0])
 
 /* The interposer's resolver of runtime entry points. */
-static void *(*resolve)(const char *);
+static void *(*resolve)(int, const char *);
 
 const char *dc_driver_bind(void *libcuda, void *(*sym)(void *handle, const char *name),
-                           void *(*resolve_rt)(const char *name))
+                           void *(*resolve_rt)(int rt, const char *name))
 {
     const char *missing = NULL;
     __atomic_store_n(&resolve, resolve_rt, __ATOMIC_RELEASE);
@@ -37,10 +37,10 @@ const char *dc_driver_bind(void *libcuda, void *(*sym)(void *handle, const char 
     return missing;
 }
 
-void *dc_driver_resolve_rt(const char *name)
+void *dc_driver_resolve_rt(int rt, const char *name)
 {
-    void *(*r)(const char *) = __atomic_load_n(&resolve, __ATOMIC_ACQUIRE);
-    return r ? r(name) : NULL;
+    void *(*r)(int, const char *) = __atomic_load_n(&resolve, __ATOMIC_ACQUIRE);
+    return r && rt >= 0 && rt < DC_NRT ? r(rt, name) : NULL;
 }
 
 void *dc_driver_symbol(void)
@@ -49,6 +49,12 @@ void *dc_driver_symbol(void)
 }
 
 /* --- queries ------------------------------------------------------------------- */
+
+int dc_driver_version(void)
+{
+    int v = 0;
+    return DC_CALL(cuDriverGetVersion, &v) == CUDA_SUCCESS ? v : 0;
+}
 
 int dc_current_device(void)
 {

@@ -19,7 +19,7 @@
 
 /* The pointers, typed from the header declarations: dc_aux_<name>. */
 #define DC_AUX(name, req) extern __typeof__(&name) dc_aux_##name;
-#define DC_RTAUX(name)    extern __typeof__(&name) dc_aux_##name;
+#define DC_RTAUX(name)    extern __typeof__(&name) dc_aux_##name[DC_NRT];
 #include "core/driver.def"
 
 /* Calls driver entry point `name`, or returns CUDA_ERROR_NOT_FOUND if the
@@ -28,10 +28,10 @@
 /* The driver has entry point `name`. */
 #define DC_HAS(name) (dc_aux_##name != NULL)
 
-/* Runtime entry point `name`, resolved on first use (NULL while no runtime
- * that has it is loaded). */
-void *dc_driver_resolve_rt(const char *name);
-#define DC_RT_AUX(name) DC_LAZY_FN(dc_aux_##name, dc_driver_resolve_rt, #name)
+/* Entry point `name` of runtime rt (enum dc_rt), resolved on first use (NULL
+ * while no runtime that has it is loaded). */
+void *dc_driver_resolve_rt(int rt, const char *name);
+#define DC_RT_AUX(rt, name) DC_LAZY_FN(dc_aux_##name[rt], dc_driver_resolve_rt, rt, #name)
 
 /* --- queries ------------------------------------------------------------------- */
 int dc_stream_device(CUstream s);            /* device of the stream's context, -1 */

@@ -17,3 +17,12 @@ int dc_core_start_frontends(void)
         seen += f->start() == 1;
     return seen;
 }
+
+int dc_core_yield_cupti(void)
+{
+    int gave = 0;
+    for (const struct dc_frontend *f = __start_dc_frontends; f < __stop_dc_frontends; f++)
+        if (f->yield_cupti)
+            gave += f->yield_cupti() == 1;
+    return gave;
+}

@@ -19,6 +19,8 @@
 
 struct kinfo {
     struct dc_kernel k;         /* k.key: the hash key */
+    CUcontext ctx;              /* a CUfunction's context (current when first seen); NULL: a CUkernel
+                                 * (no context) or unknown */
     struct kinfo *retired_next;
     UT_hash_handle hh;
 };
@@ -30,6 +32,24 @@ static struct kinfo *retired;
 void dc_kernels_fork_prepare(void) { pthread_rwlock_wrlock(&cache_lock); }
 void dc_kernels_fork_parent(void) { pthread_rwlock_unlock(&cache_lock); }
 void dc_kernels_fork_child(void) { dc_rwlock_fork_child(&cache_lock, 0); }
+
+/* A context went (destroyed, or a primary context reset): its modules went
+ * with it, and the driver may give their function handles to other kernels.
+ * Its CUfunctions' descriptions are retired, and those whose context is
+ * unknown; CUkernels outlive contexts (their library stays loaded). */
+void dc_kernels_ctx_gone(CUcontext ctx)
+{
+    pthread_rwlock_wrlock(&cache_lock);
+    struct kinfo *k, *tmp;
+    HASH_ITER(hh, cache, k, tmp) {
+        if (k->k.is_kernel || (k->ctx && k->ctx != ctx))
+            continue;
+        HASH_DEL(cache, k);
+        k->retired_next = retired;
+        retired = k;
+    }
+    pthread_rwlock_unlock(&cache_lock);
+}
 
 void dc_kernels_unloaded(void)
 {
@@ -122,6 +142,8 @@ const struct dc_kernel *dc_kernel_lookup(const void *key, int is_kernel, struct 
     }
     if (!k)
         return NULL;
+    if (!fill->is_kernel && DC_CALL(cuCtxGetCurrent, &k->ctx) != CUDA_SUCCESS)
+        k->ctx = NULL;
 
     struct kinfo *old;
     pthread_rwlock_wrlock(&cache_lock);

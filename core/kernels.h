@@ -7,9 +7,11 @@
  * Contract: lookups are thread-safe and call the driver (guard held) only
  * for a handle not seen yet.  Cached descriptions are never freed while the
  * process runs: an unload retires them (off the table, still readable), so a
- * launch holding one stays safe, and a reused handle is asked afresh. */
+ * launch holding one stays safe, and a reused handle is asked afresh; so
+ * does a context's end for its functions (dc_kernels_ctx_gone). */
 #ifndef DEVCHECK_CORE_KERNELS_H
 #define DEVCHECK_CORE_KERNELS_H
+#include <cuda.h>
 #include <stdint.h>
 
 #pragma GCC visibility push(hidden)
@@ -32,6 +34,11 @@ struct dc_kernel {
  * dc_kernel_release_tmp.  Asks the driver on first sight (guard held). */
 const struct dc_kernel *dc_kernel_lookup(const void *key, int is_kernel, struct dc_kernel *tmp);
 void dc_kernel_release_tmp(struct dc_kernel *tmp);
+
+/* Context ctx went (core/contexts.c): the descriptions of its functions (and
+ * of functions whose context is unknown) are retired, since the driver may
+ * hand their handles to other kernels; CUkernels stay. */
+void dc_kernels_ctx_gone(CUcontext ctx);
 
 /* fork handlers of the cache's lock (core/core.c registers them). */
 void dc_kernels_fork_prepare(void);

@@ -4,6 +4,7 @@
  * the launch with a private, rewritten copy of them (core/migrate.c), and
  * sync=1 synchronises the launch stream after it (dc_launch_end). */
 #include "core/launch.h"
+#include "core/capture.h"
 #include "core/core.h"
 #include "core/check.h"
 #include "core/driver.h"
@@ -63,6 +64,7 @@ static void launch_begin(struct dc_launch_state *L, int path, const char *api, c
     memset(&L->l, 0, sizeof L->l);
     memset(&L->moves, 0, sizeof L->moves);
     L->captured = L->pre_error = 0;
+    L->nosync = NULL;
     L->mig = NULL;
     L->nmig = 0;
     L->ctx = NULL;
@@ -126,16 +128,24 @@ static void launch_begin(struct dc_launch_state *L, int path, const char *api, c
     }
     if (has_stream && device >= 0 && modes)
         L->captured = stream_captured(L->stream);
+    /* another capture in the process that our synchronisations would
+     * invalidate (core/capture.h) */
+    const char *busy = NULL;
     if (dc_opt.mode == DC_MODE_MIGRATE) {
         if (no_rewrite)
             l->no_rewrite = no_rewrite;
         else if (L->captured)
             l->no_rewrite = DC_NO_REWRITE_CAPTURE;
+        else if (device >= 0 && (busy = dc_capture_conflict(L->stream, 1)) != NULL)
+            l->no_rewrite = busy;
         else if (device >= 0)
             l->moves = &L->moves;
     }
-    if (dc_opt.sync && has_stream && device >= 0 && !L->captured)
-        L->pre_error = DC_CALL(cuStreamSynchronize, L->stream) != CUDA_SUCCESS;
+    if (dc_opt.sync && has_stream && device >= 0 && !L->captured) {
+        L->nosync = dc_capture_conflict(L->stream, 0);
+        if (!L->nosync)
+            L->pre_error = DC_CALL(cuStreamSynchronize, L->stream) != CUDA_SUCCESS;
+    }
     if (pushed)
         DC_CALL(cuCtxPopCurrent_v2, &popped);
     (void)dc_check_launch(l);
@@ -143,6 +153,19 @@ static void launch_begin(struct dc_launch_state *L, int path, const char *api, c
         dc_migrate(L);
         dc_check_moves_report(l, &L->moves);
     }
+}
+
+/* sync=1 left a launch unsynchronised because of another capture: one line
+ * the first time, then one per launch at verbosity 2. */
+static void note_nosync(const struct dc_launch_state *L)
+{
+    static int said;
+    const char *k = L->l.kernel ? L->l.kernel : "a kernel";
+    if (!__atomic_exchange_n(&said, 1, __ATOMIC_RELAXED))
+        dc_log("sync=1: launch of %s on cuda:%d checked but not synchronised: %s (said once; verbosity=2 "
+               "names every such launch)", k, L->l.device, L->nosync);
+    else
+        dc_logv(2, "sync=1: launch of %s on cuda:%d checked but not synchronised: %s", k, L->l.device, L->nosync);
 }
 
 /* After the real launch (launched: it returned success): copies migrated
@@ -154,9 +177,16 @@ void dc_launch_end(struct dc_launch_state *L, int launched)
         dc_migrate_back(L, launched);
     if (L->k && dc_opt.sync && launched && L->has_stream && L->l.device >= 0 && !L->captured &&
         !L->pre_error) {
-        CUresult r = DC_CALL(cuStreamSynchronize, L->stream);
-        if (r != CUDA_SUCCESS && r != CUDA_ERROR_NOT_FOUND)
-            dc_check_async_error(&L->l, dc_err_name(r));
+        /* a capture may have begun on another thread since launch_begin */
+        if (!L->nosync)
+            L->nosync = dc_capture_conflict(L->stream, 0);
+        if (L->nosync) {
+            note_nosync(L);
+        } else {
+            CUresult r = DC_CALL(cuStreamSynchronize, L->stream);
+            if (r != CUDA_SUCCESS && r != CUDA_ERROR_NOT_FOUND)
+                dc_check_async_error(&L->l, dc_err_name(r));
+        }
     }
     if (L->ctx_retained)
         DC_CALL(cuDevicePrimaryCtxRelease_v2, (CUdevice)L->l.device);
@@ -231,10 +261,10 @@ void dc_launch_check_generic_node(int path, const char *api, const CUgraphNodePa
  * device is passed too: a launch into another device's stream is a
  * stream_mismatch. */
 
-static int runtime_current_device(void)
+static int runtime_current_device(int rt)
 {
     int dev = -1;
-    __typeof__(dc_aux_cudaGetDevice) get = DC_RT_AUX(cudaGetDevice);
+    __typeof__(dc_aux_cudaGetDevice[0]) get = DC_RT_AUX(rt, cudaGetDevice);
     if (get && get(&dev) == cudaSuccess)
         return dev;
     return dc_current_device();
@@ -247,12 +277,13 @@ static int runtime_launch_device(int cur, CUstream s)
     return (s == NULL || s == CU_STREAM_LEGACY || s == CU_STREAM_PER_THREAD) ? cur : dc_stream_device(s);
 }
 
-/* A host stub -> the CUfunction of the current device (cudaGetFuncBySymbol);
+/* A host stub -> the CUfunction of the current device (runtime rt's
+ * cudaGetFuncBySymbol: the stub is registered with its own runtime);
  * *kind says which it is (K_OPAQUE: the stub itself, none was found). */
-static const void *stub_function(const void *func, int *kind)
+static const void *stub_function(int rt, const void *func, int *kind)
 {
     cudaFunction_t f = NULL;
-    __typeof__(dc_aux_cudaGetFuncBySymbol) get = DC_RT_AUX(cudaGetFuncBySymbol);
+    __typeof__(dc_aux_cudaGetFuncBySymbol[0]) get = DC_RT_AUX(rt, cudaGetFuncBySymbol);
     if (!get || get(&f, func) != cudaSuccess)
         f = NULL;
     *kind = f ? K_FUNCTION : K_OPAQUE;
@@ -261,34 +292,34 @@ static const void *stub_function(const void *func, int *kind)
 
 /* The interposer's runtime launches: into `stream` while the runtime's
  * current device is the thread's. */
-static void begin_runtime(struct dc_launch_state *L, const char *api, const void *key, int kind, CUstream s,
-                          void **args)
+static void begin_runtime(struct dc_launch_state *L, int rt, const char *api, const void *key, int kind,
+                          CUstream s, void **args)
 {
-    int cur = runtime_current_device();
+    int cur = runtime_current_device(rt);
     launch_begin(L, DC_PATH_INTERPOSE, api, key, kind, runtime_launch_device(cur, s), cur, s, 1, NULL, args,
                  NULL);
 }
 
-void dc_launch_begin_kernel(struct dc_launch_state *L, const char *api, CUkernel kernel, CUstream stream,
+void dc_launch_begin_kernel(struct dc_launch_state *L, int rt, const char *api, CUkernel kernel, CUstream stream,
                             void **args)
 {
-    begin_runtime(L, api, kernel, K_KERNEL, stream, args);
+    begin_runtime(L, rt, api, kernel, K_KERNEL, stream, args);
 }
 
-void dc_launch_begin_stub(struct dc_launch_state *L, const char *api, const void *func, CUstream stream,
+void dc_launch_begin_stub(struct dc_launch_state *L, int rt, const char *api, const void *func, CUstream stream,
                           void **args)
 {
     int kind = K_OPAQUE;
-    const void *key = func ? stub_function(func, &kind) : NULL;
-    begin_runtime(L, api, key, kind, stream, args);
+    const void *key = func ? stub_function(rt, func, &kind) : NULL;
+    begin_runtime(L, rt, api, key, kind, stream, args);
 }
 
 /* The CUPTI path's runtime launches: checked only. */
-void dc_launch_check_stub(int path, const char *api, const void *func, int current_device, CUstream stream,
+void dc_launch_check_stub(int path, int rt, const char *api, const void *func, int current_device, CUstream stream,
                           void **args)
 {
     int kind = K_OPAQUE;
-    const void *key = func ? stub_function(func, &kind) : NULL;
+    const void *key = func ? stub_function(rt, func, &kind) : NULL;
     dc_launch_check(path, api, key, kind, runtime_launch_device(current_device, stream), current_device, stream,
                     args, NULL);
 }

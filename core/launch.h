@@ -34,6 +34,7 @@ struct dc_launch_state {
     CUstream stream;            /* for our own stream calls (per-thread made explicit) */
     int has_stream;             /* a launch into a stream (not a graph node) */
     int captured;               /* the stream is capturing: never synchronised */
+    const char *nosync;         /* sync=1: why another capture forbids synchronising (capture.h) */
     int pre_error;              /* sync=1: the stream had an error before this launch */
     void **args, **extra;       /* what the real launch gets */
     /* mode=migrate (core/migrate.c): */

@@ -3,9 +3,10 @@
  * Contract:
  *  - It registers itself with the core (DC_FRONTEND, core/core.h); the
  *    start-up starts it once, with the options parsed and the driver bound,
- *    the guard held, unless backend=interpose.  It loads libcupti.so.13 with
- *    dlopen (the rule below and in README), resolves its functions with
- *    dlsym, subscribes as "devcheck" and enables the launch, allocation,
+ *    the guard held, unless backend=interpose.  It loads libcupti.so.13 (or
+ *    CUDA 12's libcupti.so.12) with dlopen (the rule below and in README),
+ *    resolves its functions with dlsym, subscribes as "devcheck" and enables
+ *    the launch, allocation,
  *    free, access-grant and peer-access callbacks of the driver and runtime
  *    domains and the resource domain.  When CUPTI cannot be used (absent,
  *    failing, or held by another subscriber) it writes one line saying why
@@ -17,10 +18,15 @@
  *    do, with path DC_PATH_CUPTI: the same memory and context events, the
  *    same launch description (checked only: its parameters are read-only).
  *  - functionParams is only read.
+ *  - It yields: CUPTI allows one subscriber, and when the program subscribes
+ *    itself (a profiler: the interposer's cuptiSubscribe hooks see it, and
+ *    call the core's dc_core_yield_cupti first), it unsubscribes, says so in
+ *    one line and never subscribes again: devcheck goes on with interposition
+ *    alone.
  *
- * Which libcupti.so.13 (first that applies):
+ * Which libcupti (first that applies):
  *  1. DEVCHECK_CUPTI, when set: that file and no other.
- *  2. The platform's own: a libcupti.so.13 in the directory of the
+ *  2. The platform's own: a libcupti.so.13 (or .12) in the directory of the
  *     libcuda.so.1 the process loaded (found with dladdr on the real driver
  *     function).  NVIDIA's driver directory holds none; the simulated
  *     platform (build/sim) ships its libcupti beside its libcuda.
@@ -30,12 +36,14 @@
  *     beside it (/usr/lib/wsl/lib holds copies, not links); any other driver
  *     (the simulated one) gets only the CUPTI of step 2, never NVIDIA's,
  *     which cannot work without NVIDIA's driver.
- *  4. The loader's own search, dlopen("libcupti.so.13") (LD_LIBRARY_PATH
- *     wins), then $CUDA_HOME/extras/CUPTI/lib64, $CUDA_HOME/lib64
- *     (CUDA_HOME defaults to /usr/local/cuda), then Python's
- *     site-packages/nvidia/cu13/lib (CUDA 13's wheels), then
- *     site-packages/nvidia/cuda_cupti/lib (site-packages of the objects already
- *     loaded, $VIRTUAL_ENV, $CONDA_PREFIX).
+ *  4. For libcupti.so.13, then libcupti.so.12 (.12 first when the process
+ *     runs CUDA 12's runtime: libcudart.so.12 loaded, no .13; .13 not at all
+ *     under a driver older than 13.0): the loader's own search,
+ *     dlopen("libcupti.so.1N") (LD_LIBRARY_PATH wins), then
+ *     $CUDA_HOME/extras/CUPTI/lib64, $CUDA_HOME/lib64 (CUDA_HOME defaults to
+ *     /usr/local/cuda), then Python's site-packages/nvidia/cu13/lib (CUDA
+ *     13's wheels) and site-packages/nvidia/cuda_cupti/lib (CUDA 12's; of the
+ *     objects already loaded, $VIRTUAL_ENV, $CONDA_PREFIX).
  *
  * Callbacks: the per-thread guard decides who has a call.  A callback that
  * arrives with the guard held belongs to the interposer (or to devcheck's own
@@ -61,6 +69,7 @@
 #include <glob.h>
 #include <limits.h>
 #include <link.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,6 +80,7 @@
 
 #define CUPTI_FUNCS(X)          \
     X(cuptiSubscribe_v2)        \
+    X(cuptiSubscribe)           \
     X(cuptiUnsubscribe)         \
     X(cuptiEnableCallback)      \
     X(cuptiEnableDomain)        \
@@ -81,6 +91,15 @@ CUPTI_FUNCS(X)
 #undef X
 
 static CUpti_SubscriberHandle subscriber;
+/* sub_lock orders devcheck's subscription (start) and giving it up
+ * (yield_cupti); subscribed: devcheck holds CUPTI's one subscription;
+ * program_subscribed: the program asked for it, devcheck never subscribes
+ * again.  on_callback reads subscribed without the lock. */
+static pthread_mutex_t sub_lock = PTHREAD_MUTEX_INITIALIZER;
+static int subscribed, program_subscribed;
+/* The runtime whose calls this CUPTI reports (enum dc_rt): CUPTI 13's
+ * callbacks come from libcudart.so.13, CUPTI 12's from libcudart.so.12. */
+static int cupti_rt = DC_RT13;
 
 /* --- callbacks enabled ------------------------------------------------------ */
 
@@ -127,6 +146,14 @@ static const CUpti_CallbackId driver_cbids[] = {
     CUPTI_DRIVER_TRACE_CBID_cuCtxEnablePeerAccess,
     CUPTI_DRIVER_TRACE_CBID_cuCtxDisablePeerAccess,
     CUPTI_DRIVER_TRACE_CBID_cuLibraryUnload,
+    CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture,
+    CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2,
+    CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCaptureToGraph,
+    CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCaptureToGraph_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture,
+    CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture_ptsz,
 };
 
 /* Runtime launches, with the entry point's name as the interposer reports it. */
@@ -503,6 +530,60 @@ static void on_driver_mem(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
     }
 }
 
+/* Stream captures, at the exit: a begin that succeeded, any end (the core
+ * asks the driver whether the stream still captures).  A _ptsz entry point's
+ * NULL stream is the per-thread stream. */
+static int on_driver_capture(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
+{
+    const void *p = cb->functionParams;
+    int ok = cb->functionReturnValue && *(const CUresult *)cb->functionReturnValue == CUDA_SUCCESS;
+#define PTSZ(s) ((s) ? (s) : CU_STREAM_PER_THREAD)
+    switch (cbid) {
+    case CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture:
+        if (ok)
+            dc_capture_begin(((const cuStreamBeginCapture_params *)p)->hStream, CU_STREAM_CAPTURE_MODE_GLOBAL);
+        return 1;
+    case CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_ptsz:
+        if (ok)
+            dc_capture_begin(PTSZ(((const cuStreamBeginCapture_ptsz_params *)p)->hStream),
+                             CU_STREAM_CAPTURE_MODE_GLOBAL);
+        return 1;
+    case CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2: {
+        const cuStreamBeginCapture_v2_params *a = p;
+        if (ok)
+            dc_capture_begin(a->hStream, a->mode);
+        return 1;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2_ptsz: {
+        const cuStreamBeginCapture_v2_ptsz_params *a = p;
+        if (ok)
+            dc_capture_begin(PTSZ(a->hStream), a->mode);
+        return 1;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCaptureToGraph: {
+        const cuStreamBeginCaptureToGraph_params *a = p;
+        if (ok)
+            dc_capture_begin(a->hStream, a->mode);
+        return 1;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCaptureToGraph_ptsz: {
+        const cuStreamBeginCaptureToGraph_ptsz_params *a = p;
+        if (ok)
+            dc_capture_begin(PTSZ(a->hStream), a->mode);
+        return 1;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture:
+        dc_capture_end(((const cuStreamEndCapture_params *)p)->hStream);
+        return 1;
+    case CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture_ptsz:
+        dc_capture_end(PTSZ(((const cuStreamEndCapture_ptsz_params *)p)->hStream));
+        return 1;
+    default:
+        return 0;
+    }
+#undef PTSZ
+}
+
 static void on_driver(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
 {
     if (rt.open)
@@ -510,6 +591,8 @@ static void on_driver(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
     if (!cb->functionParams)
         return;
     if (cb->callbackSite == CUPTI_API_ENTER && on_driver_launch(cbid, cb))
+        return;
+    if (cb->callbackSite == CUPTI_API_EXIT && on_driver_capture(cbid, cb))
         return;
     on_driver_mem(cbid, cb);
 }
@@ -587,7 +670,7 @@ static void runtime_launch_fallback(const CUpti_CallbackData *cb)
         }
         }
         if (func) {
-            dc_launch_check_stub(DC_PATH_CUPTI, api, func, cur, (CUstream)s, args);
+            dc_launch_check_stub(DC_PATH_CUPTI, cupti_rt, api, func, cur, (CUstream)s, args);
             return;
         }
     } else if (rt.launch->params == 2 && p) {
@@ -602,7 +685,7 @@ static void runtime_launch_fallback(const CUpti_CallbackData *cb)
             func = a->func, c = a->config, args = a->args;
         }
         if (func && c) {
-            dc_launch_check_stub(DC_PATH_CUPTI, api, func, cur, (CUstream)c->stream, args);
+            dc_launch_check_stub(DC_PATH_CUPTI, cupti_rt, api, func, cur, (CUstream)c->stream, args);
             return;
         }
     }
@@ -710,7 +793,7 @@ static void CUPTIAPI on_callback(void *userdata, CUpti_CallbackDomain domain, CU
                                  const void *data)
 {
     (void)userdata;
-    if (!data || !__atomic_load_n(&dc_ready, __ATOMIC_ACQUIRE))
+    if (!data || !__atomic_load_n(&dc_ready, __ATOMIC_ACQUIRE) || !__atomic_load_n(&subscribed, __ATOMIC_ACQUIRE))
         return;
     /* the interposer (or devcheck itself) has this call */
     if (dc_guard) {
@@ -863,18 +946,26 @@ static int find_site(struct dl_phdr_info *info, size_t size, void *data)
     return 1;
 }
 
-/* Where NVIDIA's CUPTI wheel puts libcupti.so.13 under site-packages: CUDA
- * 13's wheels share nvidia/cu13/lib; nvidia/cuda_cupti/lib is CUDA 12's
- * layout. */
-static const char *const wheel_dirs[] = { "nvidia/cu13/lib", "nvidia/cuda_cupti/lib" };
-#define N_WHEEL_DIRS (sizeof wheel_dirs / sizeof wheel_dirs[0])
+/* The CUPTI versions devcheck uses, each with where NVIDIA's wheels put it
+ * under site-packages (CUDA 13's share nvidia/cu13/lib; CUDA 12's have
+ * nvidia/cuda_cupti/lib) and the runtime whose calls it reports. */
+struct cupti_major {
+    const char *soname;
+    const char *wheel_dirs[2];
+    int rt;                     /* enum dc_rt */
+};
+static const struct cupti_major majors[] = {
+    { "libcupti.so.13", { "nvidia/cu13/lib", "nvidia/cuda_cupti/lib" }, DC_RT13 },
+    { "libcupti.so.12", { "nvidia/cuda_cupti/lib", NULL }, DC_RT12 },
+};
+#define N_MAJORS (sizeof majors / sizeof majors[0])
 
-static void *open_python(char *used, size_t ulen)
+static void *open_python(const struct cupti_major *m, char *used, size_t ulen)
 {
     char site[PATH_MAX] = "", path[PATHBUF];
     dl_iterate_phdr(find_site, site);
-    for (size_t w = 0; *site && w < N_WHEEL_DIRS; w++) {
-        snprintf(path, sizeof path, "%s%s/libcupti.so.13", site, wheel_dirs[w]);
+    for (size_t w = 0; *site && w < 2 && m->wheel_dirs[w]; w++) {
+        snprintf(path, sizeof path, "%s%s/%s", site, m->wheel_dirs[w], m->soname);
         void *h = try_open(path, used, ulen);
         if (h)
             return h;
@@ -883,8 +974,8 @@ static void *open_python(char *used, size_t ulen)
     for (size_t i = 0; i < sizeof roots / sizeof roots[0]; i++) {
         if (!roots[i] || !*roots[i])
             continue;
-        for (size_t w = 0; w < N_WHEEL_DIRS; w++) {
-            snprintf(path, sizeof path, "%s/lib/python3*/site-packages/%s/libcupti.so.13", roots[i], wheel_dirs[w]);
+        for (size_t w = 0; w < 2 && m->wheel_dirs[w]; w++) {
+            snprintf(path, sizeof path, "%s/lib/python3*/site-packages/%s/%s", roots[i], m->wheel_dirs[w], m->soname);
             glob_t g;
             if (glob(path, 0, NULL, &g) == 0) {
                 void *h = NULL;
@@ -899,27 +990,69 @@ static void *open_python(char *used, size_t ulen)
     return NULL;
 }
 
-/* The libcupti to use (rule at the top), or NULL with *why set. */
-static void *open_cupti(char *used, size_t ulen, char *why, size_t wlen)
+/* The order to try the CUPTI versions in: the one of the runtime the process
+ * has loaded (a CUDA 12 program's libcudart.so.12 and no .13) first, then
+ * the newest; CUPTI 13 not at all under a driver older than 13.0, which it
+ * cannot work with. */
+static size_t major_order(const struct cupti_major **order)
+{
+    size_t n = 0;
+    int drv = dc_driver_version();
+    void *rt12 = dlopen("libcudart.so.12", RTLD_LAZY | RTLD_NOLOAD);
+    void *rt13 = dlopen("libcudart.so.13", RTLD_LAZY | RTLD_NOLOAD);
+    int twelve_first = rt12 && !rt13;
+    if (rt12)
+        dlclose(rt12);
+    if (rt13)
+        dlclose(rt13);
+    if (twelve_first)
+        order[n++] = &majors[1];
+    if (drv <= 0 || drv >= 13000)
+        order[n++] = &majors[0];
+    if (!twelve_first)
+        order[n++] = &majors[1];
+    return n;
+}
+
+/* The CUPTI version of a library named by the user (DEVCHECK_CUPTI). */
+static const struct cupti_major *major_of(const char *path)
+{
+    const char *b = strrchr(path, '/');
+    b = b ? b + 1 : path;
+    for (size_t i = 0; i < N_MAJORS; i++)
+        if (!strcmp(b, majors[i].soname))
+            return &majors[i];
+    return &majors[0];
+}
+
+/* The libcupti to use (rule at the top) and its version in *major, or NULL
+ * with *why set. */
+static void *open_cupti(char *used, size_t ulen, char *why, size_t wlen, const struct cupti_major **major)
 {
     const char *env = getenv("DEVCHECK_CUPTI");
     if (env && *env) {
         void *h = dlopen(env, RTLD_NOW | RTLD_LOCAL);
         if (h) {
             snprintf(used, ulen, "%s", env);
+            *major = major_of(env);
             return h;
         }
         const char *e = dlerror();
         snprintf(why, wlen, "cannot load DEVCHECK_CUPTI=%s (%s)", env, e ? e : "dlopen failed");
         return NULL;
     }
+    const struct cupti_major *order[N_MAJORS];
+    size_t norder = major_order(order);
     char dir[PATH_MAX], real[PATH_MAX], path[PATHBUF];
     if (driver_file(dir, sizeof dir, real, sizeof real) == 0) {
-        snprintf(path, sizeof path, "%s/libcupti.so.13", dir);
-        if (exists(path)) {
+        for (size_t i = 0; i < N_MAJORS; i++) {        /* the platform's own, any version */
+            snprintf(path, sizeof path, "%s/%s", dir, majors[i].soname);
+            if (!exists(path))
+                continue;
             void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
             if (h) {
                 snprintf(used, ulen, "%s", path);
+                *major = &majors[i];
                 return h;
             }
             const char *e = dlerror();
@@ -927,30 +1060,35 @@ static void *open_cupti(char *used, size_t ulen, char *why, size_t wlen)
             return NULL;
         }
         if (!nvidia_driver(dir, real)) {
-            snprintf(why, wlen, "the driver %s is not NVIDIA's and has no libcupti.so.13 beside it", real);
+            snprintf(why, wlen, "the driver %s is not NVIDIA's and has no libcupti.so.13 (or .12) beside it", real);
             return NULL;
         }
-    }
-    void *h = dlopen("libcupti.so.13", RTLD_NOW | RTLD_LOCAL);
-    if (h) {
-        Dl_info info;
-        void *f = dlsym(h, "cuptiSubscribe_v2");
-        snprintf(used, ulen, "%s", f && dladdr(f, &info) && info.dli_fname ? info.dli_fname : "libcupti.so.13");
-        return h;
     }
     const char *home = getenv("CUDA_HOME");
     if (!home || !*home)
         home = "/usr/local/cuda";
-    const char *sub[] = { "extras/CUPTI/lib64", "lib64" };
-    for (size_t i = 0; i < sizeof sub / sizeof sub[0]; i++) {
-        snprintf(path, sizeof path, "%s/%s/libcupti.so.13", home, sub[i]);
-        if ((h = try_open(path, used, ulen)))
+    for (size_t k = 0; k < norder; k++) {
+        const struct cupti_major *m = order[k];
+        *major = m;
+        void *h = dlopen(m->soname, RTLD_NOW | RTLD_LOCAL);
+        if (h) {
+            Dl_info info;
+            void *f = dlsym(h, "cuptiSubscribe");
+            snprintf(used, ulen, "%s", f && dladdr(f, &info) && info.dli_fname ? info.dli_fname : m->soname);
+            return h;
+        }
+        const char *sub[] = { "extras/CUPTI/lib64", "lib64" };
+        for (size_t i = 0; i < sizeof sub / sizeof sub[0]; i++) {
+            snprintf(path, sizeof path, "%s/%s/%s", home, sub[i], m->soname);
+            if ((h = try_open(path, used, ulen)))
+                return h;
+        }
+        if ((h = open_python(m, used, ulen)))
             return h;
     }
-    if ((h = open_python(used, ulen)))
-        return h;
-    snprintf(why, wlen, "no libcupti.so.13 found (LD_LIBRARY_PATH, %s/extras/CUPTI/lib64, %s/lib64, "
-                        "site-packages/nvidia/cu13/lib; or set DEVCHECK_CUPTI)", home, home);
+    snprintf(why, wlen, "no libcupti.so.13 or libcupti.so.12 found (LD_LIBRARY_PATH, %s/extras/CUPTI/lib64, "
+                        "%s/lib64, site-packages/nvidia/cu13/lib or nvidia/cuda_cupti/lib; or set DEVCHECK_CUPTI)",
+             home, home);
     return NULL;
 }
 
@@ -968,23 +1106,32 @@ static void alone(const char *why)
     dc_log("CUPTI: %s; running on interposition alone", why);
 }
 
-static int start(void)
+/* Subscribes, unless the program already asked for CUPTI; sub_lock held. */
+static int start_locked(void)
 {
     char used[PATHBUF] = "", why[2 * PATHBUF] = "";
-    void *h = open_cupti(used, sizeof used, why, sizeof why);
+    if (program_subscribed) {
+        alone("the program subscribes to CUPTI itself (a profiler), which allows one subscriber");
+        return 0;
+    }
+    const struct cupti_major *major = &majors[0];
+    void *h = open_cupti(used, sizeof used, why, sizeof why, &major);
     if (!h) {
         alone(why);
         return 0;
     }
+    cupti_rt = major->rt;
 #define X(name) p_##name = (__typeof__(p_##name))dlsym(h, #name);
     CUPTI_FUNCS(X)
 #undef X
-    if (!p_cuptiSubscribe_v2 || !p_cuptiEnableCallback || !p_cuptiEnableDomain || !p_cuptiUnsubscribe) {
-        snprintf(why, sizeof why, "%s lacks cuptiSubscribe_v2/cuptiEnableCallback/cuptiEnableDomain", used);
+    if ((!p_cuptiSubscribe_v2 && !p_cuptiSubscribe) || !p_cuptiEnableCallback || !p_cuptiEnableDomain ||
+        !p_cuptiUnsubscribe) {
+        snprintf(why, sizeof why, "%s lacks cuptiSubscribe/cuptiEnableCallback/cuptiEnableDomain", used);
         alone(why);
         return 0;
     }
 
+    /* cuptiSubscribe_v2 names the holder; CUPTI 12 may have cuptiSubscribe only */
     char holder[CUPTI_OLD_SUBSCRIBER_NAME_MIN_LEN + 64] = "";
     CUpti_SubscriberParams sp;
     memset(&sp, 0, sizeof sp);
@@ -992,7 +1139,8 @@ static int start(void)
     sp.subscriberName = "devcheck";
     sp.oldSubscriberName = holder;
     sp.oldSubscriberSize = sizeof holder;
-    CUptiResult r = p_cuptiSubscribe_v2(&subscriber, on_callback, NULL, &sp);
+    CUptiResult r = p_cuptiSubscribe_v2 ? p_cuptiSubscribe_v2(&subscriber, on_callback, NULL, &sp)
+                                        : p_cuptiSubscribe(&subscriber, on_callback, NULL);
     if (r == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED) {
         holder[sizeof holder - 1] = 0;
         snprintf(why, sizeof why, "held by another subscriber (%s)", *holder ? holder : "unnamed");
@@ -1000,7 +1148,8 @@ static int start(void)
         return 0;
     }
     if (r != CUPTI_SUCCESS) {
-        snprintf(why, sizeof why, "cuptiSubscribe_v2 failed: %s", result_name(r));
+        snprintf(why, sizeof why, "%s failed: %s", p_cuptiSubscribe_v2 ? "cuptiSubscribe_v2" : "cuptiSubscribe",
+                 result_name(r));
         alone(why);
         return 0;
     }
@@ -1033,7 +1182,33 @@ static int start(void)
         return 0;
     }
     dc_logv(1, "CUPTI %s: subscribed as devcheck%s", used, failed ? " (some callbacks could not be enabled)" : "");
+    __atomic_store_n(&subscribed, 1, __ATOMIC_RELEASE);
     return 1;
 }
 
-DC_FRONTEND(cupti_frontend, "cupti", start);
+static int start(void)
+{
+    pthread_mutex_lock(&sub_lock);
+    int r = start_locked();
+    pthread_mutex_unlock(&sub_lock);
+    return r;
+}
+
+/* The program subscribes (a profiler: torch.profiler/Kineto, Nsight Systems,
+ * Triton's Proton): CUPTI allows one subscriber, so devcheck gives its
+ * subscription up, for good, before the program's call reaches CUPTI. */
+static int yield_cupti(void)
+{
+    pthread_mutex_lock(&sub_lock);
+    program_subscribed = 1;
+    int had = __atomic_exchange_n(&subscribed, 0, __ATOMIC_ACQ_REL);
+    if (had)
+        p_cuptiUnsubscribe(subscriber);
+    pthread_mutex_unlock(&sub_lock);
+    if (had)
+        dc_log("CUPTI: the program subscribes to CUPTI itself (a profiler); devcheck gave its subscription up "
+               "and runs on interposition alone");
+    return had;
+}
+
+DC_FRONTEND(cupti_frontend, "cupti", start, yield_cupti);

@@ -12,13 +12,15 @@
 # A new test whose program nvcc links belongs in these two lists (it fails
 # the cross build's `make test` with "not built" until it is).
 CROSS_NO_BUILD := $(SAMPLE_PROGRAMS) $(BENCH_BUILD)/launches $(E2E_BUILD)/modes_prog \
-    $(addprefix $(PT_BUILD)/,xdev libctor_kern.so libctor.so ctor_main fork_test launches threads) \
-    $(addprefix $(CT_BUILD)/,bypass ctx_destroy peer_again) \
+    $(addprefix $(PT_BUILD)/,xdev libctor_kern.so libctor.so ctor_main fork_test launches threads \
+        xdev_nodebug capture libxlocal.so) \
+    $(addprefix $(CT_BUILD)/,bypass ctx_destroy peer_again late_sub) \
     $(RT_TEST_BINS) $(RT_TEST_DIR)/rt_globals $(DRV_T)/cupti_rt \
     $(BUILD)/tests/image_parse
 CROSS_NO_TEST := tests/e2e/% demo/run.sh \
-    $(addprefix tests/preload/,ctor.sh xdev.sh bad_options.sh exitcode.sh fork.sh launches.sh threads.sh) \
-    $(addprefix tests/cupti/,bypass.sh holder.sh missing.sh ctx_destroy.sh peer_again.sh) \
+    $(addprefix tests/preload/,ctor.sh xdev.sh bad_options.sh exitcode.sh fork.sh launches.sh threads.sh \
+        debuginfod.sh capture.sh rtld_local.sh rt12.sh) \
+    $(addprefix tests/cupti/,bypass.sh holder.sh missing.sh ctx_destroy.sh peer_again.sh late_sub.sh) \
     $(filter sim/tests/rt_%,$(TESTS)) sim/tests/drv_version.sh sim/tests/cupti_rt.sh \
     sim/tests/nvml_py.sh $(BUILD)/tests/image_parse
 

@@ -159,6 +159,60 @@ DC_EXPORT CUresult CUDAAPI cuGraphExecNodeSetParams(CUgraphExec hGraphExec, CUgr
     return r;
 }
 
+/* --- stream capture: recorded after the real call (core/capture.c) ----------- */
+
+/* The stream as the core keys it: a _ptsz entry point's NULL stream is the
+ * per-thread stream. */
+#define PTSZ_STREAM(s) ((s) ? (s) : CU_STREAM_PER_THREAD)
+
+#define BEGIN_CAPTURE(name, params, args, stream, mode)                   \
+    DC_EXPORT CUresult CUDAAPI name params                                \
+    {                                                                     \
+        if (!dc_enter())                                                  \
+            return DC_REAL(name, DC_UNPAREN args);                        \
+        CUresult r = DC_REAL(name, DC_UNPAREN args);                      \
+        if (r == CUDA_SUCCESS)                                            \
+            dc_capture_begin(stream, mode);                               \
+        dc_leave();                                                       \
+        return r;                                                         \
+    }
+#define DC_UNPAREN(...) __VA_ARGS__
+/* cuStreamBeginCapture without a mode is the CUDA 10.0 ABI: global mode. */
+BEGIN_CAPTURE(cuStreamBeginCapture, (CUstream hStream), (hStream), hStream, CU_STREAM_CAPTURE_MODE_GLOBAL)
+BEGIN_CAPTURE(cuStreamBeginCapture_ptsz, (CUstream hStream), (hStream), PTSZ_STREAM(hStream),
+              CU_STREAM_CAPTURE_MODE_GLOBAL)
+BEGIN_CAPTURE(cuStreamBeginCapture_v2, (CUstream hStream, CUstreamCaptureMode mode), (hStream, mode), hStream, mode)
+BEGIN_CAPTURE(cuStreamBeginCapture_v2_ptsz, (CUstream hStream, CUstreamCaptureMode mode), (hStream, mode),
+              PTSZ_STREAM(hStream), mode)
+BEGIN_CAPTURE(cuStreamBeginCaptureToGraph,
+              (CUstream hStream, CUgraph hGraph, const CUgraphNode *dependencies,
+               const CUgraphEdgeData *dependencyData, size_t numDependencies, CUstreamCaptureMode mode),
+              (hStream, hGraph, dependencies, dependencyData, numDependencies, mode), hStream, mode)
+BEGIN_CAPTURE(cuStreamBeginCaptureToGraph_ptsz,
+              (CUstream hStream, CUgraph hGraph, const CUgraphNode *dependencies,
+               const CUgraphEdgeData *dependencyData, size_t numDependencies, CUstreamCaptureMode mode),
+              (hStream, hGraph, dependencies, dependencyData, numDependencies, mode), PTSZ_STREAM(hStream), mode)
+
+DC_EXPORT CUresult CUDAAPI cuStreamEndCapture(CUstream hStream, CUgraph *phGraph)
+{
+    if (!dc_enter())
+        return DC_REAL(cuStreamEndCapture, hStream, phGraph);
+    CUresult r = DC_REAL(cuStreamEndCapture, hStream, phGraph);
+    dc_capture_end(hStream);
+    dc_leave();
+    return r;
+}
+
+DC_EXPORT CUresult CUDAAPI cuStreamEndCapture_ptsz(CUstream hStream, CUgraph *phGraph)
+{
+    if (!dc_enter())
+        return DC_REAL(cuStreamEndCapture_ptsz, hStream, phGraph);
+    CUresult r = DC_REAL(cuStreamEndCapture_ptsz, hStream, phGraph);
+    dc_capture_end(PTSZ_STREAM(hStream));
+    dc_leave();
+    return r;
+}
+
 DC_EXPORT CUresult CUDAAPI cuModuleUnload(CUmodule hmod)
 {
     if (!dc_enter())

@@ -1,57 +1,84 @@
 /* hooks_runtime: every runtime (libcudart) hook: the kernel launches, which
  * the core describes as the interposer's driver launches are (dc_launch_begin
  * _kernel / _stub ... dc_launch_end), and the runtime's ways to driver entry
- * points, cudaGetDriverEntryPoint*, whose answers get our wrappers.  All of
- * them live here because their extra symbol versions (.symver, end of file)
- * must be set in the translation unit that defines them. */
+ * points, cudaGetDriverEntryPoint*, whose answers get our wrappers.
+ *
+ * Each hook is one body taking the runtime its caller is bound to (enum
+ * dc_rt), inlined into one thin entry per libcudart version node: the plain
+ * name is name@@libcudart.so.13, and for entry points older toolkits have,
+ * rt12_<name> and rt11_<name> become name@libcudart.so.12 and
+ * name@libcudart.so.11.0 (.symver, end of file; set in this translation unit,
+ * which defines them).  The body forwards to that runtime's own function
+ * (DC_REAL_RT, interpose.c): a CUDA 12 caller reaches libcudart.so.12, a
+ * CUDA 13 caller libcudart.so.13, wherever and however each was loaded. */
 #include "preload/preload.h"
 
+/* The entries of hook `name` with parameters `params` and arguments `args`:
+ * body_<name>(rt, args...) inlined into each. */
+#define RT_ENTRIES(name, params, args)                                                    \
+    DC_EXPORT cudaError_t CUDARTAPI name params { return body_##name(DC_RT13, DC_UNPAREN args); } \
+    __attribute__((used)) static cudaError_t CUDARTAPI rt12_##name params                 \
+    {                                                                                     \
+        return body_##name(DC_RT12, DC_UNPAREN args);                                     \
+    }                                                                                     \
+    __attribute__((used)) static cudaError_t CUDARTAPI rt11_##name params                 \
+    {                                                                                     \
+        return body_##name(DC_RT11, DC_UNPAREN args);                                     \
+    }
+#define DC_UNPAREN(...) __VA_ARGS__
+#define BODY static inline __attribute__((always_inline)) cudaError_t
+
 #define CUDA_LAUNCH_KERNEL(name)                                                          \
-    DC_EXPORT cudaError_t CUDARTAPI name(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, \
-                                         void **args, size_t sharedMem, cudaStream_t stream) \
+    BODY body_##name(int rt, cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void **args, \
+                     size_t sharedMem, cudaStream_t stream)                              \
     {                                                                                     \
         if (!dc_enter())                                                                  \
-            return DC_REAL_RT(name, kernel, gridDim, blockDim, args, sharedMem, stream);  \
+            return DC_REAL_RT(rt, name, kernel, gridDim, blockDim, args, sharedMem, stream); \
         struct dc_launch_state L;                                                         \
-        dc_launch_begin_kernel(&L, #name, kernel, stream, args);                          \
-        cudaError_t r = DC_REAL_RT(name, kernel, gridDim, blockDim, L.args, sharedMem, stream); \
+        dc_launch_begin_kernel(&L, rt, #name, kernel, stream, args);                      \
+        cudaError_t r = DC_REAL_RT(rt, name, kernel, gridDim, blockDim, L.args, sharedMem, stream); \
         dc_launch_end(&L, r == cudaSuccess);                                              \
         dc_leave();                                                                       \
         return r;                                                                         \
-    }
+    }                                                                                     \
+    RT_ENTRIES(name, (cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem, \
+                      cudaStream_t stream), (kernel, gridDim, blockDim, args, sharedMem, stream))
 CUDA_LAUNCH_KERNEL(__cudaLaunchKernel)
 CUDA_LAUNCH_KERNEL(__cudaLaunchKernel_ptsz)
 
 #define RT_LAUNCH(name)                                                                   \
-    DC_EXPORT cudaError_t CUDARTAPI name(const void *func, dim3 gridDim, dim3 blockDim,   \
-                                         void **args, size_t sharedMem, cudaStream_t stream) \
+    BODY body_##name(int rt, const void *func, dim3 gridDim, dim3 blockDim, void **args,  \
+                     size_t sharedMem, cudaStream_t stream)                              \
     {                                                                                     \
         if (!dc_enter())                                                                  \
-            return DC_REAL_RT(name, func, gridDim, blockDim, args, sharedMem, stream);    \
+            return DC_REAL_RT(rt, name, func, gridDim, blockDim, args, sharedMem, stream); \
         struct dc_launch_state L;                                                         \
-        dc_launch_begin_stub(&L, #name, func, stream, args);                              \
-        cudaError_t r = DC_REAL_RT(name, func, gridDim, blockDim, L.args, sharedMem, stream); \
+        dc_launch_begin_stub(&L, rt, #name, func, stream, args);                          \
+        cudaError_t r = DC_REAL_RT(rt, name, func, gridDim, blockDim, L.args, sharedMem, stream); \
         dc_launch_end(&L, r == cudaSuccess);                                              \
         dc_leave();                                                                       \
         return r;                                                                         \
-    }
+    }                                                                                     \
+    RT_ENTRIES(name, (const void *func, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem, \
+                      cudaStream_t stream), (func, gridDim, blockDim, args, sharedMem, stream))
 RT_LAUNCH(cudaLaunchKernel)
 RT_LAUNCH(cudaLaunchKernel_ptsz)
 RT_LAUNCH(cudaLaunchCooperativeKernel)
 RT_LAUNCH(cudaLaunchCooperativeKernel_ptsz)
 
 #define RT_LAUNCH_EX(name)                                                                \
-    DC_EXPORT cudaError_t CUDARTAPI name(const cudaLaunchConfig_t *config, const void *func, void **args) \
+    BODY body_##name(int rt, const cudaLaunchConfig_t *config, const void *func, void **args) \
     {                                                                                     \
         if (!dc_enter())                                                                  \
-            return DC_REAL_RT(name, config, func, args);                                  \
+            return DC_REAL_RT(rt, name, config, func, args);                              \
         struct dc_launch_state L;                                                         \
-        dc_launch_begin_stub(&L, #name, config ? func : NULL, config ? config->stream : NULL, args); \
-        cudaError_t r = DC_REAL_RT(name, config, func, L.args);                           \
+        dc_launch_begin_stub(&L, rt, #name, config ? func : NULL, config ? config->stream : NULL, args); \
+        cudaError_t r = DC_REAL_RT(rt, name, config, func, L.args);                       \
         dc_launch_end(&L, r == cudaSuccess);                                              \
         dc_leave();                                                                       \
         return r;                                                                         \
-    }
+    }                                                                                     \
+    RT_ENTRIES(name, (const cudaLaunchConfig_t *config, const void *func, void **args), (config, func, args))
 RT_LAUNCH_EX(cudaLaunchKernelExC)
 RT_LAUNCH_EX(cudaLaunchKernelExC_ptsz)
 
@@ -60,43 +87,44 @@ RT_LAUNCH_EX(cudaLaunchKernelExC_ptsz)
 /* The runtime's way to the driver: the real one runs with the guard held (so
  * our cuGetProcAddress passes through) and we substitute its answer. */
 #define ENTRY_POINT_HOOK(name, params, args)                              \
-    DC_EXPORT cudaError_t CUDARTAPI name params                           \
+    BODY body_##name(int rt, DC_UNPAREN params)                           \
     {                                                                     \
         if (!dc_enter())                                                  \
-            return DC_REAL_RT args;                                       \
-        cudaError_t r = DC_REAL_RT args;                                  \
+            return DC_REAL_RT(rt, name, DC_UNPAREN args);                 \
+        cudaError_t r = DC_REAL_RT(rt, name, DC_UNPAREN args);            \
         if (r == cudaSuccess && funcPtr)                                  \
             *funcPtr = dc_substitute(*funcPtr);                           \
         dc_leave();                                                       \
         return r;                                                         \
-    }
+    }                                                                     \
+    RT_ENTRIES(name, params, args)
 ENTRY_POINT_HOOK(cudaGetDriverEntryPoint,
     (const char *symbol, void **funcPtr, unsigned long long flags, enum cudaDriverEntryPointQueryResult *driverStatus),
-    (cudaGetDriverEntryPoint, symbol, funcPtr, flags, driverStatus))
+    (symbol, funcPtr, flags, driverStatus))
 ENTRY_POINT_HOOK(cudaGetDriverEntryPoint_ptsz,
     (const char *symbol, void **funcPtr, unsigned long long flags, enum cudaDriverEntryPointQueryResult *driverStatus),
-    (cudaGetDriverEntryPoint_ptsz, symbol, funcPtr, flags, driverStatus))
+    (symbol, funcPtr, flags, driverStatus))
 ENTRY_POINT_HOOK(cudaGetDriverEntryPointByVersion,
     (const char *symbol, void **funcPtr, unsigned int cudaVersion, unsigned long long flags,
      enum cudaDriverEntryPointQueryResult *driverStatus),
-    (cudaGetDriverEntryPointByVersion, symbol, funcPtr, cudaVersion, flags, driverStatus))
+    (symbol, funcPtr, cudaVersion, flags, driverStatus))
 ENTRY_POINT_HOOK(cudaGetDriverEntryPointByVersion_ptsz,
     (const char *symbol, void **funcPtr, unsigned int cudaVersion, unsigned long long flags,
      enum cudaDriverEntryPointQueryResult *driverStatus),
-    (cudaGetDriverEntryPointByVersion_ptsz, symbol, funcPtr, cudaVersion, flags, driverStatus))
+    (symbol, funcPtr, cudaVersion, flags, driverStatus))
 
-/* Runtime hooks carry cudart's symbol versions (see hooks.def):
- * name@@libcudart.so.13, and for entry points older toolkits have,
- * name@libcudart.so.12 / name@libcudart.so.11.0 too.  Each version gets its
- * own alias label: ld drops a version-script version from a name that also
- * has a .symver version, so all of them are set here (the plain names are
- * then local, by the version script's `local: *`). */
-#define DC_SYMVER_AS(name, tag, version)                                      \
+/* The symbol versions (see hooks.def): each exported version gets its own
+ * alias label, global, set to its entry: ld drops a version-script version
+ * from a name that also has a .symver version, so all of them are set here
+ * (the plain names and the entries are then local, by the version script's
+ * `local: *`).  An entry of a version the hook is not exported under stays a
+ * local function nobody calls. */
+#define DC_SYMVER_AS(name, entry, tag, version)                               \
     __asm__(".globl dc_" tag "_" #name "\n"                                 \
-            ".set dc_" tag "_" #name ", " #name "\n"                        \
+            ".set dc_" tag "_" #name ", " #entry "\n"                       \
             ".symver dc_" tag "_" #name ", " #name version "\n");
-#define DC_SYMVER_DC_CUDA13(name) DC_SYMVER_AS(name, "v13", "@@libcudart.so.13")
-#define DC_SYMVER_DC_CUDA12(name) DC_SYMVER_DC_CUDA13(name) DC_SYMVER_AS(name, "v12", "@libcudart.so.12")
-#define DC_SYMVER_DC_CUDA11(name) DC_SYMVER_DC_CUDA12(name) DC_SYMVER_AS(name, "v11", "@libcudart.so.11.0")
+#define DC_SYMVER_DC_CUDA13(name) DC_SYMVER_AS(name, name, "v13", "@@libcudart.so.13")
+#define DC_SYMVER_DC_CUDA12(name) DC_SYMVER_DC_CUDA13(name) DC_SYMVER_AS(name, rt12_##name, "v12", "@libcudart.so.12")
+#define DC_SYMVER_DC_CUDA11(name) DC_SYMVER_DC_CUDA12(name) DC_SYMVER_AS(name, rt11_##name, "v11", "@libcudart.so.11.0")
 #define DC_RT(name, since) DC_SYMVER_##since(name)
 #include "preload/hooks.def"

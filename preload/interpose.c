@@ -1,17 +1,49 @@
 /* interpose: binding the real CUDA functions of the hook table
  * (preload/hooks.def), and handing our wrappers to programs that ask for
- * entry points by name: dlsym and cuGetProcAddress substitution. */
+ * entry points by name: dlsym and cuGetProcAddress substitution.
+ *
+ * Runtime entry points are found per runtime, never with dlsym(RTLD_NEXT):
+ * that searches the global scope after us only, and a libcudart that arrived
+ * as a dependency of an object loaded RTLD_LOCAL (dlopen's default,
+ * ctypes.CDLL, every Python extension module) is not in it; a hook that then
+ * returned an error without calling the runtime made <<<>>> launches vanish
+ * (the error is discarded), even with mode=off.  A hook is exported once per
+ * libcudart version node (name@@libcudart.so.13, name@libcudart.so.12,
+ * name@libcudart.so.11.0), each a thin entry passing its runtime (enum dc_rt)
+ * to the shared body, so the version the caller bound to is known; the real
+ * function is that version's definition, looked up (dc_resolve_rt):
+ *   1. in the object whose SONAME is the version node's name
+ *      (dlopen(soname, RTLD_NOLOAD) finds RTLD_LOCAL objects too), with
+ *      dlvsym(name, version);
+ *   2. in any other loaded object that defines name@version itself (a
+ *      runtime renamed by auditwheel, libcudart-1a2b3c4d.so.12);
+ *   3. only when no runtime of that version is loaded (a caller bound without
+ *      a version, e.g. dlsym(RTLD_DEFAULT), gets the default, .13): the newest
+ *      runtime of another version, then dlsym(RTLD_NEXT) (a runtime without
+ *      symbol versions).
+ * So a CUDA 12 caller never reaches the .13 runtime, nor the reverse.  The
+ * answer is cached per entry point and runtime; if nothing is found the hook
+ * says so once on stderr and returns cudaErrorSymbolNotFound (dc_rt_missing).
+ * Not handled: two copies of one runtime version from different files (the
+ * first loaded gets both copies' calls), and a runtime unloaded and loaded
+ * again (the cached pointer is the first's). */
 #include "preload/preload.h"
 #include "preload/arch.h"
+#include "preload/yield.h"
+#include "report/forklock.h"
 
 #include <dlfcn.h>
+#include <link.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 /* --- the table --------------------------------------------------------- */
 
 #define DC_DRV(name, req)  __typeof__(&name) dc_real_##name;
-#define DC_RT(name, since) __typeof__(&name) dc_real_##name;
+#define DC_RT(name, since) __typeof__(&name) dc_real_##name[DC_NRT];
 #include "preload/hooks.def"
 
 struct drv_entry {
@@ -35,10 +67,6 @@ static char bind_error[256];
 static struct dc_binding binding;
 
 /* --- binding ------------------------------------------------------------- */
-
-/* The dlsym path runs before a sanitizer runtime is initialised (ASan's own
- * start-up calls dlsym): no instrumentation there. */
-#define DC_NO_SANITIZE __attribute__((no_sanitize("address", "thread", "undefined")))
 
 DC_NO_SANITIZE static void bind_dlsym(void)
 {
@@ -84,18 +112,152 @@ const struct dc_binding *dc_bind_driver(void)
     return &binding;
 }
 
-/* Needs only the real dlsym (not bind_once, which a fork may have left
- * half-run in a child). */
-void *dc_resolve_rt(const char *name)
+/* --- runtime entry points (see the top) -------------------------------------- */
+
+/* The version node of each runtime, also its SONAME (NVIDIA's libcudart). */
+static const char *const rt_version[DC_NRT] = { "libcudart.so.13", "libcudart.so.12", "libcudart.so.11.0" };
+
+/* The link map of the object defining p, or NULL. */
+static struct link_map *object_of(void *p)
+{
+    Dl_info info;
+    struct link_map *lm = NULL;
+    if (!p || !dladdr1(p, &info, (void **)&lm, RTLD_DL_LINKMAP))
+        return NULL;
+    return lm;
+}
+
+/* name@version as defined by the object h itself (a handle's lookup also
+ * searches its dependencies, and an object's own lookup may find us); NULL
+ * if that object does not define it. */
+static void *own_definition(void *h, const char *name, const char *version)
+{
+    static struct link_map *self_lm;
+    struct link_map *self = __atomic_load_n(&self_lm, __ATOMIC_RELAXED);
+    if (!self)
+        __atomic_store_n(&self_lm, self = object_of((void *)(uintptr_t)dc_resolve_rt), __ATOMIC_RELAXED);
+    void *p = dlvsym(h, name, version);
+    struct link_map *lm = NULL;
+    if (!p || dlinfo(h, RTLD_DI_LINKMAP, &lm) != 0 || object_of(p) != lm || lm == self)
+        return NULL;
+    return p;
+}
+
+/* resolve_lock keeps the lookups (rare: the first call of each entry point
+ * per runtime) out of a fork: the fork handlers take it, so no thread of ours
+ * is inside dlopen when the process forks (a child would wait forever on the
+ * loader's locks under ThreadSanitizer, whose own are not reset at fork).  A
+ * lookup that finds it taken goes ahead without it: a thread running a
+ * library's constructor holds the loader's lock, and must not wait for a
+ * lookup that waits for that lock. */
+static pthread_mutex_t resolve_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void dc_resolve_fork_prepare(void) { pthread_mutex_lock(&resolve_lock); }
+void dc_resolve_fork_parent(void) { pthread_mutex_unlock(&resolve_lock); }
+void dc_resolve_fork_child(void) { dc_mutex_fork_child(&resolve_lock); }
+
+/* The loaded objects: an address inside each (its first loaded segment),
+ * those whose file name is `soname` first (NVIDIA's runtime is found by its
+ * SONAME, libcudart.so.13); collected before any loader call (none may run
+ * inside dl_iterate_phdr's callback). */
+#define MAX_OBJECTS 512
+struct objects {
+    const char *soname;
+    unsigned n, first;          /* [0, first): named soname */
+    uintptr_t addr[MAX_OBJECTS];
+};
+
+static int list_object(struct dl_phdr_info *info, size_t size, void *data)
+{
+    (void)size;
+    struct objects *o = data;
+    const char *n = info->dlpi_name, *b = n ? strrchr(n, '/') : NULL;
+    if (!b || o->n == MAX_OBJECTS)
+        return 0;               /* the program itself, the vDSO, or no room left */
+    uintptr_t a = 0;
+    for (int i = 0; i < info->dlpi_phnum && !a; i++)
+        if (info->dlpi_phdr[i].p_type == PT_LOAD)
+            a = info->dlpi_addr + info->dlpi_phdr[i].p_vaddr;
+    if (!a)
+        return 0;
+    if (!strcmp(b + 1, o->soname)) {
+        if (o->first < o->n)                /* the first other one moves to the end */
+            o->addr[o->n] = o->addr[o->first];
+        o->n++;
+        o->addr[o->first++] = a;
+    } else {
+        o->addr[o->n++] = a;
+    }
+    return 0;
+}
+
+static void *find_versioned(const char *name, const char *version)
+{
+    struct objects objs;
+    void *p = NULL;
+    void *h = dlopen(version, RTLD_LAZY | RTLD_NOLOAD);     /* by SONAME */
+    if (h) {
+        p = own_definition(h, name, version);
+        dlclose(h);
+        if (p)
+            return p;
+    }
+    objs.soname = version;
+    objs.n = objs.first = 0;
+    dl_iterate_phdr(list_object, &objs);
+    for (unsigned i = 0; !p && i < objs.n; i++) {
+        struct link_map *lm = object_of((void *)objs.addr[i]);
+        if (!lm || !lm->l_name || !lm->l_name[0] || !(h = dlopen(lm->l_name, RTLD_LAZY | RTLD_NOLOAD)))
+            continue;
+        p = own_definition(h, name, version);
+        dlclose(h);
+    }
+    return p;
+}
+
+void *dc_resolve_rt(int rt, const char *name)
+{
+    if (rt < 0 || rt >= DC_NRT || !name)
+        return NULL;
+    dc_guard++;
+    int locked = pthread_mutex_trylock(&resolve_lock) == 0;
+    void *p = find_versioned(name, rt_version[rt]);
+    for (int other = 0; !p && other < DC_NRT; other++)
+        if (other != rt)
+            p = find_versioned(name, rt_version[other]);
+    if (locked)
+        pthread_mutex_unlock(&resolve_lock);
+    if (!p) {
+        if (!__atomic_load_n(&dc_real_dlsym, __ATOMIC_ACQUIRE))
+            bind_dlsym();
+        p = dc_real_dlsym ? dc_real_dlsym(RTLD_NEXT, name) : NULL;
+    }
+    dc_guard--;
+    return p;
+}
+
+void *dc_next_symbol(const char *name)
 {
     if (!__atomic_load_n(&dc_real_dlsym, __ATOMIC_ACQUIRE))
         bind_dlsym();
-    if (!dc_real_dlsym)
-        return NULL;
-    dc_guard++;
-    void *p = dc_real_dlsym(RTLD_NEXT, name);
-    dc_guard--;
-    return p;
+    return dc_real_dlsym ? dc_real_dlsym(RTLD_NEXT, name) : NULL;
+}
+
+cudaError_t dc_rt_missing(int rt, const char *name)
+{
+    static int said;
+    if (!__atomic_exchange_n(&said, 1, __ATOMIC_RELAXED)) {
+        char line[256];
+        int n = snprintf(line, sizeof line,
+                         "devcheck: cannot find the real %s (%s) in this process; the call returns "
+                         "cudaErrorSymbolNotFound (said once)\n",
+                         name, rt >= 0 && rt < DC_NRT ? rt_version[rt] : "libcudart");
+        if (n > 0) {
+            ssize_t w = write(2, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
+            (void)w;
+        }
+    }
+    return cudaErrorSymbolNotFound;
 }
 
 void *dc_substitute(void *p)
@@ -139,7 +301,18 @@ DC_NO_SANITIZE void *dc_dlsym_subst(void *handle, const char *name)
     if (!__atomic_load_n(&dc_real_dlsym, __ATOMIC_ACQUIRE))
         bind_dlsym();
     const struct drv_entry *e = hooked_entry(name);
-    if (!e || dc_guard || !dc_enter_slow())
+    if (!e) {
+        if (!dc_guard && name && !strncmp(name, "cupti", 5)) {
+            /* a CUPTI subscription looked up by the program (Proton) */
+            dc_guard++;
+            void *p = dc_real_dlsym ? dc_real_dlsym(handle, name) : NULL;
+            dc_guard--;
+            return p ? dc_cupti_substitute(name, p) : NULL;
+        }
+        dc_start_if_cuda_loaded();
+        return NULL;
+    }
+    if (dc_guard || !dc_enter_slow())
         return NULL;
     dc_guard++;
     void *p = dc_real_dlsym ? dc_real_dlsym(handle, name) : NULL;

@@ -33,9 +33,14 @@
 
 #pragma GCC visibility push(hidden)
 
-/* Real pointers, typed from the header declarations. */
+/* The dlsym path runs before a sanitizer runtime is initialised (ASan's own
+ * start-up calls dlsym): no instrumentation there. */
+#define DC_NO_SANITIZE __attribute__((no_sanitize("address", "thread", "undefined")))
+
+/* Real pointers, typed from the header declarations: one per driver entry
+ * point, one per runtime (enum dc_rt) for a runtime entry point. */
 #define DC_DRV(name, req)  extern __typeof__(&name) dc_real_##name;
-#define DC_RT(name, since) extern __typeof__(&name) dc_real_##name;
+#define DC_RT(name, since) extern __typeof__(&name) dc_real_##name[DC_NRT];
 #include "preload/hooks.def"
 
 /* --- start-up (startup.c) ---------------------------------------------------- */
@@ -44,6 +49,10 @@
  * dc_leave() when done); 0 to pass through.  Initialises on first use.
  * With backend=cupti the hooks only initialise and pass through. */
 int dc_enter_slow(void);
+/* Starts devcheck if it has not started and a CUDA library has been loaded
+ * since the last call (the dlsym hook calls it: plugins loaded with
+ * RTLD_DEEPBIND reach no hook of ours). */
+void dc_start_if_cuda_loaded(void);
 extern int dc_interpose;        /* the hooks do their work (backend != cupti) */
 static inline int dc_enter(void)
 {
@@ -71,19 +80,30 @@ struct dc_binding {
  * core's own (dc_driver_bind).  Once per process, guard held. */
 const struct dc_binding *dc_bind_driver(void);
 
-/* Runtime real pointers are resolved on first use (RTLD_NEXT, with the real
- * dlsym): a program may load libcudart after its first driver call. */
-void *dc_resolve_rt(const char *name);
-#define DC_RT_REAL(name) DC_LAZY_FN(dc_real_##name, dc_resolve_rt, #name)
+/* Entry point `name` of runtime rt (enum dc_rt): the definition of
+ * name@<rt's version node> in the libcudart of that version among the loaded
+ * objects, RTLD_LOCAL ones included (see interpose.c); NULL when none is
+ * loaded.  Runtime real pointers are resolved on first use: a program may
+ * load libcudart after its first driver call. */
+void *dc_resolve_rt(int rt, const char *name);
+#define DC_RT_REAL(rt, name) DC_LAZY_FN(dc_real_##name[rt], dc_resolve_rt, rt, #name)
+/* fork handlers of the runtime lookups' lock (startup.c registers them). */
+void dc_resolve_fork_prepare(void);
+void dc_resolve_fork_parent(void);
+void dc_resolve_fork_child(void);
+/* No runtime defines `name`: says so once on stderr and returns
+ * cudaErrorSymbolNotFound, what the hook then returns. */
+cudaError_t dc_rt_missing(int rt, const char *name);
 
 /* Call the real driver function, or return CUDA_ERROR_NOT_FOUND if the driver
  * lacks it (driver pointers are set once, before any hook does its work). */
 #define DC_REAL(name, ...) \
     (dc_real_##name ? dc_real_##name(__VA_ARGS__) : CUDA_ERROR_NOT_FOUND)
-#define DC_REAL_RT(name, ...)                                                     \
+/* Call the real runtime function of runtime rt. */
+#define DC_REAL_RT(rt, name, ...)                                                 \
     ({                                                                            \
-        __typeof__(dc_real_##name) f_ = DC_RT_REAL(name);                         \
-        f_ ? f_(__VA_ARGS__) : cudaErrorSymbolNotFound;                           \
+        __typeof__(dc_real_##name[0]) f_ = DC_RT_REAL(rt, name);                  \
+        __builtin_expect(f_ != NULL, 1) ? f_(__VA_ARGS__) : dc_rt_missing(rt, #name); \
     })
 
 /* The wrapper to hand back for a real driver pointer p, or p itself. */

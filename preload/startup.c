@@ -10,10 +10,12 @@
  * (dc_core_start_frontends): the interposer never names it. */
 #include "preload/preload.h"
 #include "preload/arch.h"
+#include "preload/yield.h"
 #include "core/options.h"
 #include "report/report.h"
 
 #include <dlfcn.h>
+#include <link.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -116,6 +118,63 @@ int dc_enter_slow(void)
     return __atomic_load_n(&dc_ready, __ATOMIC_ACQUIRE);
 }
 
+/* --- a CUDA library no hook sees ------------------------------------------------ *
+ * A plugin loaded with RTLD_DEEPBIND binds to its own libcudart, and that
+ * runtime to its own libc's dlsym: no hook of ours is ever called, so
+ * devcheck would never start, and CUPTI (which sees such calls) would never
+ * subscribe.  Programs reach a plugin's functions with dlsym (ctypes, Python's
+ * extension imports, plugin registries), and dlsym is ours: when a lookup
+ * finds devcheck not started and a CUDA library (libcuda.so*, libcudart*)
+ * loaded since the last look, devcheck starts.  Only once main runs (the
+ * sanitizer runtimes call dlsym during their own start-up). */
+static int main_started;
+static unsigned long long seen_adds;    /* dlpi_adds at the last look */
+
+struct cuda_look {
+    unsigned long long adds;
+    int first, found;
+};
+
+DC_NO_SANITIZE static int look_for_cuda(struct dl_phdr_info *info, size_t size, void *data)
+{
+    struct cuda_look *l = data;
+    if (l->first) {
+        l->first = 0;
+        l->adds = size >= offsetof(struct dl_phdr_info, dlpi_subs) ? info->dlpi_adds : 0;
+        if (l->adds && l->adds == __atomic_load_n(&seen_adds, __ATOMIC_RELAXED))
+            return 1;                   /* nothing loaded since the last look */
+    }
+    const char *n = info->dlpi_name, *b = n ? strrchr(n, '/') : NULL;
+    b = b ? b + 1 : n;
+    if (b && (!strncmp(b, "libcuda.so", 10) || !strncmp(b, "libcudart", 9))) {
+        l->found = 1;
+        return 1;
+    }
+    return 0;
+}
+
+DC_NO_SANITIZE void dc_start_if_cuda_loaded(void)
+{
+    if (dc_guard || !__atomic_load_n(&main_started, __ATOMIC_ACQUIRE) ||
+        __atomic_load_n(&init_state, __ATOMIC_ACQUIRE) != ST_NONE)
+        return;
+    struct cuda_look l = { 0, 1, 0 };
+    dl_iterate_phdr(look_for_cuda, &l);
+    __atomic_store_n(&seen_adds, l.adds, __ATOMIC_RELAXED);
+    if (l.found)
+        (void)dc_enter_slow();
+}
+
+void dc_yield_cupti_to_program(void)
+{
+    if (dc_guard)
+        return;                 /* devcheck's own subscription */
+    dc_guard++;
+    if (__atomic_load_n(&dc_ready, __ATOMIC_ACQUIRE) && dc_core_yield_cupti())
+        __atomic_store_n(&dc_interpose, 1, __ATOMIC_RELAXED);
+    dc_guard--;
+}
+
 /* The report's summary and the exit status.  A destructor runs after every
  * atexit handler of the program, so launches made there are counted too. */
 __attribute__((destructor)) static void finish(void)
@@ -137,6 +196,7 @@ __attribute__((destructor)) static void finish(void)
  * start-up's. */
 static void fork_child(void)
 {
+    dc_resolve_fork_child();
     /* Another thread was initialising: its pthread_once never completes in
      * the child.  The child passes everything through instead of waiting. */
     if (__atomic_load_n(&init_running, __ATOMIC_ACQUIRE) &&
@@ -146,7 +206,7 @@ static void fork_child(void)
 
 __attribute__((constructor)) static void ctor(void)
 {
-    pthread_atfork(NULL, NULL, fork_child);
+    pthread_atfork(dc_resolve_fork_prepare, dc_resolve_fork_parent, fork_child);
 }
 
 /* --- exit status ----------------------------------------------------------- */
@@ -157,6 +217,7 @@ static main_fn real_main;
 
 static int main_hook(int argc, char **argv, char **envp)
 {
+    __atomic_store_n(&main_started, 1, __ATOMIC_RELEASE);
     int r = real_main(argc, argv, envp);
     exit_status = r & 0xff;
     return r;

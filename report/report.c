@@ -136,6 +136,7 @@ void dc_report_init(const struct dc_report_config *c)
         cfg.log_path = keep_path(c->log_path, &log_path);
         cfg.json_path = keep_path(c->json_path, &json_path);
         dc_sinks_set_verbosity(cfg.verbosity);
+        dc_stack_set_debuginfod(cfg.debuginfod);
     }
     int was = inited;
     init_locked();

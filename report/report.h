@@ -23,6 +23,7 @@ struct dc_report_config {
     enum dc_halt halt;          /* ... this way */
     int off;                    /* mode=off: dc_report_finish prints nothing */
     int migrate;                /* mode=migrate: the summary line gives the bytes migrated */
+    int debuginfod;             /* symbolization may ask debuginfod servers (else local files only) */
 };
 
 /* Takes the configuration (the paths are copied) and opens the sinks it

@@ -8,7 +8,23 @@
  * Symbolization (report time only, serialized by sym_lock): dladdr for the
  * module and its base, libdw (dwfl over /proc/self/maps) for the ELF symbol
  * (static functions too) and the DWARF file:line, __cxa_demangle when the
- * program has it (looked up at report time; libstdc++ is never linked). */
+ * program has it (looked up at report time; libstdc++ is never linked).
+ *
+ * Nothing leaks into the program's symbol resolution: libunwind and libdw are
+ * never linked.  As dependencies of a preloaded object they would come ahead
+ * of the program's own libraries in the global scope: libunwind.so.8 exports
+ * unversioned _Unwind_RaiseException and friends, which would then take every
+ * C++ exception of a late-loaded library (Python importing torch) away from
+ * libgcc_s, even with mode=off; libdw brings libelf, zlib, bzip2, lzma and
+ * zstd.  Each is loaded with dlopen(RTLD_LOCAL) on first use (libunwind at the
+ * first capture, libdw at the first report) and called through a table of
+ * pointers typed from its header: their symbols stay out of the global scope.
+ *
+ * Symbolization is offline unless dc_stack_set_debuginfod(1): libdw's standard
+ * debuginfo lookup asks the debuginfod servers of DEBUGINFOD_URLS for every
+ * module without local debug info (up to 90 s each, inside a report, sending
+ * the program's build ids out); devcheck's own lookup reads local files only
+ * (the build-id tree, then the .gnu_debuglink places). */
 #define UNW_LOCAL_ONLY
 #include "report/stack.h"
 #include "report/symbolize.h"
@@ -18,6 +34,7 @@
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
+#include <fcntl.h>
 #include <libunwind.h>
 #include <link.h>
 #include <pthread.h>
@@ -25,6 +42,103 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+/* --- the libraries, loaded on first use ----------------------------------------- */
+
+#define DC_STR_(x) #x
+#define DC_STR(x) DC_STR_(x)            /* the library's own name of a macro-renamed function */
+
+/* libunwind.so.8: unw_init_local etc. are macros naming the target's
+ * functions (_ULx86_64_init_local); unw_getcontext is unw_tdep_getcontext. */
+#define UNW_FUNCS(X)                    \
+    X(unw_tdep_getcontext)              \
+    X(unw_init_local)                   \
+    X(unw_get_reg)                      \
+    X(unw_step)                         \
+    X(unw_backtrace)
+/* libdw.so.1 */
+#define DW_FUNCS(X)                     \
+    X(dwfl_begin)                       \
+    X(dwfl_report_begin)                \
+    X(dwfl_linux_proc_report)           \
+    X(dwfl_report_end)                  \
+    X(dwfl_addrmodule)                  \
+    X(dwfl_module_addrname)             \
+    X(dwfl_module_info)                 \
+    X(dwfl_module_getsrc)               \
+    X(dwfl_lineinfo)                    \
+    X(dwfl_module_addrdie)              \
+    X(dwfl_linux_proc_find_elf)         \
+    X(dwfl_standard_find_debuginfo)     \
+    X(dwfl_build_id_find_debuginfo)     \
+    X(dwarf_getscopes)                  \
+    X(dwarf_getsrcfiles)                \
+    X(dwarf_tag)                        \
+    X(dwarf_attr)                       \
+    X(dwarf_attr_integrate)             \
+    X(dwarf_formstring)                 \
+    X(dwarf_formudata)                  \
+    X(dwarf_diename)                    \
+    X(dwarf_filesrc)
+
+#define X(name) static __typeof__(&name) p_##name;
+UNW_FUNCS(X)
+DW_FUNCS(X)
+#undef X
+
+/* Resolves every name of a table from h; 0 when all are there. */
+#define BIND_ALL(h, FUNCS, ok)                                                  \
+    do {                                                                        \
+        ok = 1;                                                                 \
+        FUNCS(BIND_ONE_)                                                        \
+    } while (0)
+#define BIND_ONE_(name)                                                         \
+    if (ok && !(p_##name = (__typeof__(p_##name))dlsym(h_, DC_STR(name))))      \
+        ok = 0;
+
+/* libunwind's state: 0 not tried, 1 loaded, -1 unavailable; published with
+ * a release store, read without the lock once set.  Threads that capture
+ * while it loads wait for it (a stack missing on one thread would make its
+ * finding a separate one). */
+static int unw_state;
+static pthread_mutex_t unw_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static int unw_ready(void)
+{
+    int st = __atomic_load_n(&unw_state, __ATOMIC_ACQUIRE);
+    if (__builtin_expect(st != 0, 1))
+        return st == 1;
+    pthread_mutex_lock(&unw_lock);
+    if (unw_state == 0) {
+        void *h_ = dlopen("libunwind.so.8", RTLD_NOW | RTLD_LOCAL);
+        int ok = 0;
+        if (h_)
+            BIND_ALL(h_, UNW_FUNCS, ok);
+        __atomic_store_n(&unw_state, ok ? 1 : -1, __ATOMIC_RELEASE);
+    }
+    st = unw_state;
+    pthread_mutex_unlock(&unw_lock);
+    return st == 1;
+}
+
+/* libdw: under sym_lock. */
+static int dw_state;                    /* 0 not tried, 1 loaded, -1 unavailable */
+
+static int dw_ready(void)
+{
+    if (dw_state == 0) {
+        void *h_ = dlopen("libdw.so.1", RTLD_NOW | RTLD_LOCAL);
+        int ok = 0;
+        if (h_)
+            BIND_ALL(h_, DW_FUNCS, ok);
+        dw_state = ok ? 1 : -1;
+    }
+    return dw_state == 1;
+}
+
+static int use_debuginfod;
+
+void dc_stack_set_debuginfod(int on) { __atomic_store_n(&use_debuginfod, on != 0, __ATOMIC_RELAXED); }
 
 #define HASH_NONFATAL_OOM 1
 static int stack_oom;
@@ -57,19 +171,25 @@ static inline __attribute__((always_inline)) int capture_ips(void **buf, int max
     unw_context_t uc;
     unw_cursor_t cur;
     int n = 0;
-    if (unw_getcontext(&uc) != 0 || unw_init_local(&cur, &uc) != 0)
+    if (p_unw_tdep_getcontext(&uc) != 0 || p_unw_init_local(&cur, &uc) != 0)
         return 0;
     do {
         unw_word_t ip;
-        if (unw_get_reg(&cur, UNW_REG_IP, &ip) < 0 || !ip)
+        if (p_unw_get_reg(&cur, UNW_REG_IP, &ip) < 0 || !ip)
             break;
         buf[n++] = (void *)(uintptr_t)ip;
-    } while (n < max && unw_step(&cur) > 0);
+    } while (n < max && p_unw_step(&cur) > 0);
     return n;
 }
 #else
-#define capture_ips unw_backtrace
+#define capture_ips p_unw_backtrace
 #endif
+
+/* Held (shared) while a thread is inside libunwind, taken exclusively by the
+ * fork handlers: libunwind's own mutexes have no fork handlers, so a child
+ * forked while another thread was unwinding would hang at its first capture.
+ * Writers first: a stream of captures cannot hold a fork off. */
+static pthread_rwlock_t unwind_lock = PTHREAD_RWLOCK_WRITER_NONRECURSIVE_INITIALIZER_NP;
 
 __attribute__((noinline)) uint32_t dc_stack_capture(int skip)
 {
@@ -78,8 +198,12 @@ __attribute__((noinline)) uint32_t dc_stack_capture(int skip)
         skip = 0;
     if (skip > 31)
         skip = 31;
+    if (!unw_ready())
+        return 0;
     /* raw[0] is this function; the caller starts at raw[1]. */
+    pthread_rwlock_rdlock(&unwind_lock);
     int got = capture_ips(raw, (int)(sizeof raw / sizeof raw[0]));
+    pthread_rwlock_unlock(&unwind_lock);
     int first = 1 + skip;
     if (got <= first)
         return 0;
@@ -186,24 +310,63 @@ int dc_demangle(const char *name, char *out, size_t len)
     return 0;
 }
 
-static const Dwfl_Callbacks dwfl_cb = {
-    .find_elf = dwfl_linux_proc_find_elf,
-    .find_debuginfo = dwfl_standard_find_debuginfo,
-};
+/* Opens fd on path; the path is handed to libdw (it frees it). */
+static int open_debug(const char *path, char **debuginfo_file_name)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd >= 0 && debuginfo_file_name) {
+        free(*debuginfo_file_name);
+        *debuginfo_file_name = strdup(path);
+    }
+    return fd;
+}
+
+/* libdw's find_debuginfo callback without the network: the build-id tree
+ * (/usr/lib/debug/.build-id/xx/yyyy.debug, dwfl_build_id_find_debuginfo, which
+ * never asks debuginfod), then the places gdb looks for a .gnu_debuglink
+ * file: beside the object, its .debug/, /usr/lib/debug/<its directory>/. */
+static int find_debuginfo_offline(Dwfl_Module *mod, void **userdata, const char *modname, GElf_Addr base,
+                                  const char *file_name, const char *debuglink_file, GElf_Word debuglink_crc,
+                                  char **debuginfo_file_name)
+{
+    int fd = p_dwfl_build_id_find_debuginfo(mod, userdata, modname, base, file_name, debuglink_file,
+                                            debuglink_crc, debuginfo_file_name);
+    if (fd >= 0 || !debuglink_file || !*debuglink_file || !file_name || strchr(debuglink_file, '/'))
+        return fd;
+    const char *slash = strrchr(file_name, '/');
+    int dlen = slash ? (int)(slash - file_name) : 0;
+    static const char *const fmt[] = { "%.*s/%s", "%.*s/.debug/%s", "/usr/lib/debug%.*s/%s" };
+    for (size_t i = 0; i < sizeof fmt / sizeof fmt[0]; i++) {
+        char path[4096];
+        int n = snprintf(path, sizeof path, fmt[i], dlen, file_name, debuglink_file);
+        if (n <= 0 || (size_t)n >= sizeof path || !strcmp(path, file_name))
+            continue;
+        if ((fd = open_debug(path, debuginfo_file_name)) >= 0)
+            return fd;
+    }
+    return -1;
+}
+
+static Dwfl_Callbacks dwfl_cb;
 
 static void dwfl_refresh(void)
 {
     if (!dwfl) {
-        dwfl = dwfl_begin(&dwfl_cb);
+        if (!dw_ready())
+            return;
+        dwfl_cb.find_elf = p_dwfl_linux_proc_find_elf;
+        dwfl_cb.find_debuginfo = __atomic_load_n(&use_debuginfod, __ATOMIC_RELAXED) ? p_dwfl_standard_find_debuginfo
+                                                                                  : find_debuginfo_offline;
+        dwfl = p_dwfl_begin(&dwfl_cb);
         if (!dwfl)
             return;
     }
-    dwfl_report_begin(dwfl);
-    if (dwfl_linux_proc_report(dwfl, getpid()) != 0) {
-        dwfl_report_end(dwfl, NULL, NULL);
+    p_dwfl_report_begin(dwfl);
+    if (p_dwfl_linux_proc_report(dwfl, getpid()) != 0) {
+        p_dwfl_report_end(dwfl, NULL, NULL);
         return;
     }
-    dwfl_report_end(dwfl, NULL, NULL);
+    p_dwfl_report_end(dwfl, NULL, NULL);
 }
 
 static void own_module(void)
@@ -270,10 +433,10 @@ static const char *die_name(Dwarf_Die *die)
 {
     Dwarf_Attribute attr;
     const char *n = NULL;
-    if (dwarf_attr_integrate(die, DW_AT_linkage_name, &attr) ||
-        dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &attr))
-        n = dwarf_formstring(&attr);
-    return n ? n : dwarf_diename(die);
+    if (p_dwarf_attr_integrate(die, DW_AT_linkage_name, &attr) ||
+        p_dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &attr))
+        n = p_dwarf_formstring(&attr);
+    return n ? n : p_dwarf_diename(die);
 }
 
 /* Symbolizes one captured address into up to max frames: the function that
@@ -296,28 +459,28 @@ static size_t symbolize_ip(uintptr_t ip, struct dc_frame *out, size_t max, int *
         f->module_base = (uintptr_t)info.dli_fbase;
     }
     const char *sym = info.dli_sname;
-    Dwfl_Module *mod = dwfl ? dwfl_addrmodule(dwfl, pc) : NULL;
+    Dwfl_Module *mod = dwfl ? p_dwfl_addrmodule(dwfl, pc) : NULL;
     if (!mod && !*refreshed) {
         *refreshed = 1;               /* a library loaded since the last report */
         dwfl_refresh();
-        mod = dwfl ? dwfl_addrmodule(dwfl, pc) : NULL;
+        mod = dwfl ? p_dwfl_addrmodule(dwfl, pc) : NULL;
     }
     if (!mod) {
         set_name(f, sym);
         return 1;
     }
-    const char *s = dwfl_module_addrname(mod, pc);
+    const char *s = p_dwfl_module_addrname(mod, pc);
     if (s)
         sym = s;
     if (!f->module[0]) {
-        const char *mname = dwfl_module_info(mod, NULL, NULL, NULL, NULL, NULL, NULL, NULL);
+        const char *mname = p_dwfl_module_info(mod, NULL, NULL, NULL, NULL, NULL, NULL, NULL);
         if (mname)
             snprintf(f->module, sizeof f->module, "%s", mname);
     }
-    Dwfl_Line *ln = dwfl_module_getsrc(mod, pc);
+    Dwfl_Line *ln = p_dwfl_module_getsrc(mod, pc);
     if (ln) {
         int line = 0;
-        const char *file = dwfl_lineinfo(ln, NULL, &line, NULL, NULL, NULL);
+        const char *file = p_dwfl_lineinfo(ln, NULL, &line, NULL, NULL, NULL);
         if (file && line > 0) {
             snprintf(f->file, sizeof f->file, "%s", file);
             f->line = line;
@@ -327,20 +490,20 @@ static size_t symbolize_ip(uintptr_t ip, struct dc_frame *out, size_t max, int *
 
     /* Inline chain: scopes[0] is the innermost scope holding pc. */
     Dwarf_Addr bias = 0;
-    Dwarf_Die *cu = dwfl_module_addrdie(mod, pc, &bias);
+    Dwarf_Die *cu = p_dwfl_module_addrdie(mod, pc, &bias);
     Dwarf_Die *scopes = NULL;
-    int nscopes = cu ? dwarf_getscopes(cu, pc - bias, &scopes) : 0;
+    int nscopes = cu ? p_dwarf_getscopes(cu, pc - bias, &scopes) : 0;
     if (nscopes <= 0) {
         free(scopes);
         return 1;
     }
     Dwarf_Files *files = NULL;
     size_t nfiles = 0;
-    if (dwarf_getsrcfiles(cu, &files, &nfiles) != 0)
+    if (p_dwarf_getsrcfiles(cu, &files, &nfiles) != 0)
         files = NULL;
     size_t k = 0;               /* frame being filled: out[k] */
     for (int i = 0; i < nscopes; i++) {
-        int tag = dwarf_tag(&scopes[i]);
+        int tag = p_dwarf_tag(&scopes[i]);
         if (tag != DW_TAG_inlined_subroutine && tag != DW_TAG_subprogram)
             continue;
         if (tag == DW_TAG_subprogram) {
@@ -361,10 +524,10 @@ static size_t symbolize_ip(uintptr_t ip, struct dc_frame *out, size_t max, int *
         c->mangled[0] = 0;
         Dwarf_Attribute attr;
         Dwarf_Word w;
-        if (dwarf_attr(&scopes[i], DW_AT_call_line, &attr) && dwarf_formudata(&attr, &w) == 0)
+        if (p_dwarf_attr(&scopes[i], DW_AT_call_line, &attr) && p_dwarf_formudata(&attr, &w) == 0)
             c->line = (int)w;
-        if (files && dwarf_attr(&scopes[i], DW_AT_call_file, &attr) && dwarf_formudata(&attr, &w) == 0) {
-            const char *file = dwarf_filesrc(files, (size_t)w, NULL, NULL);
+        if (files && p_dwarf_attr(&scopes[i], DW_AT_call_file, &attr) && p_dwarf_formudata(&attr, &w) == 0) {
+            const char *file = p_dwarf_filesrc(files, (size_t)w, NULL, NULL);
             if (file)
                 snprintf(c->file, sizeof c->file, "%s", file);
         }
@@ -411,21 +574,29 @@ size_t dc_stack_symbolize(uint32_t id, struct dc_frame *out, size_t max)
 }
 
 /* fork: take the symbolizer lock, then the stack table's (the order
- * dc_stack_symbolize never inverts: it reads the table before sym_lock). */
+ * dc_stack_symbolize never inverts: it reads the table before sym_lock),
+ * then libunwind's loading lock and the unwinding lock (leaves: nothing of
+ * ours is taken while they are held). */
 void dc_stack_fork_prepare(void)
 {
     pthread_mutex_lock(&sym_lock);
     pthread_rwlock_wrlock(&stack_lock);
+    pthread_mutex_lock(&unw_lock);
+    pthread_rwlock_wrlock(&unwind_lock);
 }
 
 void dc_stack_fork_parent(void)
 {
+    pthread_rwlock_unlock(&unwind_lock);
+    pthread_mutex_unlock(&unw_lock);
     pthread_rwlock_unlock(&stack_lock);
     pthread_mutex_unlock(&sym_lock);
 }
 
 void dc_stack_fork_child(void)
 {
+    dc_rwlock_fork_child(&unwind_lock, 1);
+    dc_mutex_fork_child(&unw_lock);
     dc_rwlock_fork_child(&stack_lock, 0);
     pthread_mutex_unlock(&sym_lock);
 }

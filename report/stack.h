@@ -2,7 +2,10 @@
  * instruction pointers with libunwind, deduplicates the array by hash and
  * returns a small id; symbols (function, module+offset, file:line via libdw)
  * are resolved only when a finding is reported.  Thread-safe; returns 0 when
- * the stack cannot be captured or stored (never fails the caller). */
+ * the stack cannot be captured or stored (never fails the caller).
+ * libunwind and libdw are loaded with dlopen(RTLD_LOCAL) on first use, never
+ * linked (their symbols stay out of the program's global scope); without
+ * them stacks are empty, or named from the dynamic symbols only. */
 #ifndef DEVCHECK_STACK_H
 #define DEVCHECK_STACK_H
 #include <stdint.h>
@@ -11,4 +14,8 @@
 uint32_t dc_stack_capture(int skip);            /* skip: frames above the caller to drop */
 /* Copies up to max IPs of stack `id` into ips; returns the count (0 if unknown). */
 size_t dc_stack_get(uint32_t id, uintptr_t *ips, size_t max);
+/* 1: symbolization may ask the debuginfod servers of DEBUGINFOD_URLS for
+ * debug info (libdw's standard lookup); 0 (the default): local files only.
+ * Takes effect before the first symbolization. */
+void dc_stack_set_debuginfod(int on);
 #endif

@@ -5,17 +5,28 @@ PT_PROGS := $(PT_BUILD)/xdev $(PT_BUILD)/ctor_main $(PT_BUILD)/libctor.so $(PT_B
             $(PT_BUILD)/dlsym_test $(PT_BUILD)/libnext_a.so $(PT_BUILD)/libnext_b.so \
             $(PT_BUILD)/procaddr $(PT_BUILD)/fork_test $(PT_BUILD)/nodriver $(PT_BUILD)/launches \
             $(PT_BUILD)/rt12_main $(PT_BUILD)/threads $(PT_BUILD)/optional \
-            $(PT_BUILD)/fakedrv/libcuda.so.1 $(PT_BUILD)/fakedrv_lacking/libcuda.so.1
+            $(PT_BUILD)/fakedrv/libcuda.so.1 $(PT_BUILD)/fakedrv_lacking/libcuda.so.1 \
+            $(PT_BUILD)/throw_main $(PT_BUILD)/libthrow.so $(PT_BUILD)/xdev_nodebug \
+            $(PT_BUILD)/local_main $(PT_BUILD)/libxlocal.so $(PT_BUILD)/liblocal_twin.so \
+            $(PT_BUILD)/capture $(PT_BUILD)/stale_main $(PT_BUILD)/stale_kernels.cubin
 ALL   += $(PT_PROGS)
 TESTS += tests/preload/exports.sh tests/preload/wrapper.sh tests/preload/dlsym.sh \
          tests/preload/procaddr.sh tests/preload/ctor.sh tests/preload/xdev.sh \
          tests/preload/bad_options.sh tests/preload/exitcode.sh tests/preload/fork.sh \
          tests/preload/nodriver.sh tests/preload/launches.sh tests/preload/rt12.sh \
-         tests/preload/threads.sh tests/preload/optional.sh
+         tests/preload/threads.sh tests/preload/optional.sh tests/preload/unwind.sh \
+         tests/preload/debuginfod.sh tests/preload/rtld_local.sh tests/preload/capture.sh \
+         tests/preload/stale.sh
 
 $(PT_BUILD)/xdev: tests/preload/xdev.cu
 	@mkdir -p $(@D)
 	$(NVCC) $(ALL_NVCCFLAGS) -o $@ $< -ldl
+
+# xdev without debug info (stripped, with its build id): symbolizing it is a
+# question for debuginfod (debuginfod.sh).
+$(PT_BUILD)/xdev_nodebug: tests/preload/xdev.cu
+	@mkdir -p $(@D)
+	$(NVCC) -O1 -cudart shared -Xlinker -s,--build-id -Xlinker -rpath-link=$(CUDA_HOME)/lib64 -o $@ $< -ldl
 
 $(PT_BUILD)/libctor_kern.so: tests/preload/ctor_kern.cu
 	@mkdir -p $(@D)
@@ -90,6 +101,10 @@ $(PT_BUILD)/rt12_main: tests/preload/rt12_main.c $(PT_BUILD)/rt12/libcudart.so.1
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS) $(PT_BUILD)/rt12/libcudart.so.12 -Wl,-rpath,'$$ORIGIN/rt12'
 
+$(PT_BUILD)/capture: tests/preload/capture.cu
+	@mkdir -p $(@D)
+	$(NVCC) $(ALL_NVCCFLAGS) -o $@ $< -lpthread
+
 $(PT_BUILD)/threads: tests/preload/threads.cu
 	@mkdir -p $(@D)
 	$(NVCC) $(ALL_NVCCFLAGS) -o $@ $< -lpthread
@@ -110,3 +125,36 @@ $(PT_BUILD)/fakedrv_lacking/libcuda.so.1: tests/preload/fake_driver.c preload/ho
 $(PT_BUILD)/optional: tests/preload/optional.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS) -ldl
+
+# unwind.sh: a C program (no C++ runtime at start) and a C++ library it loads
+# late.  The library is not instrumented: it only throws.
+$(PT_BUILD)/throw_main: tests/preload/throw_main.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS) -L$(CUDA_HOME)/lib64/stubs -lcuda -ldl
+
+$(PT_BUILD)/libthrow.so: tests/preload/throw_lib.cc
+	@mkdir -p $(@D)
+	$(CXX) -O1 -g -fPIC -shared -Wall -Wextra -Werror -o $@ $<
+
+# rtld_local.sh, rt12.sh: a CUDA library with its own libcudart.so.13
+# dependency, loaded by the programs RTLD_LOCAL, and its kernel's twin.
+$(PT_BUILD)/libxlocal.so: tests/preload/local_lib.cu
+	@mkdir -p $(@D)
+	$(NVCC) $(ALL_NVCCFLAGS) -shared -Xcompiler -fPIC -o $@ $<
+
+$(PT_BUILD)/liblocal_twin.so: tests/preload/local_twin.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -shared -o $@ $< $(ALL_LDFLAGS)
+
+$(PT_BUILD)/local_main: tests/preload/local_main.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS) -ldl
+
+# stale.sh: function handles reused after a context's end.
+$(PT_BUILD)/stale_kernels.cubin: tests/preload/stale_kernels.cu
+	@mkdir -p $(@D)
+	$(NVCC) -Wno-deprecated-gpu-targets -cubin -o $@ $<
+
+$(PT_BUILD)/stale_main: tests/preload/stale_main.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS) -L$(CUDA_HOME)/lib64/stubs -lcuda

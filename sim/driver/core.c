@@ -122,6 +122,11 @@ void sim_obj_del(void *o)
     if (o && tdelete(o, &g_objs, ptr_cmp))
         ((struct sim_obj *)o)->type = 0;
 }
+void sim_objects_walk(void (*visit)(const void *, VISIT, int))
+{
+    twalk(g_objs, visit);
+}
+
 void *sim_obj_get(const void *o, int type)
 {
     if (!o)
@@ -140,10 +145,13 @@ void *sim_obj_get(const void *o, int type)
 static unsigned long long g_next_id = 1;
 
 /* fork(): the child does not inherit the lock held by another thread.  (It
- * inherits no device memory either: the arenas are MADV_DONTFORK.) */
+ * inherits no device memory either: the arenas are MADV_DONTFORK.)  The
+ * forking thread took the lock in prepare, and the child's only thread is
+ * that thread, so it unlocks it: initialising a locked mutex again is
+ * undefined, and ThreadSanitizer would go on taking it for held. */
 static void atfork_prepare(void) { pthread_mutex_lock(&g_lock); }
 static void atfork_parent(void) { pthread_mutex_unlock(&g_lock); }
-static void atfork_child(void) { pthread_mutex_init(&g_lock, NULL); }
+static void atfork_child(void) { pthread_mutex_unlock(&g_lock); }
 
 static CUresult do_init(void)
 {

@@ -20,6 +20,7 @@
 #pragma GCC visibility pop
 
 #include <pthread.h>
+#include <search.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -90,6 +91,8 @@ struct sim_func {
     int is_kernel;
     struct sim_module *mod;     /* functions: owning module */
     struct sim_library *lib;    /* kernels: owning library */
+    struct sim_ctx *ctx;        /* cuKernelGetFunction results: the context asked in */
+    struct sim_func *next;      /* ... chained per kernel in sim_library.funcs */
     const struct sim_kernel_info *ki;
     int twin_resolved;
     unsigned long long twin_gen;    /* sim_objects_loaded() when no twin was found */
@@ -113,7 +116,7 @@ struct sim_library {
     struct sim_obj o;
     struct sim_image img;
     struct sim_func **kernels;  /* parallel to img.kernels */
-    struct sim_func **funcs;    /* cuKernelGetFunction results */
+    struct sim_func **funcs;    /* cuKernelGetFunction results: one per context, chained */
     struct sim_module *mod;     /* cuLibraryGetModule view */
     uint32_t cb_id;             /* CUpti_ModuleResourceData.moduleId */
 };
@@ -142,6 +145,9 @@ SIM_HIDDEN CUresult sim_enter(const char *fn, CUresult failcode);
 SIM_HIDDEN void sim_obj_add(void *o, int type);
 SIM_HIDDEN void sim_obj_del(void *o);
 SIM_HIDDEN void *sim_obj_get(const void *o, int type);
+/* twalk over every live object (lock held; the visitor must not add or
+ * delete objects: collect, then act). */
+SIM_HIDDEN void sim_objects_walk(void (*visit)(const void *, VISIT, int));
 SIM_HIDDEN struct sim_ctx *sim_cur_ctx(void);
 /* Current context or CUDA_ERROR_INVALID_CONTEXT; includes its sticky error. */
 SIM_HIDDEN CUresult sim_need_ctx(struct sim_ctx **out);

@@ -16,11 +16,20 @@
 #define MAX_DYN_SMEM     232448
 #define NUM_SM           132
 
+/* Freed function objects are handed out again, the most recently freed
+ * first: a driver's allocator may give a new function the address of one that
+ * died with its context or module, and a program (or a tool) that keeps
+ * information by handle must see that.  At most FREE_FUNCS are kept. */
+#define FREE_FUNCS 64
+static struct sim_func *free_funcs[FREE_FUNCS];     /* lock held */
+static unsigned nfree_funcs;
+
 static struct sim_func *func_new(const struct sim_kernel_info *ki, int is_kernel)
 {
-    struct sim_func *f = calloc(1, sizeof *f);
+    struct sim_func *f = nfree_funcs ? free_funcs[--nfree_funcs] : malloc(sizeof *f);
     if (!f)
         return NULL;
+    memset(f, 0, sizeof *f);
     f->ki = ki;
     f->is_kernel = is_kernel;
     f->max_dyn_smem = DEFAULT_DYN_SMEM;
@@ -34,7 +43,20 @@ static void func_free(struct sim_func *f)
     if (!f)
         return;
     sim_obj_del(f);
-    free(f);
+    if (nfree_funcs < FREE_FUNCS)
+        free_funcs[nfree_funcs++] = f;
+    else
+        free(f);
+}
+
+/* A library's per-context functions of one kernel. */
+static void func_chain_free(struct sim_func *f)
+{
+    while (f) {
+        struct sim_func *next = f->next;
+        func_free(f);
+        f = next;
+    }
 }
 
 /* CUfunction or CUkernel */
@@ -239,12 +261,67 @@ static CUresult module_count(unsigned *count, CUmodule hmod)
 }
 CUresult CUDAAPI cuModuleGetFunctionCount(unsigned int *count, CUmodule mod) { ENTER(CUDA_ERROR_INVALID_VALUE); return LOCKED(module_count(count, mod)); }
 
-/* Modules stay loaded until cuModuleUnload even when their context goes (a
- * leak, not a crash: the handles stay valid), so a runtime that resets a
- * device and reuses its module handles keeps working. */
+/* A context goes (destroyed, or a primary context reset): as with a real
+ * driver, the modules loaded in it are unloaded with it (their handles and
+ * their functions' handles become invalid), and the functions
+ * cuKernelGetFunction gave in it go; a library stays loaded, and gives a new
+ * function in the next context.  Freed function handles are reused
+ * (func_new), so a handle may come back naming another kernel.  Lock held. */
+static struct {
+    struct sim_ctx *ctx;
+    void **v;
+    size_t n, cap;
+} g_gone_mods;
+
+static void collect_ctx_modules(const void *nodep, VISIT which, int depth)
+{
+    (void)depth;
+    if (which != postorder && which != leaf)
+        return;
+    struct sim_obj *o = *(struct sim_obj *const *)nodep;
+    int mine = (o->type == T_MODULE && ((struct sim_module *)o)->owns_img &&
+                ((struct sim_module *)o)->ctx == g_gone_mods.ctx) || o->type == T_LIBRARY;
+    if (mine && g_gone_mods.n < g_gone_mods.cap)
+        g_gone_mods.v[g_gone_mods.n++] = o;
+}
+
 void sim_modules_ctx_gone(struct sim_ctx *ctx)
 {
-    (void)ctx;
+    for (;;) {
+        g_gone_mods.ctx = ctx;
+        g_gone_mods.n = 0;
+        g_gone_mods.cap = 4096;
+        g_gone_mods.v = malloc(g_gone_mods.cap * sizeof(void *));
+        if (!g_gone_mods.v)
+            return;
+        sim_objects_walk(collect_ctx_modules);
+        size_t n = g_gone_mods.n, modules = 0;
+        for (size_t i = 0; i < n; i++) {
+            struct sim_obj *o = g_gone_mods.v[i];
+            if (o->type == T_MODULE) {
+                module_free((struct sim_module *)o);
+                modules++;
+                continue;
+            }
+            struct sim_library *l = (struct sim_library *)o;
+            for (unsigned k = 0; k < l->img.nkernels; k++) {
+                struct sim_func **pf = &l->funcs[k];
+                while (*pf) {
+                    struct sim_func *f = *pf;
+                    if (f->ctx == ctx) {
+                        *pf = f->next;
+                        func_free(f);
+                    } else {
+                        pf = &f->next;
+                    }
+                }
+            }
+        }
+        free(g_gone_mods.v);
+        /* a full collection may have left modules behind: walk again */
+        if (n < g_gone_mods.cap || !modules)
+            return;
+    }
 }
 
 /* ---------------- libraries and kernels ---------------- */
@@ -322,7 +399,7 @@ static CUresult library_unload(CUlibrary h)
     sim_globals_drop(l);
     for (unsigned i = 0; i < l->img.nkernels; i++) {
         func_free(l->kernels[i]);
-        func_free(l->funcs[i]);
+        func_chain_free(l->funcs[i]);
     }
     if (l->mod) {
         for (unsigned i = 0; i < l->img.nkernels; i++)
@@ -457,14 +534,19 @@ static CUresult kernel_get_function(CUfunction *pFunc, CUkernel kernel)
         return r;
     struct sim_library *l = k->lib;
     int i = (int)(k->ki - l->img.kernels);
-    if (!l->funcs[i]) {
-        l->funcs[i] = func_new(k->ki, 0);
-        if (!l->funcs[i])
+    struct sim_func *f = l->funcs[i];
+    while (f && f->ctx != c)
+        f = f->next;
+    if (!f) {                   /* one function per context, as a real driver */
+        if (!(f = func_new(k->ki, 0)))
             return CUDA_ERROR_OUT_OF_MEMORY;
-        l->funcs[i]->lib = l;
-        l->funcs[i]->max_dyn_smem = k->max_dyn_smem;
+        f->lib = l;
+        f->ctx = c;
+        f->max_dyn_smem = k->max_dyn_smem;
+        f->next = l->funcs[i];
+        l->funcs[i] = f;
     }
-    *pFunc = (CUfunction)l->funcs[i];
+    *pFunc = (CUfunction)f;
     return CUDA_SUCCESS;
 }
 CUresult CUDAAPI cuKernelGetFunction(CUfunction *pFunc, CUkernel kernel) { ENTER(CUDA_ERROR_INVALID_HANDLE); return LOCKED(kernel_get_function(pFunc, kernel)); }

@@ -158,6 +158,7 @@ int main(void)
     MUST(cuDevicePrimaryCtxRetain(&c0, d0));
     MUST(cuCtxSetCurrent(c0));
     TRUE(fault_outside_twin());
+    MUST(cuModuleLoadData(&m, cubin));      /* the reset unloaded the context's modules */
     MUST(cuModuleGetFunction(&mixed, m, "_Z5mixedPfi8drv_paird"));
     MUST(cuMemAlloc(&p0, 4096));
 
@@ -183,6 +184,7 @@ int main(void)
     MUST(cuDevicePrimaryCtxRetain(&c0, d0));
     MUST(cuCtxSetCurrent(c0));
     OK(cuMemAddressFree(va, 2 << 20));
+    MUST(cuModuleLoadData(&m, cubin));      /* the reset unloaded the context's modules */
     MUST(cuModuleGetFunction(&touch, m, "_Z5touchPii"));
     MUST(cuModuleGetFunction(&fill, m, "_ZN3drv4fillIfEEvPT_S1_i"));
     MUST(cuMemAlloc(&p0, 4096));

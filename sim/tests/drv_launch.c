@@ -69,6 +69,7 @@ void simcuda_twin_fill(void **args, const unsigned grid[3], const unsigned block
 
 static CUcontext ctx[4];
 static CUfunction f_touch[4], f_mixed;
+static void reset_device(int d);
 
 /* Launches touch(p, v) from context `from`, synchronizes, and reports
  * whether the twin ran and what the synchronization returned. */
@@ -96,7 +97,7 @@ static void expect_fault(int from, CUdeviceptr p, const char *what)
     CUdeviceptr q;
     EXPECT(cuMemAlloc(&q, 16), CUDA_ERROR_ILLEGAL_ADDRESS);
     EXPECT(cuCtxSynchronize(), CUDA_ERROR_ILLEGAL_ADDRESS);
-    MUST(cuDevicePrimaryCtxReset(from));
+    reset_device(from);
 }
 
 static void expect_runs(int from, CUdeviceptr p, const char *what)
@@ -107,25 +108,45 @@ static void expect_runs(int from, CUdeviceptr p, const char *what)
         fprintf(stderr, "%s: expected the twin to run (got %s, ran=%d)\n", what, drv_errname(r), ran);
         drv_failures++;
         if (r == CUDA_ERROR_ILLEGAL_ADDRESS)
-            MUST(cuDevicePrimaryCtxReset(from));
+            reset_device(from);
     }
+}
+
+static void *cubin;
+
+/* The test module in ctx[d] (current afterwards): f_touch[d], and f_mixed
+ * for device 0. */
+static CUmodule load_device(int d)
+{
+    CUmodule m;
+    MUST(cuCtxSetCurrent(ctx[d]));
+    MUST(cuModuleLoadData(&m, cubin));
+    MUST(cuModuleGetFunction(&f_touch[d], m, "_Z5touchPii"));
+    if (d == 0)
+        MUST(cuModuleGetFunction(&f_mixed, m, "_Z5mixedPfi8drv_paird"));
+    return m;
+}
+
+/* A primary context reset unloads the context's modules, as a real driver
+ * does: the test loads its module again (the current context kept). */
+static void reset_device(int d)
+{
+    CUcontext cur = NULL;
+    (void)cuCtxGetCurrent(&cur);
+    MUST(cuDevicePrimaryCtxReset(d));
+    (void)load_device(d);
+    MUST(cuCtxSetCurrent(cur));
 }
 
 static void load_modules(void)
 {
     size_t len;
-    void *cubin = drv_slurp(KDIR, "drv_kernels.cubin", &len);
+    cubin = drv_slurp(KDIR, "drv_kernels.cubin", &len);
     for (int d = 0; d < 4; d++) {
-        CUmodule m;
-        MUST(cuCtxSetCurrent(ctx[d]));
-        MUST(cuModuleLoadData(&m, cubin));
-        MUST(cuModuleGetFunction(&f_touch[d], m, "_Z5touchPii"));
-        if (d == 0)
-            MUST(cuModuleGetFunction(&f_mixed, m, "_Z5mixedPfi8drv_paird"));
+        CUmodule m = load_device(d);
         CUfunction none;
         EXPECT(cuModuleGetFunction(&none, m, "_Z7missingv"), CUDA_ERROR_NOT_FOUND);
     }
-    free(cubin);
     /* from a file, and a fatbin through cuModuleLoadFatBinary */
     CUmodule mf;
     OK(cuModuleLoad(&mf, KDIR "/drv_kernels.cubin"));
@@ -312,7 +333,7 @@ static void faults(int hmm)
     OK(cuLaunchKernel(f_mixed, 1, 1, 1, 32, 1, 1, 0, NULL, args, NULL));
     EXPECT(cuStreamSynchronize(NULL), CUDA_ERROR_ILLEGAL_ADDRESS);
     EXPECT(cuMemcpyDtoH(&n, p0, 4), CUDA_ERROR_ILLEGAL_ADDRESS);
-    MUST(cuDevicePrimaryCtxReset(0));
+    reset_device(0);
     MUST(cuCtxSetCurrent(ctx[1]));
     int landed = -1;
     OK(cuMemcpyDtoH(&landed, on1, 4));
@@ -504,7 +525,7 @@ static void kernel_in_stream_ctx(void)
     EQ(v, 9);
     OK(cuMemFree(on0));
     OK(cuLibraryUnload(kl));
-    MUST(cuDevicePrimaryCtxReset(1));
+    reset_device(1);
 }
 
 int main(void)

@@ -1,8 +1,9 @@
 // fork(): a child of a process that has not initialised CUDA uses it
-// normally; once the parent has, children get cudaErrorInitializationError
-// and exit cleanly through exit() (atexit's __cudaUnregisterFatBinary must
-// not touch the parent's driver state) even while another parent thread is
-// inside the runtime.
+// normally (allocates and launches); once the parent has, children get
+// cudaErrorInitializationError, from a launch too, and exit cleanly through
+// exit() (atexit's __cudaUnregisterFatBinary must not touch the parent's
+// driver state) even while another parent thread is inside the runtime
+// (the sim's fork handlers: under ThreadSanitizer, with no report).
 #include <pthread.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -35,8 +36,11 @@ int main()
     pid_t pid = fork(); // before any CUDA call: the child may use CUDA
     if (pid == 0) {
         int n = 0;
-        void *p = NULL;
-        exit(cudaGetDeviceCount(&n) == cudaSuccess && n == 4 && cudaMalloc(&p, 64) == cudaSuccess ? 0 : 3);
+        float *p = NULL;
+        if (cudaGetDeviceCount(&n) != cudaSuccess || n != 4 || cudaMalloc(&p, 128) != cudaSuccess)
+            exit(3);
+        vadd<<<1, 32>>>(p, p, p, 32);
+        exit(cudaDeviceSynchronize() == cudaSuccess ? 0 : 5);
     }
     EXPECT(child_status(pid) == 0);
 
@@ -50,7 +54,10 @@ int main()
         pid = fork();
         if (pid == 0) {
             int n = 0;
-            exit(cudaGetDeviceCount(&n) == cudaErrorInitializationError ? 0 : 4);
+            vadd<<<1, 32>>>(a, b, c, 32);
+            cudaError_t launched = cudaGetLastError();
+            exit(cudaGetDeviceCount(&n) == cudaErrorInitializationError && launched == cudaErrorInitializationError
+                     ? 0 : 4);
         }
         int st = child_status(pid);
         if (st != 0) {

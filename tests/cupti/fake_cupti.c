@@ -11,6 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* An address of this file's own (an exported name may resolve elsewhere:
+ * libdevcheck.so exports cuptiSubscribe_v2 too). */
+static void here(void) {}
+
 CUptiResult CUPTIAPI cuptiSubscribe_v2(CUpti_SubscriberHandle *subscriber, CUpti_CallbackFunc callback,
                                        void *userdata, CUpti_SubscriberParams *pParams)
 {
@@ -22,7 +26,7 @@ CUptiResult CUPTIAPI cuptiSubscribe_v2(CUpti_SubscriberHandle *subscriber, CUpti
         return CUPTI_SUCCESS;
     }
     Dl_info info;
-    const char *self = dladdr((void *)cuptiSubscribe_v2, &info) && info.dli_fname ? info.dli_fname : "?";
+    const char *self = dladdr((void *)here, &info) && info.dli_fname ? info.dli_fname : "?";
     if (pParams && pParams->oldSubscriberName && pParams->oldSubscriberSize)
         snprintf(pParams->oldSubscriberName, pParams->oldSubscriberSize, "fake at %s", self);
     return CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED;

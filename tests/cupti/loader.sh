@@ -13,14 +13,20 @@
 #    NVIDIA libcupti this machine may list), CUDA 13's Python wheel layout
 #    $VIRTUAL_ENV/lib/python3.X/site-packages/nvidia/cu13/lib;
 #  - a libcupti beside the driver wins over LD_LIBRARY_PATH;
-#  - DEVCHECK_CUPTI wins over everything.
+#  - DEVCHECK_CUPTI wins over everything;
+#  - CUDA 12 environments: libcupti.so.12, through the loader's search and
+#    CUDA 12's wheel layout site-packages/nvidia/cuda_cupti/lib, second to
+#    libcupti.so.13 unless the process runs CUDA 12's runtime
+#    (libcudart.so.12 loaded, no .13), which puts it first.
 # Each time exactly one line about CUPTI, and the program's output unchanged.
 : "${ROOT:=$(cd "$(dirname "$0")/../.." && pwd)}"
 . "$ROOT/tests/e2e/common.sh"
 CT=$BUILD/tests/cupti
 PT=$BUILD/tests/preload
 FAKE_DIR=$CT/fakecupti
-need "$DEVCHECK_LIB" "$PT/optional" "$PT/fakedrv/libcuda.so.1" "$PT/fakedrv_lacking/libcuda.so.1" "$FAKE_DIR/libcupti.so.13"
+FAKE12_DIR=$CT/fakecupti12
+need "$DEVCHECK_LIB" "$PT/optional" "$PT/fakedrv/libcuda.so.1" "$PT/fakedrv_lacking/libcuda.so.1" "$FAKE_DIR/libcupti.so.13" \
+    "$FAKE12_DIR/libcupti.so.12" "$PT/rt12/libcudart.so.12"
 NOT_FOUND=$(grep -o 'CUDA_ERROR_NOT_FOUND *= *[0-9]*' "$CUDA_HOME/include/cuda.h" | grep -o '[0-9]*$')
 
 # Drivers: NVIDIA-named, and one with its own libcupti beside it.
@@ -39,9 +45,12 @@ cp "$PT/fakedrv/libcuda.so.1" "$TMPD/twin/libcuda.so.1"
 cp "$PT/fakedrv_lacking/libcuda.so.1" "$TMPD/twin/libcuda.so.1.1"
 
 # one NAME LINE-REGEX VAR=VALUE...: one run of `optional`; one CUPTI line.
+# $EXTRA_PRELOAD goes after libdevcheck.so.
+EXTRA_PRELOAD=
 one() {
     t=$TMPD/$1 re=$2; shift 2
-    run "$t" env "$@" CUDA_HOME="$TMPD/no-cuda-home" LD_PRELOAD="${SAN_PRELOAD:+$SAN_PRELOAD }$DEVCHECK_LIB" \
+    run "$t" env "$@" CUDA_HOME="$TMPD/no-cuda-home" \
+        LD_PRELOAD="${SAN_PRELOAD:+$SAN_PRELOAD }$DEVCHECK_LIB${EXTRA_PRELOAD:+ $EXTRA_PRELOAD}" \
         $LDSO "$PT/optional"
     expect_eq "$1: status" 0 "$(rc_of "$t")"
     expect_eq "$1: stdout" "optional: async=$NOT_FOUND alloc=999" "$(cat "$t.out")"
@@ -50,13 +59,13 @@ one() {
 }
 LDSO=
 alone='; running on interposition alone$'
-one notnv "^devcheck: CUPTI: the driver .*/fakedrv/libcuda\.so\.1 is not NVIDIA's and has no libcupti\.so\.13 beside it$alone" \
+one notnv "^devcheck: CUPTI: the driver .*/fakedrv/libcuda\.so\.1 is not NVIDIA's and has no libcupti\.so\.13 \(or \.12\) beside it$alone" \
     LD_LIBRARY_PATH="$PT/fakedrv:$FAKE_DIR"
 one search "^devcheck: CUPTI: held by another subscriber \(fake at $FAKE_DIR/libcupti\.so\.13\)$alone" \
     LD_LIBRARY_PATH="$TMPD/nv:$FAKE_DIR"
 one wsl "^devcheck: CUPTI: held by another subscriber \(fake at $FAKE_DIR/libcupti\.so\.13\)$alone" \
     LD_LIBRARY_PATH="$TMPD/wsl:$FAKE_DIR"
-one twin "^devcheck: CUPTI: the driver $TMPD/twin/libcuda\.so\.1 is not NVIDIA's and has no libcupti\.so\.13 beside it$alone" \
+one twin "^devcheck: CUPTI: the driver $TMPD/twin/libcuda\.so\.1 is not NVIDIA's and has no libcupti\.so\.13 \(or \.12\) beside it$alone" \
     LD_LIBRARY_PATH="$TMPD/twin:$FAKE_DIR"
 # CUDA 13's wheels: site-packages/nvidia/cu13/lib, found through $VIRTUAL_ENV
 # when the loader's search has none (the program run by ld.so without its cache).
@@ -70,4 +79,21 @@ one beside "^devcheck: CUPTI: held by another subscriber \(fake at $TMPD/own/lib
     LD_LIBRARY_PATH="$TMPD/own:$FAKE_DIR"
 one env "^devcheck: CUPTI: held by another subscriber \(fake at $TMPD/own/libcupti\.so\.13\)$alone" \
     LD_LIBRARY_PATH="$TMPD/nv:$FAKE_DIR" DEVCHECK_CUPTI="$TMPD/own/libcupti.so.13"
+# CUDA 12: libcupti.so.12 when no .13 is found; first when the process runs
+# CUDA 12's runtime; CUDA 12's wheel layout.  (Without ld.so.cache, which may
+# list this machine's NVIDIA libcupti.so.13.)
+LDSO="$(readelf -l "$PT/optional" | sed -n 's/.*interpreter: \(.*\)]$/\1/p') --inhibit-cache"
+one only12 "^devcheck: CUPTI: held by another subscriber \(fake at $FAKE12_DIR/libcupti\.so\.12\)$alone" \
+    LD_LIBRARY_PATH="$TMPD/nv:$FAKE12_DIR"
+one both13 "^devcheck: CUPTI: held by another subscriber \(fake at $FAKE_DIR/libcupti\.so\.13\)$alone" \
+    LD_LIBRARY_PATH="$TMPD/nv:$FAKE12_DIR:$FAKE_DIR"
+EXTRA_PRELOAD=$PT/rt12/libcudart.so.12
+one rt12first "^devcheck: CUPTI: held by another subscriber \(fake at $FAKE12_DIR/libcupti\.so\.12\)$alone" \
+    LD_LIBRARY_PATH="$TMPD/nv:$FAKE12_DIR:$FAKE_DIR"
+EXTRA_PRELOAD=
+mkdir -p "$TMPD/venv12/lib/python3.10/site-packages/nvidia/cuda_cupti/lib"
+cp "$FAKE12_DIR/libcupti.so.12" "$TMPD/venv12/lib/python3.10/site-packages/nvidia/cuda_cupti/lib/"
+one wheel12 "^devcheck: CUPTI: held by another subscriber \(fake at $TMPD/venv12/lib/python3\.10/site-packages/nvidia/cuda_cupti/lib/libcupti\.so\.12\)$alone" \
+    LD_LIBRARY_PATH="$TMPD/nv" VIRTUAL_ENV="$TMPD/venv12"
+LDSO=
 echo "ok: the libcupti loading rule"

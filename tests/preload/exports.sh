@@ -2,7 +2,8 @@
 # libdevcheck.so exports exactly the hook table (preload/hooks.def) plus dlsym,
 # exit and __libc_start_main, with the right symbol versions (runtime hooks
 # also under cudart 12 / 11.0 versions where the entry point exists there;
-# glibc's at the target architecture's versions).
+# CUPTI hooks under libcupti's 13 and 12; glibc's at the target architecture's
+# versions).
 . "$ROOT/tests/preload/common.sh"
 need "$DEVCHECK_LIB"
 nm -D --defined-only "$DEVCHECK_LIB" | awk '$2 != "A" { print $3 }' | sort >"$TMPD/nm"
@@ -10,6 +11,7 @@ nm -D --defined-only "$DEVCHECK_LIB" | awk '$2 != "A" { print $3 }' | sort >"$TM
 {
     cat <<'EOC' | ${CC:-gcc} -E -P -I"$ROOT" -x c - | tr -d ' ' | tr ';' '\n' | sed '/^$/d'
 #define DC_DRV(n, r) n@@DEVCHECK_1;
+#define DC_CUPTI(n) n@@libcupti.so.13;n@libcupti.so.12;
 #define OLD_DC_CUDA13(n)
 #define OLD_DC_CUDA12(n) n@libcudart.so.12;
 #define OLD_DC_CUDA11(n) n@libcudart.so.12;n@libcudart.so.11.0;

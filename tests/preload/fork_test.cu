@@ -2,11 +2,14 @@
 // kernels: registry, launch cache and report locks taken over and over).
 // devcheck's fork handlers take its locks in the parent (prepare) and give
 // them back (parent / child): a handler that deadlocks hangs the fork.  Each
-// child looks up a hooked entry point (devcheck's dlsym path) and leaves with
-// exit(), which runs devcheck's destructor (report lock and sinks) and the
-// runtime's exit handlers: a lock inherited held would hang it.  The child
-// makes no CUDA call of its own (CUDA is not usable in a fork child).
-// Prints "fork: N children ok" and exits 0.
+// child looks up a hooked entry point (devcheck's dlsym path), launches the
+// cross-device kernel (through devcheck's hook, its kernel cache, registry
+// and report, whose locks the fork handlers re-initialised: under
+// ThreadSanitizer, with no report), and leaves with exit(), which runs
+// devcheck's destructor (report lock and sinks) and the runtime's exit
+// handlers: a lock inherited held would hang it.  CUDA itself is not usable
+// in a fork child (the launch fails, as without devcheck; the child does not
+// check how).  Prints "fork: N children ok" and exits 0.
 #include <cuda_runtime.h>
 #include <dlfcn.h>
 #include <pthread.h>
@@ -45,8 +48,11 @@ int main()
     for (int i = 0; i < n; i++) {
         usleep(2000);
         pid_t pid = fork();
-        if (pid == 0)
+        if (pid == 0) {
+            fork_kernel<<<1, 1>>>(a0, b1);
+            (void)cudaGetLastError();
             exit(dlsym(RTLD_DEFAULT, "cuLaunchKernel") ? 0 : 1);
+        }
         int st = 0;
         if (pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0)
             ok++;
