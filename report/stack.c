@@ -49,9 +49,18 @@
 #define DC_STR(x) DC_STR_(x)            /* the library's own name of a macro-renamed function */
 
 /* libunwind.so.8: unw_init_local etc. are macros naming the target's
- * functions (_ULx86_64_init_local); unw_getcontext is unw_tdep_getcontext. */
+ * functions (_ULx86_64_init_local); unw_getcontext is unw_tdep_getcontext, a
+ * function of the library on x86-64 (_Ux86_64_getcontext) but inline
+ * assembly on aarch64 (libunwind-aarch64.h), used as it is there. */
+#if defined(__aarch64__)
+#define UNW_GETCONTEXT_FUNC(X)
+#define unw_getcontext_call(uc) unw_tdep_getcontext(uc)
+#else
+#define UNW_GETCONTEXT_FUNC(X) X(unw_tdep_getcontext)
+#define unw_getcontext_call(uc) p_unw_tdep_getcontext(uc)
+#endif
 #define UNW_FUNCS(X)                    \
-    X(unw_tdep_getcontext)              \
+    UNW_GETCONTEXT_FUNC(X)              \
     X(unw_init_local)                   \
     X(unw_get_reg)                      \
     X(unw_step)                         \
@@ -171,7 +180,7 @@ static inline __attribute__((always_inline)) int capture_ips(void **buf, int max
     unw_context_t uc;
     unw_cursor_t cur;
     int n = 0;
-    if (p_unw_tdep_getcontext(&uc) != 0 || p_unw_init_local(&cur, &uc) != 0)
+    if (unw_getcontext_call(&uc) != 0 || p_unw_init_local(&cur, &uc) != 0)
         return 0;
     do {
         unw_word_t ip;
