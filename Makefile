@@ -78,7 +78,7 @@ $(ALL): | $(DEPS_STAMP)
 # its last line is `N passed, N failed`.  A cross build's tests run under
 # qemu-user (TEST_UNDER, mk/cross.mk).
 test: all
-	@BUILD=$(BUILD) SANITIZE=$(SANITIZE) CUDA_HOME=$(CUDA_HOME) CC="$(CC)" $(TEST_UNDER) sh tests/run.sh $(TESTS)
+	@BUILD=$(BUILD) SANITIZE=$(SANITIZE) CUDA_HOME=$(CUDA_HOME) CC="$(CC)" CROSS=$(CROSS) $(TEST_UNDER) sh tests/run.sh $(TESTS)
 
 # `make demo` is devcheck's main job: the buggy samples under devcheck on the
 # simulated GPUs (or real ones when a driver is present), then the fixed ones.
