@@ -62,6 +62,7 @@ include core/core.mk
 include cupti/cupti.mk
 include preload/preload.mk
 include wrapper/wrapper.mk
+include packaging/packaging.mk
 include samples/samples.mk
 include tests/tests.mk
 include bench/bench.mk

@@ -1,24 +1,26 @@
 /* check: the launch check (see check.h).
  *
  * Per launch: kernel filters (core/filter.c), the stream/current-device
- * rule, then every 8-byte-aligned word of every parameter: registry lookup
- * first; a value the registry does not know is tested for being mapped host
- * memory with mincore() (never dereferenced).  The launch stack is captured,
- * and the launch's description for the report (struct dc_finding_launch)
- * made, only when the launch has a finding. */
+ * rule, then the words the kernel's evidence says are pointers (a pointer
+ * parameter, a pointer field of a known layout: core/kernels.h): registry
+ * lookup first; one past the end of an allocation is an end iterator, never
+ * an operand; a value the registry does not know is asked of the driver and
+ * of the process's mappings (core/ptrinfo.c; never dereferenced).  Words of
+ * unknown meaning are never decided on: sync=1 lists them as suspects.  The
+ * launch stack is captured, and the launch's description for the report
+ * (struct dc_finding_launch) made, only when the launch has a finding. */
 #include "core/check.h"
-#include "core/arch.h"
 #include "core/filter.h"
 #include "core/options.h"
+#include "core/ptrinfo.h"
 #include "core/registry.h"
 #include "report/finding.h"
 #include "report/report.h"
+#include "report/matrix.h"
 #include "report/stack.h"
 
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
 /* ---- one launch ------------------------------------------------------------------------ */
 
@@ -64,6 +66,7 @@ static void alloc_view(struct dc_finding_alloc *out, const struct dc_alloc *a)
     out->kind = a->kind;
     out->owner = a->owner;
     out->alloc_stack = a->alloc_stack;
+    out->from_driver = a->from_driver;
 }
 
 static uint32_t launch_stack(struct ctx *c)
@@ -115,6 +118,8 @@ static int defer_move(struct ctx *c, struct dc_finding *f, const struct dc_alloc
     mv->severity = f->severity;
     mv->access = f->access;
     mv->launch_stack = f->launch_stack;
+    mv->word = f->word;
+    mv->evidence = f->evidence;
     mv->to_device = c->l->device;
     return 1;
 }
@@ -143,22 +148,6 @@ static void emit_at(struct ctx *c, struct dc_finding *f, const struct dc_alloc *
 static void emit(struct ctx *c, struct dc_finding *f)
 {
     emit_at(c, f, NULL, 0);
-}
-
-static int mapped_host(uintptr_t v)
-{
-    static long page;
-    long ps = __atomic_load_n(&page, __ATOMIC_RELAXED);
-    if (!ps) {
-        ps = sysconf(_SC_PAGESIZE);
-        if (ps <= 0)
-            ps = 4096;
-        __atomic_store_n(&page, ps, __ATOMIC_RELAXED);
-    }
-    if (!dc_may_be_user_address(v))     /* core/arch.h */
-        return 0;
-    unsigned char vec;
-    return mincore((void *)(v & ~((uintptr_t)ps - 1)), 1, &vec) == 0;
 }
 
 static enum dc_severity host_severity(int pageable, int pageable_ok, int *skip)
@@ -196,21 +185,74 @@ static const char *granted_note(const struct dc_alloc *a, int device)
     return "peer access enabled";
 }
 
+/* One word to look at: where it is and what the evidence says it is. */
+struct word {
+    int param;                  /* -1: a packed buffer without a layout */
+    uint32_t offset;            /* in the parameter (in the buffer when param == -1) */
+    uint32_t arg_offset;        /* in the packed argument layout */
+    uintptr_t v;
+    enum dc_word_kind kind;
+    int ev;                     /* enum dc_evidence */
+};
+
+static int usable(const struct dc_alloc *a, int device)
+{
+    return a->kind == DC_MEM_MANAGED || a->kind == DC_MEM_HOST_PINNED || a->kind == DC_MEM_HOST_REGISTERED ||
+           dc_reg_may_access(a, device);
+}
+
+/* Is v one past the end of an allocation (an end iterator, `a + n`)?  With
+ * no allocation at v (at == NULL): yes when one ends there, and then it is
+ * never an operand (never host memory).  When allocation *at starts at v:
+ * yes when the launch device may use the one ending there but not *at --
+ * the end iterator is the reading that does not invent an error; when it may
+ * use *at, v is *at's operand (its usual finding, e.g. peer_access). */
+static int end_iterator(const struct dc_launch *l, uintptr_t v, const struct dc_alloc *at)
+{
+    struct dc_alloc before;
+    if (at && (v != at->base || usable(at, l->device)))
+        return 0;
+    if (dc_reg_lookup(v - 1, &before) != 0 || before.base + before.size != v)
+        return 0;
+    return !at || usable(&before, l->device);
+}
+
+/* What the word points to: 1 with *a (known memory), 2 for pageable host
+ * memory, 0 for nothing devcheck can name (or an end iterator). */
+static int resolve(const struct dc_launch *l, uintptr_t v, struct dc_alloc *a)
+{
+    if (dc_reg_lookup(v, a) == 0)
+        return end_iterator(l, v, a) ? 0 : 1;
+    /* the driver first: memory devcheck did not see may start right where
+     * one it saw ends */
+    int r = dc_addr_lookup(v, a);
+    if (r == DC_ADDR_KNOWN)
+        return end_iterator(l, v, a) ? 0 : 1;
+    if (end_iterator(l, v, NULL))
+        return 0;                       /* one past the end: never host memory */
+    return r == DC_ADDR_HOST ? 2 : 0;
+}
+
 /* dc_check_async_error: every operand the registry knows or that is host
- * memory, with whether the launch device may access it. */
-static void collect_word(struct ctx *c, int param, uint32_t word, uintptr_t v)
+ * memory, with whether the launch device may access it.  Words of unknown
+ * meaning are listed when they point into memory devcheck knows. */
+static void collect_word(struct ctx *c, const struct word *w)
 {
     struct dc_opnd o;
     memset(&o, 0, sizeof o);
-    o.param = param;
-    o.word_offset = word;
-    o.address = v;
+    o.param = w->param;
+    o.word_offset = w->offset;
+    o.address = w->v;
+    o.word = w->kind;
     struct dc_alloc a;
-    if (dc_reg_lookup(v, &a) == 0) {
+    int r = w->kind == DC_WK_POINTER_PARAM || w->kind == DC_WK_POINTER_FIELD
+                ? resolve(c->l, w->v, &a)
+                : (dc_reg_lookup(w->v, &a) == 0 && !end_iterator(c->l, w->v, &a));
+    if (r == 1) {
         o.alloc_known = 1;
         alloc_view(&o.alloc, &a);
         o.accessible = a.kind == DC_MEM_HOST_PAGEABLE ? c->l->pageable_ok : dc_reg_may_access(&a, c->l->device);
-    } else if (mapped_host(v)) {
+    } else if (r == 2) {
         o.accessible = c->l->pageable_ok;
     } else {
         return;
@@ -219,24 +261,46 @@ static void collect_word(struct ctx *c, int param, uint32_t word, uintptr_t v)
         c->ops[c->nops++] = o;
 }
 
-static void check_word(struct ctx *c, int param, uint32_t word, uint32_t arg_offset, uintptr_t v)
+/* The access matrix's column of an operand's memory (report/matrix.h). */
+static int operand_column(const struct dc_alloc *a)
+{
+    switch (a->kind) {
+    case DC_MEM_HOST_PINNED:
+    case DC_MEM_HOST_REGISTERED:
+        return DC_COL_PINNED;
+    case DC_MEM_HOST_PAGEABLE:
+        return DC_COL_PAGEABLE;
+    case DC_MEM_MANAGED:
+        return DC_COL_MANAGED;
+    default:
+        return a->owner;
+    }
+}
+
+static void check_word(struct ctx *c, const struct word *w)
 {
     const struct dc_launch *l = c->l;
-    if (!v)
+    if (!w->v)
         return;
     if (c->collect) {
-        collect_word(c, param, word, v);
+        collect_word(c, w);
         return;
     }
+    if (w->kind != DC_WK_POINTER_PARAM && w->kind != DC_WK_POINTER_FIELD)
+        return;                         /* a word of unknown meaning proves nothing */
     struct dc_finding f;
     memset(&f, 0, sizeof f);
     f.has_operand = 1;
-    f.param = param;
-    f.word_offset = word;
-    f.address = v;
+    f.param = w->param;
+    f.word_offset = w->offset;
+    f.address = w->v;
+    f.word = w->kind;
+    f.evidence = w->ev ? dc_evidence_name(w->ev) : NULL;
     int skip;
     struct dc_alloc found;
-    if (dc_reg_lookup(v, &found) == 0) {
+    int r = resolve(l, w->v, &found);
+    if (r == 1) {
+        dc_report_count_operand(l->device, operand_column(&found));     /* the HTML access matrix */
         f.alloc_known = 1;
         const struct dc_alloc *a = &found;
         alloc_view(&f.alloc, a);
@@ -250,7 +314,7 @@ static void check_word(struct ctx *c, int param, uint32_t word, uint32_t arg_off
                 return;
             f.access = l->pageable_ok ? "reports pageable memory access (HMM/ATS): legal, slow"
                                       : "cannot access pageable host memory";
-            emit_at(c, &f, a, arg_offset);
+            emit_at(c, &f, a, w->arg_offset);
             return;
         case DC_MEM_HOST_PINNED:
         case DC_MEM_HOST_REGISTERED:
@@ -260,7 +324,7 @@ static void check_word(struct ctx *c, int param, uint32_t word, uint32_t arg_off
                 return;
             f.access = a->kind == DC_MEM_HOST_PINNED ? "pinned host memory: legal, read over PCIe"
                                                      : "registered host memory: legal, read over PCIe";
-            emit_at(c, &f, a, arg_offset);
+            emit_at(c, &f, a, w->arg_offset);
             return;
         default:
             break;
@@ -278,11 +342,12 @@ static void check_word(struct ctx *c, int param, uint32_t word, uint32_t arg_off
             f.severity = DC_SEV_ERROR;
             f.access = denied_note(a->kind);
         }
-        emit_at(c, &f, a, arg_offset);
+        emit_at(c, &f, a, w->arg_offset);
         return;
     }
-    if (!mapped_host(v))
+    if (r != 2)
         return;
+    dc_report_count_operand(l->device, DC_COL_PAGEABLE);
     f.kind = DC_F_HOST_MEMORY;
     f.alloc_known = 0;
     f.severity = host_severity(1, l->pageable_ok, &skip);
@@ -290,38 +355,77 @@ static void check_word(struct ctx *c, int param, uint32_t word, uint32_t arg_off
         return;
     f.access = l->pageable_ok ? "reports pageable memory access (HMM/ATS): legal, slow"
                               : "cannot access pageable host memory";
-    emit_at(c, &f, NULL, arg_offset);
+    emit_at(c, &f, NULL, w->arg_offset);
 }
 
-static void scan(struct ctx *c, int param, const unsigned char *p, uint64_t start, uint64_t off,
-                 uint64_t end)
+/* The word at absolute argument offset a of parameter i (or of the buffer). */
+static int read_word(const struct dc_launch *l, int param, uint64_t start, uint64_t a, uintptr_t *v)
 {
-    /* words at 8-aligned absolute offsets a in [off, end), read at p + (a - start) */
+    if (l->args) {
+        if (param < 0 || !l->args[param])
+            return 0;
+        memcpy(v, (const unsigned char *)l->args[param] + (a - start), sizeof *v);
+        return 1;
+    }
+    if (!l->argbuf || a + 8 > l->argbuf_size)
+        return 0;
+    memcpy(v, (const unsigned char *)l->argbuf + a, sizeof *v);
+    return 1;
+}
+
+/* The words of parameter i: its class says which are looked at (unknown
+ * ones only while collecting an async_error's operands). */
+static void scan_param(struct ctx *c, unsigned i)
+{
+    const struct dc_launch *l = c->l;
+    const struct dc_param *p = &l->params[i];
+    uint64_t off = p->offset, end = off + p->size;
+    struct word w = { .param = (int)i, .ev = p->ev };
+    switch (p->cls) {
+    case DC_PC_NONPTR:
+        return;
+    case DC_PC_POINTER:
+        if (off % 8 || p->size != 8 || !read_word(l, (int)i, off, off, &w.v))
+            return;
+        w.kind = DC_WK_POINTER_PARAM;
+        w.offset = 0;
+        w.arg_offset = (uint32_t)off;
+        check_word(c, &w);
+        return;
+    default:
+        break;
+    }
+    if (p->cls == DC_PC_UNKNOWN && !c->collect)
+        return;
     for (uint64_t a = (off + 7) & ~(uint64_t)7; a + 8 <= end; a += 8) {
-        uintptr_t v;
-        memcpy(&v, p + (a - start), sizeof v);
-        check_word(c, param, (uint32_t)(param >= 0 ? a - off : a), (uint32_t)a, v);
+        int cls = DC_WORD_UNKNOWN;
+        if (p->cls == DC_PC_WORDS && p->words && off % 8 == 0)
+            cls = p->words[(a - off) / 8];
+        if (cls == DC_WORD_NONPTR || (cls == DC_WORD_UNKNOWN && !c->collect))
+            continue;
+        if (!read_word(l, (int)i, off, a, &w.v))
+            continue;
+        w.kind = cls == DC_WORD_PTR ? DC_WK_POINTER_PARAM : cls == DC_WORD_FIELD ? DC_WK_POINTER_FIELD : DC_WK_UNKNOWN;
+        w.offset = (uint32_t)(a - off);
+        w.arg_offset = (uint32_t)a;
+        check_word(c, &w);
     }
 }
 
-/* Every word of every parameter (or of the packed buffer without a layout). */
+/* The words of every parameter; without a layout, the packed buffer's words
+ * (of unknown meaning: looked at only while collecting). */
 static void scan_launch(struct ctx *c)
 {
     const struct dc_launch *l = c->l;
     if (l->layout_known) {
-        for (unsigned i = 0; i < l->nparams && l->params; i++) {
-            uint64_t off = l->params[i].offset, end = off + l->params[i].size;
-            if (l->args) {
-                if (l->args[i])
-                    scan(c, (int)i, l->args[i], off, off, end);
-            } else if (l->argbuf) {
-                if (end > l->argbuf_size)
-                    end = l->argbuf_size;
-                scan(c, (int)i, l->argbuf, 0, off, end);
-            }
+        for (unsigned i = 0; i < l->nparams && l->params; i++)
+            scan_param(c, i);
+    } else if (l->argbuf && c->collect) {
+        for (uint64_t a = 0; a + 8 <= l->argbuf_size; a += 8) {
+            struct word w = { .param = -1, .offset = (uint32_t)a, .arg_offset = (uint32_t)a, .kind = DC_WK_BUFFER };
+            memcpy(&w.v, (const unsigned char *)l->argbuf + a, sizeof w.v);
+            check_word(c, &w);
         }
-    } else if (l->argbuf) {
-        scan(c, -1, l->argbuf, 0, 0, l->argbuf_size);   /* whole packed buffer */
     }
 }
 
@@ -330,7 +434,7 @@ int dc_check_launch(const struct dc_launch *l)
     if (!l || dc_opt.mode == DC_MODE_OFF)
         return 0;
     int first_unchecked = 0;
-    int unchecked = !l->layout_known && !(l->argbuf && l->argbuf_size);
+    int unchecked = !l->layout_known;
     if (!dc_filter_selected(l, unchecked, &first_unchecked))
         return 0;
 
@@ -355,6 +459,7 @@ int dc_check_launch(const struct dc_launch *l)
         f.launch = finding_launch(&c);
         f.launch_stack = first_unchecked ? launch_stack(&c) : 0;
         f.launch_stack_in_key = 0;      /* once per kernel; repeats count */
+        f.reason = l->unchecked ? l->unchecked : "no parameter layout";
         dc_report_finding(&f);
         dc_report_count_launch(0, l->path);
         return c.errors;
@@ -391,6 +496,8 @@ void dc_check_moves_report(const struct dc_launch *l, struct dc_moves *m)
         if (mv->alloc_known)
             alloc_view(&f.alloc, &mv->alloc);
         f.access = mv->access;
+        f.word = (enum dc_word_kind)mv->word;
+        f.evidence = mv->evidence;
         if (mv->new_address) {
             f.action = DC_ACT_MIGRATED;
             f.to_device = mv->to_device;
@@ -424,7 +531,7 @@ void dc_check_async_error(const struct dc_launch *l, const char *error)
     struct dc_opnd ops[DC_ASYNC_OPERANDS_MAX];
     struct ctx cc = { .l = l, .collect = 1, .ops = ops };
     struct ctx *c = &cc;
-    if (l->device >= 0 && (l->layout_known || l->argbuf))
+    if (l->device >= 0)
         scan_launch(c);
     struct dc_finding f;
     memset(&f, 0, sizeof f);
@@ -433,16 +540,24 @@ void dc_check_async_error(const struct dc_launch *l, const char *error)
     f.error = error ? error : "unknown error";
     f.ops = c->ops;
     f.nops = c->nops;
-    for (unsigned i = 0; i < c->nops; i++) {
-        if (c->ops[i].accessible)
-            continue;
-        /* the suspect: the first operand the launch device may not access */
+    /* the suspect: the first pointer the launch device may not access, else
+     * the first such word of unknown meaning */
+    int pick = -1;
+    for (unsigned i = 0; i < c->nops && pick < 0; i++)
+        if (!c->ops[i].accessible &&
+            (c->ops[i].word == DC_WK_POINTER_PARAM || c->ops[i].word == DC_WK_POINTER_FIELD))
+            pick = (int)i;
+    for (unsigned i = 0; i < c->nops && pick < 0; i++)
+        if (!c->ops[i].accessible)
+            pick = (int)i;
+    for (unsigned i = pick < 0 ? c->nops : (unsigned)pick; i < c->nops; i++) {
         f.has_operand = 1;
         f.param = c->ops[i].param;
         f.word_offset = c->ops[i].word_offset;
         f.address = c->ops[i].address;
         f.alloc_known = c->ops[i].alloc_known;
         f.alloc = c->ops[i].alloc;
+        f.word = c->ops[i].word;
         f.access = f.alloc_known ? denied_note(f.alloc.kind) : "cannot access pageable host memory";
         break;
     }

@@ -15,8 +15,9 @@
  * has DC_NO_REWRITE_CUPTI without asking): those operands are then reported
  * as not migrated, with that reason, and the launch goes ahead unmodified.
  *
- * Contract: never calls CUDA, never modifies the arguments, thread-safe.
- * Must be called with the caller's CUDA re-entrancy guard held. */
+ * Contract: calls CUDA only to ask the driver about a pointer devcheck did
+ * not see allocated (core/ptrinfo.c, cached), never modifies the arguments,
+ * thread-safe.  Must be called with the caller's CUDA re-entrancy guard held. */
 #ifndef DEVCHECK_CHECK_H
 #define DEVCHECK_CHECK_H
 #include <stddef.h>
@@ -38,10 +39,13 @@ struct dc_launch {
     /* ... or one packed buffer (cuLaunchKernel `extra`), params at their offsets. */
     const void *argbuf;
     size_t argbuf_size;
-    /* Parameter layout; layout_known == 0 means the driver could not say. */
+    /* Parameter layout and what each parameter's words are (core/kernels.h:
+     * only pointer parameters and pointer fields are checked); layout_known
+     * == 0: nothing gave the layout, and `unchecked` says why. */
     const struct dc_param *params;
     unsigned nparams;
     int layout_known;
+    const char *unchecked;
     enum dc_path path;         /* the detection path that saw it (0: interpose) */
     /* mode=migrate.  NULL: the caller can run the launch with rewritten
      * arguments (DC_PATH_CUPTI launches never can: DC_NO_REWRITE_CUPTI is
@@ -71,6 +75,8 @@ struct dc_move {
     int severity;
     const char *access;
     uint32_t launch_stack;
+    int word;                   /* enum dc_word_kind */
+    const char *evidence;
     /* The caller's: */
     uintptr_t new_address;      /* the rewritten word; 0: not migrated */
     int to_device;              /* the device it was moved to */
@@ -85,17 +91,23 @@ struct dc_moves {
 /* Checks one launch; returns the number of error-severity findings (0 when
  * clean or checking is off).  Counts the launch as checked or unchecked.
  *
- * Words: for parameter i at [offset, offset+size), every 8-byte word at an
- * absolute offset a = offset rounded up to 8, a+8, ... with a+8 <= offset+size
- * (read from args[i] + (a - offset), or argbuf + a when it fits argbuf_size);
- * a word's value is looked up in the registry, and a value the registry does
- * not know but that lies in a mapped page (mincore; never dereferenced) is
- * pageable host memory.  Without a layout but with argbuf, the whole buffer
- * is scanned (param -1 in the findings); without both, the launch is
- * unchecked (one unchecked_kernel note per kernel).  device < 0: unchecked,
- * no note.  mode=off or a kernel_name/kernel_name_exclude filter: nothing
- * happens and nothing is counted.  current_device >= 0 and != device gives a
- * stream_mismatch besides the operand findings.  Decisions:
+ * Words: for parameter i at [offset, offset+size), the 8-byte words at
+ * absolute offsets a = offset rounded up to 8, a+8, ... with a+8 <=
+ * offset+size (read from args[i] + (a - offset), or argbuf + a when it fits
+ * argbuf_size) that its class makes pointers: the word of a DC_PC_POINTER
+ * parameter, the DC_WORD_PTR / DC_WORD_FIELD words of a DC_PC_WORDS one.
+ * A word's value is looked up in the registry; one past the end of an
+ * allocation the launch device may use is an end iterator (nothing); a value
+ * the registry does not know is asked of the driver and of the process's
+ * mappings (core/ptrinfo.c: the driver's answer enters the registry, marked
+ * from_driver; pageable host memory is only an ordinary readable mapping the
+ * driver does not know; never dereferenced).  Words of unknown meaning (and
+ * a packed buffer without a layout) make no finding.  Without a layout the
+ * launch is unchecked (one unchecked_kernel note per kernel, with
+ * `unchecked` as its reason).  device < 0: unchecked, no note.  mode=off or
+ * a kernel_name/kernel_name_exclude filter: nothing happens and nothing is
+ * counted.  current_device >= 0 and != device gives a stream_mismatch
+ * besides the operand findings.  Decisions:
  *   managed, own memory (may access and owner == device):    nothing
  *   may access, other owner (peer, grant, pool access):      peer_access (peer=)
  *   may not access:                                          device_mismatch
@@ -117,8 +129,11 @@ void dc_check_count_migrated(uint64_t bytes);
 /* sync=1: the launch l (already checked, already run) ended with the
  * asynchronous error `error` (e.g. "CUDA_ERROR_ILLEGAL_ADDRESS"): reports an
  * async_error naming the launch, every operand the registry knows (or that is
- * host memory) with its owner, and the first one the launch device may not
- * access with its allocation stack.  Never calls CUDA. */
+ * host memory) with its owner -- pointer words, and words of unknown meaning
+ * that point into memory devcheck knows, as suspects -- and the first one
+ * the launch device may not access (a pointer before a suspect) with its
+ * allocation stack.  Calls CUDA only as dc_check_launch does (the driver
+ * asked about a pointer devcheck did not see allocated). */
 void dc_check_async_error(const struct dc_launch *l, const char *error);
 
 /* Forgets the per-kernel cache (filter decisions, unchecked notes); tests

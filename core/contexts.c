@@ -5,6 +5,7 @@
 #include "core/contexts.h"
 #include "core/driver.h"
 #include "core/kernels.h"
+#include "core/ptrinfo.h"
 #include "core/registry.h"
 #include "report/forklock.h"
 
@@ -79,6 +80,7 @@ void dc_ctx_destroyed(CUcontext ctx)
     dc_kernels_ctx_gone(ctx);
     (void)dc_reg_drop_ctx((uint64_t)(uintptr_t)ctx, (1u << DC_MEM_DEVICE) | (1u << DC_MEM_POOL) |
                                                     (1u << DC_MEM_IPC) | (1u << DC_MEM_MANAGED));
+    dc_addr_forget();
     dc_devmask ended[DC_MAX_DEVICES];       /* ended[a] bit b: pair a -> b lost its last link */
     memset(ended, 0, sizeof ended);
     pthread_mutex_lock(&peer_lock);

@@ -5,11 +5,15 @@
 #include "core/capture.h"
 #include "core/contexts.h"
 #include "core/filter.h"
+#include "core/hostdwarf.h"
+#include "core/images.h"
 #include "core/kernels.h"
 #include "core/memory.h"
 #include "core/options.h"
+#include "core/ptrinfo.h"
 #include "core/registry.h"
 #include "report/report.h"
+#include "report/stack.h"
 
 #include <pthread.h>
 
@@ -29,10 +33,16 @@ static void fork_prepare(void)
     dc_mem_fork_prepare();
     dc_ctx_fork_prepare();
     dc_capture_fork_prepare();
+    dc_images_fork_prepare();
+    dc_ptrinfo_fork_prepare();
+    dc_hostdwarf_fork_prepare();
 }
 
 static void fork_parent(void)
 {
+    dc_hostdwarf_fork_parent();
+    dc_ptrinfo_fork_parent();
+    dc_images_fork_parent();
     dc_capture_fork_parent();
     dc_ctx_fork_parent();
     dc_mem_fork_parent();
@@ -43,6 +53,9 @@ static void fork_parent(void)
 
 static void fork_child(void)
 {
+    dc_hostdwarf_fork_child();
+    dc_ptrinfo_fork_child();
+    dc_images_fork_child();
     dc_capture_fork_child();
     dc_ctx_fork_child();
     dc_mem_fork_child();
@@ -57,6 +70,11 @@ void dc_core_open(void)
 {
     static pthread_once_t once = PTHREAD_ONCE_INIT;
     pthread_once(&once, atfork_once);
+    /* what can be checked on this driver: said at start-up (verbosity 1) and
+     * before the summary */
+    char caps[512];
+    int version = 0;
+    dc_kernels_capabilities(caps, sizeof caps, &version);
     struct dc_report_config rc = {
         .log_path = dc_opt.log_path,
         .json_path = dc_opt.json_path,
@@ -67,13 +85,40 @@ void dc_core_open(void)
         .off = dc_opt.mode == DC_MODE_OFF,
         .migrate = dc_opt.mode == DC_MODE_MIGRATE,
         .debuginfod = dc_opt.debuginfod,
+        .driver_note = caps,
+        .driver_version = version,
+        .driver_layouts = dc_kernels_driver_layouts(),
+        .sarif_path = dc_opt.sarif_path,
+        .junit_path = dc_opt.junit_path,
+        .html_path = dc_opt.html_path,
+        .source_root = dc_opt.source_root,
+        .suppressions = dc_opt.suppressions,
+        .gen_suppressions = dc_opt.gen_suppressions,
+        .tree_dir = dc_opt.tree_dir,
     };
     dc_report_init(&rc);
+    dc_stack_set_interpreter_frames(dc_opt.python_interpreter_frames);
+    dc_logv(1, "%s", caps);
+}
+
+void dc_core_prestart(void)
+{
+    if (dc_opt.mode != DC_MODE_OFF)
+        dc_report_prestart(dc_opt.log_path, dc_opt.json_path);
+}
+
+void dc_core_finish_signal(int fault)
+{
+    dc_report_finish_signal(fault);
 }
 
 int dc_core_finish(int program_status)
 {
     dc_report_finish();
+    /* Under the wrapper (tree_dir) the wrapper applies error_exitcode to
+     * the whole tree: a child's own status is never changed. */
+    if (dc_opt.tree_dir[0])
+        return -1;
     if (dc_opt.error_exitcode != 0 && program_status >= 0 && (program_status & 0xff) == 0 &&
         dc_report_error_count() > 0)
         return dc_opt.error_exitcode;

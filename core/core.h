@@ -84,6 +84,12 @@ void dc_core_open(void);
  * program that returned `program_status` (error_exitcode when it was 0 and
  * errors were found; -1: keep the program's; program_status < 0: unknown). */
 int dc_core_finish(int program_status);
+/* Before main (the start-up's constructor, options parsed): the first
+ * process of a tree truncates the shared output files (report/). */
+void dc_core_prestart(void);
+/* The exit summary from a handler of a fatal signal (bounded waits; fault:
+ * a synchronous fault, nothing allocated: report.h). */
+void dc_core_finish_signal(int fault);
 
 /* A front end besides the interposer registers itself with DC_FRONTEND (the
  * linker collects the records in section dc_frontends), so the start-up
@@ -164,12 +170,44 @@ void dc_capture_begin(CUstream s, int mode);
 /* The program ended the capture of s (after the real call, whatever it
  * returned: the driver is asked whether s still captures). */
 void dc_capture_end(CUstream s);
+/* --- copy events (core/transfers.c) --------------------------------------------- */
+
+/* A copy (memcpy, peer copy, prefetch) of `bytes` from src to dst, after the
+ * real call succeeded: counted for the transfer matrix per (source,
+ * destination, call site).  A *_device >= 0 names that end's device (peer
+ * copies, prefetch targets); -1: classify the address with the registry
+ * (unknown: pageable host memory). */
+void dc_copy_event(uintptr_t dst, int dst_device, uintptr_t src, int src_device, size_t bytes);
 
 /* --- kernel events (core/kernels.c) --------------------------------------------- */
 
 /* A module or library was unloaded: its function handles may be reused, so
  * every cached kernel description is retired. */
 void dc_kernels_unloaded(void);
+
+/* --- kernel image events (core/images.c) ------------------------------------------ *
+ * Where kernel images reach devcheck, so that its own reader (core/image.c)
+ * can tell a kernel's parameters where the driver cannot, and which name and
+ * image belong to a kernel handle.  After the real call succeeded; no CUDA is
+ * called (the registrations come from constructors, before devcheck starts:
+ * they may be described without the guard). */
+/* A module (CUmodule) or library (CUlibrary) `owner` was loaded from image
+ * (a fatbin, its wrapper, a cubin or PTX text; copied unless it lies in a
+ * loaded object), or from the file at path. */
+void dc_image_loaded(const void *owner, const void *image);
+void dc_image_file_loaded(const void *owner, const char *path);
+/* owner was unloaded: its image and handle names are forgotten. */
+void dc_image_unloaded(const void *owner);
+/* The runtime registered a fatbin (__cudaRegisterFatBinary: its handle and
+ * the wrapper), and a kernel of it by device name (__cudaRegisterFunction). */
+void dc_image_fatbin_registered(const void *handle, const void *wrapper);
+void dc_image_function_registered(const void *handle, const char *device_name);
+/* key (a CUfunction or CUkernel) is the kernel `name` of owner
+ * (cuModuleGetFunction, cuLibraryGetKernel). */
+void dc_image_named(const void *key, const void *owner, const char *name);
+/* key is another handle of what `from` is (cuKernelGetFunction: a function
+ * of a kernel; cuLibraryGetModule: the module of a library). */
+void dc_image_alias(const void *key, const void *from);
 
 /* --- launch events (core/launch.c) ---------------------------------------------- *
  * The interposer's launches: begin describes the launch and checks it, and
@@ -219,6 +257,20 @@ void dc_launch_check_stub(int path, int rt, const char *api, const void *func, i
  * a CUkernel, the current context's otherwise.  NULL p: nothing. */
 void dc_launch_check_node(int path, const char *api, const CUDA_KERNEL_NODE_PARAMS *p);
 void dc_launch_check_generic_node(int path, const char *api, const CUgraphNodeParams *p);
+
+/* --- framework errors (core/framework.c) ------------------------------------------ *
+ * A framework refused an op over devices (PyTorch's "Expected all tensors to
+ * be on the same device"), as the interpreter side saw it: its message, the
+ * op's Python stack (files/lines/functions[0..nframes), innermost first) and
+ * the op's tensors (exprs: as the user's code names them; ptrs: data
+ * pointers, 0 for none; devices: "cuda:1", "cpu"; flags: DC_TENSOR_*).  The
+ * core looks each tensor's memory up, chooses the device the op belongs on
+ * and the fix, and reports a framework_device_error.  Guard held.  Returns 0,
+ * or -1 on bad arguments (nothing reported). */
+#define DC_TENSOR_PARAM 1           /* a module's parameter or buffer: where the model was put */
+int dc_framework_error(const char *framework, const char *message, unsigned nframes, const char *const *files,
+                       const int *lines, const char *const *functions, unsigned ntensors, const char *const *exprs,
+                       const uintptr_t *ptrs, const char *const *devices, const int *flags);
 
 #pragma GCC visibility pop
 #endif

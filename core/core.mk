@@ -9,9 +9,11 @@ DCCORE_ARCHIVE := $(BUILD)/obj/libdccore.a
 DCCORE_LIB     := $(DCCORE_ARCHIVE) $(DCREPORT_LIB)
 # libunwind and libdw are loaded with dlopen(RTLD_LOCAL) by report/stack.c,
 # never linked: nothing of theirs may come ahead of the program's libraries.
-DCCORE_LDLIBS  := -lpthread -ldl
+DCCORE_LDLIBS  := -l:libiberty.a -lpthread -ldl
 DCCORE_SRCS    := core/registry.c core/check.c core/filter.c core/options.c core/driver.c core/kernels.c core/launch.c \
-                  core/migrate.c core/memory.c core/contexts.c core/capture.c core/core.c core/frontends.c
+                  core/migrate.c core/memory.c core/contexts.c core/capture.c core/core.c core/frontends.c core/mangle.c \
+                  core/image.c core/images.c core/evidence.c core/hostdwarf.c core/ptrinfo.c core/transfers.c \
+                  core/framework.c
 DCCORE_OBJS    := $(patsubst %.c,$(BUILD)/obj/%.o,$(DCCORE_SRCS))
 
 ALL += $(DCCORE_ARCHIVE)

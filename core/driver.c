@@ -3,6 +3,7 @@
 #include "core/driver.h"
 
 #include <stddef.h>
+#include <string.h>
 
 __thread int dc_guard __attribute__((tls_model("initial-exec")));
 
@@ -23,6 +24,28 @@ static const struct {
 /* The interposer's resolver of runtime entry points. */
 static void *(*resolve)(int, const char *);
 
+/* Does the driver's cuGetProcAddress deny `name` (an older driver, or an
+ * entry point it hides)?  Asked by base name ("cuMemcpyHtoD" for
+ * cuMemcpyHtoD_v2) at the toolkit's version; a driver without
+ * cuGetProcAddress_v2 (before 12.0) denies nothing. */
+static int denied(const char *name)
+{
+    char base[128];
+    size_t n = strlen(name);
+    if (n >= sizeof base)
+        return 0;
+    memcpy(base, name, n + 1);
+    char *v = strrchr(base, '_');
+    if (v && v[1] == 'v' && v[2] >= '0' && v[2] <= '9')
+        *v = 0;
+    void *p = NULL;
+    CUdriverProcAddressQueryResult status = CU_GET_PROC_ADDRESS_SUCCESS;
+    if (!dc_aux_cuGetProcAddress_v2)
+        return 0;
+    CUresult r = dc_aux_cuGetProcAddress_v2(base, &p, CUDA_VERSION, CU_GET_PROC_ADDRESS_DEFAULT, &status);
+    return r != CUDA_SUCCESS || !p || status != CU_GET_PROC_ADDRESS_SUCCESS;
+}
+
 const char *dc_driver_bind(void *libcuda, void *(*sym)(void *handle, const char *name),
                            void *(*resolve_rt)(int rt, const char *name))
 {
@@ -34,6 +57,11 @@ const char *dc_driver_bind(void *libcuda, void *(*sym)(void *handle, const char 
         if (!p && table[i].required == DC_REQUIRED && !missing)
             missing = table[i].name;
     }
+    /* an optional entry point the driver denies is absent: never called */
+    for (size_t i = 0; sym && libcuda && i < N_AUX; i++)
+        if (table[i].required == DC_OPTIONAL && *table[i].real &&
+            table[i].real != (void **)&dc_aux_cuGetProcAddress_v2 && denied(table[i].name))
+            __atomic_store_n(table[i].real, NULL, __ATOMIC_RELEASE);
     return missing;
 }
 

@@ -100,6 +100,7 @@ static void launch_begin(struct dc_launch_state *L, int path, const char *api, c
     l->pageable_ok = dc_pageable_ok(device);
     l->params = k->params;
     l->nparams = k->nparams;
+    l->unchecked = k->unchecked;
     /* An unknown launch device would make every operand look foreign:
      * count the launch unchecked instead of guessing. */
     l->layout_known = k->layout_known && device >= 0;
@@ -107,9 +108,18 @@ static void launch_begin(struct dc_launch_state *L, int path, const char *api, c
         l->args = args;
     } else if (extra) {
         parse_extra(extra, &l->argbuf, &l->argbuf_size);
+        /* a layout of no parameters, contradicted by a packed buffer: the
+         * layout is not believed, the buffer's words are scanned */
+        if (l->layout_known && !k->nparams && l->argbuf && l->argbuf_size) {
+            l->layout_known = 0;
+            l->unchecked = "its layout says no parameters, but the launch passed a packed argument buffer";
+        }
     } else if (k->nparams) {
         l->layout_known = 0;                    /* parameters but no arguments given */
+        l->unchecked = "the launch passed no arguments";
     }
+    if (kind == K_OPAQUE)
+        l->unchecked = "the runtime found no function for the host stub (cudaGetFuncBySymbol)";
     int modes = dc_opt.mode == DC_MODE_MIGRATE || dc_opt.sync;
     if (modes && stream == NULL && api && strstr(api, "_ptsz"))
         L->stream = CU_STREAM_PER_THREAD;       /* our own stream calls name it */

@@ -14,6 +14,7 @@
  *    The caller holds the guard. */
 #include "core/memory.h"
 #include "core/driver.h"
+#include "core/ptrinfo.h"
 #include "core/registry.h"
 #include "report/forklock.h"
 #include "report/stack.h"
@@ -67,6 +68,7 @@ void dc_mem_host(uintptr_t base, size_t size, enum dc_mem_kind kind)
 
 int dc_mem_free_begin(uintptr_t base, struct dc_alloc *saved)
 {
+    dc_addr_forget();                   /* what the driver said about addresses may change */
     return dc_reg_remove(base, saved) == 0;
 }
 
@@ -280,6 +282,7 @@ void dc_mem_vmm_unmap(uintptr_t base, size_t size)
         }
     }
     pthread_mutex_unlock(&vmm_lock);
+    dc_addr_forget();
     while (gone) {
         m = gone;
         gone = m->hh.next;

@@ -2,6 +2,7 @@
 #include "core/migrate.h"
 #include "core/check.h"
 #include "core/driver.h"
+#include "core/ptrinfo.h"
 #include "report/report.h"
 
 #include <fcntl.h>
@@ -34,45 +35,28 @@ static CUresult ctx_synchronize(void)
     return DC_CALL(cuCtxSynchronize);
 }
 
-/* The readable mapping holding p: bytes from p to its end (at most
- * HOST_MIGRATE_MAX), *writable set when it is writable; 0 when p is in none.
- * Reads /proc/self/maps with a fixed buffer (no allocation). */
-static size_t host_extent(uintptr_t p, int *writable)
+/* The ordinary host memory holding p (core/ptrinfo.c's rule: never a device
+ * file, a mapping without read permission, a special or a shared memfd
+ * mapping): bytes from p to the mapping's end (at most HOST_MIGRATE_MAX),
+ * *writable set when it is writable; 0 and *why when it is not such memory. */
+static size_t host_extent(uintptr_t p, int *writable, char *why, size_t why_len)
 {
+    uintptr_t end = 0;
+    char what[96];
     *writable = 0;
-    int fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return 0;
-    char buf[4096];
-    size_t have = 0, result = 0;
-    int found = 0;
-    while (!found) {
-        ssize_t n = read(fd, buf + have, sizeof buf - 1 - have);
-        if (n <= 0)
-            break;
-        have += (size_t)n;
-        buf[have] = 0;
-        char *line = buf, *nl;
-        while (!found && (nl = memchr(line, '\n', have - (size_t)(line - buf)))) {
-            *nl = 0;
-            unsigned long lo, hi;
-            char perms[8];
-            if (sscanf(line, "%lx-%lx %7s", &lo, &hi, perms) == 3 && p >= lo && p < hi) {
-                found = 1;
-                if (perms[0] == 'r') {
-                    result = hi - p;
-                    *writable = perms[1] == 'w';
-                }
-            }
-            line = nl + 1;
-        }
-        have -= (size_t)(line - buf);
-        memmove(buf, line, have);
-        if (have == sizeof buf - 1)
-            have = 0;                   /* a line longer than the buffer */
+    switch (dc_maps_lookup(p, &end, writable, what, sizeof what)) {
+    case DC_MAP_HOST: {
+        size_t n = end - p;
+        return n > HOST_MIGRATE_MAX ? HOST_MIGRATE_MAX : n;
     }
-    close(fd);
-    return result > HOST_MIGRATE_MAX ? HOST_MIGRATE_MAX : result;
+    case DC_MAP_OTHER:
+        snprintf(why, why_len, "host memory at 0x%zx is in %s, not ordinary host memory: not copied", (size_t)p,
+                 what);
+        return 0;
+    default:
+        snprintf(why, why_len, "host memory at 0x%zx is in no readable mapping", (size_t)p);
+        return 0;
+    }
 }
 
 /* Reads the program's host memory to the end of its mapping: past the end of
@@ -205,12 +189,10 @@ static struct dc_mig *source_of(struct dc_launch_state *L, const struct dc_move 
         g->host = 1;
         g->src = mv->address;
         int writable = 0;
-        g->size = host_extent(mv->address, &writable);
+        g->size = host_extent(mv->address, &writable, g->reason, sizeof g->reason);
         g->readonly = !writable;
-        if (!g->size) {
-            snprintf(g->reason, sizeof g->reason, "host memory at 0x%zx is in no readable mapping", (size_t)mv->address);
+        if (!g->size)
             return g;
-        }
     }
     if (!L->ctx) {
         snprintf(g->reason, sizeof g->reason, "no context for cuda:%d", L->l.device);

@@ -9,7 +9,10 @@
 #include <string.h>
 #include <strings.h>
 
-enum dc_flag_kind { DC_K_BOOL, DC_K_INT, DC_K_STR, DC_K_MODE, DC_K_POLICY, DC_K_HOSTPOL, DC_K_HALT, DC_K_BACKEND };
+/* DC_K_LIST: a string whose repeated occurrences are joined with ',' (the
+ * other kinds: the last occurrence wins). */
+enum dc_flag_kind { DC_K_BOOL, DC_K_INT, DC_K_STR, DC_K_MODE, DC_K_POLICY, DC_K_HOSTPOL, DC_K_HALT, DC_K_BACKEND,
+                    DC_K_LIST };
 
 struct flag {
     const char *name;
@@ -88,6 +91,7 @@ static const char *expected(enum dc_flag_kind k)
     case DC_K_BOOL:    return "0|1|true|false|yes|no";
     case DC_K_INT:     return "a decimal integer";
     case DC_K_STR:     return "a string";
+    case DC_K_LIST:    return "a comma-separated list";
     case DC_K_MODE:    return "report|off|migrate";
     case DC_K_HALT:    return "abort|trap";
     case DC_K_POLICY:  return "error|warn|ignore";
@@ -153,16 +157,25 @@ static int set_value(const struct flag *f, const char *v, size_t n, struct parse
         return 0;
     }
     case DC_K_STR:
+    case DC_K_LIST:
         if (st) {
-            if (st->used + n + 1 > sizeof st->arena) {
+            const char *old = *(const char **)field;
+            size_t oldn = f->kind == DC_K_LIST && old && *old ? strlen(old) + 1 : 0;
+            if (f->kind == DC_K_LIST && !n)
+                return 0;
+            if (st->used + oldn + n + 1 > sizeof st->arena) {
                 errf(errbuf, errlen, "devcheck: ERROR: value for option '%s' is too long (all strings together: at most %d bytes)",
                      f->name, ARENA_SIZE - 1);
                 return -1;
             }
             char *dst = st->arena + st->used;
-            memcpy(dst, v, n);
-            dst[n] = 0;
-            st->used += n + 1;
+            if (oldn) {
+                memcpy(dst, old, oldn - 1);
+                dst[oldn - 1] = ',';
+            }
+            memcpy(dst + oldn, v, n);
+            dst[oldn + n] = 0;
+            st->used += oldn + n + 1;
             *(const char **)field = dst;
         }
         return 0;
@@ -347,7 +360,7 @@ int dc_options_parse(const char *s, char *errbuf, size_t errlen)
     memcpy(arena, st.arena, st.used);
     dc_opt = st.o;
     for (size_t i = 0; i < NFLAGS; i++) {
-        if (flags[i].kind != DC_K_STR)
+        if (flags[i].kind != DC_K_STR && flags[i].kind != DC_K_LIST)
             continue;
         const char **fp = (const char **)((char *)&dc_opt + flags[i].off);
         if (*fp >= st.arena && *fp < st.arena + sizeof st.arena)
@@ -365,6 +378,7 @@ static void format_value(const struct flag *f, const struct dc_options *o, char 
         snprintf(buf, len, "%d", *(const int *)field);
         return;
     case DC_K_STR:
+    case DC_K_LIST:
         snprintf(buf, len, "%s", *(const char *const *)field);
         return;
     case DC_K_MODE:
@@ -400,7 +414,7 @@ void dc_options_help(FILE *out)
             snprintf(cli + strlen(cli), sizeof cli - strlen(cli), ", --%s", f->cli);
         fprintf(out, "  %-20s %-7s default %s\n      %s\n      %s\n", f->name,
                 f->kind == DC_K_BOOL ? "bool" : f->kind == DC_K_INT ? "int" :
-                f->kind == DC_K_STR ? "string" : "enum",
+                f->kind == DC_K_STR ? "string" : f->kind == DC_K_LIST ? "list" : "enum",
                 *def ? def : "\"\"", cli, f->help);
         fprintf(out, "      values: %s\n", expected(f->kind));
     }

@@ -440,6 +440,21 @@ size_t dc_reg_drop_ctx(uint64_t ctx, unsigned kind_mask)
     return n;
 }
 
+size_t dc_reg_drop_from_driver(void)
+{
+    size_t n = 0;
+    struct entry *e, *tmp;
+    pthread_rwlock_wrlock(&reg_lock);
+    DL_FOREACH_SAFE(all_entries, e, tmp) {
+        if (e->a.from_driver) {
+            entry_remove(e);
+            n++;
+        }
+    }
+    pthread_rwlock_unlock(&reg_lock);
+    return n;
+}
+
 size_t dc_reg_count(void)
 {
     pthread_rwlock_rdlock(&reg_lock);

@@ -33,6 +33,7 @@ struct dc_alloc {
     uint32_t alloc_stack;   /* dc_stack id of the allocating call, 0 if none */
     uint64_t ctx;           /* the CUcontext it lives and dies with; 0: none (host, VMM) or unknown */
     uint64_t serial;        /* set by dc_reg_add: increases with every add */
+    int from_driver;        /* not seen allocated: the driver told it (core/ptrinfo.c) */
 };
 
 /* 0, or -1 (table unchanged) when size == 0, base + size overflows, or memory
@@ -50,6 +51,10 @@ void dc_reg_set_access(uintptr_t base, size_t size, int device, int allowed);
  * mask (bit = 1 << kind), when that context is destroyed.  Allocations of
  * other contexts on the same device stay.  Returns count. */
 size_t dc_reg_drop_ctx(uint64_t ctx, unsigned kind_mask);
+/* Removes every allocation the driver told of (from_driver): memory devcheck
+ * never saw allocated may go without a free it sees (a module's variables
+ * with the module).  Returns count. */
+size_t dc_reg_drop_from_driver(void);
 size_t dc_reg_count(void);
 
 /* Peer access: device `from` may access device `to`'s DC_MEM_DEVICE/IPC memory. */

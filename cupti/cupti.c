@@ -154,7 +154,68 @@ static const CUpti_CallbackId driver_cbids[] = {
     CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCaptureToGraph_ptsz,
     CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture,
     CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture_ptsz,
+    /* kernel images and handles, for devcheck's image reader */
+    CUPTI_DRIVER_TRACE_CBID_cuModuleLoad,
+    CUPTI_DRIVER_TRACE_CBID_cuModuleLoadData,
+    CUPTI_DRIVER_TRACE_CBID_cuModuleLoadDataEx,
+    CUPTI_DRIVER_TRACE_CBID_cuModuleLoadFatBinary,
+    CUPTI_DRIVER_TRACE_CBID_cuModuleUnload,
+    CUPTI_DRIVER_TRACE_CBID_cuLibraryLoadData,
+    CUPTI_DRIVER_TRACE_CBID_cuLibraryLoadFromFile,
+    CUPTI_DRIVER_TRACE_CBID_cuModuleGetFunction,
+    CUPTI_DRIVER_TRACE_CBID_cuLibraryGetKernel,
+    CUPTI_DRIVER_TRACE_CBID_cuLibraryGetModule,
+    CUPTI_DRIVER_TRACE_CBID_cuKernelGetFunction,
+    /* copies: the transfer matrix (core/transfers.c) */
+    CUPTI_DRIVER_TRACE_CBID_cuMemcpy,
+    CUPTI_DRIVER_TRACE_CBID_cuMemcpyAsync,
+    CUPTI_DRIVER_TRACE_CBID_cuMemcpyHtoD_v2,
+    CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoH_v2,
+    CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoD_v2,
+    CUPTI_DRIVER_TRACE_CBID_cuMemcpyHtoDAsync_v2,
+    CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoHAsync_v2,
+    CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoDAsync_v2,
+    CUPTI_DRIVER_TRACE_CBID_cuMemcpyPeer,
+    CUPTI_DRIVER_TRACE_CBID_cuMemcpyPeerAsync,
+    CUPTI_DRIVER_TRACE_CBID_cuMemPrefetchAsync_v2,
 };
+
+/* A copy that succeeded, for the transfer matrix: 1 when cbid is one. */
+static int copy_exit(CUpti_CallbackId cbid, const void *p)
+{
+#define CP(T, d, s) do { const T *c_ = p; dc_copy_event((uintptr_t)c_->d, -1, (uintptr_t)c_->s, -1, c_->ByteCount); } while (0)
+    switch (cbid) {
+    case CUPTI_DRIVER_TRACE_CBID_cuMemcpy: CP(cuMemcpy_params, dst, src); return 1;
+    case CUPTI_DRIVER_TRACE_CBID_cuMemcpyAsync: CP(cuMemcpyAsync_params, dst, src); return 1;
+    case CUPTI_DRIVER_TRACE_CBID_cuMemcpyHtoD_v2: CP(cuMemcpyHtoD_v2_params, dstDevice, srcHost); return 1;
+    case CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoH_v2: CP(cuMemcpyDtoH_v2_params, dstHost, srcDevice); return 1;
+    case CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoD_v2: CP(cuMemcpyDtoD_v2_params, dstDevice, srcDevice); return 1;
+    case CUPTI_DRIVER_TRACE_CBID_cuMemcpyHtoDAsync_v2: CP(cuMemcpyHtoDAsync_v2_params, dstDevice, srcHost); return 1;
+    case CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoHAsync_v2: CP(cuMemcpyDtoHAsync_v2_params, dstHost, srcDevice); return 1;
+    case CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoDAsync_v2: CP(cuMemcpyDtoDAsync_v2_params, dstDevice, srcDevice); return 1;
+    case CUPTI_DRIVER_TRACE_CBID_cuMemcpyPeer: {
+        const cuMemcpyPeer_params *c = p;
+        dc_copy_event(c->dstDevice, dc_ctx_device(c->dstContext), c->srcDevice, dc_ctx_device(c->srcContext),
+                      c->ByteCount);
+        return 1;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuMemcpyPeerAsync: {
+        const cuMemcpyPeerAsync_params *c = p;
+        dc_copy_event(c->dstDevice, dc_ctx_device(c->dstContext), c->srcDevice, dc_ctx_device(c->srcContext),
+                      c->ByteCount);
+        return 1;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuMemPrefetchAsync_v2: {
+        const cuMemPrefetchAsync_v2_params *c = p;
+        dc_copy_event(0, c->location.type == CU_MEM_LOCATION_TYPE_DEVICE ? c->location.id : -1, c->devPtr, -1,
+                      c->count);
+        return 1;
+    }
+    default:
+        return 0;
+    }
+#undef CP
+}
 
 /* Runtime launches, with the entry point's name as the interposer reports it. */
 static const struct rt_launch {
@@ -404,6 +465,8 @@ static void on_driver_mem(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
         return;
     }
 
+    if (copy_exit(cbid, p))
+        return;
     switch (cbid) {
     case CUPTI_DRIVER_TRACE_CBID_cuMemAlloc_v2: {
         const cuMemAlloc_v2_params *a = p;
@@ -584,6 +647,86 @@ static int on_driver_capture(CUpti_CallbackId cbid, const CUpti_CallbackData *cb
 #undef PTSZ
 }
 
+/* --- kernel images and handles: the driver's exit callbacks ------------------- */
+
+/* 1 when cbid is one of them (recorded at the exit of a successful call). */
+static int on_driver_module(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
+{
+    const void *p = cb->functionParams;
+    int ok = cb->callbackSite == CUPTI_API_EXIT && cb->functionReturnValue &&
+             *(const CUresult *)cb->functionReturnValue == CUDA_SUCCESS;
+    switch (cbid) {
+    case CUPTI_DRIVER_TRACE_CBID_cuModuleLoad: {
+        const cuModuleLoad_params *a = p;
+        if (ok && a->module)
+            dc_image_file_loaded(*a->module, a->fname);
+        return 1;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuModuleLoadData: {
+        const cuModuleLoadData_params *a = p;
+        if (ok && a->module)
+            dc_image_loaded(*a->module, a->image);
+        return 1;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuModuleLoadDataEx: {
+        const cuModuleLoadDataEx_params *a = p;
+        if (ok && a->module)
+            dc_image_loaded(*a->module, a->image);
+        return 1;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuModuleLoadFatBinary: {
+        const cuModuleLoadFatBinary_params *a = p;
+        if (ok && a->module)
+            dc_image_loaded(*a->module, a->fatCubin);
+        return 1;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuModuleUnload:
+        if (ok) {
+            dc_kernels_unloaded();
+            dc_image_unloaded(((const cuModuleUnload_params *)p)->hmod);
+        }
+        return 1;
+    case CUPTI_DRIVER_TRACE_CBID_cuLibraryLoadData: {
+        const cuLibraryLoadData_params *a = p;
+        if (ok && a->library)
+            dc_image_loaded(*a->library, a->code);
+        return 1;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuLibraryLoadFromFile: {
+        const cuLibraryLoadFromFile_params *a = p;
+        if (ok && a->library)
+            dc_image_file_loaded(*a->library, a->fileName);
+        return 1;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuModuleGetFunction: {
+        const cuModuleGetFunction_params *a = p;
+        if (ok && a->hfunc)
+            dc_image_named(*a->hfunc, a->hmod, a->name);
+        return 1;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuLibraryGetKernel: {
+        const cuLibraryGetKernel_params *a = p;
+        if (ok && a->pKernel)
+            dc_image_named(*a->pKernel, a->library, a->name);
+        return 1;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuLibraryGetModule: {
+        const cuLibraryGetModule_params *a = p;
+        if (ok && a->pMod)
+            dc_image_alias(*a->pMod, a->library);
+        return 1;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuKernelGetFunction: {
+        const cuKernelGetFunction_params *a = p;
+        if (ok && a->pFunc)
+            dc_image_alias(*a->pFunc, a->kernel);
+        return 1;
+    }
+    default:
+        return 0;
+    }
+}
+
 static void on_driver(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
 {
     if (rt.open)
@@ -593,6 +736,8 @@ static void on_driver(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
     if (cb->callbackSite == CUPTI_API_ENTER && on_driver_launch(cbid, cb))
         return;
     if (cb->callbackSite == CUPTI_API_EXIT && on_driver_capture(cbid, cb))
+        return;
+    if (on_driver_module(cbid, cb))
         return;
     on_driver_mem(cbid, cb);
 }

@@ -6,7 +6,8 @@
 # them on the simulated GPUs (SIMCUDA_DEVICES, 4 by default) and says so.
 # Exits 0 when every sample behaved as expected: errors reported for each
 # buggy sample, none for the fixed ones and the correct pipeline, and each
-# buggy sample completing with its correct result under --mode migrate.
+# buggy sample completing with its correct result under --mode migrate;
+# then the Python act (below).
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${BUILD:-build}
@@ -88,6 +89,75 @@ while IFS='|' read -r name what fix; do
     show "$name under --mode migrate: devcheck moves the operand for each launch, the program completes" \
         "$name" migrated --mode migrate
 done <"$TMP/scenarios"
+
+# The Python act: the seeds as PyTorch / Triton programs (demo/python/), run
+# with the clients' virtualenv (mk/pyenv.sh; skipped with one line when it
+# cannot be made).  Each buggy program must be reported with its .py lines
+# (PyTorch's own error explained as a framework_device_error, or the Triton
+# kernel's device_mismatch), each fixed twin must run to its OK line with no
+# such finding.  (Findings in PyTorch's own kernels, from stale words in
+# their by-value structs, are the precision work's: counted, not judged.)
+PYSEEDS='vision_merge|image features on cuda:1 concatenated with text embeddings on cuda:0 (torch.cat)
+embedding_lookup|token ids on cuda:1, embedding table on cuda:0
+cross_entropy|logits on cuda:3, labels on cuda:1 (F.cross_entropy)
+host_tokens|token ids left on the CPU, model on cuda:0
+custom_kernel|a Triton kernel launched under the wrong current device, inside NVTX range decoder.layer.3'
+# show_py TITLE SCRIPT WANT [ARGS]: WANT is "reported" or "fixed".
+show_py() {
+    title=$1 script=$2 want=$3
+    shift 3
+    printf '\n%s=== %s%s\n' "$BOLD" "$title" "$PLAIN"
+    "$DEVCHECK" --json "$TMP/py.json" -- "$PY" "$ROOT/demo/python/$script.py" "$@" </dev/null
+    rc=$?
+    verdict=$(python3 - "$TMP/py.json" "$script" "$want" "$rc" <<'PY'
+import json, sys
+path, script, want, rc = sys.argv[1], sys.argv[2] + ".py", sys.argv[3], int(sys.argv[4])
+recs = {}
+try:
+    for line in open(path):
+        if line.strip():
+            r = json.loads(line)
+            if r.get("type") == "finding":
+                recs[r["id"]] = r
+except (OSError, ValueError):
+    pass
+def ours(r):    # a finding the script's own code is behind: its op or launch line is in the script
+    return any(f.get("file", "").endswith("/" + script) for f in r.get("launch_python_stack") or [])
+mine = [r for r in recs.values() if r["severity"] == "error" and (r["kind"] == "framework_device_error" or
+        (ours(r) and "at::native" not in (r.get("kernel") or "")))]
+theirs = [r for r in recs.values() if r["severity"] == "error" and r not in mine]
+note = "; %d in PyTorch's own kernels (not judged)" % len(theirs) if theirs else ""
+if want == "reported":
+    print("ok %d finding(s) for the script's bug%s" % (len(mine), note) if mine else "bad no finding for the script's bug")
+else:
+    print(("ok no finding for the script, exit status 0%s" % note) if not mine and rc == 0 else
+          "bad %d finding(s), exit status %d" % (len(mine), rc))
+PY
+)
+    case $verdict in
+        ok*) good=$((good + 1)); echo "--- as expected: ${verdict#ok }" ;;
+        *) bad=$((bad + 1)); echo "--- UNEXPECTED: ${verdict#bad }" ;;
+    esac
+    rm -f "$TMP/py.json"
+}
+if PYENV=$(sh "$ROOT/mk/pyenv.sh" 2>"$TMP/pyenv.err"); then
+    PY=$PYENV/bin/python
+    export TRITON_CACHE_DIR="${DEVCHECK_CACHE:-$HOME/.cache/devcheck}/triton" TRITON_DEFAULT_FP_FUSION=1
+    export PYTHONDONTWRITEBYTECODE=1 PATH="$PYENV/bin:$PATH"
+    echo
+    echo "The Python act: the same bugs in PyTorch and Triton programs (demo/python/), each reported with its"
+    echo "own .py lines, then the fixed programs."
+    printf '%s\n' "$PYSEEDS" >"$TMP/pyseeds"
+    while IFS='|' read -r name what; do
+        show_py "$name.py (buggy): $what" "$name" reported
+    done <"$TMP/pyseeds"
+    while IFS='|' read -r name what; do
+        show_py "$name.py --fixed" "$name" fixed --fixed
+    done <"$TMP/pyseeds"
+else
+    echo
+    echo "demo: the Python act is skipped: no Python client environment ($(tail -n 1 "$TMP/pyenv.err"))"
+fi
 
 total=$((good + bad))
 echo

@@ -6,20 +6,24 @@
 # Left out: whatever nvcc links.  nvcc compiles host code only for this
 # machine (the toolkit here has no aarch64 / sbsa target libraries), so the
 # samples, the benchmark and the test programs written in CUDA C++ cannot be
-# cross-built, and neither can the tests that run them, nor the Python client
-# tests (an x86-64 virtualenv; tests/clients.mk leaves them out).  Device code (cubins, fatbins, PTX) is data,
-# the same whatever the host: built here as usual and loaded by the C tests.
+# cross-built, and neither can the tests that run them (the e2e and output
+# tests among them).  Nor what needs this machine's Python: the client tests
+# (an x86-64 virtualenv; tests/clients.mk leaves them out) and the Python
+# frame reader's test (pyframes.sh loads the machine's libpython); nor the
+# installation tests (they run make install without ARCH).  Device code
+# (cubins, fatbins, PTX) is data, the same whatever the host: built here as
+# usual and loaded by the C tests.
 # A new test whose program nvcc links belongs in these two lists (it fails
 # the cross build's `make test` with "not built" until it is).
 CROSS_NO_BUILD := $(SAMPLE_PROGRAMS) $(BENCH_BUILD)/launches $(E2E_BUILD)/modes_prog \
     $(addprefix $(PT_BUILD)/,xdev libctor_kern.so libctor.so ctor_main fork_test launches threads \
-        xdev_nodebug capture libxlocal.so) \
+        xdev_nodebug capture libxlocal.so nvtx) \
     $(addprefix $(CT_BUILD)/,bypass ctx_destroy peer_again late_sub) \
     $(RT_TEST_BINS) $(RT_TEST_DIR)/rt_globals $(DRV_T)/cupti_rt \
-    $(BUILD)/tests/image_parse
-CROSS_NO_TEST := tests/e2e/% demo/run.sh \
+    $(BUILD)/tests/image_parse $(OUT_PROGS) $(UNIT_DIR)/test_pyframes
+CROSS_NO_TEST := tests/e2e/% tests/outputs/% tests/install/% demo/run.sh tests/unit/pyframes.sh \
     $(addprefix tests/preload/,ctor.sh xdev.sh bad_options.sh exitcode.sh fork.sh launches.sh threads.sh \
-        debuginfod.sh capture.sh rtld_local.sh rt12.sh) \
+        debuginfod.sh capture.sh rtld_local.sh rt12.sh nvtx.sh) \
     $(addprefix tests/cupti/,bypass.sh holder.sh missing.sh ctx_destroy.sh peer_again.sh late_sub.sh) \
     $(filter sim/tests/rt_%,$(TESTS)) sim/tests/drv_version.sh sim/tests/cupti_rt.sh \
     sim/tests/nvml_py.sh $(BUILD)/tests/image_parse

@@ -22,8 +22,12 @@ have_header uthash.h            || missing="$missing uthash-dev"
 have_header elfutils/libdw.h && have_lib libdw.so || missing="$missing $(lib_pkg libdw-dev)"
 have_header libelf.h && have_lib libelf.so || missing="$missing $(lib_pkg libelf-dev)"
 have_header zstd.h && have_lib libzstd.so || missing="$missing $(lib_pkg libzstd-dev)"
+have_header libiberty/demangle.h && have_lib libiberty.a || missing="$missing $(lib_pkg libiberty-dev)"   # the demangler, linked statically
 command -v python3 >/dev/null   || missing="$missing python3"
 [ -x /usr/bin/time ]            || missing="$missing time"         # make bench: peak RSS
+command -v xmllint >/dev/null   || missing="$missing libxml2-utils" # tests: JUnit XML against its schema
+command -v mpirun >/dev/null    || missing="$missing openmpi-bin"   # tests: a 2-rank job under mpirun
+command -v chromium >/dev/null  || missing="$missing chromium"      # tests: the HTML report in a headless browser
 if [ -n "$deb_arch" ]; then
     case $deb_arch in
         arm64) triplet=aarch64-linux-gnu loader=/lib/ld-linux-aarch64.so.1 ;;

@@ -219,6 +219,8 @@ DC_EXPORT CUresult CUDAAPI cuModuleUnload(CUmodule hmod)
         return DC_REAL(cuModuleUnload, hmod);
     CUresult r = DC_REAL(cuModuleUnload, hmod);
     dc_kernels_unloaded();
+    if (r == CUDA_SUCCESS)
+        dc_image_unloaded(hmod);
     dc_leave();
     return r;
 }
@@ -229,6 +231,8 @@ DC_EXPORT CUresult CUDAAPI cuLibraryUnload(CUlibrary library)
         return DC_REAL(cuLibraryUnload, library);
     CUresult r = DC_REAL(cuLibraryUnload, library);
     dc_kernels_unloaded();
+    if (r == CUDA_SUCCESS)
+        dc_image_unloaded(library);
     dc_leave();
     return r;
 }

@@ -113,6 +113,72 @@ ENTRY_POINT_HOOK(cudaGetDriverEntryPointByVersion_ptsz,
      enum cudaDriverEntryPointQueryResult *driverStatus),
     (symbol, funcPtr, cudaVersion, flags, driverStatus))
 
+/* --- nvcc's registration of fatbins and kernels ------------------------------ *
+ * Called from constructors, before main and before devcheck starts: they
+ * pass straight through to the caller's runtime and describe the fatbin and
+ * kernel names to the core (which keeps them for its image reader,
+ * core/images.c) without starting devcheck and without calling CUDA. */
+
+#define REG_ENTRIES(ret, name, params, args)                                              \
+    DC_EXPORT ret CUDARTAPI name params { return body_##name(DC_RT13, DC_UNPAREN args); } \
+    __attribute__((used)) static ret CUDARTAPI rt12_##name params                         \
+    {                                                                                     \
+        return body_##name(DC_RT12, DC_UNPAREN args);                                     \
+    }                                                                                     \
+    __attribute__((used)) static ret CUDARTAPI rt11_##name params                         \
+    {                                                                                     \
+        return body_##name(DC_RT11, DC_UNPAREN args);                                     \
+    }
+
+static inline __attribute__((always_inline)) void **body___cudaRegisterFatBinary(int rt, void *fatCubin)
+{
+    __typeof__(dc_real___cudaRegisterFatBinary[0]) real = DC_RT_REAL(rt, __cudaRegisterFatBinary);
+    void **h = real ? real(fatCubin) : NULL;
+    if (h && !dc_guard)
+        dc_image_fatbin_registered(h, fatCubin);
+    return h;
+}
+REG_ENTRIES(void **, __cudaRegisterFatBinary, (void *fatCubin), (fatCubin))
+
+/* Returns 0 so that each entry is a plain tail of its body. */
+static inline __attribute__((always_inline)) int body___cudaRegisterFunction(
+    int rt, void **fatCubinHandle, const char *hostFun, char *deviceFun, const char *deviceName, int thread_limit,
+    uint3 *tid, uint3 *bid, dim3 *bDim, dim3 *gDim, int *wSize)
+{
+    __typeof__(dc_real___cudaRegisterFunction[0]) real = DC_RT_REAL(rt, __cudaRegisterFunction);
+    if (real)
+        real(fatCubinHandle, hostFun, deviceFun, deviceName, thread_limit, tid, bid, bDim, gDim, wSize);
+    if (!dc_guard)
+        dc_image_function_registered(fatCubinHandle, deviceFun);
+    return 0;
+}
+
+static inline __attribute__((always_inline)) int body___cudaUnregisterFatBinary(int rt, void **fatCubinHandle)
+{
+    __typeof__(dc_real___cudaUnregisterFatBinary[0]) real = DC_RT_REAL(rt, __cudaUnregisterFatBinary);
+    if (!dc_guard)
+        dc_image_unloaded(fatCubinHandle);
+    if (real)
+        real(fatCubinHandle);
+    return 0;
+}
+
+#define VOID_ENTRIES(name, params, args)                                                  \
+    DC_EXPORT void CUDARTAPI name params { (void)body_##name(DC_RT13, DC_UNPAREN args); } \
+    __attribute__((used)) static void CUDARTAPI rt12_##name params                        \
+    {                                                                                     \
+        (void)body_##name(DC_RT12, DC_UNPAREN args);                                      \
+    }                                                                                     \
+    __attribute__((used)) static void CUDARTAPI rt11_##name params                        \
+    {                                                                                     \
+        (void)body_##name(DC_RT11, DC_UNPAREN args);                                      \
+    }
+VOID_ENTRIES(__cudaRegisterFunction,
+    (void **fatCubinHandle, const char *hostFun, char *deviceFun, const char *deviceName, int thread_limit,
+     uint3 *tid, uint3 *bid, dim3 *bDim, dim3 *gDim, int *wSize),
+    (fatCubinHandle, hostFun, deviceFun, deviceName, thread_limit, tid, bid, bDim, gDim, wSize))
+VOID_ENTRIES(__cudaUnregisterFatBinary, (void **fatCubinHandle), (fatCubinHandle))
+
 /* The symbol versions (see hooks.def): each exported version gets its own
  * alias label, global, set to its entry: ld drops a version-script version
  * from a name that also has a .symver version, so all of them are set here

@@ -7,7 +7,8 @@
 
 PRELOAD_SO    := $(BUILD)/lib/libdevcheck.so
 PRELOAD_SRCS  := preload/interpose.c preload/startup.c preload/hooks_mem.c preload/hooks_launch.c \
-                 preload/hooks_runtime.c preload/hooks_cupti.c
+                 preload/hooks_runtime.c preload/hooks_cupti.c preload/hooks_module.c preload/hooks_copy.c \
+                 preload/python.c preload/nvtx.c
 # the dlsym entry stub, per architecture (ARCH: mk/arch.mk)
 PRELOAD_ASM   := preload/arch_$(ARCH).S
 PRELOAD_OBJS  := $(patsubst %.c,$(BUILD)/obj/%.o,$(PRELOAD_SRCS)) $(patsubst %.S,$(BUILD)/obj/%.o,$(PRELOAD_ASM))
@@ -40,3 +41,12 @@ $(PRELOAD_SO): $(PRELOAD_OBJS) $(DCCUPTI_OBJS) $(PRELOAD_MAP) $(PRELOAD_PROTO) $
 	    $(DCCORE_LDLIBS) -ldl -lpthread
 
 -include $(patsubst %.o,%.d,$(PRELOAD_OBJS))
+
+# devcheck's Python hook (preload/python/: its sitecustomize and the hook it
+# installs), copied beside the library: the wrapper puts
+# $(BUILD)/lib/python first on PYTHONPATH.
+PRELOAD_PY := $(addprefix $(BUILD)/lib/python/,sitecustomize.py _devcheck_hook.py)
+ALL += $(PRELOAD_PY)
+$(BUILD)/lib/python/%.py: preload/python/%.py
+	@mkdir -p $(dir $@)
+	cp $< $@

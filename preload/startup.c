@@ -15,8 +15,10 @@
 #include "report/report.h"
 
 #include <dlfcn.h>
+#include <errno.h>
 #include <link.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -130,9 +132,12 @@ int dc_enter_slow(void)
 static int main_started;
 static unsigned long long seen_adds;    /* dlpi_adds at the last look */
 
+static unsigned initial_objects;        /* objects loaded before main: never unloaded */
+
 struct cuda_look {
     unsigned long long adds;
     int first, found;
+    unsigned index;
 };
 
 DC_NO_SANITIZE static int look_for_cuda(struct dl_phdr_info *info, size_t size, void *data)
@@ -144,6 +149,11 @@ DC_NO_SANITIZE static int look_for_cuda(struct dl_phdr_info *info, size_t size, 
         if (l->adds && l->adds == __atomic_load_n(&seen_adds, __ATOMIC_RELAXED))
             return 1;                   /* nothing loaded since the last look */
     }
+    /* Only what was loaded since main: a CUDA library the program was linked
+     * with (or the wrapper preloaded: the sim's runtime) reaches our hooks
+     * when it is used, and a process that never uses it is left alone. */
+    if (l->index++ < __atomic_load_n(&initial_objects, __ATOMIC_RELAXED))
+        return 0;
     const char *n = info->dlpi_name, *b = n ? strrchr(n, '/') : NULL;
     b = b ? b + 1 : n;
     if (b && (!strncmp(b, "libcuda.so", 10) || !strncmp(b, "libcudart", 9))) {
@@ -158,7 +168,7 @@ DC_NO_SANITIZE void dc_start_if_cuda_loaded(void)
     if (dc_guard || !__atomic_load_n(&main_started, __ATOMIC_ACQUIRE) ||
         __atomic_load_n(&init_state, __ATOMIC_ACQUIRE) != ST_NONE)
         return;
-    struct cuda_look l = { 0, 1, 0 };
+    struct cuda_look l = { 0, 1, 0, 0 };
     dl_iterate_phdr(look_for_cuda, &l);
     __atomic_store_n(&seen_adds, l.adds, __ATOMIC_RELAXED);
     if (l.found)
@@ -175,10 +185,21 @@ void dc_yield_cupti_to_program(void)
     dc_guard--;
 }
 
-/* The report's summary and the exit status.  A destructor runs after every
- * atexit handler of the program, so launches made there are counted too. */
-__attribute__((destructor)) static void finish(void)
+/* The report's summary and the exit status, after everything else the
+ * program runs at exit: registered from our constructor with
+ * __cxa_atexit(.., NULL) -- before __libc_start_main registers the loader's
+ * destructor pass (_dl_fini), and not tied to our object (so our own
+ * destructors' __cxa_finalize does not run it early) -- it runs after every
+ * atexit handler and every shared library's destructor: findings made there
+ * are counted and written before the summary.  With error_exitcode it then
+ * ends the process with _exit(): what remains is only stdio's flush, done
+ * here (fflush), and handlers registered before devcheck's constructor ran
+ * (another preloaded library's). */
+extern int __cxa_atexit(void (*fn)(void *), void *arg, void *dso);
+
+static void finish(void *unused)
 {
+    (void)unused;
     if (!__atomic_load_n(&dc_ready, __ATOMIC_ACQUIRE))
         return;
     dc_guard++;
@@ -188,6 +209,45 @@ __attribute__((destructor)) static void finish(void)
         _exit(status);
     }
     dc_guard--;
+}
+
+/* --- fatal signals ------------------------------------------------------------ *
+ * A signal that would end the program (its disposition is the default one
+ * when devcheck starts) first completes the summary and every file, then
+ * ends the program as it would have: the handler resets itself
+ * (SA_RESETHAND) and raises the signal again.  A handler the program
+ * installs later replaces ours: the program's own wins. */
+static const int fatal_signals[] = {
+    SIGHUP, SIGINT, SIGQUIT, SIGILL, SIGABRT, SIGBUS, SIGFPE, SIGSEGV, SIGPIPE, SIGALRM, SIGTERM,
+    SIGUSR1, SIGUSR2, SIGXCPU, SIGXFSZ, SIGVTALRM, SIGSYS,
+};
+
+static void on_fatal_signal(int sig)
+{
+    int saved = errno;
+    if (__atomic_load_n(&dc_ready, __ATOMIC_ACQUIRE)) {
+        dc_guard++;
+        dc_core_finish_signal(sig == SIGSEGV || sig == SIGBUS || sig == SIGILL || sig == SIGFPE);
+        dc_guard--;
+    }
+    errno = saved;
+    raise(sig);                 /* default action now; delivered when the handler returns */
+}
+
+static void install_signal_handlers(void)
+{
+    for (size_t i = 0; i < sizeof fatal_signals / sizeof fatal_signals[0]; i++) {
+        struct sigaction old;
+        if (sigaction(fatal_signals[i], NULL, &old) != 0 || (old.sa_flags & SA_SIGINFO) ||
+            old.sa_handler != SIG_DFL)
+            continue;
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_fatal_signal;
+        sigfillset(&sa.sa_mask);
+        sa.sa_flags = SA_RESETHAND | SA_RESTART;
+        sigaction(fatal_signals[i], &sa, NULL);
+    }
 }
 
 /* --- fork ----------------------------------------------------------------- */
@@ -207,6 +267,16 @@ static void fork_child(void)
 __attribute__((constructor)) static void ctor(void)
 {
     pthread_atfork(dc_resolve_fork_prepare, dc_resolve_fork_parent, fork_child);
+    /* Only the options' files and the exit path here: no CUDA work (the
+     * first hooked call starts devcheck).  A bad DEVCHECK_OPTIONS is said
+     * by init(); here it means the defaults. */
+    char err[512];
+    dc_options_parse(getenv("DEVCHECK_OPTIONS"), err, sizeof err);
+    if (dc_opt.mode == DC_MODE_OFF)
+        return;
+    dc_core_prestart();
+    __cxa_atexit(finish, NULL, NULL);
+    install_signal_handlers();
 }
 
 /* --- exit status ----------------------------------------------------------- */
@@ -215,8 +285,18 @@ typedef int (*main_fn)(int, char **, char **);
 typedef int (*lsm_fn)(main_fn, int, char **, void (*)(void), void (*)(void), void (*)(void), void *);
 static main_fn real_main;
 
+static int count_object(struct dl_phdr_info *info, size_t size, void *data)
+{
+    (void)info, (void)size;
+    ++*(unsigned *)data;
+    return 0;
+}
+
 static int main_hook(int argc, char **argv, char **envp)
 {
+    unsigned n = 0;
+    dl_iterate_phdr(count_object, &n);
+    __atomic_store_n(&initial_objects, n, __ATOMIC_RELAXED);
     __atomic_store_n(&main_started, 1, __ATOMIC_RELEASE);
     int r = real_main(argc, argv, envp);
     exit_status = r & 0xff;

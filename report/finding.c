@@ -30,7 +30,7 @@ const char *dc_finding_kind_name(enum dc_finding_kind k)
 {
     static const char *const names[DC_F_KIND_COUNT] = {
         "device_mismatch", "peer_access", "host_memory", "stream_mismatch", "unchecked_kernel",
-        "async_error",
+        "async_error", "framework_device_error",
     };
     return (unsigned)k < DC_F_KIND_COUNT ? names[k] : "unknown";
 }
@@ -38,4 +38,10 @@ const char *dc_finding_kind_name(enum dc_finding_kind k)
 const char *dc_action_name(enum dc_action a)
 {
     return a == DC_ACT_MIGRATED ? "migrated" : a == DC_ACT_NOT_MIGRATED ? "not_migrated" : "reported";
+}
+
+const char *dc_word_kind_name(enum dc_word_kind k)
+{
+    static const char *const names[DC_WK_COUNT] = { "pointer_param", "pointer_field", "unknown", "buffer" };
+    return (unsigned)k < DC_WK_COUNT ? names[k] : "unknown";
 }

@@ -32,6 +32,7 @@ enum dc_finding_kind {
     DC_F_STREAM_MISMATCH,
     DC_F_UNCHECKED_KERNEL,
     DC_F_ASYNC_ERROR,
+    DC_F_FRAMEWORK_DEVICE_ERROR,    /* a framework refused an op over devices (PyTorch's own error) */
     DC_F_KIND_COUNT
 };
 const char *dc_finding_kind_name(enum dc_finding_kind k);  /* "device_mismatch", ... */
@@ -47,6 +48,16 @@ const char *dc_action_name(enum dc_action a);       /* "reported", "migrated", "
  * CUPTI callbacks (cupti/).  Reported per finding and counted in the summary. */
 enum dc_path { DC_PATH_INTERPOSE = 0, DC_PATH_CUPTI, DC_PATH_COUNT };
 const char *dc_path_name(enum dc_path p);                  /* "interpose", "cupti" */
+
+/* What the scanned word is, by the kernel's evidence (JSON operand "word"). */
+enum dc_word_kind {
+    DC_WK_POINTER_PARAM = 0,    /* a pointer parameter */
+    DC_WK_POINTER_FIELD,        /* a pointer field of a parameter whose layout is known */
+    DC_WK_UNKNOWN,              /* a word of unknown meaning (async_error suspects only) */
+    DC_WK_BUFFER,               /* a word of a packed buffer without a layout (async_error only) */
+    DC_WK_COUNT
+};
+const char *dc_word_kind_name(enum dc_word_kind k);       /* "pointer_param", ... */
 
 /* The launch a finding belongs to, as reported. */
 struct dc_finding_launch {
@@ -66,6 +77,7 @@ struct dc_finding_alloc {
     enum dc_mem_kind kind;
     int owner;                  /* owning device, -1 for host memory */
     uint32_t alloc_stack;       /* dc_stack id of the allocating call, 0 if none */
+    int from_driver;            /* devcheck did not see it allocated: the driver told its owner */
 };
 
 /* One operand of an async_error's launch. */
@@ -76,8 +88,25 @@ struct dc_opnd {
     int alloc_known;            /* 0: pageable host memory */
     int accessible;             /* the launch device may access it */
     struct dc_finding_alloc alloc;
+    enum dc_word_kind word;     /* what the word is */
 };
 #define DC_ASYNC_OPERANDS_MAX 16
+
+/* framework_device_error: one tensor of the refused op. */
+struct dc_tensor {
+    const char *expr;           /* as the user's code names it: "image_features", "emb.weight" */
+    const char *device;         /* "cuda:1", "cpu" */
+    int alloc_known;            /* the registry knows its memory */
+    struct dc_finding_alloc alloc;
+};
+/* A Python frame handed over by the interpreter side (the op's stack). */
+struct dc_pyloc {
+    const char *file;
+    int line;
+    const char *function;
+};
+#define DC_TENSORS_MAX 16
+#define DC_PYLOCS_MAX 32
 
 struct dc_finding {
     enum dc_finding_kind kind;
@@ -93,15 +122,28 @@ struct dc_finding {
     int alloc_known;            /* 0: pageable host memory, not in the registry */
     struct dc_finding_alloc alloc;  /* when alloc_known */
     const char *access;         /* short access state, e.g. "peer access not enabled" */
+    enum dc_word_kind word;     /* what the word is */
+    const char *evidence;       /* what said so: "signature", "ptx", "cubin", "debug_info", "numba"; NULL: none */
     /* mode=migrate */
     enum dc_action action;
     int to_device;              /* DC_ACT_MIGRATED: the copy's device */
     uint64_t moved_bytes;       /* DC_ACT_MIGRATED: bytes copied for it (0: shared a copy) */
-    const char *reason;         /* DC_ACT_NOT_MIGRATED: why */
+    const char *reason;         /* DC_ACT_NOT_MIGRATED: why; unchecked_kernel: why no layout */
     /* async_error */
     const char *error;          /* the driver's error name */
     const struct dc_opnd *ops;  /* the launch's operands */
     unsigned nops;
+    /* NVTX ranges open on the thread, outermost first (any kind) */
+    const char *const *nvtx;
+    unsigned nnvtx;
+    /* framework_device_error */
+    const char *framework;      /* "torch" */
+    const char *message;        /* the framework's own error message */
+    const struct dc_tensor *tensors;
+    unsigned ntensors;
+    const struct dc_pyloc *pylocs;  /* the failing op's Python stack, innermost first */
+    unsigned npylocs;
+    const char *fix;            /* the fix in one line, in the user's words */
 };
 
 /* Records one finding: deduplicates it, and on its first occurrence prints

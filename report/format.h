@@ -16,5 +16,19 @@ void dc_bput(struct dc_buf *b, const char *fmt, ...) __attribute__((format(print
 /* JSON string literal (with quotes) of s, or null when s is NULL. */
 void dc_bjson_str(struct dc_buf *b, const char *s);
 
+/* A growable buffer for whole documents (SARIF, JUnit, HTML, merged JSON
+ * Lines) written at exit or by the wrapper.  Out of memory: oom set, later
+ * appends ignored. */
+struct dc_sbuf {
+    char *p;
+    size_t len, cap;
+    int oom;
+};
+void dc_sput(struct dc_sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void dc_sputn(struct dc_sbuf *b, const char *s, size_t n);
+void dc_sjson_str(struct dc_sbuf *b, const char *s);    /* JSON string literal, or null */
+void dc_sxml_str(struct dc_sbuf *b, const char *s);     /* XML/HTML text or attribute, escaped */
+void dc_sfree(struct dc_sbuf *b);
+
 #pragma GCC visibility pop
 #endif

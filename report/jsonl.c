@@ -1,5 +1,10 @@
 /* jsonl: findings and the summary as JSON Lines records (see jsonl.h). */
 #include "report/jsonl.h"
+#include "report/matrix.h"
+#include "report/suppress.h"
+#include "report/text.h"
+#include "report/frames.h"
+#include "report/stack.h"
 
 #include <stdio.h>
 
@@ -22,8 +27,26 @@ static void json_stack(struct dc_buf *b, const struct dc_frame *fr, size_t n)
     dc_bput(b, "]");
 }
 
+/* Python frames: [{"file","line","function"}], innermost first. */
+static void json_pystack(struct dc_buf *b, const struct dc_frame *fr, size_t n)
+{
+    dc_bput(b, "[");
+    for (size_t i = 0; i < n; i++) {
+        dc_bput(b, "%s{\"file\":", i ? "," : "");
+        dc_bjson_str(b, fr[i].file[0] ? fr[i].file : NULL);
+        if (fr[i].line > 0)
+            dc_bput(b, ",\"line\":%d,\"function\":", fr[i].line);
+        else
+            dc_bput(b, ",\"line\":null,\"function\":");
+        dc_bjson_str(b, fr[i].function);
+        dc_bput(b, "}");
+    }
+    dc_bput(b, "]");
+}
+
 static void json_operand(struct dc_buf *b, int param, uint32_t word_offset, uintptr_t address,
-                         const struct dc_finding_alloc *a, const char *access)
+                         const struct dc_finding_alloc *a, const char *access, enum dc_word_kind word,
+                         const char *evidence)
 {
     dc_bput(b, "{\"param\":%d,\"word_offset\":%u,\"address\":\"0x%zx\"", param, word_offset, (size_t)address);
     if (a)
@@ -33,17 +56,105 @@ static void json_operand(struct dc_buf *b, int param, uint32_t word_offset, uint
         dc_bput(b, ",\"offset\":null,\"alloc_size\":null,\"memory\":\"pageable\",\"owner_device\":-1");
     dc_bput(b, ",\"access\":");
     dc_bjson_str(b, access);
-    dc_bput(b, "}");
+    dc_bput(b, ",\"word\":\"%s\",\"evidence\":", dc_word_kind_name(word));
+    dc_bjson_str(b, evidence);
+    dc_bput(b, ",\"owner_from\":\"%s\"}", a && a->from_driver ? "driver" : "devcheck");
+}
+
+static void json_nvtx(struct dc_buf *b, const struct dc_finding *f)
+{
+    if (!f->nnvtx)
+        return;
+    dc_bput(b, ",\"nvtx\":[");
+    for (unsigned i = 0; i < f->nnvtx; i++) {
+        dc_bput(b, "%s", i ? "," : "");
+        dc_bjson_str(b, f->nvtx[i]);
+    }
+    dc_bput(b, "]");
+}
+
+/* framework_device_error: the launch fields name the framework ("api") and
+ * the op's device (the anchor tensor's); the op's Python stack is
+ * launch_python_stack; each tensor carries its allocation's Python stack. */
+static void json_proc(struct dc_buf *b, const struct dc_proc *p);
+
+static void json_framework(struct dc_buf *b, const struct dc_finding *f, uint64_t id, const struct dc_proc *proc,
+                           size_t *count_at)
+{
+    static struct dc_frame fr[DC_FRAMES_MAX];      /* under the report's lock */
+    const struct dc_finding_launch *l = f->launch;
+    dc_bput(b, "{\"type\":\"finding\",\"id\":%llu", (unsigned long long)id);
+    json_proc(b, proc);
+    dc_bput(b, ",\"kind\":\"%s\",\"severity\":\"%s\",\"kernel\":null,"
+               "\"kernel_mangled\":null,\"launch\":{\"device\":%d,\"stream\":\"0x0\",\"api\":",
+            dc_finding_kind_name(f->kind), dc_severity_name(f->severity), l->device);
+    dc_bjson_str(b, l->api);
+    dc_bput(b, ",\"current_device\":-1},\"operand\":null,\"detected_by\":\"python\",\"framework\":");
+    dc_bjson_str(b, f->framework);
+    dc_bput(b, ",\"message\":");
+    dc_bjson_str(b, f->message);
+    dc_bput(b, ",\"tensors\":[");
+    for (unsigned i = 0; i < f->ntensors; i++) {
+        const struct dc_tensor *t = &f->tensors[i];
+        dc_bput(b, "%s{\"expr\":", i ? "," : "");
+        dc_bjson_str(b, t->expr);
+        dc_bput(b, ",\"device\":");
+        dc_bjson_str(b, t->device);
+        size_t n = t->alloc_known ? dc_stack_symbolize(t->alloc.alloc_stack, fr, DC_FRAMES_MAX) : 0;
+        size_t nat = dc_frames_native(fr, n);
+        dc_bput(b, ",\"alloc_python_stack\":");
+        json_pystack(b, fr + nat, n - nat);
+        if (n && dc_frames_segment(fr, n))
+            dc_bput(b, ",\"alloc_segment\":true");
+        dc_bput(b, "}");
+    }
+    dc_bput(b, "]");
+    json_nvtx(b, f);
+    if (f->fix) {
+        dc_bput(b, ",\"hint\":");
+        dc_bjson_str(b, f->fix);
+    }
+    dc_bput(b, ",\"action\":\"reported\",\"count\":");
+    *count_at = b->pos;
+    dc_bput(b, "1,\"launch_stack\":[],\"alloc_stack\":[],\"launch_python_stack\":[");
+    for (unsigned i = 0; i < f->npylocs; i++) {
+        dc_bput(b, "%s{\"file\":", i ? "," : "");
+        dc_bjson_str(b, f->pylocs[i].file);
+        if (f->pylocs[i].line > 0)
+            dc_bput(b, ",\"line\":%d,\"function\":", f->pylocs[i].line);
+        else
+            dc_bput(b, ",\"line\":null,\"function\":");
+        dc_bjson_str(b, f->pylocs[i].function);
+        dc_bput(b, "}");
+    }
+    dc_bput(b, "]}\n");
 }
 
 /* JSON line: head ends just after "count":, tail starts after the count. */
-void dc_jsonl_finding(struct dc_buf *b, const struct dc_finding *f, uint64_t id, const char *kname,
-                      const struct dc_frame *launch_frames, size_t nl, const struct dc_frame *alloc_frames,
-                      size_t na, size_t *count_at)
+static void json_proc(struct dc_buf *b, const struct dc_proc *p)
+{
+    dc_bput(b, ",\"pid\":%d,\"rank\":", p->pid);
+    if (p->rank >= 0)
+        dc_bput(b, "%d", p->rank);
+    else
+        dc_bput(b, "null");
+    dc_bput(b, ",\"host\":");
+    dc_bjson_str(b, p->host);
+}
+
+void dc_jsonl_finding(struct dc_buf *b, const struct dc_finding *f, uint64_t id, const struct dc_proc *proc,
+                      const char *kname, const struct dc_frame *launch_frames, size_t nl,
+                      const struct dc_frame *alloc_frames, size_t na, size_t *count_at)
 {
     const struct dc_finding_launch *l = f->launch;
-    dc_bput(b, "{\"type\":\"finding\",\"id\":%llu,\"kind\":\"%s\",\"severity\":\"%s\",\"kernel\":",
-         (unsigned long long)id, dc_finding_kind_name(f->kind), dc_severity_name(f->severity));
+    if (f->kind == DC_F_FRAMEWORK_DEVICE_ERROR) {
+        json_framework(b, f, id, proc, count_at);
+        return;
+    }
+    dc_bput(b, "{\"type\":\"finding\",\"id\":%llu", (unsigned long long)id);
+    json_proc(b, proc);
+    dc_bput(b, ",\"kind\":\"%s\",\"severity\":\"%s\",\"kernel\":", dc_finding_kind_name(f->kind),
+            dc_severity_name(f->severity));
     dc_bjson_str(b, l->kernel ? kname : NULL);
     dc_bput(b, ",\"kernel_mangled\":");
     dc_bjson_str(b, l->kernel);
@@ -54,7 +165,8 @@ void dc_jsonl_finding(struct dc_buf *b, const struct dc_finding *f, uint64_t id,
         dc_bput(b, ",\"stream_device\":%d,\"current_device\":%d", l->device, l->current_device);
     if (f->has_operand) {
         dc_bput(b, ",\"operand\":");
-        json_operand(b, f->param, f->word_offset, f->address, f->alloc_known ? &f->alloc : NULL, f->access);
+        json_operand(b, f->param, f->word_offset, f->address, f->alloc_known ? &f->alloc : NULL, f->access, f->word,
+                     f->evidence);
     } else {
         dc_bput(b, ",\"operand\":null");
     }
@@ -66,10 +178,15 @@ void dc_jsonl_finding(struct dc_buf *b, const struct dc_finding *f, uint64_t id,
             const struct dc_opnd *o = &f->ops[i];
             dc_bput(b, "%s", i ? "," : "");
             json_operand(b, o->param, o->word_offset, o->address, o->alloc_known ? &o->alloc : NULL,
-                         o->accessible ? "accessible" : "no access");
+                         o->accessible ? "accessible" : "no access", o->word, NULL);
         }
         dc_bput(b, "]");
     }
+    if (f->kind == DC_F_UNCHECKED_KERNEL) {
+        dc_bput(b, ",\"reason\":");
+        dc_bjson_str(b, f->reason ? f->reason : "no parameter layout");
+    }
+    json_nvtx(b, f);
     dc_bput(b, ",\"detected_by\":\"%s\",\"action\":\"%s\"", dc_path_name(l->path), dc_action_name(f->action));
     if (f->action == DC_ACT_MIGRATED)
         dc_bput(b, ",\"migration\":{\"device\":%d,\"bytes\":%llu}", f->to_device,
@@ -79,23 +196,67 @@ void dc_jsonl_finding(struct dc_buf *b, const struct dc_finding *f, uint64_t id,
         dc_bjson_str(b, f->reason);
         dc_bput(b, "}");
     }
+    char hint[1024];
+    struct dc_buf hb = { hint, sizeof hint, 0, 0 };
+    hint[0] = 0;
+    dc_text_hint(&hb, f, dc_frames_client(launch_frames, nl));
+    if (hint[0]) {
+        dc_bput(b, ",\"hint\":");
+        dc_bjson_str(b, hint);
+    }
     dc_bput(b, ",\"count\":");
     *count_at = b->pos;
+    size_t nln = dc_frames_native(launch_frames, nl);
+    if (!(f->has_operand && f->alloc_known))
+        na = 0;
+    size_t nan = dc_frames_native(alloc_frames, na);
     dc_bput(b, "1,\"launch_stack\":");
-    json_stack(b, launch_frames, nl);
+    json_stack(b, launch_frames, nln);
     dc_bput(b, ",\"alloc_stack\":");
-    json_stack(b, alloc_frames, f->has_operand && f->alloc_known ? na : 0);
+    json_stack(b, alloc_frames, nan);
+    if (nln < nl) {
+        dc_bput(b, ",\"launch_python_stack\":");
+        json_pystack(b, launch_frames + nln, nl - nln);
+    }
+    if (nan < na) {
+        dc_bput(b, ",\"alloc_python_stack\":");
+        json_pystack(b, alloc_frames + nan, na - nan);
+    }
+    if (na && dc_frames_segment(alloc_frames, na))
+        dc_bput(b, ",\"alloc_segment\":true");
     dc_bput(b, "}\n");
 }
 
-void dc_jsonl_summary(struct dc_buf *b, const struct dc_report_stats *s)
+void dc_jsonl_summary(struct dc_buf *b, const struct dc_report_stats *s, const struct dc_proc *proc,
+                      int driver_version, int driver_layouts)
 {
-    dc_bput(b, "{\"type\":\"summary\",\"findings\":%llu,\"errors\":%llu,\"warnings\":%llu,\"infos\":%llu,"
+    dc_bput(b, "{\"type\":\"summary\"");
+    json_proc(b, proc);
+    dc_bput(b, ",\"driver_version\":%d,\"param_layouts\":\"%s\"", driver_version, driver_layouts ? "driver" : "images");
+    dc_bput(b, ",\"findings\":%llu,\"errors\":%llu,\"warnings\":%llu,\"infos\":%llu,"
                "\"kernels\":%llu,\"launches_checked\":%llu,\"launches_unchecked\":%llu,"
-               "\"launches_interpose\":%llu,\"launches_cupti\":%llu,\"not_recorded\":%llu,\"bytes_migrated\":%llu}\n",
+               "\"launches_interpose\":%llu,\"launches_cupti\":%llu,\"not_recorded\":%llu,\"bytes_migrated\":%llu,"
+               "\"write_errors\":%llu,\"suppressed\":[",
             (unsigned long long)s->findings, (unsigned long long)s->errors, (unsigned long long)s->warnings,
             (unsigned long long)s->infos, (unsigned long long)s->kernels, (unsigned long long)s->launches_checked,
             (unsigned long long)s->launches_unchecked, (unsigned long long)s->launches_interpose,
             (unsigned long long)s->launches_cupti, (unsigned long long)s->dropped,
-            (unsigned long long)s->bytes_migrated);
+            (unsigned long long)s->bytes_migrated, (unsigned long long)s->write_errors);
+    int first = 1;
+    const char *name, *file;
+    int line;
+    uint64_t count;
+    for (size_t i = 0; (name = dc_supp_entry(i, &file, &line, &count)) != NULL; i++) {
+        if (!count)
+            continue;
+        dc_bput(b, "%s{\"name\":", first ? "" : ",");
+        dc_bjson_str(b, name);
+        dc_bput(b, ",\"file\":");
+        dc_bjson_str(b, file);
+        dc_bput(b, ",\"line\":%d,\"count\":%llu}", line, (unsigned long long)count);
+        first = 0;
+    }
+    dc_bput(b, "]");
+    dc_matrix_json(b);
+    dc_bput(b, "}\n");
 }

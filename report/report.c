@@ -10,8 +10,13 @@
 #include "report/report.h"
 #include "report/finding.h"
 #include "report/format.h"
+#include "report/forklock.h"
 #include "report/jsonl.h"
+#include "report/matrix.h"
+#include "report/merge.h"
+#include "report/ranges.h"
 #include "report/sinks.h"
+#include "report/suppress.h"
 #include "report/stack.h"
 #include "report/symbolize.h"
 #include "report/text.h"
@@ -21,6 +26,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #define HASH_NONFATAL_OOM 1
 static int rep_oom;
@@ -30,7 +37,8 @@ static int rep_oom;
 #define MAX_FINDINGS 100000
 #define TEXT_MAX (64 * 1024)
 #define JSON_MAX (64 * 1024)
-#define FRAMES_SHOWN DC_STACK_MAX
+#define RECORD_MAX (64u << 20)          /* a record beyond this is cut (text) or left out (JSON) */
+#define FRAMES_SHOWN DC_FRAMES_MAX
 
 struct fkey {
     uint32_t kind;
@@ -48,6 +56,7 @@ struct frec {
     uint64_t id;
     uint64_t count;
     enum dc_severity severity;
+    int supp;                   /* index of the suppression that matched it, -1: none */
     char *json_head;            /* the JSON line up to "count": */
     char *json_tail;            /* after the count value, with the newline */
     struct frec *next;          /* in id order, for the exit updates */
@@ -68,6 +77,11 @@ static uint64_t bytes_migrated;                         /* atomic */
 static uint64_t launches_by_path[DC_PATH_COUNT];        /* atomics: checked + unchecked */
 static uint64_t printed;
 static int limit_noted;
+static uint64_t suppressed;                             /* occurrences, under rep_lock */
+
+/* The process the records name (set at init, again in a fork child). */
+static struct dc_proc proc = { .rank = -1 };
+static char proc_host[256];
 
 /* The configuration (dc_report_init); before it, the options' defaults. */
 static struct dc_report_config cfg = { .print_limit = 100 };
@@ -77,6 +91,16 @@ static int inited, finished;
 static char text_buf[TEXT_MAX];
 static char json_buf[JSON_MAX];
 static struct dc_frame frames_a[FRAMES_SHOWN], frames_b[FRAMES_SHOWN];
+static struct dc_sframe sframes[FRAMES_SHOWN];
+
+static void set_proc(void)
+{
+    proc.pid = (int)getpid();
+    proc.rank = dc_env_rank();
+    if (!proc_host[0] && gethostname(proc_host, sizeof proc_host - 1) != 0)
+        snprintf(proc_host, sizeof proc_host, "localhost");
+    proc.host = proc_host;
+}
 
 /* Lock order at fork: report, then the symbolizer and the stacks (the
  * report symbolizes while it holds rep_lock). */
@@ -84,10 +108,12 @@ static void fork_prepare(void)
 {
     pthread_mutex_lock(&rep_lock);
     dc_stack_fork_prepare();
+    dc_sinks_fork_prepare();
 }
 
 static void fork_parent(void)
 {
+    dc_sinks_fork_parent();
     dc_stack_fork_parent();
     pthread_mutex_unlock(&rep_lock);
 }
@@ -96,13 +122,18 @@ static void reset_findings_locked(void);
 
 static void fork_child(void)
 {
+    dc_sinks_fork_child();
     dc_stack_fork_child();
     /* The child is a process of its own: its report starts empty, and a
-     * path with %p gets its own file. */
+     * path with %p, and the tree file, are its own. */
     reset_findings_locked();
+    dc_supp_zero();
+    dc_matrix_reset();
+    dc_sinks_forget_root();
+    set_proc();
     if (inited && !finished)
-        dc_sinks_reopen_child(cfg.log_path, cfg.json_path);
-    pthread_mutex_unlock(&rep_lock);
+        dc_sinks_reopen_child(cfg.log_path, cfg.json_path, cfg.tree_dir);
+    dc_mutex_fork_child(&rep_lock);
 }
 
 static void atfork_once(void) { pthread_atfork(fork_prepare, fork_parent, fork_child); }
@@ -113,7 +144,15 @@ static void init_locked(void)
         return;
     inited = 1;
     finished = 0;
-    dc_sinks_open(cfg.log_path, cfg.json_path);
+    set_proc();
+    dc_sinks_open(cfg.log_path, cfg.json_path, cfg.tree_dir);
+}
+
+/* Findings are formatted as JSON when a file takes them: JSON Lines, the
+ * tree file, or a document written from them at exit. */
+static int want_json(void)
+{
+    return dc_sinks_have_json() || (!cfg.tree_dir && (cfg.sarif_path || cfg.junit_path || cfg.html_path));
 }
 
 /* Our copy of a configured path (NULL: none, or no memory for it), in place
@@ -125,22 +164,46 @@ static const char *keep_path(const char *path, char **kept)
     return *kept;
 }
 
+void dc_report_prestart(const char *log_path, const char *json_path)
+{
+    if (dc_sinks_claim_root())
+        dc_sinks_truncate_shared(log_path, json_path);
+}
+
+int dc_report_check_suppressions(const char *files, char *err, size_t errlen)
+{
+    return dc_supp_load(files, err, errlen);
+}
+
 void dc_report_init(const struct dc_report_config *c)
 {
     static pthread_once_t once = PTHREAD_ONCE_INIT;
     pthread_once(&once, atfork_once);
     pthread_mutex_lock(&rep_lock);
+    char supp_err[4600] = "";
     if (c) {
-        static char *log_path, *json_path;
+        static char *log_path, *json_path, *driver_note, *sarif_path, *junit_path, *html_path, *source_root, *supps,
+            *tree_dir;
         cfg = *c;
         cfg.log_path = keep_path(c->log_path, &log_path);
         cfg.json_path = keep_path(c->json_path, &json_path);
+        cfg.driver_note = keep_path(c->driver_note, &driver_note);
+        cfg.sarif_path = keep_path(c->sarif_path, &sarif_path);
+        cfg.junit_path = keep_path(c->junit_path, &junit_path);
+        cfg.html_path = keep_path(c->html_path, &html_path);
+        cfg.source_root = keep_path(c->source_root, &source_root);
+        cfg.suppressions = keep_path(c->suppressions, &supps);
+        cfg.tree_dir = keep_path(c->tree_dir, &tree_dir);
         dc_sinks_set_verbosity(cfg.verbosity);
         dc_stack_set_debuginfod(cfg.debuginfod);
+        if (dc_supp_load(cfg.suppressions, supp_err, sizeof supp_err) != 0)
+            dc_supp_reset();
     }
     int was = inited;
     init_locked();
     pthread_mutex_unlock(&rep_lock);
+    if (supp_err[0])
+        dc_log("%s; running with no suppressions", supp_err + strlen("devcheck: "));
     if (!was) {
         const char *log_used = dc_sinks_log_used(), *json_used = dc_sinks_json_used();
         dc_logv(1, "reports to %s%s%s", log_used[0] ? log_used : "stderr", json_used[0] ? ", JSON Lines to " : "",
@@ -209,11 +272,72 @@ void dc_report_finding(const struct dc_finding *f)
 {
     if (!f || !f->launch)
         return;
+    /* the NVTX ranges open on this thread (the launch's: findings are
+     * reported on the thread that made the call) */
+    struct dc_finding g;
+    const char *ranges[DC_RANGES_MAX];
+    if (!f->nnvtx) {
+        unsigned n = dc_ranges_get(ranges, DC_RANGES_MAX);
+        if (n) {
+            g = *f;
+            g.nvtx = ranges;
+            g.nnvtx = n;
+            f = &g;
+        }
+    }
     if (record_finding(f) && f->severity == DC_SEV_ERROR && cfg.halt_on_error)
         halt();
 }
 
-/* 0: a repeat of a finding already recorded (counted only). */
+/* Formats a record with fn into the static buffer, or into a bigger heap
+ * buffer when it does not fit (no record is dropped for its size).  Returns
+ * the buffer (*heap: free it) with b describing it. */
+struct fmt_ctx {
+    const struct dc_finding *f;
+    const char *kname;
+    size_t nl, na;
+    uint64_t id;
+    size_t count_at;
+};
+
+static void fmt_text(struct dc_buf *b, struct fmt_ctx *c)
+{
+    dc_text_finding(b, c->f, c->kname, frames_a, c->nl, frames_b, c->na);
+}
+
+static void fmt_json(struct dc_buf *b, struct fmt_ctx *c)
+{
+    dc_jsonl_finding(b, c->f, c->id, &proc, c->kname, frames_a, c->nl, frames_b, c->na, &c->count_at);
+}
+
+static void format_record(struct dc_buf *b, char *stat, size_t statlen, char **heap,
+                          void (*fn)(struct dc_buf *, struct fmt_ctx *), struct fmt_ctx *c)
+{
+    *heap = NULL;
+    *b = (struct dc_buf){ stat, statlen, 0, 0 };
+    fn(b, c);
+    for (size_t cap = statlen * 4; b->truncated && cap <= RECORD_MAX; cap *= 4) {
+        char *p = malloc(cap);
+        if (!p)
+            break;
+        free(*heap);
+        *heap = p;
+        *b = (struct dc_buf){ p, cap, 0, 0 };
+        fn(b, c);
+    }
+}
+
+/* The symbolized launch frames as the suppression matcher sees them. */
+static size_t match_frames(size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        sframes[i] = (struct dc_sframe){ frames_a[i].function, frames_a[i].mangled, frames_a[i].module,
+                                         frames_a[i].file, frames_a[i].line };
+    return n;
+}
+
+/* 0: a repeat of a finding already recorded (counted only), or a
+ * suppressed one. */
 static int record_finding(const struct dc_finding *f)
 {
     const struct dc_finding_launch *l = f->launch;
@@ -233,6 +357,10 @@ static int record_finding(const struct dc_finding *f)
     HASH_FIND(hh, findings, &key, sizeof key, r);
     if (r) {
         r->count++;
+        if (r->supp >= 0) {
+            dc_supp_add(r->supp, 1);
+            suppressed++;
+        }
         pthread_mutex_unlock(&rep_lock);
         return 0;
     }
@@ -250,31 +378,12 @@ static int record_finding(const struct dc_finding *f)
     r->key = key;
     r->count = 1;
     r->severity = f->severity;
+    r->supp = -1;
     rep_oom = 0;
     HASH_ADD(hh, findings, key, sizeof r->key, r);
     if (rep_oom) {
         free(r);
         dropped++;
-        pthread_mutex_unlock(&rep_lock);
-        return 1;
-    }
-    r->id = ++nfindings;
-    if (last_rec)
-        last_rec->next = r;
-    else
-        first_rec = r;
-    last_rec = r;
-    sev_count[f->severity]++;
-    if (f->severity == DC_SEV_ERROR)
-        __atomic_fetch_add(&errors_atomic, 1, __ATOMIC_RELAXED);
-    note_kernel_locked(key.kernel);
-
-    int print = cfg.print_limit <= 0 || printed < (uint64_t)cfg.print_limit;
-    if (!print && !dc_sinks_have_json()) {
-        if (!limit_noted) {
-            limit_noted = 1;
-            dc_log("print_limit (%d) reached: further findings are counted, not printed", cfg.print_limit);
-        }
         pthread_mutex_unlock(&rep_lock);
         return 1;
     }
@@ -284,33 +393,80 @@ static int record_finding(const struct dc_finding *f)
         dc_demangle(l->kernel, kname, sizeof kname);
     else
         snprintf(kname, sizeof kname, "<unknown kernel %p>", l->kernel_key);
-    size_t nl = dc_stack_symbolize_ex(f->launch_stack, frames_a, FRAMES_SHOWN, l->kernel);
+    size_t nl = 0;
+    int need_frames = dc_supp_count() || cfg.gen_suppressions;
+    int print = cfg.print_limit <= 0 || printed < (uint64_t)cfg.print_limit;
+    if (need_frames || print || want_json())
+        nl = dc_stack_symbolize_ex(f->launch_stack, frames_a, FRAMES_SHOWN, l->kernel);
+    if (dc_supp_count()) {
+        r->supp = dc_supp_match(dc_finding_kind_name(f->kind), l->kernel, l->kernel ? kname : NULL, sframes,
+                                match_frames(nl), 1);
+        if (r->supp >= 0) {
+            suppressed++;
+            pthread_mutex_unlock(&rep_lock);
+            return 0;
+        }
+    }
+
+    r->id = ++nfindings;
+    if (last_rec)
+        last_rec->next = r;
+    else
+        first_rec = r;
+    last_rec = r;
+    sev_count[f->severity]++;
+    if (f->severity == DC_SEV_ERROR)
+        __atomic_fetch_add(&errors_atomic, 1, __ATOMIC_RELAXED);
+    if (f->kind != DC_F_FRAMEWORK_DEVICE_ERROR)     /* no kernel ran */
+        note_kernel_locked(key.kernel);
+
+    if (!print && !want_json()) {
+        if (!limit_noted) {
+            limit_noted = 1;
+            dc_log("print_limit (%d) reached: further findings are counted, not printed", cfg.print_limit);
+        }
+        pthread_mutex_unlock(&rep_lock);
+        return 1;
+    }
+
     size_t na = f->has_operand && f->alloc_known
                     ? dc_stack_symbolize(f->alloc.alloc_stack, frames_b, FRAMES_SHOWN) : 0;
-
+    struct fmt_ctx c = { f, kname, nl, na, r->id, 0 };
     if (print) {
-        struct dc_buf b = { text_buf, sizeof text_buf, 0, 0 };
-        dc_text_finding(&b, f, kname, frames_a, nl, frames_b, na);
+        struct dc_buf b;
+        char *heap;
+        format_record(&b, text_buf, sizeof text_buf, &heap, fmt_text, &c);
+        if (cfg.gen_suppressions && !b.truncated) {
+            char gen[8192];
+            struct dc_buf g = { gen, sizeof gen, 0, 0 };
+            dc_supp_generate(&g, dc_finding_kind_name(f->kind), l->kernel, sframes, match_frames(nl));
+            if (!g.truncated && b.pos + g.pos < b.len)
+                dc_bput(&b, "%s", gen);
+        }
         if (b.truncated && b.pos > 5)
             memcpy(b.p + b.pos - 5, "...\n", 5), b.pos--;
         dc_sink_text(b.p, b.pos);
+        free(heap);
         printed++;
     } else if (!limit_noted) {
         limit_noted = 1;
         dc_log("print_limit (%d) reached: further findings are counted, not printed", cfg.print_limit);
     }
-    if (dc_sinks_have_json()) {
-        struct dc_buf b = { json_buf, sizeof json_buf, 0, 0 };
-        size_t count_at = 0;
-        dc_jsonl_finding(&b, f, r->id, kname, frames_a, nl, frames_b, na, &count_at);
+    if (want_json()) {
+        struct dc_buf b;
+        char *heap;
+        format_record(&b, json_buf, sizeof json_buf, &heap, fmt_json, &c);
         if (!b.truncated) {
-            dc_sink_json(b.p, b.pos);
+            if (dc_sinks_have_json())
+                dc_sink_json(b.p, b.pos);
             /* "1" follows count_at: keep what surrounds it for the exit update */
-            r->json_head = strndup(b.p, count_at);
-            r->json_tail = strdup(b.p + count_at + 1);
+            r->json_head = strndup(b.p, c.count_at);
+            r->json_tail = strdup(b.p + c.count_at + 1);
         } else {
-            dc_log("JSON record of finding %llu too long; left out", (unsigned long long)r->id);
+            dc_log("JSON record of finding %llu is over %u MiB; left out", (unsigned long long)r->id,
+                   RECORD_MAX >> 20);
         }
+        free(heap);
     }
     pthread_mutex_unlock(&rep_lock);
     return 1;
@@ -348,6 +504,8 @@ static void stats_locked(struct dc_report_stats *s)
     s->bytes_migrated = __atomic_load_n(&bytes_migrated, __ATOMIC_RELAXED);
     s->launches_interpose = __atomic_load_n(&launches_by_path[DC_PATH_INTERPOSE], __ATOMIC_RELAXED);
     s->launches_cupti = __atomic_load_n(&launches_by_path[DC_PATH_CUPTI], __ATOMIC_RELAXED);
+    s->suppressed = suppressed;
+    s->write_errors = dc_sinks_write_errors();
 }
 
 void dc_report_stats(struct dc_report_stats *s)
@@ -355,6 +513,85 @@ void dc_report_stats(struct dc_report_stats *s)
     pthread_mutex_lock(&rep_lock);
     stats_locked(s);
     pthread_mutex_unlock(&rep_lock);
+}
+
+/* The documents (SARIF, JUnit, HTML) from this process's own records: its
+ * JSON lines with their final counts and its summary, read back as
+ * `devcheck report` reads files. */
+static void write_documents_locked(const char *summary_line, size_t summary_len)
+{
+    if (cfg.tree_dir || (!cfg.sarif_path && !cfg.junit_path && !cfg.html_path))
+        return;
+    struct dc_model *m = dc_model_new(cfg.source_root);
+    if (!m) {
+        dc_log("out of memory: no SARIF, JUnit or HTML written");
+        return;
+    }
+    long line = 0;
+    for (struct frec *r = first_rec; r; r = r->next) {
+        if (!r->json_head || !r->json_tail)
+            continue;
+        struct dc_sbuf b = { 0 };
+        dc_sput(&b, "%s%llu%s", r->json_head, (unsigned long long)r->count, r->json_tail);
+        if (b.p)
+            dc_model_add(m, b.p, b.len, "", ++line, NULL, 0);
+        dc_sfree(&b);
+    }
+    dc_model_add(m, summary_line, summary_len, "", ++line, NULL, 0);
+    dc_model_merge(m);
+    dc_model_write_documents(m, cfg.sarif_path, cfg.junit_path, cfg.html_path, NULL);
+    dc_model_free(m);
+}
+
+/* fault: in the handler of a synchronous fault (SIGSEGV, ...), which may
+ * have struck inside malloc: nothing here allocates then (the records go
+ * through the fixed buffer; SARIF, JUnit and HTML, which need memory, are
+ * not written). */
+static void finish_locked(int fault)
+{
+    init_locked();
+    finished = 1;
+    struct dc_report_stats st;
+    if (want_json()) {
+        for (struct frec *r = first_rec; r; r = r->next) {
+            if (r->count <= 1 || !r->json_head || !r->json_tail || !dc_sinks_have_json())
+                continue;
+            struct dc_buf b = { json_buf, sizeof json_buf, 0, 0 };
+            dc_bput(&b, "%s%llu%s", r->json_head, (unsigned long long)r->count, r->json_tail);
+            if (!b.truncated) {
+                dc_sink_json(b.p, b.pos);
+            } else if (!fault) {        /* over 64 KiB: not dropped */
+                struct dc_sbuf h = { 0 };
+                dc_sput(&h, "%s%llu%s", r->json_head, (unsigned long long)r->count, r->json_tail);
+                if (h.p)
+                    dc_sink_json(h.p, h.len);
+                dc_sfree(&h);
+            }
+        }
+        stats_locked(&st);
+        struct dc_buf sb = { json_buf, sizeof json_buf, 0, 0 };     /* the summary line */
+        dc_jsonl_summary(&sb, &st, &proc, cfg.driver_version, cfg.driver_layouts);
+        if (dc_sinks_have_json())
+            dc_sink_json(sb.p, sb.pos);
+        if (!fault)
+            write_documents_locked(sb.p, sb.pos);
+    }
+    stats_locked(&st);                  /* write errors of the files above included */
+    if (!cfg.tree_dir) {
+        const char *name, *file;
+        int line;
+        uint64_t count;
+        for (size_t i = 0; (name = dc_supp_entry(i, &file, &line, &count)) != NULL; i++)
+            if (count)
+                dc_log("used_suppression: %llu %s (%s:%d)", (unsigned long long)count, name, file, line);
+        if (cfg.driver_note)
+            dc_log("%s", cfg.driver_note);
+        char text[1024];
+        struct dc_buf tb = { text, sizeof text, 0, 0 };
+        dc_text_summary(&tb, &st, cfg.migrate, 1);
+        dc_log("SUMMARY: %s", text);
+    }
+    dc_sinks_close();
 }
 
 void dc_report_finish(void)
@@ -365,38 +602,28 @@ void dc_report_finish(void)
         pthread_mutex_unlock(&rep_lock);
         return;
     }
-    init_locked();
-    finished = 1;
-    struct dc_report_stats st;
-    stats_locked(&st);
-    uint64_t lc = st.launches_checked, lu = st.launches_unchecked, bm = st.bytes_migrated;
-    uint64_t li = st.launches_interpose, lcu = st.launches_cupti;
-    if (dc_sinks_have_json()) {
-        for (struct frec *r = first_rec; r; r = r->next) {
-            if (r->count <= 1 || !r->json_head || !r->json_tail)
-                continue;
-            struct dc_buf b = { json_buf, sizeof json_buf, 0, 0 };
-            dc_bput(&b, "%s%llu%s", r->json_head, (unsigned long long)r->count, r->json_tail);
-            if (!b.truncated)
-                dc_sink_json(b.p, b.pos);
-        }
-        struct dc_buf b = { json_buf, sizeof json_buf, 0, 0 };
-        dc_jsonl_summary(&b, &st);
-        dc_sink_json(b.p, b.pos);
-    }
-    char migrated[64] = "";
-    if (cfg.migrate)
-        snprintf(migrated, sizeof migrated, "; %llu bytes migrated", (unsigned long long)bm);
-    dc_log("SUMMARY: %llu finding%s (%llu error%s, %llu warning%s) in %llu kernel%s; %llu launch%s checked, %llu unchecked"
-           " (%llu seen by interpose, %llu by cupti)%s",
-           (unsigned long long)nfindings, nfindings == 1 ? "" : "s",
-           (unsigned long long)sev_count[DC_SEV_ERROR], sev_count[DC_SEV_ERROR] == 1 ? "" : "s",
-           (unsigned long long)sev_count[DC_SEV_WARNING], sev_count[DC_SEV_WARNING] == 1 ? "" : "s",
-           (unsigned long long)nkernels, nkernels == 1 ? "" : "s",
-           (unsigned long long)lc, lc == 1 ? "" : "es", (unsigned long long)lu,
-           (unsigned long long)li, (unsigned long long)lcu, migrated);
-    dc_sinks_close();
+    finish_locked(0);
     pthread_mutex_unlock(&rep_lock);
+}
+
+void dc_report_finish_signal(int fault)
+{
+    /* a thread that holds rep_lock is reporting and lets go soon; if it is
+     * this thread (the signal interrupted it), give up after a while */
+    dc_sinks_signal_mode();
+    int locked = 0;
+    for (int i = 0; i < 200 && !(locked = pthread_mutex_trylock(&rep_lock) == 0); i++) {
+        struct timespec ts = { 0, 5 * 1000 * 1000 };
+        nanosleep(&ts, NULL);
+    }
+    if (finished || cfg.off) {
+        if (locked)
+            pthread_mutex_unlock(&rep_lock);
+        return;
+    }
+    finish_locked(fault);
+    if (locked)
+        pthread_mutex_unlock(&rep_lock);
 }
 
 static void reset_findings_locked(void)
@@ -414,7 +641,7 @@ static void reset_findings_locked(void)
         free(k);
     }
     first_rec = last_rec = NULL;
-    nfindings = nkernels = dropped = printed = 0;
+    nfindings = nkernels = dropped = printed = suppressed = 0;
     memset(sev_count, 0, sizeof sev_count);
     limit_noted = 0;
     __atomic_store_n(&errors_atomic, 0, __ATOMIC_RELAXED);
@@ -429,6 +656,7 @@ void dc_report_reset(void)
 {
     pthread_mutex_lock(&rep_lock);
     reset_findings_locked();
+    dc_matrix_reset();
     dc_sinks_close();
     inited = 0;
     finished = 0;

@@ -6,6 +6,7 @@
  * devcheck: it includes and calls nothing of core/, preload/ or cupti/. */
 #ifndef DEVCHECK_REPORT_H
 #define DEVCHECK_REPORT_H
+#include <stddef.h>
 #include <stdint.h>
 
 /* How halt_on_error stops the program (the option `halt`). */
@@ -24,6 +25,24 @@ struct dc_report_config {
     int off;                    /* mode=off: dc_report_finish prints nothing */
     int migrate;                /* mode=migrate: the summary line gives the bytes migrated */
     int debuginfod;             /* symbolization may ask debuginfod servers (else local files only) */
+    /* What can be checked on the driver: one sentence, printed just before
+     * the SUMMARY line (NULL: none); the driver's CUDA version (13000) and
+     * whether it gives parameter layouts, for the JSON summary. */
+    const char *driver_note;
+    int driver_version;
+    int driver_layouts;
+    /* issue 14: CI outputs (NULL or "": none; %p %r %h %q{VAR} expanded) */
+    const char *sarif_path;     /* SARIF 2.1.0, written at exit */
+    const char *junit_path;     /* JUnit XML, written at exit */
+    const char *html_path;      /* the HTML report, written at exit */
+    const char *source_root;    /* SARIF paths relative to this (NULL: the working directory) */
+    const char *suppressions;   /* comma-separated suppression files (loaded by dc_report_init) */
+    int gen_suppressions;       /* print a suppression entry under each report */
+    /* The wrapper's directory: each process's JSON Lines also go to
+     * TREE_DIR/<pid>.<n>.jsonl; the wrapper prints the one summary of the
+     * process tree and writes the documents, so the process prints no
+     * SUMMARY line and writes no SARIF/JUnit/HTML of its own. */
+    const char *tree_dir;
 };
 
 /* Takes the configuration (the paths are copied) and opens the sinks it
@@ -33,9 +52,23 @@ struct dc_report_config {
  * handlers.  Reporting before dc_report_init() opens the sinks itself on
  * first use, with the options' defaults (stderr, no JSON, print_limit 100). */
 void dc_report_init(const struct dc_report_config *cfg);
-/* Prints `devcheck: SUMMARY: ...`, writes JSON count updates and the summary
- * object, closes the sinks.  Idempotent.  With cfg.off it prints nothing. */
+/* Before main (the start-up's constructor): the first devcheck process of
+ * a process tree truncates the shared log and JSON files its children will
+ * append to (report/sinks.h, dc_sinks_claim_root). */
+void dc_report_prestart(const char *log_path, const char *json_path);
+/* Loads the suppression files (comma-separated) for dc_report_init to use.
+ * 0, or -1 with one line naming the file and line in err. */
+int dc_report_check_suppressions(const char *files, char *err, size_t errlen);
+/* Writes the JSON count updates and the summary object, the documents
+ * (SARIF, JUnit, HTML), the suppressions used and `devcheck: SUMMARY: ...`,
+ * closes the sinks.  Idempotent.  With cfg.off it prints nothing. */
 void dc_report_finish(void);
+/* dc_report_finish from a handler of a fatal signal: takes no lock it
+ * cannot get within a bounded wait (a thread interrupted while reporting
+ * holds it), writes what it can.  fault: a synchronous fault (SIGSEGV,
+ * SIGBUS, SIGILL, SIGFPE) that may have struck inside malloc: nothing is
+ * allocated, so the SARIF, JUnit and HTML files are not written. */
+void dc_report_finish_signal(int fault);
 /* Error-severity findings so far (unique findings, for error_exitcode). */
 unsigned long dc_report_error_count(void);
 /* One line `devcheck: <msg>` on the log sink (stderr by default). printf-style,
@@ -52,6 +85,8 @@ struct dc_report_stats {
     uint64_t printed;           /* text reports printed (print_limit) */
     uint64_t dropped;           /* unique findings beyond the table's capacity */
     uint64_t bytes_migrated;    /* mode=migrate: bytes copied both ways */
+    uint64_t suppressed;        /* occurrences of findings matched by a suppression */
+    uint64_t write_errors;      /* records an output file could not take */
 };
 void dc_report_stats(struct dc_report_stats *s);
 

@@ -7,8 +7,8 @@
  *
  * Symbolization (report time only, serialized by sym_lock): dladdr for the
  * module and its base, libdw (dwfl over /proc/self/maps) for the ELF symbol
- * (static functions too) and the DWARF file:line, __cxa_demangle when the
- * program has it (looked up at report time; libstdc++ is never linked).
+ * (static functions too) and the DWARF file:line, names demangled by the
+ * linked-in demangler (demangle.c).
  *
  * Nothing leaks into the program's symbol resolution: libunwind and libdw are
  * never linked.  As dependencies of a preloaded object they would come ahead
@@ -27,8 +27,10 @@
  * (the build-id tree, then the .gnu_debuglink places). */
 #define UNW_LOCAL_ONLY
 #include "report/stack.h"
+#include "report/lazylib.h"
 #include "report/symbolize.h"
 #include "report/forklock.h"
+#include "report/pystack.h"
 
 #include <dlfcn.h>
 #include <dwarf.h>
@@ -44,9 +46,6 @@
 #include <unistd.h>
 
 /* --- the libraries, loaded on first use ----------------------------------------- */
-
-#define DC_STR_(x) #x
-#define DC_STR(x) DC_STR_(x)            /* the library's own name of a macro-renamed function */
 
 /* libunwind.so.8: unw_init_local etc. are macros naming the target's
  * functions (_ULx86_64_init_local); unw_getcontext is unw_tdep_getcontext, a
@@ -90,20 +89,8 @@
     X(dwarf_diename)                    \
     X(dwarf_filesrc)
 
-#define X(name) static __typeof__(&name) p_##name;
-UNW_FUNCS(X)
-DW_FUNCS(X)
-#undef X
-
-/* Resolves every name of a table from h; 0 when all are there. */
-#define BIND_ALL(h, FUNCS, ok)                                                  \
-    do {                                                                        \
-        ok = 1;                                                                 \
-        FUNCS(BIND_ONE_)                                                        \
-    } while (0)
-#define BIND_ONE_(name)                                                         \
-    if (ok && !(p_##name = (__typeof__(p_##name))dlsym(h_, DC_STR(name))))      \
-        ok = 0;
+DC_LAZY_POINTERS(UNW_FUNCS)
+DC_LAZY_POINTERS(DW_FUNCS)
 
 /* libunwind's state: 0 not tried, 1 loaded, -1 unavailable; published with
  * a release store, read without the lock once set.  Threads that capture
@@ -122,7 +109,7 @@ static int unw_ready(void)
         void *h_ = dlopen("libunwind.so.8", RTLD_NOW | RTLD_LOCAL);
         int ok = 0;
         if (h_)
-            BIND_ALL(h_, UNW_FUNCS, ok);
+            DC_LAZY_BIND(h_, UNW_FUNCS, ok);
         __atomic_store_n(&unw_state, ok ? 1 : -1, __ATOMIC_RELEASE);
     }
     st = unw_state;
@@ -139,7 +126,7 @@ static int dw_ready(void)
         void *h_ = dlopen("libdw.so.1", RTLD_NOW | RTLD_LOCAL);
         int ok = 0;
         if (h_)
-            BIND_ALL(h_, DW_FUNCS, ok);
+            DC_LAZY_BIND(h_, DW_FUNCS, ok);
         dw_state = ok ? 1 : -1;
     }
     return dw_state == 1;
@@ -157,12 +144,19 @@ static int stack_oom;
 #define MAX_STACKS (1u << 22)
 #define DC_INLINE_MAX 16        /* frames one address can expand to (inlining) */
 
+/* The key: n native IPs, then npy Python frames (struct dc_pyraw, two words
+ * each, innermost first) when the capturing thread ran Python; after the
+ * key, the npy ids of their code objects' descriptions (pystack.h). */
 struct stack_rec {
     UT_hash_handle hh;
     uint32_t id;
-    uint32_t n;
+    uint32_t n, npy;
+    uint32_t *py_desc;
     uintptr_t ips[];
 };
+#define PYWORDS (sizeof(struct dc_pyraw) / sizeof(uintptr_t))
+_Static_assert(sizeof(struct dc_pyraw) % sizeof(uintptr_t) == 0, "a Python frame is whole words of the key");
+_Static_assert(DC_FRAMES_MAX == DC_STACK_MAX + DC_PYSTACK_MAX, "stack.h's DC_FRAMES_MAX");
 
 static pthread_rwlock_t stack_lock = PTHREAD_RWLOCK_INITIALIZER;
 static struct stack_rec *stacks;        /* uthash keyed by ips[0..n) */
@@ -219,10 +213,11 @@ __attribute__((noinline)) uint32_t dc_stack_capture(int skip)
     uint32_t n = (uint32_t)(got - first);
     if (n > DC_STACK_MAX)
         n = DC_STACK_MAX;
-    uintptr_t ips[DC_STACK_MAX];
+    uintptr_t ips[DC_STACK_MAX + PYWORDS * DC_PYSTACK_MAX];
     for (uint32_t i = 0; i < n; i++)
         ips[i] = (uintptr_t)raw[first + i];
-    size_t keylen = n * sizeof ips[0];
+    uint32_t npy = (uint32_t)dc_py_capture((struct dc_pyraw *)(void *)(ips + n), DC_PYSTACK_MAX);
+    size_t keylen = (n + PYWORDS * npy) * sizeof ips[0];
 
     struct stack_rec *r;
     pthread_rwlock_rdlock(&stack_lock);
@@ -231,6 +226,11 @@ __attribute__((noinline)) uint32_t dc_stack_capture(int skip)
     pthread_rwlock_unlock(&stack_lock);
     if (id)
         return id;
+
+    /* A new stack: its code objects described while they are alive. */
+    uint32_t desc[DC_PYSTACK_MAX];
+    if (npy)
+        dc_py_describe((const struct dc_pyraw *)(const void *)(ips + n), npy, desc);
 
     pthread_rwlock_wrlock(&stack_lock);
     HASH_FIND(hh, stacks, ips, keylen, r);      /* another thread may have won */
@@ -248,12 +248,15 @@ __attribute__((noinline)) uint32_t dc_stack_capture(int skip)
         by_id = nb;
         cap_ids = ncap;
     }
-    r = malloc(sizeof *r + keylen);
+    r = malloc(sizeof *r + keylen + npy * sizeof desc[0]);
     if (!r)
         goto out;
     memset(&r->hh, 0, sizeof r->hh);
     r->n = n;
+    r->npy = npy;
     memcpy(r->ips, ips, keylen);
+    r->py_desc = (uint32_t *)(void *)((char *)r->ips + keylen);
+    memcpy(r->py_desc, desc, npy * sizeof desc[0]);
     r->id = nstacks + 1;
     stack_oom = 0;
     HASH_ADD_KEYPTR(hh, stacks, r->ips, keylen, r);
@@ -281,6 +284,24 @@ size_t dc_stack_get(uint32_t id, uintptr_t *ips, size_t max)
     return n;
 }
 
+size_t dc_stack_get_py(uint32_t id, struct dc_pyraw *py, uint32_t *desc, size_t max)
+{
+    size_t n = 0;
+    pthread_rwlock_rdlock(&stack_lock);
+    if (id >= 1 && id <= nstacks) {
+        const struct stack_rec *r = by_id[id - 1];
+        n = r->npy < max ? r->npy : max;
+        memcpy(py, r->ips + r->n, n * sizeof *py);
+        memcpy(desc, r->py_desc, n * sizeof *desc);
+    }
+    pthread_rwlock_unlock(&stack_lock);
+    return n;
+}
+
+static int keep_interpreter;
+
+void dc_stack_set_interpreter_frames(int keep) { __atomic_store_n(&keep_interpreter, keep != 0, __ATOMIC_RELAXED); }
+
 
 /* ---- symbolization -------------------------------------------------------------- */
 
@@ -288,36 +309,6 @@ static pthread_mutex_t sym_lock = PTHREAD_MUTEX_INITIALIZER;
 static Dwfl *dwfl;
 static int own_known, own_is_main;
 static void *own_base;
-
-typedef char *(*demangle_fn)(const char *, char *, size_t *, int *);
-
-int dc_demangle(const char *name, char *out, size_t len)
-{
-    static demangle_fn fn;
-    if (!len)
-        return -1;
-    snprintf(out, len, "%s", name ? name : "");
-    if (!name || name[0] != '_' || name[1] != 'Z')
-        return -1;
-    demangle_fn f = __atomic_load_n(&fn, __ATOMIC_ACQUIRE);
-    if (!f) {
-        /* The program's C++ runtime, if any (devcheck never links libstdc++).
-         * Only a hit is cached: a C++ library dlopen'ed later still counts. */
-        f = (demangle_fn)dlsym(RTLD_DEFAULT, "__cxa_demangle");
-        if (!f)
-            return -1;
-        __atomic_store_n(&fn, f, __ATOMIC_RELEASE);
-    }
-    int status = -1;
-    char *d = f(name, NULL, NULL, &status);
-    if (!d || status != 0) {
-        free(d);
-        return -1;
-    }
-    snprintf(out, len, "%s", d);
-    free(d);
-    return 0;
-}
 
 /* Opens fd on path; the path is handed to libdw (it frees it). */
 static int open_debug(const char *path, char **debuginfo_file_name)
@@ -554,24 +545,41 @@ static size_t symbolize_ip(uintptr_t ip, struct dc_frame *out, size_t max, int *
 size_t dc_stack_symbolize_ex(uint32_t id, struct dc_frame *out, size_t max, const char *drop_symbol)
 {
     uintptr_t ips[DC_STACK_MAX];
+    struct dc_pyraw py[DC_PYSTACK_MAX];
+    uint32_t desc[DC_PYSTACK_MAX];
     size_t n = dc_stack_get(id, ips, DC_STACK_MAX), k = 0;
-    if (!n || !max)
+    size_t npy = dc_stack_get_py(id, py, desc, DC_PYSTACK_MAX);
+    if ((!n && !npy) || !max)
         return 0;
+    if (npy > max / 2)
+        npy = max / 2;
+    size_t nmax = max - npy;                        /* room left for the Python frames */
+    /* With Python frames, the native stack ends where the interpreter begins
+     * (unless interpreter frames are kept): the Python frames say the rest. */
+    uintptr_t interp = npy && !__atomic_load_n(&keep_interpreter, __ATOMIC_RELAXED) ? dc_py_interpreter_base() : 0;
     static struct dc_frame tmp[DC_INLINE_MAX];     /* under sym_lock */
     pthread_mutex_lock(&sym_lock);
     own_module();
     if (!dwfl)
         dwfl_refresh();
     int refreshed = 0;
-    for (size_t i = 0; i < n && k < max; i++) {
+    for (size_t i = 0; i < n && k < nmax; i++) {
         size_t m = symbolize_ip(ips[i], tmp, DC_INLINE_MAX, &refreshed);
         if (!own_is_main && own_base && tmp[0].module_base == (uintptr_t)own_base)
             continue;               /* inside libdevcheck itself */
         if (!k && callback_machinery(&tmp[0]))
             continue;               /* the driver or CUPTI calling a CUPTI callback */
-        for (size_t j = 0; j < m && k < max; j++)
+        if (interp && tmp[0].module_base == interp)
+            break;                  /* the interpreter: its Python frames follow */
+        for (size_t j = 0; j < m && k < nmax; j++)
             if (!boring_frame(&tmp[j], drop_symbol))
                 out[k++] = tmp[j];
+    }
+    for (size_t i = 0; i < npy && k < max; i++) {
+        struct dc_frame *f = &out[k++];
+        memset(f, 0, sizeof *f);
+        f->python = 1;
+        dc_py_resolve(desc[i], py[i].offset, f->file, sizeof f->file, &f->line, f->function, sizeof f->function);
     }
     pthread_mutex_unlock(&sym_lock);
     return k;
@@ -592,10 +600,12 @@ void dc_stack_fork_prepare(void)
     pthread_rwlock_wrlock(&stack_lock);
     pthread_mutex_lock(&unw_lock);
     pthread_rwlock_wrlock(&unwind_lock);
+    dc_py_fork_prepare();
 }
 
 void dc_stack_fork_parent(void)
 {
+    dc_py_fork_parent();
     pthread_rwlock_unlock(&unwind_lock);
     pthread_mutex_unlock(&unw_lock);
     pthread_rwlock_unlock(&stack_lock);
@@ -604,6 +614,7 @@ void dc_stack_fork_parent(void)
 
 void dc_stack_fork_child(void)
 {
+    dc_py_fork_child();
     dc_rwlock_fork_child(&unwind_lock, 1);
     dc_mutex_fork_child(&unw_lock);
     dc_rwlock_fork_child(&stack_lock, 0);

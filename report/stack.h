@@ -18,4 +18,14 @@ size_t dc_stack_get(uint32_t id, uintptr_t *ips, size_t max);
  * debug info (libdw's standard lookup); 0 (the default): local files only.
  * Takes effect before the first symbolization. */
 void dc_stack_set_debuginfod(int on);
+/* The Python frames captured with stack `id` (report/pystack.h: the calling
+ * thread's, when it ran Python), innermost first, and the ids of their code
+ * objects' descriptions; returns the count. */
+struct dc_pyraw;
+size_t dc_stack_get_py(uint32_t id, struct dc_pyraw *py, uint32_t *desc, size_t max);
+/* Native frames of the Python interpreter kept in stacks that have Python
+ * frames (1), or cut there (0, the default). */
+void dc_stack_set_interpreter_frames(int keep);
+/* Frames a symbolized stack may hold: native and Python (DC_PYSTACK_MAX). */
+#define DC_FRAMES_MAX (DC_STACK_MAX + 32)
 #endif

@@ -1,5 +1,9 @@
 /* text: one finding as the human-readable report block (see text.h). */
 #include "report/text.h"
+#include "report/report.h"
+#include "report/frames.h"
+#include "report/pystack.h"
+#include "report/stack.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -51,6 +55,39 @@ static void text_stack(struct dc_buf *b, const char *title, const struct dc_fram
     }
 }
 
+/* A stack with Python frames: those first (the user reads them), then the
+ * native frames under the same title. */
+static void text_stacks(struct dc_buf *b, const char *title, const struct dc_frame *fr, size_t n)
+{
+    size_t nat = dc_frames_native(fr, n);
+    if (nat < n) {
+        char t[64];
+        snprintf(t, sizeof t, "%s (Python)", title);
+        text_stack(b, t, fr + nat, n - nat);
+    }
+    text_stack(b, title, fr, nat);
+}
+
+/* The report's lead when Python ran: the user's own line of the launch and
+ * of the allocation. */
+static void text_lead(struct dc_buf *b, const struct dc_finding *f, const struct dc_frame *lf, size_t nl,
+                      const struct dc_frame *af, size_t na, int segment)
+{
+    const struct dc_frame *u = dc_frames_user(lf, nl);
+    const struct dc_frame *a = f->has_operand && f->alloc_known ? dc_frames_user(af, na) : NULL;
+    if (!u && !a)
+        return;
+    dc_bput(b, "    at ");
+    if (u)
+        dc_bput(b, "%s:%d in %s", display_file(u->file), u->line, u->function);
+    else
+        dc_bput(b, "(no Python frame)");
+    if (a)
+        dc_bput(b, "; %s at %s:%d in %s", segment ? "memory from a segment allocated" : "memory allocated",
+                display_file(a->file), a->line, a->function);
+    dc_bput(b, "\n");
+}
+
 static const char *mem_phrase(enum dc_mem_kind k)
 {
     switch (k) {
@@ -82,12 +119,39 @@ static void text_operand(struct dc_buf *b, const struct dc_finding *f)
          mem_phrase(a->kind));
     if (a->owner >= 0)
         dc_bput(b, " owned by cuda:%d", a->owner);
+    if (a->from_driver)
+        dc_bput(b, " (told by the driver: devcheck did not see it allocated)");
     if (f->kind == DC_F_DEVICE_MISMATCH || f->kind == DC_F_ASYNC_ERROR)
         dc_bput(b, "; cuda:%d has no access (%s)\n", l->device, f->access ? f->access : "");
     else if (f->kind == DC_F_PEER_ACCESS)
         dc_bput(b, "; cuda:%d may access it (%s), across the interconnect\n", l->device, f->access ? f->access : "");
     else
         dc_bput(b, "; %s\n", f->access ? f->access : "");
+}
+
+/* numba: the operand as the Python call passed it (its flattened array
+ * parameter -> the argument, and the argument's expression on the user's
+ * launch line when it can be read). */
+static void text_numba_arg(struct dc_buf *b, const struct dc_finding *f, const char *kname,
+                           const struct dc_frame *lf, size_t nl)
+{
+    int arg;
+    const char *field;
+    if (!f->has_operand || f->param < 0 || dc_numba_param(kname, f->param, &arg, &field) != 0)
+        return;
+    char name[256], expr[256];
+    size_t k = strcspn(kname, "(");
+    const char *s = kname;
+    for (const char *c = kname; c < kname + k; c++)
+        if (c[0] == ':' && c[1] == ':')
+            s = c + 2;
+    snprintf(name, sizeof name, "%.*s", (int)(kname + k - s), s);
+    const struct dc_frame *u = dc_frames_user(lf, nl);
+    dc_bput(b, "    argument: ");
+    if (u && dc_call_arg(u->file, u->line, name, arg, expr, sizeof expr) == 0)
+        dc_bput(b, "%s, ", expr);
+    dc_bput(b, "argument %d of %s%s%s%s\n", arg, name, *field ? " (its " : "", field,
+            !*field ? "" : strcmp(field, "data") ? ")" : " pointer)");
 }
 
 /* async_error: every operand of the launch, one line each. */
@@ -108,7 +172,10 @@ static void text_operands(struct dc_buf *b, const struct dc_finding *f)
         if (!o->alloc_known)
             dc_bput(b, "pageable host memory");
         else
-            dc_bput(b, "%s memory owned by cuda:%d", mem_phrase(o->alloc.kind), o->alloc.owner);
+            dc_bput(b, "%s memory owned by cuda:%d%s", mem_phrase(o->alloc.kind), o->alloc.owner,
+                    o->alloc.from_driver ? " (told by the driver)" : "");
+        if (o->word == DC_WK_UNKNOWN || o->word == DC_WK_BUFFER)
+            dc_bput(b, " [a word of unknown meaning: a suspect]");
         if (o->accessible)
             dc_bput(b, "\n");
         else
@@ -132,51 +199,157 @@ static void text_action(struct dc_buf *b, const struct dc_finding *f)
     }
 }
 
-static void text_hint(struct dc_buf *b, const struct dc_finding *f)
+/* device_mismatch in the client's words: where the data lives, how that
+ * client moves it or launches where it is. */
+static int client_hint(struct dc_buf *b, const struct dc_finding *f, enum dc_client client)
+{
+    int d = f->launch->device, o = f->alloc_known ? f->alloc.owner : -1;
+    if (o < 0)
+        return 0;
+    switch (client) {
+    case DC_CLIENT_TORCH:
+        dc_bput(b, "the tensor lives on cuda:%d: move it to the launch device (tensor.to(\"cuda:%d\")), or launch "
+                   "the kernel where its data is (with torch.cuda.device(\"cuda:%d\"):)", o, d, o);
+        return 1;
+    case DC_CLIENT_NUMBA:
+        dc_bput(b, "the array lives on cuda:%d: make it on the launch device (with cuda.gpus[%d]: "
+                   "cuda.to_device(...)), or launch the kernel under cuda.gpus[%d]", o, d, o);
+        return 1;
+    case DC_CLIENT_CUDA_CORE:
+        dc_bput(b, "the buffer lives on cuda:%d: copy it into a buffer of Device(%d) (Buffer.copy_to(dst, "
+                   "stream=...)), or launch on a stream of Device(%d)", o, d, o);
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* The fix hint, one sentence (also the JSON "hint"), in the words of the
+ * client that launched (report/frames.h). */
+void dc_text_hint(struct dc_buf *b, const struct dc_finding *f, enum dc_client client)
 {
     const struct dc_finding_launch *l = f->launch;
     int d = l->device;
+    if ((f->kind == DC_F_DEVICE_MISMATCH || f->kind == DC_F_ASYNC_ERROR) && f->action == DC_ACT_REPORTED &&
+        client_hint(b, f, client))
+        return;
     if (f->action != DC_ACT_REPORTED && f->kind == DC_F_HOST_MEMORY) {
-        dc_bput(b, "    hint: move the operand to cuda:%d before the launch (cudaMemcpy, tensor.to(\"cuda:%d\")), or allocate it with cudaMallocHost / cudaMallocManaged\n", d, d);
+        dc_bput(b, "move the operand to cuda:%d before the launch (cudaMemcpy, tensor.to(\"cuda:%d\")), or allocate it with cudaMallocHost / cudaMallocManaged", d, d);
         return;
     }
     switch (f->kind) {
     case DC_F_DEVICE_MISMATCH:
-        dc_bput(b, "    hint: move the operand to cuda:%d before the launch (e.g. cudaMemcpyPeer, or tensor.to(\"cuda:%d\")), or ", d, d);
-        if (f->alloc.kind == DC_MEM_VMM)
-            dc_bput(b, "grant cuda:%d access with cuMemSetAccess\n", d);
-        else if (f->alloc.kind == DC_MEM_POOL)
-            dc_bput(b, "grant cuda:%d access to the pool with cudaMemPoolSetAccess\n", d);
+        if (client == DC_CLIENT_PYTHON)
+            dc_bput(b, "move the operand to cuda:%d before the launch (cuMemcpyPeer / cudaMemcpyPeer of "
+                       "cuda.bindings), or ", d);
         else
-            dc_bput(b, "enable peer access (cudaDeviceEnablePeerAccess)\n");
+            dc_bput(b, "move the operand to cuda:%d before the launch (cudaMemcpyPeer), or ", d);
+        if (f->alloc.kind == DC_MEM_VMM)
+            dc_bput(b, "grant cuda:%d access with cuMemSetAccess", d);
+        else if (f->alloc.kind == DC_MEM_POOL)
+            dc_bput(b, "grant cuda:%d access to the pool with cudaMemPoolSetAccess", d);
+        else
+            dc_bput(b, "enable peer access (cudaDeviceEnablePeerAccess)");
         break;
     case DC_F_PEER_ACCESS:
-        dc_bput(b, "    hint: legal, but every access crosses NVLink/PCIe; copy the data to cuda:%d once if the kernel reads it repeatedly (peer=ignore silences this)\n", d);
+        dc_bput(b, "legal, but every access crosses NVLink/PCIe; copy the data to cuda:%d once if the kernel reads it repeatedly (peer=ignore silences this)", d);
         break;
     case DC_F_HOST_MEMORY:
         if (f->alloc_known)
-            dc_bput(b, "    hint: legal but slow: the kernel reads host memory over PCIe; copy it to cuda:%d first (cudaMemcpyAsync, tensor.to(\"cuda:%d\")) (host_memory=ignore silences this)\n", d, d);
+            dc_bput(b, "legal but slow: the kernel reads host memory over PCIe; copy it to cuda:%d first (cudaMemcpyAsync, tensor.to(\"cuda:%d\")) (host_memory=ignore silences this)", d, d);
         else
-            dc_bput(b, "    hint: copy the data to cuda:%d (cudaMemcpy, tensor.to(\"cuda:%d\")) or allocate it with cudaMallocHost / cudaMallocManaged\n", d, d);
+            dc_bput(b, "copy the data to cuda:%d (cudaMemcpy, tensor.to(\"cuda:%d\")) or allocate it with cudaMallocHost / cudaMallocManaged", d, d);
         break;
     case DC_F_STREAM_MISMATCH:
-        dc_bput(b, "    hint: call cudaSetDevice(%d) before launching into a stream of cuda:%d, or launch into a stream created on cuda:%d\n",
+        dc_bput(b, "call cudaSetDevice(%d) before launching into a stream of cuda:%d, or launch into a stream created on cuda:%d",
              d, d, l->current_device);
         break;
     case DC_F_ASYNC_ERROR:
-        dc_bput(b, "    hint: this launch failed on the device (found by sync=1); an operand cuda:%d may not access is the usual cause: move it to cuda:%d before the launch\n", d, d);
+        dc_bput(b, "this launch failed on the device (found by sync=1); an operand cuda:%d may not access is the usual cause: move it to cuda:%d before the launch", d, d);
         break;
     case DC_F_UNCHECKED_KERNEL:
-        dc_bput(b, "    hint: the driver gave no parameter layout for this kernel (cuFuncGetParamInfo needs driver 12.4+); its launches are counted as unchecked\n");
+        dc_bput(b, "no parameter layout: %s; its launches are counted as unchecked",
+                f->reason ? f->reason : "the driver gave none");
         break;
     default:
         break;
     }
 }
 
+static void text_hint(struct dc_buf *b, const struct dc_finding *f, enum dc_client client)
+{
+    size_t at = b->pos;
+    dc_bput(b, "    hint: ");
+    size_t start = b->pos;
+    dc_text_hint(b, f, client);
+    if (b->pos == start)
+        b->pos = at, b->p[at] = 0;      /* no hint for this kind */
+    else
+        dc_bput(b, "\n");
+}
+
+static void text_nvtx(struct dc_buf *b, const struct dc_finding *f)
+{
+    if (!f->nnvtx)
+        return;
+    dc_bput(b, "    NVTX:");
+    for (unsigned i = 0; i < f->nnvtx; i++)
+        dc_bput(b, "%s%s", i ? " > " : " ", f->nvtx[i]);
+    dc_bput(b, "\n");
+}
+
+/* framework_device_error: the framework's message, the op's line, each
+ * tensor with its device and allocation line, the op's Python stack, the fix. */
+static void text_framework(struct dc_buf *b, const struct dc_finding *f)
+{
+    static struct dc_frame fr[DC_FRAMES_MAX];      /* under the report's lock */
+    dc_bput(b, "==devcheck== %s: %s: %s refused an op over devices: %s\n", sev_upper(f->severity),
+            dc_finding_kind_name(f->kind), f->framework ? f->framework : "the framework",
+            f->message ? f->message : "?");
+    const struct dc_pyloc *op = f->npylocs ? &f->pylocs[0] : NULL;
+    for (unsigned i = 0; i < f->npylocs; i++)
+        if (dc_py_user_file(f->pylocs[i].file)) {
+            op = &f->pylocs[i];
+            break;
+        }
+    if (op)
+        dc_bput(b, "    at %s:%d in %s\n", display_file(op->file), op->line, op->function);
+    text_nvtx(b, f);
+    dc_bput(b, "    tensors:%s\n", f->ntensors ? "" : " (none found in the failing frame)");
+    for (unsigned i = 0; i < f->ntensors; i++) {
+        const struct dc_tensor *t = &f->tensors[i];
+        dc_bput(b, "      %s: %s", t->expr, t->device);
+        if (!t->alloc_known) {
+            dc_bput(b, "%s\n", strncmp(t->device, "cuda", 4) ? "" : ", memory not known to devcheck");
+            continue;
+        }
+        size_t n = dc_stack_symbolize(t->alloc.alloc_stack, fr, DC_FRAMES_MAX);
+        const struct dc_frame *u = dc_frames_user(fr, n);
+        const char *what = dc_frames_segment(fr, n) ? "in a segment allocated" : "allocated";
+        if (u)
+            dc_bput(b, ", %s at %s:%d in %s\n", what, display_file(u->file), u->line, u->function);
+        else if (n && fr[0].file[0])
+            dc_bput(b, ", %s at %s:%d in %s\n", what, display_file(fr[0].file), fr[0].line, fr[0].function);
+        else if (n)
+            dc_bput(b, ", %s in %s\n", what, fr[0].function[0] ? fr[0].function : basename_of(fr[0].module));
+        else
+            dc_bput(b, ", allocation stack not recorded\n");
+    }
+    dc_bput(b, "    op stack (Python):%s\n", f->npylocs ? "" : " (not recorded)");
+    for (unsigned i = 0; i < f->npylocs; i++)
+        dc_bput(b, "      #%u %s at %s:%d\n", i, f->pylocs[i].function, display_file(f->pylocs[i].file),
+                f->pylocs[i].line);
+    if (f->fix)
+        dc_bput(b, "    hint: put every tensor of the op on one device: %s\n", f->fix);
+}
+
 void dc_text_finding(struct dc_buf *b, const struct dc_finding *f, const char *kname,
                      const struct dc_frame *launch_frames, size_t nl, const struct dc_frame *alloc_frames, size_t na)
 {
+    if (f->kind == DC_F_FRAMEWORK_DEVICE_ERROR) {
+        text_framework(b, f);
+        return;
+    }
     const struct dc_finding_launch *l = f->launch;
     char stream[32];
     snprintf(stream, sizeof stream, "0x%zx", (size_t)l->stream);
@@ -192,13 +365,37 @@ void dc_text_finding(struct dc_buf *b, const struct dc_finding *f, const char *k
              l->device, stream, l->api ? l->api : "?", f->error ? f->error : "?");
     else
         dc_bput(b, "launched on cuda:%d (stream %s, via %s)\n", l->device, stream, l->api ? l->api : "?");
+    int segment = f->has_operand && f->alloc_known && dc_frames_segment(alloc_frames, na);
+    text_lead(b, f, launch_frames, nl, alloc_frames, na, segment);
+    text_nvtx(b, f);
     if (f->kind == DC_F_ASYNC_ERROR)
         text_operands(b, f);
-    if (f->has_operand)
+    if (f->has_operand) {
         text_operand(b, f);
+        text_numba_arg(b, f, kname, launch_frames, nl);
+    }
     text_action(b, f);
-    text_stack(b, "launch stack", launch_frames, nl);
+    text_stacks(b, "launch stack", launch_frames, nl);
     if (f->has_operand && f->alloc_known)
-        text_stack(b, "allocated at", alloc_frames, na);
-    text_hint(b, f);
+        text_stacks(b, segment ? "segment allocated at" : "allocated at", alloc_frames, na);
+    text_hint(b, f, dc_frames_client(launch_frames, nl));
+}
+
+void dc_text_summary(struct dc_buf *b, const struct dc_report_stats *s, int migrate, unsigned processes)
+{
+    unsigned long long n = s->findings, e = s->errors, w = s->warnings, k = s->kernels;
+    unsigned long long lc = s->launches_checked, lu = s->launches_unchecked;
+    dc_bput(b, "%llu finding%s (%llu error%s, %llu warning%s) in %llu kernel%s; %llu launch%s checked, %llu unchecked"
+               " (%llu seen by interpose, %llu by cupti)",
+            n, n == 1 ? "" : "s", e, e == 1 ? "" : "s", w, w == 1 ? "" : "s", k, k == 1 ? "" : "s",
+            lc, lc == 1 ? "" : "es", lu, (unsigned long long)s->launches_interpose,
+            (unsigned long long)s->launches_cupti);
+    if (migrate)
+        dc_bput(b, "; %llu bytes migrated", (unsigned long long)s->bytes_migrated);
+    if (s->suppressed)
+        dc_bput(b, "; %llu suppressed", (unsigned long long)s->suppressed);
+    if (s->write_errors)
+        dc_bput(b, "; %llu write error%s", (unsigned long long)s->write_errors, s->write_errors == 1 ? "" : "s");
+    if (processes > 1)
+        dc_bput(b, "; %u processes", processes);
 }

@@ -6,6 +6,7 @@
 #define DEVCHECK_REPORT_TEXT_H
 #include "report/finding.h"
 #include "report/format.h"
+#include "report/frames.h"
 #include "report/symbolize.h"
 
 #pragma GCC visibility push(hidden)
@@ -14,6 +15,14 @@
  * allocation stacks) into b. */
 void dc_text_finding(struct dc_buf *b, const struct dc_finding *f, const char *kname,
                      const struct dc_frame *launch_frames, size_t nl, const struct dc_frame *alloc_frames, size_t na);
+
+/* The fix hint for f, one sentence, no prefix or newline (nothing for a
+ * kind without one); the text block's `hint:` line and the JSON "hint". */
+void dc_text_hint(struct dc_buf *b, const struct dc_finding *f, enum dc_client client);
+/* The summary line's text after "SUMMARY: " (the report's and the
+ * wrapper's for a process tree: processes > 1 adds "in N processes"). */
+struct dc_report_stats;
+void dc_text_summary(struct dc_buf *b, const struct dc_report_stats *s, int migrate, unsigned processes);
 
 #pragma GCC visibility pop
 #endif

@@ -8,9 +8,14 @@ CLIENT_T := $(BUILD)/tests/clients
 $(CLIENT_T)/libclient_twins.so: tests/clients/client_twins.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -shared -o $@ $< $(ALL_LDFLAGS)
-ALL   += $(CLIENT_T)/libclient_twins.so
+# pylaunch.py's CUDA library (python_frames.sh: every pyenv CPython drives it)
+$(CLIENT_T)/libpylaunch.so: tests/clients/pylaunch_lib.cu
+	@mkdir -p $(@D)
+	$(NVCC) $(ALL_NVCCFLAGS) -shared -Xcompiler -fPIC -o $@ $< -ldl
+ALL   += $(CLIENT_T)/libclient_twins.so $(CLIENT_T)/libpylaunch.so
 TESTS += $(addprefix tests/clients/,pyenv.sh torch_sim.sh bindings_sim.sh triton_sim.sh ext_sim.sh \
-                                    nvidia_runtime.sh devcheck_buggy.sh)
+                                    nvidia_runtime.sh devcheck_buggy.sh devcheck_correct.sh \
+                                    torch_signatures.sh python_frames.sh framework_errors.sh)
 
 # The virtualenv is made, and the C++ extension of ext_add.py built (into
 # TORCH_EXTENSIONS_DIR, beside the virtualenv), before any test starts: a

@@ -22,3 +22,18 @@ $(E2E_BUILD)/modes_prog: tests/e2e/modes_prog.cu samples/sample.h
 ifeq ($(SANITIZE),)
 TESTS += demo/run.sh
 endif
+
+# Memory devcheck never saw allocated (a __device__ variable, a module global
+# from cuModuleGetGlobal): its owner comes from the driver.
+ALL += $(E2E_BUILD)/unseen_memory $(E2E_BUILD)/unseen_kernel.fatbin
+TESTS += tests/e2e/unseen_memory.sh
+
+# Drivers without cuFuncGetParamInfo: the suite again with the layout entry
+# points hidden, and the driver-API programs as driver 12.2.
+TESTS += tests/e2e/old_driver.sh
+$(E2E_BUILD)/unseen_memory: tests/e2e/unseen_memory.cu
+	@mkdir -p $(@D)
+	$(NVCC) $(ALL_NVCCFLAGS) -o $@ $< -L$(CUDA_HOME)/lib64/stubs -lcuda
+$(E2E_BUILD)/unseen_kernel.fatbin: tests/e2e/unseen_kernel.cu
+	@mkdir -p $(@D)
+	$(NVCC) -fatbin -o $@ $<

@@ -4,7 +4,7 @@ PT_BUILD := $(BUILD)/tests/preload
 PT_PROGS := $(PT_BUILD)/xdev $(PT_BUILD)/ctor_main $(PT_BUILD)/libctor.so $(PT_BUILD)/libctor_kern.so \
             $(PT_BUILD)/dlsym_test $(PT_BUILD)/libnext_a.so $(PT_BUILD)/libnext_b.so \
             $(PT_BUILD)/procaddr $(PT_BUILD)/fork_test $(PT_BUILD)/nodriver $(PT_BUILD)/launches \
-            $(PT_BUILD)/rt12_main $(PT_BUILD)/threads $(PT_BUILD)/optional \
+            $(PT_BUILD)/rt12_main $(PT_BUILD)/threads $(PT_BUILD)/optional $(PT_BUILD)/nvtx \
             $(PT_BUILD)/fakedrv/libcuda.so.1 $(PT_BUILD)/fakedrv_lacking/libcuda.so.1 \
             $(PT_BUILD)/throw_main $(PT_BUILD)/libthrow.so $(PT_BUILD)/xdev_nodebug \
             $(PT_BUILD)/local_main $(PT_BUILD)/libxlocal.so $(PT_BUILD)/liblocal_twin.so \
@@ -16,7 +16,7 @@ TESTS += tests/preload/exports.sh tests/preload/wrapper.sh tests/preload/dlsym.s
          tests/preload/nodriver.sh tests/preload/launches.sh tests/preload/rt12.sh \
          tests/preload/threads.sh tests/preload/optional.sh tests/preload/unwind.sh \
          tests/preload/debuginfod.sh tests/preload/rtld_local.sh tests/preload/capture.sh \
-         tests/preload/stale.sh
+         tests/preload/stale.sh tests/preload/nvtx.sh
 
 $(PT_BUILD)/xdev: tests/preload/xdev.cu
 	@mkdir -p $(@D)
@@ -27,6 +27,10 @@ $(PT_BUILD)/xdev: tests/preload/xdev.cu
 $(PT_BUILD)/xdev_nodebug: tests/preload/xdev.cu
 	@mkdir -p $(@D)
 	$(NVCC) -O1 -cudart shared -Xlinker -s,--build-id -Xlinker -rpath-link=$(CUDA_HOME)/lib64 -o $@ $< -ldl
+
+$(PT_BUILD)/nvtx: tests/preload/nvtx.cu
+	@mkdir -p $(@D)
+	$(NVCC) $(ALL_NVCCFLAGS) -o $@ $< -ldl -lpthread
 
 $(PT_BUILD)/libctor_kern.so: tests/preload/ctor_kern.cu
 	@mkdir -p $(@D)

@@ -2,5 +2,7 @@
 include tests/unit.mk
 include tests/preload.mk
 -include tests/e2e.mk
+include tests/outputs.mk
 include tests/cupti.mk
 include tests/clients.mk
+include tests/install.mk

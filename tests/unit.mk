@@ -3,7 +3,7 @@
 # output against report/finding.schema.json with a stdlib-only validator.
 # layering.sh checks the dependency graph between the folders.
 UNIT_DIR   := $(BUILD)/tests/unit
-UNIT_PROGS := test_registry test_options test_check test_ownframes test_arch
+UNIT_PROGS := test_registry test_options test_check test_ownframes test_evidence test_demangle test_pyframes
 UNIT_BINS  := $(addprefix $(UNIT_DIR)/,$(UNIT_PROGS))
 
 $(UNIT_DIR)/%: tests/unit/%.c tests/unit/unit.h $(DCCORE_LIB)
@@ -19,14 +19,54 @@ $(UNIT_DIR)/libownframes.so: tests/unit/ownframes_lib.c $(DCCORE_LIB)
 $(UNIT_DIR)/test_ownframes: tests/unit/test_ownframes.c tests/unit/unit.h $(UNIT_DIR)/libownframes.so
 	$(CC) $(DCCORE_CFLAGS) $< -o $@ $(ALL_LDFLAGS) -L$(UNIT_DIR) -lownframes -Wl,-rpath,'$$ORIGIN'
 
-# test_check stands for a C++ program: the demangler is the program's own.
+# test_pyframes: a C program that runs a real CPython; the script it runs
+# calls back into it through ctypes.CDLL(None).
+$(UNIT_DIR)/test_pyframes: UNIT_EXTRA_LIBS := -rdynamic
+
+# test_check stands for a C++ program (test_demangle for one without a C++ runtime).
 $(UNIT_DIR)/test_check: UNIT_EXTRA_LIBS := -lstdc++
 
-ALL   += $(UNIT_BINS)
-UNIT_TESTS := $(UNIT_DIR)/test_registry $(UNIT_DIR)/test_options $(UNIT_DIR)/test_arch tests/unit/check_reports.sh \
-              tests/unit/ownframes.sh tests/unit/layering.sh
+# Kernel images for test_evidence, made by nvcc and ptxas as users' are: a
+# fatbin with nvcc's default compression (PTX in zstd), one with LZ4
+# (-compress-mode=speed), one with every entry in zstd (-compress-mode=size),
+# a cubin, PTX, and a cubin of PTX with .ptr parameters.
+EVIDENCE_DIR  := $(UNIT_DIR)/evidence
+EVIDENCE_GEN  := -gencode arch=compute_80,code=[sm_80,compute_80]
+EVIDENCE_IMGS := $(addprefix $(EVIDENCE_DIR)/,evidence.fatbin evidence_lz4.fatbin evidence_size.fatbin \
+                   evidence.cubin evidence.ptx evidence_ptr.ptx evidence_ptr.cubin)
+$(EVIDENCE_DIR)/evidence.fatbin: tests/unit/evidence_kernels.cu
+	@mkdir -p $(@D)
+	$(NVCC) $(EVIDENCE_GEN) -fatbin -o $@ $<
+$(EVIDENCE_DIR)/evidence_lz4.fatbin: tests/unit/evidence_kernels.cu
+	@mkdir -p $(@D)
+	$(NVCC) $(EVIDENCE_GEN) -compress-mode=speed -fatbin -o $@ $<
+$(EVIDENCE_DIR)/evidence_size.fatbin: tests/unit/evidence_kernels.cu
+	@mkdir -p $(@D)
+	$(NVCC) $(EVIDENCE_GEN) -compress-mode=size -fatbin -o $@ $<
+$(EVIDENCE_DIR)/evidence.cubin: tests/unit/evidence_kernels.cu
+	@mkdir -p $(@D)
+	$(NVCC) -arch=sm_80 -cubin -o $@ $<
+$(EVIDENCE_DIR)/evidence.ptx: tests/unit/evidence_kernels.cu
+	@mkdir -p $(@D)
+	$(NVCC) -arch=sm_80 -ptx -o $@ $<
+$(EVIDENCE_DIR)/evidence_ptr.ptx: tests/unit/evidence_ptr.ptx
+	@mkdir -p $(@D)
+	cp $< $@
+$(EVIDENCE_DIR)/evidence_ptr.cubin: tests/unit/evidence_ptr.ptx
+	@mkdir -p $(@D)
+	$(CUDA_HOME)/bin/ptxas -arch=sm_80 -o $@ $<
+
+ALL   += $(UNIT_BINS) $(EVIDENCE_IMGS)
+UNIT_TESTS := $(UNIT_DIR)/test_registry $(UNIT_DIR)/test_options $(UNIT_DIR)/test_demangle tests/unit/check_reports.sh \
+              tests/unit/ownframes.sh tests/unit/layering.sh tests/unit/evidence.sh tests/unit/pyframes.sh
 TESTS += $(UNIT_TESTS)
 
 .PHONY: unit
 unit: $(UNIT_BINS)
 	@BUILD=$(BUILD) SANITIZE=$(SANITIZE) CUDA_HOME=$(CUDA_HOME) sh tests/run.sh $(UNIT_TESTS)
+
+# report/'s outputs called directly (issues 11 and 14): records over 64 KiB,
+# path expansion, suppressions, the JSON reader and the merge.
+UNIT_PROGS += test_outputs
+ALL   += $(UNIT_DIR)/test_outputs
+TESTS += $(UNIT_DIR)/test_outputs

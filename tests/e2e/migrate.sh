@@ -107,7 +107,7 @@ device_mismatch severity=error kernel=add2 api=__cudaLaunchKernel param=1 launch
 device_mismatch severity=error kernel=add2 api=__cudaLaunchKernel param=2 launch=0 owner=1 memory=device count=1 at=$(prog_site shared) action=migrated
 summary errors=3 warnings=0 launches=1 unchecked=0 migrated=24000
 EOT
-    expect_eq "copies made" "12000 0 0" "$(grep -o '"bytes":[0-9]*' "$t.json" | cut -d: -f2 | sort -rn | tr '\n' ' ' | sed 's/ $//')"
+    expect_eq "copies made" "12000 0 0" "$(grep '"type":"finding"' "$t.json" | grep -o '"bytes":[0-9]*' | cut -d: -f2 | sort -rn | tr '\n' ' ' | sed 's/ $//')"
 ) || failed="$failed shared"
 # A runtime launch from a thread that never called cudaSetDevice (no context
 # current before the launch: modes_prog `fresh`) is migrated like any other,
@@ -139,7 +139,7 @@ EOT
     expect_grep '^modes_prog: OK ' "$t.out"
     canon modes_prog "$t.json" "$t.canon"
     expect_grep "^host_memory severity=error kernel=axpy api=__cudaLaunchKernel param=0 launch=0 owner=-1 memory=pageable count=1 at=$(prog_site rodata) action=migrated\$" "$t.canon"
-    bytes=$(grep -o '"bytes":[0-9]*' "$t.json" | cut -d: -f2)
+    bytes=$(grep '"type":"finding"' "$t.json" | grep -o '"bytes":[0-9]*' | cut -d: -f2)
     expect_grep "^summary errors=1 warnings=0 launches=1 unchecked=0 migrated=$bytes\$" "$t.canon"
     [ "${bytes:-0}" -ge 4000 ] || fail "rodata: $bytes bytes copied, fewer than the table's 4000"
 ) || failed="$failed rodata"

@@ -8,6 +8,8 @@
 // after the launch, else "launches: MODE: ... modified" and exit 1.
 //   extra     cuLaunchKernel, arguments packed in `extra`         src on dev 1
 //   ex        cuLaunchKernelEx                                    src on dev 1
+//   kernfunc  cuLaunchKernel of a CUkernel passed as a CUfunction
+//             (cudaGetKernel; cuda.h allows it)                     src on dev 1
 //   coop      cuLaunchCooperativeKernel                           src on dev 1
 //   ptsz      cuLaunchKernel_ptsz (cudaGetDriverEntryPointByVersion,
 //             per-thread flag)                                    src on dev 1
@@ -230,6 +232,10 @@ int main(int argc, char **argv)
             printf("launches: %s: the extra array or its buffer was modified\n", m);
             return 1;
         }
+    } else if (!strcmp(m, "kernfunc")) {
+        cudaKernel_t k = NULL;
+        CK(cudaGetKernel(&k, probe));
+        cuLaunchKernel((CUfunction)k, 1, 1, 1, 16, 1, 1, 0, NULL, args, NULL);
     } else if (!strcmp(m, "ex")) {
         CUlaunchConfig cfg;
         memset(&cfg, 0, sizeof cfg);

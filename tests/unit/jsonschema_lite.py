@@ -1,20 +1,29 @@
 #!/usr/bin/env python3
 """A small JSON Schema validator (stdlib only) for the subset that
-report/finding.schema.json uses: $ref (local), type, const, enum, minimum,
-maximum, pattern, properties, required, additionalProperties, items, oneOf,
-anyOf, allOf, if/then/else.  Unknown keywords are an error, so the schema
-cannot silently use something this validator ignores.
+report/finding.schema.json (2020-12) and the official SARIF 2.1.0 schema
+(draft-04, tests/schemas/) use: $ref (local: $defs and definitions), type,
+const, enum, minimum, maximum, pattern, format (uri, uri-reference,
+date-time), properties, required, additionalProperties, items, minItems,
+uniqueItems, oneOf, anyOf, allOf, if/then/else.  Unknown keywords are an
+error, so a schema cannot silently use something this validator ignores.
 
-Usage: jsonschema_lite.py SCHEMA FILE.jsonl...  (every line must validate)
+Usage: jsonschema_lite.py SCHEMA FILE...  (a file that is one JSON document
+is validated whole; otherwise every line must validate: JSON Lines)
 """
 import json
 import re
 import sys
 
-ANNOTATIONS = {"$schema", "$id", "title", "description", "$defs"}
+ANNOTATIONS = {"$schema", "$id", "id", "title", "description", "$defs", "definitions", "default"}
 KNOWN = ANNOTATIONS | {"$ref", "type", "const", "enum", "minimum", "maximum", "pattern",
                        "properties", "required", "additionalProperties", "items", "oneOf",
-                       "anyOf", "allOf", "if", "then", "else"}
+                       "anyOf", "allOf", "if", "then", "else", "minItems", "uniqueItems", "format"}
+
+FORMATS = {
+    "uri": re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:[^\s]*$"),
+    "uri-reference": re.compile(r"^[^\s]*$"),
+    "date-time": re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$"),
+}
 
 TYPES = {
     "object": lambda v: isinstance(v, dict),
@@ -59,6 +68,19 @@ def errors(inst, schema, root, path="$"):
             yield "%s: %r > maximum %r" % (path, inst, schema["maximum"])
     if isinstance(inst, str) and "pattern" in schema and not re.search(schema["pattern"], inst):
         yield "%s: %r does not match %r" % (path, inst, schema["pattern"])
+    if isinstance(inst, str) and "format" in schema:
+        fmt = FORMATS.get(schema["format"])
+        if fmt is None:
+            raise ValueError("unsupported format %r at %s" % (schema["format"], path))
+        if not fmt.search(inst):
+            yield "%s: %r is not a %s" % (path, inst, schema["format"])
+    if isinstance(inst, list):
+        if len(inst) < schema.get("minItems", 0):
+            yield "%s: fewer than %d items" % (path, schema["minItems"])
+        if schema.get("uniqueItems"):
+            seen = [json.dumps(v, sort_keys=True) for v in inst]
+            if len(set(seen)) != len(seen):
+                yield "%s: items are not unique" % path
     if isinstance(inst, dict):
         props = schema.get("properties", {})
         for key in schema.get("required", []):
@@ -106,6 +128,15 @@ def main(argv):
     schema = json.load(open(argv[1]))
     bad = 0
     for name in argv[2:]:
+        try:
+            whole = json.load(open(name))
+        except ValueError:
+            whole = None
+        if whole is not None:
+            for e in validate(whole, schema):
+                print("%s: %s" % (name, e))
+                bad += 1
+            continue
         with open(name) as f:
             for n, line in enumerate(f, 1):
                 try:

@@ -25,7 +25,7 @@ __attribute__((visibility("default"))) uint32_t ownframes_alloc(uintptr_t base, 
 
 __attribute__((visibility("default"))) int ownframes_launch(void **args, int device)
 {
-    struct dc_param p = { 0, 8 };
+    struct dc_param p = { 0, 8, DC_PC_POINTER, DC_EV_SIGNATURE, NULL };
     struct dc_launch l = {
         .kernel = "_Z4vaddPf", .api = "cuLaunchKernel", .device = device, .current_device = -1,
         .args = args, .params = &p, .nparams = 1, .layout_known = 1,

@@ -150,6 +150,14 @@ struct by_value {           /* a struct of pointers passed by value */
 
 static const char *VADD = "_Z4vaddPKfS0_Pfi";
 
+/* Parameters as the kernel's evidence describes them (core/kernels.h): a
+ * pointer parameter, a non-pointer, and struct by_value with its pointer
+ * fields known (its host function's debug information would say so). */
+#define PTR(off)        { (uint32_t)(off), 8, DC_PC_POINTER, DC_EV_SIGNATURE, NULL }
+#define SCALAR(off, n)  { (uint32_t)(off), (uint32_t)(n), DC_PC_NONPTR, DC_EV_SIGNATURE, NULL }
+static const uint8_t by_value_words[] = { DC_WORD_NONPTR, DC_WORD_FIELD, DC_WORD_FIELD, DC_WORD_FIELD };
+#define BY_VALUE(off)   { (uint32_t)(off), sizeof(struct by_value), DC_PC_WORDS, DC_EV_DEBUG_INFO, by_value_words }
+
 /* The big launch of scenario "all": one parameter per memory kind. */
 static int launch_all(int device, int pageable_ok, void *pageable)
 {
@@ -161,14 +169,14 @@ static int launch_all(int device, int pageable_ok, void *pageable)
     struct dc_param params[14];
     for (int i = 0; i < 11; i++) {
         args[i] = &p[i];
-        params[i] = (struct dc_param){ (uint32_t)(8 * i), 8 };
+        params[i] = (struct dc_param)PTR(8 * i);
     }
     args[11] = &s;
-    params[11] = (struct dc_param){ 88, sizeof s };
+    params[11] = (struct dc_param)BY_VALUE(88);
     args[12] = &n;
-    params[12] = (struct dc_param){ 120, 4 };
+    params[12] = (struct dc_param)SCALAR(120, 4);
     args[13] = &ipc;
-    params[13] = (struct dc_param){ 128, 8 };
+    params[13] = (struct dc_param)PTR(128);
     struct dc_launch l = {
         .kernel = VADD, .kernel_key = (void *)0x1000, .api = "__cudaLaunchKernel",
         .device = device, .current_device = -1, .stream = 0, .pageable_ok = pageable_ok,
@@ -197,7 +205,7 @@ static void test_all(void)
     /* stream_mismatch: current device 1, stream of cuda:0, clean operand */
     uintptr_t d0 = D0;
     void *args[] = { &d0 };
-    struct dc_param prm[] = { { 0, 8 } };
+    struct dc_param prm[] = { PTR(0) };
     struct dc_launch l = {
         .kernel = "_Z5cleanPf", .kernel_key = (void *)0x2000, .api = "cudaLaunchKernel",
         .device = 0, .current_device = 1, .stream = 0x5000, .args = args, .params = prm,
@@ -267,41 +275,54 @@ static void test_argbuf(void)
     memcpy(buf, &d0, 8);
     memcpy(buf + 8, &d1, 8);
     memcpy(buf + 16, &n, 4);
-    struct dc_param prm[] = { { 0, 8 }, { 8, 8 }, { 16, 4 } };
+    struct dc_param prm[] = { PTR(0), PTR(8), SCALAR(16, 4) };
     struct dc_launch l = {
         .kernel = VADD, .api = "cuLaunchKernel", .device = 0, .current_device = -1,
         .argbuf = buf, .argbuf_size = 20, .params = prm, .nparams = 3, .layout_known = 1,
     };
     CHECK_EQ_LL(dc_check_launch(&l), 1);
-    l.layout_known = 0;             /* whole buffer: param -1, buffer offset 8 */
+    /* no layout: the buffer's words have unknown meaning; nothing found, the
+     * launch unchecked with its reason */
+    l.layout_known = 0;
     l.params = NULL;
     l.nparams = 0;
-    CHECK_EQ_LL(dc_check_launch(&l), 1);
+    l.unchecked = "the driver has no cuFuncGetParamInfo/cuKernelGetParamInfo";
+    CHECK_EQ_LL(dc_check_launch(&l), 0);
     /* a parameter reaching past the buffer is cut at its end, not read */
-    struct dc_param past[] = { { 8, 64 } };
+    static const uint8_t fields[8] = { DC_WORD_FIELD, DC_WORD_FIELD, DC_WORD_FIELD, DC_WORD_FIELD,
+                                       DC_WORD_FIELD, DC_WORD_FIELD, DC_WORD_FIELD, DC_WORD_FIELD };
+    struct dc_param past[] = { { 8, 64, DC_PC_WORDS, DC_EV_DEBUG_INFO, fields } };
     l.layout_known = 1;
     l.params = past;
     l.nparams = 1;
     l.argbuf_size = 12;             /* word +8 no longer fits */
     CHECK_EQ_LL(dc_check_launch(&l), 0);
-    /* misaligned parameter offsets: words start at the next multiple of 8 */
+    /* an aggregate at a misaligned offset: its words straddle the scan's
+     * 8-byte grid, so their meaning is unknown: nothing */
     unsigned char mis[32];
     memset(mis, 0, sizeof mis);
     memcpy(mis + 16, &d1, 8);
-    struct dc_param odd[] = { { 4, 20 } };       /* bytes 4..23: one word at 8, one at 16 */
+    struct dc_param odd[] = { { 4, 20, DC_PC_WORDS, DC_EV_DEBUG_INFO, fields } };
     struct dc_launch m = {
         .kernel = "_Z3oddv", .api = "cuLaunchKernel", .device = 0, .current_device = -1,
         .argbuf = mis, .argbuf_size = sizeof mis, .params = odd, .nparams = 1, .layout_known = 1,
     };
+    CHECK_EQ_LL(dc_check_launch(&m), 0);
+    /* the same word as a field of an aligned aggregate: found */
+    struct dc_param even[] = { { 8, 16, DC_PC_WORDS, DC_EV_DEBUG_INFO, fields } };
+    m.params = even;
     CHECK_EQ_LL(dc_check_launch(&m), 1);
     struct dc_report_stats s = stats();
-    CHECK_EQ_LL(s.findings, 3);
+    CHECK_EQ_LL(s.findings, 3);     /* param 1; unchecked_kernel; the field */
     CHECK_EQ_LL(s.launches_checked, 4);
+    CHECK_EQ_LL(s.launches_unchecked, 1);
     dc_report_finish();
     char *log = slurp(out("argbuf", "log"));
     CHECK_STR_CONTAINS(log, "operand: param 1, word +0 = 0x510000010008");
-    CHECK_STR_CONTAINS(log, "operand: argument buffer +8 = 0x510000010008");
-    CHECK_STR_CONTAINS(log, "operand: param 0, word +12 = 0x510000010008");
+    CHECK_STR_CONTAINS(log, "operand: param 0, word +8 = 0x510000010008");
+    CHECK_STR_CONTAINS(log, "hint: no parameter layout: the driver has no cuFuncGetParamInfo/cuKernelGetParamInfo; "
+                            "its launches are counted as unchecked");
+    CHECK(strstr(log, "argument buffer +") == NULL);
     free(log);
 }
 
@@ -313,7 +334,7 @@ __attribute__((noinline)) static int launch_param(int param)
     struct dc_param prm[5];
     for (int i = 0; i < 5; i++) {
         args[i] = &ptrs[i];
-        prm[i] = (struct dc_param){ (uint32_t)(8 * i), 8 };
+        prm[i] = (struct dc_param)PTR(8 * i);
     }
     struct dc_launch l = {
         .kernel = VADD, .api = "cuLaunchKernel", .device = 0, .current_device = -1,
@@ -347,7 +368,7 @@ static int launch_named(const char *kernel, const void *key)
 {
     uintptr_t d1 = D1;
     void *args[] = { &d1 };
-    struct dc_param prm[] = { { 0, 8 } };
+    struct dc_param prm[] = { PTR(0) };
     struct dc_launch l = {
         .kernel = kernel, .kernel_key = key, .api = "cuLaunchKernel", .device = 0,
         .current_device = -1, .args = args, .params = prm, .nparams = 1, .layout_known = 1,
@@ -399,7 +420,7 @@ static void test_migrate_api(void)
     uintptr_t a0 = D1 + 64, a1 = D0, a2 = D1 + 128;    /* two operands in one allocation */
     struct by_value sv = { 7, 0, POB + 8, D0, 0 };
     void *args[] = { &a0, &a1, &a2, &sv };
-    struct dc_param params[] = { { 0, 8 }, { 8, 8 }, { 16, 8 }, { 24, sizeof sv } };
+    struct dc_param params[] = { PTR(0), PTR(8), PTR(16), BY_VALUE(24) };
     struct dc_moves m = { 0, 0, NULL };
     struct dc_launch l = {
         .kernel = "_Z4movePfS_S_1S", .kernel_key = (void *)0x4000, .api = "cuLaunchKernel",

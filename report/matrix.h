@@ -1,0 +1,37 @@
+/* matrix: the counters behind the HTML report's two matrices, kept in the
+ * JSON summary ("access", "transfers"; report/FORMAT.md):
+ *  - operands checked per (launch device, owner): each word of a launch
+ *    that pointed into known memory or host memory;
+ *  - copies per (source, destination, call site): calls and bytes.
+ * Owners and copy ends: a device 0..63, or DC_COL_PINNED (pinned or
+ * registered host memory), DC_COL_PAGEABLE (pageable host memory),
+ * DC_COL_MANAGED.  O(1) per event and lock-free: fixed arrays of atomics,
+ * and an open-addressed table of (pair, call site) keys claimed with a
+ * compare-and-swap; when it is full a copy is counted under its pair with
+ * no site. */
+#ifndef DEVCHECK_REPORT_MATRIX_H
+#define DEVCHECK_REPORT_MATRIX_H
+#include <stddef.h>
+#include <stdint.h>
+#include "report/format.h"
+
+#pragma GCC visibility push(hidden)
+
+#define DC_COL_PINNED   (-1)
+#define DC_COL_PAGEABLE (-2)
+#define DC_COL_MANAGED  (-3)
+#define DC_MATRIX_DEVICES 64
+
+/* An operand of a launch on `device` pointing into memory of column `owner`. */
+void dc_report_count_operand(int device, int owner);
+/* A copy of `bytes` from column src to column dst, at call site `site` (a
+ * dc_stack id of the copying call; 0 if none). */
+void dc_report_count_transfer(int src, int dst, uint64_t bytes, uint32_t site);
+/* The JSON summary's ,"access":[...],"transfers":[...] (symbolizes the top
+ * call sites: exit only). */
+void dc_matrix_json(struct dc_buf *b);
+/* Forget everything (a fork child, tests). */
+void dc_matrix_reset(void);
+
+#pragma GCC visibility pop
+#endif

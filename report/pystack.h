@@ -1,0 +1,68 @@
+/* pystack: the calling thread's Python frames (CPython 3.9 to 3.13), read
+ * without the GIL and without creating a Python object, as faulthandler's
+ * _Py_DumpTraceback does.  Nothing here is linked against libpython: the
+ * interpreter is found in the process at run time (dlsym of its exported
+ * functions), its version chosen from Py_GetVersion(), and its frames read by
+ * the version's own layout (3.13: the offsets the interpreter publishes in
+ * _PyRuntime.debug_offsets).
+ *
+ * Capture (hot path, report/stack.c: with every allocation and launch stack)
+ * takes (code object, instruction offset) pairs: no allocation, no lock, no
+ * system call; a process without Python pays one load and a branch.  A thread
+ * inside a CUDA call is not running Python, so its own frame chain is stable,
+ * whether or not it released the GIL around the call (Triton's launcher,
+ * ctypes, most extensions).  Its thread state comes from
+ * PyGILState_GetThisThreadState(), the thread's own (a thread-specific key),
+ * never from the GIL holder.
+ *
+ * A stack seen for the first time (report/stack.c deduplicates them) has its
+ * code objects described at once, while the frames hold them: file, name,
+ * first line, a copy of the line table, once per code object.  Report time
+ * reads only those descriptions, so a code object freed before the report
+ * (a function made by exec(), a finished script's module code, a module
+ * deleted) still resolves to its own file, line and name.  The capture's
+ * reads go to live objects only; code objects are immutable, so reading
+ * them without the GIL is safe. */
+#ifndef DEVCHECK_PYSTACK_H
+#define DEVCHECK_PYSTACK_H
+#include <stddef.h>
+#include <stdint.h>
+
+#pragma GCC visibility push(hidden)
+
+#define DC_PYSTACK_MAX 32       /* innermost frames kept */
+
+/* One captured Python frame: two words, compared bitwise for deduplication. */
+struct dc_pyraw {
+    uintptr_t code;             /* the PyCodeObject */
+    uint32_t offset;            /* byte offset of the current instruction in the code */
+    int32_t firstlineno;        /* the code's co_firstlineno at capture (fingerprint) */
+};
+
+/* The calling thread's Python frames, innermost first, up to max; 0 when the
+ * process has no supported interpreter or the thread runs no Python. */
+size_t dc_py_capture(struct dc_pyraw *out, size_t max);
+
+/* A new stack's frames: ids[i] names the description of py[i]'s code object
+ * (0 if it could not be made: no memory).  Allocates; takes a lock. */
+void dc_py_describe(const struct dc_pyraw *py, size_t n, uint32_t *ids);
+/* Report time: file, line (0 if unknown) and function (co_name) of a frame
+ * at byte offset `offset` in the code described by `id`.  Returns 1, or 0
+ * for an unknown id (then "<unknown>"). */
+int dc_py_resolve(uint32_t id, uint32_t offset, char *file, size_t filelen, int *line, char *func, size_t funclen);
+/* fork handlers (report/stack.c calls them with its own) */
+void dc_py_fork_prepare(void);
+void dc_py_fork_parent(void);
+void dc_py_fork_child(void);
+
+/* The base address of the object holding the interpreter (libpython, or the
+ * python executable itself), 0 if none: native frames there are the
+ * interpreter's own. */
+uintptr_t dc_py_interpreter_base(void);
+
+/* Is `file` the user's own code: not the standard library, site-packages,
+ * dist-packages, or frozen/generated ("<...>")? */
+int dc_py_user_file(const char *file);
+
+#pragma GCC visibility pop
+#endif

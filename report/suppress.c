@@ -1,0 +1,335 @@
+/* suppress: suppression files, matching and generated entries (see
+ * suppress.h). */
+#include "report/suppress.h"
+#include "report/format.h"
+
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum fkind { F_FUN, F_OBJ, F_SRC, F_ANY };
+
+struct fpat {
+    enum fkind kind;
+    char *glob;
+};
+
+struct entry {
+    char *name;
+    char *file;                 /* the suppression file it came from */
+    int line;                   /* of its '{' */
+    char *kind;                 /* glob on the finding kind */
+    char *kernel;               /* glob or NULL */
+    struct fpat *frames;
+    size_t nframes;
+    uint64_t count;             /* atomic */
+};
+
+static struct entry *entries;
+static size_t nentries;
+
+static void free_entry(struct entry *e)
+{
+    free(e->name);
+    free(e->file);
+    free(e->kind);
+    free(e->kernel);
+    for (size_t j = 0; j < e->nframes; j++)
+        free(e->frames[j].glob);
+    free(e->frames);
+}
+
+static void free_entries(struct entry *e, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free_entry(&e[i]);
+    free(e);
+}
+
+void dc_supp_reset(void)
+{
+    free_entries(entries, nentries);
+    entries = NULL;
+    nentries = 0;
+}
+
+size_t dc_supp_count(void) { return nentries; }
+
+void dc_supp_zero(void)
+{
+    for (size_t i = 0; i < nentries; i++)
+        __atomic_store_n(&entries[i].count, 0, __ATOMIC_RELAXED);
+}
+
+static char *trim(char *s)
+{
+    while (*s == ' ' || *s == '\t')
+        s++;
+    size_t n = strlen(s);
+    while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\n' || s[n - 1] == '\r'))
+        s[--n] = 0;
+    return s;
+}
+
+struct loader {
+    struct entry *e;
+    size_t n, cap;
+    char *err;
+    size_t errlen;
+};
+
+static int bad(struct loader *L, const char *file, int line, const char *what)
+{
+    snprintf(L->err, L->errlen, "devcheck: ERROR: suppressions file '%s' line %d: %s", file, line, what);
+    return -1;
+}
+
+static int load_file(struct loader *L, const char *file)
+{
+    FILE *f = fopen(file, "re");
+    if (!f) {
+        snprintf(L->err, L->errlen, "devcheck: ERROR: cannot read suppressions file '%s': %s", file, strerror(errno));
+        return -1;
+    }
+    char buf[4096];
+    int lineno = 0, state = 0;          /* 0: outside, 1: name, 2: kind, 3: body */
+    struct entry cur;
+    memset(&cur, 0, sizeof cur);
+    int rc = 0;
+    while (fgets(buf, sizeof buf, f)) {
+        lineno++;
+        if (!strchr(buf, '\n') && !feof(f)) {
+            rc = bad(L, file, lineno, "line too long (at most 4095 characters)");
+            break;
+        }
+        char *s = trim(buf);
+        if (!*s || *s == '#')
+            continue;
+        if (state == 0) {
+            if (strcmp(s, "{")) {
+                rc = bad(L, file, lineno, "expected '{' to start an entry");
+                break;
+            }
+            memset(&cur, 0, sizeof cur);
+            cur.line = lineno;
+            state = 1;
+        } else if (state == 1) {
+            if (!strcmp(s, "{") || !strcmp(s, "}") || strchr(s, ':')) {
+                rc = bad(L, file, lineno, "expected the entry's name");
+                break;
+            }
+            cur.name = strdup(s);
+            state = 2;
+        } else if (state == 2) {
+            if (strncmp(s, "devcheck:", 9) || !s[9]) {
+                rc = bad(L, file, lineno, "expected 'devcheck:KIND' (e.g. devcheck:device_mismatch, devcheck:*)");
+                break;
+            }
+            cur.kind = strdup(s + 9);
+            state = 3;
+        } else {
+            if (!strcmp(s, "}")) {
+                if (L->n == L->cap) {
+                    size_t ncap = L->cap ? L->cap * 2 : 8;
+                    struct entry *ne = realloc(L->e, ncap * sizeof *ne);
+                    if (!ne) {
+                        rc = bad(L, file, lineno, "out of memory");
+                        break;
+                    }
+                    L->e = ne;
+                    L->cap = ncap;
+                }
+                cur.file = strdup(file);
+                L->e[L->n++] = cur;
+                memset(&cur, 0, sizeof cur);
+                state = 0;
+                continue;
+            }
+            enum fkind k;
+            const char *g;
+            if (!strcmp(s, "...")) {
+                k = F_ANY, g = "";
+            } else if (!strncmp(s, "kernel:", 7)) {
+                if (cur.nframes || cur.kernel) {
+                    rc = bad(L, file, lineno, "'kernel:' comes once, before the frames");
+                    break;
+                }
+                cur.kernel = strdup(s + 7);
+                continue;
+            } else if (!strncmp(s, "fun:", 4)) {
+                k = F_FUN, g = s + 4;
+            } else if (!strncmp(s, "obj:", 4)) {
+                k = F_OBJ, g = s + 4;
+            } else if (!strncmp(s, "src:", 4)) {
+                k = F_SRC, g = s + 4;
+            } else {
+                rc = bad(L, file, lineno, "expected 'kernel:GLOB', 'fun:GLOB', 'obj:GLOB', 'src:GLOB', '...' or '}'");
+                break;
+            }
+            if (k != F_ANY && !*g) {
+                rc = bad(L, file, lineno, "empty pattern");
+                break;
+            }
+            struct fpat *nf = realloc(cur.frames, (cur.nframes + 1) * sizeof *nf);
+            if (!nf) {
+                rc = bad(L, file, lineno, "out of memory");
+                break;
+            }
+            cur.frames = nf;
+            cur.frames[cur.nframes].kind = k;
+            cur.frames[cur.nframes].glob = strdup(g);
+            cur.nframes++;
+        }
+    }
+    if (!rc && state != 0)
+        rc = bad(L, file, lineno + 1, "end of file inside an entry (missing '}')");
+    if (rc || state != 0)
+        free_entry(&cur);                   /* the unfinished entry */
+    fclose(f);
+    return rc;
+}
+
+int dc_supp_load(const char *files, char *err, size_t errlen)
+{
+    struct loader L = { NULL, 0, 0, err, errlen };
+    if (err && errlen)
+        err[0] = 0;
+    char *copy = strdup(files ? files : "");
+    if (!copy) {
+        snprintf(err, errlen, "devcheck: ERROR: out of memory reading suppressions");
+        return -1;
+    }
+    int rc = 0;
+    for (char *save = NULL, *f = strtok_r(copy, ",", &save); f; f = strtok_r(NULL, ",", &save)) {
+        f = trim(f);
+        if (*f && load_file(&L, f) != 0) {
+            rc = -1;
+            break;
+        }
+    }
+    free(copy);
+    if (rc) {
+        free_entries(L.e, L.n);
+        return -1;
+    }
+    dc_supp_reset();
+    entries = L.e;
+    nentries = L.n;
+    return 0;
+}
+
+static int glob(const char *pat, const char *s) { return s && *s && fnmatch(pat, s, 0) == 0; }
+
+static int frame_matches(const struct fpat *p, const struct dc_sframe *f)
+{
+    switch (p->kind) {
+    case F_FUN:
+        return glob(p->glob, f->function) || glob(p->glob, f->symbol);
+    case F_OBJ:
+        return glob(p->glob, f->object);
+    case F_SRC: {
+        if (!f->file || !*f->file)
+            return 0;
+        char fl[4200];
+        snprintf(fl, sizeof fl, "%s:%d", f->file, f->line);
+        return glob(p->glob, f->file) || (f->line > 0 && glob(p->glob, fl));
+    }
+    default:
+        return 1;
+    }
+}
+
+/* Do patterns p[i..] match frames f[j..] (a prefix of them)? */
+static int match_from(const struct entry *e, size_t i, const struct dc_sframe *f, size_t n, size_t j)
+{
+    for (; i < e->nframes; i++, j++) {
+        if (e->frames[i].kind == F_ANY) {
+            for (size_t k = j; k <= n; k++)
+                if (match_from(e, i + 1, f, n, k))
+                    return 1;
+            return 0;
+        }
+        if (j >= n || !frame_matches(&e->frames[i], &f[j]))
+            return 0;
+    }
+    return 1;
+}
+
+int dc_supp_match(const char *kind, const char *kmangled, const char *kdemangled, const struct dc_sframe *frames,
+                  size_t nframes, int count_it)
+{
+    for (size_t i = 0; i < nentries; i++) {
+        const struct entry *e = &entries[i];
+        if (fnmatch(e->kind, kind ? kind : "", 0) != 0)
+            continue;
+        if (e->kernel && !glob(e->kernel, kmangled) && !glob(e->kernel, kdemangled))
+            continue;
+        if (!match_from(e, 0, frames, nframes, 0))
+            continue;
+        if (count_it)
+            __atomic_fetch_add(&entries[i].count, 1, __ATOMIC_RELAXED);
+        return (int)i;
+    }
+    return -1;
+}
+
+void dc_supp_add(int i, uint64_t n)
+{
+    if (i >= 0 && (size_t)i < nentries)
+        __atomic_fetch_add(&entries[i].count, n, __ATOMIC_RELAXED);
+}
+
+const char *dc_supp_entry(size_t i, const char **file, int *line, uint64_t *count)
+{
+    if (i >= nentries)
+        return NULL;
+    if (file)
+        *file = entries[i].file;
+    if (line)
+        *line = entries[i].line;
+    if (count)
+        *count = __atomic_load_n(&entries[i].count, __ATOMIC_RELAXED);
+    return entries[i].name;
+}
+
+/* Glob metacharacters in a name stand for themselves: escaped. */
+static void put_literal(struct dc_buf *b, const char *s)
+{
+    for (; *s; s++) {
+        if (*s == '*' || *s == '?' || *s == '[' || *s == ']' || *s == '\\')
+            dc_bput(b, "\\");
+        dc_bput(b, "%c", *s);
+    }
+}
+
+#define GEN_FRAMES_MAX 8
+
+void dc_supp_generate(struct dc_buf *b, const char *kind, const char *kmangled, const struct dc_sframe *frames,
+                      size_t n)
+{
+    dc_bput(b, "{\n   <insert_a_suppression_name_here>\n   devcheck:%s\n", kind);
+    if (kmangled && *kmangled) {
+        dc_bput(b, "   kernel:");
+        put_literal(b, kmangled);
+        dc_bput(b, "\n");
+    }
+    for (size_t i = 0; i < n && i < GEN_FRAMES_MAX; i++) {
+        const struct dc_sframe *f = &frames[i];
+        if (f->symbol && *f->symbol) {
+            dc_bput(b, "   fun:");
+            put_literal(b, f->symbol);
+        } else if (f->function && *f->function) {
+            dc_bput(b, "   fun:");
+            put_literal(b, f->function);
+        } else if (f->object && *f->object) {
+            dc_bput(b, "   obj:");
+            put_literal(b, f->object);
+        } else {
+            dc_bput(b, "   ...");
+        }
+        dc_bput(b, "\n");
+    }
+    dc_bput(b, "}\n");
+}

@@ -1,0 +1,60 @@
+/* suppress: suppression files in Valgrind's shape (report/FORMAT.md,
+ * "Suppressions"):
+ *
+ *   {
+ *      name-of-the-entry
+ *      devcheck:device_mismatch        (devcheck:KIND, a glob: devcheck:*)
+ *      kernel:concat*                  (optional: mangled or demangled name)
+ *      src:*modeling_*.py:*            (frames of the launch stack, innermost
+ *      fun:main                         first: fun:, obj:, src: globs, and
+ *      ...                              ... for any number of frames)
+ *   }
+ *
+ * The matcher works on one list of frames {function, symbol, object, file,
+ * line}, innermost first: native frames and (issue 12) Python frames alike.
+ * The frames of an entry must match the innermost frames of the stack
+ * (what follows them is not looked at); `...` matches zero or more frames.
+ * Thread-safe after dc_supp_load; counts are atomics. */
+#ifndef DEVCHECK_REPORT_SUPPRESS_H
+#define DEVCHECK_REPORT_SUPPRESS_H
+#include <stddef.h>
+#include <stdint.h>
+
+#pragma GCC visibility push(hidden)
+
+/* One frame as the matcher sees it (any field may be NULL or ""). */
+struct dc_sframe {
+    const char *function;       /* demangled, or a Python function name */
+    const char *symbol;         /* mangled ELF symbol, if any */
+    const char *object;         /* module (ELF object path, or the Python file) */
+    const char *file;           /* source file as recorded (absolute or relative) */
+    int line;                   /* 0: unknown */
+};
+
+/* Loads the comma-separated files in `files` (replacing what was loaded).
+ * 0, or -1 with one line naming the file and line in err (nothing is then
+ * loaded). */
+int dc_supp_load(const char *files, char *err, size_t errlen);
+/* Loaded entries (0: none). */
+size_t dc_supp_count(void);
+/* The first entry matching (kind, kernel names, frames): its index, counted
+ * (count_it) — or -1. */
+int dc_supp_match(const char *kind, const char *kernel_mangled, const char *kernel_demangled,
+                  const struct dc_sframe *frames, size_t nframes, int count_it);
+/* Adds n to entry i's count (repeats of a suppressed finding). */
+void dc_supp_add(int i, uint64_t n);
+/* Entry i: name, file, line where it starts, count so far; NULL name past
+ * the end. */
+const char *dc_supp_entry(size_t i, const char **file, int *line, uint64_t *count);
+/* Forgets all entries and counts (tests). */
+void dc_supp_reset(void);
+/* Zeroes the counts, keeping the entries (a fork child counts its own). */
+void dc_supp_zero(void);
+
+/* A ready-to-paste entry for a finding (--gen-suppressions) into out. */
+struct dc_buf;
+void dc_supp_generate(struct dc_buf *out, const char *kind, const char *kernel_mangled,
+                      const struct dc_sframe *frames, size_t nframes);
+
+#pragma GCC visibility pop
+#endif

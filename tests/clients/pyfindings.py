@@ -1,0 +1,46 @@
+"""Prints the Python side of each finding of a devcheck JSON Lines file, one
+canonical line per finding (the last line per id), in id order:
+
+  KIND kernel=NAME launch=FILE:LINE alloc=FILE:LINE nvtx=A>B
+  framework_device_error at=FILE:LINE tensors=EXPR@DEVICE@FILE:LINE,... hint=...
+
+FILE:LINE is the innermost Python frame in the user's own code (not
+site-packages, not the standard library), its file as a basename; "-" when
+there is none.  NAME is the demangled kernel name without its parameters.
+Then one line: `summary errors=N launches=N`."""
+import json
+import os
+import sys
+
+
+def user(stack):
+    for f in stack or []:
+        path = f.get("file") or ""
+        if path.startswith("<") or "/site-packages/" in path or "/lib/python3." in path:
+            continue
+        return "%s:%s" % (os.path.basename(path), f.get("line"))
+    return "-"
+
+
+recs, summary = {}, None
+for line in open(sys.argv[1]):
+    if not line.strip():
+        continue
+    r = json.loads(line)
+    if r.get("type") == "summary":
+        summary = r
+    elif r.get("type") == "finding":
+        recs[r["id"]] = r
+for i in sorted(recs):
+    r = recs[i]
+    nvtx = ">".join(r.get("nvtx") or []) or "-"
+    if r["kind"] == "framework_device_error":
+        ts = ",".join("%s@%s@%s" % (t["expr"], t["device"], user(t.get("alloc_python_stack"))) for t in r["tensors"])
+        print("framework_device_error at=%s tensors=%s nvtx=%s hint=%s"
+              % (user(r.get("launch_python_stack")), ts, nvtx, r.get("hint", "-")))
+        continue
+    kernel = (r.get("kernel") or "?").split("(")[0]
+    print("%s kernel=%s launch=%s alloc=%s nvtx=%s" % (r["kind"], kernel, user(r.get("launch_python_stack")),
+                                                    user(r.get("alloc_python_stack")), nvtx))
+if summary:
+    print("summary errors=%d launches=%d" % (summary["errors"], summary["launches_checked"]))
