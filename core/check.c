@@ -348,6 +348,13 @@ static void check_word(struct ctx *c, const struct word *w)
     if (r != 2)
         return;
     dc_report_count_operand(l->device, DC_COL_PAGEABLE);
+    /* A pointer field is never pageable host memory by itself: a struct
+     * passed by value often leaves the fields a kernel does not use unset,
+     * and their stack garbage is most often a stale host address (NVIDIA's
+     * graphMemoryNodes: validateGPU's negSquareArrays).  Memory devcheck or
+     * the driver knows (above) is still checked in every field. */
+    if (w->kind == DC_WK_POINTER_FIELD)
+        return;
     f.kind = DC_F_HOST_MEMORY;
     f.alloc_known = 0;
     f.severity = host_severity(1, l->pageable_ok, &skip);

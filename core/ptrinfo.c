@@ -237,8 +237,12 @@ static const struct map *find_locked(uintptr_t v)
 
 int dc_maps_lookup(uintptr_t v, uintptr_t *end, int *writable, char *what, size_t what_len)
 {
+    /* The table is read again when it has the address in no mapping, or in
+     * one that is not host memory: mappings change in place (glibc's thread
+     * arenas and ASan's allocator reserve PROT_NONE space and mprotect it as
+     * they grow), so only a host answer is trusted from the table. */
     int cls = DC_MAP_NONE;
-    for (int round = 0; round < 2 && cls == DC_MAP_NONE; round++) {
+    for (int round = 0; round < 2 && cls != DC_MAP_HOST; round++) {
         if (round == 0)
             pthread_rwlock_rdlock(&maps_lock);
         else {
@@ -246,6 +250,7 @@ int dc_maps_lookup(uintptr_t v, uintptr_t *end, int *writable, char *what, size_
             maps_read_locked();
         }
         const struct map *m = maps ? find_locked(v) : NULL;
+        cls = DC_MAP_NONE;
         if (m) {
             cls = m->cls;
             *end = m->hi;

@@ -6,3 +6,4 @@ include tests/outputs.mk
 include tests/cupti.mk
 include tests/clients.mk
 include tests/install.mk
+include tests/corpus/corpus.mk

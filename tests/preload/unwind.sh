@@ -17,12 +17,16 @@ while read -r lib; do
     esac
 done <"$TMPD/needed"
 
-# binding LOG WHAT: _Unwind_RaiseException was bound to libgcc_s.
+# binding LOG WHAT: _Unwind_RaiseException was bound to libgcc_s (under
+# AddressSanitizer to its interceptor, as without devcheck).
+unwinder='libgcc_s\.so\.1'
+[ "$SANITIZE" = address ] && unwinder='libasan\.so[^ ]*'
+
 check_binding() {
     cat "$1".* >"$1" 2>/dev/null
     # (devcheck's own libunwind, loaded RTLD_LOCAL, binds its own references)
     grep "normal symbol \`_Unwind_RaiseException'" "$1" | grep -v 'binding file [^ ]*libunwind' >"$1.unw" || true
-    expect_grep 'binding file [^ ]*libstdc\+\+\.so[^ ]* .* to [^ ]*libgcc_s\.so\.1 ' "$1.unw"
+    expect_grep "binding file [^ ]*libstdc\\+\\+\\.so[^ ]* .* to [^ ]*$unwinder " "$1.unw"
     expect_no_grep 'to [^ ]*libunwind' "$1.unw"
     note "$2: $(sed 's/.*binding file \([^ ]*\) .* to \([^ ]*\) .*/\1 -> \2/' "$1.unw" | sort -u | tr '\n' ' ')"
 }

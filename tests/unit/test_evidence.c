@@ -452,6 +452,11 @@ static void test_check_classes(void)
     void *heap = malloc(256);
     uintptr_t heap_u[2] = { (uintptr_t)heap, 0 };
     CHECK_EQ_LL(launch(D0, clean_s, heap_u), 0);
+    /* ... nothing in a pointer field either: an unset field's stack garbage
+     * (NVIDIA's graphMemoryNodes: validateGPU's negSquareArrays) */
+    int on_stack = 0;
+    uintptr_t garbage[4] = { (uintptr_t)heap + 16, 0, (uintptr_t)&on_stack, 0 };
+    CHECK_EQ_LL(launch(D0, garbage, zero_u), 0);
     CHECK_EQ_LL(launch((uintptr_t)heap + 8, clean_s, zero_u), 1);
     /* the driver's PROT_NONE reservation of the device address space: never host memory */
     void *reserved = mmap(NULL, 1 << 20, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
