@@ -26,10 +26,12 @@ expect_no_build_path "$P/bin/devcheck" "$P/lib/devcheck/libdevcheck.so" "$P"/lib
 ldd "$P/lib/devcheck/libdevcheck.so" >"$TMPD/ldd" 2>&1 || fail "ldd failed on the installed library"
 expect_no_grep 'not found' "$TMPD/ldd"
 # libunwind and libdw are loaded with dlopen: the library needs glibc alone
-# (and the sanitizer's runtime in a sanitizer build, with its libgcc_s)
+# (and the sanitizer's runtime in a sanitizer build, with its libgcc_s and,
+# for libubsan, libstdc++)
 sed 's/^/    ldd> /' "$TMPD/ldd"
 grep -Ev '^[[:space:]]*(linux-vdso\.so|/lib|lib(c|m|dl|pthread|rt)\.so\.[0-9]+ |lib(asan|tsan|ubsan)\.so)' \
-    "$TMPD/ldd" | { [ -n "$SANITIZE" ] && grep -v '^[[:space:]]*libgcc_s\.so\.1 ' || cat; } >"$TMPD/ldd.other"
+    "$TMPD/ldd" | { [ -n "$SANITIZE" ] && grep -Ev '^[[:space:]]*(libgcc_s\.so\.1|libstdc\+\+\.so\.6) ' || cat; } \
+    >"$TMPD/ldd.other"
 [ ! -s "$TMPD/ldd.other" ] || { cat "$TMPD/ldd.other" >&2; fail "the installed library needs more than glibc"; }
 
 ref_sample_runs
