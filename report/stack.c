@@ -99,23 +99,7 @@ DC_LAZY_POINTERS(DW_FUNCS)
 static int unw_state;
 static pthread_mutex_t unw_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static int unw_ready(void)
-{
-    int st = __atomic_load_n(&unw_state, __ATOMIC_ACQUIRE);
-    if (__builtin_expect(st != 0, 1))
-        return st == 1;
-    pthread_mutex_lock(&unw_lock);
-    if (unw_state == 0) {
-        void *h_ = dlopen("libunwind.so.8", RTLD_NOW | RTLD_LOCAL);
-        int ok = 0;
-        if (h_)
-            DC_LAZY_BIND(h_, UNW_FUNCS, ok);
-        __atomic_store_n(&unw_state, ok ? 1 : -1, __ATOMIC_RELEASE);
-    }
-    st = unw_state;
-    pthread_mutex_unlock(&unw_lock);
-    return st == 1;
-}
+static int unw_ready(void) { return DC_LAZY_LOAD_ONCE(unw_state, unw_lock, "libunwind.so.8", UNW_FUNCS); }
 
 /* libdw: under sym_lock. */
 static int dw_state;                    /* 0 not tried, 1 loaded, -1 unavailable */
