@@ -5,6 +5,7 @@
 
 CUDA_HOME ?= /usr/local/cuda
 SANITIZE  ?=
+include mk/arch.mk
 CC        ?= gcc
 ifeq ($(origin CC),default)
 CC := gcc
@@ -12,7 +13,9 @@ endif
 NVCC      ?= $(CUDA_HOME)/bin/nvcc
 PYTHON    ?= python3
 
-ifeq ($(SANITIZE),)
+ifneq ($(CROSS),)
+BUILD     ?= build-$(ARCH)
+else ifeq ($(SANITIZE),)
 BUILD     ?= build
 else
 ifeq ($(filter $(SANITIZE),address undefined thread),)
@@ -50,7 +53,7 @@ all: deps
 deps: $(DEPS_STAMP)
 $(DEPS_STAMP): mk/deps.sh
 	@mkdir -p $(BUILD)
-	@CC=$(CC) sh mk/deps.sh $(CUDA_HOME)
+	@CC="$(CC)" DEB_ARCH=$(DEB_ARCH) QEMU=$(QEMU) sh mk/deps.sh $(CUDA_HOME)
 	@touch $@
 
 include sim/sim.mk
@@ -63,6 +66,9 @@ include packaging/packaging.mk
 include samples/samples.mk
 include tests/tests.mk
 include bench/bench.mk
+ifneq ($(CROSS),)
+include mk/cross.mk
+endif
 
 .PHONY: build-all
 build-all: $(ALL)
@@ -70,9 +76,10 @@ build-all: $(ALL)
 $(ALL): | $(DEPS_STAMP)
 
 # `make test` is the CI entry point: it builds everything and runs every test;
-# its last line is `N passed, N failed`.
+# its last line is `N passed, N failed`.  A cross build's tests run under
+# qemu-user (TEST_UNDER, mk/cross.mk).
 test: all
-	@BUILD=$(BUILD) SANITIZE=$(SANITIZE) CUDA_HOME=$(CUDA_HOME) sh tests/run.sh $(TESTS)
+	@BUILD=$(BUILD) SANITIZE=$(SANITIZE) CUDA_HOME=$(CUDA_HOME) CC="$(CC)" CROSS=$(CROSS) $(TEST_UNDER) sh tests/run.sh $(TESTS)
 
 # `make demo` is devcheck's main job: the buggy samples under devcheck on the
 # simulated GPUs (or real ones when a driver is present), then the fixed ones.
@@ -80,4 +87,4 @@ demo: all
 	@BUILD=$(BUILD) sh demo/run.sh
 
 clean:
-	rm -rf build build-address build-undefined build-thread
+	rm -rf build build-address build-undefined build-thread build-aarch64

@@ -48,23 +48,7 @@ DC_LAZY_POINTERS(HD_FUNCS)
 static int hd_state;                    /* 0 not tried, 1 loaded, -1 unavailable */
 static pthread_mutex_t hd_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static int hd_ready(void)
-{
-    int st = __atomic_load_n(&hd_state, __ATOMIC_ACQUIRE);
-    if (__builtin_expect(st != 0, 1))
-        return st == 1;
-    pthread_mutex_lock(&hd_lock);
-    if (hd_state == 0) {
-        void *h_ = dlopen("libdw.so.1", RTLD_NOW | RTLD_LOCAL);
-        int ok = 0;
-        if (h_)
-            DC_LAZY_BIND(h_, HD_FUNCS, ok);
-        __atomic_store_n(&hd_state, ok ? 1 : -1, __ATOMIC_RELEASE);
-    }
-    st = hd_state;
-    pthread_mutex_unlock(&hd_lock);
-    return st == 1;
-}
+static int hd_ready(void) { return DC_LAZY_LOAD_ONCE(hd_state, hd_lock, "libdw.so.1", HD_FUNCS); }
 
 void dc_hostdwarf_fork_prepare(void) { pthread_mutex_lock(&hd_lock); }
 void dc_hostdwarf_fork_parent(void) { pthread_mutex_unlock(&hd_lock); }

@@ -28,6 +28,7 @@
  * first loaded gets both copies' calls), and a runtime unloaded and loaded
  * again (the cached pointer is the first's). */
 #include "preload/preload.h"
+#include "preload/arch.h"
 #include "preload/yield.h"
 #include "report/forklock.h"
 
@@ -61,7 +62,7 @@ static const struct drv_entry drv_table[] = {
 /* --- state --------------------------------------------------------------- */
 
 static pthread_once_t bind_once = PTHREAD_ONCE_INIT;
-void *(*dc_real_dlsym)(void *, const char *);   /* used by the dlsym stub */
+void *(*dc_real_dlsym)(void *, const char *);   /* used by the dlsym stub (arch_<arch>.S) */
 static char bind_error[256];
 static struct dc_binding binding;
 
@@ -71,7 +72,7 @@ DC_NO_SANITIZE static void bind_dlsym(void)
 {
     void *p = dlvsym(RTLD_NEXT, "dlsym", "GLIBC_2.34");
     if (!p)
-        p = dlvsym(RTLD_NEXT, "dlsym", "GLIBC_2.2.5");
+        p = dlvsym(RTLD_NEXT, "dlsym", DC_GLIBC_BASE);
     __atomic_store_n(&dc_real_dlsym, (void *(*)(void *, const char *))p, __ATOMIC_RELEASE);
 }
 
@@ -271,9 +272,10 @@ void *dc_substitute(void *p)
 
 /* --- dlsym ------------------------------------------------------------------ */
 
-/* Called by the dlsym entry stub.  Returns the wrapper to hand back, or NULL:
- * the stub then jumps to the real dlsym with the caller's own return address
- * (RTLD_NEXT is relative to the caller, so the real dlsym must see it).
+/* Called by the dlsym entry stub (arch_<arch>.S).  Returns the wrapper to
+ * hand back, or NULL: the stub then jumps to the real dlsym with the caller's
+ * own return address (RTLD_NEXT is relative to the caller, so the real dlsym
+ * must see it).
  * Substitutes only exact names of hooked driver entry points, and only when
  * the lookup would have returned the driver's own function. */
 DC_NO_SANITIZE static int same_name(const char *a, const char *b)
@@ -318,56 +320,10 @@ DC_NO_SANITIZE void *dc_dlsym_subst(void *handle, const char *name)
     return p && p == *e->real ? e->wrapper : NULL;
 }
 
-#if defined(__x86_64__)
-/* The exported dlsym: dlsym@GLIBC_2.2.5 and dlsym@@GLIBC_2.34.  Written in
- * assembly so that the fall-through is a true tail jump, whatever the
- * optimisation level: glibc's dlsym resolves RTLD_NEXT relative to its
- * return address, which must stay our caller's. */
-__asm__(
-    "    .text\n"
-    "    .p2align 4\n"
-    "    .globl dc_dlsym_v2_34\n"
-    "    .type dc_dlsym_v2_34, @function\n"
-    "    .globl dc_dlsym_v2_2_5\n"
-    "    .type dc_dlsym_v2_2_5, @function\n"
-    "dc_dlsym_v2_34:\n"
-    "dc_dlsym_v2_2_5:\n"
-    "    .cfi_startproc\n"
-    "    pushq %rdi\n"
-    "    .cfi_adjust_cfa_offset 8\n"
-    "    pushq %rsi\n"
-    "    .cfi_adjust_cfa_offset 8\n"
-    "    subq $8, %rsp\n"
-    "    .cfi_adjust_cfa_offset 8\n"
-    "    call dc_dlsym_subst\n"
-    "    addq $8, %rsp\n"
-    "    .cfi_adjust_cfa_offset -8\n"
-    "    popq %rsi\n"
-    "    .cfi_adjust_cfa_offset -8\n"
-    "    popq %rdi\n"
-    "    .cfi_adjust_cfa_offset -8\n"
-    "    testq %rax, %rax\n"
-    "    jnz 1f\n"
-    "    movq dc_real_dlsym(%rip), %rax\n"
-    "    testq %rax, %rax\n"
-    "    jz 1f\n"
-    "    jmp *%rax\n"
-    "1:  ret\n"
-    "    .cfi_endproc\n"
-    "    .size dc_dlsym_v2_34, .-dc_dlsym_v2_34\n"
-    "    .size dc_dlsym_v2_2_5, .-dc_dlsym_v2_2_5\n"
-    "    .symver dc_dlsym_v2_34, dlsym@@GLIBC_2.34\n"
-    "    .symver dc_dlsym_v2_2_5, dlsym@GLIBC_2.2.5\n");
-#else
-/* Elsewhere: a C tail call (the compiler makes it a jump at -O1 and above). */
-DC_EXPORT void *dc_dlsym_v2_34(void *handle, const char *name)
-{
-    void *s = dc_dlsym_subst(handle, name);
-    return s ? s : dc_real_dlsym(handle, name);
-}
-__asm__(".symver dc_dlsym_v2_34, dlsym@@GLIBC_2.34\n"
-        ".symver dc_dlsym_v2_34, dlsym@GLIBC_2.2.5\n");
-#endif
+/* The exported dlsym, dlsym@@GLIBC_2.34 and dlsym@<the architecture's base
+ * version>, is an entry stub in assembly, preload/arch_<arch>.S: it calls
+ * dc_dlsym_subst and, when that returns NULL, jumps to dc_real_dlsym with the
+ * caller's return address (a true tail jump whatever the optimisation). */
 
 /* --- cuGetProcAddress ----------------------------------------------------- */
 

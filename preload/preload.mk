@@ -9,7 +9,9 @@ PRELOAD_SO    := $(BUILD)/lib/libdevcheck.so
 PRELOAD_SRCS  := preload/interpose.c preload/startup.c preload/hooks_mem.c preload/hooks_launch.c \
                  preload/hooks_runtime.c preload/hooks_cupti.c preload/hooks_module.c preload/hooks_copy.c \
                  preload/python.c preload/nvtx.c
-PRELOAD_OBJS  := $(patsubst %.c,$(BUILD)/obj/%.o,$(PRELOAD_SRCS))
+# the dlsym entry stub, per architecture (ARCH: mk/arch.mk)
+PRELOAD_ASM   := preload/arch_$(ARCH).S
+PRELOAD_OBJS  := $(patsubst %.c,$(BUILD)/obj/%.o,$(PRELOAD_SRCS)) $(patsubst %.S,$(BUILD)/obj/%.o,$(PRELOAD_ASM))
 PRELOAD_MAP   := $(BUILD)/obj/preload/exports.map
 # nvcc checks preload/rt_proto.h against the toolkit's own declarations.
 PRELOAD_PROTO := $(BUILD)/obj/preload/rt_proto_check.o
@@ -20,7 +22,11 @@ $(BUILD)/obj/preload/%.o: preload/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(DCCORE_CFLAGS) -MMD -MP -c $< -o $@
 
-$(PRELOAD_MAP): preload/exports.map.in preload/hooks.def
+$(BUILD)/obj/preload/%.o: preload/%.S
+	@mkdir -p $(dir $@)
+	$(CC) $(DCCORE_CFLAGS) -MMD -MP -c $< -o $@
+
+$(PRELOAD_MAP): preload/exports.map.in preload/hooks.def preload/arch.h
 	@mkdir -p $(dir $@)
 	$(CC) -E -P -x c -I. preload/exports.map.in -o $@
 

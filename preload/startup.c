@@ -9,6 +9,7 @@
  * CUPTI subscriber is started through the core's front-end registration
  * (dc_core_start_frontends): the interposer never names it. */
 #include "preload/preload.h"
+#include "preload/arch.h"
 #include "preload/yield.h"
 #include "core/options.h"
 #include "report/report.h"
@@ -318,7 +319,9 @@ static int start_main(const char *version, main_fn main, int argc, char **argv, 
     return real(main_hook, argc, argv, init_fn, fini, rtld_fini, stack_end);
 }
 
-/* glibc's startup: learn main's return value. */
+/* glibc's startup: learn main's return value.  Under both versions libc
+ * defines (preload/arch.h): programs linked against glibc 2.34 or later
+ * import __libc_start_main@GLIBC_2.34, older ones the base version. */
 int dc_lsm_v2_34(main_fn main, int argc, char **argv, void (*init_fn)(void), void (*fini)(void),
                  void (*rtld_fini)(void), void *stack_end) DC_EXPORT;
 int dc_lsm_v2_34(main_fn main, int argc, char **argv, void (*init_fn)(void), void (*fini)(void),
@@ -326,21 +329,22 @@ int dc_lsm_v2_34(main_fn main, int argc, char **argv, void (*init_fn)(void), voi
 {
     return start_main("GLIBC_2.34", main, argc, argv, init_fn, fini, rtld_fini, stack_end);
 }
-int dc_lsm_v2_2_5(main_fn main, int argc, char **argv, void (*init_fn)(void), void (*fini)(void),
-                  void (*rtld_fini)(void), void *stack_end) DC_EXPORT;
-int dc_lsm_v2_2_5(main_fn main, int argc, char **argv, void (*init_fn)(void), void (*fini)(void),
-                  void (*rtld_fini)(void), void *stack_end)
+int dc_lsm_base(main_fn main, int argc, char **argv, void (*init_fn)(void), void (*fini)(void),
+                void (*rtld_fini)(void), void *stack_end) DC_EXPORT;
+int dc_lsm_base(main_fn main, int argc, char **argv, void (*init_fn)(void), void (*fini)(void),
+                void (*rtld_fini)(void), void *stack_end)
 {
-    return start_main("GLIBC_2.2.5", main, argc, argv, init_fn, fini, rtld_fini, stack_end);
+    return start_main(DC_GLIBC_BASE, main, argc, argv, init_fn, fini, rtld_fini, stack_end);
 }
 __asm__(".symver dc_lsm_v2_34, __libc_start_main@@GLIBC_2.34\n"
-        ".symver dc_lsm_v2_2_5, __libc_start_main@GLIBC_2.2.5\n");
+        ".symver dc_lsm_base, __libc_start_main@" DC_GLIBC_BASE "\n");
 
-/* exit(): learn an explicit exit status. */
+/* exit(): learn an explicit exit status.  exit@@<base version> (the version
+ * script, preload/exports.map.in). */
 DC_EXPORT void exit(int status)
 {
     exit_status = status & 0xff;
-    void (*real)(int) = (void (*)(int))dlvsym(RTLD_NEXT, "exit", "GLIBC_2.2.5");
+    void (*real)(int) = (void (*)(int))dlvsym(RTLD_NEXT, "exit", DC_GLIBC_BASE);
     if (real)
         real(status);
     fflush(NULL);

@@ -8,6 +8,7 @@
 #ifndef DC_LAZYLIB_H
 #define DC_LAZYLIB_H
 #include <dlfcn.h>
+#include <pthread.h>
 
 #define DC_STR_(x) #x
 #define DC_STR(x) DC_STR_(x)            /* the library's own name of a macro-renamed function */
@@ -22,6 +23,32 @@
         ok = 1;                                                                 \
         FUNCS(DC_LAZY_BIND_ONE_)                                                \
     } while (0)
+/* The body of a loader that runs once: *state is 0 not tried, 1 loaded, -1
+ * unavailable, published with a release store and read without the lock
+ * once set; threads that come while it loads wait on lock.  Evaluates to 1
+ * when the library and every function of FUNCS are there. */
+#define DC_LAZY_LOAD_ONCE(state, lock, soname, FUNCS) DC_LAZY_LOAD_ONCE_THEN(state, lock, soname, FUNCS, (void)0)
+/* The same, running `then` (a statement) once the library is bound, under
+ * the lock, before any other thread may use it. */
+#define DC_LAZY_LOAD_ONCE_THEN(state, lock, soname, FUNCS, then)                \
+    ({                                                                          \
+        int st_ = __atomic_load_n(&(state), __ATOMIC_ACQUIRE);                  \
+        if (__builtin_expect(st_ == 0, 0)) {                                    \
+            pthread_mutex_lock(&(lock));                                        \
+            if ((state) == 0) {                                                 \
+                void *h_ = dlopen(soname, RTLD_NOW | RTLD_LOCAL);               \
+                int ok = 0;                                                     \
+                if (h_)                                                         \
+                    DC_LAZY_BIND(h_, FUNCS, ok);                                \
+                if (ok)                                                         \
+                    then;                                                       \
+                __atomic_store_n(&(state), ok ? 1 : -1, __ATOMIC_RELEASE);      \
+            }                                                                   \
+            st_ = (state);                                                      \
+            pthread_mutex_unlock(&(lock));                                      \
+        }                                                                       \
+        st_ == 1;                                                               \
+    })
 #define DC_LAZY_BIND_ONE_(name)                                                 \
     if (ok && !(p_##name = (__typeof__(p_##name))dlsym(h_, DC_STR(name))))      \
         ok = 0;

@@ -49,9 +49,18 @@
 /* --- the libraries, loaded on first use ----------------------------------------- */
 
 /* libunwind.so.8: unw_init_local etc. are macros naming the target's
- * functions (_ULx86_64_init_local); unw_getcontext is unw_tdep_getcontext. */
+ * functions (_ULx86_64_init_local); unw_getcontext is unw_tdep_getcontext, a
+ * function of the library on x86-64 (_Ux86_64_getcontext) but inline
+ * assembly on aarch64 (libunwind-aarch64.h), used as it is there. */
+#if defined(__aarch64__)
+#define UNW_GETCONTEXT_FUNC(X)
+#define unw_getcontext_call(uc) unw_tdep_getcontext(uc)
+#else
+#define UNW_GETCONTEXT_FUNC(X) X(unw_tdep_getcontext)
+#define unw_getcontext_call(uc) p_unw_tdep_getcontext(uc)
+#endif
 #define UNW_FUNCS(X)                    \
-    X(unw_tdep_getcontext)              \
+    UNW_GETCONTEXT_FUNC(X)              \
     X(unw_init_local)                   \
     X(unw_get_reg)                      \
     X(unw_step)                         \
@@ -95,22 +104,7 @@ static void unw_warm_up(void);
 
 static int unw_ready(void)
 {
-    int st = __atomic_load_n(&unw_state, __ATOMIC_ACQUIRE);
-    if (__builtin_expect(st != 0, 1))
-        return st == 1;
-    pthread_mutex_lock(&unw_lock);
-    if (unw_state == 0) {
-        void *h_ = dlopen("libunwind.so.8", RTLD_NOW | RTLD_LOCAL);
-        int ok = 0;
-        if (h_)
-            DC_LAZY_BIND(h_, UNW_FUNCS, ok);
-        if (ok)
-            unw_warm_up();
-        __atomic_store_n(&unw_state, ok ? 1 : -1, __ATOMIC_RELEASE);
-    }
-    st = unw_state;
-    pthread_mutex_unlock(&unw_lock);
-    return st == 1;
+    return DC_LAZY_LOAD_ONCE_THEN(unw_state, unw_lock, "libunwind.so.8", UNW_FUNCS, unw_warm_up());
 }
 
 /* libdw: under sym_lock. */
@@ -221,7 +215,7 @@ static inline __attribute__((always_inline)) int capture_ips(void **buf, int max
     unw_context_t uc;
     unw_cursor_t cur;
     int n = 0;
-    if (p_unw_tdep_getcontext(&uc) != 0 || p_unw_init_local(&cur, &uc) != 0)
+    if (unw_getcontext_call(&uc) != 0 || p_unw_init_local(&cur, &uc) != 0)
         return 0;
     do {
         unw_word_t ip;

@@ -2,8 +2,8 @@
 # PyTorch, Triton, numba-cuda, cuda-bindings and cuda-core programs on the
 # sim, with and without devcheck.  They need the virtualenv mk/pyenv.sh makes
 # (pinned in tests/clients/requirements.txt, cached outside the clone), so
-# they run only without a sanitizer.
-ifeq ($(SANITIZE),)
+# they run only without a sanitizer, and not in a cross build (mk/cross.mk).
+ifeq ($(SANITIZE)$(CROSS),)
 CLIENT_T := $(BUILD)/tests/clients
 $(CLIENT_T)/libclient_twins.so: tests/clients/client_twins.c
 	@mkdir -p $(@D)

@@ -60,6 +60,27 @@ $(PT_BUILD)/procaddr: tests/preload/procaddr.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS) -ldl
 
+# C programs only, so they run in a cross build too (mk/cross.mk), on the
+# kernel of xdev.cu from its cubin (device code: the same for every host).
+#   drvapi.sh          driver entry points through dlsym at either glibc version
+#   glibc_versions.sh  dlsym / __libc_start_main / exit versions = libc's (readelf)
+#   rt12_kernel.sh     __cudaLaunchKernel(_ptsz)@libcudart.so.12 (CUDA 12.9)
+ALL   += $(PT_BUILD)/xdev.cubin $(PT_BUILD)/drvapi $(PT_BUILD)/rt12_kernel
+TESTS += tests/preload/drvapi.sh tests/preload/glibc_versions.sh tests/preload/rt12_kernel.sh
+
+$(PT_BUILD)/xdev.cubin: tests/preload/xdev.cu
+	@mkdir -p $(@D)
+	$(NVCC) -Wno-deprecated-gpu-targets -cubin -o $@ $<
+
+$(PT_BUILD)/drvapi: tests/preload/drvapi.c preload/arch.h
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -I. -o $@ $< $(ALL_LDFLAGS) -ldl
+
+$(PT_BUILD)/rt12_kernel: tests/preload/rt12_kernel.c preload/rt_proto.h $(PT_BUILD)/rt12/libcudart.so.12
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -I. -o $@ $< $(ALL_LDFLAGS) $(PT_BUILD)/rt12/libcudart.so.12 \
+	    -L$(CUDA_HOME)/lib64/stubs -lcuda -Wl,-rpath,'$$ORIGIN/rt12'
+
 $(PT_BUILD)/fork_test: tests/preload/fork_test.cu
 	@mkdir -p $(@D)
 	$(NVCC) $(ALL_NVCCFLAGS) -o $@ $< -ldl -lpthread
@@ -75,9 +96,9 @@ $(PT_BUILD)/launches: tests/preload/launches.cu
 	$(NVCC) $(ALL_NVCCFLAGS) -o $@ $< -L$(CUDA_HOME)/lib64/stubs -lcuda
 
 # A stand-in for CUDA 12's libcudart.so.12 and a program built against it.
-$(PT_BUILD)/rt12/libcudart.so.12: tests/preload/fake_rt12.c tests/preload/fake_rt12.map
+$(PT_BUILD)/rt12/libcudart.so.12: tests/preload/fake_rt12.c tests/preload/fake_rt12.map preload/rt_proto.h
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -shared -o $@ $< $(ALL_LDFLAGS) -Wl,-soname,libcudart.so.12 \
+	$(CC) $(ALL_CFLAGS) -I. -shared -o $@ $< $(ALL_LDFLAGS) -Wl,-soname,libcudart.so.12 \
 	    -Wl,--version-script=tests/preload/fake_rt12.map
 
 $(PT_BUILD)/rt12_main: tests/preload/rt12_main.c $(PT_BUILD)/rt12/libcudart.so.12

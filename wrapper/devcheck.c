@@ -439,6 +439,18 @@ static int report_main(int argc, char **argv)
     return unreadable || bad_docs ? 2 : errors ? 1 : 0;
 }
 
+/* Puts dir first in the colon-separated list of environment variable name. */
+static void prepend_path(const char *name, const char *dir)
+{
+    const char *old = getenv(name);
+    char *path = malloc(strlen(dir) + (old ? strlen(old) : 0) + 2);
+    if (!path)
+        die(127, "devcheck: out of memory%s%s", "", "");
+    sprintf(path, "%s%s%s", dir, old && *old ? ":" : "", old && *old ? old : "");
+    set_env(name, path);
+    free(path);
+}
+
 static void set_default_env(const char *name, const char *value)
 {
     const char *v = getenv(name);
@@ -461,13 +473,7 @@ static void framework_env(const char *dir, const char *lib)
         home_path(buf, sizeof buf, dir, "/../lib/devcheck/python", "/../lib/python");
         if (!realpath(buf, py))
             return;
-        const char *old = getenv("PYTHONPATH");
-        char *path = malloc(strlen(py) + (old ? strlen(old) : 0) + 2);
-        if (!path)
-            die(127, "devcheck: out of memory%s%s", "", "");
-        sprintf(path, "%s%s%s", py, old && *old ? ":" : "", old && *old ? old : "");
-        set_env("PYTHONPATH", path);
-        free(path);
+        prepend_path("PYTHONPATH", py);
     }
 }
 
@@ -555,13 +561,7 @@ int main(int argc, char **argv)
         else
             snprintf(ndev, sizeof ndev, "%s", envdev && *envdev ? envdev : "4");
         set_env("SIMCUDA_DEVICES", ndev);
-        const char *ldp = getenv("LD_LIBRARY_PATH");
-        char *path = malloc(strlen(sim) + (ldp ? strlen(ldp) : 0) + 2);
-        if (!path)
-            die(127, "devcheck: out of memory%s%s", "", "");
-        sprintf(path, "%s%s%s", sim, ldp && *ldp ? ":" : "", ldp && *ldp ? ldp : "");
-        set_env("LD_LIBRARY_PATH", path);
-        free(path);
+        prepend_path("LD_LIBRARY_PATH", sim);
         join(simrt, sizeof simrt, sim, "/libcudart.so.13");
         if (force)
             fprintf(stderr, "devcheck: running on %s simulated GPUs (%s, its libcudart.so.13 preloaded)\n", ndev,

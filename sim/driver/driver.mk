@@ -58,7 +58,7 @@ $(DRV_STUBS_O): $(DRV_STUBS)
 # cuGetProcAddress hands out the stubs too, as the real driver knows every name
 $(DRV_OBJDIR)/defined.txt: $(DRV_OBJS) $(DRV_STUBS_O)
 	@mkdir -p $(@D)
-	nm --defined-only $(DRV_OBJS) $(DRV_STUBS_O) > $@.tmp && mv $@.tmp $@
+	$(NM) --defined-only $(DRV_OBJS) $(DRV_STUBS_O) > $@.tmp && mv $@.tmp $@
 
 $(DRV_OBJDIR)/stub_syms.txt: $(CUDA_HOME)/lib64/stubs/libcuda.so
 	@mkdir -p $(@D)
@@ -85,7 +85,7 @@ $(DRV_CB_O): $(DRV_CB_C) $(DRV_HDRS)
 
 $(DRV_OBJDIR)/impl/%.o: $(DRV_OBJDIR)/%.o $(DRV_CB_SYMS)
 	@mkdir -p $(@D)
-	objcopy --redefine-syms=$(DRV_CB_SYMS) $< $@
+	$(OBJCOPY) --redefine-syms=$(DRV_CB_SYMS) $< $@
 
 # procaddr.o is not renamed: cuGetProcAddress hands out the wrappers
 $(DRV_LIB): $(DRV_IMPL_OBJS) $(DRV_CB_O) $(DRV_PROC_O) $(DRV_STUBS_O) $(DRV_MAP)

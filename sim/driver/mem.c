@@ -592,9 +592,19 @@ static int alloc_accessible(const struct sim_alloc *a, int dev, const struct sim
     }
 }
 
+/* The end of the largest user space of the architecture: a word at or above
+ * it is no address (data).  x86-64: 2^56 with 5-level paging (2^47 with
+ * 4-level); aarch64: 2^52 with 52-bit VA, 2^48 by default, where libraries,
+ * mmap() memory and stacks sit just below 2^48, above x86-64's 2^47. */
+#if defined(__aarch64__)
+#define USER_VA_END ((uintptr_t)1 << 52)
+#else
+#define USER_VA_END ((uintptr_t)1 << 56)
+#endif
+
 int sim_mem_accessible(uintptr_t w, int dev, const struct sim_ctx *ctx)
 {
-    if (w < 65536 || w >= ((uintptr_t)1 << 47))
+    if (w < 65536 || w >= USER_VA_END)
         return 1;
     struct sim_alloc *a = find(w);
     if (a)

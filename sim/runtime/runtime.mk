@@ -49,7 +49,7 @@ $(RT_OBJDIR)/cbwrap.o: $(RT_CB_C) $(RT_HDRS)
 
 $(RT_OBJDIR)/impl/%.o: $(RT_OBJDIR)/%.o $(RT_CB_SYMS)
 	@mkdir -p $(@D)
-	objcopy --redefine-syms=$(RT_CB_SYMS) $< $@
+	$(OBJCOPY) --redefine-syms=$(RT_CB_SYMS) $< $@
 
 # Prototype check of the __cuda* internals against nvcc's own declarations.
 $(RT_CHECK): $(RT_DIR)/rt_protocheck.cu $(RT_DIR)/rt.h $(RT_DIR)/drv.def
@@ -59,7 +59,7 @@ $(RT_CHECK): $(RT_DIR)/rt_protocheck.cu $(RT_DIR)/rt.h $(RT_DIR)/drv.def
 $(RT_STUBS): sim/gen_stubs.py $(RT_OBJS)
 	@mkdir -p $(@D)
 	$(PYTHON) sim/gen_stubs.py --api runtime --real $(CUDA_HOME)/lib64/libcudart.so.13 \
-	    --version-node libcudart.so.13 --cuda-home $(CUDA_HOME) \
+	    --version-node libcudart.so.13 --cuda-home $(CUDA_HOME) --cc $(CC) \
 	    -o $(RT_STUBS) --map $(RT_MAP) $(RT_OBJS)
 $(RT_MAP): $(RT_STUBS)
 	@test -f $@ || { rm -f $(RT_STUBS); echo "$@ missing: rerun make" >&2; exit 1; }

@@ -38,8 +38,12 @@ void *dlsym(void *handle, const char *name)
     static dlsym_fn real;
     if (!real) {
         real = (dlsym_fn)dlvsym(RTLD_NEXT, "dlsym", "GLIBC_2.34");
-        if (!real)
+        if (!real)              /* glibc before 2.34: the architecture's base version */
+#if defined(__aarch64__)
+            real = (dlsym_fn)dlvsym(RTLD_NEXT, "dlsym", "GLIBC_2.17");
+#else
             real = (dlsym_fn)dlvsym(RTLD_NEXT, "dlsym", "GLIBC_2.2.5");
+#endif
     }
     void *p = real(handle, name);
     if (name[0] == 'c' && name[1] == 'u' && name[2] >= 'A' && name[2] <= 'Z') {

@@ -3,7 +3,7 @@
 # called (stubs_call), and linked into libraries whose exports are compared
 # with NVIDIA's (stubs_exports.sh).
 STUBS_T    := $(BUILD)/tests/stubs
-STUBS_GEN  := $(PYTHON) sim/gen_stubs.py --cuda-home $(CUDA_HOME)
+STUBS_GEN  := $(PYTHON) sim/gen_stubs.py --cuda-home $(CUDA_HOME) --cc $(CC)
 STUBS_IMPL := $(STUBS_T)/impl.o
 STUBS_ZDEFS := $(if $(SANITIZE),,-Wl,-z,defs)
 

@@ -4,7 +4,8 @@
 # starts (a cold build takes minutes, more than one test's time limit; a warm
 # one nothing).  Without a sanitizer only: some 70 runs of NVIDIA's programs,
 # minutes more under each sanitizer, for call patterns the e2e tests already
-# cover under them.
+# cover under them.  Not in a cross build (mk/cross.mk): the samples are
+# nvcc's programs for this machine.
 CORPUS_T := $(BUILD)/tests/corpus
 CUDA_SAMPLES_MIRROR ?= /work/.mirror/NVIDIA+cuda-samples/repo
 export CUDA_SAMPLES_MIRROR
@@ -12,7 +13,7 @@ ALL += $(CORPUS_T)/libcorpus_twins.so
 $(CORPUS_T)/libcorpus_twins.so: tests/corpus/twins.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -shared -o $@ $< $(ALL_LDFLAGS)
-ifeq ($(SANITIZE),)
+ifeq ($(SANITIZE)$(CROSS),)
 TESTS += tests/corpus/nvidia_samples.sh
 
 .PHONY: corpus-samples

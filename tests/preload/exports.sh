@@ -3,7 +3,8 @@
 # exit and __libc_start_main, devcheck_framework_error (the Python hook's entry)
 # and InitializeInjectionNvtx2 (the NVTX injection), with the right symbol
 # versions (runtime hooks also under cudart 12 / 11.0 versions where the entry
-# point exists there; CUPTI hooks under libcupti's 13 and 12).
+# point exists there; CUPTI hooks under libcupti's 13 and 12; glibc's at the
+# target architecture's versions).
 . "$ROOT/tests/preload/common.sh"
 need "$DEVCHECK_LIB"
 nm -D --defined-only "$DEVCHECK_LIB" | awk '$2 != "A" { print $3 }' | sort >"$TMPD/nm"
@@ -18,8 +19,10 @@ nm -D --defined-only "$DEVCHECK_LIB" | awk '$2 != "A" { print $3 }' | sort >"$TM
 #define DC_RT(n, since) n@@libcudart.so.13;OLD_##since(n)
 #include "preload/hooks.def"
 EOC
-    printf '%s\n' 'dlsym@@GLIBC_2.34' 'dlsym@GLIBC_2.2.5' '__libc_start_main@@GLIBC_2.34' \
-        '__libc_start_main@GLIBC_2.2.5' 'exit@@GLIBC_2.2.5' 'devcheck_framework_error@@DEVCHECK_1' \
+    # glibc's names at the target's base version (preload/arch.h)
+    base=$(printf '#include "preload/arch.h"\nDC_GLIBC_BASE_NODE\n' | ${CC:-gcc} -E -P -I"$ROOT" -x c - | tr -d ' ')
+    printf '%s\n' 'dlsym@@GLIBC_2.34' "dlsym@$base" '__libc_start_main@@GLIBC_2.34' \
+        "__libc_start_main@$base" "exit@@$base" 'devcheck_framework_error@@DEVCHECK_1' \
         'InitializeInjectionNvtx2@@DEVCHECK_1'
 } | sort >"$TMPD/want"
 grep -q '^cuLaunchKernel@@DEVCHECK_1$' "$TMPD/want" || fail "could not expand preload/hooks.def"
