@@ -883,6 +883,18 @@ static int function_type(struct parser *p, struct ty *out)
     return 1;
 }
 
+/* After U or u: <source-name> [<template-args>], what a vendor qualifier or
+ * a vendor extended type is named by; 0 if malformed. */
+static int vendor_name(struct parser *p)
+{
+    const char *id;
+    size_t len;
+    if (!source_name(p, &id, &len))
+        return 0;
+    struct ty args;
+    return look(p, 0) != 'I' || template_args(p, 0, &args);
+}
+
 static int type(struct parser *p, struct ty *out)
 {
     if (++p->depth > MAX_DEPTH)
@@ -918,32 +930,18 @@ static int type(struct parser *p, struct ty *out)
         break;
     }
     case 'U': {                         /* vendor qualifier: U <source-name> [<template-args>] <type> */
-        const char *id;
-        size_t len;
         p->i++;
-        if (!source_name(p, &id, &len))
+        if (!vendor_name(p))
             break;
-        if (look(p, 0) == 'I') {
-            struct ty args;
-            if (!template_args(p, 0, &args))
-                break;
-        }
         while (eat(p, 'r') || eat(p, 'V') || eat(p, 'K'))
             ;
         ok = type(p, out);
         break;
     }
     case 'u': {                         /* vendor extended type: a candidate, unlike builtins */
-        const char *id;
-        size_t len;
         p->i++;
-        if (!source_name(p, &id, &len))
+        if (!vendor_name(p))
             break;
-        if (look(p, 0) == 'I') {
-            struct ty args;
-            if (!template_args(p, 0, &args))
-                break;
-        }
         out->kind = TK_UNKNOWN;
         ok = 1;
         break;

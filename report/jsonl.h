@@ -28,6 +28,10 @@ void dc_jsonl_finding(struct dc_buf *b, const struct dc_finding *f, uint64_t id,
 /* The summary object (not_recorded: s->dropped); the suppressions that
  * matched, from report/suppress.h; the driver's CUDA version and where
  * parameter layouts come from (the driver, or devcheck's image reader). */
+/* The summary's counters, "findings":N,...,"write_errors":N (no braces), for
+ * a process's summary and a merged one; at most DC_JSONL_COUNTS_MAX bytes. */
+#define DC_JSONL_COUNTS_MAX 512
+void dc_jsonl_summary_counts(char *out, size_t len, const struct dc_report_stats *s);
 void dc_jsonl_summary(struct dc_buf *b, const struct dc_report_stats *s, const struct dc_proc *proc,
                       int driver_version, int driver_layouts);
 

@@ -1,6 +1,7 @@
 /* merge: JSON Lines records read back, merged across processes (see
  * merge.h). */
 #include "report/merge.h"
+#include "report/jsonl.h"
 #include "report/sinks.h"
 #include "report/text.h"
 
@@ -816,15 +817,9 @@ void dc_model_jsonl(const struct dc_model *m, struct dc_sbuf *o)
      * file's): a merged file read again keeps its rank */
     dc_sput(o, "{\"type\":\"summary\",");
     dc_model_put_proc(o, p0 ? p0->pid : (int)getpid(), p0 ? p0->rank : -1, p0 ? p0->host : "");
-    dc_sput(o, ",\"findings\":%llu,\"errors\":%llu,\"warnings\":%llu,\"infos\":%llu,\"kernels\":%llu,"
-               "\"launches_checked\":%llu,\"launches_unchecked\":%llu,\"launches_interpose\":%llu,"
-               "\"launches_cupti\":%llu,\"not_recorded\":%llu,\"bytes_migrated\":%llu,\"write_errors\":%llu,"
-               "\"suppressed\":[",
-            (unsigned long long)t->findings, (unsigned long long)t->errors, (unsigned long long)t->warnings,
-            (unsigned long long)t->infos, (unsigned long long)t->kernels, (unsigned long long)t->launches_checked,
-            (unsigned long long)t->launches_unchecked, (unsigned long long)t->launches_interpose,
-            (unsigned long long)t->launches_cupti, (unsigned long long)t->dropped,
-            (unsigned long long)t->bytes_migrated, (unsigned long long)t->write_errors);
+    char counts[DC_JSONL_COUNTS_MAX];
+    dc_jsonl_summary_counts(counts, sizeof counts, t);
+    dc_sput(o, ",%s,\"suppressed\":[", counts);
     for (size_t i = 0; i < m->nsupps; i++) {
         dc_sput(o, "%s{\"name\":", i ? "," : "");
         dc_sjson_str(o, m->supps[i].name);
