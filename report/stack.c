@@ -1,9 +1,11 @@
 /* stack: capture with libunwind, dedup by hash of the IP array, symbolize late.
  *
- * Capture (hot path: allocations, launches with findings) takes the IPs with
- * unw_backtrace, hashes the key's words once, and looks the key up in a
- * table read without a lock; a new key is stored once (under stack_lock)
- * and gets the next id.
+ * Capture (hot path: allocations, launches with findings) first asks the
+ * thread's cache of its recent stacks (x86-64: proven still on the stack by
+ * the return addresses in their slots, see "the per-thread cache" below);
+ * otherwise it takes the IPs with libunwind, hashes the key's words once, and
+ * looks the key up in a table read without a lock; a new key is stored once
+ * (under stack_lock) and gets the next id.
  * Ids start at 1 and index `by_id`; 0 means "no stack".
  *
  * Symbolization (report time only, serialized by sym_lock): dladdr for the
@@ -59,8 +61,15 @@
 #define UNW_GETCONTEXT_FUNC(X) X(unw_tdep_getcontext)
 #define unw_getcontext_call(uc) p_unw_tdep_getcontext(uc)
 #endif
+/* the stack cache's (x86-64) */
+#if defined(__x86_64__)
+#define SC_FUNCS(X) X(unw_get_save_loc) X(unw_is_signal_frame)
+#else
+#define SC_FUNCS(X)
+#endif
 #define UNW_FUNCS(X)                    \
     UNW_GETCONTEXT_FUNC(X)              \
+    SC_FUNCS(X)                         \
     X(unw_init_local)                   \
     X(unw_get_reg)                      \
     X(unw_step)                         \
@@ -244,6 +253,160 @@ static __attribute__((noinline)) void unw_warm_up(void)
  * Writers first: a stream of captures cannot hold a fork off. */
 static pthread_rwlock_t unwind_lock = PTHREAD_RWLOCK_WRITER_NONRECURSIVE_INITIALIZER_NP;
 
+/* --- the per-thread cache of recent native stacks (x86-64) ------------------------
+ *
+ * An unwind costs about 80 instructions a frame; a program allocates from
+ * the same few places again and again.  Each thread keeps its last SC_WAYS
+ * native stacks, each with the memory words that prove it is still the
+ * stack: for every kept frame k >= 1, the return address IP_k in its slot
+ * (x86-64's call pushes it at CFA(k-1) - 8), and, for a frame that may size
+ * itself at run time (a frame-pointer frame: rbp == its CFA - 16, as every
+ * function with alloca, a VLA or -fno-omit-frame-pointer has), the value of
+ * its rbp where its callee saved it.
+ *
+ * Why that proves it: dc_stack_capture's own CFA is compared first.  Given
+ * CFA(k-1), the slot of IP_k is fixed, so reading IP_k there proves frame
+ * k is the same function at the same call.  Given IP_k and CFA(k-1), the
+ * CFA of a frame whose size is fixed at that instruction is fixed; the CFA
+ * of a frame-pointer frame is rbp + 16, and its rbp is read where it was
+ * saved, in a frame already proven.  By induction every kept frame is the
+ * one captured before: the same return addresses, the stack id of before.
+ * Not cached (unwound every time): a stack with a signal frame, a frame
+ * whose slot does not hold its return address, a frame-pointer frame whose
+ * rbp libunwind cannot place in memory.  A check costs one load and one
+ * compare, so a hit costs a few instructions a frame and no call into
+ * libunwind.  Python frames are read every time (the interpreter's native
+ * frames are the same for different Python lines). */
+#if defined(__x86_64__)
+#define STACK_CACHE 1
+#define SC_WAYS 4
+#define SC_CHECKS (2 * (DC_STACK_MAX + 32))
+struct sc_check {
+    uintptr_t addr, value;
+};
+struct sc_entry {
+    uintptr_t cfa;                      /* dc_stack_capture's CFA; 0: an empty way */
+    uint32_t id;                        /* the stack id when it had no Python frames, else 0 */
+    uint32_t first;                     /* frames dropped: 1 + skip */
+    uint32_t got;                       /* frames unwound (raw[0] is dc_stack_capture) */
+    uint32_t nchecks;
+    uintptr_t raw[DC_STACK_MAX + 32];
+    struct sc_check chk[SC_CHECKS];
+};
+struct sc_cache {
+    unsigned next;                      /* the way the next miss fills */
+    struct sc_entry way[SC_WAYS];
+};
+
+static __thread struct sc_cache *sc_tls __attribute__((tls_model("initial-exec")));
+static __thread int sc_failed __attribute__((tls_model("initial-exec")));
+static pthread_key_t sc_key;
+static pthread_once_t sc_once = PTHREAD_ONCE_INIT;
+
+static void sc_gone(void *p)
+{
+    if (sc_tls == p)
+        sc_tls = NULL;
+    free(p);
+}
+static void sc_key_make(void) { (void)pthread_key_create(&sc_key, sc_gone); }
+
+/* The calling thread's cache, made at its first capture; NULL without memory. */
+static struct sc_cache *sc_get(void)
+{
+    struct sc_cache *c = sc_tls;
+    if (__builtin_expect(c != NULL || sc_failed, 1))
+        return c;
+    pthread_once(&sc_once, sc_key_make);
+    c = calloc(1, sizeof *c);
+    if (c && pthread_setspecific(sc_key, c) != 0) {
+        free(c);
+        c = NULL;
+    }
+    sc_failed = !c;
+    sc_tls = c;
+    return c;
+}
+
+/* Every word still holds what it held (the reads stay inside this thread's
+ * live stack: see above). */
+__attribute__((no_sanitize_address)) static int sc_valid(const struct sc_entry *e)
+{
+    for (uint32_t i = 0; i < e->nchecks; i++)
+        if (*(const volatile uintptr_t *)e->chk[i].addr != e->chk[i].value)
+            return 0;
+    return 1;
+}
+
+/* Unwinds with unw_step (it tells each frame's stack pointer and where rbp
+ * was saved) into raw, and the checks into e when the stack can be cached
+ * (e->cfa set; 0 otherwise).  Kept frames: raw[first .. keep).  Inlined, so
+ * frame 0 is dc_stack_capture as with unw_backtrace. */
+__attribute__((no_sanitize_address)) static inline __attribute__((always_inline)) int
+walk_ips(void **raw, int max, uint32_t keep, struct sc_entry *e)
+{
+    unw_context_t uc;
+    unw_cursor_t cur;
+    int n = 0, ok = e != NULL;
+    uint32_t nchk = 0;
+    unw_word_t cfa0 = 0, prev_rbp = 0;
+    uintptr_t prev_rbp_at = 0;          /* where the previous frame's rbp is saved; 0: not in memory */
+    if (e)
+        e->cfa = 0;
+    if (unw_getcontext_call(&uc) != 0 || p_unw_init_local(&cur, &uc) != 0)
+        return 0;
+    do {
+        unw_word_t ip, sp = 0;
+        if (p_unw_get_reg(&cur, UNW_REG_IP, &ip) < 0 || !ip)
+            break;
+        raw[n] = (void *)(uintptr_t)ip;
+        if (ok && n > 0 && (uint32_t)n < keep) {
+            if (p_unw_get_reg(&cur, UNW_REG_SP, &sp) < 0 || *(const uintptr_t *)(sp - 8) != ip) {
+                ok = 0;
+            } else {
+                if (n == 1)
+                    cfa0 = sp;
+                else if (prev_rbp == sp - 16) {         /* frame n-1 may size itself at run time */
+                    if (!prev_rbp_at || nchk == SC_CHECKS)
+                        ok = 0;
+                    else
+                        e->chk[nchk++] = (struct sc_check){ prev_rbp_at, prev_rbp };
+                }
+                if (ok && nchk < SC_CHECKS)
+                    e->chk[nchk++] = (struct sc_check){ sp - 8, ip };
+                else
+                    ok = 0;
+            }
+        }
+        if (ok && (uint32_t)n + 1 < keep) {
+            /* this frame's rbp, and where it is saved, for the test at frame n + 1 */
+            unw_save_loc_t loc;
+            prev_rbp_at = 0;
+            if (p_unw_get_reg(&cur, UNW_X86_64_RBP, &prev_rbp) < 0 || p_unw_is_signal_frame(&cur) > 0)
+                ok = 0;
+            else if (p_unw_get_save_loc(&cur, UNW_X86_64_RBP, &loc) == 0 && loc.type == UNW_SLT_MEMORY &&
+                     *(const uintptr_t *)loc.u.addr == prev_rbp &&
+                     /* not the copy of the registers made for the walk: that
+                      * one holds nothing on the next capture */
+                     (loc.u.addr < (unw_word_t)(uintptr_t)&uc || loc.u.addr >= (unw_word_t)(uintptr_t)(&uc + 1)))
+                prev_rbp_at = (uintptr_t)loc.u.addr;
+        }
+        n++;
+    } while (n < max && p_unw_step(&cur) > 0);
+    if (ok && cfa0) {
+        e->nchecks = nchk;
+        e->got = (uint32_t)n;
+        memcpy(e->raw, raw, (size_t)n * sizeof *raw);
+        e->cfa = cfa0;
+    }
+    return n;
+}
+#endif
+
+/* The stack id of the key: n native IPs, then npy Python frames (read into
+ * ips + n); stored when new; 0 when it cannot be. */
+static uint32_t stack_id(const uintptr_t *ips, uint32_t n, uint32_t npy);
+
 __attribute__((noinline)) uint32_t dc_stack_capture(int skip)
 {
     void *raw[DC_STACK_MAX + 32];
@@ -251,22 +414,73 @@ __attribute__((noinline)) uint32_t dc_stack_capture(int skip)
         skip = 0;
     if (skip > 31)
         skip = 31;
+    uint32_t first = 1 + (uint32_t)skip;        /* raw[0] is this function; the caller starts at raw[1] */
+    uint32_t keep = first + DC_STACK_MAX;       /* raw frames a stack keeps: [first, keep) */
+    uintptr_t ips[DC_STACK_MAX + PYWORDS * DC_PYSTACK_MAX];
+    int got;
+#if defined(STACK_CACHE)
+    uintptr_t cfa = (uintptr_t)__builtin_dwarf_cfa();
+    struct sc_cache *c = sc_get();
+    struct sc_entry *e = NULL;
+    for (unsigned w = 0; c && w < SC_WAYS; w++) {
+        struct sc_entry *x = &c->way[w];
+        if (x->cfa == cfa && x->first == first && sc_valid(x)) {
+            e = x;
+            break;
+        }
+    }
+    if (e) {
+        uint32_t n = e->got - first;
+        if (n > DC_STACK_MAX)
+            n = DC_STACK_MAX;
+        uint32_t npy = (uint32_t)dc_py_capture((struct dc_pyraw *)(void *)(ips + n), DC_PYSTACK_MAX);
+        if (!npy && e->id)
+            return e->id;
+        memcpy(ips, e->raw + first, n * sizeof ips[0]);
+        uint32_t id = stack_id(ips, n, npy);
+        if (!npy)
+            e->id = id;
+        return id;
+    }
+#endif
     if (!unw_ready())
         return 0;
-    /* raw[0] is this function; the caller starts at raw[1]. */
     pthread_rwlock_rdlock(&unwind_lock);
-    int got = capture_ips(raw, (int)(sizeof raw / sizeof raw[0]));
+#if defined(STACK_CACHE)
+    e = c ? &c->way[c->next] : NULL;
+    if (e) {
+        e->first = first;
+        e->id = 0;
+    }
+    got = walk_ips(raw, (int)(sizeof raw / sizeof raw[0]), keep, e);
+    if (e && e->cfa == cfa) {
+        c->next = (c->next + 1) % SC_WAYS;
+    } else if (e) {
+        e->cfa = 0;                     /* not cacheable */
+        e = NULL;
+    }
+#else
+    got = capture_ips(raw, (int)(sizeof raw / sizeof raw[0]));
+#endif
     pthread_rwlock_unlock(&unwind_lock);
-    int first = 1 + skip;
-    if (got <= first)
+    if (got <= (int)first)
         return 0;
-    uint32_t n = (uint32_t)(got - first);
+    uint32_t n = (uint32_t)got - first;
     if (n > DC_STACK_MAX)
         n = DC_STACK_MAX;
-    uintptr_t ips[DC_STACK_MAX + PYWORDS * DC_PYSTACK_MAX];
     for (uint32_t i = 0; i < n; i++)
         ips[i] = (uintptr_t)raw[first + i];
     uint32_t npy = (uint32_t)dc_py_capture((struct dc_pyraw *)(void *)(ips + n), DC_PYSTACK_MAX);
+    uint32_t id = stack_id(ips, n, npy);
+#if defined(STACK_CACHE)
+    if (e && !npy)
+        e->id = id;
+#endif
+    return id;
+}
+
+static uint32_t stack_id(const uintptr_t *ips, uint32_t n, uint32_t npy)
+{
     size_t keylen = (n + PYWORDS * npy) * sizeof ips[0];
 
     uint64_t h = 0x9e3779b97f4a7c15ull ^ n ^ ((uint64_t)npy << 32);
