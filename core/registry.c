@@ -24,7 +24,10 @@
  *    acquire load of the slot.
  *  - A treap of ids ordered by base answers "which live entries overlap
  *    [b, e)" for dc_reg_add (stale entries are removed first) and
- *    dc_reg_set_access in O(log n + k); readers never touch it.
+ *    dc_reg_set_access in O(log n + k), and finds the entry a free names by
+ *    its base; readers never touch it.  Its insert, erase and searches are
+ *    loops down one path (no recursion): an allocation and its free cost
+ *    a few descents of ~log n nodes each.
  *  - Writers hold one mutex; every change increments `gen`, which validates
  *    the readers' per-thread caches (address -> copy of the entry, in the
  *    thread's epoch record): a launch passing the same pointers as the last
@@ -413,57 +416,65 @@ static void entry_unbucket(uint32_t id, const struct entry *e)
 /* A fixed pseudo-random priority per id (Fibonacci hashing). */
 static inline uint32_t prio(uint32_t id) { return id * 0x9e3779b1u; }
 
-static uint32_t treap_insert(uint32_t t, uint32_t id)
+/* Inserts id, whose base no live entry has: down the search path while the
+ * nodes outrank it, then the subtree there is split around its base
+ * (iterative: no recursion, one pass). */
+static void treap_insert(uint32_t id)
 {
-    if (!t)
-        return id;
-    struct entry *te = entry_of(t), *e = entry_of(id);
-    if (e->base < te->base) {
-        te->tl = treap_insert(te->tl, id);
-        if (prio(te->tl) > prio(t)) {           /* rotate right */
-            uint32_t l = te->tl;
-            te->tl = entry_of(l)->tr;
-            entry_of(l)->tr = t;
-            return l;
-        }
-    } else {
-        te->tr = treap_insert(te->tr, id);
-        if (prio(te->tr) > prio(t)) {           /* rotate left */
-            uint32_t r = te->tr;
-            te->tr = entry_of(r)->tl;
-            entry_of(r)->tl = t;
-            return r;
+    struct entry *e = entry_of(id);
+    uintptr_t key = e->base;
+    uint32_t p = prio(id), *link = &treap_root;
+    while (*link && prio(*link) > p) {
+        struct entry *t = entry_of(*link);
+        link = key < t->base ? &t->tl : &t->tr;
+    }
+    uint32_t t = *link, *l = &e->tl, *r = &e->tr;
+    while (t) {
+        struct entry *te = entry_of(t);
+        if (te->base < key) {
+            *l = t;
+            l = &te->tr;
+            t = te->tr;
+        } else {
+            *r = t;
+            r = &te->tl;
+            t = te->tl;
         }
     }
-    return t;
+    *l = *r = 0;
+    *link = id;
 }
 
-static uint32_t treap_merge(uint32_t a, uint32_t b)
+/* The link that holds the live entry whose base is `base` (*link == 0: none). */
+static uint32_t *treap_link(uintptr_t base)
 {
-    if (!a)
-        return b;
-    if (!b)
-        return a;
-    if (prio(a) > prio(b)) {
-        entry_of(a)->tr = treap_merge(entry_of(a)->tr, b);
-        return a;
+    uint32_t *link = &treap_root;
+    while (*link) {
+        struct entry *t = entry_of(*link);
+        if (t->base == base)
+            break;
+        link = base < t->base ? &t->tl : &t->tr;
     }
-    entry_of(b)->tl = treap_merge(a, entry_of(b)->tl);
-    return b;
+    return link;
 }
 
-static uint32_t treap_erase(uint32_t t, uint32_t id)
+/* Takes the node at *link out: its two subtrees merged in its place. */
+static void treap_unlink(uint32_t *link)
 {
-    if (!t)
-        return 0;
-    struct entry *te = entry_of(t);
-    if (t == id)
-        return treap_merge(te->tl, te->tr);
-    if (entry_of(id)->base < te->base)
-        te->tl = treap_erase(te->tl, id);
-    else
-        te->tr = treap_erase(te->tr, id);
-    return t;
+    struct entry *e = entry_of(*link);
+    uint32_t a = e->tl, b = e->tr;      /* every base in a < every base in b */
+    while (a && b) {
+        if (prio(a) > prio(b)) {
+            *link = a;
+            link = &entry_of(a)->tr;
+            a = *link;
+        } else {
+            *link = b;
+            link = &entry_of(b)->tl;
+            b = *link;
+        }
+    }
+    *link = a ? a : b;
 }
 
 /* The live entry with the smallest base >= x, or 0. */
@@ -483,14 +494,25 @@ static uint32_t treap_lower_bound(uintptr_t x)
 }
 
 /* The first live entry overlapping [b, last] (in address order), or 0;
- * overlap_next() continues after `prev`. */
+ * overlap_next() continues after `prev`.  One descent: the entry with the
+ * largest base <= b (it overlaps if it reaches b), else the one with the
+ * smallest base > b (if it starts by last). */
 static uint32_t overlap_first(uintptr_t b, uintptr_t last)
 {
-    uint32_t id = find_id(b);
-    if (id)
-        return id;
-    id = treap_lower_bound(b);
-    return id && entry_of(id)->base <= last ? id : 0;
+    uint32_t t = treap_root, below = 0, above = 0;
+    while (t) {
+        struct entry *te = entry_of(t);
+        if (te->base <= b) {
+            below = t;
+            t = te->tr;
+        } else {
+            above = t;
+            t = te->tl;
+        }
+    }
+    if (below && entry_of(below)->last >= b)
+        return below;
+    return above && entry_of(above)->base <= last ? above : 0;
 }
 
 static uint32_t overlap_next(uint32_t prev, uintptr_t last)
@@ -504,16 +526,20 @@ static uint32_t overlap_next(uint32_t prev, uintptr_t last)
 
 /* ---- the writer: add and remove -------------------------------------------------------- */
 
-static void entry_remove(uint32_t id)
+/* Removes live entry id; link is the treap link that holds it. */
+static void entry_remove_at(uint32_t id, uint32_t *link)
 {
     struct entry *e = entry_of(id);
     entry_unbucket(id, e);
-    treap_root = treap_erase(treap_root, id);
+    if (*link == id)
+        treap_unlink(link);
     if (--level_count[e->level] == 0)
         __atomic_fetch_and(&level_mask, ~(1u << e->level), __ATOMIC_RELEASE);
     __atomic_store_n(&live_count, live_count - 1, __ATOMIC_RELAXED);
     entry_retire(id);
 }
+
+static void entry_remove(uint32_t id) { entry_remove_at(id, treap_link(entry_of(id)->base)); }
 
 static int range_last(uintptr_t base, size_t size, uintptr_t *last)
 {
@@ -567,7 +593,7 @@ int dc_reg_add(const struct dc_alloc *a)
     if (level_count[e->level]++ == 0)
         __atomic_fetch_or(&level_mask, 1u << e->level, __ATOMIC_RELEASE);
     entry_bucket_in(table, id, e);              /* published: release stores of its slots */
-    treap_root = treap_insert(treap_root, id);
+    treap_insert(id);
     __atomic_store_n(&live_count, live_count + 1, __ATOMIC_RELAXED);
     changed();
     pthread_mutex_unlock(&reg_lock);
@@ -578,11 +604,11 @@ int dc_reg_remove(uintptr_t base, struct dc_alloc *out)
 {
     int rc = -1;
     pthread_mutex_lock(&reg_lock);
-    uint32_t id = find_id(base);
-    if (id && entry_of(id)->base == base) {
+    uint32_t *link = treap_link(base), id = *link;
+    if (id) {
         if (out)
             view(out, entry_of(id));
-        entry_remove(id);
+        entry_remove_at(id, link);
         changed();
         rc = 0;
     }
