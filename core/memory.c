@@ -76,10 +76,29 @@ void dc_mem_host(uintptr_t base, size_t size, enum dc_mem_kind kind)
     record(base, size, kind, -1, 0, 0, CAPTURE());
 }
 
+/* One free is often seen twice on a thread, nested: a runtime free (CUPTI's
+ * runtime callbacks) around its driver free (the hooks, or CUPTI's driver
+ * callbacks).  The outer one takes the entry off; the inner one would only
+ * find nothing, under the registry's lock.  So a thread remembers the base
+ * its last free took off and the registry's generation right after: while
+ * that generation holds, nothing was added since (the address is still the
+ * program's until the real free returns), so base is known absent.  The
+ * outer free's end puts the entry back if the call failed. */
+static __thread struct {
+    uintptr_t base;
+    uint64_t gen;
+} took_off __attribute__((tls_model("initial-exec")));
+
 int dc_mem_free_begin(uintptr_t base, struct dc_alloc *saved)
 {
     dc_addr_forget();                   /* what the driver said about addresses may change */
-    return dc_reg_remove(base, saved) == 0;
+    if (base && base == took_off.base && took_off.gen == __atomic_load_n(&dc_reg_gen, __ATOMIC_ACQUIRE))
+        return 0;
+    if (dc_reg_remove(base, saved) != 0)
+        return 0;
+    took_off.base = base;
+    took_off.gen = __atomic_load_n(&dc_reg_gen, __ATOMIC_ACQUIRE);
+    return 1;
 }
 
 void dc_mem_free_end(int had, const struct dc_alloc *saved, int ok)
