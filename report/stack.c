@@ -340,7 +340,8 @@ __attribute__((no_sanitize_address)) static int sc_valid(const struct sc_entry *
 
 /* Unwinds with unw_step (it tells each frame's stack pointer and where rbp
  * was saved) into raw, and the checks into e when the stack can be cached
- * (e->cfa set; 0 otherwise).  Kept frames: raw[first .. keep).  Inlined, so
+ * (e->cfa set; 0 otherwise).  The frames a stack keeps are raw[first ..
+ * keep): only those are checked.  Inlined, so
  * frame 0 is dc_stack_capture as with unw_backtrace. */
 __attribute__((no_sanitize_address)) static inline __attribute__((always_inline)) int
 walk_ips(void **raw, int max, uint32_t keep, struct sc_entry *e)
@@ -415,7 +416,6 @@ __attribute__((noinline)) uint32_t dc_stack_capture(int skip)
     if (skip > 31)
         skip = 31;
     uint32_t first = 1 + (uint32_t)skip;        /* raw[0] is this function; the caller starts at raw[1] */
-    uint32_t keep = first + DC_STACK_MAX;       /* raw frames a stack keeps: [first, keep) */
     uintptr_t ips[DC_STACK_MAX + PYWORDS * DC_PYSTACK_MAX];
     int got;
 #if defined(STACK_CACHE)
@@ -452,7 +452,7 @@ __attribute__((noinline)) uint32_t dc_stack_capture(int skip)
         e->first = first;
         e->id = 0;
     }
-    got = walk_ips(raw, (int)(sizeof raw / sizeof raw[0]), keep, e);
+    got = walk_ips(raw, (int)(sizeof raw / sizeof raw[0]), first + DC_STACK_MAX, e);
     if (e && e->cfa == cfa) {
         c->next = (c->next + 1) % SC_WAYS;
     } else if (e) {
