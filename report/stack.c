@@ -288,15 +288,27 @@ struct sc_entry {
     uintptr_t cfa;                      /* dc_stack_capture's CFA; 0: an empty way */
     uint32_t id;                        /* the stack id when it had no Python frames, else 0 */
     uint32_t first;                     /* frames dropped: 1 + skip */
-    uint32_t got;                       /* frames unwound (raw[0] is dc_stack_capture) */
+    uint32_t got;                       /* frames kept, from raw[0] (dc_stack_capture): first + n */
     uint32_t nchecks;
     uintptr_t raw[DC_STACK_MAX + 32];
     struct sc_check chk[SC_CHECKS];
 };
+#define SC_SEEN 16                      /* stack ids seen once, direct-mapped */
+#define SC_WALK_COST 64                 /* captures a walk costs */
+#define SC_CREDIT_MAX (64 * SC_WALK_COST)
 struct sc_cache {
-    unsigned next;                      /* the way the next miss fills */
+    unsigned next;                      /* the way the next walk fills */
+    unsigned credit;                    /* captures earn it, walks spend it */
+    uint32_t seen[SC_SEEN];
     struct sc_entry way[SC_WAYS];
 };
+
+/* Frames a stack keeps of got unwound ones: raw[first .. sc_kept). */
+static inline uint32_t sc_kept(int got, uint32_t first)
+{
+    uint32_t keep = first + DC_STACK_MAX;
+    return (uint32_t)got < keep ? (uint32_t)got : keep;
+}
 
 static __thread struct sc_cache *sc_tls __attribute__((tls_model("initial-exec")));
 static __thread int sc_failed __attribute__((tls_model("initial-exec")));
@@ -323,6 +335,8 @@ static struct sc_cache *sc_get(void)
         free(c);
         c = NULL;
     }
+    if (c)
+        c->credit = 2 * SC_WALK_COST;   /* a thread's first two walks */
     sc_failed = !c;
     sc_tls = c;
     return c;
@@ -429,10 +443,10 @@ __attribute__((noinline)) uint32_t dc_stack_capture(int skip)
             break;
         }
     }
+    if (c)
+        c->credit += c->credit < SC_CREDIT_MAX;
     if (e) {
         uint32_t n = e->got - first;
-        if (n > DC_STACK_MAX)
-            n = DC_STACK_MAX;
         uint32_t npy = (uint32_t)dc_py_capture((struct dc_pyraw *)(void *)(ips + n), DC_PYSTACK_MAX);
         if (!npy && e->id)
             return e->id;
@@ -446,22 +460,7 @@ __attribute__((noinline)) uint32_t dc_stack_capture(int skip)
     if (!unw_ready())
         return 0;
     pthread_rwlock_rdlock(&unwind_lock);
-#if defined(STACK_CACHE)
-    e = c ? &c->way[c->next] : NULL;
-    if (e) {
-        e->first = first;
-        e->id = 0;
-    }
-    got = walk_ips(raw, (int)(sizeof raw / sizeof raw[0]), first + DC_STACK_MAX, e);
-    if (e && e->cfa == cfa) {
-        c->next = (c->next + 1) % SC_WAYS;
-    } else if (e) {
-        e->cfa = 0;                     /* not cacheable */
-        e = NULL;
-    }
-#else
     got = capture_ips(raw, (int)(sizeof raw / sizeof raw[0]));
-#endif
     pthread_rwlock_unlock(&unwind_lock);
     if (got <= (int)first)
         return 0;
@@ -473,8 +472,35 @@ __attribute__((noinline)) uint32_t dc_stack_capture(int skip)
     uint32_t npy = (uint32_t)dc_py_capture((struct dc_pyraw *)(void *)(ips + n), DC_PYSTACK_MAX);
     uint32_t id = stack_id(ips, n, npy);
 #if defined(STACK_CACHE)
-    if (e && !npy)
-        e->id = id;
+    /* A stack seen again is worth caching.  The walk that proves it costs
+     * about ten times an unwind (unw_step, ~800 instructions a frame), paid
+     * from a credit every capture earns one unit of: at most one walk per
+     * SC_WALK_COST captures, so a thread whose stacks do not repeat, or
+     * cycle through more than the cache holds, pays a fraction more than
+     * the unwinds alone. */
+    if (c && id && c->credit >= SC_WALK_COST && c->seen[id % SC_SEEN] == id) {
+        void *again[DC_STACK_MAX + 32];
+        e = &c->way[c->next];
+        e->first = first;
+        e->id = 0;
+        c->credit -= SC_WALK_COST;
+        c->seen[id % SC_SEEN] = 0;
+        pthread_rwlock_rdlock(&unwind_lock);
+        int got2 = walk_ips(again, (int)(sizeof again / sizeof again[0]), first + n, e);
+        pthread_rwlock_unlock(&unwind_lock);
+        /* the same frames as the unwind's (else never a hit that would
+         * name another stack than an unwind does) */
+        if (e->cfa == cfa && got2 > (int)first && sc_kept(got2, first) == first + n &&
+            !memcmp(again + first, raw + first, n * sizeof raw[0])) {
+            e->got = first + n;
+            e->id = npy ? 0 : id;
+            c->next = (c->next + 1) % SC_WAYS;
+        } else {
+            e->cfa = 0;
+        }
+    } else if (c && id) {
+        c->seen[id % SC_SEEN] = id;
+    }
 #endif
     return id;
 }

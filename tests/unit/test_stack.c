@@ -21,6 +21,10 @@
 #include <pthread.h>
 #include <string.h>
 
+/* Captures per pair of places: enough for the cache to take both in (a
+ * stack is cached when seen again, at most once per 64 captures). */
+#define ROUNDS 400
+
 /* The empty asm after each call keeps it from becoming a tail call. */
 #define NOTAIL() __asm__ volatile("" ::: "memory")
 
@@ -109,21 +113,21 @@ static void *thread_main(void *arg)
 int main(void)
 {
     /* one call site, two callers of the same frame size, in turn */
-    uint32_t ids[8];
-    for (int i = 0; i < 8; i++)
+    uint32_t ids[ROUNDS];
+    for (int i = 0; i < ROUNDS; i++)
         ids[i] = call_path(i % 2 ? path_b : path_a);
     uint32_t a = ids[0], b = ids[1];
-    for (int i = 0; i < 8; i++)
+    for (int i = 0; i < ROUNDS; i++)
         CHECK_EQ_LL(ids[i], ids[i % 2]);
     CHECK(a != 0 && b != 0 && a != b);
     CHECK(names(a, "path_a", "path_b"));
     CHECK(names(b, "path_b", "path_a"));
 
     /* frame-pointer frames whose sizes add up to the same depth */
-    for (int i = 0; i < 8; i++)
+    for (int i = 0; i < ROUNDS; i++)
         ids[i] = call_sized(i % 2 ? sized_y : sized_x, i % 2 ? 1024 : 64, i % 2 ? 64 : 1024);
     uint32_t x = ids[0], y = ids[1];
-    for (int i = 0; i < 8; i++)
+    for (int i = 0; i < ROUNDS; i++)
         CHECK_EQ_LL(ids[i], ids[i % 2]);
     CHECK(x != 0 && y != 0 && x != y);
     CHECK(names(x, "sized_x", "sized_y"));
@@ -131,7 +135,7 @@ int main(void)
 
     /* depths */
     uint32_t d[4];
-    for (int r = 0; r < 3; r++)
+    for (int r = 0; r < ROUNDS / 4; r++)
         for (int k = 0; k < 4; k++) {
             uint32_t id = deep(k);
             NOTAIL();
