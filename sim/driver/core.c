@@ -107,6 +107,8 @@ CUresult sim_enter(const char *fn, CUresult failcode)
 
 /* ---------------- handle registry ---------------- */
 static void *g_objs;
+/* Bumped whenever a handle goes (sim_cur_ctx_cached's per-thread answer). */
+static _Atomic unsigned long g_objs_gone;
 static int ptr_cmp(const void *a, const void *b)
 {
     uintptr_t x = (uintptr_t)a, y = (uintptr_t)b;
@@ -119,8 +121,10 @@ void sim_obj_add(void *o, int type)
 }
 void sim_obj_del(void *o)
 {
-    if (o && tdelete(o, &g_objs, ptr_cmp))
+    if (o && tdelete(o, &g_objs, ptr_cmp)) {
         ((struct sim_obj *)o)->type = 0;
+        atomic_fetch_add_explicit(&g_objs_gone, 1, memory_order_release);
+    }
 }
 void sim_objects_walk(void (*visit)(const void *, VISIT, int))
 {
@@ -436,6 +440,27 @@ struct sim_ctx *sim_cur_ctx(void)
     if (t_depth <= 0)
         return NULL;
     return sim_obj_get(t_stack[t_depth - 1], T_CTX);
+}
+
+/* The same without the lock held: the thread's last answer while no handle
+ * has gone since (a context's id never changes; the pointer is only
+ * compared and handed out, as a handle). */
+static __thread struct { struct sim_ctx *handle, *ctx; unsigned long gone; } t_cur_memo;
+struct sim_ctx *sim_cur_ctx_cached(void)
+{
+    if (t_depth <= 0)
+        return NULL;
+    struct sim_ctx *h = t_stack[t_depth - 1];
+    unsigned long g = atomic_load_explicit(&g_objs_gone, memory_order_acquire);
+    if (h == t_cur_memo.handle && g == t_cur_memo.gone)
+        return t_cur_memo.ctx;
+    sim_lock();
+    struct sim_ctx *c = sim_cur_ctx();
+    sim_unlock();
+    t_cur_memo.handle = h;
+    t_cur_memo.ctx = c;
+    t_cur_memo.gone = g;
+    return c;
 }
 
 CUresult sim_ctx_check(struct sim_ctx *c)
