@@ -10,10 +10,12 @@
  * launch stack is captured, and the launch's description for the report
  * (struct dc_finding_launch) made, only when the launch has a finding. */
 #include "core/check.h"
+#include "core/driver.h"
 #include "core/filter.h"
 #include "core/options.h"
 #include "core/ptrinfo.h"
 #include "core/registry.h"
+#include "report/counts.h"
 #include "report/finding.h"
 #include "report/report.h"
 #include "report/matrix.h"
@@ -153,6 +155,13 @@ static void emit(struct ctx *c, struct dc_finding *f)
     emit_at(c, f, NULL, 0);
 }
 
+/* Does the launch device report pageable memory access (HMM/ATS)?  Asked
+ * (cached by the driver module) only when a launch has host memory. */
+static int pageable_ok(const struct dc_launch *l)
+{
+    return l->pageable_ok >= 0 ? l->pageable_ok : dc_pageable_ok(l->device);
+}
+
 static enum dc_severity host_severity(int pageable, int pageable_ok, int *skip)
 {
     *skip = 0;
@@ -280,9 +289,9 @@ static void collect_word(struct ctx *c, const struct word *w)
     if (r == 1) {
         o.alloc_known = 1;
         alloc_view(&o.alloc, a);
-        o.accessible = a->kind == DC_MEM_HOST_PAGEABLE ? c->l->pageable_ok : dc_reg_may_access(a, c->l->device);
+        o.accessible = a->kind == DC_MEM_HOST_PAGEABLE ? pageable_ok(c->l) : dc_reg_may_access(a, c->l->device);
     } else if (r == 2) {
-        o.accessible = c->l->pageable_ok;
+        o.accessible = pageable_ok(c->l);
     } else {
         return;
     }
@@ -332,17 +341,17 @@ static __attribute__((noinline)) void report_word(struct ctx *c, const struct wo
             return;
         case DC_MEM_HOST_PAGEABLE:      /* not stored by the hooks; if it is, it is host memory */
             f.kind = DC_F_HOST_MEMORY;
-            f.severity = host_severity(1, l->pageable_ok, &skip);
+            f.severity = host_severity(1, pageable_ok(l), &skip);
             if (skip)
                 return;
-            f.access = l->pageable_ok ? "reports pageable memory access (HMM/ATS): legal, slow"
+            f.access = pageable_ok(l) ? "reports pageable memory access (HMM/ATS): legal, slow"
                                       : "cannot access pageable host memory";
             emit_at(c, &f, a, w->arg_offset);
             return;
         case DC_MEM_HOST_PINNED:
         case DC_MEM_HOST_REGISTERED:
             f.kind = DC_F_HOST_MEMORY;
-            f.severity = host_severity(0, l->pageable_ok, &skip);
+            f.severity = host_severity(0, pageable_ok(l), &skip);
             if (skip)
                 return;
             f.access = a->kind == DC_MEM_HOST_PINNED ? "pinned host memory: legal, read over PCIe"
@@ -378,10 +387,10 @@ static __attribute__((noinline)) void report_word(struct ctx *c, const struct wo
         return;
     f.kind = DC_F_HOST_MEMORY;
     f.alloc_known = 0;
-    f.severity = host_severity(1, l->pageable_ok, &skip);
+    f.severity = host_severity(1, pageable_ok(l), &skip);
     if (skip)
         return;
-    f.access = l->pageable_ok ? "reports pageable memory access (HMM/ATS): legal, slow"
+    f.access = pageable_ok(l) ? "reports pageable memory access (HMM/ATS): legal, slow"
                               : "cannot access pageable host memory";
     emit_at(c, &f, NULL, w->arg_offset);
 }
@@ -480,49 +489,76 @@ static void scan_param(struct ctx *c, unsigned i)
     }
 }
 
+/* The word of plan entry pw (0: none to read). */
+static inline uintptr_t plan_word(const struct dc_launch *l, const struct dc_pword *pw)
+{
+    uintptr_t v = 0;
+    if (l->args) {
+        const unsigned char *p = l->args[pw->param];
+        if (p)
+            memcpy(&v, p + pw->offset, sizeof v);
+    } else if (l->argbuf && (uint64_t)pw->arg_offset + 8 <= l->argbuf_size) {
+        memcpy(&v, (const unsigned char *)l->argbuf + pw->arg_offset, sizeof v);
+    }
+    return v;
+}
+
+/* A word of the plan that is not clean at a glance: the whole check. */
+static __attribute__((noinline)) void plan_word_check(struct ctx *c, const struct dc_pword *pw, uintptr_t v)
+{
+    if (word_clean(c, v))
+        return;
+    struct word w = { .param = (int)pw->param, .offset = pw->offset, .arg_offset = pw->arg_offset,
+                      .v = v, .kind = (enum dc_word_kind)pw->kind, .ev = pw->ev };
+    check_word(c, &w);
+}
+
 /* The kernel's plan: only the words that can prove something.  The hot
- * loop: a word seen before in memory the launch device owns is one probe of
- * the registry's per-thread cache (its pointer and generation read once per
- * launch, again after a word that needed more). */
+ * loop (arguments as an array of pointers, a device below DC_MAX_DEVICES,
+ * the thread's registry cache there): a word seen before in the launch
+ * device's own memory is one probe of the cache, whose slot says which
+ * device owns it; the cache's pointer and generation are read once per
+ * launch, again after a word that needed more.  Anything else (managed
+ * memory included) takes word_clean and the whole check. */
 static __attribute__((noinline)) void scan_plan(struct ctx *c, const struct dc_launch *l)
 {
     const struct dc_pword *pw = l->pwords, *end = pw + l->npwords;
     void *const *args = l->args;
-    const int dev = l->device;
+    const unsigned dev = (unsigned)l->device;
     const struct dc_reg_tc *tc = dc_reg_tcache;
-    uint64_t g = __atomic_load_n(&dc_reg_gen, __ATOMIC_ACQUIRE);
-    for (; pw < end; pw++) {
-        uintptr_t v;
-        if (args) {
-            const unsigned char *p = args[pw->param];
-            if (!p)
-                continue;
-            memcpy(&v, p + pw->offset, sizeof v);
-        } else {
-            if (!l->argbuf || (uint64_t)pw->arg_offset + 8 > l->argbuf_size)
-                continue;
-            memcpy(&v, (const unsigned char *)l->argbuf + pw->arg_offset, sizeof v);
+    if (!args || !tc || dev >= DC_MAX_DEVICES) {
+        for (; pw < end; pw++) {
+            uintptr_t v = plan_word(l, pw);
+            if (v)
+                plan_word_check(c, pw, v);
         }
+        return;
+    }
+    uint64_t g = __atomic_load_n(&dc_reg_gen, __ATOMIC_ACQUIRE);
+    unsigned own = 0;
+    for (; pw < end; pw++) {
+        const unsigned char *p = args[pw->param];
+        uintptr_t v;
+        if (!p)
+            continue;
+        memcpy(&v, p + pw->offset, sizeof v);
         if (!v)
             continue;
-        if (tc) {
-            const struct dc_reg_tc *s = tc + dc_reg_tc_index(v);
-            if (s->addr == v && s->gen == g && clean(&s->a, dev)) {
-                if (s->a.kind == DC_MEM_MANAGED)
-                    c->clean_managed++;
-                else
-                    c->clean_own++;
-                continue;
-            }
+        size_t i = dc_reg_tc_index(v);
+        if (tc->addr[i] == v && tc->gen[i] == g && (tc->own[i] >> dev & 1)) {
+            own++;
+            continue;
         }
-        if (word_clean(c, v) == 0) {
-            struct word w = { .param = (int)pw->param, .offset = pw->offset, .arg_offset = pw->arg_offset,
-                              .v = v, .kind = (enum dc_word_kind)pw->kind, .ev = pw->ev };
-            check_word(c, &w);
+        plan_word_check(c, pw, v);
+        if (!(tc = dc_reg_tcache)) {    /* the cache could not be made: the rest the slow way */
+            for (pw++; pw < end; pw++)
+                if ((v = plan_word(l, pw)) != 0)
+                    plan_word_check(c, pw, v);
+            break;
         }
-        tc = dc_reg_tcache;
         g = __atomic_load_n(&dc_reg_gen, __ATOMIC_ACQUIRE);
     }
+    c->clean_own += own;
 }
 
 /* The words of every parameter; without a layout, the packed buffer's words
@@ -530,7 +566,7 @@ static __attribute__((noinline)) void scan_plan(struct ctx *c, const struct dc_l
 static void scan_launch(struct ctx *c)
 {
     const struct dc_launch *l = c->l;
-    if (l->layout_known && l->words_planned && !c->collect) {
+    if (l->layout_known && l->words_planned && !c->collect) {   /* dc_check_launch calls it itself */
         scan_plan(c, l);
         return;
     }
@@ -590,12 +626,13 @@ int dc_check_launch(const struct dc_launch *l)
         dc_report_count_launch(0, l->path);
         return c.errors;
     }
-    dc_report_count_launch(1, l->path);         /* first: a halt on a finding of this launch counts it */
-    scan_launch(&c);
-    if (c.clean_own)                            /* the HTML access matrix, once per launch */
-        dc_report_count_operands(l->device, l->device, c.clean_own);
-    if (c.clean_managed)
-        dc_report_count_operands(l->device, DC_COL_MANAGED, c.clean_managed);
+    struct dc_launch_counts *counts = dc_counts();
+    dc_counts_launch(counts, 1, l->path);       /* first: a halt on a finding of this launch counts it */
+    if (__builtin_expect(l->words_planned, 1))
+        scan_plan(&c, l);
+    else
+        scan_launch(&c);
+    dc_counts_clean(counts, l->device, c.clean_own, c.clean_managed);   /* the HTML access matrix */
     if (__builtin_expect(dc_opt.verbosity >= 2, 0))
         dc_logv(2, "checked %s on cuda:%d (%u params): %d errors", l->kernel ? l->kernel : "?",
                 l->device, l->layout_known ? l->nparams : 0, c.errors);

@@ -33,7 +33,7 @@ struct dc_launch {
     int device;                /* launch device: the device of the stream's context */
     int current_device;        /* runtime API: the calling thread's current device; -1 if not applicable */
     uintptr_t stream;          /* as the program passed it */
-    int pageable_ok;           /* launch device reports pageable memory access (HMM/ATS) */
+    int pageable_ok;           /* launch device reports pageable memory access (HMM/ATS); -1: ask the driver */
     /* Arguments: either kernelParams style (args[i] points to parameter i) ... */
     void *const *args;
     /* ... or one packed buffer (cuLaunchKernel `extra`), params at their offsets. */

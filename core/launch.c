@@ -55,23 +55,27 @@ static int stream_captured(CUstream s)
  * opaque key (a host stub the runtime could not resolve) is checked with an
  * unknown layout, so the launch is counted unchecked rather than skipped.
  * Always pair with dc_launch_end(). */
-static void launch_begin(struct dc_launch_state *L, int path, const char *api, const void *key, int kind, int device,
+static inline __attribute__((always_inline)) void launch_begin(struct dc_launch_state *L, int path, const char *api, const void *key, int kind, int device,
                          int current_device, CUstream stream, int has_stream, const char *no_rewrite,
                          void **args, void **extra)
 {
     /* the hot path of report mode: no more than the fields it needs set */
+    int modes = dc_opt.mode == DC_MODE_MIGRATE || dc_opt.sync;
+    L->modes = modes;
+    if (modes) {
+        L->moves.n = L->moves.cap = 0;
+        L->moves.v = NULL;
+        L->captured = L->pre_error = 0;
+        L->nosync = NULL;
+        L->mig = NULL;
+        L->nmig = 0;
+        L->ctx = NULL;
+        L->ctx_retained = 0;
+        L->dflt_ctx = NULL;
+        L->argcopy = NULL;
+        L->newargs = L->newextra = NULL;
+    }
     L->k = NULL;
-    L->moves.n = L->moves.cap = 0;
-    L->moves.v = NULL;
-    L->captured = L->pre_error = 0;
-    L->nosync = NULL;
-    L->mig = NULL;
-    L->nmig = 0;
-    L->ctx = NULL;
-    L->ctx_retained = 0;
-    L->dflt_ctx = NULL;
-    L->argcopy = NULL;
-    L->newargs = L->newextra = NULL;
     L->args = args;
     L->extra = extra;
     L->has_stream = has_stream;
@@ -107,7 +111,7 @@ static void launch_begin(struct dc_launch_state *L, int path, const char *api, c
     l->device = device;
     l->current_device = current_device;
     l->stream = (uintptr_t)stream;
-    l->pageable_ok = dc_pageable_ok(device);
+    l->pageable_ok = -1;                 /* asked only for host memory */
     l->params = k->params;
     l->nparams = k->nparams;
     l->pwords = k->pwords;
@@ -133,8 +137,11 @@ static void launch_begin(struct dc_launch_state *L, int path, const char *api, c
     }
     if (kind == K_OPAQUE)
         l->unchecked = "the runtime found no function for the host stub (cudaGetFuncBySymbol)";
-    int modes = dc_opt.mode == DC_MODE_MIGRATE || dc_opt.sync;
-    if (modes && stream == NULL && api && strstr(api, "_ptsz"))
+    if (!modes) {
+        (void)dc_check_launch(l);
+        return;
+    }
+    if (stream == NULL && api && strstr(api, "_ptsz"))
         L->stream = CU_STREAM_PER_THREAD;       /* our own stream calls name it */
     /* A runtime launch into a default stream names the stream of the
      * context the runtime makes current at the launch: on a thread that has
@@ -194,7 +201,17 @@ static void note_nosync(const struct dc_launch_state *L)
 /* After the real launch (launched: it returned success): copies migrated
  * operands back, and under sync=1 synchronises the stream and attributes an
  * asynchronous error to this launch.  Frees everything of L. */
+static void launch_end_modes(struct dc_launch_state *L, int launched);
 void dc_launch_end(struct dc_launch_state *L, int launched)
+{
+    if (L->modes)
+        launch_end_modes(L, launched);
+    if (L->k == &L->tmp)
+        dc_kernel_release_tmp(&L->tmp);
+}
+
+/* dc_launch_end under mode=migrate or sync=1. */
+static void launch_end_modes(struct dc_launch_state *L, int launched)
 {
     if (L->nmig)
         dc_migrate_back(L, launched);
@@ -222,8 +239,6 @@ void dc_launch_end(struct dc_launch_state *L, int launched)
         free(L->newargs);
         free(L->newextra);
     }
-    if (L->k == &L->tmp)
-        dc_kernel_release_tmp(&L->tmp);
 }
 
 /* A launch checked only, never rewritten nor synchronised (the CUPTI path's

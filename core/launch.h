@@ -30,13 +30,16 @@ struct dc_launch_state {
     struct dc_kernel tmp;
     const struct dc_kernel *k;  /* NULL: nothing was checked */
     struct dc_launch l;
-    struct dc_moves moves;
     CUstream stream;            /* for our own stream calls (per-thread made explicit) */
     int has_stream;             /* a launch into a stream (not a graph node) */
+    void **args, **extra;       /* what the real launch gets */
+    /* Set only under mode=migrate or sync=1 (`modes`); report mode leaves
+     * the rest of the struct unwritten. */
+    int modes;
+    struct dc_moves moves;
     int captured;               /* the stream is capturing: never synchronised */
     const char *nosync;         /* sync=1: why another capture forbids synchronising (capture.h) */
     int pre_error;              /* sync=1: the stream had an error before this launch */
-    void **args, **extra;       /* what the real launch gets */
     /* mode=migrate (core/migrate.c): */
     struct dc_mig *mig;
     unsigned nmig;

@@ -172,7 +172,7 @@ static void view(struct dc_alloc *out, const struct entry *e)
  * while dc_reg_gen is; allocated at a thread's first lookup, freed when it
  * exits.  A thread without one (no memory) uses a single slot. */
 __thread struct dc_reg_tc *dc_reg_tcache __attribute__((tls_model("initial-exec")));
-static __thread struct dc_reg_tc fallback_slot __attribute__((tls_model("initial-exec")));
+static __thread struct dc_alloc fallback_answer __attribute__((tls_model("initial-exec")));
 static __thread int tcache_failed __attribute__((tls_model("initial-exec")));
 static pthread_key_t tc_key;
 static pthread_once_t tc_once = PTHREAD_ONCE_INIT;
@@ -185,12 +185,12 @@ static void tc_gone(void *p)
 }
 static void tc_key_make(void) { (void)pthread_key_create(&tc_key, tc_gone); }
 
-static struct dc_reg_tc *tc_slot(uintptr_t addr)
+static struct dc_reg_tc *tc_get(void)
 {
     struct dc_reg_tc *c = dc_reg_tcache;
     if (!c && !tcache_failed) {
         pthread_once(&tc_once, tc_key_make);
-        c = calloc(DC_REG_TC_SLOTS, sizeof *c);
+        c = calloc(1, sizeof *c);
         if (c && pthread_setspecific(tc_key, c) != 0) {
             free(c);
             c = NULL;
@@ -198,25 +198,30 @@ static struct dc_reg_tc *tc_slot(uintptr_t addr)
         tcache_failed = !c;
         dc_reg_tcache = c;
     }
-    return c ? c + (dc_reg_tc_index(addr)) : &fallback_slot;
+    return c;
 }
 
 const struct dc_alloc *dc_reg_lookup_slow(uintptr_t addr)
 {
-    struct dc_reg_tc *s = tc_slot(addr);
+    struct dc_reg_tc *c = tc_get();
+    size_t i = dc_reg_tc_index(addr);
     uint64_t g = __atomic_load_n(&dc_reg_gen, __ATOMIC_ACQUIRE);
-    if (s->addr == addr && s->gen == g && addr)
-        return &s->a;
+    if (c && c->addr[i] == addr && c->gen[i] == g && addr)
+        return &c->a[i];
+    struct dc_alloc *out = c ? &c->a[i] : &fallback_answer;   /* a thread without a cache: no caching */
     struct dc_epoch_rec *r = dc_epoch_rec();
     dc_epoch_enter_rec(r);
     const struct entry *e = find(addr);
     if (e) {
-        view(&s->a, e);
-        s->addr = addr;
-        s->gen = g;
+        view(out, e);
+        if (c) {
+            c->own[i] = dc_alloc_own_bit(out);
+            c->addr[i] = addr;
+            c->gen[i] = g;
+        }
     }
     dc_epoch_exit_rec(r);
-    return e ? &s->a : NULL;
+    return e ? out : NULL;
 }
 
 int dc_reg_lookup(uintptr_t addr, struct dc_alloc *out)

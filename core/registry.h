@@ -49,6 +49,18 @@ struct dc_alloc {
     int from_driver;        /* not seen allocated: the driver told it (core/ptrinfo.c) */
 };
 
+/* The device whose own memory *a is, as a bit: the owner of device, pool
+ * and IPC memory; 0 for other kinds or an owner outside [0, DC_MAX_DEVICES).
+ * (A launch on that device has nothing to say about it: the launch check's
+ * fast path, core/check.c.) */
+static inline dc_devmask dc_alloc_own_bit(const struct dc_alloc *a)
+{
+    if ((a->kind == DC_MEM_DEVICE || a->kind == DC_MEM_POOL || a->kind == DC_MEM_IPC) && a->owner >= 0 &&
+        a->owner < DC_MAX_DEVICES)
+        return (dc_devmask)1 << a->owner;
+    return 0;
+}
+
 /* 0, or -1 (table unchanged) when size == 0, base + size overflows, or memory
  * runs out.  a->serial is ignored (the registry assigns it). */
 int  dc_reg_add(const struct dc_alloc *a);
@@ -63,12 +75,14 @@ int  dc_reg_lookup(uintptr_t addr, struct dc_alloc *out);
  * lookup of an address with nothing changed since costs no probe (the
  * inline part below: the thread's cache, valid while the registry's
  * generation is the one it was filled at). */
-struct dc_reg_tc {
-    uintptr_t addr;
-    uint64_t gen;
-    struct dc_alloc a;
-};
 #define DC_REG_TC_SLOTS 64
+/* Direct-mapped, one array per field (a probe indexes by 8 bytes). */
+struct dc_reg_tc {
+    uintptr_t addr[DC_REG_TC_SLOTS];
+    uint64_t gen[DC_REG_TC_SLOTS];
+    dc_devmask own[DC_REG_TC_SLOTS];            /* dc_alloc_own_bit(&a[i]), decided when filled */
+    struct dc_alloc a[DC_REG_TC_SLOTS];
+};
 /* Fibonacci hashing: the top 6 bits of addr * 2^64/phi. */
 #define dc_reg_tc_index(addr) ((size_t)(((uint64_t)(addr) * 0x9e3779b97f4a7c15ull) >> 58))
 extern __thread struct dc_reg_tc *dc_reg_tcache __attribute__((tls_model("initial-exec"), visibility("hidden")));
@@ -78,9 +92,9 @@ static inline const struct dc_alloc *dc_reg_lookup_ref(uintptr_t addr)
 {
     struct dc_reg_tc *c = dc_reg_tcache;
     if (__builtin_expect(c != NULL, 1)) {
-        c += dc_reg_tc_index(addr);
-        if (c->addr == addr && c->gen == __atomic_load_n(&dc_reg_gen, __ATOMIC_ACQUIRE) && addr)
-            return &c->a;
+        size_t i = dc_reg_tc_index(addr);
+        if (c->addr[i] == addr && c->gen[i] == __atomic_load_n(&dc_reg_gen, __ATOMIC_ACQUIRE) && addr)
+            return &c->a[i];
     }
     return dc_reg_lookup_slow(addr);
 }

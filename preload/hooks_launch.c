@@ -9,12 +9,26 @@
 
 /* --- driver launches ---------------------------------------------------------- */
 
+/* Each launch hook is a thin entry: inside devcheck or inside a hooked call
+ * (dc_guard) it passes through with a tail call, no register saved;
+ * otherwise it tail-calls checked_<name>, which starts with dc_enter() and
+ * describes the launch.  The driver launch nested in a runtime launch costs
+ * a handful of instructions. */
+#define DRIVER_LAUNCH_PARAMS                                                              \
+    (CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ,   \
+     unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ,              \
+     unsigned int sharedMemBytes, CUstream hStream, void **kernelParams, void **extra)
+#define THIN_ENTRY(name, params, args)                                                   \
+    DC_EXPORT CUresult CUDAAPI name params                                               \
+    {                                                                                    \
+        if (dc_guard)                                                                    \
+            return DC_REAL(name, DC_UNPAREN args);                                       \
+        return checked_##name args;                                                      \
+    }
+#define DC_UNPAREN(...) __VA_ARGS__
+
 #define LAUNCH_KERNEL(name)                                                              \
-    DC_EXPORT CUresult CUDAAPI name(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, \
-                                    unsigned int gridDimZ, unsigned int blockDimX,       \
-                                    unsigned int blockDimY, unsigned int blockDimZ,      \
-                                    unsigned int sharedMemBytes, CUstream hStream,       \
-                                    void **kernelParams, void **extra)                   \
+    static __attribute__((noinline)) CUresult checked_##name DRIVER_LAUNCH_PARAMS        \
     {                                                                                    \
         if (!dc_enter())                                                                 \
             return DC_REAL(name, f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY,  \
@@ -26,13 +40,15 @@
         dc_launch_end(&L, r == CUDA_SUCCESS);                                            \
         dc_leave();                                                                      \
         return r;                                                                        \
-    }
+    }                                                                                    \
+    THIN_ENTRY(name, DRIVER_LAUNCH_PARAMS, (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, \
+                                            blockDimZ, sharedMemBytes, hStream, kernelParams, extra))
 LAUNCH_KERNEL(cuLaunchKernel)
 LAUNCH_KERNEL(cuLaunchKernel_ptsz)
 
 #define LAUNCH_KERNEL_EX(name)                                                           \
-    DC_EXPORT CUresult CUDAAPI name(const CUlaunchConfig *config, CUfunction f,          \
-                                    void **kernelParams, void **extra)                   \
+    static __attribute__((noinline)) CUresult checked_##name(const CUlaunchConfig *config, CUfunction f, \
+                                                             void **kernelParams, void **extra) \
     {                                                                                    \
         if (!dc_enter())                                                                 \
             return DC_REAL(name, config, f, kernelParams, extra);                        \
@@ -43,16 +59,18 @@ LAUNCH_KERNEL(cuLaunchKernel_ptsz)
         dc_launch_end(&L, r == CUDA_SUCCESS);                                            \
         dc_leave();                                                                      \
         return r;                                                                        \
-    }
+    }                                                                                    \
+    THIN_ENTRY(name, (const CUlaunchConfig *config, CUfunction f, void **kernelParams, void **extra), \
+               (config, f, kernelParams, extra))
 LAUNCH_KERNEL_EX(cuLaunchKernelEx)
 LAUNCH_KERNEL_EX(cuLaunchKernelEx_ptsz)
 
+#define COOPERATIVE_PARAMS                                                                \
+    (CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ,   \
+     unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ,              \
+     unsigned int sharedMemBytes, CUstream hStream, void **kernelParams)
 #define LAUNCH_COOPERATIVE(name)                                                         \
-    DC_EXPORT CUresult CUDAAPI name(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, \
-                                    unsigned int gridDimZ, unsigned int blockDimX,       \
-                                    unsigned int blockDimY, unsigned int blockDimZ,      \
-                                    unsigned int sharedMemBytes, CUstream hStream,       \
-                                    void **kernelParams)                                 \
+    static __attribute__((noinline)) CUresult checked_##name COOPERATIVE_PARAMS          \
     {                                                                                    \
         if (!dc_enter())                                                                 \
             return DC_REAL(name, f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY,  \
@@ -64,7 +82,9 @@ LAUNCH_KERNEL_EX(cuLaunchKernelEx_ptsz)
         dc_launch_end(&L, r == CUDA_SUCCESS);                                            \
         dc_leave();                                                                      \
         return r;                                                                        \
-    }
+    }                                                                                    \
+    THIN_ENTRY(name, COOPERATIVE_PARAMS, (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, \
+                                          blockDimZ, sharedMemBytes, hStream, kernelParams))
 LAUNCH_COOPERATIVE(cuLaunchCooperativeKernel)
 LAUNCH_COOPERATIVE(cuLaunchCooperativeKernel_ptsz)
 
@@ -176,7 +196,6 @@ DC_EXPORT CUresult CUDAAPI cuGraphExecNodeSetParams(CUgraphExec hGraphExec, CUgr
         dc_leave();                                                       \
         return r;                                                         \
     }
-#define DC_UNPAREN(...) __VA_ARGS__
 /* cuStreamBeginCapture without a mode is the CUDA 10.0 ABI: global mode. */
 BEGIN_CAPTURE(cuStreamBeginCapture, (CUstream hStream), (hStream), hStream, CU_STREAM_CAPTURE_MODE_GLOBAL)
 BEGIN_CAPTURE(cuStreamBeginCapture_ptsz, (CUstream hStream), (hStream), PTSZ_STREAM(hStream),

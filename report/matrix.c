@@ -121,6 +121,10 @@ void dc_matrix_json(struct dc_buf *b)
     for (int d = 0; d < DC_MATRIX_DEVICES; d++)
         for (int c = 0; c < COLS; c++) {
             uint64_t n = __atomic_load_n(&operands[d][c], __ATOMIC_RELAXED);
+            if (c == col_index(d))
+                n += dc_report_clean_operands(d, 0);
+            else if (c == col_index(DC_COL_MANAGED))
+                n += dc_report_clean_operands(d, 1);
             if (!n)
                 continue;
             dc_bput(b, "%s{\"launch_device\":%d,\"owner\":%d,\"operands\":%llu}", first ? "" : ",", d,

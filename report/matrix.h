@@ -26,6 +26,10 @@
 void dc_report_count_operand(int device, int owner);
 /* n of them at once (the check counts a launch's clean operands together). */
 void dc_report_count_operands(int device, int owner, uint64_t n);
+/* The clean operands of launches on `device` (counted per thread,
+ * report/counts.h), summed over every thread: managed 0 its own memory, 1
+ * managed memory. */
+uint64_t dc_report_clean_operands(int device, int managed);
 /* A copy of `bytes` from column src to column dst, at call site `site` (a
  * dc_stack id of the copying call; 0 if none). */
 void dc_report_count_transfer(int src, int dst, uint64_t bytes, uint32_t site);

@@ -12,6 +12,7 @@
 #include "report/format.h"
 #include "report/forklock.h"
 #include "report/jsonl.h"
+#include "report/counts.h"
 #include "report/matrix.h"
 #include "report/merge.h"
 #include "report/ranges.h"
@@ -73,17 +74,12 @@ static struct frec *findings, *first_rec, *last_rec;
 static struct kset *kernels;
 static uint64_t nfindings, nkernels, sev_count[3], dropped;
 static unsigned long errors_atomic;
-/* Launch counts: per thread (a launch writes only its own thread's block),
- * summed when read.  Blocks are never freed: a thread's block goes back to
- * the pool when it exits, its counts kept, for the next thread. */
-struct launch_counts {
-    uint64_t checked, unchecked, by_path[DC_PATH_COUNT];    /* atomics, written by the owner */
-    int in_use;                                             /* atomic */
-    struct launch_counts *next;                             /* set before publishing */
-};
+/* Launch counts (report/counts.h): the blocks, the fallback. */
+#define launch_counts dc_launch_counts
 static struct launch_counts *count_blocks;                  /* atomic list head */
-static struct launch_counts count_fallback;                 /* when a block cannot be made: shared */
-static __thread struct launch_counts *my_counts __attribute__((tls_model("initial-exec")));
+static struct launch_counts count_fallback = { .shared = 1 };   /* when a block cannot be made */
+__thread struct launch_counts *dc_my_counts __attribute__((tls_model("initial-exec")));
+#define my_counts dc_my_counts
 static pthread_key_t counts_key;
 static pthread_once_t counts_once = PTHREAD_ONCE_INIT;
 static uint64_t bytes_migrated;                         /* atomic */
@@ -498,7 +494,7 @@ static void counts_gone(void *p)
 }
 static void counts_key_make(void) { (void)pthread_key_create(&counts_key, counts_gone); }
 
-static struct launch_counts *counts_claim(void)
+struct launch_counts *dc_counts_claim(void)
 {
     pthread_once(&counts_once, counts_key_make);
     struct launch_counts *c;
@@ -522,22 +518,7 @@ static struct launch_counts *counts_claim(void)
     return my_counts = c;
 }
 
-static inline void count_one(struct launch_counts *c, uint64_t *x)
-{
-    if (c == &count_fallback)
-        __atomic_fetch_add(x, 1, __ATOMIC_RELAXED);
-    else
-        __atomic_store_n(x, __atomic_load_n(x, __ATOMIC_RELAXED) + 1, __ATOMIC_RELAXED);
-}
-
-void dc_report_count_launch(int checked, enum dc_path path)
-{
-    struct launch_counts *c = my_counts;
-    if (__builtin_expect(!c, 0))
-        c = counts_claim();
-    count_one(c, checked ? &c->checked : &c->unchecked);
-    count_one(c, &c->by_path[(unsigned)path < DC_PATH_COUNT ? path : DC_PATH_INTERPOSE]);
-}
+void dc_report_count_launch(int checked, enum dc_path path) { dc_counts_launch(dc_counts(), checked, path); }
 
 /* The sum over every block (field at `off`). */
 static uint64_t count_sum(size_t off)
@@ -554,6 +535,16 @@ static void count_zero(struct launch_counts *c)
     __atomic_store_n(&c->unchecked, 0, __ATOMIC_RELAXED);
     for (int p = 0; p < DC_PATH_COUNT; p++)
         __atomic_store_n(&c->by_path[p], 0, __ATOMIC_RELAXED);
+    for (int d = 0; d < DC_MATRIX_DEVICES; d++)
+        for (int m = 0; m < 2; m++)
+            __atomic_store_n(&c->clean[d][m], 0, __ATOMIC_RELAXED);
+}
+
+uint64_t dc_report_clean_operands(int device, int managed)
+{
+    if ((unsigned)device >= DC_MATRIX_DEVICES)
+        return 0;
+    return count_sum(offsetof(struct launch_counts, clean) + ((size_t)device * 2 + (managed != 0)) * sizeof(uint64_t));
 }
 
 unsigned long dc_report_error_count(void)

@@ -136,11 +136,13 @@ def wrapper(api, name, cb, proto, fields):
     o = ["extern __typeof__(%s) simimpl_%s __attribute__((visibility(\"hidden\")));" % (name, name),
          "%s%s %s(%s)\n{" % ("RT_API " if api == "runtime" else "", ret, name, plist)]
     if api == "driver":
-        o.append("    if (__builtin_expect(!atomic_load_explicit(&sim_cb_active, memory_order_relaxed), 1))")
+        o.append("    if (__builtin_expect(!SIMCB_ENABLED(sim_cb_bits, CUPTI_CB_DOMAIN_DRIVER_API, %s%s), 1))"
+                 % (prefix, cb))
         o.append("        return %s;" % call)
     else:
         o.append("    const struct simcb_table *t__ = rt_cb_table();")
-        o.append("    if (__builtin_expect(!t__ || !atomic_load_explicit(t__->active, memory_order_relaxed), 1))")
+        o.append("    if (__builtin_expect(!t__ || !SIMCB_ENABLED(t__->bits, CUPTI_CB_DOMAIN_RUNTIME_API, %s%s), 1))"
+                 % (prefix, cb))
         if ret == "void":
             o.append("    {\n        %s;\n        return;\n    }" % call)
         else:

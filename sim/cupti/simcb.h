@@ -41,6 +41,14 @@
 #define SIMCB_VERSION 1
 /* cbid argument of enable(): every callback of the domain */
 #define SIMCB_ALL ((CUpti_CallbackId)~0u)
+/* The enable bits: bits[domain][cbid / 64] >> cbid % 64 & 1. */
+#define SIMCB_MAX_CBID 1024
+#define SIMCB_WORDS (SIMCB_MAX_CBID / 64)
+/* Is (domain, cbid) enabled at all?  A wrapper's first and only check when
+ * it is not: the cost of an API call nobody listens to (a set bit still
+ * goes through api_enter, which checks the subscriber and the thread). */
+#define SIMCB_ENABLED(bits, domain, cbid) \
+    ((atomic_load_explicit(&(bits)[domain][(cbid) / 64], memory_order_relaxed) >> ((cbid) % 64)) & 1)
 
 /* One API call in flight: enter and exit share it. */
 struct simcb_call {
@@ -74,6 +82,8 @@ struct simcb_table {
     void (*api_enter)(struct simcb_call *c, CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
                       const char *name, const void *params, void *retval, const char *symbol);
     void (*api_exit)(struct simcb_call *c);
+    /* the enable bits (SIMCB_ENABLED), read by the runtime's wrappers */
+    const _Atomic uint64_t (*bits)[SIMCB_WORDS];
 };
 
 #endif

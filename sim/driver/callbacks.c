@@ -3,8 +3,8 @@
  * the sim's libcupti and libcudart reach through cuGetExportTable (see
  * sim/cupti/simcb.h for the contract).
  *
- * Cost when nobody subscribes: every generated wrapper (cbwrap.c) reads
- * sim_cb_active once and calls the implementation.  Callbacks are never
+ * Cost of an API call no callback is enabled for: every generated wrapper
+ * (cbwrap.c) reads its enable bit once and calls the implementation.  Callbacks are never
  * issued with the driver's lock held, and not for the CUDA calls a
  * subscriber makes from inside its own callback (t_in_cb), so a callback
  * may call the driver without recursing. */
@@ -16,8 +16,8 @@
 
 atomic_uint sim_cb_active;
 
-#define MAX_CBID 1024
-#define WORDS (MAX_CBID / 64)
+#define MAX_CBID SIMCB_MAX_CBID
+#define WORDS SIMCB_WORDS
 _Static_assert(CUPTI_DRIVER_TRACE_CBID_SIZE <= MAX_CBID && CUPTI_RUNTIME_TRACE_CBID_SIZE <= MAX_CBID &&
                CUPTI_CBID_RESOURCE_SIZE <= MAX_CBID && CUPTI_CBID_SYNCHRONIZE_SIZE <= MAX_CBID &&
                CUPTI_CBID_NVTX_SIZE <= MAX_CBID && CUPTI_CBID_STATE_SIZE <= MAX_CBID,
@@ -32,7 +32,8 @@ static const uint32_t dom_size[CUPTI_CB_DOMAIN_SIZE] = {
     [CUPTI_CB_DOMAIN_STATE] = CUPTI_CBID_STATE_SIZE,
 };
 
-static _Atomic uint64_t g_bits[CUPTI_CB_DOMAIN_SIZE][WORDS];
+_Atomic uint64_t sim_cb_bits[CUPTI_CB_DOMAIN_SIZE][WORDS];
+#define g_bits sim_cb_bits
 static _Atomic(CUpti_CallbackFunc) g_fn;
 static _Atomic(void *) g_ud;
 static atomic_uint g_corr;
@@ -55,7 +56,7 @@ static int enabled(CUpti_CallbackDomain d, CUpti_CallbackId cbid)
 
 int sim_cb_wanted(CUpti_CallbackDomain d, CUpti_CallbackId cbid)
 {
-    return atomic_load_explicit(&sim_cb_active, memory_order_acquire) && !t_in_cb && enabled(d, cbid);
+    return enabled(d, cbid) && atomic_load_explicit(&sim_cb_active, memory_order_acquire) && !t_in_cb;
 }
 
 /* Calls the subscriber (if still there) with the thread marked as inside. */
@@ -71,11 +72,9 @@ static void deliver(CUpti_CallbackDomain d, CUpti_CallbackId cbid, const void *d
 
 static void current_ctx(CUcontext *ctx, uint32_t *uid)
 {
-    sim_lock();
-    struct sim_ctx *c = sim_cur_ctx();
+    struct sim_ctx *c = sim_cur_ctx_cached();
     *ctx = (CUcontext)c;
     *uid = c ? (uint32_t)c->id : 0;
-    sim_unlock();
 }
 
 static void api_enter(struct simcb_call *c, CUpti_CallbackDomain d, CUpti_CallbackId cbid,
@@ -245,6 +244,7 @@ static const struct simcb_table g_table = {
     .stream_info = tab_stream_info,
     .api_enter = api_enter,
     .api_exit = api_exit,
+    .bits = (const _Atomic uint64_t (*)[SIMCB_WORDS])sim_cb_bits,
 };
 
 /* NVIDIA's runtime and tools fetch private tables by UUID; the sim knows

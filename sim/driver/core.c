@@ -106,32 +106,101 @@ CUresult sim_enter(const char *fn, CUresult failcode)
 }
 
 /* ---------------- handle registry ---------------- */
-static void *g_objs;
-static int ptr_cmp(const void *a, const void *b)
+/* Every live handle, in an open-addressed hash set of pointers (under the
+ * driver's lock): a lookup costs the same however many objects exist, as on
+ * a real driver, so a tool that makes objects does not slow later calls. */
+#define OBJ_TOMB ((void *)1)
+static void **g_objs;
+static size_t g_objs_cap, g_objs_used;                 /* used: live + tombstones */
+/* Bumped whenever a handle goes (sim_cur_ctx_cached's per-thread answer). */
+static _Atomic unsigned long g_objs_gone;
+
+static size_t obj_hash(const void *o)
 {
-    uintptr_t x = (uintptr_t)a, y = (uintptr_t)b;
-    return x < y ? -1 : x > y;
+    uint64_t k = (uintptr_t)o;
+    k ^= k >> 33;
+    k *= 0xff51afd7ed558ccdull;
+    k ^= k >> 33;
+    return (size_t)k;
 }
+
+/* The slot holding o, or NULL. */
+static void **obj_slot(const void *o)
+{
+    if (!g_objs_cap)
+        return NULL;
+    for (size_t i = obj_hash(o) & (g_objs_cap - 1);; i = (i + 1) & (g_objs_cap - 1)) {
+        if (g_objs[i] == o)
+            return &g_objs[i];
+        if (!g_objs[i])
+            return NULL;
+    }
+}
+
+/* Rehashes without the tombstones, doubling only when half is live. */
+static int obj_grow(void)
+{
+    size_t live = 0;
+    for (size_t i = 0; i < g_objs_cap; i++)
+        live += g_objs[i] && g_objs[i] != OBJ_TOMB;
+    size_t cap = !g_objs_cap ? 1024 : (live + 1) * 4 > g_objs_cap ? g_objs_cap * 2 : g_objs_cap;
+    void **v = calloc(cap, sizeof *v);
+    if (!v)
+        return -1;
+    size_t used = 0;
+    for (size_t i = 0; i < g_objs_cap; i++) {
+        void *o = g_objs[i];
+        if (!o || o == OBJ_TOMB)
+            continue;
+        size_t j = obj_hash(o) & (cap - 1);
+        while (v[j])
+            j = (j + 1) & (cap - 1);
+        v[j] = o;
+        used++;
+    }
+    free(g_objs);
+    g_objs = v;
+    g_objs_cap = cap;
+    g_objs_used = used;
+    return 0;
+}
+
 void sim_obj_add(void *o, int type)
 {
     ((struct sim_obj *)o)->type = type;
-    tsearch(o, &g_objs, ptr_cmp);
+    if (obj_slot(o))
+        return;
+    if ((g_objs_used + 1) * 2 > g_objs_cap && obj_grow() != 0)
+        return;
+    size_t i = obj_hash(o) & (g_objs_cap - 1);
+    while (g_objs[i] && g_objs[i] != OBJ_TOMB)
+        i = (i + 1) & (g_objs_cap - 1);
+    if (!g_objs[i])
+        g_objs_used++;
+    g_objs[i] = o;
 }
 void sim_obj_del(void *o)
 {
-    if (o && tdelete(o, &g_objs, ptr_cmp))
+    void **slot = o ? obj_slot(o) : NULL;
+    if (slot) {
+        *slot = OBJ_TOMB;
         ((struct sim_obj *)o)->type = 0;
+        atomic_fetch_add_explicit(&g_objs_gone, 1, memory_order_release);
+    }
 }
+/* Visits every live handle as a tsearch leaf (visit may not add or delete). */
 void sim_objects_walk(void (*visit)(const void *, VISIT, int))
 {
-    twalk(g_objs, visit);
+    for (size_t i = 0; i < g_objs_cap; i++)
+        if (g_objs[i] && g_objs[i] != OBJ_TOMB)
+            visit(&g_objs[i], leaf, 0);
 }
 
 void *sim_obj_get(const void *o, int type)
 {
-    if (!o)
+    if (!o || o == OBJ_TOMB)
         return NULL;
-    void **n = tfind(o, &g_objs, ptr_cmp);
+    void **n = obj_slot(o);
     if (!n)
         return NULL;
     struct sim_obj *ob = *n;
@@ -438,6 +507,27 @@ struct sim_ctx *sim_cur_ctx(void)
     return sim_obj_get(t_stack[t_depth - 1], T_CTX);
 }
 
+/* The same without the lock held: the thread's last answer while no handle
+ * has gone since (a context's id never changes; the pointer is only
+ * compared and handed out, as a handle). */
+static __thread struct { struct sim_ctx *handle, *ctx; unsigned long gone; } t_cur_memo;
+struct sim_ctx *sim_cur_ctx_cached(void)
+{
+    if (t_depth <= 0)
+        return NULL;
+    struct sim_ctx *h = t_stack[t_depth - 1];
+    unsigned long g = atomic_load_explicit(&g_objs_gone, memory_order_acquire);
+    if (h == t_cur_memo.handle && g == t_cur_memo.gone)
+        return t_cur_memo.ctx;
+    sim_lock();
+    struct sim_ctx *c = sim_cur_ctx();
+    sim_unlock();
+    t_cur_memo.handle = h;
+    t_cur_memo.ctx = c;
+    t_cur_memo.gone = g;
+    return c;
+}
+
 CUresult sim_ctx_check(struct sim_ctx *c)
 {
     if (!c)
@@ -528,7 +618,7 @@ static void ctx_teardown(struct sim_ctx *c)
         g_collect.v = malloc(g_collect.cap * sizeof(void *));
         if (!g_collect.v)
             break;
-        twalk(g_objs, collect_ctx_objs);
+        sim_objects_walk(collect_ctx_objs);
         for (size_t i = 0; i < g_collect.n; i++) {
             sim_obj_del(g_collect.v[i]);
             free(g_collect.v[i]);

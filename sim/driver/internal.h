@@ -149,6 +149,9 @@ SIM_HIDDEN void *sim_obj_get(const void *o, int type);
  * delete objects: collect, then act). */
 SIM_HIDDEN void sim_objects_walk(void (*visit)(const void *, VISIT, int));
 SIM_HIDDEN struct sim_ctx *sim_cur_ctx(void);
+/* The same, for callers without the lock (CUPTI callback data): a
+ * per-thread answer while no handle has been destroyed since. */
+SIM_HIDDEN struct sim_ctx *sim_cur_ctx_cached(void);
 /* Current context or CUDA_ERROR_INVALID_CONTEXT; includes its sticky error. */
 SIM_HIDDEN CUresult sim_need_ctx(struct sim_ctx **out);
 SIM_HIDDEN CUresult sim_ctx_check(struct sim_ctx *c);
@@ -336,8 +339,10 @@ SIM_HIDDEN CUresult sim_ipc_pool_import_ptr(CUdeviceptr *out, CUmemoryPool pool,
 SIM_HIDDEN void sim_log(CUlogLevel level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* ---- CUPTI callbacks (callbacks.c); never called with the lock held ---- */
-/* Nonzero while a subscriber holds CUPTI: the wrappers' only check. */
+/* Nonzero while a subscriber holds CUPTI. */
 extern atomic_uint sim_cb_active SIM_HIDDEN;
+/* The enable bits (SIMCB_ENABLED): the wrappers' only check. */
+extern _Atomic uint64_t sim_cb_bits[CUPTI_CB_DOMAIN_SIZE][SIMCB_WORDS] SIM_HIDDEN;
 /* A subscriber exists, (domain, cbid) is enabled, the thread is not inside a callback. */
 SIM_HIDDEN int sim_cb_wanted(CUpti_CallbackDomain d, CUpti_CallbackId cbid);
 SIM_HIDDEN void sim_cb_api_enter(struct simcb_call *c, CUpti_CallbackId cbid, const char *name,

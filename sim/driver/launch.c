@@ -3,6 +3,7 @@
 #include "internal.h"
 
 #include <dlfcn.h>
+#include <pthread.h>
 #include <search.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -832,6 +833,42 @@ static int twin_symbol(const struct sim_func *f, char *sym, size_t len)
  * checked in this launch are not asked about again. */
 struct page_cache { uintptr_t page[8]; int n; };
 
+static int page_cached(const struct page_cache *pc, uintptr_t page)
+{
+    for (int i = 0; i < pc->n; i++)
+        if (pc->page[i] == page)
+            return 1;
+    return 0;
+}
+
+static void page_remember(struct page_cache *pc, uintptr_t page)
+{
+    if (pc->n < 8 && !page_cached(pc, page))
+        pc->page[pc->n++] = page;
+}
+
+/* The calling thread's stack above this frame: mapped. */
+static __thread uintptr_t t_stack_top;
+static int on_live_stack(uintptr_t p, size_t n)
+{
+    if (!t_stack_top) {
+        pthread_attr_t a;
+        void *lo;
+        size_t size;
+        t_stack_top = 1;
+        if (pthread_getattr_np(pthread_self(), &a) == 0) {
+            if (pthread_attr_getstack(&a, &lo, &size) == 0)
+                t_stack_top = (uintptr_t)lo + size;
+            pthread_attr_destroy(&a);
+        }
+    }
+    uintptr_t here = (uintptr_t)__builtin_frame_address(0);
+    return p >= here && p + n <= t_stack_top;
+}
+
+/* A range on one page or two (an argument straddling a page boundary: how
+ * the stack falls must not change what a launch costs) is asked once;
+ * arguments on the caller's live stack (most are) are not asked. */
 static int range_ok(struct page_cache *pc, const void *ptr, size_t n)
 {
     if (n == 0)
@@ -840,14 +877,17 @@ static int range_ok(struct page_cache *pc, const void *ptr, size_t n)
     uintptr_t first = p & ~(ps - 1), last = (p + n - 1) & ~(ps - 1);
     if (p + n < p)
         return 0;
-    if (first == last)
-        for (int i = 0; i < pc->n; i++)
-            if (pc->page[i] == first)
-                return 1;
+    if (on_live_stack(p, n))
+        return 1;
+    int small = last - first <= ps;
+    if (small && page_cached(pc, first) && page_cached(pc, last))
+        return 1;
     if (!sim_host_range_mapped(p, n))
         return 0;
-    if (first == last && pc->n < 8)
-        pc->page[pc->n++] = first;
+    if (small) {
+        page_remember(pc, first);
+        page_remember(pc, last);
+    }
     return 1;
 }
 
