@@ -817,7 +817,8 @@ void dc_reg_stats(struct dc_reg_stats *s)
         treap_each(treap_root, add_keys, &k);
     uint64_t *keys = k.v;
     size_t nk = k.n;
-    qsort(keys, nk, sizeof *keys, cmp_u64);
+    if (nk)                             /* qsort's array must not be NULL, even empty */
+        qsort(keys, nk, sizeof *keys, cmp_u64);
     for (size_t i = 0, run = 0; i < nk; i++) {
         run = i && keys[i] == keys[i - 1] ? run + 1 : 1;
         if (run == 1)

@@ -511,6 +511,8 @@ struct sim_ctx *sim_cur_ctx(void)
  * has gone since (a context's id never changes; the pointer is only
  * compared and handed out, as a handle). */
 static __thread struct { struct sim_ctx *handle, *ctx; unsigned long gone; } t_cur_memo;
+unsigned long sim_objs_gone(void) { return atomic_load_explicit(&g_objs_gone, memory_order_acquire); }
+
 struct sim_ctx *sim_cur_ctx_cached(void)
 {
     if (t_depth <= 0)

@@ -152,6 +152,9 @@ SIM_HIDDEN struct sim_ctx *sim_cur_ctx(void);
 /* The same, for callers without the lock (CUPTI callback data): a
  * per-thread answer while no handle has been destroyed since. */
 SIM_HIDDEN struct sim_ctx *sim_cur_ctx_cached(void);
+/* How many handles have gone so far: a per-thread answer about handles is
+ * still true while this has not changed. */
+SIM_HIDDEN unsigned long sim_objs_gone(void);
 /* Current context or CUDA_ERROR_INVALID_CONTEXT; includes its sticky error. */
 SIM_HIDDEN CUresult sim_need_ctx(struct sim_ctx **out);
 SIM_HIDDEN CUresult sim_ctx_check(struct sim_ctx *c);
