@@ -566,7 +566,7 @@ static __attribute__((noinline)) void scan_plan(struct ctx *c, const struct dc_l
 static void scan_launch(struct ctx *c)
 {
     const struct dc_launch *l = c->l;
-    if (l->layout_known && l->words_planned && !c->collect) {   /* dc_check_launch calls it itself */
+    if (l->layout_known && l->words_planned && !c->collect) {   /* (dc_check_launch goes to scan_plan directly) */
         scan_plan(c, l);
         return;
     }

@@ -55,9 +55,9 @@ static int stream_captured(CUstream s)
  * opaque key (a host stub the runtime could not resolve) is checked with an
  * unknown layout, so the launch is counted unchecked rather than skipped.
  * Always pair with dc_launch_end(). */
-static inline __attribute__((always_inline)) void launch_begin(struct dc_launch_state *L, int path, const char *api, const void *key, int kind, int device,
-                         int current_device, CUstream stream, int has_stream, const char *no_rewrite,
-                         void **args, void **extra)
+static inline __attribute__((always_inline)) void
+launch_begin(struct dc_launch_state *L, int path, const char *api, const void *key, int kind, int device,
+             int current_device, CUstream stream, int has_stream, const char *no_rewrite, void **args, void **extra)
 {
     /* the hot path of report mode: no more than the fields it needs set */
     int modes = dc_opt.mode == DC_MODE_MIGRATE || dc_opt.sync;
