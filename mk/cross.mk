@@ -6,8 +6,8 @@
 # Left out: whatever nvcc links.  nvcc compiles host code only for this
 # machine (the toolkit here has no aarch64 / sbsa target libraries), so the
 # samples, the benchmark and the test programs written in CUDA C++ cannot be
-# cross-built, and neither can the tests that run them (the e2e and output
-# tests among them).  Nor what needs this machine's Python: the client tests
+# cross-built, and neither can the tests that run them (the e2e, output and
+# bench tests among them).  Nor what needs this machine's Python: the client tests
 # (an x86-64 virtualenv; tests/clients.mk leaves them out) and the Python
 # frame reader's test (pyframes.sh loads the machine's libpython); nor the
 # installation tests (they run make install without ARCH).  Device code
@@ -21,7 +21,7 @@ CROSS_NO_BUILD := $(SAMPLE_PROGRAMS) $(BENCH_BUILD)/launches $(E2E_BUILD)/modes_
     $(addprefix $(CT_BUILD)/,bypass ctx_destroy peer_again late_sub) \
     $(RT_TEST_BINS) $(RT_TEST_DIR)/rt_globals $(DRV_T)/cupti_rt \
     $(BUILD)/tests/image_parse $(OUT_PROGS) $(UNIT_DIR)/test_pyframes
-CROSS_NO_TEST := tests/e2e/% tests/outputs/% tests/install/% demo/run.sh tests/unit/pyframes.sh \
+CROSS_NO_TEST := tests/e2e/% tests/outputs/% tests/install/% tests/bench/% demo/run.sh tests/unit/pyframes.sh \
     $(addprefix tests/preload/,ctor.sh xdev.sh bad_options.sh exitcode.sh fork.sh launches.sh threads.sh \
         debuginfod.sh capture.sh rtld_local.sh rt12.sh nvtx.sh) \
     $(addprefix tests/cupti/,bypass.sh holder.sh missing.sh ctx_destroy.sh peer_again.sh late_sub.sh) \
