@@ -517,8 +517,8 @@ static __attribute__((noinline)) void plan_word_check(struct ctx *c, const struc
  * loop (arguments as an array of pointers, a device below DC_MAX_DEVICES,
  * the thread's registry cache there): a word seen before in the launch
  * device's own memory is one probe of the cache, whose slot says which
- * device owns it; the cache's pointer and generation are read once per
- * launch, again after a word that needed more.  Anything else (managed
+ * device owns it; the cache's generation is read once per launch, again
+ * after a word that needed more.  Anything else (managed
  * memory included) takes word_clean and the whole check. */
 static __attribute__((noinline)) void scan_plan(struct ctx *c, const struct dc_launch *l)
 {
@@ -549,27 +549,18 @@ static __attribute__((noinline)) void scan_plan(struct ctx *c, const struct dc_l
             own++;
             continue;
         }
-        plan_word_check(c, pw, v);
-        if (!(tc = dc_reg_tcache)) {    /* the cache could not be made: the rest the slow way */
-            for (pw++; pw < end; pw++)
-                if ((v = plan_word(l, pw)) != 0)
-                    plan_word_check(c, pw, v);
-            break;
-        }
+        plan_word_check(c, pw, v);      /* may have filled the cache: tc stays (freed only at thread exit) */
         g = __atomic_load_n(&dc_reg_gen, __ATOMIC_ACQUIRE);
     }
     c->clean_own += own;
 }
 
 /* The words of every parameter; without a layout, the packed buffer's words
- * (of unknown meaning: looked at only while collecting). */
+ * (of unknown meaning: looked at only while collecting).  A planned launch
+ * that is not collecting takes scan_plan instead (dc_check_launch). */
 static void scan_launch(struct ctx *c)
 {
     const struct dc_launch *l = c->l;
-    if (l->layout_known && l->words_planned && !c->collect) {   /* (dc_check_launch goes to scan_plan directly) */
-        scan_plan(c, l);
-        return;
-    }
     if (l->layout_known) {
         for (unsigned i = 0; i < l->nparams && l->params; i++)
             scan_param(c, i);
