@@ -75,11 +75,9 @@ static struct kset *kernels;
 static uint64_t nfindings, nkernels, sev_count[3], dropped;
 static unsigned long errors_atomic;
 /* Launch counts (report/counts.h): the blocks, the fallback. */
-#define launch_counts dc_launch_counts
-static struct launch_counts *count_blocks;                  /* atomic list head */
-static struct launch_counts count_fallback = { .shared = 1 };   /* when a block cannot be made */
-__thread struct launch_counts *dc_my_counts __attribute__((tls_model("initial-exec")));
-#define my_counts dc_my_counts
+static struct dc_launch_counts *count_blocks;                  /* atomic list head */
+static struct dc_launch_counts count_fallback = { .shared = 1 };   /* when a block cannot be made */
+__thread struct dc_launch_counts *dc_my_counts __attribute__((tls_model("initial-exec")));
 static pthread_key_t counts_key;
 static pthread_once_t counts_once = PTHREAD_ONCE_INIT;
 static uint64_t bytes_migrated;                         /* atomic */
@@ -487,17 +485,17 @@ void dc_report_count_migrated(uint64_t bytes)
 
 static void counts_gone(void *p)
 {
-    struct launch_counts *c = p;
-    if (my_counts == c)
-        my_counts = NULL;
+    struct dc_launch_counts *c = p;
+    if (dc_my_counts == c)
+        dc_my_counts = NULL;
     __atomic_store_n(&c->in_use, 0, __ATOMIC_RELEASE);
 }
 static void counts_key_make(void) { (void)pthread_key_create(&counts_key, counts_gone); }
 
-struct launch_counts *dc_counts_claim(void)
+struct dc_launch_counts *dc_counts_claim(void)
 {
     pthread_once(&counts_once, counts_key_make);
-    struct launch_counts *c;
+    struct dc_launch_counts *c;
     for (c = __atomic_load_n(&count_blocks, __ATOMIC_ACQUIRE); c; c = c->next) {
         int zero = 0;
         if (!__atomic_load_n(&c->in_use, __ATOMIC_RELAXED) &&
@@ -509,13 +507,13 @@ struct launch_counts *dc_counts_claim(void)
         if (!c)
             return &count_fallback;
         c->in_use = 1;
-        struct launch_counts *head = __atomic_load_n(&count_blocks, __ATOMIC_RELAXED);
+        struct dc_launch_counts *head = __atomic_load_n(&count_blocks, __ATOMIC_RELAXED);
         do
             c->next = head;
         while (!__atomic_compare_exchange_n(&count_blocks, &head, c, 1, __ATOMIC_RELEASE, __ATOMIC_RELAXED));
     }
     (void)pthread_setspecific(counts_key, c);
-    return my_counts = c;
+    return dc_my_counts = c;
 }
 
 void dc_report_count_launch(int checked, enum dc_path path) { dc_counts_launch(dc_counts(), checked, path); }
@@ -524,12 +522,12 @@ void dc_report_count_launch(int checked, enum dc_path path) { dc_counts_launch(d
 static uint64_t count_sum(size_t off)
 {
     uint64_t n = __atomic_load_n((uint64_t *)((char *)&count_fallback + off), __ATOMIC_RELAXED);
-    for (struct launch_counts *c = __atomic_load_n(&count_blocks, __ATOMIC_ACQUIRE); c; c = c->next)
+    for (struct dc_launch_counts *c = __atomic_load_n(&count_blocks, __ATOMIC_ACQUIRE); c; c = c->next)
         n += __atomic_load_n((uint64_t *)((char *)c + off), __ATOMIC_RELAXED);
     return n;
 }
 
-static void count_zero(struct launch_counts *c)
+static void count_zero(struct dc_launch_counts *c)
 {
     __atomic_store_n(&c->checked, 0, __ATOMIC_RELAXED);
     __atomic_store_n(&c->unchecked, 0, __ATOMIC_RELAXED);
@@ -544,7 +542,7 @@ uint64_t dc_report_clean_operands(int device, int managed)
 {
     if ((unsigned)device >= DC_MATRIX_DEVICES)
         return 0;
-    return count_sum(offsetof(struct launch_counts, clean) + ((size_t)device * 2 + (managed != 0)) * sizeof(uint64_t));
+    return count_sum(offsetof(struct dc_launch_counts, clean) + ((size_t)device * 2 + (managed != 0)) * sizeof(uint64_t));
 }
 
 unsigned long dc_report_error_count(void)
@@ -562,11 +560,11 @@ static void stats_locked(struct dc_report_stats *s)
     s->kernels = nkernels;
     s->printed = printed;
     s->dropped = dropped;
-    s->launches_checked = count_sum(offsetof(struct launch_counts, checked));
-    s->launches_unchecked = count_sum(offsetof(struct launch_counts, unchecked));
+    s->launches_checked = count_sum(offsetof(struct dc_launch_counts, checked));
+    s->launches_unchecked = count_sum(offsetof(struct dc_launch_counts, unchecked));
     s->bytes_migrated = __atomic_load_n(&bytes_migrated, __ATOMIC_RELAXED);
-    s->launches_interpose = count_sum(offsetof(struct launch_counts, by_path[DC_PATH_INTERPOSE]));
-    s->launches_cupti = count_sum(offsetof(struct launch_counts, by_path[DC_PATH_CUPTI]));
+    s->launches_interpose = count_sum(offsetof(struct dc_launch_counts, by_path[DC_PATH_INTERPOSE]));
+    s->launches_cupti = count_sum(offsetof(struct dc_launch_counts, by_path[DC_PATH_CUPTI]));
     s->suppressed = suppressed;
     s->write_errors = dc_sinks_write_errors();
 }
@@ -710,7 +708,7 @@ static void reset_findings_locked(void)
     __atomic_store_n(&errors_atomic, 0, __ATOMIC_RELAXED);
     __atomic_store_n(&bytes_migrated, 0, __ATOMIC_RELAXED);
     count_zero(&count_fallback);
-    for (struct launch_counts *c = __atomic_load_n(&count_blocks, __ATOMIC_ACQUIRE); c; c = c->next)
+    for (struct dc_launch_counts *c = __atomic_load_n(&count_blocks, __ATOMIC_ACQUIRE); c; c = c->next)
         count_zero(c);
 }
 
