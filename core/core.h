@@ -93,8 +93,10 @@ void dc_core_finish_signal(int fault);
 
 /* A front end besides the interposer registers itself with DC_FRONTEND (the
  * linker collects the records in section dc_frontends), so the start-up
- * starts it without naming it.  start() runs once, from the start-up, with
- * the options parsed, the report open and the guard held; it returns 1 when
+ * starts it without naming it.  start(beside) runs once, from the start-up,
+ * with the options parsed, the report open and the guard held; beside is 1
+ * when the interposer checks the program's calls too (backend=both: the
+ * front end then needs only what the hooks cannot see); it returns 1 when
  * it will see the program's calls (then backend=cupti lets the hooks pass
  * through), 0 when it cannot (it has said why).  yield_cupti() (may be NULL)
  * runs when the program subscribes to CUPTI itself (a profiler: CUPTI allows
@@ -103,7 +105,7 @@ void dc_core_finish_signal(int fault);
  * otherwise.  Guard held. */
 struct dc_frontend {
     const char *name;
-    int (*start)(void);
+    int (*start)(int beside);
     int (*yield_cupti)(void);
 };
 #define DC_FRONTEND(var, name, start, yield_cupti)                                    \

@@ -14,7 +14,7 @@ int dc_core_start_frontends(void)
     if (dc_opt.backend == DC_BACKEND_INTERPOSE)     /* the interposer alone */
         return 0;
     for (const struct dc_frontend *f = __start_dc_frontends; f < __stop_dc_frontends; f++)
-        seen += f->start() == 1;
+        seen += f->start(dc_opt.backend == DC_BACKEND_BOTH) == 1;
     return seen;
 }
 

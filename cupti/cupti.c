@@ -6,9 +6,10 @@
  *    the guard held, unless backend=interpose.  It loads libcupti.so.13 (or
  *    CUDA 12's libcupti.so.12) with dlopen (the rule below and in README),
  *    resolves its functions with dlsym, subscribes as "devcheck" and enables
- *    the launch, allocation,
- *    free, access-grant and peer-access callbacks of the driver and runtime
- *    domains and the resource domain.  When CUPTI cannot be used (absent,
+ *    the launch, allocation, free, access-grant and peer-access callbacks of
+ *    the driver domain, the resource domain and, with backend=cupti, the
+ *    runtime domain (with backend=both, only once a driver call past the
+ *    interposer showed up: runtime_later).  When CUPTI cannot be used (absent,
  *    failing, or held by another subscriber) it writes one line saying why
  *    (naming the holder): devcheck runs on interposition alone.  Never fails
  *    the program.
@@ -84,6 +85,7 @@
     X(cuptiUnsubscribe)         \
     X(cuptiEnableCallback)      \
     X(cuptiEnableDomain)        \
+    X(cuptiGetCallbackName)     \
     X(cuptiGetResultString)
 
 #define X(name) static __typeof__(&name) p_##name;
@@ -97,6 +99,10 @@ static CUpti_SubscriberHandle subscriber;
  * again.  on_callback reads subscribed without the lock. */
 static pthread_mutex_t sub_lock = PTHREAD_MUTEX_INITIALIZER;
 static int subscribed, program_subscribed;
+/* The runtime domain's callbacks are enabled (always with backend=cupti;
+ * with backend=both once runtime_later saw a call past the hooks).  Read
+ * without the lock. */
+static int runtime_on;
 /* The runtime whose calls this CUPTI reports (enum dc_rt): CUPTI 13's
  * callbacks come from libcudart.so.13, CUPTI 12's from libcudart.so.12. */
 static int cupti_rt = DC_RT13;
@@ -934,6 +940,46 @@ static void on_runtime_exit(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
     rt_reset();
 }
 
+/* The runtime domain's callbacks (runtime_on says they are enabled);
+ * returns how many could not be enabled. */
+static unsigned enable_runtime(void)
+{
+    unsigned failed = 0;
+    for (size_t i = 0; i < N_RT_LAUNCHES; i++)
+        failed += p_cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, rt_launches[i].cbid) != CUPTI_SUCCESS;
+    for (size_t i = 0; i < sizeof runtime_mem_cbids / sizeof runtime_mem_cbids[0]; i++)
+        failed += p_cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, runtime_mem_cbids[i]) != CUPTI_SUCCESS;
+    return failed;
+}
+
+/* Beside the interposer (backend=both) every runtime call the runtime hooks
+ * miss still reaches the driver, through the entry points the interposed
+ * dlsym / cuGetProcAddress handed the runtime (checked there) or through
+ * others, whose driver callbacks come here: the runtime's own callbacks
+ * would only be delivered, per launch and allocation, to be ignored.  They
+ * are enabled when a driver call past the hooks first shows up (`cbid`, no
+ * guard held: a plugin bound to its own runtime with RTLD_DEEPBIND, a
+ * library with the C library's own dlsym), so that the runtime calls of
+ * such code are checked under their own names from then on.  Guard held;
+ * never waits for sub_lock (a subscription changing now: the next call
+ * past the hooks tries again). */
+static void runtime_later(CUpti_CallbackId cbid)
+{
+    if (pthread_mutex_trylock(&sub_lock) != 0)
+        return;
+    if (__atomic_load_n(&subscribed, __ATOMIC_ACQUIRE) && !__atomic_load_n(&runtime_on, __ATOMIC_RELAXED)) {
+        unsigned failed = enable_runtime();
+        __atomic_store_n(&runtime_on, 1, __ATOMIC_RELAXED);
+        const char *name = NULL;
+        if (!p_cuptiGetCallbackName ||
+            p_cuptiGetCallbackName(CUPTI_CB_DOMAIN_DRIVER_API, cbid, &name) != CUPTI_SUCCESS || !name)
+            name = "a driver call";
+        dc_logv(1, "CUPTI: %s reached the driver past the interposer; the runtime's callbacks are on%s", name,
+                failed ? " (some could not be enabled)" : "");
+    }
+    pthread_mutex_unlock(&sub_lock);
+}
+
 /* --- resources ------------------------------------------------------------------ */
 
 static void on_resource(CUpti_CallbackId cbid, const CUpti_ResourceData *r)
@@ -973,6 +1019,8 @@ static void CUPTIAPI on_callback(void *userdata, CUpti_CallbackDomain domain, CU
     dc_guard++;
     switch (domain) {
     case CUPTI_CB_DOMAIN_DRIVER_API:
+        if (!__atomic_load_n(&runtime_on, __ATOMIC_RELAXED))
+            runtime_later(cbid);
         on_driver(cbid, data);
         break;
     case CUPTI_CB_DOMAIN_RUNTIME_API: {
@@ -1267,8 +1315,9 @@ static void alone(const char *why)
     dc_log("CUPTI: %s; running on interposition alone", why);
 }
 
-/* Subscribes, unless the program already asked for CUPTI; sub_lock held. */
-static int start_locked(void)
+/* Subscribes, unless the program already asked for CUPTI; sub_lock held.
+ * beside: the interposer checks the program's calls too (backend=both). */
+static int start_locked(int beside)
 {
     char used[PATHBUF] = "", why[2 * PATHBUF] = "";
     if (program_subscribed) {
@@ -1330,13 +1379,14 @@ static int start_locked(void)
         alone(why);
         return 0;
     }
-    for (size_t i = 0; i < N_RT_LAUNCHES; i++) {
+    for (size_t i = 0; i < N_RT_LAUNCHES; i++)
         if (rt_launches[i].cbid < CUPTI_RUNTIME_TRACE_CBID_SIZE)
             rt_launch_index[rt_launches[i].cbid] = (uint8_t)(i + 1);
-        failed += p_cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, rt_launches[i].cbid) != CUPTI_SUCCESS;
-    }
-    for (size_t i = 0; i < sizeof runtime_mem_cbids / sizeof runtime_mem_cbids[0]; i++)
-        failed += p_cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, runtime_mem_cbids[i]) != CUPTI_SUCCESS;
+    /* Beside the interposer the runtime's callbacks wait for a driver call
+     * past the hooks (runtime_later). */
+    __atomic_store_n(&runtime_on, !beside, __ATOMIC_RELAXED);
+    if (!beside)
+        failed += enable_runtime();
     r = p_cuptiEnableDomain(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE);
     if (r != CUPTI_SUCCESS) {
         /* without the resource domain, destroyed contexts would go unseen */
@@ -1350,10 +1400,10 @@ static int start_locked(void)
     return 1;
 }
 
-static int start(void)
+static int start(int beside)
 {
     pthread_mutex_lock(&sub_lock);
-    int r = start_locked();
+    int r = start_locked(beside);
     pthread_mutex_unlock(&sub_lock);
     return r;
 }
