@@ -996,26 +996,12 @@ static void on_resource(CUpti_CallbackId cbid, const CUpti_ResourceData *r)
     }
 }
 
-static void CUPTIAPI on_callback(void *userdata, CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
-                                 const void *data)
+/* A callback that arrives while devcheck's guard is not held. */
+static __attribute__((noinline)) void on_unguarded(CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
+                                                   const void *data)
 {
-    (void)userdata;
     if (!data || !__atomic_load_n(&dc_ready, __ATOMIC_ACQUIRE) || !__atomic_load_n(&subscribed, __ATOMIC_ACQUIRE))
         return;
-    /* the interposer (or devcheck itself) has this call */
-    if (dc_guard) {
-        /* A runtime call that got past the interposer's runtime hooks still
-         * reaches the driver through the entry points it got from the
-         * interposed dlsym / cuGetProcAddress: a launch or memory call the
-         * interposer has inside an open runtime frame is that frame's (no
-         * fallback at its exit, or the launch is checked twice). */
-        if (domain == CUPTI_CB_DOMAIN_DRIVER_API && rt.open) {
-            rt.driver_seen = 1;
-            if (is_driver_launch(cbid))
-                rt.checked = 1;
-        }
-        return;
-    }
     dc_guard++;
     switch (domain) {
     case CUPTI_CB_DOMAIN_DRIVER_API:
@@ -1038,6 +1024,28 @@ static void CUPTIAPI on_callback(void *userdata, CUpti_CallbackDomain domain, CU
         break;
     }
     dc_guard--;
+}
+
+/* Every callback.  Most arrive with the guard held (the interposer, or
+ * devcheck itself, has the call): they cost a few instructions. */
+static void CUPTIAPI on_callback(void *userdata, CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
+                                 const void *data)
+{
+    (void)userdata;
+    if (__builtin_expect(!dc_guard, 0)) {
+        on_unguarded(domain, cbid, data);
+        return;
+    }
+    /* A runtime call that got past the interposer's runtime hooks still
+     * reaches the driver through the entry points it got from the
+     * interposed dlsym / cuGetProcAddress: a launch or memory call the
+     * interposer has inside an open runtime frame is that frame's (no
+     * fallback at its exit, or the launch is checked twice). */
+    if (domain == CUPTI_CB_DOMAIN_DRIVER_API && rt.open) {
+        rt.driver_seen = 1;
+        if (is_driver_launch(cbid))
+            rt.checked = 1;
+    }
 }
 
 /* --- loading ------------------------------------------------------------------ */
