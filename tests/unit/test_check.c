@@ -646,7 +646,7 @@ static void test_fork(void)
 
 int main(int argc, char **argv)
 {
-    outdir = argc > 1 ? argv[1] : ".";
+    outdir = unit_outdir("test_check", argc > 1 ? argv[1] : NULL);
     mkdir(outdir, 0755);
     test_all();
     test_argbuf();

@@ -689,7 +689,7 @@ int main(int argc, char **argv)
     if (argc > 2 && !strcmp(argv[1], "--stubs"))
         return check_stubs(argv[2]);
     fixtures = argc > 1 ? argv[1] : ".";
-    outdir = argc > 2 ? argv[2] : ".";
+    outdir = unit_outdir("test_evidence", argc > 2 ? argv[2] : NULL);
     unsigned rounds = argc > 3 ? (unsigned)atoi(argv[3]) : 20000;
     mkdir(outdir, 0755);
     test_signatures();

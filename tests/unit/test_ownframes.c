@@ -35,7 +35,7 @@ __attribute__((noipa)) static int launch_here(void)
 int main(int argc, char **argv)
 {
     char opts[4200], log[4096];
-    snprintf(log, sizeof log, "%s/ownframes.log", argc > 1 ? argv[1] : ".");
+    snprintf(log, sizeof log, "%s/ownframes.log", unit_outdir("test_ownframes", argc > 1 ? argv[1] : NULL));
     snprintf(opts, sizeof opts, "log_path=%s", log);
     CHECK_EQ_LL(ownframes_init(opts), 0);
     allocate_here();

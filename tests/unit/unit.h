@@ -4,6 +4,7 @@
 #ifndef DEVCHECK_UNIT_H
 #define DEVCHECK_UNIT_H
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int unit_failures, unit_checks;
@@ -35,6 +36,24 @@ static int unit_failures, unit_checks;
                     __FILE__, __LINE__, _h ? _h : "(null)", _n); \
         } \
     } while (0)
+
+/* Where a test writes its report files: `given` (the test scripts pass a
+ * fresh directory), else a new directory /tmp/devcheck-NAME.XXXXXX, said on
+ * stdout -- never the working directory, where a later run would append to
+ * an earlier run's files. */
+static inline const char *unit_outdir(const char *name, const char *given)
+{
+    static char dir[256];
+    if (given)
+        return given;
+    snprintf(dir, sizeof dir, "/tmp/devcheck-%s.XXXXXX", name);
+    if (!mkdtemp(dir)) {
+        perror("mkdtemp");
+        exit(2);
+    }
+    printf("%s: report files in %s\n", name, dir);
+    return dir;
+}
 
 static inline int unit_done(const char *name)
 {
