@@ -535,6 +535,7 @@ static __attribute__((noinline)) void scan_plan(struct ctx *c, const struct dc_l
         return;
     }
     uint64_t g = __atomic_load_n(&dc_reg_gen, __ATOMIC_ACQUIRE);
+    const __typeof__(tc->own[0]) bit = (__typeof__(tc->own[0]))1 << dev;
     unsigned own = 0;
     for (; pw < end; pw++) {
         const unsigned char *p = args[pw->param];
@@ -545,7 +546,7 @@ static __attribute__((noinline)) void scan_plan(struct ctx *c, const struct dc_l
         if (!v)
             continue;
         size_t i = dc_reg_tc_index(v);
-        if (tc->addr[i] == v && tc->gen[i] == g && (tc->own[i] >> dev & 1)) {
+        if (__builtin_expect(tc->addr[i] == v && tc->gen[i] == g && (tc->own[i] & bit), 1)) {
             own++;
             continue;
         }
