@@ -6,8 +6,9 @@
  * count, the CPU time per lookup (each thread's own CPU clock, so other
  * load on the machine does not count) and the lookups per second of wall
  * time (the best of ROUNDS interleaved rounds: a run that shared the
- * machine's cores with another program is not the registry's doing); then `scaling: R2 R4`, the CPU time per lookup with 2 and 4 threads
- * over that with 1 (1.0: no interference; a lock on a shared cache line
+ * machine's cores with another program is not the registry's doing); then
+ * `scaling: R2 R4`, the CPU time per lookup with 2 and 4 threads over that
+ * with 1 (1.0: no interference; a lock on a shared cache line
  * makes it several times that when the threads run at the same time), and
  * `scaling_rwlock: R2 R4` for the same lookups each under one process-wide
  * rwlock, the old registry's scheme, as the reference. */
