@@ -482,50 +482,42 @@ static void treap_unlink(uint32_t *link)
     *link = a ? a : b;
 }
 
-/* The live entry with the smallest base >= x, or 0. */
-static uint32_t treap_lower_bound(uintptr_t x)
+/* One descent around x: returns the live entry with the smallest base > x
+ * (0: none); *below gets the one with the largest base <= x (0: none). */
+static uint32_t treap_around(uintptr_t x, uint32_t *below)
 {
-    uint32_t t = treap_root, best = 0;
+    uint32_t t = treap_root, lo = 0, hi = 0;
     while (t) {
         struct entry *te = entry_of(t);
-        if (te->base >= x) {
-            best = t;
-            t = te->tl;
-        } else {
+        if (te->base <= x) {
+            lo = t;
             t = te->tr;
+        } else {
+            hi = t;
+            t = te->tl;
         }
     }
-    return best;
+    *below = lo;
+    return hi;
 }
 
 /* The first live entry overlapping [b, last] (in address order), or 0;
- * overlap_next() continues after `prev`.  One descent: the entry with the
- * largest base <= b (it overlaps if it reaches b), else the one with the
- * smallest base > b (if it starts by last). */
+ * overlap_next() continues after `prev`.  The entry with the largest base
+ * <= b overlaps if it reaches b; else the one with the smallest base > b,
+ * if it starts by last. */
 static uint32_t overlap_first(uintptr_t b, uintptr_t last)
 {
-    uint32_t t = treap_root, below = 0, above = 0;
-    while (t) {
-        struct entry *te = entry_of(t);
-        if (te->base <= b) {
-            below = t;
-            t = te->tr;
-        } else {
-            above = t;
-            t = te->tl;
-        }
-    }
+    uint32_t below, above = treap_around(b, &below);
     if (below && entry_of(below)->last >= b)
         return below;
     return above && entry_of(above)->base <= last ? above : 0;
 }
 
+/* The entry after prev, if it starts by last (none after an entry that ends
+ * at the top of the address space: no base is above its last). */
 static uint32_t overlap_next(uint32_t prev, uintptr_t last)
 {
-    const struct entry *p = entry_of(prev);
-    if (p->last == UINTPTR_MAX)
-        return 0;
-    uint32_t id = treap_lower_bound(p->last + 1);
+    uint32_t below, id = treap_around(entry_of(prev)->last, &below);
     return id && entry_of(id)->base <= last ? id : 0;
 }
 
