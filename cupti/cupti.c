@@ -6,10 +6,11 @@
  *    the guard held, unless backend=interpose.  It loads libcupti.so.13 (or
  *    CUDA 12's libcupti.so.12) with dlopen (the rule below and in README),
  *    resolves its functions with dlsym, subscribes as "devcheck" and enables
- *    the launch, allocation, free, access-grant and peer-access callbacks of
- *    the driver domain, the resource domain and, with backend=cupti, the
- *    runtime domain (with backend=both, only once a driver call past the
- *    interposer showed up: runtime_later).  When CUPTI cannot be used (absent,
+ *    the driver domain's callbacks for access grants, peer access, kernel
+ *    images and a client's first calls, the resource domain's and, with
+ *    backend=cupti, the launch, allocation, free and copy callbacks of the
+ *    driver and runtime domains (with backend=both, only once a call past
+ *    the interposer showed up: want_busy).  When CUPTI cannot be used (absent,
  *    failing, or held by another subscriber) it writes one line saying why
  *    (naming the holder): devcheck runs on interposition alone.  Never fails
  *    the program.
@@ -99,23 +100,24 @@ static CUpti_SubscriberHandle subscriber;
  * again.  on_callback reads subscribed without the lock. */
 static pthread_mutex_t sub_lock = PTHREAD_MUTEX_INITIALIZER;
 static int subscribed, program_subscribed;
-/* The runtime domain's callbacks are enabled (always with backend=cupti;
- * with backend=both once runtime_later saw a call past the hooks).  Read
- * without the lock. */
-static int runtime_on;
+/* The busy driver callbacks and the runtime domain's are enabled (at once
+ * with backend=cupti; with backend=both once want_busy saw a call past the
+ * hooks).  Read without the lock. */
+static int busy_on;
 /* The runtime whose calls this CUPTI reports (enum dc_rt): CUPTI 13's
  * callbacks come from libcudart.so.13, CUPTI 12's from libcudart.so.12. */
 static int cupti_rt = DC_RT13;
 
 /* --- callbacks enabled ------------------------------------------------------ */
 
+/* The driver callbacks always enabled: the calls that change who may access
+ * what (access grants, peer access, IPC, mappings, registered host memory),
+ * kernel images and handles (for devcheck's image reader), graph kernel
+ * nodes and stream capture, and the first calls of a driver client
+ * (contexts, cuGetProcAddress).  None is made once per launch or per
+ * allocation, and every one is hooked: beside the interposer, one that
+ * arrives with no guard held came past the hooks (want_busy). */
 static const CUpti_CallbackId driver_cbids[] = {
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx,
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel,
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz,
     CUPTI_DRIVER_TRACE_CBID_cuGraphAddKernelNode_v2,
     CUPTI_DRIVER_TRACE_CBID_cuGraphKernelNodeSetParams_v2,
     CUPTI_DRIVER_TRACE_CBID_cuGraphExecKernelNodeSetParams_v2,
@@ -123,15 +125,6 @@ static const CUpti_CallbackId driver_cbids[] = {
     CUPTI_DRIVER_TRACE_CBID_cuGraphAddNode_v2,
     CUPTI_DRIVER_TRACE_CBID_cuGraphNodeSetParams,
     CUPTI_DRIVER_TRACE_CBID_cuGraphExecNodeSetParams,
-    CUPTI_DRIVER_TRACE_CBID_cuMemAlloc_v2,
-    CUPTI_DRIVER_TRACE_CBID_cuMemAllocPitch_v2,
-    CUPTI_DRIVER_TRACE_CBID_cuMemAllocManaged,
-    CUPTI_DRIVER_TRACE_CBID_cuMemAllocAsync,
-    CUPTI_DRIVER_TRACE_CBID_cuMemAllocAsync_ptsz,
-    CUPTI_DRIVER_TRACE_CBID_cuMemAllocFromPoolAsync,
-    CUPTI_DRIVER_TRACE_CBID_cuMemAllocFromPoolAsync_ptsz,
-    CUPTI_DRIVER_TRACE_CBID_cuMemHostAlloc,
-    CUPTI_DRIVER_TRACE_CBID_cuMemAllocHost_v2,
     CUPTI_DRIVER_TRACE_CBID_cuMemHostRegister_v2,
     CUPTI_DRIVER_TRACE_CBID_cuIpcOpenMemHandle_v2,
     CUPTI_DRIVER_TRACE_CBID_cuMemPoolImportPointer,
@@ -139,10 +132,6 @@ static const CUpti_CallbackId driver_cbids[] = {
     CUPTI_DRIVER_TRACE_CBID_cuMemCreate,
     CUPTI_DRIVER_TRACE_CBID_cuMemRelease,
     CUPTI_DRIVER_TRACE_CBID_cuMemMap,
-    CUPTI_DRIVER_TRACE_CBID_cuMemFree_v2,
-    CUPTI_DRIVER_TRACE_CBID_cuMemFreeAsync,
-    CUPTI_DRIVER_TRACE_CBID_cuMemFreeAsync_ptsz,
-    CUPTI_DRIVER_TRACE_CBID_cuMemFreeHost,
     CUPTI_DRIVER_TRACE_CBID_cuMemHostUnregister,
     CUPTI_DRIVER_TRACE_CBID_cuIpcCloseMemHandle,
     CUPTI_DRIVER_TRACE_CBID_cuMemUnmap,
@@ -160,7 +149,6 @@ static const CUpti_CallbackId driver_cbids[] = {
     CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCaptureToGraph_ptsz,
     CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture,
     CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture_ptsz,
-    /* kernel images and handles, for devcheck's image reader */
     CUPTI_DRIVER_TRACE_CBID_cuModuleLoad,
     CUPTI_DRIVER_TRACE_CBID_cuModuleLoadData,
     CUPTI_DRIVER_TRACE_CBID_cuModuleLoadDataEx,
@@ -172,7 +160,36 @@ static const CUpti_CallbackId driver_cbids[] = {
     CUPTI_DRIVER_TRACE_CBID_cuLibraryGetKernel,
     CUPTI_DRIVER_TRACE_CBID_cuLibraryGetModule,
     CUPTI_DRIVER_TRACE_CBID_cuKernelGetFunction,
-    /* copies: the transfer matrix (core/transfers.c) */
+    CUPTI_DRIVER_TRACE_CBID_cuCtxCreate_v2,
+    CUPTI_DRIVER_TRACE_CBID_cuCtxCreate_v3,
+    CUPTI_DRIVER_TRACE_CBID_cuCtxCreate_v4,
+    CUPTI_DRIVER_TRACE_CBID_cuGetProcAddress,
+    CUPTI_DRIVER_TRACE_CBID_cuGetProcAddress_v2,
+};
+
+/* The busy ones: launches, allocations and frees, copies (the transfer
+ * matrix, core/transfers.c).  Enabled at once with backend=cupti; beside the
+ * interposer once a call past the hooks showed up (want_busy). */
+static const CUpti_CallbackId busy_cbids[] = {
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuMemAlloc_v2,
+    CUPTI_DRIVER_TRACE_CBID_cuMemAllocPitch_v2,
+    CUPTI_DRIVER_TRACE_CBID_cuMemAllocManaged,
+    CUPTI_DRIVER_TRACE_CBID_cuMemAllocAsync,
+    CUPTI_DRIVER_TRACE_CBID_cuMemAllocAsync_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuMemAllocFromPoolAsync,
+    CUPTI_DRIVER_TRACE_CBID_cuMemAllocFromPoolAsync_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuMemHostAlloc,
+    CUPTI_DRIVER_TRACE_CBID_cuMemAllocHost_v2,
+    CUPTI_DRIVER_TRACE_CBID_cuMemFree_v2,
+    CUPTI_DRIVER_TRACE_CBID_cuMemFreeAsync,
+    CUPTI_DRIVER_TRACE_CBID_cuMemFreeAsync_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuMemFreeHost,
     CUPTI_DRIVER_TRACE_CBID_cuMemcpy,
     CUPTI_DRIVER_TRACE_CBID_cuMemcpyAsync,
     CUPTI_DRIVER_TRACE_CBID_cuMemcpyHtoD_v2,
@@ -940,11 +957,13 @@ static void on_runtime_exit(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
     rt_reset();
 }
 
-/* The runtime domain's callbacks (runtime_on says they are enabled);
- * returns how many could not be enabled. */
-static unsigned enable_runtime(void)
+/* The busy driver callbacks and the runtime domain's (busy_on says they
+ * are enabled); returns how many could not be enabled. */
+static unsigned enable_busy(void)
 {
     unsigned failed = 0;
+    for (size_t i = 0; i < sizeof busy_cbids / sizeof busy_cbids[0]; i++)
+        failed += p_cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, busy_cbids[i]) != CUPTI_SUCCESS;
     for (size_t i = 0; i < N_RT_LAUNCHES; i++)
         failed += p_cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, rt_launches[i].cbid) != CUPTI_SUCCESS;
     for (size_t i = 0; i < sizeof runtime_mem_cbids / sizeof runtime_mem_cbids[0]; i++)
@@ -952,30 +971,37 @@ static unsigned enable_runtime(void)
     return failed;
 }
 
-/* Beside the interposer (backend=both) every runtime call the runtime hooks
- * miss still reaches the driver, through the entry points the interposed
- * dlsym / cuGetProcAddress handed the runtime (checked there) or through
- * others, whose driver callbacks come here: the runtime's own callbacks
- * would only be delivered, per launch and allocation, to be ignored.  They
- * are enabled when a driver call past the hooks first shows up (`cbid`, no
- * guard held: a plugin bound to its own runtime with RTLD_DEEPBIND, a
- * library with the C library's own dlsym), so that the runtime calls of
- * such code are checked under their own names from then on.  Guard held;
- * never waits for sub_lock (a subscription changing now: the next call
- * past the hooks tries again). */
-static void runtime_later(CUpti_CallbackId cbid)
+/* Beside the interposer (backend=both) a call reaches the driver through
+ * the interposer's hooks (checked there), or through the entry points the
+ * interposed dlsym / cuGetProcAddress handed out (the same hooks), or past
+ * them: a plugin bound to its own runtime with RTLD_DEEPBIND, a library
+ * with the C library's own dlsym.  CUPTI enables a callback for every call
+ * of an entry point or for none, so the busy callbacks (every launch,
+ * allocation, free and copy) would be delivered twice per call only to be
+ * ignored.  They wait: the always-enabled ones (driver_cbids) are the calls
+ * a driver client makes before its first launch (its contexts, its
+ * cuGetProcAddress, its modules and kernel handles) and the calls that
+ * change who may access what, all hooked, all rare.  The first of them
+ * that arrives with no guard held (`cbid`) came past the hooks: the busy
+ * callbacks and the runtime domain's are enabled, and that code's
+ * launches, allocations and copies are checked from then on, its runtime
+ * calls under their own names.  Not seen: launches, allocations and copies
+ * from code whose every other call goes through the hooks (backend=cupti
+ * sees those).  Guard held; never waits for sub_lock (a subscription
+ * changing now: the next call past the hooks tries again). */
+static void want_busy(CUpti_CallbackId cbid)
 {
     if (pthread_mutex_trylock(&sub_lock) != 0)
         return;
-    if (__atomic_load_n(&subscribed, __ATOMIC_ACQUIRE) && !__atomic_load_n(&runtime_on, __ATOMIC_RELAXED)) {
-        unsigned failed = enable_runtime();
-        __atomic_store_n(&runtime_on, 1, __ATOMIC_RELAXED);
+    if (__atomic_load_n(&subscribed, __ATOMIC_ACQUIRE) && !__atomic_load_n(&busy_on, __ATOMIC_RELAXED)) {
+        unsigned failed = enable_busy();
+        __atomic_store_n(&busy_on, 1, __ATOMIC_RELAXED);
         const char *name = NULL;
         if (!p_cuptiGetCallbackName ||
             p_cuptiGetCallbackName(CUPTI_CB_DOMAIN_DRIVER_API, cbid, &name) != CUPTI_SUCCESS || !name)
             name = "a driver call";
-        dc_logv(1, "CUPTI: %s reached the driver past the interposer; the runtime's callbacks are on%s", name,
-                failed ? " (some could not be enabled)" : "");
+        dc_logv(1, "CUPTI: %s reached the driver past the interposer; CUPTI now sees every launch, allocation "
+                   "and copy%s", name, failed ? " (some callbacks could not be enabled)" : "");
     }
     pthread_mutex_unlock(&sub_lock);
 }
@@ -1005,8 +1031,8 @@ static __attribute__((noinline)) void on_unguarded(CUpti_CallbackDomain domain, 
     dc_guard++;
     switch (domain) {
     case CUPTI_CB_DOMAIN_DRIVER_API:
-        if (!__atomic_load_n(&runtime_on, __ATOMIC_RELAXED))
-            runtime_later(cbid);
+        if (!__atomic_load_n(&busy_on, __ATOMIC_RELAXED))
+            want_busy(cbid);
         on_driver(cbid, data);
         break;
     case CUPTI_CB_DOMAIN_RUNTIME_API: {
@@ -1390,11 +1416,11 @@ static int start_locked(int beside)
     for (size_t i = 0; i < N_RT_LAUNCHES; i++)
         if (rt_launches[i].cbid < CUPTI_RUNTIME_TRACE_CBID_SIZE)
             rt_launch_index[rt_launches[i].cbid] = (uint8_t)(i + 1);
-    /* Beside the interposer the runtime's callbacks wait for a driver call
-     * past the hooks (runtime_later). */
-    __atomic_store_n(&runtime_on, !beside, __ATOMIC_RELAXED);
+    /* Beside the interposer the busy callbacks wait for a call past the
+     * hooks (want_busy). */
+    __atomic_store_n(&busy_on, !beside, __ATOMIC_RELAXED);
     if (!beside)
-        failed += enable_runtime();
+        failed += enable_busy();
     r = p_cuptiEnableDomain(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE);
     if (r != CUPTI_SUCCESS) {
         /* without the resource domain, destroyed contexts would go unseen */

@@ -7,6 +7,10 @@
 // CUPTI's driver callbacks can see it.  Prints the launch's result and the
 // synchronisation's (the sim faults the launch: the buffer is not accessible
 // from cuda:0); exit status 0 whatever devcheck does.
+// With the argument `gpa` the C library's dlsym gives cuGetProcAddress_v2
+// instead, and cuLaunchKernel comes from it: a loader that resolves its
+// driver table that way makes a call past the hooks (cuGetProcAddress_v2)
+// before its first launch.
 // With the argument `rt` it launches through cudaLaunchKernel from the C
 // library's dlsym on libcudart.so.13 instead: past the interposer's runtime
 // hook, but the runtime's own cuLaunchKernel is the interposer's (it found
@@ -23,6 +27,7 @@
 int main(int argc, char **argv)
 {
     bool rt = argc > 1 && argv[1][0] == 'r';
+    bool gpa = argc > 1 && argv[1][0] == 'g';
     enum { N = 256 };
     float *x = nullptr;
     if (cudaSetDevice(1) != cudaSuccess || cudaMalloc(&x, N * sizeof *x) != cudaSuccess) {
@@ -56,8 +61,16 @@ int main(int argc, char **argv)
         return 0;
     }
     void *h = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
-    PFN_cuLaunchKernel_v4000 launch =
-        h && libc_dlsym ? (PFN_cuLaunchKernel_v4000)libc_dlsym(h, "cuLaunchKernel") : nullptr;
+    PFN_cuLaunchKernel_v4000 launch = nullptr;
+    if (gpa) {
+        PFN_cuGetProcAddress_v12000 get =
+            h && libc_dlsym ? (PFN_cuGetProcAddress_v12000)libc_dlsym(h, "cuGetProcAddress_v2") : nullptr;
+        void *pfn = nullptr;
+        if (get && get("cuLaunchKernel", &pfn, 4000, CU_GET_PROC_ADDRESS_DEFAULT, nullptr) == CUDA_SUCCESS)
+            launch = (PFN_cuLaunchKernel_v4000)pfn;
+    } else if (h && libc_dlsym) {
+        launch = (PFN_cuLaunchKernel_v4000)libc_dlsym(h, "cuLaunchKernel");
+    }
     if (!launch) {
         printf("bypass: no cuLaunchKernel from the C library's dlsym\n");
         return 1;

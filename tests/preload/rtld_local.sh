@@ -7,7 +7,8 @@
 # mode=off), and its cross-device launch is reported: by the hooks for
 # RTLD_LOCAL and RTLD_GLOBAL; for DEEPBIND (the plugin binds to its own
 # runtime, no hook sees it) by CUPTI, devcheck having started when the
-# program looked the plugin's function up with dlsym.
+# program looked the plugin's function up with dlsym, and CUPTI's launch
+# callbacks on since the plugin's runtime resolved the driver.
 . "$ROOT/tests/preload/common.sh"
 need "$DEVCHECK_LIB" "$PT/local_main" "$PT/libxlocal.so" "$PT/liblocal_twin.so" "$SIM_DIR/libcuda.so.1"
 K=_Z11local_scalePiPKii
@@ -34,9 +35,16 @@ case $SANITIZE in address|thread) modes="local global"; note "deepbind skipped u
 for mode in $modes; do
     run "$TMPD/plain-$mode" on_sim "$PT/local_main" $mode "$LIB" "$TWIN"
     expect_eq "$mode without devcheck" "local: 700" "$(cat "$TMPD/plain-$mode.out")"
-    run "$TMPD/$mode" under_devcheck env DEVCHECK_OPTIONS="json_path=$TMPD/$mode.json" \
+    run "$TMPD/$mode" under_devcheck env DEVCHECK_OPTIONS="json_path=$TMPD/$mode.json:verbosity=1" \
         "$PT/local_main" $mode "$LIB" "$TWIN"
     case $mode in deepbind) check $mode cupti ;; *) check $mode interpose ;; esac
+    # The plugin's runtime resolves the driver past the hooks: that first
+    # call turns CUPTI's launch, allocation and copy callbacks on (before its
+    # cudaMalloc, whose owner the finding names); never for the others.
+    case $mode in
+    deepbind) expect_grep '^devcheck: CUPTI: cuGetProcAddress(_v2)? reached the driver past the interposer; CUPTI now sees every launch, allocation and copy$' "$TMPD/$mode.err" ;;
+    *) expect_no_grep 'past the interposer' "$TMPD/$mode.err" ;;
+    esac
 done
 run "$TMPD/off" under_devcheck env DEVCHECK_OPTIONS=mode=off "$PT/local_main" local "$LIB" "$TWIN"
 expect_eq "mode=off stdout" "local: 700" "$(cat "$TMPD/off.out")"
