@@ -6,18 +6,22 @@
 # integer pairs and end pointers (only the words the kernels' own evidence
 # calls pointers are checked).  Every PyTorch program with the caching
 # allocator on and off; the default backend for all, interpose and cupti for
-# some.  Each still runs to its OK line.
+# some.  Each still runs to its OK line, and none makes a call past the
+# hooks that would turn CUPTI's launch callbacks on beside the interposer.
 . "$ROOT/tests/lib.sh"
 need_pyenv
 cd "$ROOT/tests/clients"
 clean() {   # clean NAME OPTIONS ENV... -- PROGRAM [ARGS]
     name=$1 opts=$2; shift 2
     t=$TMPD/$name
-    under_devcheck_rt env SIMCUDA_DEVICES=4 DEVCHECK_OPTIONS="json_path=$t.json${opts:+:$opts}" "$@" \
+    under_devcheck_rt env SIMCUDA_DEVICES=4 DEVCHECK_OPTIONS="json_path=$t.json:verbosity=1${opts:+:$opts}" "$@" \
         >"$t.out" 2>"$t.err"
     rc=$?
     [ $rc -eq 0 ] || { sed 's/^/    > /' "$t.err" >&2; fail "$name: exit status $rc"; }
     expect_grep ': OK devices=4' "$t.out"
+    # every call came through the hooks: with the default backend CUPTI's
+    # launch and allocation callbacks stayed off (FORMAT.md, detection paths)
+    expect_no_grep 'past the interposer' "$t.err"
     python3 - "$t.json" "$name" <<'PY' || fail "$name: findings on correct code (above)"
 import json, sys
 recs = [json.loads(l) for l in open(sys.argv[1])]

@@ -59,15 +59,15 @@ summary errors=1 warnings=0 launches=1 unchecked=0
 EOT
 note "capture: ok"
 
-# A launch seen only through CUPTI (tests/cupti/bypass.cu: cuLaunchKernel
-# from libc's own dlsym): its parameters cannot be rewritten, so it is
+# A launch seen only through CUPTI (tests/cupti/bypass.cu gpa: cuLaunchKernel
+# from a cuGetProcAddress_v2 of libc's own dlsym): its parameters cannot be rewritten, so it is
 # reported not migrated, with that reason, and goes ahead unmodified (the
 # program prints what it prints without devcheck: the fault).
 CT=$BUILD/tests/cupti
 need "$CT/bypass" "$SIM_DIR/libcupti.so.13"
-run "$TMPD/bypass.plain" on_sim "$CT/bypass"
+run "$TMPD/bypass.plain" on_sim "$CT/bypass" gpa
 t=$TMPD/bypass
-run "$t" under_devcheck env DEVCHECK_OPTIONS="mode=migrate:json_path=$t.json" "$CT/bypass"
+run "$t" under_devcheck env DEVCHECK_OPTIONS="mode=migrate:json_path=$t.json" "$CT/bypass" gpa
 cmp -s "$TMPD/bypass.plain.out" "$t.out" || { diff -u "$TMPD/bypass.plain.out" "$t.out" >&2; fail "bypass: stdout differs"; }
 expect_eq "bypass under mode=migrate: exit status" "$(rc_of "$TMPD/bypass.plain")" "$(rc_of "$t")"
 canon bypass "$t.json" "$t.canon" cupti

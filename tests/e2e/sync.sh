@@ -103,14 +103,14 @@ device_mismatch severity=error kernel=axpy api=__cudaLaunchKernel param=0 launch
 summary errors=2 warnings=0 launches=1 unchecked=0
 EOT
 ) || failed="$failed fresh"
-# A launch seen only through CUPTI (tests/cupti/bypass.cu) is checked, not
+# A launch seen only through CUPTI (tests/cupti/bypass.cu gpa) is checked, not
 # synchronised (FORMAT.md): no async_error, the program's output unchanged.
 (
     t=$TMPD/bypass
     CT=$BUILD/tests/cupti
     need "$CT/bypass" "$SIM_DIR/libcupti.so.13"
-    run "$t.plain" on_sim "$CT/bypass"
-    run "$t" under_devcheck env DEVCHECK_OPTIONS="sync=1:json_path=$t.json" "$CT/bypass"
+    run "$t.plain" on_sim "$CT/bypass" gpa
+    run "$t" under_devcheck env DEVCHECK_OPTIONS="sync=1:json_path=$t.json" "$CT/bypass" gpa
     cmp -s "$t.plain.out" "$t.out" || { diff -u "$t.plain.out" "$t.out" >&2; fail "bypass --sync: stdout differs"; }
     expect_eq "bypass --sync: exit status" "$(rc_of "$t.plain")" "$(rc_of "$t")"
     canon bypass "$t.json" "$t.canon" cupti
