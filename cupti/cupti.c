@@ -113,9 +113,9 @@ static int cupti_rt = DC_RT13;
 /* The driver callbacks always enabled: the calls that change who may access
  * what (access grants, peer access, IPC, mappings, registered host memory),
  * kernel images and handles (for devcheck's image reader), graph kernel
- * nodes and stream capture, and the first calls of a driver client
- * (contexts, cuGetProcAddress).  None is made once per launch or per
- * allocation, and every one is hooked: beside the interposer, one that
+ * nodes and stream capture, and a driver client's cuGetProcAddress.  None
+ * is made once per launch or per allocation, and the hook of every one
+ * calls the driver with the guard held: beside the interposer, one that
  * arrives with no guard held came past the hooks (want_busy). */
 static const CUpti_CallbackId driver_cbids[] = {
     CUPTI_DRIVER_TRACE_CBID_cuGraphAddKernelNode_v2,
@@ -160,9 +160,6 @@ static const CUpti_CallbackId driver_cbids[] = {
     CUPTI_DRIVER_TRACE_CBID_cuLibraryGetKernel,
     CUPTI_DRIVER_TRACE_CBID_cuLibraryGetModule,
     CUPTI_DRIVER_TRACE_CBID_cuKernelGetFunction,
-    CUPTI_DRIVER_TRACE_CBID_cuCtxCreate_v2,
-    CUPTI_DRIVER_TRACE_CBID_cuCtxCreate_v3,
-    CUPTI_DRIVER_TRACE_CBID_cuCtxCreate_v4,
     CUPTI_DRIVER_TRACE_CBID_cuGetProcAddress,
     CUPTI_DRIVER_TRACE_CBID_cuGetProcAddress_v2,
 };
@@ -979,8 +976,8 @@ static unsigned enable_busy(void)
  * of an entry point or for none, so the busy callbacks (every launch,
  * allocation, free and copy) would be delivered twice per call only to be
  * ignored.  They wait: the always-enabled ones (driver_cbids) are the calls
- * a driver client makes before its first launch (its contexts, its
- * cuGetProcAddress, its modules and kernel handles) and the calls that
+ * a driver client makes before its first launch (its cuGetProcAddress,
+ * its modules and kernel handles) and the calls that
  * change who may access what, all hooked, all rare.  The first of them
  * that arrives with no guard held (`cbid`) came past the hooks: the busy
  * callbacks and the runtime domain's are enabled, and that code's
