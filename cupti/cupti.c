@@ -7,7 +7,7 @@
  *    CUDA 12's libcupti.so.12) with dlopen (the rule below and in README),
  *    resolves its functions with dlsym, subscribes as "devcheck" and enables
  *    the driver domain's callbacks for access grants, peer access, kernel
- *    images and a client's first calls, the resource domain's and, with
+ *    images and a client's cuGetProcAddress, the resource domain's and, with
  *    backend=cupti, the launch, allocation, free and copy callbacks of the
  *    driver and runtime domains (with backend=both, only once a call past
  *    the interposer showed up: want_busy).  When CUPTI cannot be used (absent,
@@ -968,24 +968,24 @@ static unsigned enable_busy(void)
     return failed;
 }
 
-/* Beside the interposer (backend=both) a call reaches the driver through
- * the interposer's hooks (checked there), or through the entry points the
+/* Beside the interposer (backend=both) a call reaches the driver through the
+ * interposer's hooks (checked there), or through the entry points the
  * interposed dlsym / cuGetProcAddress handed out (the same hooks), or past
- * them: a plugin bound to its own runtime with RTLD_DEEPBIND, a library
- * with the C library's own dlsym.  CUPTI enables a callback for every call
- * of an entry point or for none, so the busy callbacks (every launch,
- * allocation, free and copy) would be delivered twice per call only to be
- * ignored.  They wait: the always-enabled ones (driver_cbids) are the calls
- * a driver client makes before its first launch (its cuGetProcAddress,
- * its modules and kernel handles) and the calls that
- * change who may access what, all hooked, all rare.  The first of them
- * that arrives with no guard held (`cbid`) came past the hooks: the busy
- * callbacks and the runtime domain's are enabled, and that code's
- * launches, allocations and copies are checked from then on, its runtime
- * calls under their own names.  Not seen: launches, allocations and copies
- * from code whose every other call goes through the hooks (backend=cupti
- * sees those).  Guard held; never waits for sub_lock (a subscription
- * changing now: the next call past the hooks tries again). */
+ * them: a plugin bound to its own runtime with RTLD_DEEPBIND, a library with
+ * the C library's own dlsym.  CUPTI enables a callback for every call of an
+ * entry point or for none, so the busy callbacks (every launch, allocation,
+ * free and copy) would come at each call's enter and exit only to be
+ * ignored.  They wait: the always-enabled ones (driver_cbids) are calls a
+ * driver client makes before its first launch (its cuGetProcAddress, its
+ * modules and kernel handles) and the calls that change who may access what,
+ * all hooked, all rare.  The first of them that arrives with no guard held
+ * (`cbid`) came past the hooks: the busy callbacks and the runtime domain's
+ * are enabled, and that code's launches, allocations and copies are checked
+ * from then on, its runtime calls under their own names.  Not seen:
+ * launches, allocations and copies from code whose every other call goes
+ * through the hooks (backend=cupti sees those).  Guard held; never waits for
+ * sub_lock (a subscription changing now: the next call past the hooks tries
+ * again). */
 static void want_busy(CUpti_CallbackId cbid)
 {
     if (pthread_mutex_trylock(&sub_lock) != 0)
