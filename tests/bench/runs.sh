@@ -21,5 +21,8 @@ expect_grep '^launch, 8 pointers +[0-9]+( +x[0-9.]+){5}$' "$TMPD/table"
 expect_grep '^  threads=2 cpu_ns_per_lookup=' "$TMPD/table"
 n=$(grep -Ec '^(PASS|FAIL)  ' "$TMPD/table")
 expect_eq "budget lines" 11 "$n"
+# an instruction budget's line names the worst backend and devcheck's own share
+expect_grep '^(PASS|FAIL)  added per launch, 8 pointer params: \+[0-9]+ instr \(worst: backend=(interpose|cupti|both), [0-9]+ live; [0-9]+ in libdevcheck\.so\) <= 600$' "$TMPD/table"
+expect_grep '^(PASS|FAIL)  added per allocation\+free with stack, 40 extra frames: \+[0-9]+ instr \(worst: backend=(interpose|cupti|both); [0-9]+ in libdevcheck\.so\) <= 2000$' "$TMPD/table"
 expect_grep '^[0-9]+ budgets failed$' "$TMPD/table"
 echo "ok: make bench prints every figure and a verdict per budget"
