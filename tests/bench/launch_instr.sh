@@ -5,11 +5,11 @@
 # instructions more than without devcheck: with backend=interpose, with the
 # default backend=both (whose CUPTI launch callbacks stay off while every
 # call comes through the hooks: it must cost what interpose does, within 30)
-# and with mode=off.  With backend=cupti,
-# CUPTI's delivery of its callbacks (in the CUPTI library and the driver, not
-# devcheck's) is part of the difference; there the guard is on what runs in
-# libdevcheck.so itself (bench/own.awk), and the whole difference is
-# printed.  A margin, not the budget (600: make bench).
+# and with mode=off.  With backend=cupti, CUPTI's delivery of its callbacks
+# (in the CUPTI library and the driver, not devcheck's) is part of the
+# difference; there the guard is on what runs in libdevcheck.so itself
+# (bench/own.awk), and the whole difference is printed.  A margin, not the
+# budget (600: make bench).
 . "$ROOT/tests/lib.sh"
 command -v valgrind >/dev/null || { echo "skip: valgrind is not installed (mk/deps.sh installs it)"; exit 0; }
 prog=$BUILD/bench/launches
