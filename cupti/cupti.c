@@ -955,12 +955,22 @@ static void on_runtime_exit(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
 }
 
 /* The busy driver callbacks and the runtime domain's (busy_on says they
- * are enabled); returns how many could not be enabled. */
-static unsigned enable_busy(void)
+ * are enabled); returns how many could not be enabled.  *no_launch: why
+ * not one driver launch callback could be (CUPTI_SUCCESS when one was). */
+static unsigned enable_busy(CUptiResult *no_launch)
 {
-    unsigned failed = 0;
-    for (size_t i = 0; i < sizeof busy_cbids / sizeof busy_cbids[0]; i++)
-        failed += p_cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, busy_cbids[i]) != CUPTI_SUCCESS;
+    unsigned failed = 0, launches = 0;
+    CUptiResult why = CUPTI_SUCCESS;
+    for (size_t i = 0; i < sizeof busy_cbids / sizeof busy_cbids[0]; i++) {
+        CUptiResult r = p_cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, busy_cbids[i]);
+        failed += r != CUPTI_SUCCESS;
+        if (is_driver_launch(busy_cbids[i])) {
+            launches += r == CUPTI_SUCCESS;
+            if (r != CUPTI_SUCCESS && why == CUPTI_SUCCESS)
+                why = r;
+        }
+    }
+    *no_launch = launches ? CUPTI_SUCCESS : why;
     for (size_t i = 0; i < N_RT_LAUNCHES; i++)
         failed += p_cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, rt_launches[i].cbid) != CUPTI_SUCCESS;
     for (size_t i = 0; i < sizeof runtime_mem_cbids / sizeof runtime_mem_cbids[0]; i++)
@@ -991,7 +1001,8 @@ static void want_busy(CUpti_CallbackId cbid)
     if (pthread_mutex_trylock(&sub_lock) != 0)
         return;
     if (__atomic_load_n(&subscribed, __ATOMIC_ACQUIRE) && !__atomic_load_n(&busy_on, __ATOMIC_RELAXED)) {
-        unsigned failed = enable_busy();
+        CUptiResult no_launch;          /* the hooks still check what goes through them */
+        unsigned failed = enable_busy(&no_launch);
         __atomic_store_n(&busy_on, 1, __ATOMIC_RELAXED);
         const char *name = NULL;
         if (!p_cuptiGetCallbackName ||
@@ -1416,8 +1427,17 @@ static int start_locked(int beside)
     /* Beside the interposer the busy callbacks wait for a call past the
      * hooks (want_busy). */
     __atomic_store_n(&busy_on, !beside, __ATOMIC_RELAXED);
-    if (!beside)
-        failed += enable_busy();
+    if (!beside) {
+        CUptiResult no_launch;
+        failed += enable_busy(&no_launch);
+        if (no_launch != CUPTI_SUCCESS) {
+            /* backend=cupti with no launch callback: as blind as above */
+            snprintf(why, sizeof why, "cannot enable the launch callbacks: %s", result_name(no_launch));
+            p_cuptiUnsubscribe(subscriber);
+            alone(why);
+            return 0;
+        }
+    }
     r = p_cuptiEnableDomain(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE);
     if (r != CUPTI_SUCCESS) {
         /* without the resource domain, destroyed contexts would go unseen */

@@ -4,7 +4,8 @@
  * "fake at <this file's path>", so devcheck's one line says which
  * libcupti it loaded.  With FAKE_CUPTI_SUBSCRIBE set in the environment
  * (missing.sh) it is a libcupti that fails later: the subscription and the
- * domains are granted, every single callback is refused. */
+ * domains are granted, every single callback is refused; with
+ * FAKE_CUPTI_SUBSCRIBE=launches only the driver's launch callbacks are. */
 #include <cupti.h>
 #include <dlfcn.h>
 #include <stdio.h>
@@ -41,8 +42,21 @@ CUptiResult CUPTIAPI cuptiUnsubscribe(CUpti_SubscriberHandle subscriber)
 CUptiResult CUPTIAPI cuptiEnableCallback(uint32_t enable, CUpti_SubscriberHandle subscriber,
                                          CUpti_CallbackDomain domain, CUpti_CallbackId cbid)
 {
-    (void)enable, (void)subscriber, (void)domain, (void)cbid;
-    return CUPTI_ERROR_INVALID_PARAMETER;
+    (void)enable, (void)subscriber;
+    const char *mode = getenv("FAKE_CUPTI_SUBSCRIBE");
+    if (!mode || strcmp(mode, "launches") != 0 || domain != CUPTI_CB_DOMAIN_DRIVER_API)
+        return mode && strcmp(mode, "launches") == 0 ? CUPTI_SUCCESS : CUPTI_ERROR_INVALID_PARAMETER;
+    switch (cbid) {
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel:
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz:
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx:
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz:
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel:
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz:
+        return CUPTI_ERROR_INVALID_PARAMETER;
+    default:
+        return CUPTI_SUCCESS;
+    }
 }
 
 CUptiResult CUPTIAPI cuptiEnableDomain(uint32_t enable, CUpti_SubscriberHandle subscriber,

@@ -41,4 +41,23 @@ for b in both cupti; do
     cmp -s "$TMPD/plain.out" "$t.out" || { diff -u "$TMPD/plain.out" "$t.out" >&2; fail "blind, backend=$b: stdout differs"; }
     expect_eq "blind, backend=$b: exit status" "$(rc_of "$TMPD/plain")" "$(rc_of "$t")"
 done
-echo "ok: DEVCHECK_CUPTI missing; a libcupti that enables nothing"
+# A libcupti that enables every callback but the driver's launch callbacks
+# (FAKE_CUPTI_SUBSCRIBE=launches): backend=cupti would see no launch, so it
+# gives CUPTI up in one line and the hooks check; backend=both keeps its
+# subscription (its hooks check the launches anyway) and says nothing.
+for b in both cupti; do
+    t=$TMPD/nolaunch_$b
+    run "$t" under_devcheck env DEVCHECK_CUPTI="$fake" FAKE_CUPTI_SUBSCRIBE=launches \
+        DEVCHECK_OPTIONS="backend=$b:json_path=$t.json" "$SAMPLES/$s"
+    if [ $b = cupti ]; then
+        expect_eq "no launch callbacks, backend=$b: lines about CUPTI" 1 "$(grep -c 'CUPTI' "$t.err")"
+        expect_grep '^devcheck: CUPTI: cannot enable the launch callbacks: fake CUPTI error; running on interposition alone$' "$t.err"
+    else
+        expect_eq "no launch callbacks, backend=$b: lines about CUPTI" 0 "$(grep -c 'CUPTI' "$t.err")"
+    fi
+    canon "$s" "$t.json" "$t.canon" interpose
+    expect_findings "$E2E/expected/$s.txt" "$t.canon" "$s with a libcupti without launch callbacks, backend=$b"
+    cmp -s "$TMPD/plain.out" "$t.out" || { diff -u "$TMPD/plain.out" "$t.out" >&2; fail "no launch callbacks, backend=$b: stdout differs"; }
+    expect_eq "no launch callbacks, backend=$b: exit status" "$(rc_of "$TMPD/plain")" "$(rc_of "$t")"
+done
+echo "ok: DEVCHECK_CUPTI missing; a libcupti that enables nothing; one without launch callbacks"
