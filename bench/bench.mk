@@ -1,8 +1,9 @@
 # bench/: `make bench` (bench/run.sh) measures devcheck's cost per launch and
-# per allocation next to no devcheck and a pass-through floor shim; tests/bench/
+# per allocation next to no devcheck, a pass-through floor shim and a CUPTI
+# subscriber that does nothing (the floor under backend=cupti); tests/bench/
 # checks that it runs and guards the instructions per launch.
 BENCH_BUILD := $(BUILD)/bench
-ALL += $(BENCH_BUILD)/launches $(BENCH_BUILD)/libfloor.so $(BENCH_BUILD)/regbench
+ALL += $(BENCH_BUILD)/launches $(BENCH_BUILD)/libfloor.so $(BENCH_BUILD)/libcuptifloor.so $(BENCH_BUILD)/regbench
 
 $(BENCH_BUILD)/launches: bench/launches.cu
 	@mkdir -p $(@D)
@@ -13,6 +14,12 @@ $(BENCH_BUILD)/libfloor.so: bench/floor.c bench/floor.map
 	@mkdir -p $(@D)
 	$(CC) -std=gnu11 -O2 $(WARN) -fPIC -D_GNU_SOURCE -I$(CUDA_INC) -I. -fvisibility=hidden -shared \
 	    -Wl,--version-script=bench/floor.map $< -o $@ -ldl
+
+# The floor under backend=cupti: a subscriber that enables what devcheck does
+# and returns at once (no sanitizer either).
+$(BENCH_BUILD)/libcuptifloor.so: bench/cupti_floor.c cupti/cbids.h
+	@mkdir -p $(@D)
+	$(CC) -std=gnu11 -O2 $(WARN) -fPIC -D_GNU_SOURCE -I$(CUDA_INC) -I. -shared $< -o $@ -ldl
 
 $(BENCH_BUILD)/regbench: bench/regbench.c $(DCCORE_LIB)
 	@mkdir -p $(@D)

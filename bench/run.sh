@@ -1,7 +1,9 @@
 #!/bin/sh
 # `make bench`: devcheck's cost per launch and per allocation, side by side
 # in one run with no devcheck ("none"), a pass-through shim on the same entry
-# points ("floor", bench/floor.c), mode=off and the three backends:
+# points ("floor", bench/floor.c), a CUPTI subscriber that enables what
+# backend=cupti enables and returns at once ("cuptifloor",
+# bench/cupti_floor.c), mode=off and the three backends:
 #  - instructions (callgrind, counted in the measured loops only: the program
 #    toggles instrumentation around them) per launch of a kernel with 8
 #    pointer parameters and of one with a 64-byte struct of pointers, at 10,
@@ -19,7 +21,7 @@
 #
 # Environment: BUILD (build), N (launches per callgrind section, 2000),
 # TN (per timed section, 20000), REPEAT (timed rounds, 5), LIVES ("10 10000
-# 1000000"), CONFIGS (all six), OUT (the directory for the runs' files).
+# 1000000"), CONFIGS (all seven), OUT (the directory for the runs' files).
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${BUILD:-build}
@@ -28,10 +30,11 @@ N=${N:-2000}
 TN=${TN:-20000}
 REPEAT=${REPEAT:-5}
 LIVES=${LIVES:-10 10000 1000000}
-CONFIGS=${CONFIGS:-none floor off interpose cupti both}
+CONFIGS=${CONFIGS:-none floor cuptifloor off interpose cupti both}
 OUT=${OUT:-$BUILD/bench/out}
 prog=$BUILD/bench/launches
 floor=$BUILD/bench/libfloor.so
+cuptifloor=$BUILD/bench/libcuptifloor.so
 dc=$BUILD/lib/libdevcheck.so
 command -v valgrind >/dev/null || { echo "bench: needs valgrind (callgrind): apt-get install valgrind" >&2; exit 1; }
 rm -rf "$OUT"
@@ -45,6 +48,7 @@ cfg_env() {
     case $1 in
     none) ;;
     floor) echo "LD_PRELOAD=$floor" ;;
+    cuptifloor) echo "LD_PRELOAD=$cuptifloor" ;;
     off) echo "LD_PRELOAD=$dc"; echo "DEVCHECK_OPTIONS=mode=off" ;;
     interpose|cupti|both) echo "LD_PRELOAD=$dc"; echo "DEVCHECK_OPTIONS=backend=$1" ;;
     *) echo "bench: unknown configuration $1" >&2; exit 2 ;;
@@ -237,6 +241,16 @@ if has none && has floor; then
     printf 'info  the floor (pass-through shim): +%s instr per launch (8 pointers), +%s per allocation+free\n' \
         "$(calc "$(ir floor "ptr8@$first_live") - $(ir none "ptr8@$first_live")")" \
         "$(calc "$(ir floor "alloc0@$first_live") - $(ir none "alloc0@$first_live")")"
+fi
+if has none && has cuptifloor; then
+    cf_l=$(calc "$(ir cuptifloor "ptr8@$first_live") - $(ir none "ptr8@$first_live")")
+    cf_a=$(calc "$(ir cuptifloor "alloc0@$first_live") - $(ir none "alloc0@$first_live")")
+    more=""
+    has cupti && more=$(printf '; backend=cupti adds +%s and +%s beyond it' \
+        "$(calc "$(ir cupti "ptr8@$first_live") - $(ir cuptifloor "ptr8@$first_live")")" \
+        "$(calc "$(ir cupti "alloc0@$first_live") - $(ir cuptifloor "alloc0@$first_live")")")
+    printf 'info  the floor under backend=cupti (a CUPTI subscriber that enables the same callbacks and returns at once): +%s instr per launch (8 pointers), +%s per allocation+free%s\n' \
+        "$cf_l" "$cf_a" "$more"
 fi
 set -- $(sed -n 's/^scaling: //p' "$OUT/regbench")
 verdict "$([ "$(calc "$1 <= 1.2")" = 1 ] && echo 1)" \

@@ -6,23 +6,26 @@
 # not asserted (tests/bench/launch_instr.sh guards the instructions).
 . "$ROOT/tests/lib.sh"
 command -v valgrind >/dev/null || { echo "skip: valgrind is not installed (mk/deps.sh installs it)"; exit 0; }
-for f in "$BUILD/bench/launches" "$BUILD/bench/libfloor.so" "$BUILD/bench/regbench" "$DEVCHECK_LIB"; do
+for f in "$BUILD/bench/launches" "$BUILD/bench/libfloor.so" "$BUILD/bench/libcuptifloor.so" "$BUILD/bench/regbench" \
+         "$DEVCHECK_LIB"; do
     [ -e "$f" ] || fail "not built: $f"
 done
 BUILD=$BUILD N=50 TN=200 REPEAT=2 LIVES="10 100" OUT=$TMPD/out sh "$ROOT/bench/run.sh" >"$TMPD/table" 2>"$TMPD/err" ||
     { cat "$TMPD/err" >&2; fail "bench/run.sh failed"; }
 cat "$TMPD/table"
-expect_grep '^instructions per operation +none +floor +off +interpose +cupti +both$' "$TMPD/table"
+expect_grep '^instructions per operation +none +floor +cuptifloor +off +interpose +cupti +both$' "$TMPD/table"
 for row in "launch, 8 pointers, 10 live" "launch, 64-byte struct, 100 live" "cudaMalloc\+cudaFree, 0 frames" \
            "cudaMalloc\+cudaFree, 40 frames" "bytes per live allocation \(heap\)" "bytes per live allocation \(RSS\)"; do
-    expect_grep "^$row +[0-9.]+( +\+-?[0-9.]+){5}$" "$TMPD/table"
+    expect_grep "^$row +[0-9.]+( +\+-?[0-9.]+){6}$" "$TMPD/table"
 done
-expect_grep '^launch, 8 pointers +[0-9]+( +x[0-9.]+){5}$' "$TMPD/table"
+expect_grep '^launch, 8 pointers +[0-9]+( +x[0-9.]+){6}$' "$TMPD/table"
 expect_grep '^  threads=2 cpu_ns_per_lookup=' "$TMPD/table"
 n=$(grep -Ec '^(PASS|FAIL)  ' "$TMPD/table")
 expect_eq "budget lines" 11 "$n"
 # an instruction budget's line names the worst backend and devcheck's own share
 expect_grep '^(PASS|FAIL)  added per launch, 8 pointer params: \+[0-9]+ instr \(worst: backend=(interpose|cupti|both), [0-9]+ live; [0-9]+ in libdevcheck\.so\) <= 600$' "$TMPD/table"
 expect_grep '^(PASS|FAIL)  added per allocation\+free with stack, 40 extra frames: \+[0-9]+ instr \(worst: backend=(interpose|cupti|both); [0-9]+ in libdevcheck\.so\) <= 2000$' "$TMPD/table"
+# the floor under backend=cupti, and what backend=cupti adds beyond it
+expect_grep '^info  the floor under backend=cupti \(a CUPTI subscriber that enables the same callbacks and returns at once\): \+[0-9]+ instr per launch \(8 pointers\), \+[0-9]+ per allocation\+free; backend=cupti adds \+-?[0-9]+ and \+-?[0-9]+ beyond it$' "$TMPD/table"
 expect_grep '^[0-9]+ budgets failed$' "$TMPD/table"
 echo "ok: make bench prints every figure and a verdict per budget"
