@@ -1,7 +1,8 @@
 /* The CUPTI callbacks devcheck enables, in one place for the subscriber
  * (cupti.c) and for `make bench`'s floor under backend=cupti
  * (bench/cupti_floor.c, which enables the same ones and returns at once).
- * Included once per program: the tables are static. */
+ * Included once per program: the tables are static.  tests/cupti/fake_cupti.c
+ * refuses the launches by is_driver_launch. */
 #ifndef DEVCHECK_CUPTI_CBIDS_H
 #define DEVCHECK_CUPTI_CBIDS_H
 #include <cupti.h>
@@ -95,6 +96,22 @@ static const CUpti_CallbackId busy_cbids[] = {
     CUPTI_DRIVER_TRACE_CBID_cuMemcpyPeerAsync,
     CUPTI_DRIVER_TRACE_CBID_cuMemPrefetchAsync_v2,
 };
+
+/* A driver launch entry point (the ones cupti.c's driver_launch handles). */
+static inline int is_driver_launch(CUpti_CallbackId cbid)
+{
+    switch (cbid) {
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel:
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz:
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx:
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz:
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel:
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz:
+        return 1;
+    default:
+        return 0;
+    }
+}
 
 /* Runtime launches, with the entry point's name as the interposer reports it. */
 static const struct rt_launch {

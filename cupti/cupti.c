@@ -209,22 +209,6 @@ static void driver_launch(const CUpti_CallbackData *cb, const char *api, CUfunct
     dc_launch_check(DC_PATH_CUPTI, api, f, DC_KEY_FUNCTION, -1, -1, s, args, extra);
 }
 
-/* A driver launch entry point (the ones driver_launch handles). */
-static int is_driver_launch(CUpti_CallbackId cbid)
-{
-    switch (cbid) {
-    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel:
-    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz:
-    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx:
-    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz:
-    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel:
-    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz:
-        return 1;
-    default:
-        return 0;
-    }
-}
-
 static int on_driver_launch(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
 {
     const void *p = cb->functionParams;

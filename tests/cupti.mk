@@ -25,14 +25,14 @@ $(CT_BUILD)/peer_again: tests/cupti/peer_again.cu tests/cupti/scale.cuh
 	$(NVCC) $(ALL_NVCCFLAGS) -o $@ $< -L$(CUDA_HOME)/lib64/stubs -lcuda
 
 # A stand-in libcupti.so.13 (loader.sh).
-$(CT_BUILD)/fakecupti/libcupti.so.13: tests/cupti/fake_cupti.c
+$(CT_BUILD)/fakecupti/libcupti.so.13: tests/cupti/fake_cupti.c cupti/cbids.h
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -shared -o $@ $< $(ALL_LDFLAGS) -Wl,-soname,libcupti.so.13 -ldl
+	$(CC) $(ALL_CFLAGS) -I. -shared -o $@ $< $(ALL_LDFLAGS) -Wl,-soname,libcupti.so.13 -ldl
 
 # ... and CUDA 12's (loader.sh).
-$(CT_BUILD)/fakecupti12/libcupti.so.12: tests/cupti/fake_cupti.c
+$(CT_BUILD)/fakecupti12/libcupti.so.12: tests/cupti/fake_cupti.c cupti/cbids.h
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -shared -o $@ $< $(ALL_LDFLAGS) -Wl,-soname,libcupti.so.12 -ldl
+	$(CC) $(ALL_CFLAGS) -I. -shared -o $@ $< $(ALL_LDFLAGS) -Wl,-soname,libcupti.so.12 -ldl
 
 # Subscribes to CUPTI mid-run (late_sub.sh): linked with the sim's libcupti.
 $(CT_BUILD)/late_sub: tests/cupti/late_sub.cu $(SIM_BUILD)/libcupti.so.13

@@ -7,6 +7,7 @@
  * domains are granted, every single callback is refused; with
  * FAKE_CUPTI_SUBSCRIBE=launches only the driver's launch callbacks are. */
 #include <cupti.h>
+#include "cupti/cbids.h"               /* is_driver_launch */
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,17 +47,7 @@ CUptiResult CUPTIAPI cuptiEnableCallback(uint32_t enable, CUpti_SubscriberHandle
     const char *mode = getenv("FAKE_CUPTI_SUBSCRIBE");
     if (!mode || strcmp(mode, "launches") != 0 || domain != CUPTI_CB_DOMAIN_DRIVER_API)
         return mode && strcmp(mode, "launches") == 0 ? CUPTI_SUCCESS : CUPTI_ERROR_INVALID_PARAMETER;
-    switch (cbid) {
-    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel:
-    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz:
-    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx:
-    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz:
-    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel:
-    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz:
-        return CUPTI_ERROR_INVALID_PARAMETER;
-    default:
-        return CUPTI_SUCCESS;
-    }
+    return is_driver_launch(cbid) ? CUPTI_ERROR_INVALID_PARAMETER : CUPTI_SUCCESS;
 }
 
 CUptiResult CUPTIAPI cuptiEnableDomain(uint32_t enable, CUpti_SubscriberHandle subscriber,
