@@ -123,11 +123,11 @@ calc() { awk "BEGIN { v = $1; printf \"%.${2:-0}f\", v }"; }
 has() { case " $CONFIGS " in *" $1 "*) return 0 ;; esac; return 1; }
 printf 'devcheck bench on the simulated GPUs: %s launches or allocations per callgrind section,\n' "$N"
 printf 'CPU times the minimum of %s interleaved rounds of %s; added = configuration - none\n\n' "$REPEAT" "$TN"
-printf '%-34s' "instructions per operation"
+printf '%-38s' "instructions per operation"
 for c in $CONFIGS; do printf '%11s' "$c"; done
 printf '\n'
 row() {     # row LABEL NAME@LIVE
-    printf '%-34s' "$1"
+    printf '%-38s' "$1"
     for c in $CONFIGS; do
         v=$(ir "$c" "$2")
         if [ "$c" = none ]; then printf '%11s' "$v"; else printf '%11s' "+$(calc "$v - $(ir none "$2")")"; fi
@@ -135,7 +135,7 @@ row() {     # row LABEL NAME@LIVE
     printf '\n'
 }
 orow() {    # orow LABEL NAME@LIVE: the instructions run in libdevcheck.so itself
-    printf '%-34s' "$1"
+    printf '%-38s' "$1"
     for c in $CONFIGS; do printf '%11s' "$(own "$c" "$2")"; done
     printf '\n'
 }
@@ -148,21 +148,21 @@ row "cudaMalloc+cudaFree, 40 frames" "alloc40@$first_live"
 orow "  in libdevcheck.so: 8 pointers" "ptr8@$first_live"
 orow "  in libdevcheck.so: 64-byte struct" "struct64@$first_live"
 orow "  in libdevcheck.so: malloc+free" "alloc0@$first_live"
-printf '%-34s' "bytes per live allocation (heap)"
+printf '%-38s' "bytes per live allocation (heap)"
 for c in $CONFIGS; do
     v=$(mem "$c" heap)
     if [ "$c" = none ]; then printf '%11s' "$v"; else printf '%11s' "+$(calc "$v - $(mem none heap)")"; fi
 done
-printf '\n%-34s' "bytes per live allocation (RSS)"
+printf '\n%-38s' "bytes per live allocation (RSS)"
 for c in $CONFIGS; do
     v=$(mem "$c" rss)
     if [ "$c" = none ]; then printf '%11s' "$v"; else printf '%11s' "+$(calc "$v - $(mem none rss)")"; fi
 done
-printf '\n\n%-34s' "CPU ns per operation"
+printf '\n\n%-38s' "CPU ns per operation"
 for c in $CONFIGS; do printf '%11s' "$c"; done
 printf '\n'
 trow() {
-    printf '%-34s' "$1"
+    printf '%-38s' "$1"
     for c in $CONFIGS; do
         v=$(ns "$c" "$2")
         if [ "$c" = none ]; then printf '%11s' "$v"; else printf '%11s' "x$(calc "$v / $(ns none "$2")" 2)"; fi
