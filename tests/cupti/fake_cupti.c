@@ -45,9 +45,10 @@ CUptiResult CUPTIAPI cuptiEnableCallback(uint32_t enable, CUpti_SubscriberHandle
 {
     (void)enable, (void)subscriber;
     const char *mode = getenv("FAKE_CUPTI_SUBSCRIBE");
-    if (!mode || strcmp(mode, "launches") != 0 || domain != CUPTI_CB_DOMAIN_DRIVER_API)
-        return mode && strcmp(mode, "launches") == 0 ? CUPTI_SUCCESS : CUPTI_ERROR_INVALID_PARAMETER;
-    return is_driver_launch(cbid) ? CUPTI_ERROR_INVALID_PARAMETER : CUPTI_SUCCESS;
+    if (!mode || strcmp(mode, "launches") != 0)
+        return CUPTI_ERROR_INVALID_PARAMETER;       /* every callback refused */
+    return domain == CUPTI_CB_DOMAIN_DRIVER_API && is_driver_launch(cbid) ? CUPTI_ERROR_INVALID_PARAMETER
+                                                                          : CUPTI_SUCCESS;
 }
 
 CUptiResult CUPTIAPI cuptiEnableDomain(uint32_t enable, CUpti_SubscriberHandle subscriber,

@@ -25,39 +25,37 @@ for b in both cupti interpose; do
     expect_eq "backend=$b: exit status" "$(rc_of "$TMPD/plain")" "$(rc_of "$t")"
 done
 
-# A libcupti that subscribes but enables no callback (fake_cupti.c with
-# FAKE_CUPTI_SUBSCRIBE): one line, and interposition alone, also with
-# backend=cupti (which once kept its hooks passing through, blind).
+# under_fake TAG WHAT FAKE_MODE BACKEND LINE: vision_merge under the stand-in
+# libcupti (fake_cupti.c, FAKE_CUPTI_SUBSCRIBE=FAKE_MODE): LINE is the one
+# line about CUPTI expected (empty: none); the interposer's findings, stdout
+# and exit status are as without devcheck.
 fake=$BUILD/tests/cupti/fakecupti/libcupti.so.13
 need "$fake"
-for b in both cupti; do
-    t=$TMPD/blind_$b
-    run "$t" under_devcheck env DEVCHECK_CUPTI="$fake" FAKE_CUPTI_SUBSCRIBE=1 \
+under_fake() {
+    tag=$1 what=$2 mode=$3 b=$4 line=$5
+    t=$TMPD/${tag}_$b
+    run "$t" under_devcheck env DEVCHECK_CUPTI="$fake" FAKE_CUPTI_SUBSCRIBE="$mode" \
         DEVCHECK_OPTIONS="backend=$b:json_path=$t.json" "$SAMPLES/$s"
-    expect_eq "blind, backend=$b: lines about CUPTI" 1 "$(grep -c 'CUPTI' "$t.err")"
-    expect_grep '^devcheck: CUPTI: cannot enable the driver callbacks: fake CUPTI error; running on interposition alone$' "$t.err"
+    expect_eq "$what, backend=$b: lines about CUPTI" "$([ -n "$line" ] && echo 1 || echo 0)" "$(grep -c 'CUPTI' "$t.err")"
+    [ -z "$line" ] || expect_grep "$line" "$t.err"
     canon "$s" "$t.json" "$t.canon" interpose
-    expect_findings "$E2E/expected/$s.txt" "$t.canon" "$s with a blind libcupti, backend=$b"
-    cmp -s "$TMPD/plain.out" "$t.out" || { diff -u "$TMPD/plain.out" "$t.out" >&2; fail "blind, backend=$b: stdout differs"; }
-    expect_eq "blind, backend=$b: exit status" "$(rc_of "$TMPD/plain")" "$(rc_of "$t")"
-done
-# A libcupti that enables every callback but the driver's launch callbacks
-# (FAKE_CUPTI_SUBSCRIBE=launches): backend=cupti would see no launch, so it
-# gives CUPTI up in one line and the hooks check; backend=both keeps its
-# subscription (its hooks check the launches anyway) and says nothing.
+    expect_findings "$E2E/expected/$s.txt" "$t.canon" "$s with $what, backend=$b"
+    cmp -s "$TMPD/plain.out" "$t.out" || { diff -u "$TMPD/plain.out" "$t.out" >&2; fail "$what, backend=$b: stdout differs"; }
+    expect_eq "$what, backend=$b: exit status" "$(rc_of "$TMPD/plain")" "$(rc_of "$t")"
+}
+
+# A libcupti that subscribes but enables no callback: one line, and
+# interposition alone, also with backend=cupti (which once kept its hooks
+# passing through, blind).
 for b in both cupti; do
-    t=$TMPD/nolaunch_$b
-    run "$t" under_devcheck env DEVCHECK_CUPTI="$fake" FAKE_CUPTI_SUBSCRIBE=launches \
-        DEVCHECK_OPTIONS="backend=$b:json_path=$t.json" "$SAMPLES/$s"
-    if [ $b = cupti ]; then
-        expect_eq "no launch callbacks, backend=$b: lines about CUPTI" 1 "$(grep -c 'CUPTI' "$t.err")"
-        expect_grep '^devcheck: CUPTI: cannot enable the launch callbacks: fake CUPTI error; running on interposition alone$' "$t.err"
-    else
-        expect_eq "no launch callbacks, backend=$b: lines about CUPTI" 0 "$(grep -c 'CUPTI' "$t.err")"
-    fi
-    canon "$s" "$t.json" "$t.canon" interpose
-    expect_findings "$E2E/expected/$s.txt" "$t.canon" "$s with a libcupti without launch callbacks, backend=$b"
-    cmp -s "$TMPD/plain.out" "$t.out" || { diff -u "$TMPD/plain.out" "$t.out" >&2; fail "no launch callbacks, backend=$b: stdout differs"; }
-    expect_eq "no launch callbacks, backend=$b: exit status" "$(rc_of "$TMPD/plain")" "$(rc_of "$t")"
+    under_fake blind "a blind libcupti" 1 $b \
+        '^devcheck: CUPTI: cannot enable the driver callbacks: fake CUPTI error; running on interposition alone$'
 done
+# A libcupti that enables every callback but the driver's launch callbacks:
+# backend=cupti would see no launch, so it gives CUPTI up in one line and the
+# hooks check; backend=both keeps its subscription (its hooks check the
+# launches anyway) and says nothing.
+under_fake nolaunch "a libcupti without launch callbacks" launches both ''
+under_fake nolaunch "a libcupti without launch callbacks" launches cupti \
+    '^devcheck: CUPTI: cannot enable the launch callbacks: fake CUPTI error; running on interposition alone$'
 echo "ok: DEVCHECK_CUPTI missing; a libcupti that enables nothing; one without launch callbacks"
