@@ -1310,8 +1310,20 @@ static int start_locked(int beside)
     return 1;
 }
 
+/* A fork child has none of the parent's other threads: sub_lock held by
+ * one of them (inside start, yield_cupti or want_busy) would never be
+ * released, and the child's own cuptiSubscribe would wait for it for ever
+ * (yield_cupti).  The child re-initialises it.  No prepare handler takes it,
+ * as the core's do with its leaf locks: it is held across calls into CUPTI
+ * and the loader, which may register fork handlers of their own while glibc
+ * holds its atfork lock for the prepare handlers.  What a thread was doing
+ * under it is left half done in the child, which is safe: the flags only
+ * ever lead to a call being tried again or given up. */
+static void sub_fork_child(void) { pthread_mutex_init(&sub_lock, NULL); }
+
 static int start(int beside)
 {
+    pthread_atfork(NULL, NULL, sub_fork_child);     /* start runs once */
     pthread_mutex_lock(&sub_lock);
     int r = start_locked(beside);
     pthread_mutex_unlock(&sub_lock);

@@ -18,13 +18,14 @@
 CROSS_NO_BUILD := $(SAMPLE_PROGRAMS) $(BENCH_BUILD)/launches $(E2E_BUILD)/modes_prog \
     $(addprefix $(PT_BUILD)/,xdev libctor_kern.so libctor.so ctor_main fork_test launches threads \
         xdev_nodebug capture libxlocal.so nvtx) \
-    $(addprefix $(CT_BUILD)/,bypass ctx_destroy peer_again late_sub) \
+    $(addprefix $(CT_BUILD)/,bypass ctx_destroy peer_again late_sub fork_sub) \
     $(RT_TEST_BINS) $(RT_TEST_DIR)/rt_globals $(DRV_T)/cupti_rt \
     $(BUILD)/tests/image_parse $(OUT_PROGS) $(UNIT_DIR)/test_pyframes
 CROSS_NO_TEST := tests/e2e/% tests/outputs/% tests/install/% tests/bench/% demo/run.sh tests/unit/pyframes.sh \
     $(addprefix tests/preload/,ctor.sh xdev.sh bad_options.sh exitcode.sh fork.sh launches.sh threads.sh \
         debuginfod.sh capture.sh rtld_local.sh rt12.sh nvtx.sh) \
-    $(addprefix tests/cupti/,bypass.sh holder.sh missing.sh ctx_destroy.sh peer_again.sh late_sub.sh) \
+    $(addprefix tests/cupti/,bypass.sh holder.sh missing.sh ctx_destroy.sh peer_again.sh late_sub.sh \
+        fork_sub.sh) \
     $(filter sim/tests/rt_%,$(TESTS)) sim/tests/drv_version.sh sim/tests/cupti_rt.sh \
     sim/tests/nvml_py.sh $(BUILD)/tests/image_parse
 

@@ -5,13 +5,15 @@
  * libcupti it loaded.  With FAKE_CUPTI_SUBSCRIBE set in the environment
  * (missing.sh) it is a libcupti that fails later: the subscription and the
  * domains are granted, every single callback is refused; with
- * FAKE_CUPTI_SUBSCRIBE=launches only the driver's launch callbacks are. */
+ * FAKE_CUPTI_SUBSCRIBE=launches only the driver's launch callbacks are.
+ * FAKE_CUPTI_HOLD holds the first cuptiUnsubscribe (see there). */
 #include <cupti.h>
 #include "cupti/cbids.h"               /* is_driver_launch */
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* An address of this file's own (an exported name may resolve elsewhere:
  * libdevcheck.so exports cuptiSubscribe_v2 too). */
@@ -34,9 +36,21 @@ CUptiResult CUPTIAPI cuptiSubscribe_v2(CUpti_SubscriberHandle *subscriber, CUpti
     return CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED;
 }
 
+/* FAKE_CUPTI_HOLD=N:G (fork_sub.sh): the first unsubscribe writes a byte
+ * to fd N and waits for one on fd G, so that the program can fork while a
+ * thread is inside devcheck's yield (which holds its lock across this call). */
 CUptiResult CUPTIAPI cuptiUnsubscribe(CUpti_SubscriberHandle subscriber)
 {
     (void)subscriber;
+    static int held;
+    const char *hold = getenv("FAKE_CUPTI_HOLD");
+    int note, go;
+    char c = 'u';
+    if (hold && !held && sscanf(hold, "%d:%d", &note, &go) == 2) {
+        held = 1;
+        if (write(note, &c, 1) != 1 || read(go, &c, 1) != 1)
+            return CUPTI_ERROR_UNKNOWN;
+    }
     return CUPTI_SUCCESS;
 }
 
