@@ -39,6 +39,12 @@ expect_eq() { [ "$2" = "$3" ] || fail "$1: expected '$2', got '$3'"; }
 # expect_grep PATTERN FILE: FILE has a line matching the extended regex.
 expect_grep() { grep -Eq -- "$1" "$2" || { sed 's/^/    > /' "$2" >&2; fail "no line matching '$1' in $2"; }; }
 expect_no_grep() { ! grep -Eq -- "$1" "$2" || { sed 's/^/    > /' "$2" >&2; fail "unexpected line matching '$1' in $2"; }; }
+# expect_same_run WHAT PLAIN RUN: RUN (a `run` prefix: .out, .rc) printed
+# what PLAIN (the program without devcheck) printed and exited as it did.
+expect_same_run() {
+    cmp -s "$2.out" "$3.out" || { diff -u "$2.out" "$3.out" >&2; fail "$1: stdout differs"; }
+    expect_eq "$1: exit status" "$(cat "$2.rc")" "$(cat "$3.rc")"
+}
 
 # need_pyenv: the Python clients (torch, triton, numba-cuda, cuda-bindings,
 # cuda-core) for the tests in tests/clients/: the virtualenv mk/pyenv.sh

@@ -25,8 +25,7 @@ for mode in plain gpa; do
     for b in interpose both cupti; do
         t=$TMPD/${mode}_$b
         run "$t" under_devcheck env DEVCHECK_OPTIONS="backend=$b:json_path=$t.json:verbosity=1" "$CT/bypass" $arg
-        cmp -s "$TMPD/$mode.out" "$t.out" || { diff -u "$TMPD/$mode.out" "$t.out" >&2; fail "$mode, backend=$b: stdout differs"; }
-        expect_eq "$mode, backend=$b: exit status" "$(rc_of "$TMPD/$mode")" "$(rc_of "$t")"
+        expect_same_run "$mode, backend=$b" "$TMPD/$mode" "$t"
         if [ $b = interpose ] || { [ $b = both ] && [ $mode = plain ]; }; then
             canon bypass "$t.json" "$t.canon" $b
             printf 'summary errors=0 warnings=0 launches=0 unchecked=0\n' >"$t.expected"
@@ -57,8 +56,7 @@ expect_grep '^bypass: runtime launch cudaSuccess, ' "$TMPD/rplain.out"
 for b in interpose both cupti; do
     t=$TMPD/rt_$b
     run "$t" under_devcheck env DEVCHECK_OPTIONS="backend=$b:json_path=$t.json" "$CT/bypass" rt
-    cmp -s "$TMPD/rplain.out" "$t.out" || { diff -u "$TMPD/rplain.out" "$t.out" >&2; fail "rt, backend=$b: stdout differs"; }
-    expect_eq "rt, backend=$b: exit status" "$(rc_of "$TMPD/rplain")" "$(rc_of "$t")"
+    expect_same_run "rt, backend=$b" "$TMPD/rplain" "$t"
     canon bypass "$t.json" "$t.canon" $b
     api=cuLaunchKernel; [ $b = cupti ] && api=cudaLaunchKernel
     printf '%s\n%s\n' \

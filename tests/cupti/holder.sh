@@ -21,7 +21,6 @@ for b in both cupti; do
     expect_grep '^devcheck: CUPTI: held by another subscriber \(.*holder-test.*\); running on interposition alone$' "$t.err"
     canon "$s" "$t.json" "$t.canon" interpose
     expect_findings "$E2E/expected/$s.txt" "$t.canon" "$s with CUPTI held, backend=$b"
-    cmp -s "$TMPD/plain.out" "$t.out" || { diff -u "$TMPD/plain.out" "$t.out" >&2; fail "backend=$b: stdout differs"; }
-    expect_eq "backend=$b: exit status" "$(rc_of "$TMPD/plain")" "$(rc_of "$t")"
+    expect_same_run "backend=$b" "$TMPD/plain" "$t"
 done
 echo "ok: CUPTI held by another subscriber"

@@ -21,8 +21,7 @@ for b in both cupti interpose; do
     fi
     canon "$s" "$t.json" "$t.canon" interpose
     expect_findings "$E2E/expected/$s.txt" "$t.canon" "$s with DEVCHECK_CUPTI missing, backend=$b"
-    cmp -s "$TMPD/plain.out" "$t.out" || { diff -u "$TMPD/plain.out" "$t.out" >&2; fail "backend=$b: stdout differs"; }
-    expect_eq "backend=$b: exit status" "$(rc_of "$TMPD/plain")" "$(rc_of "$t")"
+    expect_same_run "backend=$b" "$TMPD/plain" "$t"
 done
 
 # under_fake TAG WHAT FAKE_MODE BACKEND LINE: vision_merge under the stand-in
@@ -40,8 +39,7 @@ under_fake() {
     [ -z "$line" ] || expect_grep "$line" "$t.err"
     canon "$s" "$t.json" "$t.canon" interpose
     expect_findings "$E2E/expected/$s.txt" "$t.canon" "$s with $what, backend=$b"
-    cmp -s "$TMPD/plain.out" "$t.out" || { diff -u "$TMPD/plain.out" "$t.out" >&2; fail "$what, backend=$b: stdout differs"; }
-    expect_eq "$what, backend=$b: exit status" "$(rc_of "$TMPD/plain")" "$(rc_of "$t")"
+    expect_same_run "$what, backend=$b" "$TMPD/plain" "$t"
 }
 
 # A libcupti that subscribes but enables no callback: one line, and

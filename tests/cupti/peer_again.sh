@@ -17,8 +17,7 @@ expect_eq "plain run" "peer_again: enable again cudaErrorPeerAccessAlreadyEnable
 for b in $BACKENDS; do
     t=$TMPD/$b
     run "$t" under_devcheck env DEVCHECK_OPTIONS="backend=$b:json_path=$t.json" "$CT/peer_again"
-    cmp -s "$TMPD/plain.out" "$t.out" || { diff -u "$TMPD/plain.out" "$t.out" >&2; fail "backend=$b: stdout differs"; }
-    expect_eq "backend=$b: exit status" "$(rc_of "$TMPD/plain")" "$(rc_of "$t")"
+    expect_same_run "backend=$b" "$TMPD/plain" "$t"
     canon peer_again "$t.json" "$t.canon" "$b"
     printf '%s\n%s\n' \
         "peer_access severity=warning kernel=scale api=__cudaLaunchKernel param=0 launch=0 owner=1 memory=device count=1 at=peer_again.cu:$line" \

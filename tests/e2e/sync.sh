@@ -111,8 +111,7 @@ EOT
     need "$CT/bypass" "$SIM_DIR/libcupti.so.13"
     run "$t.plain" on_sim "$CT/bypass" gpa
     run "$t" under_devcheck env DEVCHECK_OPTIONS="sync=1:json_path=$t.json" "$CT/bypass" gpa
-    cmp -s "$t.plain.out" "$t.out" || { diff -u "$t.plain.out" "$t.out" >&2; fail "bypass --sync: stdout differs"; }
-    expect_eq "bypass --sync: exit status" "$(rc_of "$t.plain")" "$(rc_of "$t")"
+    expect_same_run "bypass --sync" "$t.plain" "$t"
     canon bypass "$t.json" "$t.canon" cupti
     expect_grep '^device_mismatch severity=error kernel=scale api=cuLaunchKernel param=0 launch=0 owner=1 ' "$t.canon"
     expect_no_grep '^async_error' "$t.canon"
