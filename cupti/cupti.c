@@ -187,6 +187,15 @@ static const struct rt_launch *rt_launch_of(CUpti_CallbackId cbid)
     return i ? &rt_launches[i - 1] : NULL;
 }
 
+/* quiet_sites[cbid] (driver domain): the sites of a busy call whose handler
+ * does nothing but mark the runtime frame: an allocation's or a copy's
+ * enter (recorded at the exit), a launch's exit (checked at the enter).
+ * Filled once, before subscribing; read by quick(). */
+enum { QUIET_ENTER = 1, QUIET_EXIT = 2 };
+static uint8_t quiet_sites[CUPTI_DRIVER_TRACE_CBID_SIZE];
+/* ... and of a runtime call: the enter of all but the frees. */
+static uint8_t rt_quiet_sites[CUPTI_RUNTIME_TRACE_CBID_SIZE];
+
 /* A driver launch (enter): nested in an open runtime launch it is that
  * launch (once, under its name and with the current device); alone it is
  * checked as a driver launch. */
@@ -294,47 +303,50 @@ static void free_exit(const CUpti_CallbackData *cb, int ok)
     dc_mem_free_end(fr.had, &fr.saved, ok);
 }
 
+/* 1 when cbid frees (or unregisters) memory; *base: the address, read from
+ * p (the call's params; NULL: only the answer). */
+static int driver_free(CUpti_CallbackId cbid, const void *p, uintptr_t *base)
+{
+    switch (cbid) {
+    case CUPTI_DRIVER_TRACE_CBID_cuMemFree_v2:
+        *base = p ? ((const cuMemFree_v2_params *)p)->dptr : 0;
+        return 1;
+    case CUPTI_DRIVER_TRACE_CBID_cuMemFreeAsync:
+        *base = p ? ((const cuMemFreeAsync_params *)p)->dptr : 0;
+        return 1;
+    case CUPTI_DRIVER_TRACE_CBID_cuMemFreeAsync_ptsz:
+        *base = p ? ((const cuMemFreeAsync_ptsz_params *)p)->dptr : 0;
+        return 1;
+    case CUPTI_DRIVER_TRACE_CBID_cuIpcCloseMemHandle:
+        *base = p ? ((const cuIpcCloseMemHandle_params *)p)->dptr : 0;
+        return 1;
+    case CUPTI_DRIVER_TRACE_CBID_cuMemFreeHost:
+        *base = p ? (uintptr_t)((const cuMemFreeHost_params *)p)->p : 0;
+        return 1;
+    case CUPTI_DRIVER_TRACE_CBID_cuMemHostUnregister:
+        *base = p ? (uintptr_t)((const cuMemHostUnregister_params *)p)->p : 0;
+        return 1;
+    default:
+        return 0;
+    }
+}
+
 /* Frees are undone at their exit when they failed; everything else is
- * recorded at the exit of a successful call. */
+ * recorded at the exit of a successful call (nothing at the enter:
+ * quiet_sites). */
 static void on_driver_mem(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
 {
     const void *p = cb->functionParams;
     int enter = cb->callbackSite == CUPTI_API_ENTER;
     int ok = !enter && cb->functionReturnValue && *(const CUresult *)cb->functionReturnValue == CUDA_SUCCESS;
+    uintptr_t base;
 
-    switch (cbid) {                     /* frees: both sites */
-    case CUPTI_DRIVER_TRACE_CBID_cuMemFree_v2:
-    case CUPTI_DRIVER_TRACE_CBID_cuMemFreeAsync:
-    case CUPTI_DRIVER_TRACE_CBID_cuMemFreeAsync_ptsz:
-    case CUPTI_DRIVER_TRACE_CBID_cuIpcCloseMemHandle:
-    case CUPTI_DRIVER_TRACE_CBID_cuMemFreeHost:
-    case CUPTI_DRIVER_TRACE_CBID_cuMemHostUnregister:
-        if (!enter) {
+    if (driver_free(cbid, p, &base)) {  /* frees: both sites */
+        if (enter)
+            free_enter(cb, base);
+        else
             free_exit(cb, ok);
-            return;
-        }
-        switch (cbid) {
-        case CUPTI_DRIVER_TRACE_CBID_cuMemFree_v2:
-            free_enter(cb, ((const cuMemFree_v2_params *)p)->dptr);
-            return;
-        case CUPTI_DRIVER_TRACE_CBID_cuMemFreeAsync:
-            free_enter(cb, ((const cuMemFreeAsync_params *)p)->dptr);
-            return;
-        case CUPTI_DRIVER_TRACE_CBID_cuMemFreeAsync_ptsz:
-            free_enter(cb, ((const cuMemFreeAsync_ptsz_params *)p)->dptr);
-            return;
-        case CUPTI_DRIVER_TRACE_CBID_cuIpcCloseMemHandle:
-            free_enter(cb, ((const cuIpcCloseMemHandle_params *)p)->dptr);
-            return;
-        case CUPTI_DRIVER_TRACE_CBID_cuMemFreeHost:
-            free_enter(cb, (uintptr_t)((const cuMemFreeHost_params *)p)->p);
-            return;
-        default:
-            free_enter(cb, (uintptr_t)((const cuMemHostUnregister_params *)p)->p);
-            return;
-        }
-    default:
-        break;
+        return;
     }
     if (!ok) {
         /* as the hooks: an access already enabled (not enabled) is one */
@@ -629,22 +641,26 @@ static void on_driver(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
 
 /* --- runtime ------------------------------------------------------------------- */
 
-/* The address a runtime free releases; 0 for any other call. */
-static uintptr_t runtime_freed(CUpti_CallbackId cbid, const void *p)
+/* 1 when runtime call cbid frees (or unregisters) memory; *base: the
+ * address, read from p (the call's params; NULL: only the answer). */
+static int runtime_free(CUpti_CallbackId cbid, const void *p, uintptr_t *base)
 {
-    if (!p)
-        return 0;
     switch (cbid) {
     case CUPTI_RUNTIME_TRACE_CBID_cudaFree_v3020:
-        return (uintptr_t)((const cudaFree_v3020_params *)p)->devPtr;
+        *base = p ? (uintptr_t)((const cudaFree_v3020_params *)p)->devPtr : 0;
+        return 1;
     case CUPTI_RUNTIME_TRACE_CBID_cudaFreeHost_v3020:
-        return (uintptr_t)((const cudaFreeHost_v3020_params *)p)->ptr;
+        *base = p ? (uintptr_t)((const cudaFreeHost_v3020_params *)p)->ptr : 0;
+        return 1;
     case CUPTI_RUNTIME_TRACE_CBID_cudaFreeAsync_v11020:
-        return (uintptr_t)((const cudaFreeAsync_v11020_params *)p)->devPtr;
+        *base = p ? (uintptr_t)((const cudaFreeAsync_v11020_params *)p)->devPtr : 0;
+        return 1;
     case CUPTI_RUNTIME_TRACE_CBID_cudaFreeAsync_ptsz_v11020:
-        return (uintptr_t)((const cudaFreeAsync_ptsz_v11020_params *)p)->devPtr;
+        *base = p ? (uintptr_t)((const cudaFreeAsync_ptsz_v11020_params *)p)->devPtr : 0;
+        return 1;
     case CUPTI_RUNTIME_TRACE_CBID_cudaHostUnregister_v4000:
-        return (uintptr_t)((const cudaHostUnregister_v4000_params *)p)->ptr;
+        *base = p ? (uintptr_t)((const cudaHostUnregister_v4000_params *)p)->ptr : 0;
+        return 1;
     default:
         return 0;
     }
@@ -660,18 +676,24 @@ static inline void rt_reset(void)
     rt.checked = rt.driver_seen = rt.freed_had = 0;
 }
 
-static void on_runtime_enter(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
+/* Opens the frame of runtime call cbid. */
+static inline void rt_open(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
 {
     rt_reset();
     rt.open = 1;
     rt.corr = cb->correlationId;
     rt.cbid = cbid;
     rt.launch = rt_launch_of(cbid);
+}
+
+static void on_runtime_enter(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
+{
+    rt_open(cbid, cb);
     /* A free leaves the registry before the real call, as in the hooks: at
      * its exit the address may already be another thread's new allocation
      * (with the interposer on, the driver free inside is not seen here). */
-    uintptr_t freed = runtime_freed(cbid, cb->functionParams);
-    if (freed)
+    uintptr_t freed;
+    if (runtime_free(cbid, cb->functionParams, &freed) && freed)
         rt.freed_had = dc_mem_free_begin(freed, &rt.freed);
 }
 
@@ -919,6 +941,48 @@ static __attribute__((noinline)) void on_unguarded(CUpti_CallbackDomain domain, 
     dc_guard--;
 }
 
+/* The unguarded callbacks whose whole handling is the runtime frame, done
+ * before on_unguarded's set-up (a launch brings four callbacks, an
+ * allocation or a free four, and only one of them has work): a runtime
+ * call's enter (not a free's), its exit when the driver's callbacks inside
+ * did the work (its launch checked, its memory recorded), a busy driver
+ * call's quiet site (quiet_sites).  1 when done; 0 leaves it to
+ * on_unguarded, which also takes every call not yet ready or seen past the
+ * hooks (busy_on). */
+static inline int quick_live(void)
+{
+    return __atomic_load_n(&dc_ready, __ATOMIC_ACQUIRE) && __atomic_load_n(&subscribed, __ATOMIC_ACQUIRE) &&
+           __atomic_load_n(&busy_on, __ATOMIC_RELAXED);
+}
+
+static inline int quick(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
+{
+    if (!cb)
+        return 0;
+    if (domain == CUPTI_CB_DOMAIN_DRIVER_API) {
+        unsigned site = cb->callbackSite == CUPTI_API_ENTER ? QUIET_ENTER : QUIET_EXIT;
+        if (cbid >= CUPTI_DRIVER_TRACE_CBID_SIZE || !(quiet_sites[cbid] & site) || !quick_live())
+            return 0;
+        if (rt.open)
+            rt.driver_seen = 1;         /* as on_driver */
+        return 1;
+    }
+    if (domain != CUPTI_CB_DOMAIN_RUNTIME_API)
+        return 0;
+    if (cb->callbackSite == CUPTI_API_ENTER) {
+        if (cbid >= CUPTI_RUNTIME_TRACE_CBID_SIZE || !(rt_quiet_sites[cbid] & QUIET_ENTER) || !quick_live())
+            return 0;                   /* a free: the registry's work (on_runtime_enter) */
+        rt_open(cbid, cb);
+        return 1;
+    }
+    if (!rt.open || rt.corr != cb->correlationId)
+        return 1;                       /* not this frame's: on_runtime_exit ignores it too */
+    if (rt.freed_had || (rt.launch ? !rt.checked : !rt.driver_seen) || !quick_live())
+        return 0;                       /* a free to settle, or a fallback to run */
+    rt_reset();
+    return 1;
+}
+
 /* Every callback.  Most arrive with the guard held (the interposer, or
  * devcheck itself, has the call): they cost a few instructions. */
 static void CUPTIAPI on_callback(void *userdata, CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
@@ -926,7 +990,8 @@ static void CUPTIAPI on_callback(void *userdata, CUpti_CallbackDomain domain, CU
 {
     (void)userdata;
     if (__builtin_expect(!dc_guard, 0)) {
-        on_unguarded(domain, cbid, data);
+        if (!quick(domain, cbid, data))
+            on_unguarded(domain, cbid, data);
         return;
     }
     /* A runtime call that got past the interposer's runtime hooks still
@@ -1283,6 +1348,21 @@ static int start_locked(int beside)
     for (size_t i = 0; i < N_RT_LAUNCHES; i++)
         if (rt_launches[i].cbid < CUPTI_RUNTIME_TRACE_CBID_SIZE)
             rt_launch_index[rt_launches[i].cbid] = (uint8_t)(i + 1);
+    for (size_t i = 0; i < sizeof busy_cbids / sizeof busy_cbids[0]; i++) {
+        CUpti_CallbackId c = busy_cbids[i];
+        uintptr_t unused;
+        if (c < CUPTI_DRIVER_TRACE_CBID_SIZE && !driver_free(c, NULL, &unused))
+            quiet_sites[c] = is_driver_launch(c) ? QUIET_EXIT : QUIET_ENTER;
+    }
+    for (size_t i = 0; i < N_RT_LAUNCHES; i++)
+        if (rt_launches[i].cbid < CUPTI_RUNTIME_TRACE_CBID_SIZE)
+            rt_quiet_sites[rt_launches[i].cbid] = QUIET_ENTER;
+    for (size_t i = 0; i < sizeof runtime_mem_cbids / sizeof runtime_mem_cbids[0]; i++) {
+        CUpti_CallbackId c = runtime_mem_cbids[i];
+        uintptr_t unused;
+        if (c < CUPTI_RUNTIME_TRACE_CBID_SIZE && !runtime_free(c, NULL, &unused))
+            rt_quiet_sites[c] = QUIET_ENTER;
+    }
     /* Beside the interposer the busy callbacks wait for a call past the
      * hooks (want_busy). */
     __atomic_store_n(&busy_on, !beside, __ATOMIC_RELAXED);
