@@ -251,7 +251,9 @@ void dc_launch_end(struct dc_launch_state *L, int launched);
  * `path` the detection path (enum dc_path).
  *   key      a CUfunction (DC_KEY_FUNCTION), a CUkernel (DC_KEY_KERNEL), or
  *            a host stub no function could be found for (DC_KEY_OPAQUE: the
- *            launch is counted unchecked)
+ *            launch is counted unchecked), or a launch whose parameters the
+ *            path could not read (DC_KEY_UNREAD: key is the kernel's name,
+ *            or api itself when none is known; counted unchecked too)
  *   device   the launch device; < 0: the device of the stream's context
  *   current_device  runtime launches: the thread's current device (a launch
  *            into another device's stream is a stream_mismatch); -1 otherwise

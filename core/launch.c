@@ -32,7 +32,8 @@ static void parse_extra(void **extra, const void **buf, size_t *size)
         *size = 0;
 }
 
-enum { K_FUNCTION = DC_KEY_FUNCTION, K_KERNEL = DC_KEY_KERNEL, K_OPAQUE = DC_KEY_OPAQUE };   /* what `key` is */
+enum { K_FUNCTION = DC_KEY_FUNCTION, K_KERNEL = DC_KEY_KERNEL, K_OPAQUE = DC_KEY_OPAQUE,
+       K_UNREAD = DC_KEY_UNREAD };       /* what `key` is */
 
 /* Is the stream capturing?  When the driver cannot say (e.g. another stream
  * captures in global mode and this is the legacy stream), treat it as
@@ -52,8 +53,9 @@ static int stream_captured(CUstream s)
  * held.  current_device >= 0 for runtime launches (stream_mismatch); device <
  * 0: ask the stream.  has_stream: a launch into `stream` (graph nodes have
  * none).  no_rewrite: why the arguments cannot be rewritten, or NULL.  An
- * opaque key (a host stub the runtime could not resolve) is checked with an
- * unknown layout, so the launch is counted unchecked rather than skipped.
+ * opaque key (a host stub the runtime could not resolve) or an unread one (a
+ * launch the path saw without its parameters) is checked with an unknown
+ * layout, so the launch is counted unchecked rather than skipped.
  * Always pair with dc_launch_end(). */
 static inline __attribute__((always_inline)) void
 launch_begin(struct dc_launch_state *L, int path, const char *api, const void *key, int kind, int device,
@@ -84,9 +86,11 @@ launch_begin(struct dc_launch_state *L, int path, const char *api, const void *k
         memset(&L->l, 0, sizeof L->l);
         return;
     }
-    if (kind == K_OPAQUE) {
+    if (kind == K_OPAQUE || kind == K_UNREAD) {
         memset(&L->tmp, 0, sizeof L->tmp);
         L->tmp.key = key;
+        if (kind == K_UNREAD && key != (const void *)api)
+            L->tmp.name = strdup(key);          /* the kernel's name (NULL without memory: unnamed) */
         L->k = &L->tmp;
     } else if (!(L->k = dc_kernel_lookup(key, kind == K_KERNEL, &L->tmp))) {
         L->k = &L->tmp;
@@ -137,6 +141,9 @@ launch_begin(struct dc_launch_state *L, int path, const char *api, const void *k
     }
     if (kind == K_OPAQUE)
         l->unchecked = "the runtime found no function for the host stub (cudaGetFuncBySymbol)";
+    else if (kind == K_UNREAD)
+        l->unchecked = "CUPTI's record of this runtime launch carries no parameters, and no driver launch "
+                       "callback came inside it";
     if (!modes) {
         (void)dc_check_launch(l);
         return;

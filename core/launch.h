@@ -20,7 +20,7 @@
 #pragma GCC visibility push(hidden)
 
 /* What a launch event's `key` is (dc_launch_check). */
-enum { DC_KEY_FUNCTION = 0, DC_KEY_KERNEL = 1, DC_KEY_OPAQUE = 2 };
+enum { DC_KEY_FUNCTION = 0, DC_KEY_KERNEL = 1, DC_KEY_OPAQUE = 2, DC_KEY_UNREAD = 3 };
 
 struct dc_mig;                  /* one migrated source range (core/migrate.c) */
 

@@ -751,9 +751,10 @@ static void runtime_launch_fallback(const CUpti_CallbackData *cb)
             return;
         }
     }
-    /* no params struct to read (__cudaLaunchKernel): counted unchecked */
+    /* no params struct to read (__cudaLaunchKernel): counted unchecked,
+     * under the kernel's name when CUPTI gives it */
     const void *key = cb->symbolName ? (const void *)cb->symbolName : (const void *)api;
-    dc_launch_check(DC_PATH_CUPTI, api, key, DC_KEY_OPAQUE, cur, -1, NULL, NULL, NULL);
+    dc_launch_check(DC_PATH_CUPTI, api, key, DC_KEY_UNREAD, cur, -1, NULL, NULL, NULL);
 }
 
 /* The runtime memory calls reach the driver; only when no driver callback

@@ -25,7 +25,7 @@ CROSS_NO_TEST := tests/e2e/% tests/outputs/% tests/install/% tests/bench/% demo/
     $(addprefix tests/preload/,ctor.sh xdev.sh bad_options.sh exitcode.sh fork.sh launches.sh threads.sh \
         debuginfod.sh capture.sh rtld_local.sh rt12.sh nvtx.sh) \
     $(addprefix tests/cupti/,bypass.sh holder.sh missing.sh ctx_destroy.sh peer_again.sh late_sub.sh \
-        fork_sub.sh) \
+        fork_sub.sh outermost.sh) \
     $(filter sim/tests/rt_%,$(TESTS)) sim/tests/drv_version.sh sim/tests/cupti_rt.sh \
     sim/tests/nvml_py.sh $(BUILD)/tests/image_parse
 

@@ -7,7 +7,7 @@ CT_PROGS := $(CT_BUILD)/bypass $(CT_BUILD)/libholder.so $(CT_BUILD)/ctx_destroy 
 ALL   += $(CT_PROGS)
 TESTS += tests/cupti/bypass.sh tests/cupti/holder.sh tests/cupti/missing.sh tests/cupti/ctx_destroy.sh \
          tests/cupti/loader.sh tests/cupti/peer_again.sh tests/cupti/late_sub.sh \
-         tests/cupti/fork_sub.sh
+         tests/cupti/fork_sub.sh tests/cupti/outermost.sh
 
 $(CT_BUILD)/bypass: tests/cupti/bypass.cu tests/cupti/scale.cuh
 	@mkdir -p $(@D)

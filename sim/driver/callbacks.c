@@ -12,6 +12,7 @@
 
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 atomic_uint sim_cb_active;
@@ -41,6 +42,25 @@ static pthread_mutex_t g_sub_lock = PTHREAD_MUTEX_INITIALIZER;
 static int g_held;                                       /* under g_sub_lock */
 static char g_name[CUPTI_OLD_SUBSCRIBER_NAME_MIN_LEN];  /* under g_sub_lock */
 static __thread int t_in_cb;
+
+/* SIMCUDA_CUPTI_OUTERMOST=1: no driver callback for a driver call made
+ * inside a runtime call whose callback was delivered, as a CUPTI that
+ * reports only the outermost API call would do (NVIDIA's documentation does
+ * not say which it does).  t_rt_depth: the runtime calls open on this
+ * thread whose enter callback was delivered. */
+static atomic_int g_outermost = -1;
+static __thread int t_rt_depth;
+
+static int outermost(void)
+{
+    int v = atomic_load_explicit(&g_outermost, memory_order_relaxed);
+    if (v < 0) {
+        const char *e = getenv("SIMCUDA_CUPTI_OUTERMOST");
+        v = e && !strcmp(e, "1");
+        atomic_store_explicit(&g_outermost, v, memory_order_relaxed);
+    }
+    return v;
+}
 
 static int valid(CUpti_CallbackDomain d, CUpti_CallbackId cbid)
 {
@@ -83,6 +103,8 @@ static void api_enter(struct simcb_call *c, CUpti_CallbackDomain d, CUpti_Callba
     c->delivered = 0;
     if (!sim_cb_wanted(d, cbid))
         return;
+    if (d == CUPTI_CB_DOMAIN_DRIVER_API && t_rt_depth > 0 && outermost())
+        return;
     memset(&c->data, 0, sizeof c->data);
     c->domain = d;
     c->cbid = cbid;
@@ -96,6 +118,8 @@ static void api_enter(struct simcb_call *c, CUpti_CallbackDomain d, CUpti_Callba
     c->data.correlationId = atomic_fetch_add_explicit(&g_corr, 1, memory_order_relaxed) + 1;
     current_ctx(&c->data.context, &c->data.contextUid);
     c->delivered = 1;
+    if (d == CUPTI_CB_DOMAIN_RUNTIME_API)
+        t_rt_depth++;
     deliver(d, cbid, &c->data);
 }
 
@@ -103,6 +127,8 @@ static void api_exit(struct simcb_call *c)
 {
     if (!c->delivered)
         return;
+    if (c->domain == CUPTI_CB_DOMAIN_RUNTIME_API)
+        t_rt_depth--;
     c->data.callbackSite = CUPTI_API_EXIT;
     current_ctx(&c->data.context, &c->data.contextUid);
     deliver(c->domain, c->cbid, &c->data);
