@@ -942,20 +942,21 @@ static __attribute__((noinline)) void on_unguarded(CUpti_CallbackDomain domain, 
     dc_guard--;
 }
 
-/* The unguarded callbacks whose whole handling is the runtime frame, done
- * before on_unguarded's set-up (a launch brings four callbacks, an
- * allocation or a free four, and only one of them has work): a runtime
- * call's enter (not a free's), its exit when the driver's callbacks inside
- * did the work (its launch checked, its memory recorded), a busy driver
- * call's quiet site (quiet_sites).  1 when done; 0 leaves it to
- * on_unguarded, which also takes every call not yet ready or seen past the
- * hooks (busy_on). */
+/* devcheck has started, holds the subscription and sees the busy calls. */
 static inline int quick_live(void)
 {
     return __atomic_load_n(&dc_ready, __ATOMIC_ACQUIRE) && __atomic_load_n(&subscribed, __ATOMIC_ACQUIRE) &&
            __atomic_load_n(&busy_on, __ATOMIC_RELAXED);
 }
 
+/* The unguarded callbacks whose whole handling is the runtime frame, done
+ * before on_unguarded's set-up (of a runtime launch's four callbacks only
+ * the driver's enter has work; of a cudaMalloc's four only the driver's
+ * exit): a runtime call's enter (not a free's), its exit when the driver's
+ * callbacks inside did the work (its launch checked, its memory recorded),
+ * a busy driver call's quiet site (quiet_sites).  1 when done; 0 leaves it
+ * to on_unguarded, which also takes every call made before devcheck is
+ * ready or before a call past the hooks turned the busy callbacks on. */
 static inline int quick(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
 {
     if (!cb)
