@@ -56,7 +56,8 @@ struct simcb_call {
     uint64_t corr_data;            /* what data.correlationData points to */
     CUpti_CallbackDomain domain;
     CUpti_CallbackId cbid;
-    int delivered;                 /* ENTER was issued: EXIT will be */
+    int delivered;                 /* ENTER was issued: EXIT will be (2: and it counts in the
+                                      driver's depth of runtime calls, callbacks.c) */
 };
 
 struct simcb_table {

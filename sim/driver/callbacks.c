@@ -46,21 +46,12 @@ static __thread int t_in_cb;
 /* SIMCUDA_CUPTI_OUTERMOST=1: no driver callback for a driver call made
  * inside a runtime call whose callback was delivered, as a CUPTI that
  * reports only the outermost API call would do (NVIDIA's documentation does
- * not say which it does).  t_rt_depth: the runtime calls open on this
- * thread whose enter callback was delivered. */
-static atomic_int g_outermost = -1;
+ * not say which it does); read at each subscription.  t_rt_depth: the
+ * runtime calls open on this thread whose enter callback was delivered,
+ * kept only then (by default a delivery pays a test of g_outermost, not a
+ * TLS access: a few instructions per callback). */
+static atomic_int g_outermost;
 static __thread int t_rt_depth;
-
-static int outermost(void)
-{
-    int v = atomic_load_explicit(&g_outermost, memory_order_relaxed);
-    if (v < 0) {
-        const char *e = getenv("SIMCUDA_CUPTI_OUTERMOST");
-        v = e && !strcmp(e, "1");
-        atomic_store_explicit(&g_outermost, v, memory_order_relaxed);
-    }
-    return v;
-}
 
 static int valid(CUpti_CallbackDomain d, CUpti_CallbackId cbid)
 {
@@ -103,7 +94,7 @@ static void api_enter(struct simcb_call *c, CUpti_CallbackDomain d, CUpti_Callba
     c->delivered = 0;
     if (!sim_cb_wanted(d, cbid))
         return;
-    if (d == CUPTI_CB_DOMAIN_DRIVER_API && t_rt_depth > 0 && outermost())
+    if (__builtin_expect(atomic_load_explicit(&g_outermost, memory_order_relaxed), 0) && d == CUPTI_CB_DOMAIN_DRIVER_API && t_rt_depth > 0)
         return;
     memset(&c->data, 0, sizeof c->data);
     c->domain = d;
@@ -118,8 +109,10 @@ static void api_enter(struct simcb_call *c, CUpti_CallbackDomain d, CUpti_Callba
     c->data.correlationId = atomic_fetch_add_explicit(&g_corr, 1, memory_order_relaxed) + 1;
     current_ctx(&c->data.context, &c->data.contextUid);
     c->delivered = 1;
-    if (d == CUPTI_CB_DOMAIN_RUNTIME_API)
+    if (__builtin_expect(atomic_load_explicit(&g_outermost, memory_order_relaxed), 0) && d == CUPTI_CB_DOMAIN_RUNTIME_API) {
+        c->delivered = 2;               /* api_exit closes the depth */
         t_rt_depth++;
+    }
     deliver(d, cbid, &c->data);
 }
 
@@ -127,7 +120,7 @@ static void api_exit(struct simcb_call *c)
 {
     if (!c->delivered)
         return;
-    if (c->domain == CUPTI_CB_DOMAIN_RUNTIME_API)
+    if (__builtin_expect(c->delivered == 2, 0))
         t_rt_depth--;
     c->data.callbackSite = CUPTI_API_EXIT;
     current_ctx(&c->data.context, &c->data.contextUid);
@@ -183,6 +176,8 @@ static int tab_subscribe(CUpti_CallbackFunc fn, void *ud, const char *name, char
     }
     g_held = 1;
     snprintf(g_name, sizeof g_name, "%s", name ? name : "");
+    const char *o = getenv("SIMCUDA_CUPTI_OUTERMOST");
+    atomic_store_explicit(&g_outermost, o && !strcmp(o, "1"), memory_order_relaxed);
     for (int d = 0; d < CUPTI_CB_DOMAIN_SIZE; d++)
         for (int w = 0; w < WORDS; w++)
             atomic_store_explicit(&g_bits[d][w], 0, memory_order_relaxed);
