@@ -87,10 +87,17 @@ launch_begin(struct dc_launch_state *L, int path, const char *api, const void *k
         return;
     }
     if (kind == K_OPAQUE || kind == K_UNREAD) {
+        /* a kernel of unknown layout (memset), which says why */
         memset(&L->tmp, 0, sizeof L->tmp);
         L->tmp.key = key;
-        if (kind == K_UNREAD && key != (const void *)api)
-            L->tmp.name = strdup(key);          /* the kernel's name (NULL without memory: unnamed) */
+        if (kind == K_OPAQUE) {
+            L->tmp.unchecked = "the runtime found no function for the host stub (cudaGetFuncBySymbol)";
+        } else {
+            L->tmp.unchecked = "CUPTI's record of this runtime launch carries no parameters, and no driver "
+                               "launch callback came inside it";
+            if (key != (const void *)api)
+                L->tmp.name = strdup(key);      /* the kernel's name (NULL without memory: unnamed) */
+        }
         L->k = &L->tmp;
     } else if (!(L->k = dc_kernel_lookup(key, kind == K_KERNEL, &L->tmp))) {
         L->k = &L->tmp;
@@ -139,11 +146,6 @@ launch_begin(struct dc_launch_state *L, int path, const char *api, const void *k
         l->layout_known = 0;                    /* parameters but no arguments given */
         l->unchecked = "the launch passed no arguments";
     }
-    if (kind == K_OPAQUE)
-        l->unchecked = "the runtime found no function for the host stub (cudaGetFuncBySymbol)";
-    else if (kind == K_UNREAD)
-        l->unchecked = "CUPTI's record of this runtime launch carries no parameters, and no driver launch "
-                       "callback came inside it";
     if (!modes) {
         (void)dc_check_launch(l);
         return;
