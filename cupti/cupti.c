@@ -193,8 +193,6 @@ static const struct rt_launch *rt_launch_of(CUpti_CallbackId cbid)
  * Filled once, before subscribing; read by quick(). */
 enum { QUIET_ENTER = 1, QUIET_EXIT = 2 };
 static uint8_t quiet_sites[CUPTI_DRIVER_TRACE_CBID_SIZE];
-/* ... and of a runtime call: the enter of all but the frees. */
-static uint8_t rt_quiet_sites[CUPTI_RUNTIME_TRACE_CBID_SIZE];
 
 /* A driver launch (enter): nested in an open runtime launch it is that
  * launch (once, under its name and with the current device); alone it is
@@ -972,7 +970,8 @@ static inline int quick(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, cons
     if (domain != CUPTI_CB_DOMAIN_RUNTIME_API)
         return 0;
     if (cb->callbackSite == CUPTI_API_ENTER) {
-        if (cbid >= CUPTI_RUNTIME_TRACE_CBID_SIZE || !(rt_quiet_sites[cbid] & QUIET_ENTER) || !quick_live())
+        uintptr_t unused;               /* every runtime callback enabled is quiet at its enter but a free's */
+        if (runtime_free(cbid, NULL, &unused) || !quick_live())
             return 0;                   /* a free: the registry's work (on_runtime_enter) */
         rt_open(cbid, cb);
         return 1;
@@ -1355,15 +1354,6 @@ static int start_locked(int beside)
         uintptr_t unused;
         if (c < CUPTI_DRIVER_TRACE_CBID_SIZE && !driver_free(c, NULL, &unused))
             quiet_sites[c] = is_driver_launch(c) ? QUIET_EXIT : QUIET_ENTER;
-    }
-    for (size_t i = 0; i < N_RT_LAUNCHES; i++)
-        if (rt_launches[i].cbid < CUPTI_RUNTIME_TRACE_CBID_SIZE)
-            rt_quiet_sites[rt_launches[i].cbid] = QUIET_ENTER;
-    for (size_t i = 0; i < sizeof runtime_mem_cbids / sizeof runtime_mem_cbids[0]; i++) {
-        CUpti_CallbackId c = runtime_mem_cbids[i];
-        uintptr_t unused;
-        if (c < CUPTI_RUNTIME_TRACE_CBID_SIZE && !runtime_free(c, NULL, &unused))
-            rt_quiet_sites[c] = QUIET_ENTER;
     }
     /* Beside the interposer the busy callbacks wait for a call past the
      * hooks (want_busy). */
