@@ -52,6 +52,7 @@ struct dc_launch {
     int layout_known;
     const char *unchecked;
     enum dc_path path;         /* the detection path that saw it (0: interpose) */
+    int origin;                /* enum dc_origin (core/origin.h) of the kernel's image */
     /* mode=migrate.  NULL: the caller can run the launch with rewritten
      * arguments (DC_PATH_CUPTI launches never can: DC_NO_REWRITE_CUPTI is
      * then implied); otherwise why it cannot (one of DC_NO_REWRITE_*). */

@@ -104,6 +104,7 @@ struct dc_kernel {
     struct dc_pword *pwords;    /* the words to check, in parameter and offset order */
     unsigned npwords;
     int planned;                /* pwords is the plan (0: memory ran out; scan the parameters) */
+    uint8_t origin;             /* enum dc_origin (core/origin.h): who made its image */
 };
 
 /* The cached description of key (a CUkernel when is_kernel; a CUfunction,
