@@ -269,6 +269,7 @@ static void describe(struct dc_kernel *fill, const void *key, int is_kernel)
             in.img = &img;
     }
     dc_kernel_decide(fill, &in);
+    fill->origin = (uint8_t)dc_images_origin(key, fill->is_kernel, fill->name);
     static const char *const from[] = { "nowhere", "the driver", "its image", "its mangled name" };
     if (fill->layout_known)
         dc_logv(2, "kernel %s: %u parameters (layout from %s); %u pointer words checked, %u of unknown meaning",
