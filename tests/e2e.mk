@@ -37,3 +37,15 @@ $(E2E_BUILD)/unseen_memory: tests/e2e/unseen_memory.cu
 $(E2E_BUILD)/unseen_kernel.fatbin: tests/e2e/unseen_kernel.cu
 	@mkdir -p $(@D)
 	$(NVCC) -fatbin -o $@ $<
+
+# What a word of a closed library's kernel proves (issue 25): a stand-in
+# library whose file name is cuBLASLt's soname, and a program that compiles
+# the same kernel into itself (tests/e2e/libkernels.sh).
+ALL += $(E2E_BUILD)/libkernels/libcublasLt.so.13 $(E2E_BUILD)/libkernels_prog
+TESTS += tests/e2e/libkernels.sh
+$(E2E_BUILD)/libkernels/libcublasLt.so.13: tests/e2e/libkernels_lib.cu tests/e2e/libkernels.cuh
+	@mkdir -p $(@D)
+	$(NVCC) $(ALL_NVCCFLAGS) -shared -Xcompiler -fPIC -Xlinker -soname=libcublasLt.so.13 -o $@ $<
+$(E2E_BUILD)/libkernels_prog: tests/e2e/libkernels_prog.cu tests/e2e/libkernels.cuh $(E2E_BUILD)/libkernels/libcublasLt.so.13
+	$(NVCC) $(ALL_NVCCFLAGS) -o $@ $< -L$(E2E_BUILD)/libkernels -l:libcublasLt.so.13 -Xlinker -rpath='$$ORIGIN/libkernels'
+
