@@ -49,3 +49,12 @@ $(E2E_BUILD)/libkernels/libcublasLt.so.13: tests/e2e/libkernels_lib.cu tests/e2e
 $(E2E_BUILD)/libkernels_prog: tests/e2e/libkernels_prog.cu tests/e2e/libkernels.cuh $(E2E_BUILD)/libkernels/libcublasLt.so.13
 	$(NVCC) $(ALL_NVCCFLAGS) -o $@ $< -L$(E2E_BUILD)/libkernels -l:libcublasLt.so.13 -Xlinker -rpath='$$ORIGIN/libkernels'
 
+# sync=1 names the culprit of a kernel without types (tests/e2e/sync.sh):
+# an extern "C" kernel in a cubin, handed pageable host memory.
+ALL += $(E2E_BUILD)/sync_rawkernel $(E2E_BUILD)/rawkernel.cubin
+$(E2E_BUILD)/sync_rawkernel: tests/e2e/sync_rawkernel.cu
+	@mkdir -p $(@D)
+	$(NVCC) $(ALL_NVCCFLAGS) -o $@ $< -L$(CUDA_HOME)/lib64/stubs -lcuda
+$(E2E_BUILD)/rawkernel.cubin: tests/e2e/rawkernel.cu
+	@mkdir -p $(@D)
+	$(NVCC) -cubin -arch=sm_80 -o $@ $<
