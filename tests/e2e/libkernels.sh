@@ -9,7 +9,8 @@
 #    host_memory errors of a user's kernel (params 2 and 3, origin "program");
 #  - the library's kernel handed cuda:1's memory without peer access: a
 #    device_mismatch warning (not an error) marked weak evidence, text and JSON.
-# The program's own output and exit status are what they are without devcheck.
+# The program's own output and exit status are what they are without devcheck;
+# the library case again under backend=cupti.
 . "$ROOT/tests/lib.sh"
 prog=$BUILD/tests/e2e/libkernels_prog
 [ -x "$prog" ] || fail "missing $prog"
@@ -65,3 +66,10 @@ PY
         expect_no_grep '==devcheck== ERROR' "$t.err" ;;
     esac
 done
+# backend=cupti sees the library's image the same way (its fatbin in the
+# object): nothing reported, both operands counted.
+t=$TMPD/cupti
+under_devcheck env SIMCUDA_DEVICES=2 DEVCHECK_OPTIONS="json_path=$t.json:backend=cupti" "$prog" library >"$t.out" 2>"$t.err" ||
+    fail "libkernels_prog library (backend=cupti): status $?"
+expect_no_grep '==devcheck==' "$t.err"
+expect_grep 'SUMMARY: 0 findings .*by cupti\); 2 operands of library or framework kernels not reported' "$t.err"
