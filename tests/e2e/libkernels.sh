@@ -8,18 +8,23 @@
 #  - the same kernel compiled into the program, the same arguments: the
 #    host_memory errors of a user's kernel (params 2 and 3, origin "program");
 #  - the library's kernel handed cuda:1's memory without peer access: a
-#    device_mismatch warning (not an error) marked weak evidence, text and JSON.
+#    device_mismatch warning (not an error) marked weak evidence, text and JSON;
+#  - the kernel from a cubin on the heap, loaded with cuModuleLoadData by the
+#    library (origin "library", by the loading call's return address: as the
+#    first case) and by the program (origin "jit": as the second).
 # The program's own output and exit status are what they are without devcheck;
 # the library case again under backend=cupti.
 . "$ROOT/tests/lib.sh"
 prog=$BUILD/tests/e2e/libkernels_prog
 [ -x "$prog" ] || fail "missing $prog"
 kernel=_Z13splitk_reducePfPKfS1_S1_ii
-for what in library program library-peer; do
+cubin=$BUILD/tests/e2e/libkernels/splitk.cubin
+[ -f "$cubin" ] || fail "missing $cubin"
+for what in library program library-peer library-jit program-jit; do
     t=$TMPD/$what
-    on_sim env SIMCUDA_DEVICES=2 "$prog" "$what" >"$t.plain.out" 2>&1
+    on_sim env SIMCUDA_DEVICES=2 "$prog" "$what" "$cubin" >"$t.plain.out" 2>&1
     echo $? >"$t.plain.rc"
-    under_devcheck env SIMCUDA_DEVICES=2 DEVCHECK_OPTIONS="json_path=$t.json" "$prog" "$what" >"$t.out" 2>"$t.err"
+    under_devcheck env SIMCUDA_DEVICES=2 DEVCHECK_OPTIONS="json_path=$t.json" "$prog" "$what" "$cubin" >"$t.out" 2>"$t.err"
     echo $? >"$t.rc"
     expect_same_run "libkernels_prog $what" "$t.plain" "$t"
     expect_eq "libkernels_prog $what: status" 0 "$(cat "$t.rc")"
@@ -37,8 +42,11 @@ want = {
     "program": [("host_memory", "error", kernel, "program", 0, 2, "pageable", -1, False),
                 ("host_memory", "error", kernel, "program", 0, 3, "pageable", -1, False)],
     "library-peer": [("device_mismatch", "warning", kernel, "library", 0, 1, "device", 1, True)],
+    "library-jit": [],
+    "program-jit": [("host_memory", "error", kernel, "jit", 0, 2, "pageable", -1, False),
+                    ("host_memory", "error", kernel, "jit", 0, 3, "pageable", -1, False)],
 }[what]
-quiet = {"library": 2, "program": 0, "library-peer": 0}[what]
+quiet = {"library": 2, "program": 0, "library-peer": 0, "library-jit": 2, "program-jit": 0}[what]
 bad = []
 if got != want:
     bad.append("findings: got %r, want %r" % (got, want))
@@ -54,10 +62,10 @@ for b in bad:
 sys.exit(1 if bad else 0)
 PY
     case $what in
-    library)
+    library|library-jit)
         expect_no_grep '==devcheck==' "$t.err"
         expect_grep 'SUMMARY: 0 findings .*; 2 operands of library or framework kernels not reported' "$t.err" ;;
-    program)
+    program|program-jit)
         expect_grep '==devcheck== ERROR: host_memory: kernel splitk_reduce' "$t.err"
         expect_no_grep 'not reported' "$t.err" ;;
     library-peer)

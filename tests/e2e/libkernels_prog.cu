@@ -7,6 +7,10 @@
 //                 arguments: a user's kernel handed pageable host memory
 //   library-peer  the library's kernel handed cuda:1's memory as `in`, no
 //                 peer access
+//   library-jit CUBIN, program-jit CUBIN
+//                 the kernel built into a cubin, read onto the heap and
+//                 loaded with cuModuleLoadData by the library, or by the
+//                 program; launched as in `library` / `program`
 // The sim cannot know that a kernel never reads a pointer parameter, so the
 // host-pointer launches fault there (a real GPU runs them); the program
 // prints what the synchronisation said and exits 0.
@@ -17,6 +21,8 @@
 
 extern "C" int standin_reduce(float *out, const float *in, const float *alpha, const float *beta, int host_mode,
                               int n);
+extern "C" int standin_jit_reduce(const char *cubin, float *out, const float *in, const float *alpha,
+                                  const float *beta, int n);
 
 #define CK(call)                                                                   \
     do {                                                                           \
@@ -52,8 +58,12 @@ int main(int argc, char **argv)
         CK(cudaMalloc(&other, n * sizeof(float)));
         CK(cudaSetDevice(0));
         r = standin_reduce(out, other, dev_scalars, dev_scalars + 1, 0, n);
+    } else if (!strcmp(what, "library-jit") && argc > 2) {
+        r = standin_jit_reduce(argv[2], out, in, &alpha, beta, n);
+    } else if (!strcmp(what, "program-jit") && argc > 2) {
+        r = jit_reduce(argv[2], out, in, &alpha, beta, n);
     } else {
-        printf("usage: libkernels_prog library|program|library-peer\n");
+        printf("usage: libkernels_prog library|program|library-peer|library-jit CUBIN|program-jit CUBIN\n");
         return 2;
     }
     cudaError_t s = cudaDeviceSynchronize();
