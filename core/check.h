@@ -124,7 +124,7 @@ struct dc_moves {
  * kernel host memory of any kind makes no finding and may not access is a
  * device_mismatch warning marked weak; in a framework's kernel pinned or
  * registered host memory makes none under host_memory=auto.  Those host
- * operands are counted (the access matrix, the summary's quiet_operands). 
+ * operands are counted (the access matrix, the summary's quiet_operands).
  * mode=migrate: each device_mismatch, and each pageable host_memory error,
  * goes to l->moves (when set and no_rewrite is NULL) instead of the report;
  * with no_rewrite set it is reported as not_migrated with that reason.  The
