@@ -51,6 +51,12 @@ def programs(probe):
     return progs
 
 
+# Programs run once more before the measured runs: the first import of torch
+# (or the first JIT compile) after a machine starts fills caches that the
+# run without devcheck would otherwise pay for alone.
+WARM = {"c_correct", "torch_startup", "torch_compile", "jax"}
+
+
 def run(argv, out_prefix, timeout, env=None):
     """Runs argv with stdout/stderr to files; returns (status, wall s, peak RSS KiB)."""
     t = time.perf_counter()
@@ -142,6 +148,8 @@ def main():
         if only and name not in only:
             continue
         pre = os.path.join(a.out, name)
+        if name in WARM:
+            run(argv, pre + ".warm", a.timeout)     # file and kernel caches filled, not measured
         rc0, wall0, rss0 = run(argv, pre + ".plain", a.timeout)
         m0 = metrics(pre + ".plain.out")
         jpath = pre + ".jsonl"
@@ -177,7 +185,8 @@ def main():
             problems.append(f"replay {fmt(serious(replay))} differs from the live run")
         if problems:
             bad += 1
-        ratios = {"wall": wall1 / wall0 if wall0 else 0, "rss": rss1 / rss0 if rss0 else 0}
+        ratios = {"wall": wall1 / wall0 if wall0 else 0, "rss": rss1 / rss0 if rss0 else 0,
+                  "wall_s": (wall0, wall1), "rss_mib": (rss0 / 1024, rss1 / 1024)}
         for k, v in m0.items():
             if k in m1 and v:
                 ratios[k] = m1[k] / v
@@ -193,7 +202,9 @@ def main():
     print()
     print("cost under devcheck, as ratios to the same run without it (measured values: without -> with)")
     for name, *_, ratios, m0, m1, summary in rows:
-        parts = [f"wall x{ratios['wall']:.2f}", f"peak RSS x{ratios['rss']:.2f}"]
+        (w0, w1), (r0, r1) = ratios["wall_s"], ratios["rss_mib"]
+        parts = [f"wall {w0:.1f} -> {w1:.1f} s (x{ratios['wall']:.2f})",
+                 f"peak RSS {r0:.0f} -> {r1:.0f} MiB (x{ratios['rss']:.2f})"]
         for k in sorted(m0):
             if k in m1:
                 parts.append(f"{k} {m0[k]:.4g} -> {m1[k]:.4g} (x{ratios.get(k, 0):.2f})")
