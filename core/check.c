@@ -315,13 +315,13 @@ static int operand_column(const struct dc_alloc *a)
  * (report/FORMAT.md, "What a word proves"): host memory (pageable among
  * them when pageable) in a word of a closed library's kernel proves no
  * access (cuBLAS's alpha/beta in host pointer mode, cuDNN's by-value
- * scalars passed as host pointers); nor, under host_memory=auto, pinned
- * host memory a framework's own kernel reads by design (XLA's redzone,
- * comparison and delay kernels).  1: counted (quiet_operands), no finding. */
+ * scalars passed as host pointers); pinned or registered host memory, which
+ * any kernel may read, is no finding under host_memory=auto (XLA's redzone,
+ * comparison and delay kernels read pinned flags by design; a program's
+ * zero-copy buffer).  1: counted (quiet_operands), no finding. */
 static int quiet_host(const struct dc_launch *l, int pageable)
 {
-    if (l->origin == DC_ORIGIN_LIBRARY ||
-        (l->origin == DC_ORIGIN_FRAMEWORK && !pageable && dc_opt.host_memory == DC_POLICY_AUTO)) {
+    if (l->origin == DC_ORIGIN_LIBRARY || (!pageable && dc_opt.host_memory == DC_POLICY_AUTO)) {
         dc_report_count_quiet();
         return 1;
     }

@@ -404,7 +404,7 @@ void dc_text_summary(struct dc_buf *b, const struct dc_report_stats *s, int migr
     if (s->suppressed)
         dc_bput(b, "; %llu suppressed", (unsigned long long)s->suppressed);
     if (s->quiet)
-        dc_bput(b, "; %llu operand%s of library or framework kernels not reported", (unsigned long long)s->quiet,
+        dc_bput(b, "; %llu host memory operand%s not reported", (unsigned long long)s->quiet,
                 s->quiet == 1 ? "" : "s");
     if (s->write_errors)
         dc_bput(b, "; %llu write error%s", (unsigned long long)s->write_errors, s->write_errors == 1 ? "" : "s");

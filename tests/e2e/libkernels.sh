@@ -64,7 +64,7 @@ PY
     case $what in
     library|library-jit)
         expect_no_grep '==devcheck==' "$t.err"
-        expect_grep 'SUMMARY: 0 findings .*; 2 operands of library or framework kernels not reported' "$t.err" ;;
+        expect_grep 'SUMMARY: 0 findings .*; 2 host memory operands not reported' "$t.err" ;;
     program|program-jit)
         expect_grep '==devcheck== ERROR: host_memory: kernel splitk_reduce' "$t.err"
         expect_no_grep 'not reported' "$t.err" ;;
@@ -80,4 +80,4 @@ t=$TMPD/cupti
 under_devcheck env SIMCUDA_DEVICES=2 DEVCHECK_OPTIONS="json_path=$t.json:backend=cupti" "$prog" library >"$t.out" 2>"$t.err" ||
     fail "libkernels_prog library (backend=cupti): status $?"
 expect_no_grep '==devcheck==' "$t.err"
-expect_grep 'SUMMARY: 0 findings .*by cupti\); 2 operands of library or framework kernels not reported' "$t.err"
+expect_grep 'SUMMARY: 0 findings .*by cupti\); 2 host memory operands not reported' "$t.err"

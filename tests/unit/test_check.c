@@ -211,9 +211,10 @@ static void test_all(void)
     /* d1, pool without access, VMM without grant, pageable, struct +8, IPC */
     CHECK_EQ_LL(errs, 5 * 6);
     struct dc_report_stats s = stats();
-    CHECK_EQ_LL(s.findings, 11);
+    CHECK_EQ_LL(s.findings, 9);
     CHECK_EQ_LL(s.errors, 6);
-    CHECK_EQ_LL(s.warnings, 5);   /* peer d2, pinned, registered, pool granted, VMM granted */
+    CHECK_EQ_LL(s.warnings, 3);   /* peer d2, pool granted, VMM granted */
+    CHECK_EQ_LL(s.quiet, 5 * 2);  /* pinned, registered: counted, not reported */
     CHECK_EQ_LL(s.launches_checked, 5);
     CHECK_EQ_LL(dc_report_error_count(), 6);
 
@@ -237,24 +238,24 @@ static void test_all(void)
     for (int i = 0; i < opaque(3); i++)
         CHECK_EQ_LL(dc_check_launch(&u), 0);
     s = stats();
-    CHECK_EQ_LL(s.findings, 13);
+    CHECK_EQ_LL(s.findings, 11);
     CHECK_EQ_LL(s.errors, 7);
-    CHECK_EQ_LL(s.warnings, 5);
+    CHECK_EQ_LL(s.warnings, 3);
     CHECK_EQ_LL(s.infos, 1);
     CHECK_EQ_LL(s.kernels, 3);
     CHECK_EQ_LL(s.launches_checked, 6);
     CHECK_EQ_LL(s.launches_unchecked, 3);
     CHECK_EQ_LL(s.launches_interpose, 6);
     CHECK_EQ_LL(s.launches_cupti, 3);
-    CHECK_EQ_LL(s.printed, 13);
+    CHECK_EQ_LL(s.printed, 11);
     dc_report_finish();
     dc_report_finish();     /* idempotent */
 
     char *log = slurp(out("all", "log"));
-    CHECK_EQ_LL(count_of(log, "==devcheck== "), 13);
+    CHECK_EQ_LL(count_of(log, "==devcheck== "), 11);
     CHECK_EQ_LL(count_of(log, "==devcheck== ERROR: device_mismatch: "), 5);
     CHECK_EQ_LL(count_of(log, "==devcheck== ERROR: host_memory: "), 1);
-    CHECK_EQ_LL(count_of(log, "==devcheck== WARNING: host_memory: "), 2);
+    CHECK_EQ_LL(count_of(log, "==devcheck== WARNING: host_memory: "), 0);
     CHECK_EQ_LL(count_of(log, "==devcheck== WARNING: peer_access: "), 3);
     CHECK_EQ_LL(count_of(log, "==devcheck== ERROR: stream_mismatch: "), 1);
     CHECK_EQ_LL(count_of(log, "==devcheck== INFO: unchecked_kernel: "), 1);
@@ -271,7 +272,7 @@ static void test_all(void)
     CHECK_STR_CONTAINS(log, "allocated at:\n      #0 site_b at tests/unit/test_check.c:");
     CHECK_STR_CONTAINS(log, "hint: move the operand to cuda:0 before the launch");
     CHECK_STR_CONTAINS(log, "grant cuda:0 access with cuMemSetAccess");
-    CHECK_STR_CONTAINS(log, "devcheck: SUMMARY: 13 findings (7 errors, 5 warnings) in 3 kernels; 6 launches checked, 3 unchecked (6 seen by interpose, 3 by cupti)\n");
+    CHECK_STR_CONTAINS(log, "devcheck: SUMMARY: 11 findings (7 errors, 3 warnings) in 3 kernels; 6 launches checked, 3 unchecked (6 seen by interpose, 3 by cupti); 10 host memory operands not reported\n");
     CHECK_EQ_LL(count_of(log, "SUMMARY"), 1);
     CHECK(strstr(log, "__libc_start") == NULL);
     free(log);
@@ -517,13 +518,14 @@ static void test_origins(void)
 {
     void *pageable = malloc(64);
     struct { int origin; const char *opts; int errors, warnings, weak, quiet; } cases[] = {
-        { DC_ORIGIN_PROGRAM, "", 6, 5, 0, 0 },          /* test_all's */
-        { DC_ORIGIN_JIT, "", 6, 5, 0, 0 },
+        { DC_ORIGIN_PROGRAM, "", 6, 3, 0, 2 },          /* test_all's: pinned, registered counted */
+        { DC_ORIGIN_JIT, "", 6, 3, 0, 2 },
+        { DC_ORIGIN_PROGRAM, "host_memory=warn", 5, 6, 0, 0 },
         /* d1, pool and VMM without access, struct +8, IPC: weak warnings;
          * pinned, registered, pageable: counted */
         { DC_ORIGIN_LIBRARY, "", 0, 8, 5, 3 },
         { DC_ORIGIN_LIBRARY, "host_memory=error", 0, 8, 5, 3 },
-        { DC_ORIGIN_FRAMEWORK, "", 6, 3, 0, 2 },        /* pinned, registered: counted */
+        { DC_ORIGIN_FRAMEWORK, "", 6, 3, 0, 2 },
         { DC_ORIGIN_FRAMEWORK, "host_memory=warn", 5, 6, 0, 0 },
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -585,13 +587,13 @@ static void test_policies(void)
 {
     void *pageable = malloc(64);
     struct { const char *opts; int pageable_ok; int errors, warnings; } cases[] = {
-        /* default: 6 errors, 5 warnings (see test_all) */
-        { "peer=error", 0, 6 + 3, 2 },                  /* d2, pool granted, VMM granted */
-        { "peer=ignore", 0, 6, 2 },
+        /* default: 6 errors, 3 warnings (see test_all) */
+        { "peer=error", 0, 6 + 3, 0 },                  /* d2, pool granted, VMM granted */
+        { "peer=ignore", 0, 6, 0 },
         { "host_memory=ignore", 0, 5, 3 },              /* no pinned/registered/pageable */
         { "host_memory=error", 0, 6 + 2, 3 },
         { "host_memory=warn", 0, 5, 6 },
-        { "", 1, 5, 6 },                                /* auto + pageable access: warn */
+        { "", 1, 5, 4 },                                /* auto + pageable access: warn */
         { "host_memory=error", 1, 8, 3 },
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -613,7 +615,7 @@ static void test_policies(void)
      * pools and VMA (granted to cuda:1) are its own */
     struct dc_report_stats s = stats();
     CHECK_EQ_LL(s.errors, 6);
-    CHECK_EQ_LL(s.warnings, 2);
+    CHECK_EQ_LL(s.warnings, 0);     /* pinned, registered: counted */
     dc_report_finish();
     free(pageable);
 }
