@@ -580,22 +580,70 @@ static int parse_command_line(int argc, char **argv, int *consumed, char *opts, 
 
 /* ---- devcheck report FILE... ------------------------------------------------------ */
 
+/* `devcheck report`'s command line, GNU getopt style: options before,
+ * between and after the files, everything after `--` a file (and `-`
+ * alone).  The options go to dc_opt; the files, in their order, to
+ * files[] (NULL-terminated, argc entries at most).  0, or 2 (said why). */
+static int parse_report_line(int argc, char **argv, char **files)
+{
+    char opts[4096] = "", one[4096], err[2048];
+    size_t nf = 0, len = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--")) {
+            while (++i < argc)
+                files[nf++] = argv[i];
+            break;
+        }
+        if (a[0] != '-' || !a[1]) {
+            files[nf++] = argv[i];
+            continue;
+        }
+        /* one option: alone (a bool, --key=value), else with its value */
+        int consumed = 0;
+        if (dc_options_from_argv(1, argv + i, &consumed, one, sizeof one, err, sizeof err) != 0 &&
+            dc_options_from_argv(i + 1 < argc ? 2 : 1, argv + i, &consumed, one, sizeof one, err, sizeof err) != 0) {
+            fprintf(stderr, "%s\n", err);
+            return 2;
+        }
+        i += consumed - 1;
+        size_t n = strlen(one);
+        if (len + n + 2 > sizeof opts) {
+            fprintf(stderr, "devcheck: ERROR: report: too many options\n");
+            return 2;
+        }
+        snprintf(opts + len, sizeof opts - len, "%s%s", len ? ":" : "", one);
+        len += n + (len ? 1 : 0);
+    }
+    files[nf] = NULL;
+    if (dc_options_parse(opts, err, sizeof err) != 0) {
+        fprintf(stderr, "%s\n", err);
+        return 2;
+    }
+    return 0;
+}
+
 static int report_main(int argc, char **argv)
 {
-    char opts[4096];
-    int consumed = 0;
-    if (parse_command_line(argc, argv, &consumed, opts, sizeof opts) != 0)
+    char **files = calloc((size_t)argc + 1, sizeof *files);
+    if (!files)
+        die(2, "devcheck: out of memory%s%s", "", "");
+    if (parse_report_line(argc, argv, files) != 0) {
+        free(files);
         return 2;
+    }
     if (dc_opt.help) {
         printf("usage: devcheck report [--json F] [--sarif F] [--junit F] [--html F] [--source-root D] FILE...\n"
                "  Merges devcheck JSON Lines files (processes, ranks, hosts) into one deduplicated\n"
-               "  report on stdout and the files asked for.  Exit status: 0 no errors found, 1 errors\n"
-               "  found, 2 a bad command line or a file that cannot be read.\n");
+               "  report on stdout and the files asked for.  Options may come before, between and\n"
+               "  after the files; every argument after -- is a file.  Exit status: 0 no errors\n"
+               "  found, 1 errors found, 2 a bad command line or a file that cannot be read.\n");
+        free(files);
         return 0;
     }
-    char **files = argv + 1 + consumed;
     if (!files[0]) {
         fprintf(stderr, "devcheck: ERROR: report: no files given (usage: devcheck report [options] FILE...)\n");
+        free(files);
         return 2;
     }
     struct dc_model *m = dc_model_new(dc_opt.source_root);
@@ -622,6 +670,7 @@ static int report_main(int argc, char **argv)
                                             dc_opt.json_path[0] ? dc_opt.json_path : NULL);
     int errors = m->totals.errors > 0;
     dc_model_free(m);
+    free(files);
     return unreadable || bad_docs ? 2 : errors ? 1 : 0;
 }
 
