@@ -7,6 +7,7 @@
 #include "core/epoch.h"
 #include "core/image.h"
 #include "core/images.h"
+#include "core/origin.h"
 #include "report/finding.h"
 #include "report/forklock.h"
 #include "report/report.h"
@@ -260,15 +261,22 @@ static void describe(struct dc_kernel *fill, const void *key, int is_kernel)
                                      "and devcheck has not seen this kernel's image"
                                    : "the driver could not give its parameter layout, and devcheck has not seen "
                                      "this kernel's image";
-    in.use_dwarf = 1;
+    /* a record's kernel (the replay) has no host code and no image here */
+    const struct dc_process_queries *proc = dc_process_queries();
+    in.use_dwarf = !proc;
     struct dc_img_kernel img;
     int have_img = 0;
-    if (dc_kernel_needs_image(fill->name, in.ndriver)) {
+    if (!proc && dc_kernel_needs_image(fill->name, in.ndriver)) {
         have_img = dc_images_kernel(key, fill->is_kernel, fill->name, &img);
         if (have_img)
             in.img = &img;
     }
     dc_kernel_decide(fill, &in);
+    if (proc && proc->kernel_origin) {
+        int o = proc->kernel_origin(key);
+        if (o >= 0 && o < DC_ORIGIN_COUNT)
+            fill->origin = (uint8_t)o;
+    }
     static const char *const from[] = { "nowhere", "the driver", "its image", "its mangled name" };
     if (fill->layout_known)
         dc_logv(2, "kernel %s: %u parameters (layout from %s); %u pointer words checked, %u of unknown meaning",
@@ -400,6 +408,12 @@ void dc_kernels_capabilities(char *buf, unsigned len, int *version)
     if (DC_CALL(cuDriverGetVersion, &v) != CUDA_SUCCESS)
         v = 0;
     *version = v;
+    if (dc_process_queries()) {
+        snprintf(buf, len, "recorded launches: parameter layouts and kernel names from the record; pointers known "
+                           "from kernel signatures (a record holds no images or debug information); unknown words "
+                           "are not checked");
+        return;
+    }
     int layouts = dc_kernels_driver_layouts();
     int names = DC_HAS(cuFuncGetName) && DC_HAS(cuKernelGetName);
     snprintf(buf, len,

@@ -129,6 +129,7 @@ launch_begin(struct dc_launch_state *L, int path, const char *api, const void *k
     l->npwords = k->npwords;
     l->words_planned = k->planned;
     l->unchecked = k->unchecked;
+    l->origin = k->origin;
     /* An unknown launch device would make every operand look foreign:
      * count the launch unchecked instead of guessing. */
     l->layout_known = k->layout_known && device >= 0;
