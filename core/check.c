@@ -13,6 +13,7 @@
 #include "core/driver.h"
 #include "core/filter.h"
 #include "core/options.h"
+#include "core/origin.h"
 #include "core/ptrinfo.h"
 #include "core/registry.h"
 #include "report/counts.h"
@@ -52,6 +53,7 @@ static void describe(struct dc_finding_launch *out, const struct dc_launch *l)
     out->current_device = l->current_device;
     out->stream = l->stream;
     out->path = l->path;
+    out->origin = dc_origin_name(l->origin);
 }
 
 static const struct dc_finding_launch *finding_launch(struct ctx *c)
@@ -86,10 +88,11 @@ static uint32_t launch_stack(struct ctx *c)
     return c->launch_stack;
 }
 
-/* mode=migrate: an operand the launch device cannot use at all. */
+/* mode=migrate: an operand the launch device cannot use at all (weak
+ * evidence is not acted on: the kernel may never read it). */
 static int migratable(const struct dc_finding *f)
 {
-    return f->kind == DC_F_DEVICE_MISMATCH ||
+    return (f->kind == DC_F_DEVICE_MISMATCH && !f->weak) ||
            (f->kind == DC_F_HOST_MEMORY && !f->alloc_known && f->severity == DC_SEV_ERROR);
 }
 
@@ -315,6 +318,23 @@ static int operand_column(const struct dc_alloc *a)
     }
 }
 
+/* What a word of the launch's kernel proves, by who made its image
+ * (report/FORMAT.md, "What a word proves"): host memory (pageable among
+ * them when pageable) in a word of a closed library's kernel proves no
+ * access (cuBLAS's alpha/beta in host pointer mode, cuDNN's by-value
+ * scalars passed as host pointers); nor, under host_memory=auto, pinned
+ * host memory a framework's own kernel reads by design (XLA's redzone,
+ * comparison and delay kernels).  1: counted (quiet_operands), no finding. */
+static int quiet_host(const struct dc_launch *l, int pageable)
+{
+    if (l->origin == DC_ORIGIN_LIBRARY ||
+        (l->origin == DC_ORIGIN_FRAMEWORK && !pageable && dc_opt.host_memory == DC_POLICY_AUTO)) {
+        dc_report_count_quiet();
+        return 1;
+    }
+    return 0;
+}
+
 /* A word with something to say (resolve gave r, and *a when r == 1): its
  * finding, if the options make one.  Counted in the access matrix. */
 static __attribute__((noinline)) void report_word(struct ctx *c, const struct word *w, int r,
@@ -340,6 +360,8 @@ static __attribute__((noinline)) void report_word(struct ctx *c, const struct wo
         case DC_MEM_MANAGED:
             return;
         case DC_MEM_HOST_PAGEABLE:      /* not stored by the hooks; if it is, it is host memory */
+            if (quiet_host(l, 1))
+                return;
             f.kind = DC_F_HOST_MEMORY;
             f.severity = host_severity(1, pageable_ok(l), &skip);
             if (skip)
@@ -350,6 +372,8 @@ static __attribute__((noinline)) void report_word(struct ctx *c, const struct wo
             return;
         case DC_MEM_HOST_PINNED:
         case DC_MEM_HOST_REGISTERED:
+            if (quiet_host(l, 0))
+                return;
             f.kind = DC_F_HOST_MEMORY;
             f.severity = host_severity(0, pageable_ok(l), &skip);
             if (skip)
@@ -373,6 +397,10 @@ static __attribute__((noinline)) void report_word(struct ctx *c, const struct wo
             f.kind = DC_F_DEVICE_MISMATCH;
             f.severity = DC_SEV_ERROR;
             f.access = denied_note(a->kind);
+            if (l->origin == DC_ORIGIN_LIBRARY) {
+                f.severity = DC_SEV_WARNING;    /* weak evidence: check the call at the library's API */
+                f.weak = 1;
+            }
         }
         emit_at(c, &f, a, w->arg_offset);
         return;
@@ -383,7 +411,7 @@ static __attribute__((noinline)) void report_word(struct ctx *c, const struct wo
      * and their stack garbage is most often a stale host address (NVIDIA's
      * graphMemoryNodes: validateGPU's negSquareArrays).  Memory devcheck or
      * the driver knows (above) is still checked in every field. */
-    if (w->kind == DC_WK_POINTER_FIELD)
+    if (w->kind == DC_WK_POINTER_FIELD || quiet_host(l, 1))
         return;
     f.kind = DC_F_HOST_MEMORY;
     f.alloc_known = 0;

@@ -222,9 +222,12 @@ void dc_kernels_unloaded(void);
  * they may be described without the guard). */
 /* A module (CUmodule) or library (CUlibrary) `owner` was loaded from image
  * (a fatbin, its wrapper, a cubin or PTX text; copied unless it lies in a
- * loaded object), or from the file at path. */
-void dc_image_loaded(const void *owner, const void *image);
-void dc_image_file_loaded(const void *owner, const char *path);
+ * loaded object), or from the file at path.  caller: an address in the code
+ * that called the load (the hook's return address), NULL when the front end
+ * cannot tell (CUPTI); it decides the origin of an image that lies in no
+ * loaded object (core/images.h, dc_images_origin). */
+void dc_image_loaded(const void *owner, const void *image, const void *caller);
+void dc_image_file_loaded(const void *owner, const char *path, const void *caller);
 /* owner was unloaded: its image and handle names are forgotten. */
 void dc_image_unloaded(const void *owner);
 /* The runtime registered a fatbin (__cudaRegisterFatBinary: its handle and

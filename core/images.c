@@ -4,6 +4,7 @@
 #include "core/core.h"
 #include "core/driver.h"
 #include "core/ptrinfo.h"
+#include "core/origin.h"
 #include "core/registry.h"
 #include "report/forklock.h"
 
@@ -27,6 +28,7 @@ struct image {
     const unsigned char *data;
     size_t size;                /* 0: from the image's own headers */
     int owned;                  /* data is our copy */
+    int origin;                 /* enum dc_origin: who made it (the object holding or loading it) */
     struct dc_img *parsed;      /* read on first need */
     int parse_tried;
     UT_hash_handle hh;
@@ -72,14 +74,33 @@ static void image_free(struct image *im)
 }
 
 /* Is p inside a loaded object's mapping (a fatbin in its .nv_fatbin)?
- * Then it lives as long as the object and need not be copied. */
-static int in_loaded_object(const void *p)
+ * Then it lives as long as the object and need not be copied; *origin is
+ * the object's (an object the origin table does not name is the program's
+ * own, or a library of its own: DC_ORIGIN_PROGRAM). */
+static int in_loaded_object(const void *p, int *origin)
 {
     Dl_info info;
-    return dladdr(p, &info) && info.dli_fname && info.dli_fbase;
+    if (!p || !dladdr(p, &info) || !info.dli_fname || !info.dli_fbase)
+        return 0;
+    int o = dc_origin_of_object(info.dli_fname);
+    *origin = o != DC_ORIGIN_UNKNOWN ? o : DC_ORIGIN_PROGRAM;
+    return 1;
 }
 
-static void add_image(const void *owner, const unsigned char *data, size_t size, int owned)
+/* The origin of an image that lies in no loaded object (a JIT image on the
+ * heap, a file): the object that called the load, when the front end knows
+ * it (the hook's return address); one the table does not name made it while
+ * the program ran (DC_ORIGIN_JIT).  No caller (CUPTI): unknown. */
+static int origin_of_caller(const void *caller)
+{
+    Dl_info info;
+    if (!caller)
+        return DC_ORIGIN_UNKNOWN;
+    int o = dladdr(caller, &info) && info.dli_fname ? dc_origin_of_object(info.dli_fname) : DC_ORIGIN_UNKNOWN;
+    return o != DC_ORIGIN_UNKNOWN ? o : DC_ORIGIN_JIT;
+}
+
+static void add_image(const void *owner, const unsigned char *data, size_t size, int owned, int origin)
 {
     struct image *im = calloc(1, sizeof *im);
     if (!im) {
@@ -91,6 +112,7 @@ static void add_image(const void *owner, const unsigned char *data, size_t size,
     im->data = data;
     im->size = size;
     im->owned = owned;
+    im->origin = origin;
     pthread_mutex_lock(&lock);
     struct image *old;
     HASH_FIND_PTR(images, &owner, old);
@@ -105,17 +127,19 @@ static void add_image(const void *owner, const unsigned char *data, size_t size,
         image_free(im);                 /* the table ran out of memory */
 }
 
-void dc_image_loaded(const void *owner, const void *image)
+void dc_image_loaded(const void *owner, const void *image, const void *caller)
 {
     if (!owner || !image)
         return;
     const void *fb;
     if (dc_img_is_wrapper(image, &fb))
         image = fb;
-    if (in_loaded_object(image)) {
-        add_image(owner, image, 0, 0);
+    int origin;
+    if (in_loaded_object(image, &origin)) {
+        add_image(owner, image, 0, 0, origin);
         return;
     }
+    origin = origin_of_caller(caller);
     /* the caller may free it once the load returned: our copy */
     size_t size = dc_img_extent(image, MAX_COPY);
     if (!size || size > MAX_COPY)
@@ -125,10 +149,10 @@ void dc_image_loaded(const void *owner, const void *image)
         return;
     memcpy(copy, image, size);
     copy[size] = 0;
-    add_image(owner, copy, size, 1);
+    add_image(owner, copy, size, 1, origin);
 }
 
-void dc_image_file_loaded(const void *owner, const char *path)
+void dc_image_file_loaded(const void *owner, const char *path, const void *caller)
 {
     if (!owner || !path)
         return;
@@ -150,7 +174,7 @@ void dc_image_file_loaded(const void *owner, const char *path)
     }
     close(fd);
     if (buf && got)
-        add_image(owner, buf, got, 1);
+        add_image(owner, buf, got, 1, origin_of_caller(caller));
     else
         free(buf);
 }
@@ -191,7 +215,9 @@ void dc_image_fatbin_registered(const void *handle, const void *wrapper)
     if (!handle || !wrapper)
         return;
     (void)dc_img_is_wrapper(wrapper, &fb);
-    add_image(handle, fb, 0, 0);        /* static data of the registering object */
+    int origin = DC_ORIGIN_UNKNOWN;
+    (void)in_loaded_object(fb, &origin);
+    add_image(handle, fb, 0, 0, origin);        /* static data of the registering object */
 }
 
 void dc_image_function_registered(const void *handle, const char *device_name)
@@ -298,10 +324,13 @@ char *dc_images_name(const void *key)
     return name;
 }
 
-/* The parsed image of owner (lock held), or NULL. */
-static const struct dc_img *parsed_locked(const void *owner)
+/* The image record of owner, or of the library a module alias stands for
+ * (lock held); NULL when none. */
+static struct image *image_of_locked(const void *owner)
 {
-    struct image *im;
+    struct image *im = NULL;
+    if (!owner)
+        return NULL;
     HASH_FIND_PTR(images, &owner, im);
     if (!im) {
         struct alias *a;
@@ -309,6 +338,13 @@ static const struct dc_img *parsed_locked(const void *owner)
         if (a)
             HASH_FIND_PTR(images, &a->to, im);
     }
+    return im;
+}
+
+/* The parsed image of owner (lock held), or NULL. */
+static const struct dc_img *parsed_locked(const void *owner)
+{
+    struct image *im = image_of_locked(owner);
     if (!im)
         return NULL;
     if (!im->parse_tried) {
@@ -356,20 +392,26 @@ static const struct dc_img_kernel *in_owner_locked(const void *owner, const char
     return dc_img_count(img) == 1 ? dc_img_at(img, 0) : NULL;
 }
 
-int dc_images_kernel(const void *key, int is_kernel, const char *name, struct dc_img_kernel *out)
+/* The handle's module or library as the driver knows it (guard held; no
+ * lock), or NULL. */
+static const void *driver_owner(const void *key, int is_kernel)
 {
-    memset(out, 0, sizeof *out);
-    /* the driver knows the handle's module or library (guard held; no lock) */
-    const void *drv_owner = NULL;
     if (!is_kernel) {
         CUmodule m = NULL;
         if (DC_CALL(cuFuncGetModule, &m, (CUfunction)(uintptr_t)key) == CUDA_SUCCESS)
-            drv_owner = m;
+            return m;
     } else {
         CUlibrary l = NULL;
         if (DC_CALL(cuKernelGetLibrary, &l, (CUkernel)(uintptr_t)key) == CUDA_SUCCESS)
-            drv_owner = l;
+            return l;
     }
+    return NULL;
+}
+
+int dc_images_kernel(const void *key, int is_kernel, const char *name, struct dc_img_kernel *out)
+{
+    memset(out, 0, sizeof *out);
+    const void *drv_owner = driver_owner(key, is_kernel);
 
     int found = 0;
     pthread_mutex_lock(&lock);
@@ -410,6 +452,28 @@ int dc_images_kernel(const void *key, int is_kernel, const char *name, struct dc
         found = copy_kernel(k, out);
     pthread_mutex_unlock(&lock);
     return found;
+}
+
+int dc_images_origin(const void *key, int is_kernel, const char *name)
+{
+    const void *drv_owner = driver_owner(key, is_kernel);
+    pthread_mutex_lock(&lock);
+    const struct image *im = NULL;
+    struct named *n;
+    HASH_FIND_PTR(names, &key, n);
+    if (n)
+        im = image_of_locked(n->owner);
+    if (!im)
+        im = image_of_locked(drv_owner);
+    if (!im && name) {
+        struct regfn *r;
+        HASH_FIND_STR(regfns, name, r);
+        if (r)
+            im = image_of_locked(r->fatbin);
+    }
+    int origin = im ? im->origin : DC_ORIGIN_UNKNOWN;
+    pthread_mutex_unlock(&lock);
+    return origin;
 }
 
 unsigned dc_images_count(void)

@@ -34,6 +34,16 @@ char *dc_images_name(const void *key);
  * the runtime registered it from, then every image seen that defines a
  * kernel of that name, if they agree.  1 when found, 0 otherwise. */
 int dc_images_kernel(const void *key, int is_kernel, const char *name, struct dc_img_kernel *out);
+/* Who made the kernel's image (enum dc_origin, core/origin.h): the origin
+ * recorded with the image of its module or library (the handle's, or the
+ * driver's answer) or of the fatbin the runtime registered it from.  The
+ * origin of an image is decided when it is recorded: one in a loaded
+ * object is that object's (dladdr on the image; an object the origin table
+ * does not name is the program's); any other (a JIT image on the heap, a
+ * file) is that of the object that called the load, when the front end
+ * passes its return address (one the table does not name: DC_ORIGIN_JIT),
+ * else unknown.  DC_ORIGIN_UNKNOWN when no image is recorded. */
+int dc_images_origin(const void *key, int is_kernel, const char *name);
 /* What is known about images, for the start-up line and tests. */
 unsigned dc_images_count(void);
 

@@ -272,10 +272,11 @@ static void describe(struct dc_kernel *fill, const void *key, int is_kernel)
             in.img = &img;
     }
     dc_kernel_decide(fill, &in);
-    if (proc && proc->kernel_origin) {
-        int o = proc->kernel_origin(key);
-        if (o >= 0 && o < DC_ORIGIN_COUNT)
-            fill->origin = (uint8_t)o;
+    if (proc) {                         /* a record's kernel: the record says who made it */
+        int o = proc->kernel_origin ? proc->kernel_origin(key) : -1;
+        fill->origin = (uint8_t)(o >= 0 && o < DC_ORIGIN_COUNT ? o : DC_ORIGIN_UNKNOWN);
+    } else {
+        fill->origin = (uint8_t)dc_images_origin(key, fill->is_kernel, fill->name);
     }
     static const char *const from[] = { "nowhere", "the driver", "its image", "its mangled name" };
     if (fill->layout_known)

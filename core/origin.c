@@ -22,7 +22,11 @@ int dc_origin_parse(const char *name)
 
 /* File-name prefixes (and label words) of each origin.  NVIDIA's closed
  * libraries by their sonames (the PyPI nvidia-* wheels and the toolkit ship
- * the same names); frameworks by the objects that hold their kernels. */
+ * the same names); frameworks by the objects that hold their kernels.  An
+ * entry ending in '/' names a directory of a path instead: a package whose
+ * objects have generic names (CuPy's cub.cpython-*.so in cupy/cuda/, jaxlib's
+ * _jax.so).  CuPy's NVRTC kernels are loaded from cupy_backends/ (not
+ * cupy/): JIT, the user's rules. */
 static const struct {
     const char *prefix;
     int origin;
@@ -39,7 +43,19 @@ static const struct {
     { "NVRTC", DC_ORIGIN_JIT },             { "libnvrtc", DC_ORIGIN_JIT },
     { "Triton", DC_ORIGIN_JIT },            { "triton", DC_ORIGIN_JIT },
     { "numba", DC_ORIGIN_JIT },             { "the program", DC_ORIGIN_PROGRAM },
+    { "cupy/", DC_ORIGIN_FRAMEWORK },       { "jaxlib/", DC_ORIGIN_FRAMEWORK },
+    { "jax_cuda12_plugin/", DC_ORIGIN_FRAMEWORK }, { "jax_cuda13_plugin/", DC_ORIGIN_FRAMEWORK },
 };
+
+/* Does path (up to its file name, base) have the directory dir ("name/")? */
+static int has_dir(const char *path, const char *base, const char *dir)
+{
+    size_t n = strlen(dir);
+    for (const char *p = path; p + n <= base; p++)
+        if ((p == path || p[-1] == '/') && !strncmp(p, dir, n))
+            return 1;
+    return 0;
+}
 
 int dc_origin_of_object(const char *path)
 {
@@ -52,8 +68,11 @@ int dc_origin_of_object(const char *path)
     for (const char *p = path; *p && (!end || p < end); p++)
         if (*p == '/')
             base = p + 1;
-    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
-        if (!strncmp(base, known[i].prefix, strlen(known[i].prefix)))
+    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++) {
+        size_t n = strlen(known[i].prefix);
+        if (known[i].prefix[n - 1] == '/' ? has_dir(path, base, known[i].prefix)
+                                          : !strncmp(base, known[i].prefix, n))
             return known[i].origin;
+    }
     return DC_ORIGIN_UNKNOWN;
 }

@@ -550,25 +550,25 @@ static int on_driver_module(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
     case CUPTI_DRIVER_TRACE_CBID_cuModuleLoad: {
         const cuModuleLoad_params *a = p;
         if (ok && a->module)
-            dc_image_file_loaded(*a->module, a->fname);
+            dc_image_file_loaded(*a->module, a->fname, NULL);
         return 1;
     }
     case CUPTI_DRIVER_TRACE_CBID_cuModuleLoadData: {
         const cuModuleLoadData_params *a = p;
         if (ok && a->module)
-            dc_image_loaded(*a->module, a->image);
+            dc_image_loaded(*a->module, a->image, NULL);
         return 1;
     }
     case CUPTI_DRIVER_TRACE_CBID_cuModuleLoadDataEx: {
         const cuModuleLoadDataEx_params *a = p;
         if (ok && a->module)
-            dc_image_loaded(*a->module, a->image);
+            dc_image_loaded(*a->module, a->image, NULL);
         return 1;
     }
     case CUPTI_DRIVER_TRACE_CBID_cuModuleLoadFatBinary: {
         const cuModuleLoadFatBinary_params *a = p;
         if (ok && a->module)
-            dc_image_loaded(*a->module, a->fatCubin);
+            dc_image_loaded(*a->module, a->fatCubin, NULL);
         return 1;
     }
     case CUPTI_DRIVER_TRACE_CBID_cuModuleUnload:
@@ -580,13 +580,13 @@ static int on_driver_module(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
     case CUPTI_DRIVER_TRACE_CBID_cuLibraryLoadData: {
         const cuLibraryLoadData_params *a = p;
         if (ok && a->library)
-            dc_image_loaded(*a->library, a->code);
+            dc_image_loaded(*a->library, a->code, NULL);
         return 1;
     }
     case CUPTI_DRIVER_TRACE_CBID_cuLibraryLoadFromFile: {
         const cuLibraryLoadFromFile_params *a = p;
         if (ok && a->library)
-            dc_image_file_loaded(*a->library, a->fileName);
+            dc_image_file_loaded(*a->library, a->fileName, NULL);
         return 1;
     }
     case CUPTI_DRIVER_TRACE_CBID_cuModuleGetFunction: {

@@ -7,6 +7,10 @@
  * names), and the kernel names a driver before 12.3 cannot give. */
 #include "preload/preload.h"
 
+/* The code that called the hook: it loaded an image that lies in no loaded
+ * object (a JIT image on the heap, a file), and decides its origin. */
+#define CALLER __builtin_return_address(0)
+
 /* One hook: the real call, then `record` when it returned CUDA_SUCCESS. */
 #define HOOK(name, params, args, record)                                 \
     DC_EXPORT CUresult CUDAAPI name params                               \
@@ -21,28 +25,28 @@
     }
 
 HOOK(cuModuleLoad, (CUmodule *module, const char *fname), (cuModuleLoad, module, fname),
-     dc_image_file_loaded(*module, fname))
+     dc_image_file_loaded(*module, fname, CALLER))
 HOOK(cuModuleLoadData, (CUmodule *module, const void *image), (cuModuleLoadData, module, image),
-     dc_image_loaded(*module, image))
+     dc_image_loaded(*module, image, CALLER))
 HOOK(cuModuleLoadDataEx,
      (CUmodule *module, const void *image, unsigned int numOptions, CUjit_option *options, void **optionValues),
-     (cuModuleLoadDataEx, module, image, numOptions, options, optionValues), dc_image_loaded(*module, image))
+     (cuModuleLoadDataEx, module, image, numOptions, options, optionValues), dc_image_loaded(*module, image, CALLER))
 HOOK(cuModuleLoadFatBinary, (CUmodule *module, const void *fatCubin), (cuModuleLoadFatBinary, module, fatCubin),
-     dc_image_loaded(*module, fatCubin))
+     dc_image_loaded(*module, fatCubin, CALLER))
 HOOK(cuLibraryLoadData,
      (CUlibrary *library, const void *code, CUjit_option *jitOptions, void **jitOptionsValues,
       unsigned int numJitOptions, CUlibraryOption *libraryOptions, void **libraryOptionValues,
       unsigned int numLibraryOptions),
      (cuLibraryLoadData, library, code, jitOptions, jitOptionsValues, numJitOptions, libraryOptions,
       libraryOptionValues, numLibraryOptions),
-     dc_image_loaded(*library, code))
+     dc_image_loaded(*library, code, CALLER))
 HOOK(cuLibraryLoadFromFile,
      (CUlibrary *library, const char *fileName, CUjit_option *jitOptions, void **jitOptionsValues,
       unsigned int numJitOptions, CUlibraryOption *libraryOptions, void **libraryOptionValues,
       unsigned int numLibraryOptions),
      (cuLibraryLoadFromFile, library, fileName, jitOptions, jitOptionsValues, numJitOptions, libraryOptions,
       libraryOptionValues, numLibraryOptions),
-     dc_image_file_loaded(*library, fileName))
+     dc_image_file_loaded(*library, fileName, CALLER))
 HOOK(cuModuleGetFunction, (CUfunction *hfunc, CUmodule hmod, const char *name),
      (cuModuleGetFunction, hfunc, hmod, name), dc_image_named(*hfunc, hmod, name))
 HOOK(cuLibraryGetKernel, (CUkernel *pKernel, CUlibrary library, const char *name),

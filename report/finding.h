@@ -68,6 +68,7 @@ struct dc_finding_launch {
     int current_device;        /* runtime API: the calling thread's current device; -1 if not applicable */
     uintptr_t stream;          /* as the program passed it */
     enum dc_path path;         /* the detection path that saw it */
+    const char *origin;        /* who made the kernel's image: "program", "jit", "framework", "library", "unknown"; NULL: not said */
 };
 
 /* An allocation a finding names, as reported. */
@@ -124,6 +125,7 @@ struct dc_finding {
     const char *access;         /* short access state, e.g. "peer access not enabled" */
     enum dc_word_kind word;     /* what the word is */
     const char *evidence;       /* what said so: "signature", "ptx", "cubin", "debug_info", "numba"; NULL: none */
+    int weak;                   /* the word is weak evidence of an access: a closed library's kernel may not read it */
     /* mode=migrate */
     enum dc_action action;
     int to_device;              /* DC_ACT_MIGRATED: the copy's device */

@@ -158,6 +158,10 @@ void dc_jsonl_finding(struct dc_buf *b, const struct dc_finding *f, uint64_t id,
     dc_bjson_str(b, l->kernel ? kname : NULL);
     dc_bput(b, ",\"kernel_mangled\":");
     dc_bjson_str(b, l->kernel);
+    if (l->origin)
+        dc_bput(b, ",\"origin\":\"%s\"", l->origin);
+    if (f->weak)
+        dc_bput(b, ",\"weak_evidence\":true");
     dc_bput(b, ",\"launch\":{\"device\":%d,\"stream\":\"0x%zx\",\"api\":", l->device, (size_t)l->stream);
     dc_bjson_str(b, l->api);
     dc_bput(b, ",\"current_device\":%d}", l->current_device);
@@ -233,12 +237,13 @@ void dc_jsonl_summary_counts(char *out, size_t len, const struct dc_report_stats
              "\"findings\":%llu,\"errors\":%llu,\"warnings\":%llu,\"infos\":%llu,"
              "\"kernels\":%llu,\"launches_checked\":%llu,\"launches_unchecked\":%llu,"
              "\"launches_interpose\":%llu,\"launches_cupti\":%llu,\"not_recorded\":%llu,\"bytes_migrated\":%llu,"
-             "\"write_errors\":%llu",
+             "\"write_errors\":%llu,\"quiet_operands\":%llu",
              (unsigned long long)s->findings, (unsigned long long)s->errors, (unsigned long long)s->warnings,
              (unsigned long long)s->infos, (unsigned long long)s->kernels, (unsigned long long)s->launches_checked,
              (unsigned long long)s->launches_unchecked, (unsigned long long)s->launches_interpose,
              (unsigned long long)s->launches_cupti, (unsigned long long)s->dropped,
-             (unsigned long long)s->bytes_migrated, (unsigned long long)s->write_errors);
+             (unsigned long long)s->bytes_migrated, (unsigned long long)s->write_errors,
+             (unsigned long long)s->quiet);
 }
 
 void dc_jsonl_summary(struct dc_buf *b, const struct dc_report_stats *s, const struct dc_proc *proc,

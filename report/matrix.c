@@ -12,6 +12,7 @@
 #define TOP_SITES 5                             /* per pair in the summary */
 
 static uint64_t operands[DC_MATRIX_DEVICES][COLS];     /* atomics */
+static uint64_t quiet;                                  /* atomic */
 
 struct slot {
     uint64_t key;               /* 0: free; else pair << 32 | site, claimed with a CAS */
@@ -48,6 +49,9 @@ void dc_report_count_operands(int device, int owner, uint64_t n)
 
 void dc_report_count_operand(int device, int owner) { dc_report_count_operands(device, owner, 1); }
 
+void dc_report_count_quiet(void) { __atomic_fetch_add(&quiet, 1, __ATOMIC_RELAXED); }
+uint64_t dc_report_quiet_operands(void) { return __atomic_load_n(&quiet, __ATOMIC_RELAXED); }
+
 void dc_report_count_transfer(int src, int dst, uint64_t bytes, uint32_t site)
 {
     int s = col_index(src), d = col_index(dst);
@@ -81,6 +85,7 @@ void dc_matrix_reset(void)
 {
     memset(operands, 0, sizeof operands);
     memset(sites, 0, sizeof sites);
+    __atomic_store_n(&quiet, 0, __ATOMIC_RELAXED);
 }
 
 /* "function at file:line" of a copy's call site: its innermost frame with a

@@ -26,6 +26,12 @@
 void dc_report_count_operand(int device, int owner);
 /* n of them at once (the check counts a launch's clean operands together). */
 void dc_report_count_operands(int device, int owner, uint64_t n);
+/* An operand the check counted (above) but reports no finding for by the
+ * rules of what a word of its kernel proves (a closed library's kernel
+ * handed host memory, a framework's kernel reading pinned host memory:
+ * report/FORMAT.md); the summary's quiet_operands. */
+void dc_report_count_quiet(void);
+uint64_t dc_report_quiet_operands(void);
 /* The clean operands of launches on `device` (counted per thread,
  * report/counts.h), summed over every thread: managed 0 its own memory, 1
  * managed memory. */

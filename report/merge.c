@@ -444,6 +444,7 @@ void dc_model_merge(struct dc_model *m)
             t->dropped += (uint64_t)dc_json_int(dc_json_get(s, "not_recorded"), 0);
             t->bytes_migrated += (uint64_t)dc_json_int(dc_json_get(s, "bytes_migrated"), 0);
             t->write_errors += (uint64_t)dc_json_int(dc_json_get(s, "write_errors"), 0);
+            t->quiet += (uint64_t)dc_json_int(dc_json_get(s, "quiet_operands"), 0);
             const struct dc_json *sl = dc_json_get(s, "suppressed");
             for (size_t j = 0; j < dc_json_len(sl); j++)
                 add_supp(m, dc_json_at(sl, j));

@@ -567,6 +567,7 @@ static void stats_locked(struct dc_report_stats *s)
     s->launches_cupti = count_sum(offsetof(struct dc_launch_counts, by_path[DC_PATH_CUPTI]));
     s->suppressed = suppressed;
     s->write_errors = dc_sinks_write_errors();
+    s->quiet = dc_report_quiet_operands();
 }
 
 void dc_report_stats(struct dc_report_stats *s)

@@ -87,6 +87,7 @@ struct dc_report_stats {
     uint64_t bytes_migrated;    /* mode=migrate: bytes copied both ways */
     uint64_t suppressed;        /* occurrences of findings matched by a suppression */
     uint64_t write_errors;      /* records an output file could not take */
+    uint64_t quiet;             /* operands counted but not reported: what a library's or framework's kernel word proves */
 };
 void dc_report_stats(struct dc_report_stats *s);
 

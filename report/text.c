@@ -230,6 +230,11 @@ void dc_text_hint(struct dc_buf *b, const struct dc_finding *f, enum dc_client c
 {
     const struct dc_finding_launch *l = f->launch;
     int d = l->device;
+    if (f->weak) {
+        dc_bput(b, "check the library call that launched it: its device pointers must be memory cuda:%d may access "
+                   "(cudaMemcpyPeer, or enable peer access); its scalars may be host pointers it never reads", d);
+        return;
+    }
     if ((f->kind == DC_F_DEVICE_MISMATCH || f->kind == DC_F_ASYNC_ERROR) && f->action == DC_ACT_REPORTED &&
         client_hint(b, f, client))
         return;
@@ -374,6 +379,10 @@ void dc_text_finding(struct dc_buf *b, const struct dc_finding *f, const char *k
         text_operand(b, f);
         text_numba_arg(b, f, kname, launch_frames, nl);
     }
+    if (f->weak)
+        dc_bput(b, "    evidence: weak: the kernel's image came from NVIDIA's closed libraries (origin %s), and "
+                   "a closed library's kernel may not read this parameter; check the call at the library's API\n",
+                l->origin ? l->origin : "library");
     text_action(b, f);
     text_stacks(b, "launch stack", launch_frames, nl);
     if (f->has_operand && f->alloc_known)
@@ -394,6 +403,9 @@ void dc_text_summary(struct dc_buf *b, const struct dc_report_stats *s, int migr
         dc_bput(b, "; %llu bytes migrated", (unsigned long long)s->bytes_migrated);
     if (s->suppressed)
         dc_bput(b, "; %llu suppressed", (unsigned long long)s->suppressed);
+    if (s->quiet)
+        dc_bput(b, "; %llu operand%s of library or framework kernels not reported", (unsigned long long)s->quiet,
+                s->quiet == 1 ? "" : "s");
     if (s->write_errors)
         dc_bput(b, "; %llu write error%s", (unsigned long long)s->write_errors, s->write_errors == 1 ? "" : "s");
     if (processes > 1)
