@@ -261,16 +261,22 @@ static void describe(struct dc_kernel *fill, const void *key, int is_kernel)
                                      "and devcheck has not seen this kernel's image"
                                    : "the driver could not give its parameter layout, and devcheck has not seen "
                                      "this kernel's image";
-    /* a record's kernel (the replay) has no host code and no image here */
+    /* a record's kernel (the replay): its host code's debug information and
+     * its image are what the record says of them */
     const struct dc_process_queries *proc = dc_process_queries();
-    in.use_dwarf = !proc;
+    in.use_dwarf = !proc || proc->host_params;
+    if (proc) {
+        in.host_params = proc->host_params;
+        in.key = key;
+    }
     struct dc_img_kernel img;
     int have_img = 0;
-    if (!proc && dc_kernel_needs_image(fill->name, in.ndriver)) {
+    if (proc)
+        have_img = proc->kernel_image && proc->kernel_image(key, &img);
+    else if (dc_kernel_needs_image(fill->name, in.ndriver))
         have_img = dc_images_kernel(key, fill->is_kernel, fill->name, &img);
-        if (have_img)
-            in.img = &img;
-    }
+    if (have_img)
+        in.img = &img;
     dc_kernel_decide(fill, &in);
     if (proc) {                         /* a record's kernel: the record says who made it */
         int o = proc->kernel_origin ? proc->kernel_origin(key) : -1;
@@ -411,8 +417,8 @@ void dc_kernels_capabilities(char *buf, unsigned len, int *version)
     *version = v;
     if (dc_process_queries()) {
         snprintf(buf, len, "recorded launches: parameter layouts and kernel names from the record; pointers known "
-                           "from kernel signatures (a record holds no images or debug information); unknown words "
-                           "are not checked");
+                           "from kernel signatures, and from the images and debug information a devcheck recording "
+                           "carries; unknown words are not checked");
         return;
     }
     int layouts = dc_kernels_driver_layouts();

@@ -22,6 +22,8 @@
 #include "replay/replay.h"
 #include "core/check.h"
 #include "core/core.h"
+#include "core/hostdwarf.h"
+#include "core/image.h"
 #include "core/kernels.h"
 #include "core/launch.h"
 #include "core/options.h"
@@ -47,6 +49,10 @@
 
 struct rparam {
     uint32_t off, size;
+    char dwarf[8];              /* "", "pointer", "scalar", "words" (a devcheck recording's) */
+    char image[8];              /* "", "pointer", "kparam", "nonptr" (a devcheck recording's) */
+    char *words;                /* dwarf "words": one letter per word (the launch's: the record's text;
+                                 * the kernel's: its own copy) */
 };
 
 struct rkernel {                /* its address is the kernel's handle */
@@ -71,6 +77,9 @@ struct rword {
     int has_dc;                 /* a devcheck recording: what devcheck's registry knew */
     struct dc_alloc dc;
     int dc_may;                 /* the launch device may access it */
+    int has_before;             /* ... and the allocation ending at v (an end iterator's) */
+    struct dc_alloc before;
+    int before_may;
 };
 
 /* The launch being judged: what every answer below comes from. */
@@ -322,7 +331,72 @@ static int kernel_origin(const void *key)
     return k ? k->origin : -1;
 }
 
-static const struct dc_process_queries process = { maps_line, kernel_origin };
+/* The host function's debug information, as a devcheck recording wrote what
+ * it said (a parameter's `dwarf`); -1 when the record says nothing. */
+static int host_params(const void *key, struct dc_dw_param *out, int max)
+{
+    const struct rkernel *k = key;
+    int any = 0;
+    for (unsigned i = 0; k && i < k->nparams; i++)
+        any |= k->params[i].dwarf[0] != 0;
+    if (!any || (int)k->nparams > max)
+        return -1;
+    for (unsigned i = 0; i < k->nparams; i++) {
+        const struct rparam *p = &k->params[i];
+        memset(&out[i], 0, sizeof out[i]);
+        out[i].size = p->size;
+        if (!strcmp(p->dwarf, "pointer")) {
+            out[i].kind = DC_DW_POINTER;
+        } else if (!strcmp(p->dwarf, "scalar")) {
+            out[i].kind = DC_DW_SCALAR;
+        } else if (!strcmp(p->dwarf, "words") && p->words && strlen(p->words) == p->size / 8 &&
+                   (out[i].words = malloc(p->size / 8 + 1)) != NULL) {
+            out[i].kind = DC_DW_AGGREGATE;
+            for (uint32_t w = 0; w < p->size / 8; w++) {
+                const char *c = strchr("nupf", p->words[w]);
+                out[i].words[w] = c && *c ? (uint8_t)(c - "nupf") : DC_WORD_UNKNOWN;
+            }
+        }
+    }
+    return (int)k->nparams;
+}
+
+/* The kernel's image, as a devcheck recording wrote what it said of each
+ * parameter (`image`); 0 when the record says nothing. */
+static int kernel_image(const void *key, struct dc_img_kernel *out)
+{
+    const struct rkernel *k = key;
+    int any = 0;
+    for (unsigned i = 0; k && i < k->nparams; i++)
+        any |= k->params[i].image[0] != 0;
+    if (!any)
+        return 0;
+    memset(out, 0, sizeof *out);
+    out->params = calloc(k->nparams, sizeof *out->params);
+    out->name = k->name ? strdup(k->name) : NULL;
+    if (!out->params || (k->name && !out->name)) {
+        free(out->params);
+        free(out->name);
+        return 0;
+    }
+    out->nparams = k->nparams;
+    out->layout = out->from_ptx = 1;
+    for (unsigned i = 0; i < k->nparams; i++) {
+        const struct rparam *p = &k->params[i];
+        struct dc_img_param *q = &out->params[i];
+        q->offset = p->off;
+        q->size = p->size;
+        if (!strcmp(p->image, "pointer"))
+            q->ptr = DC_IMG_PTR_DECL;
+        else if (!strcmp(p->image, "kparam"))
+            q->ptr = DC_IMG_PTR_KPARAM;
+        else if (!strcmp(p->image, "nonptr"))
+            q->kind = DC_IMG_FLOAT;         /* what the image says is never a pointer */
+    }
+    return 1;
+}
+
+static const struct dc_process_queries process = { maps_line, kernel_origin, host_params, kernel_image };
 
 /* ---- --origins: trace name, kernel name, origin label ---------------------------------------- */
 
@@ -459,6 +533,21 @@ static int hexval(char c)
     return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
 }
 
+static int same_layout(const struct rparam *a, const struct rparam *b, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++)
+        if (a[i].off != b[i].off || a[i].size != b[i].size)
+            return 0;
+    return 1;
+}
+
+static void free_params(struct rparam *p, unsigned n)
+{
+    for (unsigned i = 0; p && i < n; i++)
+        free(p[i].words);
+    free(p);
+}
+
 /* The kernel of this record: one per trace, name and layout. */
 static struct rkernel *kernel_for(struct trace *t, const char *name, int has_layout, const struct rparam *p,
                                   unsigned np, const char *origin_field)
@@ -466,7 +555,7 @@ static struct rkernel *kernel_for(struct trace *t, const char *name, int has_lay
     for (struct rkernel *k = kernels; k; k = k->next)
         if (k->trace == t->id && k->has_layout == has_layout && k->nparams == np &&
             ((!k->name && !name) || (k->name && name && !strcmp(k->name, name))) &&
-            (!np || !memcmp(k->params, p, np * sizeof *p)))
+            same_layout(k->params, p, np))
             return k;
     struct rkernel *k = calloc(1, sizeof *k);
     if (!k)
@@ -482,8 +571,10 @@ static struct rkernel *kernel_for(struct trace *t, const char *name, int has_lay
         free(k);
         return NULL;
     }
-    if (np)
-        memcpy(k->params, p, np * sizeof *p);
+    for (unsigned i = 0; i < np; i++) {
+        k->params[i] = p[i];
+        k->params[i].words = p[i].words ? strdup(p[i].words) : NULL;
+    }
     /* the record's own word (devcheck's name, or a label), else the TSV's */
     k->origin = -1;
     if (origin_field)
@@ -581,6 +672,32 @@ static void unknown_words(struct trace *t, const struct rkernel *rk, const struc
     }
 }
 
+/* A devcheck recording's view of an allocation (a word's `dc`, `dc_before`):
+ * 1 with *a and *may, 0 when absent, -1 when malformed. */
+static int registry_view(const struct dc_json *dc, struct dc_alloc *a, int *may)
+{
+    if (!dc)
+        return 0;
+    const char *kind = dc_json_str(dc_json_get(dc, "kind"));
+    int kn = -1;
+    for (int k = 0; kind && k < DC_MEM_KIND_COUNT; k++)
+        if (!strcmp(kind, dc_mem_kind_name((enum dc_mem_kind)k)))
+            kn = k;
+    uintptr_t base = 0, size = 0;
+    long long owner = dc_json_int(dc_json_get(dc, "owner"), -2);
+    if (dc->type != DC_J_OBJ || kn < 0 || kn == DC_MEM_HOST_PAGEABLE || owner < -1 || owner >= DC_MAX_DEVICES ||
+        !json_addr(dc_json_get(dc, "base"), &base) || !json_addr(dc_json_get(dc, "size"), &size) || !size)
+        return -1;
+    memset(a, 0, sizeof *a);
+    a->base = base;
+    a->size = size;
+    a->kind = (enum dc_mem_kind)kn;
+    a->owner = (int)owner;
+    a->from_driver = (int)dc_json_int(dc_json_get(dc, "from_driver"), 0);
+    *may = (int)dc_json_int(dc_json_get(dc, "may"), 0);
+    return 1;
+}
+
 /* One launch record. */
 static void judge_launch(struct trace *t, const struct dc_json *rec)
 {
@@ -617,6 +734,16 @@ static void judge_launch(struct trace *t, const struct dc_json *rec)
         }
         rp[i].off = (uint32_t)off;
         rp[i].size = (uint32_t)size;
+        const char *im = dc_json_str(dc_json_get(p, "image"));
+        if (im && (!strcmp(im, "pointer") || !strcmp(im, "kparam") || !strcmp(im, "nonptr")))
+            snprintf(rp[i].image, sizeof rp[i].image, "%s", im);
+        const char *dw = dc_json_str(dc_json_get(p, "dwarf"));
+        if (dw && (!strcmp(dw, "pointer") || !strcmp(dw, "scalar")))
+            snprintf(rp[i].dwarf, sizeof rp[i].dwarf, "%s", dw);
+        else if (dw && !strncmp(dw, "words:", 6)) {
+            snprintf(rp[i].dwarf, sizeof rp[i].dwarf, "words");
+            rp[i].words = (char *)(uintptr_t)(dw + 6);     /* the record's, while it is judged */
+        }
         /* room for whole words: the check reads 8 bytes at a time */
         if (!(bytes[i] = calloc(1, ((size_t)size + 7) / 8 * 8 + 8))) {
             why = "out of memory";
@@ -653,28 +780,14 @@ static void judge_launch(struct trace *t, const struct dc_json *rec)
         x->size = json_addr(dc_json_get(w, "size"), &sz) ? sz : 0;
         x->map = dc_json_str(dc_json_get(w, "map"));
         /* a devcheck recording: its registry's view */
-        const struct dc_json *dc = dc_json_get(w, "dc");
-        if (dc && dc->type == DC_J_OBJ) {
-            const char *kind = dc_json_str(dc_json_get(dc, "kind"));
-            int kn = -1;
-            for (int k = 0; kind && k < DC_MEM_KIND_COUNT; k++)
-                if (!strcmp(kind, dc_mem_kind_name((enum dc_mem_kind)k)))
-                    kn = k;
-            uintptr_t base = 0, size = 0;
-            long long owner = dc_json_int(dc_json_get(dc, "owner"), -2);
-            if (kn < 0 || kn == DC_MEM_HOST_PAGEABLE || owner < -1 || owner >= DC_MAX_DEVICES ||
-                !json_addr(dc_json_get(dc, "base"), &base) || !json_addr(dc_json_get(dc, "size"), &size) || !size) {
-                why = "malformed launch record (a word's `dc` without `kind`, `owner`, `base` and `size`)";
-                break;
-            }
-            x->has_dc = 1;
-            x->dc.base = base;
-            x->dc.size = size;
-            x->dc.kind = (enum dc_mem_kind)kn;
-            x->dc.owner = (int)owner;
-            x->dc_may = (int)dc_json_int(dc_json_get(dc, "may"), 0);
-            x->dc.from_driver = (int)dc_json_int(dc_json_get(dc, "from_driver"), 0);
+        int got = registry_view(dc_json_get(w, "dc"), &x->dc, &x->dc_may);
+        int got2 = registry_view(dc_json_get(w, "dc_before"), &x->before, &x->before_may);
+        if (got < 0 || got2 < 0) {
+            why = "malformed launch record (a word's `dc` without `kind`, `owner`, `base` and `size`)";
+            break;
         }
+        x->has_dc = got;
+        x->has_before = got2;
     }
     struct rkernel *k = why ? NULL
                             : kernel_for(t, name, params && params->type == DC_J_ARR, rp, np,
@@ -694,10 +807,15 @@ static void judge_launch(struct trace *t, const struct dc_json *rec)
         dc_reg_reset();
         dc_addr_forget();
         for (unsigned i = 0; i < nw; i++) {
-            if (!rw[i].has_dc)
-                continue;
-            rw[i].dc.access = rw[i].dc_may && dev >= 0 ? DC_DEV_BIT(dev) : 0;
-            (void)dc_reg_add(&rw[i].dc);
+            /* who may access it: the launch device, as the record says */
+            if (rw[i].has_dc) {
+                rw[i].dc.access = rw[i].dc_may && dev >= 0 ? DC_DEV_BIT(dev) : 0;
+                (void)dc_reg_add(&rw[i].dc);
+            }
+            if (rw[i].has_before) {
+                rw[i].before.access = rw[i].before_may && dev >= 0 ? DC_DEV_BIT(dev) : 0;
+                (void)dc_reg_add(&rw[i].before);
+            }
         }
         int p = path && !strcmp(path, "interpose") ? DC_PATH_INTERPOSE : DC_PATH_CUPTI;
         uintptr_t stream = 0;
@@ -866,7 +984,7 @@ int dc_replay_run(char *const *files, int nfiles, const char *origins_path)
         struct rkernel *k = kernels;
         kernels = k->next;
         free(k->name);
-        free(k->params);
+        free_params(k->params, k->nparams);
         free(k);
     }
     return status ? status : errors ? 1 : 0;
