@@ -249,21 +249,6 @@ static void put_alloc(struct dc_sbuf *b, const char *field, const struct dc_allo
             dc_reg_may_access(a, device), a->from_driver);
 }
 
-/* The word at absolute argument offset a of parameter i, as check.c reads it. */
-static int arg_word(const struct dc_launch *l, unsigned i, uint64_t start, uint64_t a, uintptr_t *v)
-{
-    if (l->args) {
-        if (!l->args[i])
-            return 0;
-        memcpy(v, (const unsigned char *)l->args[i] + (a - start), sizeof *v);
-        return 1;
-    }
-    if (!l->argbuf || a + 8 > l->argbuf_size)
-        return 0;
-    memcpy(v, (const unsigned char *)l->argbuf + a, sizeof *v);
-    return 1;
-}
-
 static void put_word(struct dc_sbuf *b, const struct dc_launch *l, const struct dc_kernel *k, const char *maps,
                      unsigned p, uint32_t o, uintptr_t v, int *first)
 {
@@ -334,7 +319,7 @@ void dc_record_launch(const struct dc_launch *l, const struct dc_kernel *k)
             uint64_t off = p->offset, end = off + p->size;
             for (uint64_t a = (off + 7) & ~(uint64_t)7; a + 8 <= end; a += 8) {
                 uintptr_t v;
-                if (!arg_word(l, i, off, a, &v) || v < 0x10000 || v >= ((uintptr_t)1 << 57))
+                if (!dc_launch_word(l, (int)i, off, a, &v) || v < 0x10000 || v >= ((uintptr_t)1 << 57))
                     continue;
                 if (!maps)
                     maps = read_maps();
