@@ -36,8 +36,8 @@ struct ctx {
     int errors;
     /* dc_check_async_error: collect the operands instead of deciding */
     int collect;
-    struct dc_opnd *ops;        /* DC_ASYNC_OPERANDS_MAX of them */
-    unsigned nops;
+    struct dc_opnd *ops;        /* room for cap of them */
+    unsigned nops, cap;
     /* clean operands (the launch device's own memory, managed memory),
      * counted in the access matrix once per launch */
     unsigned clean_own, clean_managed;
@@ -266,9 +266,11 @@ static int resolve(const struct dc_launch *l, uintptr_t v, const struct dc_alloc
     return rr == DC_ADDR_HOST ? 2 : 0;
 }
 
-/* dc_check_async_error: every operand the registry knows or that is host
- * memory, with whether the launch device may access it.  Words of unknown
- * meaning are listed when they point into memory devcheck knows. */
+/* dc_check_async_error: every operand the registry or the driver knows or
+ * that is host memory, with whether the launch device may access it -- words
+ * of unknown meaning too (the suspects: a kernel without types, CuPy's
+ * RawKernel handed a numpy pointer, faults on a word devcheck could not
+ * call a pointer). */
 static void collect_word(struct ctx *c, const struct word *w)
 {
     struct dc_opnd o;
@@ -279,16 +281,7 @@ static void collect_word(struct ctx *c, const struct word *w)
     o.word = w->kind;
     struct dc_alloc tmp;
     const struct dc_alloc *a = NULL;
-    int r;
-    if (w->kind == DC_WK_POINTER_PARAM || w->kind == DC_WK_POINTER_FIELD) {
-        r = resolve(c->l, w->v, &a, &tmp);
-    } else if ((a = dc_reg_lookup_ref(w->v)) != NULL) {
-        tmp = *a;
-        a = &tmp;
-        r = !end_iterator(c->l, w->v, a);
-    } else {
-        r = 0;
-    }
+    int r = resolve(c->l, w->v, &a, &tmp);
     if (r == 1) {
         o.alloc_known = 1;
         alloc_view(&o.alloc, a);
@@ -298,7 +291,7 @@ static void collect_word(struct ctx *c, const struct word *w)
     } else {
         return;
     }
-    if (c->ops && c->nops < DC_ASYNC_OPERANDS_MAX)
+    if (c->ops && c->nops < c->cap)
         c->ops[c->nops++] = o;
 }
 
@@ -322,13 +315,13 @@ static int operand_column(const struct dc_alloc *a)
  * (report/FORMAT.md, "What a word proves"): host memory (pageable among
  * them when pageable) in a word of a closed library's kernel proves no
  * access (cuBLAS's alpha/beta in host pointer mode, cuDNN's by-value
- * scalars passed as host pointers); nor, under host_memory=auto, pinned
- * host memory a framework's own kernel reads by design (XLA's redzone,
- * comparison and delay kernels).  1: counted (quiet_operands), no finding. */
+ * scalars passed as host pointers); pinned or registered host memory, which
+ * any kernel may read, is no finding under host_memory=auto (XLA's redzone,
+ * comparison and delay kernels read pinned flags by design; a program's
+ * zero-copy buffer).  1: counted (quiet_operands), no finding. */
 static int quiet_host(const struct dc_launch *l, int pageable)
 {
-    if (l->origin == DC_ORIGIN_LIBRARY ||
-        (l->origin == DC_ORIGIN_FRAMEWORK && !pageable && dc_opt.host_memory == DC_POLICY_AUTO)) {
+    if (l->origin == DC_ORIGIN_LIBRARY || (!pageable && dc_opt.host_memory == DC_POLICY_AUTO)) {
         dc_report_count_quiet();
         return 1;
     }
@@ -694,6 +687,14 @@ void dc_check_count_migrated(uint64_t bytes)
 
 /* ---- sync=1 ----------------------------------------------------------------------------- */
 
+/* An async_error operand's rank: 0 a pointer the launch device may not
+ * access, 1 such a word of unknown meaning, 2 and 3 the accessible ones. */
+static int suspicion(const struct dc_opnd *o)
+{
+    int pointer = o->word == DC_WK_POINTER_PARAM || o->word == DC_WK_POINTER_FIELD;
+    return (o->accessible ? 2 : 0) + !pointer;
+}
+
 void dc_check_async_error(const struct dc_launch *l, const char *error)
 {
     if (!l || dc_opt.mode == DC_MODE_OFF)
@@ -701,11 +702,25 @@ void dc_check_async_error(const struct dc_launch *l, const char *error)
     int first_unchecked;
     if (!dc_filter_selected(l, 0, &first_unchecked))
         return;
-    struct dc_opnd ops[DC_ASYNC_OPERANDS_MAX];
-    struct ctx cc = { .l = l, .collect = 1, .ops = ops };         /* collects: counts nothing */
+    struct dc_opnd ops[4 * DC_ASYNC_OPERANDS_MAX];     /* the first 16 by suspicion are reported */
+    struct ctx cc = { .l = l, .collect = 1, .ops = ops, .cap = 4 * DC_ASYNC_OPERANDS_MAX };  /* counts nothing */
     struct ctx *c = &cc;
     if (l->device >= 0)
         scan_launch(c);
+    /* the culprits first: what the launch device could not access (pointers
+     * before words of unknown meaning), then the rest; in parameter order
+     * within each (a stable insertion sort of at most 64) */
+    for (unsigned i = 1; i < c->nops; i++) {
+        struct dc_opnd o = c->ops[i];
+        unsigned j = i;
+        while (j > 0 && suspicion(&c->ops[j - 1]) > suspicion(&o)) {
+            c->ops[j] = c->ops[j - 1];
+            j--;
+        }
+        c->ops[j] = o;
+    }
+    if (c->nops > DC_ASYNC_OPERANDS_MAX)
+        c->nops = DC_ASYNC_OPERANDS_MAX;
     struct dc_finding f;
     memset(&f, 0, sizeof f);
     f.kind = DC_F_ASYNC_ERROR;
@@ -713,26 +728,18 @@ void dc_check_async_error(const struct dc_launch *l, const char *error)
     f.error = error ? error : "unknown error";
     f.ops = c->ops;
     f.nops = c->nops;
-    /* the suspect: the first pointer the launch device may not access, else
-     * the first such word of unknown meaning */
-    int pick = -1;
-    for (unsigned i = 0; i < c->nops && pick < 0; i++)
-        if (!c->ops[i].accessible &&
-            (c->ops[i].word == DC_WK_POINTER_PARAM || c->ops[i].word == DC_WK_POINTER_FIELD))
-            pick = (int)i;
-    for (unsigned i = 0; i < c->nops && pick < 0; i++)
-        if (!c->ops[i].accessible)
-            pick = (int)i;
-    for (unsigned i = pick < 0 ? c->nops : (unsigned)pick; i < c->nops; i++) {
+    /* the suspect: the first operand in that order, when the launch device
+     * may not access it */
+    if (c->nops && !c->ops[0].accessible) {
+        const struct dc_opnd *o = &c->ops[0];
         f.has_operand = 1;
-        f.param = c->ops[i].param;
-        f.word_offset = c->ops[i].word_offset;
-        f.address = c->ops[i].address;
-        f.alloc_known = c->ops[i].alloc_known;
-        f.alloc = c->ops[i].alloc;
-        f.word = c->ops[i].word;
+        f.param = o->param;
+        f.word_offset = o->word_offset;
+        f.address = o->address;
+        f.alloc_known = o->alloc_known;
+        f.alloc = o->alloc;
+        f.word = o->word;
         f.access = f.alloc_known ? denied_note(f.alloc.kind) : "cannot access pageable host memory";
-        break;
     }
     f.launch = finding_launch(c);
     f.launch_stack = launch_stack(c);

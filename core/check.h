@@ -135,14 +135,14 @@ struct dc_moves {
  *   managed, own memory (may access and owner == device):    nothing
  *   may access, other owner (peer, grant, pool access):      peer_access (peer=)
  *   may not access:                                          device_mismatch
- *   pinned/registered:   host_memory, warning (host_memory=error|warn|ignore)
+ *   pinned/registered:   counted, no finding (host_memory=warn: warning,
+ *                        error: error)
  *   pageable:            host_memory, error; warning when pageable_ok
  * unless the kernel's origin (l->origin, core/origin.h) says the word proves
  * less (report/FORMAT.md, "What a word proves"): in a closed library's
  * kernel host memory of any kind makes no finding and may not access is a
- * device_mismatch warning marked weak; in a framework's kernel pinned or
- * registered host memory makes none under host_memory=auto.  Those host
- * operands are counted (the access matrix, the summary's quiet_operands). 
+ * device_mismatch warning marked weak.  The host operands without a finding
+ * are counted (the access matrix, the summary's quiet_operands).
  * mode=migrate: each device_mismatch, and each pageable host_memory error,
  * goes to l->moves (when set and no_rewrite is NULL) instead of the report;
  * with no_rewrite set it is reported as not_migrated with that reason.  The

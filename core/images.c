@@ -25,7 +25,7 @@
 
 struct image {
     const void *owner;          /* CUmodule, CUlibrary, or the runtime's fatbin handle */
-    const unsigned char *data;
+    const unsigned char *data;  /* NULL: not kept (too big, unreadable), its origin only */
     size_t size;                /* 0: from the image's own headers */
     int owned;                  /* data is our copy */
     int origin;                 /* enum dc_origin: who made it (the object holding or loading it) */
@@ -113,6 +113,7 @@ static void add_image(const void *owner, const unsigned char *data, size_t size,
     im->size = size;
     im->owned = owned;
     im->origin = origin;
+    im->parse_tried = !data;            /* no copy could be kept: its origin only */
     pthread_mutex_lock(&lock);
     struct image *old;
     HASH_FIND_PTR(images, &owner, old);
@@ -140,13 +141,14 @@ void dc_image_loaded(const void *owner, const void *image, const void *caller)
         return;
     }
     origin = origin_of_caller(caller);
-    /* the caller may free it once the load returned: our copy */
+    /* the caller may free it once the load returned: our copy (none: the
+     * origin is still kept) */
     size_t size = dc_img_extent(image, MAX_COPY);
-    if (!size || size > MAX_COPY)
+    unsigned char *copy = size && size <= MAX_COPY ? malloc(size + 1) : NULL;
+    if (!copy) {
+        add_image(owner, NULL, 0, 0, origin);
         return;
-    unsigned char *copy = malloc(size + 1);
-    if (!copy)
-        return;
+    }
     memcpy(copy, image, size);
     copy[size] = 0;
     add_image(owner, copy, size, 1, origin);
@@ -157,8 +159,10 @@ void dc_image_file_loaded(const void *owner, const char *path, const void *calle
     if (!owner || !path)
         return;
     int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
+    if (fd < 0) {
+        add_image(owner, NULL, 0, 0, origin_of_caller(caller));
         return;
+    }
     struct stat st;
     unsigned char *buf = NULL;
     size_t got = 0;
@@ -173,10 +177,12 @@ void dc_image_file_loaded(const void *owner, const char *path, const void *calle
         buf[got] = 0;
     }
     close(fd);
-    if (buf && got)
+    if (buf && got) {
         add_image(owner, buf, got, 1, origin_of_caller(caller));
-    else
+    } else {
         free(buf);
+        add_image(owner, NULL, 0, 0, origin_of_caller(caller));
+    }
 }
 
 void dc_image_unloaded(const void *owner)

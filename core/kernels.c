@@ -286,11 +286,12 @@ static void describe(struct dc_kernel *fill, const void *key, int is_kernel)
     }
     static const char *const from[] = { "nowhere", "the driver", "its image", "its mangled name" };
     if (fill->layout_known)
-        dc_logv(2, "kernel %s: %u parameters (layout from %s); %u pointer words checked, %u of unknown meaning",
-                fill->name ? fill->name : "?", fill->nparams, from[fill->layout_from % 4], fill->checked_words,
-                fill->unknown_words);
+        dc_logv(2, "kernel %s (origin %s): %u parameters (layout from %s); %u pointer words checked, %u of unknown "
+                   "meaning", fill->name ? fill->name : "?", dc_origin_name(fill->origin), fill->nparams,
+                from[fill->layout_from % 4], fill->checked_words, fill->unknown_words);
     else
-        dc_logv(2, "kernel %s: no parameter layout: %s", fill->name ? fill->name : "?", fill->unchecked);
+        dc_logv(2, "kernel %s (origin %s): no parameter layout: %s", fill->name ? fill->name : "?",
+                dc_origin_name(fill->origin), fill->unchecked);
     if (have_img) {
         free(img.name);
         free(img.params);

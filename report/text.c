@@ -261,7 +261,7 @@ void dc_text_hint(struct dc_buf *b, const struct dc_finding *f, enum dc_client c
         break;
     case DC_F_HOST_MEMORY:
         if (f->alloc_known)
-            dc_bput(b, "legal but slow: the kernel reads host memory over PCIe; copy it to cuda:%d first (cudaMemcpyAsync, tensor.to(\"cuda:%d\")) (host_memory=ignore silences this)", d, d);
+            dc_bput(b, "legal but slow: the kernel reads host memory over PCIe; copy it to cuda:%d first (cudaMemcpyAsync, tensor.to(\"cuda:%d\")) (host_memory=auto, the default, counts it without a report)", d, d);
         else
             dc_bput(b, "copy the data to cuda:%d (cudaMemcpy, tensor.to(\"cuda:%d\")) or allocate it with cudaMallocHost / cudaMallocManaged", d, d);
         break;
@@ -404,7 +404,7 @@ void dc_text_summary(struct dc_buf *b, const struct dc_report_stats *s, int migr
     if (s->suppressed)
         dc_bput(b, "; %llu suppressed", (unsigned long long)s->suppressed);
     if (s->quiet)
-        dc_bput(b, "; %llu operand%s of library or framework kernels not reported", (unsigned long long)s->quiet,
+        dc_bput(b, "; %llu host memory operand%s not reported", (unsigned long long)s->quiet,
                 s->quiet == 1 ? "" : "s");
     if (s->write_errors)
         dc_bput(b, "; %llu write error%s", (unsigned long long)s->write_errors, s->write_errors == 1 ? "" : "s");

@@ -37,3 +37,29 @@ $(E2E_BUILD)/unseen_memory: tests/e2e/unseen_memory.cu
 $(E2E_BUILD)/unseen_kernel.fatbin: tests/e2e/unseen_kernel.cu
 	@mkdir -p $(@D)
 	$(NVCC) -fatbin -o $@ $<
+
+# What a word of a closed library's kernel proves (issue 25): a stand-in
+# library whose file name is cuBLASLt's soname, and a program that compiles
+# the same kernel into itself (tests/e2e/libkernels.sh).
+ALL += $(E2E_BUILD)/libkernels/libcublasLt.so.13 $(E2E_BUILD)/libkernels_prog $(E2E_BUILD)/libkernels/splitk.cubin
+TESTS += tests/e2e/libkernels.sh
+$(E2E_BUILD)/libkernels/libcublasLt.so.13: tests/e2e/libkernels_lib.cu tests/e2e/libkernels.cuh
+	@mkdir -p $(@D)
+	$(NVCC) $(ALL_NVCCFLAGS) -shared -Xcompiler -fPIC -Xlinker -soname=libcublasLt.so.13 -o $@ $< \
+	    -L$(CUDA_HOME)/lib64/stubs -lcuda
+$(E2E_BUILD)/libkernels_prog: tests/e2e/libkernels_prog.cu tests/e2e/libkernels.cuh $(E2E_BUILD)/libkernels/libcublasLt.so.13
+	$(NVCC) $(ALL_NVCCFLAGS) -o $@ $< -L$(E2E_BUILD)/libkernels -l:libcublasLt.so.13 -Xlinker -rpath='$$ORIGIN/libkernels' \
+	    -L$(CUDA_HOME)/lib64/stubs -lcuda
+$(E2E_BUILD)/libkernels/splitk.cubin: tests/e2e/libkernels.cuh
+	@mkdir -p $(@D)
+	$(NVCC) -cubin -arch=sm_80 -DLIBKERNELS_KERNEL_ONLY -x cu -o $@ $<
+
+# sync=1 names the culprit of a kernel without types (tests/e2e/sync.sh):
+# an extern "C" kernel in a cubin, handed pageable host memory.
+ALL += $(E2E_BUILD)/sync_rawkernel $(E2E_BUILD)/rawkernel.cubin
+$(E2E_BUILD)/sync_rawkernel: tests/e2e/sync_rawkernel.cu
+	@mkdir -p $(@D)
+	$(NVCC) $(ALL_NVCCFLAGS) -o $@ $< -L$(CUDA_HOME)/lib64/stubs -lcuda
+$(E2E_BUILD)/rawkernel.cubin: tests/e2e/rawkernel.cu
+	@mkdir -p $(@D)
+	$(NVCC) -cubin -arch=sm_80 -o $@ $<

@@ -116,5 +116,33 @@ EOT
     expect_grep '^device_mismatch severity=error kernel=scale api=cuLaunchKernel param=0 launch=0 owner=1 ' "$t.canon"
     expect_no_grep '^async_error' "$t.canon"
 ) || failed="$failed bypass"
+# A kernel without types names its culprit (CuPy's RawKernel handed a numpy
+# pointer; tests/e2e/sync_rawkernel.cu): an extern "C" kernel in a cubin,
+# every word of unknown meaning, param 0 pageable host memory, param 1
+# cuda:0's own memory.  The async_error lists param 0 first, as pageable host
+# memory cuda:0 may not access, and names it as the operand; param 1 after it.
+(
+    t=$TMPD/rawkernel
+    PROG=$BUILD/tests/e2e/sync_rawkernel
+    need "$PROG" "$BUILD/tests/e2e/rawkernel.cubin"
+    run "$t" "$DEVCHECK_BIN" --sim 2 --sync --json "$t.json" -- "$PROG" "$BUILD/tests/e2e/rawkernel.cubin"
+    expect_eq "sync_rawkernel --sync: exit status" 0 "$(rc_of "$t")"
+    expect_grep '^sync_rawkernel: synchronize: CUDA_ERROR_ILLEGAL_ADDRESS$' "$t.out"
+    python3 - "$t.json" <<'PY' || fail "sync_rawkernel: async_error (above)"
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+errs = [r for r in recs if r["type"] == "finding" and r["kind"] == "async_error"]
+got = [[(o["param"], o["memory"], o["owner_device"], o["access"], o["word"]) for o in r["operands"]] +
+       [(r["operand"] or {}).get("param"), (r["operand"] or {}).get("memory"), r["kernel_mangled"], r.get("origin")]
+       for r in errs]
+want = [[(0, "pageable", -1, "no access", "unknown"), (1, "device", 0, "accessible", "unknown"),
+         0, "pageable", "add1", "jit"]]
+if got != want:
+    print("    got  %r\n    want %r" % (got, want), file=sys.stderr)
+    sys.exit(1)
+PY
+    expect_grep '^      param 0, word \+0 = 0x[0-9a-f]+: pageable host memory \[a word of unknown meaning: a suspect\]; cuda:0 may not access it$' "$t.err"
+    expect_grep '^    operand: param 0, word \+0 = 0x[0-9a-f]+: pageable host memory ' "$t.err"
+) || failed="$failed rawkernel"
 [ -z "$failed" ] || fail "sync=1 wrong for:$failed"
 echo "ok: sync=1 attributes asynchronous errors to their launch"
