@@ -609,7 +609,8 @@ static int word_class(const struct dc_kernel *d, unsigned p, uint32_t o)
  * for (pageable host memory, another device's memory): the record cannot
  * prove the kernel reads them, so the check said nothing; the replay says
  * what it saw and why it could not judge, once per kernel, parameter and
- * offset (at verbosity 0 only for kernels whose names carry no types). */
+ * offset (named at verbosity 0 only where a pointer parameter of a user's
+ * kernel without types would be; counted per trace always). */
 struct seen_note {
     UT_hash_handle hh;
     struct {
