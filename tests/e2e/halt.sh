@@ -49,14 +49,14 @@ done
     expect_grep '^devcheck: SUMMARY: ' "$t.err"
 ) || failed="$failed LD_PRELOAD"
 # The first error is past print_limit and there is no JSON file: it is not
-# printed, and still stops the program (modes_prog late: a warning, then the
-# error).
+# printed, and still stops the program (modes_prog late: a warning -- pinned
+# host memory, reported under --host-memory warn --, then the error).
 (
     t=$TMPD/late
     PROG=$BUILD/tests/e2e/modes_prog
     need "$PROG"
     sh -c '"$@" >"$0.out" 2>"$0.err"' "$t" "$DEVCHECK_BIN" --sim 4 --halt-on-error --print-limit 1 \
-        --log-file "$t.log" -- "$PROG" late
+        --host-memory warn --log-file "$t.log" -- "$PROG" late
     expect_eq "modes_prog late --halt-on-error --print-limit 1: exit status" 134 "$?"
     expect_no_grep '^modes_(prog|late)' "$t.out"
     expect_grep '^==devcheck== WARNING: host_memory: ' "$t.log"

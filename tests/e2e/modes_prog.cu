@@ -28,9 +28,10 @@
 //            call, exit status 1 (the error belongs to the graph, not to the
 //            correct launch after it).
 //   late     a launch on cuda:0 reading pinned host memory (a host_memory
-//            warning), then one whose x lives on cuda:1 (device_mismatch, an
-//            error; it faults).  Prints "modes_prog: FAILED: ..." at the
-//            final synchronisation, exit status 1.
+//            warning under host_memory=warn), then one whose x lives on
+//            cuda:1 (device_mismatch, an error; it faults).  Prints
+//            "modes_prog: FAILED: ..." at the final synchronisation, exit
+//            status 1.
 //   fresh    the `graph` bug launched (<<<>>>, legacy stream) from a new
 //            thread that never called cudaSetDevice (device 0 by default,
 //            no context current before its launch); the thread returns the
@@ -266,7 +267,7 @@ static int late(void)
     cross_setup(&x, &y, &f);
     CHECK(cudaMallocHost(&pinned, N * sizeof(float)));
     memset(pinned, 0, N * sizeof(float));
-    axpy<<<BLOCKS(N), BLOCK>>>(pinned, y, 1.0f, N); // @late_warning (pinned: a warning)
+    axpy<<<BLOCKS(N), BLOCK>>>(pinned, y, 1.0f, N); // @late_warning (pinned: a warning under host_memory=warn)
     CHECK(cudaGetLastError());
     CHECK(cudaDeviceSynchronize());
     axpy<<<BLOCKS(N), BLOCK>>>(x, y, 1.0f, N); // @late BUG: x on cuda:1
