@@ -12,7 +12,7 @@ PROJECT=_Z7projectPKfPffi CONCAT=_Z6concatPKfS0_Pfii
 
 run "$TMPD/x" "$DEVCHECK_BIN" --sim 4 --kernel-name-exclude=concat --verbosity=2 --json "$TMPD/x.json" -- \
     "$SAMPLES/vision_merge"
-expect_eq "exclude: kernel lines" "devcheck: kernel $PROJECT: 4 parameters (layout from the driver); 2 pointer words checked, 0 of unknown meaning
+expect_eq "exclude: kernel lines" "devcheck: kernel $PROJECT (origin program): 4 parameters (layout from the driver); 2 pointer words checked, 0 of unknown meaning
 devcheck: kernel $CONCAT: excluded by kernel_name_exclude: not checked" "$(grep '^devcheck: kernel ' "$TMPD/x.err")"
 expect_eq "exclude: launch lines" "devcheck: checked $PROJECT on cuda:1 (4 params): 0 errors" \
     "$(grep '^devcheck: checked ' "$TMPD/x.err")"
@@ -23,7 +23,7 @@ expect_eq "exclude: findings" "" "$(grep -v '^summary' "$TMPD/x.canon")"
 run "$TMPD/i" "$DEVCHECK_BIN" --sim 4 --kernel-name==concat --verbosity 2 --json "$TMPD/i.json" -- \
     "$SAMPLES/vision_merge"
 expect_eq "include: kernel lines" "devcheck: kernel $PROJECT: not selected by kernel_name: not checked
-devcheck: kernel $CONCAT: 5 parameters (layout from the driver); 3 pointer words checked, 0 of unknown meaning" \
+devcheck: kernel $CONCAT (origin program): 5 parameters (layout from the driver); 3 pointer words checked, 0 of unknown meaning" \
     "$(grep '^devcheck: kernel ' "$TMPD/i.err")"
 expect_grep '^devcheck: SUMMARY: 1 finding \(1 error, 0 warnings\) in 1 kernel; 1 launch checked, 0 unchecked ' "$TMPD/i.err"
 python3 - "$TMPD/i.json" "$CONCAT" <<'PY' || fail "include: the finding is not concat's device_mismatch on cuda:0 <- cuda:1"
