@@ -61,6 +61,7 @@ include report/report.mk
 include core/core.mk
 include cupti/cupti.mk
 include preload/preload.mk
+include replay/replay.mk
 include wrapper/wrapper.mk
 include packaging/packaging.mk
 include samples/samples.mk

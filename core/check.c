@@ -452,21 +452,6 @@ static inline int word_clean(struct ctx *c, uintptr_t v)
     return 1;
 }
 
-/* The word at absolute argument offset a of parameter i (or of the buffer). */
-static int read_word(const struct dc_launch *l, int param, uint64_t start, uint64_t a, uintptr_t *v)
-{
-    if (l->args) {
-        if (param < 0 || !l->args[param])
-            return 0;
-        memcpy(v, (const unsigned char *)l->args[param] + (a - start), sizeof *v);
-        return 1;
-    }
-    if (!l->argbuf || a + 8 > l->argbuf_size)
-        return 0;
-    memcpy(v, (const unsigned char *)l->argbuf + a, sizeof *v);
-    return 1;
-}
-
 /* The words of parameter i: its class says which are looked at (unknown
  * ones only while collecting an async_error's operands). */
 static void scan_param(struct ctx *c, unsigned i)
@@ -479,7 +464,7 @@ static void scan_param(struct ctx *c, unsigned i)
     case DC_PC_NONPTR:
         return;
     case DC_PC_POINTER:
-        if (off % 8 || p->size != 8 || !read_word(l, (int)i, off, off, &w.v))
+        if (off % 8 || p->size != 8 || !dc_launch_word(l, (int)i, off, off, &w.v))
             return;
         if (!c->collect && word_clean(c, w.v))
             return;
@@ -499,7 +484,7 @@ static void scan_param(struct ctx *c, unsigned i)
             cls = p->words[(a - off) / 8];
         if (cls == DC_WORD_NONPTR || (cls == DC_WORD_UNKNOWN && !c->collect))
             continue;
-        if (!read_word(l, (int)i, off, a, &w.v))
+        if (!dc_launch_word(l, (int)i, off, a, &w.v))
             continue;
         if (!c->collect && word_clean(c, w.v))
             continue;

@@ -22,6 +22,7 @@
 #define DEVCHECK_CHECK_H
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include "core/kernels.h"
 #include "core/registry.h"
 #include "report/finding.h"
@@ -61,6 +62,23 @@ struct dc_launch {
      * dc_moves); NULL: the caller does not migrate (they are reported). */
     struct dc_moves *moves;
 };
+
+/* The 8-byte word at absolute argument offset a of parameter `param`, which
+ * starts at `start` (or of the packed buffer): 1 with *v, 0 when the launch
+ * did not pass it.  (The check's reader; record_launches reads the same.) */
+static inline int dc_launch_word(const struct dc_launch *l, int param, uint64_t start, uint64_t a, uintptr_t *v)
+{
+    if (l->args) {
+        if (param < 0 || !l->args[param])
+            return 0;
+        memcpy(v, (const unsigned char *)l->args[param] + (a - start), sizeof *v);
+        return 1;
+    }
+    if (!l->argbuf || a + 8 > l->argbuf_size)
+        return 0;
+    memcpy(v, (const unsigned char *)l->argbuf + a, sizeof *v);
+    return 1;
+}
 
 /* Reasons a launch's arguments cannot be rewritten (dc_launch.no_rewrite). */
 #define DC_NO_REWRITE_CUPTI   "launch seen only through CUPTI: arguments cannot be rewritten"

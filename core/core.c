@@ -12,6 +12,7 @@
 #include "core/memory.h"
 #include "core/options.h"
 #include "core/ptrinfo.h"
+#include "core/record.h"
 #include "core/registry.h"
 #include "report/report.h"
 #include "report/stack.h"
@@ -38,10 +39,12 @@ static void fork_prepare(void)
     dc_images_fork_prepare();
     dc_ptrinfo_fork_prepare();
     dc_hostdwarf_fork_prepare();
+    dc_record_fork_prepare();
 }
 
 static void fork_parent(void)
 {
+    dc_record_fork_parent();
     dc_hostdwarf_fork_parent();
     dc_ptrinfo_fork_parent();
     dc_images_fork_parent();
@@ -56,6 +59,7 @@ static void fork_parent(void)
 
 static void fork_child(void)
 {
+    dc_record_fork_child();
     dc_hostdwarf_fork_child();
     dc_ptrinfo_fork_child();
     dc_images_fork_child();
@@ -102,6 +106,7 @@ void dc_core_open(void)
     };
     dc_report_init(&rc);
     dc_stack_set_interpreter_frames(dc_opt.python_interpreter_frames);
+    dc_record_open();
     dc_logv(1, "%s", caps);
 }
 
@@ -118,6 +123,7 @@ void dc_core_finish_signal(int fault)
 
 int dc_core_finish(int program_status)
 {
+    dc_record_finish();
     dc_report_finish();
     /* Under the wrapper (tree_dir) the wrapper applies error_exitcode to
      * the whole tree: a child's own status is never changed. */

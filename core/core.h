@@ -61,6 +61,35 @@ enum { DC_OPTIONAL = 0, DC_REQUIRED = 1, DC_HOOKED = 2 };
  * first required entry point the driver lacks, or NULL. */
 const char *dc_driver_bind(void *libcuda, void *(*sym)(void *handle, const char *name),
                            void *(*resolve_rt)(int rt, const char *name));
+/* Besides the driver's entry points, the core asks the process it checks
+ * what lies in it: which mapping holds an address (core/ptrinfo.c, from
+ * /proc/self/maps), which object made a kernel's image (core/kernels.c: the
+ * kernel's origin, core/origin.h), what the kernel's host function's debug
+ * information and its image say of its parameters (core/hostdwarf.c,
+ * core/images.c).  A front end that checks a record of another process
+ * rather than the running one (the replay, replay/) answers them from its
+ * record with dc_process_bind, and binds its own answers to the driver's
+ * entry points with dc_driver_bind.  While one is bound, every question
+ * below goes to it (a NULL member: nothing is known), never to this
+ * process's own objects.  Bind before any launch is checked; the structure
+ * must outlive its use. */
+struct dc_dw_param;
+struct dc_img_kernel;
+struct dc_process_queries {
+    /* The /proc/self/maps line ("lo-hi perms offset dev inode path") of the
+     * mapping holding v, into line[len]: 1, or 0 when no mapping holds it. */
+    int (*maps_line)(uintptr_t v, char *line, size_t len);
+    /* enum dc_origin of kernel key; -1: not said (a live run's own rules). */
+    int (*kernel_origin)(const void *key);
+    /* What the host function's debug information says of kernel key's
+     * parameters (struct dc_dw_param, core/hostdwarf.h; words malloc'd), as
+     * dc_dwarf_params answers: the count, -1 when nothing says it. */
+    int (*host_params)(const void *key, struct dc_dw_param *out, int max);
+    /* What kernel key's image says (struct dc_img_kernel, core/image.h; name
+     * and params malloc'd), as dc_images_kernel answers: 1, or 0 when nothing. */
+    int (*kernel_image)(const void *key, struct dc_img_kernel *out);
+};
+void dc_process_bind(const struct dc_process_queries *q);
 /* The function pointer in `slot`, resolved with resolve(rt, name) on first
  * use (a runtime entry point: a program may load libcudart after its first
  * driver call); NULL while it cannot be. */

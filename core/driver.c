@@ -46,10 +46,14 @@ static int denied(const char *name)
     return r != CUDA_SUCCESS || !p || status != CU_GET_PROC_ADDRESS_SUCCESS;
 }
 
+static int pageable_cache[DC_MAX_DEVICES];      /* 0 unknown, else value + 1 */
+
 const char *dc_driver_bind(void *libcuda, void *(*sym)(void *handle, const char *name),
                            void *(*resolve_rt)(int rt, const char *name))
 {
     const char *missing = NULL;
+    for (int d = 0; d < DC_MAX_DEVICES; d++)        /* a driver's answers are its own */
+        __atomic_store_n(&pageable_cache[d], 0, __ATOMIC_RELAXED);
     __atomic_store_n(&resolve, resolve_rt, __ATOMIC_RELEASE);
     for (size_t i = 0; sym && libcuda && i < N_AUX; i++) {
         void *p = sym(libcuda, table[i].name);
@@ -64,6 +68,11 @@ const char *dc_driver_bind(void *libcuda, void *(*sym)(void *handle, const char 
             __atomic_store_n(table[i].real, NULL, __ATOMIC_RELEASE);
     return missing;
 }
+
+static const struct dc_process_queries *process;    /* atomic */
+
+void dc_process_bind(const struct dc_process_queries *q) { __atomic_store_n(&process, q, __ATOMIC_RELEASE); }
+const struct dc_process_queries *dc_process_queries(void) { return __atomic_load_n(&process, __ATOMIC_ACQUIRE); }
 
 void *dc_driver_resolve_rt(int rt, const char *name)
 {
@@ -164,8 +173,6 @@ int dc_stream_device(CUstream s)
         return -1;
     return dc_ctx_device(c);
 }
-
-static int pageable_cache[DC_MAX_DEVICES];      /* 0 unknown, else value + 1 */
 
 int dc_pageable_ok(int device)
 {

@@ -69,6 +69,10 @@ int dc_current_ctx_device(CUcontext c);
 /* A context was destroyed or reset (core/contexts.c). */
 void dc_ctx_gone_changed(void);
 
+/* The process's answers besides the driver (dc_process_bind): NULL while
+ * the process checked is this one (acquire load). */
+const struct dc_process_queries *dc_process_queries(void);
+
 /* --- queries ------------------------------------------------------------------- */
 int dc_stream_device(CUstream s);            /* device of the stream's context, -1 */
 int dc_pageable_ok(int device);              /* cached CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS */

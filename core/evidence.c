@@ -269,7 +269,7 @@ void dc_kernel_decide(struct dc_kernel *k, const struct dc_evidence_in *in)
      * plain (extern "C") name cannot say */
     if (need_dwarf && in->use_dwarf && in->name) {
         struct dc_dw_param *dw = calloc(n, sizeof *dw);
-        int ndw = dw ? dc_dwarf_params(in->name, dw, (int)n) : -1;
+        int ndw = !dw ? -1 : in->host_params ? in->host_params(in->key, dw, (int)n) : dc_dwarf_params(in->name, dw, (int)n);
         if (ndw >= 0 && (unsigned)ndw == n) {
             for (unsigned i = 0; i < n; i++) {
                 struct dc_param *p = &k->params[i];

@@ -281,16 +281,29 @@ static void describe(struct dc_kernel *fill, const void *key, int is_kernel)
                                      "and devcheck has not seen this kernel's image"
                                    : "the driver could not give its parameter layout, and devcheck has not seen "
                                      "this kernel's image";
-    in.use_dwarf = 1;
+    /* a record's kernel (the replay): its host code's debug information and
+     * its image are what the record says of them */
+    const struct dc_process_queries *proc = dc_process_queries();
+    in.use_dwarf = !proc || proc->host_params;
+    if (proc) {
+        in.host_params = proc->host_params;
+        in.key = key;
+    }
     struct dc_img_kernel img;
     int have_img = 0;
-    if (dc_kernel_needs_image(fill->name, in.ndriver)) {
+    if (proc)
+        have_img = proc->kernel_image && proc->kernel_image(key, &img);
+    else if (dc_kernel_needs_image(fill->name, in.ndriver))
         have_img = dc_images_kernel(key, fill->is_kernel, fill->name, &img);
-        if (have_img)
-            in.img = &img;
-    }
+    if (have_img)
+        in.img = &img;
     dc_kernel_decide(fill, &in);
-    fill->origin = (uint8_t)dc_images_origin(key, fill->is_kernel, fill->name);
+    if (proc) {                         /* a record's kernel: the record says who made it */
+        int o = proc->kernel_origin ? proc->kernel_origin(key) : -1;
+        fill->origin = (uint8_t)(o >= 0 && o < DC_ORIGIN_COUNT ? o : DC_ORIGIN_UNKNOWN);
+    } else {
+        fill->origin = (uint8_t)dc_images_origin(key, fill->is_kernel, fill->name);
+    }
     static const char *const from[] = { "nowhere", "the driver", "its image", "its mangled name" };
     if (fill->layout_known)
         dc_logv(2, "kernel %s (origin %s): %u parameters (layout from %s); %u pointer words checked, %u of unknown "
@@ -423,6 +436,12 @@ void dc_kernels_capabilities(char *buf, unsigned len, int *version)
     if (DC_CALL(cuDriverGetVersion, &v) != CUDA_SUCCESS)
         v = 0;
     *version = v;
+    if (dc_process_queries()) {
+        snprintf(buf, len, "recorded launches: parameter layouts and kernel names from the record; pointers known "
+                           "from kernel signatures, and from the images and debug information a devcheck recording "
+                           "carries; unknown words are not checked");
+        return;
+    }
     int layouts = dc_kernels_driver_layouts();
     int names = DC_HAS(cuFuncGetName) && DC_HAS(cuKernelGetName);
     snprintf(buf, len,

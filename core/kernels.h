@@ -140,6 +140,7 @@ void dc_kernels_ctx_gone(CUcontext ctx);
 /* The evidence dc_kernel_lookup gathered for one kernel (core/evidence.c
  * decides from it; tests give it directly). */
 struct dc_img_kernel;
+struct dc_dw_param;
 struct dc_evidence_in {
     const char *name;                   /* mangled or plain name; NULL if unknown */
     const struct dc_param *driver;      /* the driver's layout (offset, size), ndriver of them */
@@ -148,6 +149,11 @@ struct dc_evidence_in {
     const char *driver_why;             /* ndriver < 0: why (a static string) */
     const struct dc_img_kernel *img;    /* what its image says; NULL: no image */
     int use_dwarf;                      /* look for the host function's debug information */
+    /* Where it is looked for: NULL, the loaded objects (core/hostdwarf.c);
+     * else host_params(key, ...), answering as dc_dwarf_params does (a
+     * record's, dc_process_queries). */
+    int (*host_params)(const void *key, struct dc_dw_param *out, int max);
+    const void *key;
 };
 /* Fills k->layout_known, nparams, params (with their classes), layout_from,
  * unchecked, the word counts and word_store from the evidence (k->name is the

@@ -11,6 +11,7 @@
 #include "core/kernels.h"
 #include "core/migrate.h"
 #include "core/options.h"
+#include "core/record.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -147,6 +148,8 @@ launch_begin(struct dc_launch_state *L, int path, const char *api, const void *k
         l->layout_known = 0;                    /* parameters but no arguments given */
         l->unchecked = "the launch passed no arguments";
     }
+    if (__builtin_expect(__atomic_load_n(&dc_record_on, __ATOMIC_RELAXED), 0))
+        dc_record_launch(l, k);         /* record_launches: the arguments as the program passed them */
     if (!modes) {
         (void)dc_check_launch(l);
         return;

@@ -228,6 +228,15 @@ static const struct map *find_locked(uintptr_t v)
 
 int dc_maps_lookup(uintptr_t v, uintptr_t *end, int *writable, char *what, size_t what_len)
 {
+    const struct dc_process_queries *q = dc_process_queries();
+    if (q) {                            /* a record's mapping (the replay), classified as a live one */
+        char line[512];
+        uintptr_t lo;
+        if (!q->maps_line || !q->maps_line(v, line, sizeof line))
+            return DC_MAP_NONE;
+        int c = dc_maps_classify(line, &lo, end, writable, what, what_len);
+        return c != DC_MAP_NONE && lo <= v && v < *end ? c : DC_MAP_NONE;
+    }
     /* The table is read again when it has the address in no mapping, or in
      * one that is not host memory: mappings change in place (glibc's thread
      * arenas and ASan's allocator reserve PROT_NONE space and mprotect it as

@@ -6,7 +6,8 @@
  *     launch finds it there; the frees and unmaps devcheck sees remove it);
  *  2. one past the end of a range the driver knows is an end iterator;
  *  3. the process's mappings (/proc/self/maps, cached, read again on a
- *     miss): pageable host memory is only an ordinary readable mapping --
+ *     miss; under a replay, the record's: dc_process_bind, core/core.h):
+ *     pageable host memory is only an ordinary readable mapping --
  *     private (anonymous, heap, stack, file) or a shared mapping of a regular
  *     file or of /dev/shm -- never a device file (/dev/nvidia*), a mapping
  *     without read permission (the driver's PROT_NONE reservation of the

@@ -22,6 +22,7 @@ have_header uthash.h            || missing="$missing uthash-dev"
 have_header elfutils/libdw.h && have_lib libdw.so || missing="$missing $(lib_pkg libdw-dev)"
 have_header libelf.h && have_lib libelf.so || missing="$missing $(lib_pkg libelf-dev)"
 have_header zstd.h && have_lib libzstd.so || missing="$missing $(lib_pkg libzstd-dev)"
+have_header zlib.h && have_lib libz.so || missing="$missing $(lib_pkg zlib1g-dev)"   # devcheck replay: gzip'd traces
 have_header libiberty/demangle.h && have_lib libiberty.a || missing="$missing $(lib_pkg libiberty-dev)"   # the demangler, linked statically
 command -v python3 >/dev/null   || missing="$missing python3"
 have_header valgrind/callgrind.h || missing="$missing valgrind"    # make bench, tests/bench: callgrind

@@ -422,8 +422,14 @@ walk_ips(void **raw, int max, uint32_t keep, struct sc_entry *e)
  * ips + n); stored when new; 0 when it cannot be. */
 static uint32_t stack_id(const uintptr_t *ips, uint32_t n, uint32_t npy);
 
+static int capture_off;
+
+void dc_stack_set_capture(int on) { __atomic_store_n(&capture_off, !on, __ATOMIC_RELAXED); }
+
 __attribute__((noinline)) uint32_t dc_stack_capture(int skip)
 {
+    if (__builtin_expect(__atomic_load_n(&capture_off, __ATOMIC_RELAXED), 0))
+        return 0;
     void *raw[DC_STACK_MAX + 32];
     if (skip < 0)
         skip = 0;

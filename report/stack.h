@@ -26,6 +26,10 @@ size_t dc_stack_get_py(uint32_t id, struct dc_pyraw *py, uint32_t *desc, size_t 
 /* Native frames of the Python interpreter kept in stacks that have Python
  * frames (1), or cut there (0, the default). */
 void dc_stack_set_interpreter_frames(int keep);
+/* 0: dc_stack_capture returns 0 (no stack) from now on, 1 (the default):
+ * it captures.  The replay (replay/) judges launches of a recorded process:
+ * its own frames are no launch's stack. */
+void dc_stack_set_capture(int on);
 /* Frames a symbolized stack may hold: native and Python (DC_PYSTACK_MAX). */
 #define DC_FRAMES_MAX (DC_STACK_MAX + 32)
 #endif

@@ -8,3 +8,4 @@ include tests/clients.mk
 include tests/install.mk
 include tests/corpus/corpus.mk
 include tests/bench.mk
+include tests/replay.mk

@@ -1,6 +1,7 @@
 /* devcheck [options] [--] program [args]: runs the program under
  * libdevcheck.so, Compute Sanitizer style, and follows its whole process
- * tree; `devcheck report [options] FILE...` merges JSON Lines files.
+ * tree; `devcheck report [options] FILE...` merges JSON Lines files;
+ * `devcheck replay [options] TRACE...` judges recorded launches (replay/).
  *
  * The options come from the same flag table as DEVCHECK_OPTIONS (core/
  * flags.def, through dc_options_from_argv); they are handed to the library
@@ -43,6 +44,7 @@
 #include "report/merge.h"
 #include "report/report.h"
 #include "report/sinks.h"
+#include "replay/replay.h"
 
 #include <dirent.h>
 #include <dlfcn.h>
@@ -674,6 +676,67 @@ static int report_main(int argc, char **argv)
     return unreadable || bad_docs ? 2 : errors ? 1 : 0;
 }
 
+/* ---- devcheck replay [--origins FILE] [options] TRACE... --------------------------- */
+
+static int replay_main(int argc, char **argv)
+{
+    /* --origins is the replay's own: taken out before the flag table parses
+     * the rest */
+    const char *origins = NULL;
+    int n = 1;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--")) {
+            while (i < argc)
+                argv[n++] = argv[i++];
+            break;
+        }
+        if (!strcmp(argv[i], "--origins")) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "devcheck: ERROR: replay: --origins needs a file\n");
+                return 2;
+            }
+            origins = argv[++i];
+        } else if (!strncmp(argv[i], "--origins=", 10)) {
+            origins = argv[i] + 10;
+        } else {
+            argv[n++] = argv[i];
+        }
+    }
+    argv[n] = NULL;
+    argc = n;
+    char opts[4096];
+    int consumed = 0;
+    if (parse_command_line(argc, argv, &consumed, opts, sizeof opts) != 0)
+        return 2;
+    if (dc_opt.help) {
+        printf("usage: devcheck replay [--origins FILE] [options] TRACE...\n"
+               "  Runs devcheck's launch check over recorded launches (JSON Lines, gzip'd or plain: a\n"
+               "  recorder's on a real GPU, or devcheck's own --record-launches DIR) and prints the\n"
+               "  reports, the SUMMARY line and the files asked for (--json, --sarif, ...) as a live\n"
+               "  run would.  Each word's owner and mapping, the kernel's name, parameter layout and\n"
+               "  origin come from the record; the parameter types from devcheck's own evidence (the\n"
+               "  mangled name).  --origins FILE: a TSV of trace name (the file's name without\n"
+               "  .jsonl.gz), kernel name and the object that loaded it (libcublasLt.so.13, NVRTC,\n"
+               "  the program ...), for records that do not say it.  A malformed line is named\n"
+               "  (file:line) and the rest is judged.  Exit status: 0 no errors found, 1 errors\n"
+               "  found, 2 a bad command line or a file that cannot be read.  mode=migrate and sync=1\n"
+               "  need a running program.  Report options (see devcheck --help):\n"
+               "  --json-path F, --log-file F, --sarif F, --junit F, --html F, --print-limit N,\n"
+               "  --host-memory P, --peer P, --kernel-name P, --suppressions F, --verbosity N.\n");
+        return 0;
+    }
+    char **files = argv + 1 + consumed;
+    if (!files[0]) {
+        fprintf(stderr, "devcheck: ERROR: replay: no traces given (usage: devcheck replay [--origins FILE] "
+                        "[options] TRACE...)\n");
+        return 2;
+    }
+    int nfiles = 0;
+    while (files[nfiles])
+        nfiles++;
+    return dc_replay_run(files, nfiles, origins);
+}
+
 /* Puts dir first in the colon-separated list of environment variable name. */
 static void prepend_path(const char *name, const char *dir)
 {
@@ -718,6 +781,8 @@ int main(int argc, char **argv)
 {
     if (argc > 1 && !strcmp(argv[1], "report"))
         return report_main(argc - 1, argv + 1);
+    if (argc > 1 && !strcmp(argv[1], "replay"))
+        return replay_main(argc - 1, argv + 1);
     char opts[4096], err[4600];
     int consumed = 0;
     if (parse_command_line(argc, argv, &consumed, opts, sizeof opts) != 0)
@@ -725,6 +790,7 @@ int main(int argc, char **argv)
     if (dc_opt.help) {
         printf("usage: devcheck [options] [--] program [args]\n"
                "       devcheck report [options] FILE...      (merge JSON Lines files; see devcheck report --help)\n"
+               "       devcheck replay [options] TRACE...     (judge recorded launches; see devcheck replay --help)\n"
                "  Runs program with libdevcheck.so preloaded, following its whole process tree;\n"
                "  without an NVIDIA driver (or with --sim N), on the simulated GPUs.  The program's\n"
                "  exit status is kept.\n\n");

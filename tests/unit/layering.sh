@@ -2,19 +2,20 @@
 # The folders of devcheck depend on each other one way (README.md, Layout):
 #
 #   preload/ (front end 1) --\                        /-- wrapper/
-#                             +--> core/ --> report/ <
-#   cupti/   (front end 2) --/                        (everyone may log)
+#   cupti/   (front end 2) ---+--> core/ --> report/ <
+#   replay/  (front end 3) --/                        (everyone may log)
+#   wrapper/ --> replay/ (devcheck replay)
 #
 # Computes the graph between top-level folders twice, from the sources
 # (#include "folder/...") and from the objects (a symbol one folder's objects
 # use and another folder's objects define), and fails on a cycle or on a
-# forbidden edge: report -> anything, core -> preload/cupti/wrapper,
-# preload <-> cupti, anything -> wrapper, and any edge between sim/ and the
+# forbidden edge: report -> anything, core -> preload/cupti/replay/wrapper,
+# between two front ends (preload, cupti, replay), anything -> wrapper, and any edge between sim/ and the
 # tool (sim/ shares no source with devcheck).
 set -u
 ROOT=${ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
 BUILD=${BUILD:-$ROOT/build}
-TOOL="core preload cupti report wrapper"
+TOOL="core preload cupti replay report wrapper"
 TMPD=$(mktemp -d)
 trap 'rm -rf "$TMPD"' EXIT
 status=0
@@ -62,8 +63,9 @@ while read -r from to where; do
     bad=""
     case "$from>$to" in
         report\>*) bad="report/ is the bottom layer: it includes and calls nothing of the tool" ;;
-        core\>preload|core\>cupti|core\>wrapper) bad="the core never reaches back into a front end or the wrapper" ;;
-        preload\>cupti|cupti\>preload) bad="the two front ends never include or call each other" ;;
+        core\>preload|core\>cupti|core\>replay|core\>wrapper) bad="the core never reaches back into a front end or the wrapper" ;;
+        preload\>cupti|cupti\>preload|preload\>replay|replay\>preload|cupti\>replay|replay\>cupti)
+            bad="the front ends never include or call each other" ;;
         *\>wrapper) bad="nothing uses the wrapper" ;;
         sim\>*|*\>sim) bad="sim/ shares no source with devcheck" ;;
     esac
