@@ -48,8 +48,9 @@ struct fkey {
     uint64_t kernel;            /* FNV-1a of the kernel name (or its key) */
     uint32_t word_offset;
     uint32_t alloc_stack;
-    uint32_t launch_stack;
+    uint32_t launch_stack;      /* when the finding has no site */
     uint32_t action;            /* enum dc_action */
+    uint64_t site;              /* the launch site (dc_stack_site), 0: none */
 };
 
 struct frec {
@@ -270,28 +271,46 @@ static void halt(void)
     abort();
 }
 
-static int record_finding(const struct dc_finding *f);
+static int record_finding(const struct dc_finding *f, const struct fkey *key);
+static void finding_key(const struct dc_finding *f, struct fkey *key);
+static int count_repeat_locked(const struct fkey *key);
 
 /* halt_on_error stops at the first occurrence of an error finding, whether
- * it was printed, only counted (print_limit) or dropped. */
+ * it was printed, only counted (print_limit) or dropped.
+ *
+ * A repeat is decided first, from the key alone (for a finding with a site:
+ * no stack, no NVTX ranges, nothing the first occurrence needs): one lookup
+ * under rep_lock and a count.  A finding that is new gathers its launch
+ * stack (when it came with a site only) and the NVTX ranges, then is
+ * recorded (record_finding looks the key up again: another thread may have
+ * recorded it meanwhile, and then it is a repeat). */
 void dc_report_finding(const struct dc_finding *f)
 {
     if (!f || !f->launch)
         return;
+    struct fkey key;
+    finding_key(f, &key);
+    pthread_mutex_lock(&rep_lock);
+    int repeat = count_repeat_locked(&key);
+    pthread_mutex_unlock(&rep_lock);
+    if (repeat)
+        return;
+    struct dc_finding g = *f;
+    /* the launch stack of a finding decided by its site, captured now that
+     * it is new (report time drops devcheck's own frames) */
+    if (g.site && !g.launch_stack && g.launch_stack_in_key)
+        g.launch_stack = dc_stack_capture(0);
     /* the NVTX ranges open on this thread (the launch's: findings are
      * reported on the thread that made the call) */
-    struct dc_finding g;
     const char *ranges[DC_RANGES_MAX];
-    if (!f->nnvtx) {
+    if (!g.nnvtx) {
         unsigned n = dc_ranges_get(ranges, DC_RANGES_MAX);
         if (n) {
-            g = *f;
             g.nvtx = ranges;
             g.nnvtx = n;
-            f = &g;
         }
     }
-    if (record_finding(f) && f->severity == DC_SEV_ERROR && cfg.halt_on_error)
+    if (record_finding(&g, &key) && g.severity == DC_SEV_ERROR && cfg.halt_on_error)
         halt();
 }
 
@@ -342,31 +361,51 @@ static size_t match_frames(size_t n)
     return n;
 }
 
+/* The dedup key: (kind, kernel, parameter, word, allocation stack, launch,
+ * action), the launch named by its site when it has one (report/FORMAT.md),
+ * else by its whole stack; unchecked_kernel by kernel alone. */
+static void finding_key(const struct dc_finding *f, struct fkey *key)
+{
+    memset(key, 0, sizeof *key);
+    key->kind = f->kind;
+    key->param = f->has_operand ? f->param : -1;
+    key->kernel = kernel_hash(f->launch);
+    key->word_offset = f->has_operand ? f->word_offset : 0;
+    key->alloc_stack = f->has_operand && f->alloc_known ? f->alloc.alloc_stack : 0;
+    if (f->launch_stack_in_key) {
+        key->site = f->site;
+        key->launch_stack = f->site ? 0 : f->launch_stack;
+    }
+    key->action = f->action;
+}
+
+/* 1 when `key` is a finding already recorded: one more occurrence counted
+ * (and its suppression's).  rep_lock held. */
+static int count_repeat_locked(const struct fkey *key)
+{
+    struct frec *r;
+    HASH_FIND(hh, findings, key, sizeof *key, r);
+    if (!r)
+        return 0;
+    r->count++;
+    if (r->supp >= 0) {
+        dc_supp_add(r->supp, 1);
+        suppressed++;
+    }
+    return 1;
+}
+
 /* 0: a repeat of a finding already recorded (counted only), or a
  * suppressed one. */
-static int record_finding(const struct dc_finding *f)
+static int record_finding(const struct dc_finding *f, const struct fkey *keyp)
 {
     const struct dc_finding_launch *l = f->launch;
-    struct fkey key;
-    memset(&key, 0, sizeof key);
-    key.kind = f->kind;
-    key.param = f->has_operand ? f->param : -1;
-    key.kernel = kernel_hash(l);
-    key.word_offset = f->has_operand ? f->word_offset : 0;
-    key.alloc_stack = f->has_operand && f->alloc_known ? f->alloc.alloc_stack : 0;
-    key.launch_stack = f->launch_stack_in_key ? f->launch_stack : 0;
-    key.action = f->action;
+    struct fkey key = *keyp;
 
     pthread_mutex_lock(&rep_lock);
     init_locked();
     struct frec *r;
-    HASH_FIND(hh, findings, &key, sizeof key, r);
-    if (r) {
-        r->count++;
-        if (r->supp >= 0) {
-            dc_supp_add(r->supp, 1);
-            suppressed++;
-        }
+    if (count_repeat_locked(&key)) {
         pthread_mutex_unlock(&rep_lock);
         return 0;
     }

@@ -505,6 +505,21 @@ __attribute__((noinline)) uint32_t dc_stack_capture(int skip)
     return id;
 }
 
+uint64_t dc_stack_site(const void *caller)
+{
+    struct dc_pyraw py[DC_PYSTACK_MAX];
+    size_t npy = dc_py_capture(py, DC_PYSTACK_MAX);
+    uint64_t h = 0x9e3779b97f4a7c15ull ^ (uint64_t)(uintptr_t)caller;
+    h = (h ^ (h >> 29)) * 0xff51afd7ed558ccdull;
+    for (size_t i = 0; i < npy; i++) {
+        h = (h ^ py[i].code) * 0xff51afd7ed558ccdull;
+        h = (h ^ py[i].offset ^ ((uint64_t)(uint32_t)py[i].firstlineno << 32)) * 0xff51afd7ed558ccdull;
+        h ^= h >> 29;
+    }
+    h ^= npy;
+    return h ? h : 1;                   /* 0: no site */
+}
+
 static uint32_t stack_id(const uintptr_t *ips, uint32_t n, uint32_t npy)
 {
     size_t keylen = (n + PYWORDS * npy) * sizeof ips[0];
