@@ -253,13 +253,10 @@ if has none && [ -n "$backends" ]; then
     done
 fi
 # issue 25: a repeated (or suppressed) finding costs what a clean launch
-# costs, within 2x the instructions of the clean launch of the same run, for
-# the interposer's launches (backend=cupti's have no call site to key them
-# by: they unwind as before, info below)
+# costs, within 2x the instructions of the clean launch of the same run
 for s in repeat:"repeating a reported finding" suppressed:"repeating a suppressed finding"; do
     name=${s%%:*}; label=${s#*:}
     w=""; for b in $backends; do
-        [ "$b" = cupti ] && continue
         q=$(calc "$(ir "$b" "$name@$first_live" .rep) / $(ir "$b" "ptr8@$first_live" .rep)" 2)
         if [ -z "$w" ] || [ "$(calc "$q > ${w%% *}")" = 1 ]; then w="$q $b"; fi
     done
@@ -268,11 +265,6 @@ for s in repeat:"repeating a reported finding" suppressed:"repeating a suppresse
     verdict "$([ "$(calc "$1 <= 2")" = 1 ] && echo 1)" \
         "launch $label: x$1 the instructions of a clean launch (worst: backend=$2; $(ir "$2" "$name@$first_live" .rep) vs $(ir "$2" "ptr8@$first_live" .rep)) <= 2x"
 done
-if has cupti; then
-    printf 'info  backend=cupti, a launch repeating a reported finding: x%s, a suppressed one: x%s the instructions of a clean launch (the whole launch stack keys them)\n' \
-        "$(calc "$(ir cupti "repeat@$first_live" .rep) / $(ir cupti "ptr8@$first_live" .rep)" 2)" \
-        "$(calc "$(ir cupti "suppressed@$first_live" .rep) / $(ir cupti "ptr8@$first_live" .rep)" 2)"
-fi
 if has none && has floor; then
     printf 'info  the floor (pass-through shim): +%s instr per launch (8 pointers), +%s per allocation+free\n' \
         "$(calc "$(ir floor "ptr8@$first_live") - $(ir none "ptr8@$first_live")")" \

@@ -32,8 +32,6 @@ struct ctx {
     int have_fl;
     uint32_t launch_stack;
     int have_stack;
-    uint64_t site;              /* launch_site(), once have_site */
-    int have_site;
     int errors;
     /* dc_check_async_error: collect the operands instead of deciding */
     int collect;
@@ -76,24 +74,14 @@ static void alloc_view(struct dc_finding_alloc *out, const struct dc_alloc *a)
     out->from_driver = a->from_driver;
 }
 
-/* The launch's site (report/stack.h: its caller and Python frames), once per
- * launch; 0 when the front end named no caller. */
-static uint64_t launch_site(struct ctx *c)
-{
-    if (!c->have_site) {
-        c->site = c->l->caller ? dc_stack_site(c->l->caller) : 0;
-        c->have_site = 1;
-    }
-    return c->site;
-}
-
 static uint32_t launch_stack(struct ctx *c)
 {
     if (!c->have_stack) {
         /* frames: dc_stack_capture <- launch_stack <- emit <- check_word ... <-
          * dc_check_launch <- the interposer; report time drops libdevcheck's
          * own frames, so no exact skip is needed. */
-        c->launch_stack = dc_stack_capture(0);
+        /* a stack seen before on this thread is proven, not unwound */
+        c->launch_stack = dc_stack_capture_finding(0, (uintptr_t)c->l->kernel_key);
         c->have_stack = 1;
     }
     return c->launch_stack;
@@ -136,21 +124,16 @@ static int defer_move(struct ctx *c, struct dc_finding *f, const struct dc_alloc
     mv->severity = f->severity;
     mv->access = f->access;
     mv->launch_stack = f->launch_stack;
-    mv->site = f->site;
     mv->word = f->word;
     mv->evidence = f->evidence;
     mv->to_device = c->l->device;
     return 1;
 }
 
-/* A finding of this launch.  With a site (the interposer named the launch's
- * caller) the report decides from it whether the finding is new, and
- * captures the launch stack only then: a repeat costs no unwinding. */
 static void emit_at(struct ctx *c, struct dc_finding *f, const struct dc_alloc *a, uint32_t arg_offset)
 {
     f->launch = finding_launch(c);
-    f->site = launch_site(c);
-    f->launch_stack = f->site ? 0 : launch_stack(c);
+    f->launch_stack = launch_stack(c);
     f->launch_stack_in_key = 1;
     if (f->severity == DC_SEV_ERROR)
         c->errors++;
@@ -161,10 +144,8 @@ static void emit_at(struct ctx *c, struct dc_finding *f, const struct dc_alloc *
         if (no_rewrite) {
             f->action = DC_ACT_NOT_MIGRATED;
             f->reason = no_rewrite;
-        } else if (c->l->moves) {
-            f->launch_stack = launch_stack(c);  /* reported later, from another frame */
-            if (defer_move(c, f, a, arg_offset))
-                return;                 /* reported by dc_check_moves_report */
+        } else if (c->l->moves && defer_move(c, f, a, arg_offset)) {
+            return;                     /* reported by dc_check_moves_report */
         }
     }
     dc_report_finding(f);
@@ -608,7 +589,7 @@ int dc_check_launch(const struct dc_launch *l)
 
     struct ctx c;                       /* fl is filled when a finding needs it */
     c.l = l;
-    c.have_fl = c.have_stack = c.have_site = c.errors = c.collect = 0;
+    c.have_fl = c.have_stack = c.errors = c.collect = 0;
     c.ops = NULL;
     c.nops = 0;
     c.launch_stack = 0;
@@ -668,7 +649,6 @@ void dc_check_moves_report(const struct dc_launch *l, struct dc_moves *m)
         f.launch = &fl;
         f.launch_stack = mv->launch_stack;
         f.launch_stack_in_key = 1;
-        f.site = mv->site;
         f.has_operand = 1;
         f.param = mv->param;
         f.word_offset = mv->word_offset;

@@ -52,11 +52,6 @@ struct dc_launch {
     int layout_known;
     const char *unchecked;
     enum dc_path path;         /* the detection path that saw it (0: interpose) */
-    /* The return address of the call into the hooked entry point (the
-     * program's or library's call site); NULL where there is none (CUPTI's
-     * callbacks, graph nodes).  With it a finding's dedup key names the
-     * launch site cheaply (dc_stack_site) instead of its whole stack. */
-    const void *caller;
     int origin;                /* enum dc_origin (core/origin.h) of the kernel's image */
     /* mode=migrate.  NULL: the caller can run the launch with rewritten
      * arguments (DC_PATH_CUPTI launches never can: DC_NO_REWRITE_CUPTI is
@@ -86,7 +81,6 @@ struct dc_move {
     int severity;
     const char *access;
     uint32_t launch_stack;
-    uint64_t site;              /* the finding's launch site (dc_stack_site), 0: none */
     int word;                   /* enum dc_word_kind */
     const char *evidence;
     /* The caller's: */

@@ -59,8 +59,7 @@ static int stream_captured(CUstream s)
  * Always pair with dc_launch_end(). */
 static inline __attribute__((always_inline)) void
 launch_begin(struct dc_launch_state *L, int path, const char *api, const void *key, int kind, int device,
-             int current_device, CUstream stream, int has_stream, const char *no_rewrite, void **args, void **extra,
-             const void *caller)
+             int current_device, CUstream stream, int has_stream, const char *no_rewrite, void **args, void **extra)
 {
     /* the hot path of report mode: no more than the fields it needs set */
     int modes = dc_opt.mode == DC_MODE_MIGRATE || dc_opt.sync;
@@ -117,7 +116,6 @@ launch_begin(struct dc_launch_state *L, int path, const char *api, const void *k
     l->no_rewrite = NULL;
     l->moves = NULL;
     l->path = (enum dc_path)path;
-    l->caller = caller;
     l->kernel = k->name;
     l->kernel_key = key;
     l->api = api;
@@ -259,7 +257,7 @@ void dc_launch_check(int path, const char *api, const void *key, int kind, int d
                      CUstream stream, void **args, void **extra)
 {
     struct dc_launch_state L;
-    launch_begin(&L, path, api, key, kind, device, current_device, stream, 0, NULL, args, extra, NULL);
+    launch_begin(&L, path, api, key, kind, device, current_device, stream, 0, NULL, args, extra);
     dc_launch_end(&L, 0);
 }
 
@@ -267,7 +265,7 @@ void dc_launch_check(int path, const char *api, const void *key, int kind, int d
 void dc_launch_begin(struct dc_launch_state *L, const char *api, CUfunction f, CUstream stream, void **args,
                      void **extra)
 {
-    launch_begin(L, DC_PATH_INTERPOSE, api, f, K_FUNCTION, -1, -1, stream, 1, NULL, args, extra, L->caller);
+    launch_begin(L, DC_PATH_INTERPOSE, api, f, K_FUNCTION, -1, -1, stream, 1, NULL, args, extra);
 }
 
 /* --- graph kernel nodes: checked when the node is created or changed ------- */
@@ -284,10 +282,10 @@ void dc_launch_begin(struct dc_launch_state *L, const char *api, CUfunction f, C
             dev_ = dc_current_device();                                           \
         if ((p)->func)                                                            \
             launch_begin(&L_, path, api, (p)->func, K_FUNCTION, dev_, -1, NULL, 0, DC_NO_REWRITE_GRAPH, \
-                         (p)->kernelParams, (p)->extra, NULL);                    \
+                         (p)->kernelParams, (p)->extra);                          \
         else                                                                      \
             launch_begin(&L_, path, api, (p)->kern, K_KERNEL, dev_, -1, NULL, 0, DC_NO_REWRITE_GRAPH, \
-                         (p)->kernelParams, (p)->extra, NULL);                    \
+                         (p)->kernelParams, (p)->extra);                          \
         dc_launch_end(&L_, 0);                                                    \
     } while (0)
 
@@ -360,7 +358,7 @@ static void begin_runtime(struct dc_launch_state *L, int rt, const char *api, co
 {
     int cur = runtime_current_device(rt);
     launch_begin(L, DC_PATH_INTERPOSE, api, key, kind, runtime_launch_device(cur, s), cur, s, 1, NULL, args,
-                 NULL, L->caller);
+                 NULL);
 }
 
 void dc_launch_begin_kernel(struct dc_launch_state *L, int rt, const char *api, CUkernel kernel, CUstream stream,

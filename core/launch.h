@@ -30,7 +30,6 @@ struct dc_launch_state {
     struct dc_kernel tmp;
     const struct dc_kernel *k;  /* NULL: nothing was checked */
     struct dc_launch l;
-    const void *caller;         /* the interposer's: the hooked entry's return address (l.caller) */
     CUstream stream;            /* for our own stream calls (per-thread made explicit) */
     int has_stream;             /* a launch into a stream (not a graph node) */
     void **args, **extra;       /* what the real launch gets */

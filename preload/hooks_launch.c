@@ -23,14 +23,9 @@
     {                                                                                    \
         if (dc_guard)                                                                    \
             return DC_REAL(name, DC_UNPAREN args);                                       \
-        thin_caller = __builtin_return_address(0);                                       \
         return checked_##name args;                                                      \
     }
 #define DC_UNPAREN(...) __VA_ARGS__
-/* The thin entry's return address, for checked_<name> (the launch's site,
- * struct dc_launch.caller): its own return address is the entry's caller
- * only when the entry's call became a tail jump. */
-static __thread const void *thin_caller __attribute__((tls_model("initial-exec")));
 
 #define LAUNCH_KERNEL(name)                                                              \
     static __attribute__((noinline)) CUresult checked_##name DRIVER_LAUNCH_PARAMS        \
@@ -39,7 +34,6 @@ static __thread const void *thin_caller __attribute__((tls_model("initial-exec")
             return DC_REAL(name, f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY,  \
                            blockDimZ, sharedMemBytes, hStream, kernelParams, extra);     \
         struct dc_launch_state L;                                                        \
-        L.caller = thin_caller;                                                          \
         dc_launch_begin(&L, #name, f, hStream, kernelParams, extra);                     \
         CUresult r = DC_REAL(name, f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, \
                              blockDimZ, sharedMemBytes, hStream, L.args, L.extra);       \
@@ -59,7 +53,6 @@ LAUNCH_KERNEL(cuLaunchKernel_ptsz)
         if (!dc_enter())                                                                 \
             return DC_REAL(name, config, f, kernelParams, extra);                        \
         struct dc_launch_state L;                                                        \
-        L.caller = thin_caller;                                                          \
         dc_launch_begin(&L, #name, config ? f : NULL, config ? config->hStream : NULL,   \
                         kernelParams, extra);                                            \
         CUresult r = DC_REAL(name, config, f, L.args, L.extra);                          \
@@ -83,7 +76,6 @@ LAUNCH_KERNEL_EX(cuLaunchKernelEx_ptsz)
             return DC_REAL(name, f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY,  \
                            blockDimZ, sharedMemBytes, hStream, kernelParams);            \
         struct dc_launch_state L;                                                        \
-        L.caller = thin_caller;                                                          \
         dc_launch_begin(&L, #name, f, hStream, kernelParams, NULL);                      \
         CUresult r = DC_REAL(name, f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, \
                              blockDimZ, sharedMemBytes, hStream, L.args);                \

@@ -35,7 +35,6 @@
         if (!dc_enter())                                                                  \
             return DC_REAL_RT(rt, name, kernel, gridDim, blockDim, args, sharedMem, stream); \
         struct dc_launch_state L;                                                         \
-        L.caller = __builtin_return_address(0); /* the body is inlined in the entry */    \
         dc_launch_begin_kernel(&L, rt, #name, kernel, stream, args);                      \
         cudaError_t r = DC_REAL_RT(rt, name, kernel, gridDim, blockDim, L.args, sharedMem, stream); \
         dc_launch_end(&L, r == cudaSuccess);                                              \
@@ -54,7 +53,6 @@ CUDA_LAUNCH_KERNEL(__cudaLaunchKernel_ptsz)
         if (!dc_enter())                                                                  \
             return DC_REAL_RT(rt, name, func, gridDim, blockDim, args, sharedMem, stream); \
         struct dc_launch_state L;                                                         \
-        L.caller = __builtin_return_address(0); /* the body is inlined in the entry */    \
         dc_launch_begin_stub(&L, rt, #name, func, stream, args);                          \
         cudaError_t r = DC_REAL_RT(rt, name, func, gridDim, blockDim, L.args, sharedMem, stream); \
         dc_launch_end(&L, r == cudaSuccess);                                              \
@@ -74,7 +72,6 @@ RT_LAUNCH(cudaLaunchCooperativeKernel_ptsz)
         if (!dc_enter())                                                                  \
             return DC_REAL_RT(rt, name, config, func, args);                              \
         struct dc_launch_state L;                                                         \
-        L.caller = __builtin_return_address(0); /* the body is inlined in the entry */    \
         dc_launch_begin_stub(&L, rt, #name, config ? func : NULL, config ? config->stream : NULL, args); \
         cudaError_t r = DC_REAL_RT(rt, name, config, func, L.args);                       \
         dc_launch_end(&L, r == cudaSuccess);                                              \

@@ -114,10 +114,6 @@ struct dc_finding {
     const struct dc_finding_launch *launch;
     uint32_t launch_stack;      /* dc_stack id, 0 if none */
     int launch_stack_in_key;    /* 0: once per kernel (unchecked_kernel) */
-    /* The launch site (dc_stack_site), 0 if none.  When set it identifies
-     * the launch in the dedup key instead of launch_stack, which may then be
-     * 0: the report captures it for a finding that is new (report.c). */
-    uint64_t site;
     /* operand findings (device_mismatch, peer_access, host_memory): */
     int has_operand;
     int param;                  /* parameter index; -1 when the layout is unknown */

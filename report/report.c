@@ -48,9 +48,8 @@ struct fkey {
     uint64_t kernel;            /* FNV-1a of the kernel name (or its key) */
     uint32_t word_offset;
     uint32_t alloc_stack;
-    uint32_t launch_stack;      /* when the finding has no site */
+    uint32_t launch_stack;
     uint32_t action;            /* enum dc_action */
-    uint64_t site;              /* the launch site (dc_stack_site), 0: none */
 };
 
 struct frec {
@@ -278,10 +277,9 @@ static int count_repeat_locked(const struct fkey *key);
 /* halt_on_error stops at the first occurrence of an error finding, whether
  * it was printed, only counted (print_limit) or dropped.
  *
- * A repeat is decided first, from the key alone (for a finding with a site:
- * no stack, no NVTX ranges, nothing the first occurrence needs): one lookup
- * under rep_lock and a count.  A finding that is new gathers its launch
- * stack (when it came with a site only) and the NVTX ranges, then is
+ * A repeat is decided first, from the key alone: one lookup under rep_lock
+ * and a count, nothing gathered that only a first occurrence needs (NVTX
+ * ranges, symbols).  A finding that is new gathers its NVTX ranges, then is
  * recorded (record_finding looks the key up again: another thread may have
  * recorded it meanwhile, and then it is a repeat). */
 void dc_report_finding(const struct dc_finding *f)
@@ -295,22 +293,20 @@ void dc_report_finding(const struct dc_finding *f)
     pthread_mutex_unlock(&rep_lock);
     if (repeat)
         return;
-    struct dc_finding g = *f;
-    /* the launch stack of a finding decided by its site, captured now that
-     * it is new (report time drops devcheck's own frames) */
-    if (g.site && !g.launch_stack && g.launch_stack_in_key)
-        g.launch_stack = dc_stack_capture(0);
     /* the NVTX ranges open on this thread (the launch's: findings are
      * reported on the thread that made the call) */
+    struct dc_finding g;
     const char *ranges[DC_RANGES_MAX];
-    if (!g.nnvtx) {
+    if (!f->nnvtx) {
         unsigned n = dc_ranges_get(ranges, DC_RANGES_MAX);
         if (n) {
+            g = *f;
             g.nvtx = ranges;
             g.nnvtx = n;
+            f = &g;
         }
     }
-    if (record_finding(&g, &key) && g.severity == DC_SEV_ERROR && cfg.halt_on_error)
+    if (record_finding(f, &key) && f->severity == DC_SEV_ERROR && cfg.halt_on_error)
         halt();
 }
 
@@ -361,9 +357,8 @@ static size_t match_frames(size_t n)
     return n;
 }
 
-/* The dedup key: (kind, kernel, parameter, word, allocation stack, launch,
- * action), the launch named by its site when it has one (report/FORMAT.md),
- * else by its whole stack; unchecked_kernel by kernel alone. */
+/* The dedup key: (kind, kernel, parameter, word, allocation stack, launch
+ * stack, action); unchecked_kernel by kernel alone. */
 static void finding_key(const struct dc_finding *f, struct fkey *key)
 {
     memset(key, 0, sizeof *key);
@@ -372,10 +367,7 @@ static void finding_key(const struct dc_finding *f, struct fkey *key)
     key->kernel = kernel_hash(f->launch);
     key->word_offset = f->has_operand ? f->word_offset : 0;
     key->alloc_stack = f->has_operand && f->alloc_known ? f->alloc.alloc_stack : 0;
-    if (f->launch_stack_in_key) {
-        key->site = f->site;
-        key->launch_stack = f->site ? 0 : f->launch_stack;
-    }
+    key->launch_stack = f->launch_stack_in_key ? f->launch_stack : 0;
     key->action = f->action;
 }
 

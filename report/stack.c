@@ -505,19 +505,124 @@ __attribute__((noinline)) uint32_t dc_stack_capture(int skip)
     return id;
 }
 
-uint64_t dc_stack_site(const void *caller)
+/* --- the per-thread cache of finding stacks (x86-64) ------------------------------
+ *
+ * A finding that recurs (a training step's repeated warning) comes from the
+ * same few stacks again and again, more of them than the cache above keeps,
+ * and an allocation's stacks would evict them.  dc_stack_capture_finding
+ * keeps its own FC_WAYS stacks per thread, each proven still on the stack as
+ * above, and walks (the proof) a stack the first time it misses, without
+ * the credit: a repeat then costs its proof and the Python frames, no
+ * unwinding.  A stack that cannot be proven (a signal frame, ...) is
+ * remembered as such and unwound each time, as dc_stack_capture does. */
+#if defined(STACK_CACHE)
+#define FC_WAYS 16
+#define FC_UNPROVEN 16                  /* stack ids that could not be proven, direct-mapped */
+struct fc_cache {
+    unsigned next;
+    uint32_t unproven[FC_UNPROVEN];
+    uintptr_t tag[FC_WAYS];             /* the caller's tag of each way's stack */
+    struct sc_entry way[FC_WAYS];
+};
+static __thread struct fc_cache *fc_tls __attribute__((tls_model("initial-exec")));
+static __thread int fc_failed __attribute__((tls_model("initial-exec")));
+static pthread_key_t fc_key;
+static pthread_once_t fc_once = PTHREAD_ONCE_INIT;
+
+static void fc_gone(void *p)
 {
-    struct dc_pyraw py[DC_PYSTACK_MAX];
-    size_t npy = dc_py_capture(py, DC_PYSTACK_MAX);
-    uint64_t h = 0x9e3779b97f4a7c15ull ^ (uint64_t)(uintptr_t)caller;
-    h = (h ^ (h >> 29)) * 0xff51afd7ed558ccdull;
-    for (size_t i = 0; i < npy; i++) {
-        h = (h ^ py[i].code) * 0xff51afd7ed558ccdull;
-        h = (h ^ py[i].offset ^ ((uint64_t)(uint32_t)py[i].firstlineno << 32)) * 0xff51afd7ed558ccdull;
-        h ^= h >> 29;
+    if (fc_tls == p)
+        fc_tls = NULL;
+    free(p);
+}
+static void fc_key_make(void) { (void)pthread_key_create(&fc_key, fc_gone); }
+
+static struct fc_cache *fc_get(void)
+{
+    struct fc_cache *c = fc_tls;
+    if (__builtin_expect(c != NULL || fc_failed, 1))
+        return c;
+    pthread_once(&fc_once, fc_key_make);
+    c = calloc(1, sizeof *c);
+    if (c && pthread_setspecific(fc_key, c) != 0) {
+        free(c);
+        c = NULL;
     }
-    h ^= npy;
-    return h ? h : 1;                   /* 0: no site */
+    fc_failed = !c;
+    fc_tls = c;
+    return c;
+}
+#endif
+
+__attribute__((noinline)) uint32_t dc_stack_capture_finding(int skip, uintptr_t tag)
+{
+#if defined(STACK_CACHE)
+    if (skip < 0)
+        skip = 0;
+    if (skip > 31)
+        skip = 31;
+    uint32_t first = 1 + (uint32_t)skip;        /* raw[0] is this function */
+    uintptr_t cfa = (uintptr_t)__builtin_dwarf_cfa();
+    struct fc_cache *c = fc_get();
+    if (!c)
+        goto plain;
+    uintptr_t ips[DC_STACK_MAX + PYWORDS * DC_PYSTACK_MAX];
+    for (unsigned w = 0; w < FC_WAYS; w++) {
+        struct sc_entry *e = &c->way[w];
+        if (c->tag[w] == tag && e->cfa == cfa && e->first == first && sc_valid(e)) {
+            uint32_t n = e->got - first;
+            uint32_t npy = (uint32_t)dc_py_capture((struct dc_pyraw *)(void *)(ips + n), DC_PYSTACK_MAX);
+            if (!npy && e->id)
+                return e->id;
+            memcpy(ips, e->raw + first, n * sizeof ips[0]);
+            uint32_t id = stack_id(ips, n, npy);
+            if (!npy)
+                e->id = id;
+            return id;
+        }
+    }
+    if (!unw_ready())
+        return 0;
+    void *raw[DC_STACK_MAX + 32];
+    pthread_rwlock_rdlock(&unwind_lock);
+    int got = capture_ips(raw, (int)(sizeof raw / sizeof raw[0]));
+    pthread_rwlock_unlock(&unwind_lock);
+    if (got <= (int)first)
+        return 0;
+    uint32_t n = sc_kept(got, first) - first;
+    for (uint32_t i = 0; i < n; i++)
+        ips[i] = (uintptr_t)raw[first + i];
+    uint32_t npy = (uint32_t)dc_py_capture((struct dc_pyraw *)(void *)(ips + n), DC_PYSTACK_MAX);
+    uint32_t id = stack_id(ips, n, npy);
+    if (!id || c->unproven[id % FC_UNPROVEN] == id)
+        return id;
+    /* the proof, once: the walk must see the unwind's frames */
+    void *again[DC_STACK_MAX + 32];
+    struct sc_entry *e = &c->way[c->next];
+    c->tag[c->next] = tag;
+    e->first = first;
+    e->id = 0;
+    pthread_rwlock_rdlock(&unwind_lock);
+    int got2 = walk_ips(again, (int)(sizeof again / sizeof again[0]), first + n, e);
+    pthread_rwlock_unlock(&unwind_lock);
+    if (e->cfa == cfa && got2 > (int)first && sc_kept(got2, first) == first + n &&
+        !memcmp(again + first, raw + first, n * sizeof raw[0])) {
+        e->got = first + n;
+        e->id = npy ? 0 : id;
+        c->next = (c->next + 1) % FC_WAYS;
+    } else {
+        e->cfa = 0;
+        c->unproven[id % FC_UNPROVEN] = id;
+    }
+    return id;
+plain:;
+#else
+    (void)tag;
+#endif
+    /* raw[1] of dc_stack_capture is this function: not a tail call */
+    uint32_t plain_id = dc_stack_capture(skip + 1);
+    __asm__ volatile("" ::: "memory");
+    return plain_id;
 }
 
 static uint32_t stack_id(const uintptr_t *ips, uint32_t n, uint32_t npy)

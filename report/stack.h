@@ -12,13 +12,13 @@
 #include <stddef.h>
 #define DC_STACK_MAX 48
 uint32_t dc_stack_capture(int skip);            /* skip: frames above the caller to drop */
-/* The launch site of a call into CUDA, cheaply: a hash of `caller` (the
- * return address of the hooked entry point, never NULL) and the calling
- * thread's Python frames (code object, instruction offset), read as
- * dc_stack_capture reads them; no unwinding, no lock, no allocation.  Two
- * calls from the same native return address and the same Python frames have
- * the same site; the native frames below the caller are not looked at. */
-uint64_t dc_stack_site(const void *caller);
+/* dc_stack_capture for a stack that recurs (a launch with a finding): the
+ * same id, from a per-thread cache of its own that proves a stack seen
+ * before is still on the stack without unwinding it (x86-64; elsewhere
+ * dc_stack_capture).  `tag`: what the caller knows tells stacks apart (the
+ * launch's kernel): a stack is looked for among those of its tag.  The first
+ * capture of a stack on a thread costs an unwind and a walk (about ten). */
+uint32_t dc_stack_capture_finding(int skip, uintptr_t tag);
 /* Copies up to max IPs of stack `id` into ips; returns the count (0 if unknown). */
 size_t dc_stack_get(uint32_t id, uintptr_t *ips, size_t max);
 /* 1: symbolization may ask the debuginfod servers of DEBUGINFOD_URLS for

@@ -61,13 +61,13 @@ for c in off interpose cupti both; do
     done
 done
 # issue 25: a launch that repeats a finding already reported, or one already
-# suppressed (8 findings in turn, 40 frames deep: more stacks than a
-# thread's stack cache keeps), costs at most twice the instructions of a
-# clean launch of the same run, with the interposer (interpose, and both,
-# the default): the repeat is decided from its launch site, before any
-# stack is unwound.
+# suppressed (8 findings in turn, 40 frames deep: more stacks than the
+# thread's cache of allocation stacks keeps), costs at most twice the
+# instructions of a clean launch of the same run, with every backend: its
+# stack is proven from the per-thread cache of finding stacks, not unwound,
+# and nothing only a new finding needs is gathered.
 printf '{\n   bench-suppressed\n   devcheck:peer_access\n   kernel:*k_suppressed*\n}\n' >"$TMPD/bench.supp"
-for c in interpose both; do
+for c in interpose cupti both; do
     env -u DEVCHECK_OPTIONS LD_LIBRARY_PATH="$SIM_DIR" LD_PRELOAD="$DEVCHECK_LIB" \
         DEVCHECK_OPTIONS="backend=$c:suppressions=$TMPD/bench.supp" valgrind --tool=callgrind --instr-atstart=no \
         --callgrind-out-file="$TMPD/cg.rep.$c" "$prog" ptr8,repeat,suppressed 200 10 >"$TMPD/rep.$c.out" 2>"$TMPD/rep.$c.err" ||
