@@ -43,7 +43,7 @@ TESTS :=
 
 DEPS_STAMP := $(BUILD)/.deps-ok
 
-.PHONY: all test demo clean deps
+.PHONY: all test demo clean deps gpu-check
 # The dependency check (which may install packages) finishes before anything
 # compiles: under -j a prerequisite list gives no order, so build-all runs
 # in a sub-make started after it.
@@ -85,6 +85,12 @@ test: all
 # simulated GPUs (or real ones when a driver is present), then the fixed ones.
 demo: all
 	@BUILD=$(BUILD) sh demo/run.sh
+
+# `make gpu-check`: the real-GPU battery (tests/gpu/run.sh) on a machine with
+# an NVIDIA driver; one line and status 0 where there is none.  With DEVCHECK
+# set (e.g. a pip-installed devcheck's native command) nothing is built.
+gpu-check: $(if $(DEVCHECK),,all)
+	@BUILD=$(BUILD) sh tests/gpu/run.sh
 
 clean:
 	rm -rf build build-address build-undefined build-thread build-aarch64

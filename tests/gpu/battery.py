@@ -1,0 +1,220 @@
+"""The real-GPU battery (`make gpu-check`, tests/gpu/run.sh): correct and
+buggy programs run without and with devcheck on a machine with an NVIDIA
+driver; their launches recorded (--record-launches) and replayed
+(devcheck replay); one table of findings against the expected ones, and the
+cost as ratios to the same run without devcheck.
+
+    battery.py --devcheck PATH --out DIR [--probe PATH] [--only a,b] [--timeout S]
+
+Exit status: 0 when every program gave what it should, 1 otherwise.  Each
+run's stdout, stderr, JSON and recording stay under DIR (DIR/NAME.*).
+"""
+import argparse
+import glob
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PY = sys.executable
+
+# name: (argv, expected findings {kind/severity: count}, the program's own exit
+# status without devcheck, devcheck options beside the battery's own).  A
+# correct program expects nothing: no error and no warning.  "python" argv
+# entries run under this interpreter.
+def programs(probe):
+    t = [PY, os.path.join(HERE, "torch_progs.py")]
+    o = [PY, os.path.join(HERE, "other_progs.py")]
+    progs = [
+        ("c_correct", [probe, "correct"], {}, 0, []),
+        ("c_pageable", [probe, "pageable"], {"host_memory/error": 1}, 3, []),
+        ("c_pageable_migrate", [probe, "pageable"], {"host_memory/error": 1}, 3, ["--mode", "migrate"]),
+        ("torch_startup", t + ["startup"], {}, 0, []),
+        ("torch_loop", t + ["loop"], {}, 0, []),
+        ("torch_mlp", t + ["mlp"], {}, 0, []),
+        ("torch_llama", t + ["llama"], {}, 0, []),
+        ("torch_compile", t + ["compile"], {}, 0, []),
+        ("torch_graph", t + ["graph"], {}, 0, []),
+        ("torch_misc", t + ["misc"], {}, 0, []),
+        ("triton", t + ["triton"], {}, 0, []),
+        ("nccl", t + ["nccl"], {}, 0, []),
+        ("cupy", o + ["cupy"], {}, 0, []),
+        ("cupy_bug", o + ["cupy_bug"], {"host_memory/error": 1}, 3, []),
+        ("cupy_untyped_sync", o + ["cupy_untyped"], {"async_error/error": 1}, 3, ["--sync"]),
+        ("jax", o + ["jax"], {}, 0, []),
+    ]
+    if not probe:
+        progs = [p for p in progs if not p[0].startswith("c_")]
+    return progs
+
+
+# Programs run once more before the measured runs: the first import of torch
+# (or the first JIT compile) after a machine starts fills caches that the
+# run without devcheck would otherwise pay for alone.
+WARM = {"c_correct", "torch_startup", "torch_compile", "jax"}
+
+
+def run(argv, out_prefix, timeout, env=None):
+    """Runs argv with stdout/stderr to files; returns (status, wall s, peak RSS KiB)."""
+    t = time.perf_counter()
+    with open(out_prefix + ".out", "w") as so, open(out_prefix + ".err", "w") as se:
+        try:
+            p = subprocess.Popen(argv, stdout=so, stderr=se, env=env, start_new_session=True)
+        except OSError as e:
+            se.write(f"battery: cannot run {argv[0]}: {e}\n")
+            return 127, 0.0, 0
+        deadline = t + timeout
+        while True:
+            pid, status, ru = os.wait4(p.pid, os.WNOHANG)
+            if pid:
+                break
+            if time.perf_counter() > deadline:
+                os.killpg(p.pid, 9)
+                pid, status, ru = os.wait4(p.pid, 0)
+                se.write(f"battery: killed after {timeout} s\n")
+                return 124, time.perf_counter() - t, ru.ru_maxrss
+            time.sleep(0.02)
+    code = os.waitstatus_to_exitcode(status)
+    return code, time.perf_counter() - t, ru.ru_maxrss
+
+
+def metrics(path):
+    m = {}
+    try:
+        for line in open(path, errors="replace"):
+            if line.startswith("METRIC "):
+                _, k, v = line.split()
+                m[k] = float(v)
+    except (OSError, ValueError):
+        pass
+    return m
+
+
+def findings(path):
+    """{kind/severity: count of distinct findings}, the summary, and the
+    findings themselves, from a JSON Lines file (last line per id wins)."""
+    last, summary = {}, None
+    try:
+        for line in open(path, errors="replace"):
+            try:
+                r = json.loads(line)
+            except ValueError:
+                continue
+            if r.get("type") == "summary":
+                summary = r
+            elif r.get("type") == "finding":
+                last[(r.get("pid"), r["id"])] = r
+    except OSError:
+        return None, None, []
+    got = {}
+    for r in last.values():
+        k = f"{r['kind']}/{r['severity']}"
+        got[k] = got.get(k, 0) + 1
+    return got, summary, list(last.values())
+
+
+def serious(got):
+    """Errors and warnings only: info findings (unchecked kernels) are shown, not judged."""
+    return {k: v for k, v in (got or {}).items() if not k.endswith("/info")}
+
+
+def fmt(got):
+    if got is None:
+        return "no json"
+    return ",".join(f"{k.replace('/error', '/E').replace('/warning', '/W').replace('/info', '/I')}={v}"
+                    for k, v in sorted(got.items())) or "-"
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--devcheck", required=True)
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--probe")
+    ap.add_argument("--only")
+    ap.add_argument("--timeout", type=float, default=240)
+    a = ap.parse_args()
+    os.makedirs(a.out, exist_ok=True)
+    helptext = subprocess.run([a.devcheck, "--help"], capture_output=True, text=True).stdout
+    can_record = "record-launches" in helptext
+    can_replay = subprocess.run([a.devcheck, "replay", "--help"], capture_output=True).returncode == 0
+    print(f"battery: devcheck {a.devcheck} (record: {'yes' if can_record else 'no'}, "
+          f"replay: {'yes' if can_replay else 'no'})", flush=True)
+    only = set(a.only.split(",")) if a.only else None
+    rows, bad = [], 0
+    for name, argv, want, want_rc, opts in programs(a.probe):
+        if only and name not in only:
+            continue
+        pre = os.path.join(a.out, name)
+        if name in WARM:
+            run(argv, pre + ".warm", a.timeout)     # file and kernel caches filled, not measured
+        rc0, wall0, rss0 = run(argv, pre + ".plain", a.timeout)
+        m0 = metrics(pre + ".plain.out")
+        jpath = pre + ".jsonl"
+        rec = pre + ".rec"
+        shutil.rmtree(rec, ignore_errors=True)
+        for f in (jpath,):
+            if os.path.exists(f):
+                os.unlink(f)
+        dc = [a.devcheck, "--framework-caching", "--json", jpath] + opts
+        if can_record:
+            dc += ["--record-launches", rec]
+        rc1, wall1, rss1 = run(dc + ["--"] + argv, pre + ".dc", a.timeout)
+        m1 = metrics(pre + ".dc.out")
+        got, summary, _ = findings(jpath)
+        replay = None
+        if can_replay and can_record and glob.glob(os.path.join(rec, "*")):
+            rj = pre + ".replay.jsonl"
+            if os.path.exists(rj):
+                os.unlink(rj)
+            run([a.devcheck, "replay", "--json", rj] + sorted(glob.glob(os.path.join(rec, "*"))),
+                pre + ".replay", a.timeout)
+            replay, _, _ = findings(rj)
+        migrate = "--mode" in opts
+        want_rc1 = 0 if migrate else want_rc
+        problems = []
+        if rc0 != want_rc:
+            problems.append(f"exit {rc0} without devcheck (want {want_rc})")
+        if rc1 != want_rc1:
+            problems.append(f"exit {rc1} under devcheck (want {want_rc1})")
+        if serious(got) != want:
+            problems.append(f"findings {fmt(serious(got))} (want {fmt(want)})")
+        if replay is not None and serious(replay) != serious(got) and not migrate and "--sync" not in opts:
+            problems.append(f"replay {fmt(serious(replay))} differs from the live run")
+        if problems:
+            bad += 1
+        ratios = {"wall": wall1 / wall0 if wall0 else 0, "rss": rss1 / rss0 if rss0 else 0,
+                  "wall_s": (wall0, wall1), "rss_mib": (rss0 / 1024, rss1 / 1024)}
+        for k, v in m0.items():
+            if k in m1 and v:
+                ratios[k] = m1[k] / v
+        rows.append((name, fmt(want), fmt(got), "-" if replay is None else fmt(replay),
+                     f"{rc0}/{rc1}", "ok" if not problems else "FAIL: " + "; ".join(problems), ratios, m0, m1,
+                     summary))
+        print(f"battery: {name}: {'ok' if not problems else 'FAIL: ' + '; '.join(problems)}", flush=True)
+
+    print()
+    print(f"{'program':20} {'expected':22} {'live':34} {'replay':22} {'rc':6} verdict")
+    for name, want, got, rep, rc, verdict, *_ in rows:
+        print(f"{name:20} {want:22} {got:34} {rep:22} {rc:6} {verdict}")
+    print()
+    print("cost under devcheck, as ratios to the same run without it (measured values: without -> with)")
+    for name, *_, ratios, m0, m1, summary in rows:
+        (w0, w1), (r0, r1) = ratios["wall_s"], ratios["rss_mib"]
+        parts = [f"wall {w0:.1f} -> {w1:.1f} s (x{ratios['wall']:.2f})",
+                 f"peak RSS {r0:.0f} -> {r1:.0f} MiB (x{ratios['rss']:.2f})"]
+        for k in sorted(m0):
+            if k in m1:
+                parts.append(f"{k} {m0[k]:.4g} -> {m1[k]:.4g} (x{ratios.get(k, 0):.2f})")
+        if summary:
+            parts.append(f"checked {summary.get('launches_checked')} unchecked {summary.get('launches_unchecked')}")
+        print(f"  {name:20} " + "; ".join(parts))
+    print()
+    print(f"gpu-check: {len(rows) - bad} passed, {bad} failed")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
