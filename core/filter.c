@@ -74,19 +74,29 @@ static int matches(const char *list, const char *mangled, const char *demangled)
     return 0;
 }
 
-static int decide_selected(const struct dc_launch *l)
+int dc_filter_name_selected(const char *name, const char **why)
 {
     const char *inc = dc_opt.kernel_name, *exc = dc_opt.kernel_name_exclude;
     if ((!inc || !*inc) && (!exc || !*exc))
         return 1;
-    const char *mangled = l->kernel ? l->kernel : "";
+    const char *mangled = name ? name : "";
     char dem[1024];
     dc_demangle(mangled, dem, sizeof dem);
-    if (exc && *exc && matches(exc, mangled, dem))
+    if (exc && *exc && matches(exc, mangled, dem)) {
+        *why = "excluded by kernel_name_exclude";
         return 0;
-    if (inc && *inc && !matches(inc, mangled, dem))
+    }
+    if (inc && *inc && !matches(inc, mangled, dem)) {
+        *why = "not selected by kernel_name";
         return 0;
+    }
     return 1;
+}
+
+static int decide_selected(const struct dc_launch *l)
+{
+    const char *why;
+    return dc_filter_name_selected(l->kernel, &why);
 }
 
 /* Returns the kernel's cached info (a copy), creating it on first sight. */

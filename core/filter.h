@@ -13,6 +13,10 @@
  * launch; *first_unchecked is then set when it is the kernel's first (its
  * note is due), else 0. */
 int dc_filter_selected(const struct dc_launch *l, int mark_unchecked, int *first_unchecked);
+/* The decision itself, by the kernel's (mangled) name (NULL: unknown):
+ * 1 when selected, else 0 and *why says which option left it out
+ * ("excluded by kernel_name_exclude", "not selected by kernel_name"). */
+int dc_filter_name_selected(const char *name, const char **why);
 /* Forgets every decision and note (dc_check_reset). */
 void dc_filter_reset(void);
 /* fork handlers of the cache's lock (core/core.c registers them). */

@@ -5,6 +5,7 @@
 #include "core/core.h"
 #include "core/driver.h"
 #include "core/epoch.h"
+#include "core/filter.h"
 #include "core/image.h"
 #include "core/images.h"
 #include "report/finding.h"
@@ -217,6 +218,18 @@ static char *query_name(const void *key, int is_kernel)
 
 /* --- one kernel ------------------------------------------------------------------------ */
 
+/* A kernel the name filters (kernel_name, kernel_name_exclude) leave out
+ * is never checked: it gets no layout, and verbosity 2 says why. */
+static int filtered_out(struct dc_kernel *fill)
+{
+    const char *why;
+    if (dc_filter_name_selected(fill->name, &why))
+        return 0;
+    fill->unchecked = why;
+    dc_logv(2, "kernel %s: %s: not checked", fill->name ? fill->name : "?", why);
+    return 1;
+}
+
 /* Gathers the evidence for key and decides (core/evidence.c). */
 static void describe(struct dc_kernel *fill, const void *key, int is_kernel)
 {
@@ -226,6 +239,9 @@ static void describe(struct dc_kernel *fill, const void *key, int is_kernel)
     fill->name = query_name(key, is_kernel);
     if (!fill->name)
         fill->name = dc_images_name(key);
+    int named = fill->name != NULL;
+    if (named && filtered_out(fill))
+        return;
 
     struct dc_param *drv = NULL;
     unsigned ndrv = 0;
@@ -248,6 +264,10 @@ static void describe(struct dc_kernel *fill, const void *key, int is_kernel)
         } else if (kst == Q_ZERO && st == Q_ZERO) {
             zero_confirmed = 1;
         }
+    }
+    if (!named && filtered_out(fill)) {         /* named only now, or not at all */
+        free(drv);
+        return;
     }
 
     struct dc_evidence_in in;

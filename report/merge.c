@@ -128,6 +128,10 @@ int dc_model_add(struct dc_model *m, const char *line, size_t len, const char *o
         return -1;
     }
     const char *type = dc_json_str(dc_json_get(v, "type"));
+    if (type && !strcmp(type, "process")) {
+        dc_json_free(v);                /* a tree file's header (the wrapper reads it itself) */
+        return 0;
+    }
     int summary = type && !strcmp(type, "summary");
     if (!type || (!summary && strcmp(type, "finding"))) {
         say_why(why, whylen, "%s", "not a devcheck record (no \"type\" finding or summary)");

@@ -6,8 +6,9 @@
  *
  * Reading: a finding line is keyed by (origin file, host, pid, id), the
  * last line of a key wins (a repeated finding is written again at exit with
- * its final count); a summary line by (origin, host, pid).  A line that is
- * not a devcheck record is reported (origin, line number, why) and
+ * its final count); a summary line by (origin, host, pid); a tree file's
+ * header ({"type":"process",...}, read by the wrapper) is skipped.  A line
+ * that is not a devcheck record is reported (origin, line number, why) and
  * skipped; everything else is kept.
  *
  * Merging: findings of different processes are one finding when their

@@ -2,6 +2,7 @@
 #include "report/sinks.h"
 #include "report/report.h"
 #include "report/forklock.h"
+#include "report/format.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -40,6 +41,7 @@ static pthread_mutex_t sink_lock = PTHREAD_MUTEX_INITIALIZER;
 static int in_signal;
 static int verbosity;                   /* dc_logv's threshold */
 static int root = -1;                   /* this process is its tree's root (-1: not asked yet) */
+static char claim_dir[4096];            /* tree_dir: a shared file's first opener truncates it */
 static int shared_truncated;            /* the root truncated its shared files (once) */
 static uint64_t write_errors;           /* atomic */
 
@@ -252,8 +254,30 @@ static void sink_close(struct sink *s)
     s->cut = 0;
 }
 
+/* Under the wrapper: is this process the first of the tree to open `path`
+ * (TREE_DIR/.claim-<hash of the path>, created O_EXCL)?  A log_path each
+ * rank expands to its own file is then truncated by that rank's first
+ * process, as the root truncates the one file every process shares. */
+static int tree_claim(const char *path)
+{
+    if (!claim_dir[0])
+        return 0;
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (const unsigned char *c = (const unsigned char *)path; *c; c++)
+        h = (h ^ *c) * 0x100000001b3ull;
+    char claim[4200];
+    if ((size_t)snprintf(claim, sizeof claim, "%s/.claim-%016llx", claim_dir, (unsigned long long)h) >= sizeof claim)
+        return 0;
+    int fd = open(claim, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOCTTY, 0600);
+    if (fd < 0)
+        return 0;
+    close(fd);
+    return 1;
+}
+
 /* Opens sink s on option value opt (NULL/"": none).  trunc: truncate a
- * regular file (a per-process path). */
+ * regular file (a per-process path, or the root's shared one); under the
+ * wrapper also when this process is the first of the tree to open it. */
 static void sink_open(struct sink *s, const char *opt, int trunc)
 {
     s->fd = -1;
@@ -273,6 +297,8 @@ static void sink_open(struct sink *s, const char *opt, int trunc)
         snprintf(s->path, sizeof s->path, "%s", path);
         return;
     }
+    if (!trunc && tree_claim(path))
+        trunc = 1;
     int fd = open_checked(s, path, trunc ? O_TRUNC : 0, 0, &s->dev, &s->ino);
     if (fd < 0)
         return;
@@ -281,7 +307,76 @@ static void sink_open(struct sink *s, const char *opt, int trunc)
     snprintf(s->path, sizeof s->path, "%s", path);
 }
 
-/* The tree file: TREE_DIR/<pid>.<n>.jsonl, a new one per process image. */
+/* The wrapper's own path options (TREE_DIR/.paths: `key NUL pattern NUL`
+ * pairs), read once when the tree sink first opens; a fork child keeps
+ * them.  Each tree file starts with the process's own expansion of them. */
+static char tree_patterns[8192];
+static size_t tree_patterns_len;
+static char tree_header_buf[20480];
+
+static void tree_read_patterns(const char *dir)
+{
+    char path[4200];
+    tree_patterns_len = 0;
+    if ((size_t)snprintf(path, sizeof path, "%s/.paths", dir) >= sizeof path)
+        return;
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+    if (fd < 0)
+        return;
+    ssize_t n;
+    while (tree_patterns_len < sizeof tree_patterns &&
+           ((n = read(fd, tree_patterns + tree_patterns_len, sizeof tree_patterns - tree_patterns_len)) > 0 ||
+            (n < 0 && errno == EINTR)))
+        tree_patterns_len += n > 0 ? (size_t)n : 0;
+    close(fd);
+    if (tree_patterns_len == sizeof tree_patterns)
+        tree_patterns_len = 0;          /* cut: none rather than half */
+}
+
+/* {"type":"process","pid":P,"rank":R|null,"host":H,"paths":{key:expanded,...}}
+ * into s (no allocation: also in a fork child). */
+static void tree_header(struct sink *s)
+{
+    struct dc_buf b = { tree_header_buf, sizeof tree_header_buf, 0, 0 };
+    char host[256], path[4096];
+    if (gethostname(host, sizeof host - 1) != 0)
+        snprintf(host, sizeof host, "localhost");
+    host[sizeof host - 1] = 0;
+    int rank = dc_env_rank();
+    dc_bput(&b, "{\"type\":\"process\",\"pid\":%d,\"rank\":", (int)getpid());
+    if (rank < 0)
+        dc_bput(&b, "null");
+    else
+        dc_bput(&b, "%d", rank);
+    dc_bput(&b, ",\"host\":");
+    dc_bjson_str(&b, host);
+    dc_bput(&b, ",\"paths\":{");
+    int first = 1;
+    for (size_t at = 0; at < tree_patterns_len;) {
+        const char *key = tree_patterns + at;
+        size_t kl = strnlen(key, tree_patterns_len - at);
+        if (at + kl + 1 >= tree_patterns_len)
+            break;
+        const char *pat = key + kl + 1;
+        size_t pl = strnlen(pat, tree_patterns_len - (at + kl + 1));
+        if (at + kl + 1 + pl >= tree_patterns_len)
+            break;
+        at += kl + 1 + pl + 1;
+        if (dc_path_expand(pat, path, sizeof path) != 0)
+            continue;                   /* the wrapper uses its own expansion */
+        dc_bput(&b, "%s", first ? "" : ",");
+        first = 0;
+        dc_bjson_str(&b, key);
+        dc_bput(&b, ":");
+        dc_bjson_str(&b, path);
+    }
+    dc_bput(&b, "}}\n");
+    if (!b.truncated)
+        raw_write(s->fd, b.p, b.pos);
+}
+
+/* The tree file: TREE_DIR/<pid>.<n>.jsonl, a new one per process image,
+ * its first line the process's header (tree_header). */
 static void tree_open(struct sink *s, const char *dir)
 {
     s->fd = -1;
@@ -299,6 +394,7 @@ static void tree_open(struct sink *s, const char *dir)
             s->fd = fd;
             s->owned = 1;
             snprintf(s->path, sizeof s->path, "%s", path);
+            tree_header(s);
             return;
         }
         if (errno != EEXIST)
@@ -425,11 +521,14 @@ void dc_sinks_close(void)
 void dc_sinks_open(const char *log_path, const char *json_path, const char *tree_dir)
 {
     lock();
+    snprintf(claim_dir, sizeof claim_dir, "%s", tree_dir ? tree_dir : "");
     sink_open(&sinks[S_LOG], log_path, truncate_at_open(log_path));
     if (sinks[S_LOG].fd < 0)
         sinks[S_LOG].fd = 2;
     sink_open(&sinks[S_JSON], json_path, truncate_at_open(json_path));
     shared_truncated = 1;
+    if (tree_dir && *tree_dir)
+        tree_read_patterns(tree_dir);
     tree_open(&sinks[S_TREE], tree_dir);
     unlock();
 }

@@ -27,7 +27,11 @@
 
 /* Opens the log, JSON and tree sinks (NULL or "": stderr, no JSON, no tree
  * file).  tree_dir: the wrapper's directory; the records go to
- * TREE_DIR/<pid>.<n>.jsonl as well. */
+ * TREE_DIR/<pid>.<n>.jsonl as well, after a first line giving this
+ * process's own expansion of the wrapper's path options (TREE_DIR/.paths:
+ * `key NUL pattern NUL` pairs): {"type":"process",...,"paths":{key:path}}.
+ * Under tree_dir the first process to open a log or JSON path truncates it
+ * (TREE_DIR/.claim-<hash>). */
 void dc_sinks_open(const char *log_path, const char *json_path, const char *tree_dir);
 /* fork: prepare takes the sinks' lock, parent releases it, the child
  * re-initialises it; then (the report's child handler) the sinks whose path

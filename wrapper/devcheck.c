@@ -21,7 +21,9 @@
  * writes its JSON Lines records, one file per process image.  When the last
  * process has exited it merges them (report/merge.h): one SUMMARY line for
  * the tree, the used suppressions, and the merged JSON / SARIF / JUnit /
- * HTML files asked for; error_exitcode applies to the tree.  Signals sent to
+ * HTML files asked for, one per distinct expansion of their paths (each
+ * process expands %r, %h, %q{VAR} itself: see write_patterns);
+ * error_exitcode applies to the tree.  Signals sent to
  * the wrapper are forwarded to the program (those a terminal sends to the
  * whole foreground group reach it directly); the wrapper then exits with the
  * program's status, or dies of the program's signal, so its caller cannot
@@ -216,45 +218,213 @@ static void forward(int sig, siginfo_t *si, void *uc)
 
 static const int forwarded[] = { SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2, SIGALRM, SIGWINCH, SIGCONT };
 
+/* ---- the tree's files, grouped by each process's own paths ------------------------ */
+
+/* The path options the wrapper writes for the tree.  Every process expands
+ * them itself (its own %r, %h, %q{VAR}, %p) into its tree file's first line
+ * (report/sinks.c tree_header), so `devcheck --json r%r.jsonl -- mpirun ...`
+ * writes one file per rank, as `mpirun ... devcheck --json r%r.jsonl --`
+ * does.  The log takes each group's summary; a json_path with %p is written
+ * by the processes themselves. */
+enum { P_JSON, P_SARIF, P_JUNIT, P_HTML, P_LOG, P_COUNT };
+static const char *const path_keys[P_COUNT] = { "json_path", "sarif_path", "junit_path", "html_path", "log_path" };
+
+static const char *path_option(int k)
+{
+    const char *v = k == P_JSON ? dc_opt.json_path : k == P_SARIF ? dc_opt.sarif_path : k == P_JUNIT ?
+                    dc_opt.junit_path : k == P_HTML ? dc_opt.html_path : dc_opt.log_path;
+    if (!v[0] || ((k == P_JSON || k == P_LOG) && strstr(v, "%p")))
+        return NULL;
+    return v;
+}
+
+/* TREE/.paths: `key NUL pattern NUL` for each path option above. */
+static void write_patterns(const char *tree)
+{
+    char path[PATH_MAX + 8];
+    snprintf(path, sizeof path, "%s/.paths", tree);
+    FILE *f = fopen(path, "we");
+    if (!f)
+        return;                         /* every process then goes by the wrapper's own expansion */
+    for (int k = 0; k < P_COUNT; k++) {
+        const char *v = path_option(k);
+        if (v)
+            fprintf(f, "%s%c%s%c", path_keys[k], 0, v, 0);
+    }
+    fclose(f);
+}
+
+struct tfile {
+    char *path;
+    char *exp[P_COUNT];         /* the process's own expansion; NULL: the wrapper's */
+    int rank;                   /* from its header; -1: none */
+    int launcher;               /* no rank, no findings, in a tree with ranks (mark_launchers) */
+};
+
 static void bad_line(void *ctx, const char *origin, long lineno, const char *why)
 {
     (void)ctx;
     fprintf(stderr, "devcheck: %s:%ld: %s; skipped\n", origin, lineno, why);
 }
 
-/* Reads every file of the tree directory into m (in name order, so the
- * merged files do not depend on the directory's order), then removes them. */
-static size_t read_tree(struct dc_model *m, const char *dir)
+/* The header of a tree file: {"type":"process",...,"paths":{...}}. */
+static void read_header(struct tfile *t)
+{
+    FILE *f = fopen(t->path, "re");
+    if (!f)
+        return;
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t n = getline(&line, &cap, f);
+    fclose(f);
+    struct dc_json *v = n > 0 ? dc_json_parse(line, (size_t)n, NULL) : NULL;
+    free(line);
+    const char *type = dc_json_str(dc_json_get(v, "type"));
+    t->rank = -1;
+    if (type && !strcmp(type, "process")) {
+        t->rank = (int)dc_json_int(dc_json_get(v, "rank"), -1);
+        const struct dc_json *paths = dc_json_get(v, "paths");
+        for (int k = 0; k < P_COUNT; k++) {
+            const char *e = dc_json_str(dc_json_get(paths, path_keys[k]));
+            t->exp[k] = e && *e ? strdup(e) : NULL;
+        }
+    }
+    dc_json_free(v);
+}
+
+/* The tree's files (in name order, so the merged files do not depend on the
+ * directory's order), each with its header; *n of them. */
+static struct tfile *scan_tree(const char *dir, size_t *n)
 {
     struct dirent **names = NULL;
-    int n = scandir(dir, &names, NULL, versionsort);
-    size_t files = 0;
-    char path[PATH_MAX + 300];
-    for (int i = 0; i < n; i++) {
-        if (names[i]->d_name[0] != '.') {
-            snprintf(path, sizeof path, "%s/%s", dir, names[i]->d_name);
-            if (dc_model_add_file(m, path, bad_line, NULL) == 0)
-                files++;
-            unlink(path);
-        }
+    int k = scandir(dir, &names, NULL, versionsort);
+    struct tfile *t = calloc(k > 0 ? (size_t)k : 1, sizeof *t);
+    *n = 0;
+    for (int i = 0; i < k; i++) {
+        if (t && names[i]->d_name[0] != '.' && asprintf(&t[*n].path, "%s/%s", dir, names[i]->d_name) >= 0)
+            read_header(&t[(*n)++]);
         free(names[i]);
     }
     free(names);
-    rmdir(dir);
-    return files;
+    return t;
 }
 
-/* The log the wrapper's own summary goes to: log_path when it does not
- * name a process (%p), else stderr. */
-static FILE *summary_stream(void)
+/* Frees t and removes the directory with everything in it (the processes'
+ * files, .paths, the log claims). */
+static void remove_tree(const char *dir, struct tfile *t, size_t n)
 {
-    if (!dc_opt.log_path[0] || strstr(dc_opt.log_path, "%p"))
-        return stderr;
-    char path[PATH_MAX];
-    if (dc_path_expand(dc_opt.log_path, path, sizeof path) != 0)
-        return stderr;
-    FILE *f = fopen(path, "ae");
-    return f ? f : stderr;
+    for (size_t i = 0; i < n; i++) {
+        free(t[i].path);
+        for (int k = 0; k < P_COUNT; k++)
+            free(t[i].exp[k]);
+    }
+    free(t);
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    while (d && (e = readdir(d)) != NULL)
+        if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+            unlinkat(dirfd(d), e->d_name, 0);
+    if (d)
+        closedir(d);
+    rmdir(dir);
+}
+
+/* The merged model of the files whose `in` is set (all when in is NULL; a
+ * bad line is named then only, once); *files: how many could be read.
+ * NULL: out of memory. */
+static struct dc_model *tree_model(const struct tfile *t, size_t n, const char *in, size_t *files)
+{
+    struct dc_model *m = dc_model_new(dc_opt.source_root);
+    *files = 0;
+    if (!m)
+        return NULL;
+    for (size_t i = 0; i < n; i++)
+        if ((!in || in[i]) && dc_model_add_file(m, t[i].path, in ? NULL : bad_line, NULL) == 0)
+            (*files)++;
+    m->migrate = dc_opt.mode == DC_MODE_MIGRATE;
+    dc_model_merge(m);
+    return m;
+}
+
+/* A launcher (torchrun's own Python process, which touches CUDA) has no
+ * rank of its own: %r would make it rank 0.  A process without a rank and
+ * without findings, in a tree where other processes have a rank, is left
+ * out of the files a %r path names (the tree's summary still counts it), so
+ * each rank's file holds that rank's records only. */
+static void mark_launchers(struct tfile *t, size_t n, const struct dc_model *whole)
+{
+    int ranked = 0;
+    for (size_t i = 0; i < n; i++)
+        ranked |= t[i].rank >= 0;
+    for (size_t i = 0; ranked && i < n; i++) {
+        t[i].launcher = t[i].rank < 0;
+        for (size_t p = 0; p < whole->nprocs && t[i].launcher; p++)
+            if (whole->procs[p].findings && !strcmp(whole->procs[p].origin, t[i].path))
+                t[i].launcher = 0;
+    }
+}
+
+/* Path option k as file i's process expanded it; own: the wrapper's
+ * expansion (a file without a header: the process could not read TREE/.paths). */
+static const char *group_key(const struct tfile *t, size_t i, int k, const char *own)
+{
+    return t[i].exp[k] ? t[i].exp[k] : own;
+}
+
+/* The groups of path option k: fn(path, model of the group, ctx) once per
+ * distinct expansion, `whole` for a group of every file (and for a tree
+ * without files, under the wrapper's own expansion).  path has its '%'
+ * doubled (the writers expand it again).  Returns the number of groups. */
+static size_t for_each_group(const struct tfile *t, size_t n, int k, struct dc_model *whole,
+                             void (*fn)(const char *path, struct dc_model *m, void *ctx), void *ctx)
+{
+    const char *pattern = path_option(k);
+    char own[PATH_MAX], esc[2 * PATH_MAX];
+    if (!pattern || dc_path_expand(pattern, own, sizeof own) != 0)
+        return 0;
+    char *in = calloc(n + 1, 1), *done = calloc(n + 1, 1);
+    if (!in || !done)
+        n = 0;                          /* out of memory: the whole tree, as one */
+    int by_rank = strstr(pattern, "%r") != NULL;
+    for (size_t i = 0; i < n; i++)
+        done[i] = by_rank && t[i].launcher;
+    size_t groups = 0;
+    for (size_t i = 0; i <= n; i++) {
+        int rest = i == n;              /* no group yet (no files): the wrapper's own expansion */
+        if (rest ? groups > 0 : done[i])
+            continue;
+        const char *key = rest ? own : group_key(t, i, k, own);
+        size_t members = 0;
+        for (size_t j = 0; j < n; j++) {
+            in[j] = !done[j] && !strcmp(group_key(t, j, k, own), key);
+            done[j] |= in[j];
+            members += in[j];
+        }
+        size_t e = 0;
+        for (const char *c = key; *c && e + 2 < sizeof esc; c++) {
+            if (*c == '%')
+                esc[e++] = '%';
+            esc[e++] = *c;
+        }
+        esc[e] = 0;
+        size_t files;
+        struct dc_model *m = members == n ? whole : tree_model(t, n, in, &files);
+        if (m)
+            fn(esc, m, ctx);
+        if (m != whole)
+            dc_model_free(m);
+        groups++;
+    }
+    free(in);
+    free(done);
+    return groups;
+}
+
+static void write_document(const char *path, struct dc_model *m, void *ctx)
+{
+    int k = *(const int *)ctx;
+    dc_model_write_documents(m, k == P_SARIF ? path : NULL, k == P_JUNIT ? path : NULL, k == P_HTML ? path : NULL,
+                             k == P_JSON ? path : NULL);
 }
 
 /* The suppressions used, the processes that left no summary, the SUMMARY. */
@@ -271,6 +441,20 @@ static void print_summary(const struct dc_model *m, FILE *out)
     struct dc_buf b = { line, sizeof line, 0, 0 };
     dc_text_summary_for_model(m, &b);
     fprintf(out, "%s\n", line);
+}
+
+/* A group's summary to its log (the tree's, when it is one group). */
+static void write_log_summary(const char *path, struct dc_model *m, void *ctx)
+{
+    size_t tree_files = *(const size_t *)ctx;
+    char p[PATH_MAX];
+    FILE *f = dc_path_expand(path, p, sizeof p) == 0 ? fopen(p, "ae") : NULL;
+    FILE *out = f ? f : stderr;
+    if (!tree_files)
+        fprintf(out, "devcheck: no process of the tree used CUDA: nothing was checked\n");
+    print_summary(m, out);
+    if (f)
+        fclose(f);
 }
 
 /* Dies of `sig` as the program did (no core dump of the wrapper itself). */
@@ -329,7 +513,7 @@ static int run_tree(char **prog, const char *tree)
     close(err_pipe[0]);
     if (r == (ssize_t)sizeof exec_errno) {
         waitpid(pid, NULL, 0);
-        rmdir(tree);
+        remove_tree(tree, NULL, 0);
         fprintf(stderr, "devcheck: cannot run '%s': %s\n", prog[0], strerror(exec_errno));
         return exec_errno == ENOENT ? 127 : 126;
     }
@@ -350,25 +534,27 @@ static int run_tree(char **prog, const char *tree)
         }
     }
 
-    struct dc_model *m = dc_model_new(dc_opt.source_root);
-    size_t files = m ? read_tree(m, tree) : 0;
-    rmdir(tree);
+    size_t n = 0, files = 0;
+    struct tfile *t = scan_tree(tree, &n);
+    struct dc_model *m = tree_model(t, t ? n : 0, NULL, &files);
     int errors = 0;
     if (m) {
-        m->migrate = dc_opt.mode == DC_MODE_MIGRATE;
-        dc_model_merge(m);
         errors = m->totals.errors > 0;
-        const char *json = dc_opt.json_path[0] && !strstr(dc_opt.json_path, "%p") ? dc_opt.json_path : NULL;
-        dc_model_write_documents(m, dc_opt.sarif_path, dc_opt.junit_path, dc_opt.html_path, json);
+        mark_launchers(t, t ? n : 0, m);
+        for (int k = P_JSON; k <= P_HTML; k++)
+            for_each_group(t, t ? n : 0, k, m, write_document, &k);
         if (dc_opt.mode != DC_MODE_OFF) {
-            FILE *out = summary_stream();
-            if (!files)
-                fprintf(out, "devcheck: no process of the tree used CUDA: nothing was checked\n");
-            print_summary(m, out);
-            if (out != stderr)
-                fclose(out);
+            /* the tree's summary: to the log, or to each log of a log_path
+             * its processes expand differently (%r) and then to stderr too */
+            size_t logs = for_each_group(t, t ? n : 0, P_LOG, m, write_log_summary, &files);
+            if (logs != 1) {
+                if (!files)
+                    fprintf(stderr, "devcheck: no process of the tree used CUDA: nothing was checked\n");
+                print_summary(m, stderr);
+            }
         }
     }
+    remove_tree(tree, t, t ? n : 0);
     dc_model_free(m);
     fflush(NULL);
     if (WIFSIGNALED(status))
@@ -394,22 +580,70 @@ static int parse_command_line(int argc, char **argv, int *consumed, char *opts, 
 
 /* ---- devcheck report FILE... ------------------------------------------------------ */
 
+/* `devcheck report`'s command line, GNU getopt style: options before,
+ * between and after the files, everything after `--` a file (and `-`
+ * alone).  The options go to dc_opt; the files, in their order, to
+ * files[] (NULL-terminated, argc entries at most).  0, or 2 (said why). */
+static int parse_report_line(int argc, char **argv, char **files)
+{
+    char opts[4096] = "", one[4096], err[2048];
+    size_t nf = 0, len = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--")) {
+            while (++i < argc)
+                files[nf++] = argv[i];
+            break;
+        }
+        if (a[0] != '-' || !a[1]) {
+            files[nf++] = argv[i];
+            continue;
+        }
+        /* one option: alone (a bool, --key=value), else with its value */
+        int consumed = 0;
+        if (dc_options_from_argv(1, argv + i, &consumed, one, sizeof one, err, sizeof err) != 0 &&
+            dc_options_from_argv(i + 1 < argc ? 2 : 1, argv + i, &consumed, one, sizeof one, err, sizeof err) != 0) {
+            fprintf(stderr, "%s\n", err);
+            return 2;
+        }
+        i += consumed - 1;
+        size_t n = strlen(one);
+        if (len + n + 2 > sizeof opts) {
+            fprintf(stderr, "devcheck: ERROR: report: too many options\n");
+            return 2;
+        }
+        snprintf(opts + len, sizeof opts - len, "%s%s", len ? ":" : "", one);
+        len += n + (len ? 1 : 0);
+    }
+    files[nf] = NULL;
+    if (dc_options_parse(opts, err, sizeof err) != 0) {
+        fprintf(stderr, "%s\n", err);
+        return 2;
+    }
+    return 0;
+}
+
 static int report_main(int argc, char **argv)
 {
-    char opts[4096];
-    int consumed = 0;
-    if (parse_command_line(argc, argv, &consumed, opts, sizeof opts) != 0)
+    char **files = calloc((size_t)argc + 1, sizeof *files);
+    if (!files)
+        die(2, "devcheck: out of memory%s%s", "", "");
+    if (parse_report_line(argc, argv, files) != 0) {
+        free(files);
         return 2;
+    }
     if (dc_opt.help) {
         printf("usage: devcheck report [--json F] [--sarif F] [--junit F] [--html F] [--source-root D] FILE...\n"
                "  Merges devcheck JSON Lines files (processes, ranks, hosts) into one deduplicated\n"
-               "  report on stdout and the files asked for.  Exit status: 0 no errors found, 1 errors\n"
-               "  found, 2 a bad command line or a file that cannot be read.\n");
+               "  report on stdout and the files asked for.  Options may come before, between and\n"
+               "  after the files; every argument after -- is a file.  Exit status: 0 no errors\n"
+               "  found, 1 errors found, 2 a bad command line or a file that cannot be read.\n");
+        free(files);
         return 0;
     }
-    char **files = argv + 1 + consumed;
     if (!files[0]) {
         fprintf(stderr, "devcheck: ERROR: report: no files given (usage: devcheck report [options] FILE...)\n");
+        free(files);
         return 2;
     }
     struct dc_model *m = dc_model_new(dc_opt.source_root);
@@ -436,6 +670,7 @@ static int report_main(int argc, char **argv)
                                             dc_opt.json_path[0] ? dc_opt.json_path : NULL);
     int errors = m->totals.errors > 0;
     dc_model_free(m);
+    free(files);
     return unreadable || bad_docs ? 2 : errors ? 1 : 0;
 }
 
@@ -606,6 +841,7 @@ int main(int argc, char **argv)
             die(126, "devcheck: cannot create a directory for the process tree's records: %s%s", strerror(errno), "");
     }
     add_option("tree_dir", tree);
+    write_patterns(tree);
     if (dc_opt.json_path[0] && !strstr(dc_opt.json_path, "%p"))
         add_option("json_path", "");            /* the wrapper writes the merged file */
     if (dc_opt.error_exitcode)

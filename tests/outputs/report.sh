@@ -41,6 +41,38 @@ expect_eq "report: SARIF names the rank" "[1]" "$(py '
 import json, sys
 r = json.load(open(sys.argv[1]))["runs"][0]["results"]
 print([p["rank"] for p in r[0]["properties"]["processes"]])' "$TMPD/m.sarif")"
+# options anywhere until `--` (issue 29): before (above), between and after
+# the files, and a file named like an option after `--`, give the same
+# report, status and files
+merged() {
+    py '
+import json, sys
+for l in open(sys.argv[1]):
+    o = json.loads(l)
+    if o["type"] == "finding":
+        print("finding %s rank=%s count=%d" % (o["kind"], [p["rank"] for p in o["processes"]], o["count"]))
+    else:
+        print("summary findings=%d ranks=%s" % (o["findings"], sorted(p["rank"] for p in o["processes"])))' "$1"
+}
+cp "$TMPD/r.1.jsonl" "$TMPD/--json"
+for order in between after dashdash; do
+    rm -f "$TMPD/o.jsonl" "$TMPD/o.sarif" "$TMPD/o.xml"
+    case $order in
+        between) run "$TMPD/o" "$DEVCHECK_BIN" report "$TMPD/r.0.jsonl" --json "$TMPD/o.jsonl" --sarif "$TMPD/o.sarif" \
+                     "$TMPD/r.1.jsonl" --junit "$TMPD/o.xml" ;;
+        after) run "$TMPD/o" "$DEVCHECK_BIN" report "$TMPD/r.0.jsonl" "$TMPD/r.1.jsonl" --json "$TMPD/o.jsonl" \
+                   --sarif="$TMPD/o.sarif" --junit "$TMPD/o.xml" ;;
+        dashdash) run "$TMPD/o" sh -c 'cd "$1" && shift && exec "$@"' sh "$TMPD" "$DEVCHECK_BIN" report \
+                      --json o.jsonl r.0.jsonl --sarif o.sarif --junit=o.xml -- --json ;;
+    esac
+    expect_eq "report, options $order: status" 1 "$(rc_of "$TMPD/o")"
+    expect_eq "report, options $order: stdout" "$(cat "$TMPD/m.out")" "$(cat "$TMPD/o.out")"
+    expect_eq "report, options $order: stderr lines" 2 "$(wc -l <"$TMPD/o.err")"
+    expect_eq "report, options $order: merged JSON" "finding device_mismatch rank=[1] count=1
+summary findings=1 ranks=[0, 1]" "$(merged "$TMPD/o.jsonl")"
+    [ -s "$TMPD/o.sarif" ] && [ -s "$TMPD/o.xml" ] || fail "report, options $order: no SARIF or JUnit"
+done
+expect_grep "^devcheck: --json:3: truncated record" "$TMPD/o.err"
 # the same finding from two processes is one finding with both shares
 run "$TMPD/d" "$DEVCHECK_BIN" report "$TMPD/copy.jsonl" "$TMPD/again.1.jsonl"
 expect_grep '^devcheck: SUMMARY: 1 finding .*; 2 processes$' "$TMPD/d.out"
