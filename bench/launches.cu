@@ -8,7 +8,13 @@
 //   SECTIONS  comma-separated: ptr8 (a kernel with 8 pointer parameters),
 //             struct64 (one 64-byte struct of 8 pointers passed by value),
 //             alloc0 / alloc40 (cudaMalloc + cudaFree of 256 bytes, 0 or 40
-//             extra frames deep), mem (bytes per live allocation)
+//             extra frames deep), mem (bytes per live allocation),
+//             repeat (a launch like ptr8's whose last operand is device 1's
+//             memory, peer access enabled: a peer_access warning, reported at
+//             its first launch and repeated by every measured one; 8 kernels
+//             in turn, 8 findings, 40 frames deeper than the section),
+//             suppressed (the same, findings that bench/run.sh's suppression
+//             file matches)
 //   N         iterations of each measured loop
 //   LIVE      the launch sections run once at each of these counts of live
 //             allocations of mixed sizes (64 B .. 64 KiB, every device), made
@@ -16,7 +22,8 @@
 // Prints one line per section: `NAME@LIVE ns=<CPU ns per op>`, and for mem
 // `mem@LIVE heap=<bytes> rss=<bytes>` (the growth of malloc's heap and of
 // the resident set while the live allocations were made, per allocation).
-// Every launch's operands are on the launch device: devcheck finds nothing.
+// Every launch's operands of ptr8 and struct64 are on the launch device:
+// devcheck finds nothing there.
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -32,6 +39,25 @@ struct ptr8_args {
 
 __global__ void k_ptr8(float *a, const float *b, const float *c, const float *d, const float *e,
                        const float *f, const float *g, const float *h)
+{
+    int i = threadIdx.x;
+    a[i] += b[i] + c[i] + d[i] + e[i] + f[i] + g[i] + h[i];
+}
+
+// The repeated and the suppressed findings' kernels: ptr8's body under 8
+// names each, one per finding (more than a thread's cache of recent stacks
+// holds, as in a training step with several findings).
+template <int I>
+__global__ void k_repeat(float *a, const float *b, const float *c, const float *d, const float *e,
+                         const float *f, const float *g, const float *h)
+{
+    int i = threadIdx.x;
+    a[i] += b[i] + c[i] + d[i] + e[i] + f[i] + g[i] + h[i];
+}
+
+template <int I>
+__global__ void k_suppressed(float *a, const float *b, const float *c, const float *d, const float *e,
+                             const float *f, const float *g, const float *h)
 {
     int i = threadIdx.x;
     a[i] += b[i] + c[i] + d[i] + e[i] + f[i] + g[i] + h[i];
@@ -104,6 +130,52 @@ static void run_ptr8(long n, long live)
     for (long i = 0; i < n; i++)
         k_ptr8<<<1, 32>>>((float *)buf[0], buf[1], buf[2], buf[3], buf[4], buf[5], buf[6], buf[7]);
     s.end(n);
+}
+
+static float *peer_buf;      // on device 1, peer access from device 0 enabled
+
+// The repeat and suppressed sections: each launch repeats a finding of the
+// warm-up (same kernel, operand and stack), 40 frames deeper than the
+// section (a program's launches come from deep stacks; a clean launch costs
+// the same at any depth).
+#define PEER_DEPTH 40
+#define PEER_ARGS (float *)buf[0], buf[1], buf[2], buf[3], buf[4], buf[5], buf[6], peer_buf
+// Launch i of the repeat or the suppressed section: one of 8 kernels in turn.
+template <template <int> class K> static void launch_peer(long i)
+{
+    switch (i & 7) {
+    case 0: K<0>::launch(); break;
+    case 1: K<1>::launch(); break;
+    case 2: K<2>::launch(); break;
+    case 3: K<3>::launch(); break;
+    case 4: K<4>::launch(); break;
+    case 5: K<5>::launch(); break;
+    case 6: K<6>::launch(); break;
+    default: K<7>::launch(); break;
+    }
+}
+template <int I> struct repeat_k {
+    static void launch() { k_repeat<I><<<1, 32>>>(PEER_ARGS); }
+};
+template <int I> struct suppressed_k {
+    static void launch() { k_suppressed<I><<<1, 32>>>(PEER_ARGS); }
+};
+
+__attribute__((noinline)) static void peer_deep(int depth, const char *name, void (*launch)(long), long n, long live)
+{
+    if (depth > 0) {
+        peer_deep(depth - 1, name, launch, n, live);
+        __asm__ volatile("" ::: "memory");      // not a tail call: the frame stays
+        return;
+    }
+    section *s = nullptr;
+    for (long i = -104; i < n; i++) {
+        if (i == 0)
+            s = new section(name, live);
+        launch(i);
+    }
+    s->end(n);
+    delete s;
 }
 
 static void run_struct64(long n, long live)
@@ -183,6 +255,16 @@ int main(int argc, char **argv)
     CHECK(cudaSetDevice(0));
     for (int i = 0; i < 8; i++)
         CHECK(cudaMalloc(&buf[i], 32 * sizeof(float)));
+    if (want("repeat") || want("suppressed")) {
+        if (ndev < 2) {
+            fprintf(stderr, "repeat, suppressed: need 2 devices\n");
+            return 2;
+        }
+        CHECK(cudaSetDevice(1));
+        CHECK(cudaMalloc(&peer_buf, 32 * sizeof(float)));
+        CHECK(cudaSetDevice(0));
+        CHECK(cudaDeviceEnablePeerAccess(1, 0));
+    }
     live_allocs.reserve((size_t)lives.back() + 16);
     for (long live : lives) {
         long before_rss = rss_bytes();
@@ -199,6 +281,10 @@ int main(int argc, char **argv)
             run_ptr8(n, live);
         if (want("struct64"))
             run_struct64(n, live);
+        if (want("repeat"))
+            peer_deep(PEER_DEPTH, "repeat", launch_peer<repeat_k>, n, live);
+        if (want("suppressed"))
+            peer_deep(PEER_DEPTH, "suppressed", launch_peer<suppressed_k>, n, live);
         if (want("alloc0"))
             alloc_deep(0, n, live, "alloc0");
         if (want("alloc40"))
@@ -209,5 +295,7 @@ int main(int argc, char **argv)
         CHECK(cudaFree(q));
     for (int i = 0; i < 8; i++)
         CHECK(cudaFree(buf[i]));
+    if (peer_buf)
+        CHECK(cudaFree(peer_buf));
     return 0;
 }

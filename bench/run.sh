@@ -8,14 +8,16 @@
 #    toggles instrumentation around them) per launch of a kernel with 8
 #    pointer parameters and of one with a 64-byte struct of pointers, at 10,
 #    10,000 and 1,000,000 live allocations of mixed sizes; per cudaMalloc +
-#    cudaFree 0 and 40 frames deep;
+#    cudaFree 0 and 40 frames deep; per launch that repeats a finding already
+#    reported, and one already suppressed (8 findings in turn, 40 frames
+#    deep), beside a clean launch in the same run;
 #  - bytes per live allocation (malloc's heap and the resident set, growing
 #    from 10,000 to 1,000,000 live allocations);
 #  - CPU time per launch and per allocation+free: configurations run in
 #    turn, REPEAT rounds, the minimum of each;
 #  - the registry's lookups from 1, 2 and 4 threads (bench/regbench.c: the
 #    core's registry directly; the sim serialises launches).
-# Then each budget of issue 13 as a PASS/FAIL line.  Runs on the simulated
+# Then each budget of issues 13 and 25 as a PASS/FAIL line.  Runs on the simulated
 # GPUs.  Not a test (times vary); tests/bench/ checks that it runs and that a
 # launch stays under a margin of instructions.
 #
@@ -64,11 +66,14 @@ in_cfg() {
 
 # --- instructions: callgrind ---------------------------------------------------
 # cg CONFIG TAG SECTIONS LIVE...: one callgrind run; each measured section is
-# a dump, written to $OUT/TAG.CONFIG.ir as "NAME@LIVE instructions".
+# a dump, appended to $OUT/ir.CONFIG$IRS as "NAME@LIVE total own".
+# EXTRA_OPTS: more DEVCHECK_OPTIONS for the run.
+IRS=
+EXTRA_OPTS=
 cg() {
     c=$1; tag=$2; sections=$3; shift 3
     rm -f "$OUT/cg.$tag.$c".*
-    in_cfg "$c" valgrind --tool=callgrind --instr-atstart=no --dump-instr=no \
+    in_cfg "$c" env ${EXTRA_OPTS:+DEVCHECK_OPTIONS="$(cfg_env "$c" | sed -n 's/^DEVCHECK_OPTIONS=//p')${EXTRA_OPTS}"} valgrind --tool=callgrind --instr-atstart=no --dump-instr=no \
         --callgrind-out-file="$OUT/cg.$tag.$c" "$prog" "$sections" "$N" "$@" \
         >"$OUT/cg.$tag.$c.stdout" 2>"$OUT/cg.$tag.$c.stderr" ||
         { echo "bench: callgrind run $tag failed under $c (see $OUT/cg.$tag.$c.stderr)" >&2; exit 1; }
@@ -79,17 +84,24 @@ cg() {
         total=$(sed -n 's/^totals: *//p' "$f")
         own=$(awk -f "$ROOT/bench/own.awk" "$f" | awk '$1 ~ /libdevcheck\.so$/ { n += $2 } END { print n + 0 }')
         echo "$name $total $own"
-    done >>"$OUT/ir.$c"
+    done >>"$OUT/ir.$c$IRS"
 }
+# the suppressions of the suppressed section's findings
+printf '{\n   bench-suppressed\n   devcheck:peer_access\n   kernel:*k_suppressed*\n}\n' >"$OUT/bench.supp"
 for c in $CONFIGS; do
     : >"$OUT/ir.$c"
+    : >"$OUT/ir.$c.rep"
     # shellcheck disable=SC2086
     cg "$c" launch ptr8,struct64 $LIVES
     cg "$c" alloc alloc0,alloc40 "$first_live"
+    # repeated findings, beside a clean launch of the same run
+    case $c in off|interpose|cupti|both) EXTRA_OPTS=":suppressions=$OUT/bench.supp" ;; esac
+    IRS=.rep cg "$c" repeat ptr8,repeat,suppressed "$first_live"
+    EXTRA_OPTS=
 done
-# ir CONFIG NAME@LIVE: instructions per operation; own: of which in libdevcheck.so
-ir() { awk -v k="$2" -v n="$N" '$1 == k { printf "%.0f", $2 / n; f = 1 } END { if (!f) print "nan" }' "$OUT/ir.$1"; }
-own() { awk -v k="$2" -v n="$N" '$1 == k { printf "%.0f", $3 / n; f = 1 } END { if (!f) print "nan" }' "$OUT/ir.$1"; }
+# ir CONFIG NAME@LIVE [SUFFIX]: instructions per operation; own: of which in libdevcheck.so
+ir() { awk -v k="$2" -v n="$N" '$1 == k { printf "%.0f", $2 / n; f = 1 } END { if (!f) print "nan" }' "$OUT/ir.$1${3:-}"; }
+own() { awk -v k="$2" -v n="$N" '$1 == k { printf "%.0f", $3 / n; f = 1 } END { if (!f) print "nan" }' "$OUT/ir.$1${3:-}"; }
 
 # --- bytes per live allocation ----------------------------------------------------
 mem_lives="10000 $last_live"
@@ -126,11 +138,11 @@ printf 'CPU times the minimum of %s interleaved rounds of %s; added = configurat
 printf '%-38s' "instructions per operation"
 for c in $CONFIGS; do printf '%11s' "$c"; done
 printf '\n'
-row() {     # row LABEL NAME@LIVE
+row() {     # row LABEL NAME@LIVE [SUFFIX]
     printf '%-38s' "$1"
     for c in $CONFIGS; do
-        v=$(ir "$c" "$2")
-        if [ "$c" = none ]; then printf '%11s' "$v"; else printf '%11s' "+$(calc "$v - $(ir none "$2")")"; fi
+        v=$(ir "$c" "$2" "${3:-}")
+        if [ "$c" = none ]; then printf '%11s' "$v"; else printf '%11s' "+$(calc "$v - $(ir none "$2" "${3:-}")")"; fi
     done
     printf '\n'
 }
@@ -145,6 +157,9 @@ for live in $LIVES; do
 done
 row "cudaMalloc+cudaFree, 0 frames" "alloc0@$first_live"
 row "cudaMalloc+cudaFree, 40 frames" "alloc40@$first_live"
+row "launch repeating a reported finding" "repeat@$first_live" .rep
+row "launch repeating a suppressed finding" "suppressed@$first_live" .rep
+row "  clean launch of the same run" "ptr8@$first_live" .rep
 orow "  in libdevcheck.so: 8 pointers" "ptr8@$first_live"
 orow "  in libdevcheck.so: 64-byte struct" "struct64@$first_live"
 orow "  in libdevcheck.so: malloc+free" "alloc0@$first_live"
@@ -237,6 +252,19 @@ if has none && [ -n "$backends" ]; then
         verdict "$([ "$1" -le "$lim" ] && echo 1)" "CPU time added, $label: +$1 ns (worst: backend=$2) <= $lim ns"
     done
 fi
+# issue 25: a repeated (or suppressed) finding costs what a clean launch
+# costs, within 2x the instructions of the clean launch of the same run
+for s in repeat:"repeating a reported finding" suppressed:"repeating a suppressed finding"; do
+    name=${s%%:*}; label=${s#*:}
+    w=""; for b in $backends; do
+        q=$(calc "$(ir "$b" "$name@$first_live" .rep) / $(ir "$b" "ptr8@$first_live" .rep)" 2)
+        if [ -z "$w" ] || [ "$(calc "$q > ${w%% *}")" = 1 ]; then w="$q $b"; fi
+    done
+    [ -n "$w" ] || continue
+    set -- $w
+    verdict "$([ "$(calc "$1 <= 2")" = 1 ] && echo 1)" \
+        "launch $label: x$1 the instructions of a clean launch (worst: backend=$2; $(ir "$2" "$name@$first_live" .rep) vs $(ir "$2" "ptr8@$first_live" .rep)) <= 2x"
+done
 if has none && has floor; then
     printf 'info  the floor (pass-through shim): +%s instr per launch (8 pointers), +%s per allocation+free\n' \
         "$(calc "$(ir floor "ptr8@$first_live") - $(ir none "ptr8@$first_live")")" \

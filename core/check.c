@@ -79,10 +79,12 @@ static void alloc_view(struct dc_finding_alloc *out, const struct dc_alloc *a)
 static uint32_t launch_stack(struct ctx *c)
 {
     if (!c->have_stack) {
-        /* frames: dc_stack_capture <- launch_stack <- emit <- check_word ... <-
-         * dc_check_launch <- the interposer; report time drops libdevcheck's
-         * own frames, so no exact skip is needed. */
-        c->launch_stack = dc_stack_capture(0);
+        /* frames: dc_stack_capture_finding <- launch_stack <- emit <-
+         * check_word ... <- dc_check_launch <- the interposer; report time
+         * drops libdevcheck's own frames, so no exact skip is needed.  A
+         * finding's stack seen before on this thread (a repeat) is proven
+         * from the thread's cache, not unwound. */
+        c->launch_stack = dc_stack_capture_finding(0, (uintptr_t)c->l->kernel_key);
         c->have_stack = 1;
     }
     return c->launch_stack;

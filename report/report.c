@@ -270,13 +270,28 @@ static void halt(void)
     abort();
 }
 
-static int record_finding(const struct dc_finding *f);
+static int record_finding(const struct dc_finding *f, const struct fkey *key);
+static void finding_key(const struct dc_finding *f, struct fkey *key);
+static int count_repeat_locked(const struct fkey *key);
 
 /* halt_on_error stops at the first occurrence of an error finding, whether
- * it was printed, only counted (print_limit) or dropped. */
+ * it was printed, only counted (print_limit) or dropped.
+ *
+ * A repeat is decided first, from the key alone: one lookup under rep_lock
+ * and a count, nothing gathered that only a first occurrence needs (NVTX
+ * ranges, symbols).  A finding that is new gathers its NVTX ranges, then is
+ * recorded (record_finding looks the key up again: another thread may have
+ * recorded it meanwhile, and then it is a repeat). */
 void dc_report_finding(const struct dc_finding *f)
 {
     if (!f || !f->launch)
+        return;
+    struct fkey key;
+    finding_key(f, &key);
+    pthread_mutex_lock(&rep_lock);
+    int repeat = count_repeat_locked(&key);
+    pthread_mutex_unlock(&rep_lock);
+    if (repeat)
         return;
     /* the NVTX ranges open on this thread (the launch's: findings are
      * reported on the thread that made the call) */
@@ -291,7 +306,7 @@ void dc_report_finding(const struct dc_finding *f)
             f = &g;
         }
     }
-    if (record_finding(f) && f->severity == DC_SEV_ERROR && cfg.halt_on_error)
+    if (record_finding(f, &key) && f->severity == DC_SEV_ERROR && cfg.halt_on_error)
         halt();
 }
 
@@ -342,31 +357,47 @@ static size_t match_frames(size_t n)
     return n;
 }
 
+/* The dedup key: (kind, kernel, parameter, word, allocation stack, launch
+ * stack, action); unchecked_kernel by kernel alone. */
+static void finding_key(const struct dc_finding *f, struct fkey *key)
+{
+    memset(key, 0, sizeof *key);
+    key->kind = f->kind;
+    key->param = f->has_operand ? f->param : -1;
+    key->kernel = kernel_hash(f->launch);
+    key->word_offset = f->has_operand ? f->word_offset : 0;
+    key->alloc_stack = f->has_operand && f->alloc_known ? f->alloc.alloc_stack : 0;
+    key->launch_stack = f->launch_stack_in_key ? f->launch_stack : 0;
+    key->action = f->action;
+}
+
+/* 1 when `key` is a finding already recorded: one more occurrence counted
+ * (and its suppression's).  rep_lock held. */
+static int count_repeat_locked(const struct fkey *key)
+{
+    struct frec *r;
+    HASH_FIND(hh, findings, key, sizeof *key, r);
+    if (!r)
+        return 0;
+    r->count++;
+    if (r->supp >= 0) {
+        dc_supp_add(r->supp, 1);
+        suppressed++;
+    }
+    return 1;
+}
+
 /* 0: a repeat of a finding already recorded (counted only), or a
  * suppressed one. */
-static int record_finding(const struct dc_finding *f)
+static int record_finding(const struct dc_finding *f, const struct fkey *keyp)
 {
     const struct dc_finding_launch *l = f->launch;
-    struct fkey key;
-    memset(&key, 0, sizeof key);
-    key.kind = f->kind;
-    key.param = f->has_operand ? f->param : -1;
-    key.kernel = kernel_hash(l);
-    key.word_offset = f->has_operand ? f->word_offset : 0;
-    key.alloc_stack = f->has_operand && f->alloc_known ? f->alloc.alloc_stack : 0;
-    key.launch_stack = f->launch_stack_in_key ? f->launch_stack : 0;
-    key.action = f->action;
+    struct fkey key = *keyp;
 
     pthread_mutex_lock(&rep_lock);
     init_locked();
     struct frec *r;
-    HASH_FIND(hh, findings, &key, sizeof key, r);
-    if (r) {
-        r->count++;
-        if (r->supp >= 0) {
-            dc_supp_add(r->supp, 1);
-            suppressed++;
-        }
+    if (count_repeat_locked(&key)) {
         pthread_mutex_unlock(&rep_lock);
         return 0;
     }

@@ -293,6 +293,7 @@ struct sc_entry {
     uintptr_t raw[DC_STACK_MAX + 32];
     struct sc_check chk[SC_CHECKS];
 };
+struct fc_cache;
 #define SC_SEEN 16                      /* stack ids seen once, direct-mapped */
 #define SC_WALK_COST 64                 /* captures a walk costs */
 #define SC_CREDIT_MAX (64 * SC_WALK_COST)
@@ -301,6 +302,7 @@ struct sc_cache {
     unsigned credit;                    /* captures earn it, walks spend it */
     uint32_t seen[SC_SEEN];
     struct sc_entry way[SC_WAYS];
+    struct fc_cache *fc;                /* the finding stacks' (below), made at the first */
 };
 
 /* Frames a stack keeps of got unwound ones: raw[first .. sc_kept). */
@@ -319,6 +321,7 @@ static void sc_gone(void *p)
 {
     if (sc_tls == p)
         sc_tls = NULL;
+    free(((struct sc_cache *)p)->fc);
     free(p);
 }
 static void sc_key_make(void) { (void)pthread_key_create(&sc_key, sc_gone); }
@@ -351,6 +354,10 @@ __attribute__((no_sanitize_address)) static int sc_valid(const struct sc_entry *
             return 0;
     return 1;
 }
+
+/* The stack id of the key: n native IPs, then npy Python frames (read into
+ * ips + n); stored when new; 0 when it cannot be. */
+static uint32_t stack_id(const uintptr_t *ips, uint32_t n, uint32_t npy);
 
 /* Unwinds with unw_step (it tells each frame's stack pointer and where rbp
  * was saved) into raw, and the checks into e when the stack can be cached
@@ -416,11 +423,48 @@ walk_ips(void **raw, int max, uint32_t keep, struct sc_entry *e)
     }
     return n;
 }
+
+/* A cache hit: the stack id of e's frames and this thread's Python frames
+ * (read into ips). */
+static inline uint32_t sc_hit(struct sc_entry *e, uint32_t first, uintptr_t *ips)
+{
+    uint32_t n = e->got - first;
+    uint32_t npy = (uint32_t)dc_py_capture((struct dc_pyraw *)(void *)(ips + n), DC_PYSTACK_MAX);
+    if (!npy && e->id)
+        return e->id;
+    memcpy(ips, e->raw + first, n * sizeof ips[0]);
+    uint32_t id = stack_id(ips, n, npy);
+    if (!npy)
+        e->id = id;
+    return id;
+}
+
+/* Makes e the proof of the stack just unwound into raw (n frames kept from
+ * raw[first], stack `id`, npy Python frames) by a walk; 1 when it is one
+ * (the walk saw the unwind's frames: never a hit that would name another
+ * stack than an unwind does), else 0 and e stays empty.  Inlined, so frame
+ * 0 is the capturing function, as in raw. */
+static inline __attribute__((always_inline)) int sc_prove(struct sc_entry *e, uint32_t first, uint32_t n,
+                                                          void *const *raw, uintptr_t cfa, uint32_t id,
+                                                          uint32_t npy)
+{
+    void *again[DC_STACK_MAX + 32];
+    e->first = first;
+    e->id = 0;
+    pthread_rwlock_rdlock(&unwind_lock);
+    int got2 = walk_ips(again, (int)(sizeof again / sizeof again[0]), first + n, e);
+    pthread_rwlock_unlock(&unwind_lock);
+    if (e->cfa == cfa && got2 > (int)first && sc_kept(got2, first) == first + n &&
+        !memcmp(again + first, raw + first, n * sizeof raw[0])) {
+        e->got = first + n;
+        e->id = npy ? 0 : id;
+        return 1;
+    }
+    e->cfa = 0;
+    return 0;
+}
 #endif
 
-/* The stack id of the key: n native IPs, then npy Python frames (read into
- * ips + n); stored when new; 0 when it cannot be. */
-static uint32_t stack_id(const uintptr_t *ips, uint32_t n, uint32_t npy);
 
 static int capture_off;
 
@@ -451,17 +495,8 @@ __attribute__((noinline)) uint32_t dc_stack_capture(int skip)
     }
     if (c)
         c->credit += c->credit < SC_CREDIT_MAX;
-    if (e) {
-        uint32_t n = e->got - first;
-        uint32_t npy = (uint32_t)dc_py_capture((struct dc_pyraw *)(void *)(ips + n), DC_PYSTACK_MAX);
-        if (!npy && e->id)
-            return e->id;
-        memcpy(ips, e->raw + first, n * sizeof ips[0]);
-        uint32_t id = stack_id(ips, n, npy);
-        if (!npy)
-            e->id = id;
-        return id;
-    }
+    if (e)
+        return sc_hit(e, first, ips);
 #endif
     if (!unw_ready())
         return 0;
@@ -485,30 +520,94 @@ __attribute__((noinline)) uint32_t dc_stack_capture(int skip)
      * cycle through more than the cache holds, pays a fraction more than
      * the unwinds alone. */
     if (c && id && c->credit >= SC_WALK_COST && c->seen[id % SC_SEEN] == id) {
-        void *again[DC_STACK_MAX + 32];
-        e = &c->way[c->next];
-        e->first = first;
-        e->id = 0;
         c->credit -= SC_WALK_COST;
         c->seen[id % SC_SEEN] = 0;
-        pthread_rwlock_rdlock(&unwind_lock);
-        int got2 = walk_ips(again, (int)(sizeof again / sizeof again[0]), first + n, e);
-        pthread_rwlock_unlock(&unwind_lock);
-        /* the same frames as the unwind's (else never a hit that would
-         * name another stack than an unwind does) */
-        if (e->cfa == cfa && got2 > (int)first && sc_kept(got2, first) == first + n &&
-            !memcmp(again + first, raw + first, n * sizeof raw[0])) {
-            e->got = first + n;
-            e->id = npy ? 0 : id;
+        if (sc_prove(&c->way[c->next], first, n, raw, cfa, id, npy))
             c->next = (c->next + 1) % SC_WAYS;
-        } else {
-            e->cfa = 0;
-        }
     } else if (c && id) {
         c->seen[id % SC_SEEN] = id;
     }
 #endif
     return id;
+}
+
+/* --- the per-thread cache of finding stacks (x86-64) ------------------------------
+ *
+ * A finding that recurs (a training step's repeated warning) comes from the
+ * same few stacks again and again, more of them than the cache above keeps,
+ * and an allocation's stacks would evict them.  dc_stack_capture_finding
+ * keeps its own FC_WAYS stacks per thread, each proven still on the stack as
+ * above, and walks (the proof) a stack the first time it misses, without
+ * the credit: a repeat then costs its proof and the Python frames, no
+ * unwinding.  A stack that cannot be proven (a signal frame, ...) is
+ * remembered as such and unwound each time, as dc_stack_capture does. */
+#if defined(STACK_CACHE)
+#define FC_WAYS 16
+#define FC_UNPROVEN 16                  /* stack ids that could not be proven, direct-mapped */
+struct fc_cache {
+    unsigned next;
+    uint32_t unproven[FC_UNPROVEN];
+    uintptr_t tag[FC_WAYS];             /* the caller's tag of each way's stack */
+    struct sc_entry way[FC_WAYS];
+};
+/* The calling thread's finding stacks, made at its first finding; NULL
+ * without memory. */
+static struct fc_cache *fc_get(void)
+{
+    struct sc_cache *c = sc_get();
+    if (c && !c->fc)
+        c->fc = calloc(1, sizeof *c->fc);
+    return c ? c->fc : NULL;
+}
+#endif
+
+__attribute__((noinline)) uint32_t dc_stack_capture_finding(int skip, uintptr_t tag)
+{
+#if defined(STACK_CACHE)
+    if (skip < 0)
+        skip = 0;
+    if (skip > 31)
+        skip = 31;
+    uint32_t first = 1 + (uint32_t)skip;        /* raw[0] is this function */
+    uintptr_t cfa = (uintptr_t)__builtin_dwarf_cfa();
+    struct fc_cache *c = fc_get();
+    if (!c)
+        goto plain;
+    uintptr_t ips[DC_STACK_MAX + PYWORDS * DC_PYSTACK_MAX];
+    for (unsigned w = 0; w < FC_WAYS; w++) {
+        struct sc_entry *e = &c->way[w];
+        if (c->tag[w] == tag && e->cfa == cfa && e->first == first && sc_valid(e))
+            return sc_hit(e, first, ips);
+    }
+    if (!unw_ready())
+        return 0;
+    void *raw[DC_STACK_MAX + 32];
+    pthread_rwlock_rdlock(&unwind_lock);
+    int got = capture_ips(raw, (int)(sizeof raw / sizeof raw[0]));
+    pthread_rwlock_unlock(&unwind_lock);
+    if (got <= (int)first)
+        return 0;
+    uint32_t n = sc_kept(got, first) - first;
+    for (uint32_t i = 0; i < n; i++)
+        ips[i] = (uintptr_t)raw[first + i];
+    uint32_t npy = (uint32_t)dc_py_capture((struct dc_pyraw *)(void *)(ips + n), DC_PYSTACK_MAX);
+    uint32_t id = stack_id(ips, n, npy);
+    if (!id || c->unproven[id % FC_UNPROVEN] == id)
+        return id;
+    c->tag[c->next] = tag;
+    if (sc_prove(&c->way[c->next], first, n, raw, cfa, id, npy))
+        c->next = (c->next + 1) % FC_WAYS;
+    else
+        c->unproven[id % FC_UNPROVEN] = id;
+    return id;
+plain:;
+#else
+    (void)tag;
+#endif
+    /* raw[1] of dc_stack_capture is this function: not a tail call */
+    uint32_t plain_id = dc_stack_capture(skip + 1);
+    __asm__ volatile("" ::: "memory");
+    return plain_id;
 }
 
 static uint32_t stack_id(const uintptr_t *ips, uint32_t n, uint32_t npy)

@@ -12,6 +12,13 @@
 #include <stddef.h>
 #define DC_STACK_MAX 48
 uint32_t dc_stack_capture(int skip);            /* skip: frames above the caller to drop */
+/* dc_stack_capture for a stack that recurs (a launch with a finding): the
+ * same id, from a per-thread cache of its own that proves a stack seen
+ * before is still on the stack without unwinding it (x86-64; elsewhere
+ * dc_stack_capture).  `tag`: what the caller knows tells stacks apart (the
+ * launch's kernel): a stack is looked for among those of its tag.  The first
+ * capture of a stack on a thread costs an unwind and a walk (about ten). */
+uint32_t dc_stack_capture_finding(int skip, uintptr_t tag);
 /* Copies up to max IPs of stack `id` into ips; returns the count (0 if unknown). */
 size_t dc_stack_get(uint32_t id, uintptr_t *ips, size_t max);
 /* 1: symbolization may ask the debuginfod servers of DEBUGINFOD_URLS for

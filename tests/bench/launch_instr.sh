@@ -10,7 +10,8 @@
 # subscriber that enables the same callbacks and returns at once
 # (bench/cupti_floor.c), which counts what devcheck makes the driver and
 # the C library do as well as its own code; the whole difference is
-# printed.  A margin, not the budget (600: make bench).
+# printed.  A margin, not the budget (600: make bench).  Then the repeated
+# and suppressed findings of issue 25 (below).
 . "$ROOT/tests/lib.sh"
 command -v valgrind >/dev/null || { echo "skip: valgrind is not installed (mk/deps.sh installs it)"; exit 0; }
 prog=$BUILD/bench/launches
@@ -59,4 +60,29 @@ for c in off interpose cupti both; do
         esac
     done
 done
-echo "ok: a launch costs at most $LIMIT added instructions (beyond CUPTI's own delivery with backend=cupti)"
+# issue 25: a launch that repeats a finding already reported, or one already
+# suppressed (8 findings in turn, 40 frames deep: more stacks than the
+# thread's cache of allocation stacks keeps), costs at most twice the
+# instructions of a clean launch of the same run, with every backend: its
+# stack is proven from the per-thread cache of finding stacks, not unwound,
+# and nothing only a new finding needs is gathered.
+printf '{\n   bench-suppressed\n   devcheck:peer_access\n   kernel:*k_suppressed*\n}\n' >"$TMPD/bench.supp"
+for c in interpose cupti both; do
+    env -u DEVCHECK_OPTIONS LD_LIBRARY_PATH="$SIM_DIR" LD_PRELOAD="$DEVCHECK_LIB" \
+        DEVCHECK_OPTIONS="backend=$c:suppressions=$TMPD/bench.supp" valgrind --tool=callgrind --instr-atstart=no \
+        --callgrind-out-file="$TMPD/cg.rep.$c" "$prog" ptr8,repeat,suppressed 200 10 >"$TMPD/rep.$c.out" 2>"$TMPD/rep.$c.err" ||
+        { tail "$TMPD/rep.$c.err" >&2; fail "repeat $c: the program failed under callgrind"; }
+    # 8 reported findings, 8 suppressed ones, every launch counted
+    expect_grep 'SUMMARY: 8 findings \(0 errors, 8 warnings\) in 8 kernels; 908 launches checked.*; 304 suppressed$' "$TMPD/rep.$c.err"
+    for f in "$TMPD/cg.rep.$c".[0-9]*; do
+        sec=$(sed -n 's/^desc: Trigger: Client Request: //p' "$f")
+        eval "rep_${sec%@*}=$(($(sed -n 's/^totals: *//p' "$f") / 200))"
+    done
+    for s in repeat:reported suppressed:suppressed; do
+        eval "v=\$rep_${s%%:*}"
+        echo "$c ${s%%:*}: $v instructions per launch, a clean launch $rep_ptr8"
+        [ "$v" -le $((2 * rep_ptr8)) ] ||
+            fail "$c: a launch repeating a ${s#*:} finding costs $v instructions, over twice a clean launch's ($rep_ptr8)"
+    done
+done
+echo "ok: a launch costs at most $LIMIT added instructions (beyond CUPTI's own delivery with backend=cupti); a repeated or suppressed finding at most twice a clean launch"

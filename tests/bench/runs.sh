@@ -15,13 +15,17 @@ BUILD=$BUILD N=50 TN=200 REPEAT=2 LIVES="10 100" OUT=$TMPD/out sh "$ROOT/bench/r
 cat "$TMPD/table"
 expect_grep '^instructions per operation +none +floor +cuptifloor +off +interpose +cupti +both$' "$TMPD/table"
 for row in "launch, 8 pointers, 10 live" "launch, 64-byte struct, 100 live" "cudaMalloc\+cudaFree, 0 frames" \
-           "cudaMalloc\+cudaFree, 40 frames" "bytes per live allocation \(heap\)" "bytes per live allocation \(RSS\)"; do
+           "cudaMalloc\+cudaFree, 40 frames" "bytes per live allocation \(heap\)" "bytes per live allocation \(RSS\)" \
+           "launch repeating a reported finding" "launch repeating a suppressed finding" "  clean launch of the same run"; do
     expect_grep "^$row +[0-9.]+( +\+-?[0-9.]+){6}$" "$TMPD/table"
 done
 expect_grep '^launch, 8 pointers +[0-9]+( +x[0-9.]+){6}$' "$TMPD/table"
 expect_grep '^  threads=2 cpu_ns_per_lookup=' "$TMPD/table"
 n=$(grep -Ec '^(PASS|FAIL)  ' "$TMPD/table")
-expect_eq "budget lines" 11 "$n"
+expect_eq "budget lines" 13 "$n"
+# issue 25: a repeated and a suppressed finding against a clean launch of the same run
+expect_grep '^(PASS|FAIL)  launch repeating a reported finding: x[0-9.]+ the instructions of a clean launch \(worst: backend=(interpose|cupti|both); [0-9]+ vs [0-9]+\) <= 2x$' "$TMPD/table"
+expect_grep '^(PASS|FAIL)  launch repeating a suppressed finding: x[0-9.]+ the instructions of a clean launch \(worst: backend=(interpose|cupti|both); [0-9]+ vs [0-9]+\) <= 2x$' "$TMPD/table"
 # an instruction budget's line names the worst backend and devcheck's own share
 expect_grep '^(PASS|FAIL)  added per launch, 8 pointer params: \+[0-9]+ instr \(worst: backend=(interpose|cupti|both), [0-9]+ live; [0-9]+ in libdevcheck\.so\) <= 600$' "$TMPD/table"
 expect_grep '^(PASS|FAIL)  added per allocation\+free with stack, 40 extra frames: \+[0-9]+ instr \(worst: backend=(interpose|cupti|both); [0-9]+ in libdevcheck\.so\) <= 2000$' "$TMPD/table"

@@ -665,7 +665,10 @@ static void test_unwritable(void)
     free(pl);
 }
 
-/* Threads launching the same bad kernel from one call site: one finding. */
+/* Threads launching the same bad kernel from one call site: one finding,
+ * every occurrence counted (the JSON's final count); suppressed, every
+ * occurrence counted as suppressed.  Repeats take the report's lookup and
+ * count, each thread proving its stack from its own cache (issue 25). */
 enum { THREADS = 4, LAUNCHES = 2000 };
 static void *launcher(void *arg)
 {
@@ -687,6 +690,29 @@ static void test_threads(void)
     struct dc_report_stats s = stats();
     CHECK_EQ_LL(s.findings, 1);
     CHECK_EQ_LL(s.launches_checked, THREADS * LAUNCHES);
+    dc_report_finish();
+    char *json = slurp(out("threads", "json"));
+    char want[64];
+    snprintf(want, sizeof want, "\"count\":%d,", THREADS * LAUNCHES);
+    CHECK_STR_CONTAINS(json, want);
+    free(json);
+
+    char supp[4200], opts[4300];
+    snprintf(supp, sizeof supp, "%s/threads.supp", outdir);
+    FILE *f = fopen(supp, "w");
+    CHECK(f != NULL);
+    fputs("{\n   every\n   devcheck:*\n}\n", f);
+    fclose(f);
+    snprintf(opts, sizeof opts, "suppressions=%s", supp);
+    scenario("threads_supp", opts);
+    populate();
+    for (int i = 0; i < THREADS; i++)
+        pthread_create(&t[i], NULL, launcher, NULL);
+    for (int i = 0; i < THREADS; i++)
+        pthread_join(t[i], NULL);
+    s = stats();
+    CHECK_EQ_LL(s.findings, 0);
+    CHECK_EQ_LL(s.suppressed, THREADS * LAUNCHES);
     dc_report_finish();
 }
 
