@@ -563,6 +563,8 @@ static struct fc_cache *fc_get(void)
 
 __attribute__((noinline)) uint32_t dc_stack_capture_finding(int skip, uintptr_t tag)
 {
+    if (__builtin_expect(__atomic_load_n(&capture_off, __ATOMIC_RELAXED), 0))
+        return 0;
 #if defined(STACK_CACHE)
     if (skip < 0)
         skip = 0;

@@ -58,6 +58,9 @@ assert f["kernel"] == "k_copy(float const*, float*, int)", f
 PY
 expect_grep '^==devcheck== ERROR: host_memory: kernel k_copy\(float const\*, float\*, int\) launched on cuda:0' "$TMPD/pp.err"
 expect_grep 'operand: param 0, word \+0 = 0x55f3225c99e0: pageable host memory' "$TMPD/pp.err"
+# a trace holds no launch stack: the replay's own frames are none
+expect_grep '^    launch stack: \(not recorded\)$' "$TMPD/pp.err"
+expect_no_grep 'replay\.c|check\.c' "$TMPD/pp.err"
 
 # cupy_bug: no error; what the record shows and why it is not judged
 replay cb "$T/cupy_bug.jsonl.gz"
