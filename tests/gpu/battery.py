@@ -43,6 +43,7 @@ def programs(probe):
         ("nccl", t + ["nccl"], {}, 0, []),
         ("cupy", o + ["cupy"], {}, 0, []),
         ("cupy_bug", o + ["cupy_bug"], {"host_memory/error": 1}, 3, []),
+        ("cupy_repeat", o + ["cupy_repeat"], {"host_memory/warning": 1}, 0, ["--host-memory", "warn"]),
         ("cupy_untyped_sync", o + ["cupy_untyped"], {"async_error/error": 1}, 3, ["--sync"]),
         ("jax", o + ["jax"], {}, 0, []),
     ]

@@ -12,6 +12,10 @@ prints `gpu-prog: NAME OK` and `METRIC key value` lines.
                                  (no types: the record proves nothing by
                                  itself); under --sync, the async_error names
                                  the culprit
+    other_progs.py cupy_repeat   a typed kernel reading pinned host memory
+                                 (legal) 2000 times: under --host-memory warn
+                                 one finding repeated at every launch, its
+                                 cost per launch measured
     other_progs.py jax           jit matmul, grad, conv: correct
 """
 import sys
@@ -74,6 +78,24 @@ def cupy_bug(typed):
         sys.exit(1)
 
 
+def cupy_repeat():
+    import cupy as cp
+    import cupyx
+    pinned = cupyx.empty_pinned(1000, dtype=np.float32)
+    pinned[:] = 1
+    y = cp.empty(1000, dtype=cp.float32)
+    k = cp.RawModule(code=TYPED, name_expressions=["add1<float>"]).get_function("add1<float>")
+    args = (np.uint64(pinned.ctypes.data), y, np.int32(1000))
+    k((4,), (256,), args)
+    cp.cuda.runtime.deviceSynchronize()
+    assert float(y[999]) == 2.0
+    t = time.perf_counter()
+    for _ in range(2000):
+        k((4,), (256,), args)
+    cp.cuda.runtime.deviceSynchronize()
+    print(f"METRIC repeat_launch_us {(time.perf_counter() - t) / 2000 * 1e6:.6g}")
+
+
 def jax_():
     import jax
     import jax.numpy as jnp
@@ -91,5 +113,5 @@ def jax_():
 if __name__ == "__main__":
     name = sys.argv[1]
     {"cupy": cupy, "cupy_bug": lambda: cupy_bug(True), "cupy_untyped": lambda: cupy_bug(False),
-     "jax": jax_}[name]()
+     "cupy_repeat": cupy_repeat, "jax": jax_}[name]()
     print(f"gpu-prog: {name} OK", flush=True)
