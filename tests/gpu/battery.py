@@ -170,7 +170,9 @@ def main():
             rj = pre + ".replay.jsonl"
             if os.path.exists(rj):
                 os.unlink(rj)
-            run([a.devcheck, "replay", "--json", rj] + sorted(glob.glob(os.path.join(rec, "*"))),
+            judge = [o for i, o in enumerate(opts) if o in ("--host-memory", "--peer")
+                     or (i and opts[i - 1] in ("--host-memory", "--peer"))]
+            run([a.devcheck, "replay", "--json", rj] + judge + sorted(glob.glob(os.path.join(rec, "*"))),
                 pre + ".replay", a.timeout)
             replay, _, _ = findings(rj)
         migrate = "--mode" in opts
