@@ -4,7 +4,7 @@ driver; their launches recorded (--record-launches) and replayed
 (devcheck replay); one table of findings against the expected ones, and the
 cost as ratios to the same run without devcheck.
 
-    battery.py --devcheck PATH --out DIR [--probe PATH] [--only a,b] [--timeout S]
+    battery.py --devcheck PATH --out DIR [--probe PATH] [--only a,b] [--timeout S] [--no-record]
 
 Exit status: 0 when every program gave what it should, 1 otherwise.  Each
 run's stdout, stderr, JSON and recording stay under DIR (DIR/NAME.*).
@@ -136,10 +136,11 @@ def main():
     ap.add_argument("--probe")
     ap.add_argument("--only")
     ap.add_argument("--timeout", type=float, default=240)
+    ap.add_argument("--no-record", action="store_true", help="no --record-launches, no replay: the cost of checking alone")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
     helptext = subprocess.run([a.devcheck, "--help"], capture_output=True, text=True).stdout
-    can_record = "record-launches" in helptext
+    can_record = "record-launches" in helptext and not a.no_record
     can_replay = subprocess.run([a.devcheck, "replay", "--help"], capture_output=True).returncode == 0
     print(f"battery: devcheck {a.devcheck} (record: {'yes' if can_record else 'no'}, "
           f"replay: {'yes' if can_replay else 'no'})", flush=True)
