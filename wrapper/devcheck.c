@@ -611,7 +611,7 @@ static int parse_report_line(int argc, char **argv, char **files)
         i += consumed - 1;
         size_t n = strlen(one);
         if (len + n + 2 > sizeof opts) {
-            fprintf(stderr, "devcheck: ERROR: report: too many options\n");
+            fprintf(stderr, "devcheck: ERROR: too many options\n");
             return 2;
         }
         snprintf(opts + len, sizeof opts - len, "%s%s", len ? ":" : "", one);
@@ -704,11 +704,16 @@ static int replay_main(int argc, char **argv)
     }
     argv[n] = NULL;
     argc = n;
-    char opts[4096];
-    int consumed = 0;
-    if (parse_command_line(argc, argv, &consumed, opts, sizeof opts) != 0)
+    /* options anywhere until --, as devcheck report takes them */
+    char **files = calloc((size_t)argc + 1, sizeof *files);
+    if (!files)
+        die(2, "devcheck: out of memory%s%s", "", "");
+    if (parse_report_line(argc, argv, files) != 0) {
+        free(files);
         return 2;
+    }
     if (dc_opt.help) {
+        free(files);
         printf("usage: devcheck replay [--origins FILE] [options] TRACE...\n"
                "  Runs devcheck's launch check over recorded launches (JSON Lines, gzip'd or plain: a\n"
                "  recorder's on a real GPU, or devcheck's own --record-launches DIR) and prints the\n"
@@ -722,19 +727,23 @@ static int replay_main(int argc, char **argv)
                "  found, 2 a bad command line or a file that cannot be read.  mode=migrate and sync=1\n"
                "  need a running program.  Report options (see devcheck --help):\n"
                "  --json-path F, --log-file F, --sarif F, --junit F, --html F, --print-limit N,\n"
-               "  --host-memory P, --peer P, --kernel-name P, --suppressions F, --verbosity N.\n");
+               "  --host-memory P, --peer P, --kernel-name P, --suppressions F, --verbosity N;\n"
+               "  options may come before, between and after the traces (every argument after --\n"
+               "  is a trace).\n");
         return 0;
-    }
-    char **files = argv + 1 + consumed;
-    if (!files[0]) {
-        fprintf(stderr, "devcheck: ERROR: replay: no traces given (usage: devcheck replay [--origins FILE] "
-                        "[options] TRACE...)\n");
-        return 2;
     }
     int nfiles = 0;
     while (files[nfiles])
         nfiles++;
-    return dc_replay_run(files, nfiles, origins);
+    if (!nfiles) {
+        fprintf(stderr, "devcheck: ERROR: replay: no traces given (usage: devcheck replay [--origins FILE] "
+                        "[options] TRACE...)\n");
+        free(files);
+        return 2;
+    }
+    int status = dc_replay_run(files, nfiles, origins);
+    free(files);
+    return status;
 }
 
 /* Puts dir first in the colon-separated list of environment variable name. */

@@ -62,6 +62,17 @@ expect_grep 'operand: param 0, word \+0 = 0x55f3225c99e0: pageable host memory' 
 expect_grep '^    launch stack: \(not recorded\)$' "$TMPD/pp.err"
 expect_no_grep 'replay\.c|check\.c' "$TMPD/pp.err"
 
+# options after the trace and between traces, as devcheck report takes them;
+# after --, a trace named like an option
+"$DEVCHECK_BIN" replay "$T/probe_pageable.jsonl.gz" --origins "$O" --json "$TMPD/after.json" "$T/triton.jsonl.gz" \
+    --host-memory auto >"$TMPD/after.out" 2>"$TMPD/after.err"
+expect_eq "options after the traces: exit status" 1 "$?"
+expect_eq "options after the traces: errors and warnings" "1 0" "$(summary "$TMPD/after.json")"
+cp "$T/probe_pageable.jsonl.gz" "$TMPD/--json"
+(cd "$TMPD" && "$DEVCHECK_BIN" replay --json dash.json -- --json >dash.out 2>dash.err)
+expect_eq "a trace named --json after --: exit status" 1 "$?"
+expect_eq "a trace named --json after --: errors and warnings" "1 0" "$(summary "$TMPD/dash.json")"
+
 # cupy_bug: no error; what the record shows and why it is not judged
 replay cb "$T/cupy_bug.jsonl.gz"
 expect_eq "cupy_bug: exit status" 0 "$(cat "$TMPD/cb.rc")"
