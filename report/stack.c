@@ -277,6 +277,9 @@ static pthread_rwlock_t unwind_lock = PTHREAD_RWLOCK_WRITER_NONRECURSIVE_INITIAL
  * compare, so a hit costs a few instructions a frame and no call into
  * libunwind.  Python frames are read every time (the interpreter's native
  * frames are the same for different Python lines). */
+/* The stack id of the key: n native IPs, then npy Python frames (read into
+ * ips + n); stored when new; 0 when it cannot be. */
+static uint32_t stack_id(const uintptr_t *ips, uint32_t n, uint32_t npy);
 #if defined(__x86_64__)
 #define STACK_CACHE 1
 #define SC_WAYS 4
@@ -354,10 +357,6 @@ __attribute__((no_sanitize_address)) static int sc_valid(const struct sc_entry *
             return 0;
     return 1;
 }
-
-/* The stack id of the key: n native IPs, then npy Python frames (read into
- * ips + n); stored when new; 0 when it cannot be. */
-static uint32_t stack_id(const uintptr_t *ips, uint32_t n, uint32_t npy);
 
 /* Unwinds with unw_step (it tells each frame's stack pointer and where rbp
  * was saved) into raw, and the checks into e when the stack can be cached
