@@ -22,6 +22,7 @@ CROSS_NO_BUILD := $(SAMPLE_PROGRAMS) $(BENCH_BUILD)/launches $(E2E_BUILD)/modes_
     $(RT_TEST_BINS) $(RT_TEST_DIR)/rt_globals $(DRV_T)/cupti_rt \
     $(BUILD)/tests/image_parse $(OUT_PROGS) $(UNIT_DIR)/test_pyframes
 CROSS_NO_TEST := tests/e2e/% tests/outputs/% tests/install/% tests/bench/% demo/run.sh tests/unit/pyframes.sh \
+    tests/replay/record_sim.sh \
     $(addprefix tests/preload/,ctor.sh xdev.sh bad_options.sh exitcode.sh fork.sh launches.sh threads.sh \
         debuginfod.sh capture.sh rtld_local.sh rt12.sh nvtx.sh) \
     $(addprefix tests/cupti/,bypass.sh holder.sh missing.sh ctx_destroy.sh peer_again.sh late_sub.sh \
