@@ -625,15 +625,26 @@ static int parse_report_line(int argc, char **argv, char **files)
     return 0;
 }
 
-static int report_main(int argc, char **argv)
+/* The files of a `devcheck report` or `devcheck replay` command line, its
+ * options parsed into dc_opt (malloc'd, NULL-terminated); NULL after a bad
+ * line, said on stderr. */
+static char **option_files(int argc, char **argv)
 {
     char **files = calloc((size_t)argc + 1, sizeof *files);
     if (!files)
         die(2, "devcheck: out of memory%s%s", "", "");
     if (parse_report_line(argc, argv, files) != 0) {
         free(files);
-        return 2;
+        return NULL;
     }
+    return files;
+}
+
+static int report_main(int argc, char **argv)
+{
+    char **files = option_files(argc, argv);
+    if (!files)
+        return 2;
     if (dc_opt.help) {
         printf("usage: devcheck report [--json F] [--sarif F] [--junit F] [--html F] [--source-root D] FILE...\n"
                "  Merges devcheck JSON Lines files (processes, ranks, hosts) into one deduplicated\n"
@@ -705,13 +716,9 @@ static int replay_main(int argc, char **argv)
     argv[n] = NULL;
     argc = n;
     /* options anywhere until --, as devcheck report takes them */
-    char **files = calloc((size_t)argc + 1, sizeof *files);
+    char **files = option_files(argc, argv);
     if (!files)
-        die(2, "devcheck: out of memory%s%s", "", "");
-    if (parse_report_line(argc, argv, files) != 0) {
-        free(files);
         return 2;
-    }
     if (dc_opt.help) {
         free(files);
         printf("usage: devcheck replay [--origins FILE] [options] TRACE...\n"
