@@ -158,9 +158,10 @@ void dc_image_file_loaded(const void *owner, const char *path, const void *calle
 {
     if (!owner || !path)
         return;
+    int origin = origin_of_caller(caller);
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
-        add_image(owner, NULL, 0, 0, origin_of_caller(caller));
+        add_image(owner, NULL, 0, 0, origin);
         return;
     }
     struct stat st;
@@ -178,10 +179,10 @@ void dc_image_file_loaded(const void *owner, const char *path, const void *calle
     }
     close(fd);
     if (buf && got) {
-        add_image(owner, buf, got, 1, origin_of_caller(caller));
+        add_image(owner, buf, got, 1, origin);
     } else {
         free(buf);
-        add_image(owner, NULL, 0, 0, origin_of_caller(caller));
+        add_image(owner, NULL, 0, 0, origin);
     }
 }
 
