@@ -16,7 +16,9 @@
 #  - CPU time per launch and per allocation+free: configurations run in
 #    turn, REPEAT rounds, the minimum of each;
 #  - the registry's lookups from 1, 2 and 4 threads (bench/regbench.c: the
-#    core's registry directly; the sim serialises launches).
+#    core's registry directly; the sim serialises launches);
+#  - devcheck's own memory in a torch process (bench/torch_rss.py: peak RSS
+#    without devcheck and under the wrapper; issue 27).
 # Then each budget of issues 13 and 25 as a PASS/FAIL line.  Runs on the simulated
 # GPUs.  Not a test (times vary); tests/bench/ checks that it runs and that a
 # launch stays under a margin of instructions.
@@ -285,4 +287,33 @@ verdict "$([ "$(calc "$1 <= 1.2")" = 1 ] && echo 1)" \
     "registry thread scaling: CPU time per lookup with 2 threads x$1 of 1 thread (4 threads x$2) <= 1.2x"
 set -- $(sed -n 's/^scaling_rwlock: //p' "$OUT/regbench")
 printf 'info  the same lookups under one process-wide rwlock (the old registry'"'"'s scheme): 2 threads x%s, 4 threads x%s\n' "$1" "$2"
+# --- issue 27: devcheck's own memory in a torch process -------------------------------------
+# bench/torch_rss.py on the sim without devcheck and under the wrapper (the
+# Python clients' virtualenv, mk/pyenv.sh; skipped without it, or TORCH=0).
+# The budget: 32 MiB, which includes here what devcheck keeps per kernel
+# PyTorch registers (every kernel of its wheel, ~48,000: ~160 B each) and per
+# live allocation.
+if [ "${TORCH:-1}" != 0 ] && pyenv=$(sh "$ROOT/mk/pyenv.sh" 2>/dev/null); then
+    trss() {    # trss none|devcheck -> "hwm rss" in KiB, the minimum of 2 runs
+        for r in 1 2; do
+            if [ "$1" = none ]; then
+                env LD_LIBRARY_PATH="$BUILD/sim${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" LD_PRELOAD="$BUILD/sim/libcudart.so.13" \
+                    SIMCUDA_DEVICES=2 "$pyenv/bin/python" "$ROOT/bench/torch_rss.py"
+            else
+                "$BUILD/bin/devcheck" --sim 2 -- "$pyenv/bin/python" "$ROOT/bench/torch_rss.py"
+            fi 2>>"$OUT/torch_rss.$1.stderr" | sed -n 's/^torch_rss: hwm=\([0-9]*\) rss=\([0-9]*\)$/\1 \2/p'
+        done | sort -n | head -n 1
+    }
+    set -- $(trss none) $(trss devcheck)
+    if [ $# = 4 ]; then
+        add=$(calc "($3 - $1) / 1024" 1)
+        printf 'info  torch process on the sim (bench/torch_rss.py): peak RSS %s MiB without devcheck, %s MiB under the wrapper (current %s -> %s MiB)\n' \
+            "$(calc "$1 / 1024" 1)" "$(calc "$3 / 1024" 1)" "$(calc "$2 / 1024" 1)" "$(calc "$4 / 1024" 1)"
+        verdict "$([ "$(calc "$add <= 32")" = 1 ] && echo 1)" "devcheck's own memory in a torch process: peak RSS +$add MiB <= 32 MiB"
+    else
+        verdict 0 "devcheck's own memory in a torch process: bench/torch_rss.py did not run (see $OUT/torch_rss.*.stderr)"
+    fi
+else
+    printf 'info  torch process memory: skipped (no Python client environment, or TORCH=0)\n'
+fi
 printf '%s budgets failed\n' "$fails"
