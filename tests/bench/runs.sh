@@ -16,7 +16,7 @@ BUILD=$BUILD N=50 TN=200 REPEAT=2 LIVES="10 100" OUT=$TMPD/out sh "$ROOT/bench/r
 cat "$TMPD/table"
 expect_grep '^instructions per operation +none +floor +cuptifloor +off +interpose +cupti +both$' "$TMPD/table"
 for row in "launch, 8 pointers, 10 live" "launch, 64-byte struct, 100 live" "cudaMalloc\+cudaFree, 0 frames" \
-           "cudaMalloc\+cudaFree, 40 frames" "bytes per live allocation \(heap\)" "bytes per live allocation \(RSS\)" \
+           "cudaMalloc\+cudaFree, 40 frames" "PyTorch block handed out\+taken back" "bytes per live allocation \(heap\)" "bytes per live allocation \(RSS\)" \
            "launch repeating a reported finding" "launch repeating a suppressed finding" "  clean launch of the same run"; do
     expect_grep "^$row +[0-9.]+( +\+-?[0-9.]+){6}$" "$TMPD/table"
 done
@@ -24,6 +24,7 @@ expect_grep '^launch, 8 pointers +[0-9]+( +x[0-9.]+){6}$' "$TMPD/table"
 expect_grep '^  threads=2 cpu_ns_per_lookup=' "$TMPD/table"
 n=$(grep -Ec '^(PASS|FAIL)  ' "$TMPD/table")
 expect_eq "budget lines" 14 "$n"
+expect_grep '^info  a PyTorch block handed out and taken back: \+[0-9]+ instr \(worst: backend=(interpose|cupti|both)\), x[0-9.]+ those of a cudaMalloc\+cudaFree record' "$TMPD/table"
 # issue 27: devcheck's own memory in a torch process (the virtualenv is there when the client tests run)
 expect_grep '^info  torch process on the sim \(bench/torch_rss.py\): peak RSS [0-9.]+ MiB without devcheck, [0-9.]+ MiB under the wrapper' "$TMPD/table"
 expect_grep "^(PASS|FAIL)  devcheck's own memory in a torch process: peak RSS \+-?[0-9.]+ MiB <= 32 MiB$" "$TMPD/table"
