@@ -24,7 +24,8 @@ struct block {
 
 static pthread_mutex_t blk_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct block *tab;
-static size_t cap, used;                /* cap: 0 or a power of two */
+static size_t cap;                      /* 0 or a power of two */
+static size_t used;                     /* live blocks; atomic (read without the lock) */
 static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
 
 static void fork_prepare(void) { pthread_mutex_lock(&blk_lock); }
@@ -76,7 +77,7 @@ static void erase_at(size_t i)
         }
     }
     tab[i].base = 0;
-    used--;
+    __atomic_store_n(&used, used - 1, __ATOMIC_RELAXED);
 }
 
 /* Expandable segments map a block's pages one handle at a time: a block
@@ -108,7 +109,7 @@ void dc_block_add(uintptr_t base, size_t size, uint64_t seg_serial, uint32_t sta
     pthread_mutex_lock(&blk_lock);
     if (reserve() == 0) {
         size_t i = find_slot(base);
-        used += !tab[i].base;
+        __atomic_store_n(&used, used + !tab[i].base, __ATOMIC_RELAXED);
         tab[i] = (struct block){ .base = base, .size = size, .seg_serial = seg_serial, .stack = stack };
     }
     pthread_mutex_unlock(&blk_lock);
@@ -181,6 +182,7 @@ void dc_block_reset(void)
     pthread_mutex_lock(&blk_lock);
     free(tab);
     tab = NULL;
-    cap = used = 0;
+    cap = 0;
+    __atomic_store_n(&used, 0, __ATOMIC_RELAXED);
     pthread_mutex_unlock(&blk_lock);
 }
