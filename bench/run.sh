@@ -309,21 +309,22 @@ printf 'info  the same lookups under one process-wide rwlock (the old registry'"
 # PyTorch registers (every kernel of its wheel, ~48,000: ~160 B each) and per
 # live allocation.
 if [ "${TORCH:-1}" != 0 ] && pyenv=$(sh "$ROOT/mk/pyenv.sh" 2>/dev/null); then
-    trss() {    # trss none|devcheck -> "hwm rss" in KiB, the minimum of 2 runs
+    trss() {    # trss none|devcheck -> "hwm rss anon file" in KiB, the run of the smaller peak of 2
         for r in 1 2; do
             if [ "$1" = none ]; then
                 env LD_LIBRARY_PATH="$BUILD/sim${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" LD_PRELOAD="$BUILD/sim/libcudart.so.13" \
                     SIMCUDA_DEVICES=2 "$pyenv/bin/python" "$ROOT/bench/torch_rss.py"
             else
                 "$BUILD/bin/devcheck" --sim 2 -- "$pyenv/bin/python" "$ROOT/bench/torch_rss.py"
-            fi 2>>"$OUT/torch_rss.$1.stderr" | sed -n 's/^torch_rss: hwm=\([0-9]*\) rss=\([0-9]*\)$/\1 \2/p'
+            fi 2>>"$OUT/torch_rss.$1.stderr" | sed -n 's/^torch_rss: hwm=\([0-9]*\) rss=\([0-9]*\) anon=\([0-9]*\) file=\([0-9]*\)$/\1 \2 \3 \4/p'
         done | sort -n | head -n 1
     }
     set -- $(trss none) $(trss devcheck)
-    if [ $# = 4 ]; then
-        add=$(calc "($3 - $1) / 1024" 1)
-        printf 'info  torch process on the sim (bench/torch_rss.py): peak RSS %s MiB without devcheck, %s MiB under the wrapper (current %s -> %s MiB)\n' \
-            "$(calc "$1 / 1024" 1)" "$(calc "$3 / 1024" 1)" "$(calc "$2 / 1024" 1)" "$(calc "$4 / 1024" 1)"
+    if [ $# = 8 ]; then
+        add=$(calc "($5 - $1) / 1024" 1)
+        printf 'info  torch process on the sim (bench/torch_rss.py): peak RSS %s MiB without devcheck, %s MiB under the wrapper (current %s -> %s MiB: anonymous %+.1f, file-backed %+.1f)\n' \
+            "$(calc "$1 / 1024" 1)" "$(calc "$5 / 1024" 1)" "$(calc "$2 / 1024" 1)" "$(calc "$6 / 1024" 1)" \
+            "$(calc "($7 - $3) / 1024" 1)" "$(calc "($8 - $4) / 1024" 1)"
         verdict "$([ "$(calc "$add <= 32")" = 1 ] && echo 1)" "devcheck's own memory in a torch process: peak RSS +$add MiB <= 32 MiB"
     else
         verdict 0 "devcheck's own memory in a torch process: bench/torch_rss.py did not run (see $OUT/torch_rss.*.stderr)"

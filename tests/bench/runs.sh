@@ -26,7 +26,7 @@ n=$(grep -Ec '^(PASS|FAIL)  ' "$TMPD/table")
 expect_eq "budget lines" 14 "$n"
 expect_grep '^info  a PyTorch block handed out and taken back: \+[0-9]+ instr \(worst: backend=(interpose|cupti|both)\), x[0-9.]+ those of a cudaMalloc\+cudaFree record' "$TMPD/table"
 # issue 27: devcheck's own memory in a torch process (the virtualenv is there when the client tests run)
-expect_grep '^info  torch process on the sim \(bench/torch_rss.py\): peak RSS [0-9.]+ MiB without devcheck, [0-9.]+ MiB under the wrapper' "$TMPD/table"
+expect_grep '^info  torch process on the sim \(bench/torch_rss.py\): peak RSS [0-9.]+ MiB without devcheck, [0-9.]+ MiB under the wrapper \(current [0-9.]+ -> [0-9.]+ MiB: anonymous [-+][0-9.]+, file-backed [-+][0-9.]+\)$' "$TMPD/table"
 expect_grep "^(PASS|FAIL)  devcheck's own memory in a torch process: peak RSS \+-?[0-9.]+ MiB <= 32 MiB$" "$TMPD/table"
 # issue 25: a repeated and a suppressed finding against a clean launch of the same run
 expect_grep '^(PASS|FAIL)  launch repeating a reported finding: x[0-9.]+ the instructions of a clean launch \(worst: backend=(interpose|cupti|both); [0-9]+ vs [0-9]+\) <= 2x$' "$TMPD/table"
