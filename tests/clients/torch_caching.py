@@ -12,6 +12,9 @@ line that the same run without devcheck prints too.
                 tensors of several sizes, one over several mapped pages;
                 their values copied back
     loader      a DataLoader with two forked workers after CUDA started
+    profiler    torch.profiler with profile_memory=True: its [memory] events
+                (the allocator's reports, which devcheck sees first and
+                forwards to libc10.so's reportMemoryUsageToProfiler)
     pool        the bug in a graph's private pool: a Triton kernel launched
                 on cuda:0 over a tensor the capture made on cuda:1, after
                 another one (so it is not its segment's first block)"""
@@ -73,6 +76,15 @@ elif mode == "loader":
     torch.zeros(4, device="cuda:0")                 # CUDA started in the parent before the fork
     batches = DataLoader(Items(), batch_size=2, num_workers=2, multiprocessing_context="fork")
     print("torch_caching: loader sum=%s" % sum(float(b.sum()) for b in batches))
+elif mode == "profiler":
+    from torch.profiler import profile, ProfilerActivity
+    torch.zeros(1, device="cuda:0")
+    with profile(activities=[ProfilerActivity.CPU], profile_memory=True) as prof:
+        a = torch.empty(1024, device="cuda:0")
+        b = torch.empty(4096, device="cuda:0")
+        del a, b
+    mem = [e for e in prof.events() if e.name == "[memory]"]
+    print("torch_caching: profiler memory_events=%d bytes=%s" % (len(mem), sorted(e.cpu_memory_usage + getattr(e, "device_memory_usage", 0) for e in mem)))
 elif mode == "pool":
     import triton
     import triton.language as tl

@@ -4,9 +4,11 @@
 #  - the program sees no PYTORCH_NO_CUDA_MEMORY_CACHING;
 #  - a torch.cuda.graph capture and replay, torch.compile(mode=
 #    "reduce-overhead") (cudagraph trees, no cudagraph skip), expandable
-#    segments (PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True) and a
-#    DataLoader with two forked workers print under the default wrapper what
-#    they print without devcheck, exit 0, and get no finding;
+#    segments (PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True), a
+#    DataLoader with two forked workers and torch.profiler's memory events
+#    (the allocator's reports reach libc10.so's function through devcheck's)
+#    print under the default wrapper what they print without devcheck, exit
+#    0, and get no finding;
 #  - what the wrapper's old default did to them: with caching off the
 #    capture is invalidated and reduce-overhead refuses its storages (as on
 #    an H200);
@@ -49,6 +51,8 @@ expect_grep '^torch_caching: expandable conf=expandable_segments:True big=629145
     "$TMPD/expandable.dc.out"
 same loader
 expect_grep '^torch_caching: loader sum=112\.0$' "$TMPD/loader.dc.out"
+same profiler
+expect_grep '^torch_caching: profiler memory_events=[1-9]' "$TMPD/profiler.dc.out"
 
 # caching off (the wrapper's old default): what broke
 PYTORCH_NO_CUDA_MEMORY_CACHING=1 "$DEVCHECK" -- "$PY" torch_caching.py graph >"$TMPD/graph.off.out" 2>"$TMPD/graph.off.err" &&
