@@ -2,11 +2,13 @@
  * allocator's block holding an address (its base, size and stack), inside
  * its segment only; a block taken back, or one whose segment was freed and
  * whose address came back in another allocation, is never named; the table
- * grows and deletes (backward shift) like a model of it. */
+ * grows and deletes (backward shift) like a model of it; threads add and
+ * remove while another views. */
 #include "core/blocks.h"
 #include "core/registry.h"
 #include "tests/unit/unit.h"
 
+#include <pthread.h>
 #include <stdint.h>
 
 static struct dc_alloc seg_at(uintptr_t base, size_t size, int owner)
@@ -141,10 +143,62 @@ static void test_model(void)
     CHECK_EQ_LL(wrong, 0);
 }
 
+/* Threads handing out and taking back blocks of one segment while another
+ * views them (ThreadSanitizer's run checks the locking). */
+enum { THREADS = 4, PER = 2000 };
+static const uintptr_t TS = 0x7c0000000000ull;
+static struct dc_alloc tseg;
+
+static void *churn(void *arg)
+{
+    uintptr_t first = TS + (uintptr_t)(size_t)arg * PER * 512;
+    for (int round = 0; round < 5; round++)
+        for (int i = 0; i < PER; i++) {
+            uintptr_t b = first + (uintptr_t)i * 512;
+            if (round % 2 == 0)
+                dc_block_add(b, 512, dc_block_holder(b, 512), (uint32_t)i + 1);
+            else
+                dc_block_remove(b);
+        }
+    return NULL;
+}
+
+static void *viewer(void *arg)
+{
+    (void)arg;
+    long named = 0;
+    for (int i = 0; i < 20000; i++) {
+        struct dc_finding_alloc v;
+        uintptr_t a = TS + (uintptr_t)(i % (THREADS * PER)) * 512 + 8;
+        if (view(&tseg, a, &v) && (v.base != a - 8 || v.size != 512))
+            named = -1000000;
+        named += v.segment_size != 0;
+    }
+    return (void *)(intptr_t)(named >= 0);
+}
+
+static void test_threads(void)
+{
+    dc_reg_reset();
+    dc_block_reset();
+    tseg = seg_at(TS, (size_t)THREADS * PER * 512, 0);
+    pthread_t t[THREADS], v;
+    void *ok = NULL;
+    CHECK_EQ_LL(pthread_create(&v, NULL, viewer, NULL), 0);
+    for (long i = 0; i < THREADS; i++)
+        CHECK_EQ_LL(pthread_create(&t[i], NULL, churn, (void *)i), 0);
+    for (int i = 0; i < THREADS; i++)
+        pthread_join(t[i], NULL);
+    pthread_join(v, &ok);
+    CHECK(ok != NULL);                          /* every block named was the right one */
+    CHECK_EQ_LL(dc_block_count(), THREADS * PER);   /* rounds 0, 2, 4 added */
+}
+
 int main(void)
 {
     test_view();
     test_pages();
     test_model();
+    test_threads();
     return unit_done("blocks");
 }
