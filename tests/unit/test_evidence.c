@@ -24,6 +24,7 @@
 #include "core/kernels.h"
 #include "core/mangle.h"
 #include "core/options.h"
+#include "core/origin.h"
 #include "core/ptrinfo.h"
 #include "core/registry.h"
 #include "report/report.h"
@@ -513,6 +514,106 @@ static void test_check_classes(void)
     CHECK(dc_reg_lookup(D1 + 8, &got) == 0 && !got.from_driver);
 }
 
+/* ---- kernels without types: the launch's shape ----------------------------------------------- */
+
+static void decide_from(struct dc_kernel *k, const struct dc_img_kernel *img, int origin)
+{
+    memset(k, 0, sizeof *k);
+    k->name = strdup(img->name);
+    struct dc_evidence_in in = { .name = img->name, .ndriver = -1, .driver_why = "test", .img = img,
+                                 .origin = origin };
+    dc_kernel_decide(k, &in);
+}
+
+/* scale_rows(int n, float a, float *x, long long m, S s) as a cubin's KPARAM
+ * records give it (sizes only), plus an 8-byte struct the PTX calls .b8[8]:
+ * only the two top-level 8-byte parameters at 8-byte offsets take the
+ * launch's shape, and only in a kernel the program loaded itself. */
+static void test_shape_classes(void)
+{
+    struct dc_img_param ip[] = { { 0, 4, 0, 0 }, { 4, 4, 0, 0 }, { 8, 8, 0, 0 }, { 16, 8, 0, 0 },
+                                 { 24, 16, 0, 0 }, { 40, 8, 0, DC_IMG_AGGREGATE } };
+    struct dc_img_kernel ik = { "scale_rows", 6, ip, 1, 0, 1 };
+    struct dc_kernel k;
+    for (int o = 0; o < DC_ORIGIN_COUNT; o++) {
+        decide_from(&k, &ik, o);
+        int shape = o == DC_ORIGIN_PROGRAM || o == DC_ORIGIN_JIT;
+        CHECK(k.layout_known && k.nparams == 6);
+        if (k.nparams == 6) {
+            CHECK_EQ_LL(k.params[0].cls, DC_PC_NONPTR);
+            CHECK_EQ_LL(k.params[2].cls, shape ? DC_PC_POINTER : DC_PC_UNKNOWN);
+            CHECK_EQ_LL(k.params[2].ev, shape ? DC_EV_LAUNCH_SHAPE : DC_EV_NONE);
+            CHECK_EQ_LL(k.params[3].cls, shape ? DC_PC_POINTER : DC_PC_UNKNOWN);
+            CHECK_EQ_LL(k.params[4].cls, DC_PC_UNKNOWN);    /* a struct by value: never */
+            CHECK_EQ_LL(k.params[5].cls, DC_PC_UNKNOWN);    /* an 8-byte aggregate: never */
+        }
+        dc_kernel_release_tmp(&k);
+    }
+    /* stronger evidence wins: the PTX's pointer marks make the others numbers */
+    ip[2].ptr = DC_IMG_PTR_KPARAM;
+    ip[3].kind = DC_IMG_SCALAR;
+    decide_from(&k, &ik, DC_ORIGIN_JIT);
+    CHECK(k.nparams == 6 && k.params[2].ev == DC_EV_CUBIN && k.params[3].cls == DC_PC_NONPTR);
+    dc_kernel_release_tmp(&k);
+}
+
+/* One launch on cuda:0 (origin jit) of a kernel whose param 0 has only the
+ * launch's shape and param 1 is a 16-byte struct nothing describes. */
+static unsigned shape_moves;            /* operands handed to mode=migrate */
+
+static int shape_launch(uintptr_t x, const uintptr_t s[2])
+{
+    struct dc_moves m;
+    memset(&m, 0, sizeof m);
+    struct dc_param params[] = { { 0, 8, DC_PC_POINTER, DC_EV_LAUNCH_SHAPE, NULL },
+                                 { 8, 16, DC_PC_UNKNOWN, DC_EV_NONE, NULL } };
+    void *args[] = { &x, (void *)s };
+    struct dc_launch l = {
+        .kernel = "scale_rows", .kernel_key = (void *)0x78, .api = "cuLaunchKernel", .device = 0,
+        .current_device = -1, .args = args, .params = params, .nparams = 2, .layout_known = 1,
+        .origin = DC_ORIGIN_JIT, .moves = &m,
+    };
+    int e = dc_check_launch(&l);
+    shape_moves += m.n;
+    dc_check_moves_report(&l, &m);
+    return e;
+}
+
+static void test_shape_check(const char *opts)
+{
+    scenario(opts);
+    uintptr_t zero[2] = { 0, 0 };
+    /* the launch device's own memory (or an integer equal to its address): nothing */
+    CHECK_EQ_LL(shape_launch(D0 + 8, zero), 0);
+    /* a by-value struct with stale pointers (another device's, the heap): nothing */
+    void *heap = malloc(64);
+    uintptr_t stale[2] = { D1 + 8, (uintptr_t)heap };
+    CHECK_EQ_LL(shape_launch(D0, stale), 0);
+    CHECK_EQ_LL(stats().findings, 0);
+    /* another device's memory, pageable host memory: found, never an error */
+    CHECK_EQ_LL(shape_launch(D1 + 8, zero), 0);
+    CHECK_EQ_LL(shape_launch((uintptr_t)heap, zero), 0);
+    /* a read-only mapping (code) is no buffer: nothing */
+    CHECK_EQ_LL(shape_launch((uintptr_t)&shape_launch, zero), 0);
+    struct dc_report_stats s = stats();
+    CHECK_EQ_LL(s.errors, 0);
+    CHECK_EQ_LL(s.warnings, 2);
+    CHECK_EQ_LL(shape_moves, 0);
+    dc_report_finish();
+    free(heap);
+    char path[4096];
+    snprintf(path, sizeof path, "%s/evidence.json", outdir);
+    FILE *f = fopen(path, "r");
+    static char js[1 << 16];
+    size_t n = f ? fread(js, 1, sizeof js - 1, f) : 0;
+    js[n] = 0;
+    if (f)
+        fclose(f);
+    CHECK_STR_CONTAINS(js, "\"evidence\":\"launch_shape\"");
+    CHECK_STR_CONTAINS(js, "\"weak_evidence\":true");
+    CHECK(!strstr(js, "\"action\":\"migrated\""));
+}
+
 /* ---- /proc/self/maps as NVIDIA's driver leaves it ------------------------------------------------ */
 
 static int map_class(const char *line, int *writable)
@@ -696,6 +797,9 @@ int main(int argc, char **argv)
     test_images();
     test_classes();
     test_check_classes();
+    test_shape_classes();
+    test_shape_check("");
+    test_shape_check("mode=migrate:host_memory=error");
     test_maps();
     test_fuzz(rounds);
     return unit_done("test_evidence");
