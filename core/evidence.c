@@ -165,7 +165,13 @@ static void from_image(struct dc_param *p, const struct dc_img_kernel *img, unsi
     int marks = 0;
     for (unsigned j = 0; j < img->nparams; j++)
         marks |= img->params[j].ptr == DC_IMG_PTR_DECL || img->params[j].ptr == DC_IMG_PTR_KPARAM;
-    if ((q->ptr == DC_IMG_PTR_DECL || q->ptr == DC_IMG_PTR_USE) && p->size == 8)
+    if (q->dw == DC_DW_POINTER && p->size == 8)
+        set_class(p, DC_PC_POINTER, DC_EV_DWARF);
+    else if (q->dw == DC_DW_SCALAR)
+        set_class(p, DC_PC_NONPTR, DC_EV_DWARF);
+    else if (q->dw == DC_DW_AGGREGATE)
+        *aggregate = 1;
+    else if ((q->ptr == DC_IMG_PTR_DECL || q->ptr == DC_IMG_PTR_USE) && p->size == 8)
         set_class(p, DC_PC_POINTER, DC_EV_PTX);
     else if (q->ptr == DC_IMG_PTR_KPARAM && p->size == 8)
         set_class(p, DC_PC_POINTER, DC_EV_CUBIN);

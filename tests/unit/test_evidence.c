@@ -321,9 +321,9 @@ static void test_classes(void)
     dc_kernel_release_tmp(&k);
 
     /* no driver layout: the image's; classes from its PTX */
-    struct dc_img_param ip[] = { { 0, 8, DC_IMG_PTR_USE, DC_IMG_SCALAR }, { 8, 8, DC_IMG_PTR_NONE, DC_IMG_SCALAR },
-                                 { 16, 4, DC_IMG_PTR_NONE, DC_IMG_SCALAR } };
-    struct dc_img_kernel ik = { "ev_plain", 3, ip, 0, 1, 1 };
+    struct dc_img_param ip[] = { { 0, 8, DC_IMG_PTR_USE, DC_IMG_SCALAR, 0 }, { 8, 8, DC_IMG_PTR_NONE, DC_IMG_SCALAR, 0 },
+                                 { 16, 4, DC_IMG_PTR_NONE, DC_IMG_SCALAR, 0 } };
+    struct dc_img_kernel ik = { "ev_plain", 3, ip, 0, 1, 1, 0 };
     decide(&k, "ev_plain", NULL, -1, 0, &ik);
     CHECK(k.layout_known && k.layout_from == DC_LAYOUT_IMAGE && k.nparams == 3);
     CHECK(k.params[0].cls == DC_PC_POINTER && k.params[0].ev == DC_EV_PTX);
@@ -531,9 +531,9 @@ static void decide_from(struct dc_kernel *k, const struct dc_img_kernel *img, in
  * launch's shape, and only in a kernel the program loaded itself. */
 static void test_shape_classes(void)
 {
-    struct dc_img_param ip[] = { { 0, 4, 0, 0 }, { 4, 4, 0, 0 }, { 8, 8, 0, 0 }, { 16, 8, 0, 0 },
-                                 { 24, 16, 0, 0 }, { 40, 8, 0, DC_IMG_AGGREGATE } };
-    struct dc_img_kernel ik = { "scale_rows", 6, ip, 1, 0, 1 };
+    struct dc_img_param ip[] = { { 0, 4, 0, 0, 0 }, { 4, 4, 0, 0, 0 }, { 8, 8, 0, 0, 0 }, { 16, 8, 0, 0, 0 },
+                                 { 24, 16, 0, 0, 0 }, { 40, 8, 0, DC_IMG_AGGREGATE, 0 } };
+    struct dc_img_kernel ik = { "scale_rows", 6, ip, 1, 0, 1, 0 };
     struct dc_kernel k;
     for (int o = 0; o < DC_ORIGIN_COUNT; o++) {
         decide_from(&k, &ik, o);
@@ -555,6 +555,33 @@ static void test_shape_classes(void)
     decide_from(&k, &ik, DC_ORIGIN_JIT);
     CHECK(k.nparams == 6 && k.params[2].ev == DC_EV_CUBIN && k.params[3].cls == DC_PC_NONPTR);
     dc_kernel_release_tmp(&k);
+}
+
+/* scale_rows(int n, float a, float *x, long long m, struct s) in a cubin
+ * (tests/e2e/untyped.cu): plain, sizes only, so x and m take the launch's
+ * shape; built with -G, its own DWARF types x as a pointer, m as an integer
+ * and s as an aggregate, and the launch's shape is not needed. */
+static void test_image_dwarf(void)
+{
+    for (int g = 0; g < 2; g++) {
+        size_t n;
+        unsigned char *b = slurp(g ? "untyped_G.cubin" : "untyped.cubin", &n);
+        struct dc_img *img = b ? dc_img_parse(b, n) : NULL;
+        const struct dc_img_kernel *ik = img ? dc_img_find(img, "scale_rows") : NULL;
+        CHECK(ik && ik->nparams == 5);
+        if (ik && ik->nparams == 5) {
+            struct dc_kernel k;
+            decide_from(&k, ik, DC_ORIGIN_JIT);
+            CHECK_EQ_LL(k.params[2].cls, DC_PC_POINTER);
+            CHECK_EQ_LL(k.params[2].ev, g ? DC_EV_DWARF : DC_EV_LAUNCH_SHAPE);
+            CHECK_EQ_LL(k.params[3].cls, g ? DC_PC_NONPTR : DC_PC_POINTER);
+            CHECK_EQ_LL(k.params[4].cls, DC_PC_UNKNOWN);
+            CHECK_EQ_LL(k.params[0].cls, DC_PC_NONPTR);
+            dc_kernel_release_tmp(&k);
+        }
+        dc_img_free(img);
+        free(b);
+    }
 }
 
 /* One launch on cuda:0 (origin jit) of a kernel whose param 0 has only the
@@ -710,7 +737,7 @@ static void test_fuzz(unsigned rounds)
         (void)dc_sig_params(buf, sp, 16);
     }
     static const char *files[] = { "evidence.fatbin", "evidence_lz4.fatbin", "evidence_size.fatbin",
-                                   "evidence.cubin", "evidence.ptx", "evidence_ptr.cubin" };
+                                   "evidence.cubin", "evidence.ptx", "evidence_ptr.cubin", "untyped_G.cubin" };
     for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
         size_t n;
         unsigned char *orig = slurp(files[f], &n);
@@ -798,6 +825,7 @@ int main(int argc, char **argv)
     test_classes();
     test_check_classes();
     test_shape_classes();
+    test_image_dwarf();
     test_shape_check("");
     test_shape_check("mode=migrate:host_memory=error");
     test_maps();
