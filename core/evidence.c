@@ -5,6 +5,7 @@
 #include "core/image.h"
 #include "core/mangle.h"
 #include "core/origin.h"
+#include "core/source.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -171,6 +172,10 @@ static void from_image(struct dc_param *p, const struct dc_img_kernel *img, unsi
         set_class(p, DC_PC_NONPTR, DC_EV_DWARF);
     else if (q->dw == DC_DW_AGGREGATE)
         *aggregate = 1;
+    else if (q->src == DC_SRC_POINTER && p->size == 8)
+        set_class(p, DC_PC_POINTER, DC_EV_SOURCE);
+    else if (q->src == DC_SRC_SCALAR)
+        set_class(p, DC_PC_NONPTR, DC_EV_SOURCE);
     else if ((q->ptr == DC_IMG_PTR_DECL || q->ptr == DC_IMG_PTR_USE) && p->size == 8)
         set_class(p, DC_PC_POINTER, DC_EV_PTX);
     else if (q->ptr == DC_IMG_PTR_KPARAM && p->size == 8)

@@ -801,6 +801,19 @@ const struct dc_img_kernel *dc_img_find(const struct dc_img *img, const char *na
 
 unsigned dc_img_count(const struct dc_img *img) { return img ? img->n : 0; }
 
+int dc_img_set_source(struct dc_img *img, const char *name, const uint8_t *kinds, unsigned n)
+{
+    struct dc_img_kernel *k = NULL;
+    for (unsigned i = 0; img && name && i < img->n && !k; i++)
+        if (!strcmp(img->k[i].name, name))
+            k = &img->k[i];
+    if (!k || k->nparams != n || !kinds)
+        return 0;
+    for (unsigned i = 0; i < n; i++)
+        k->params[i].src = kinds[i];
+    return 1;
+}
+
 const struct dc_img_kernel *dc_img_at(const struct dc_img *img, unsigned i)
 {
     return img && i < img->n ? &img->k[i] : NULL;

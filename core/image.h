@@ -51,6 +51,7 @@ struct dc_img_param {
     uint8_t ptr;                /* enum dc_img_ptr */
     uint8_t kind;               /* enum dc_img_kind */
     uint8_t dw;                 /* enum dc_dw_kind (core/hostdwarf.h): what the cubin's own DWARF (-G) says; 0 nothing */
+    uint8_t src;                /* enum dc_src_kind (core/source.h): what the NVRTC source says; 0 nothing */
 };
 
 struct dc_img_kernel {
@@ -75,6 +76,9 @@ const struct dc_img_kernel *dc_img_find(const struct dc_img *img, const char *na
 unsigned dc_img_count(const struct dc_img *img);
 const struct dc_img_kernel *dc_img_at(const struct dc_img *img, unsigned i);
 void dc_img_free(struct dc_img *img);
+/* What the source says of kernel `name`'s n parameters (core/source.c:
+ * enum dc_src_kind each); 1 when the kernel has exactly n parameters. */
+int dc_img_set_source(struct dc_img *img, const char *name, const uint8_t *kinds, unsigned n);
 
 /* The size of the image at data by its own headers (fatbin, ELF), or its
  * text up to the NUL (PTX), reading at most `avail` bytes; 0 when it is

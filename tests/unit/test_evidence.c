@@ -27,6 +27,7 @@
 #include "core/origin.h"
 #include "core/ptrinfo.h"
 #include "core/registry.h"
+#include "core/source.h"
 #include "report/report.h"
 #include "tests/unit/unit.h"
 
@@ -321,8 +322,8 @@ static void test_classes(void)
     dc_kernel_release_tmp(&k);
 
     /* no driver layout: the image's; classes from its PTX */
-    struct dc_img_param ip[] = { { 0, 8, DC_IMG_PTR_USE, DC_IMG_SCALAR, 0 }, { 8, 8, DC_IMG_PTR_NONE, DC_IMG_SCALAR, 0 },
-                                 { 16, 4, DC_IMG_PTR_NONE, DC_IMG_SCALAR, 0 } };
+    struct dc_img_param ip[] = { { 0, 8, DC_IMG_PTR_USE, DC_IMG_SCALAR, 0, 0 }, { 8, 8, DC_IMG_PTR_NONE, DC_IMG_SCALAR, 0, 0 },
+                                 { 16, 4, DC_IMG_PTR_NONE, DC_IMG_SCALAR, 0, 0 } };
     struct dc_img_kernel ik = { "ev_plain", 3, ip, 0, 1, 1, 0 };
     decide(&k, "ev_plain", NULL, -1, 0, &ik);
     CHECK(k.layout_known && k.layout_from == DC_LAYOUT_IMAGE && k.nparams == 3);
@@ -531,8 +532,8 @@ static void decide_from(struct dc_kernel *k, const struct dc_img_kernel *img, in
  * launch's shape, and only in a kernel the program loaded itself. */
 static void test_shape_classes(void)
 {
-    struct dc_img_param ip[] = { { 0, 4, 0, 0, 0 }, { 4, 4, 0, 0, 0 }, { 8, 8, 0, 0, 0 }, { 16, 8, 0, 0, 0 },
-                                 { 24, 16, 0, 0, 0 }, { 40, 8, 0, DC_IMG_AGGREGATE, 0 } };
+    struct dc_img_param ip[] = { { 0, 4, 0, 0, 0, 0 }, { 4, 4, 0, 0, 0, 0 }, { 8, 8, 0, 0, 0, 0 }, { 16, 8, 0, 0, 0, 0 },
+                                 { 24, 16, 0, 0, 0, 0 }, { 40, 8, 0, DC_IMG_AGGREGATE, 0, 0 } };
     struct dc_img_kernel ik = { "scale_rows", 6, ip, 1, 0, 1, 0 };
     struct dc_kernel k;
     for (int o = 0; o < DC_ORIGIN_COUNT; o++) {
@@ -582,6 +583,93 @@ static void test_image_dwarf(void)
         dc_img_free(img);
         free(b);
     }
+}
+
+/* ---- NVRTC sources ---------------------------------------------------------------------------- */
+
+static void src_collect(void *arg, const char *name, int extern_c, const struct dc_src_param *p, unsigned n)
+{
+    char *out = arg;
+    size_t l = strlen(out);
+    l += (size_t)snprintf(out + l, 4096 - l, "%s%s:", name, extern_c ? "(C)" : "");
+    for (unsigned i = 0; i < n && l < 4000; i++)
+        l += (size_t)snprintf(out + l, 4096 - l, "%s%c%u", i ? "," : "",
+                              p[i].kind == DC_SRC_POINTER ? 'P' : p[i].kind == DC_SRC_SCALAR ? 'S' : 'U', p[i].size);
+    snprintf(out + l, 4096 - l, ";");
+}
+
+static const char untyped_src[] =
+    "struct untyped_s { float *p; long long n; };\n"
+    "extern \"C\" __global__ void scale_rows(int n, float a, float *x, long long m, struct untyped_s s)\n"
+    "{ int i = threadIdx.x; if (i < n) x[i] = x[i] * a + (float)(m & 1) + (float)(s.n & 1); }\n";
+
+static void test_source(void)
+{
+    static char got[4096];
+    const char *src =
+        "// __global__ void fake(int *p) in a comment\n"
+        "/* extern \"C\" __global__ void fake2(int *p) */\n"
+        "#define K(x) __global__ void x(float *p) \\\n  { }\n"
+        "K(m1)\n"
+        "const char *s = \"__global__ void fake3(int *p)\";\n"
+        "extern \"C\" __global__ void scale(float *x, float a, int n) { x[0] = a * n; }\n"
+        "extern \"C\" {\n"
+        "  __global__ void __launch_bounds__(256, 2) k2(const double* __restrict__ a, unsigned long long m,\n"
+        "                                               MyStruct s, int &r) { }\n"
+        "  __global__ void fp(void (*cb)(int), float x[4], long n, unsigned u, size_t z = 4) { }\n"
+        "  __global__ void va(int n, ...) { }\n"
+        "}\n"
+        "template <typename T> __global__ void t(T *x, int n) { }\n"
+        "__global__ void cpp(float *x, int, std::size_t q, Foo<float *> f) { }\n"
+        "extern \"C\" __global__ void none(void) { }\n";
+    got[0] = 0;
+    unsigned n = dc_source_parse(src, 0, src_collect, got);
+    CHECK_EQ_LL(n, 5);
+    const char *want = "scale(C):P8,S4,S4;k2(C):P8,S8,U0,U0;fp(C):U0,P8,S8,S4,S8;cpp:P8,S4,U0,U0;none(C):;";
+    if (strcmp(got, want))
+        fprintf(stderr, "parsed %s\n  want %s\n", got, want);
+    CHECK(!strcmp(got, want));
+    /* malformed text: an answer, no crash */
+    got[0] = 0;
+    CHECK_EQ_LL(dc_source_parse("extern \"C\" __global__ void broken(float *x, int", 0, src_collect, got), 0);
+    CHECK_EQ_LL(dc_source_parse("__global__ (((", 0, src_collect, got), 0);
+    CHECK_EQ_LL(dc_source_parse("\"unterminated __global__ void z(int *p) {}", 0, src_collect, got), 0);
+
+    /* a program's output linked to the module loaded from the same bytes:
+     * scale_rows's x is a pointer by its source, m an integer */
+    size_t sz;
+    unsigned char *cubin = slurp("untyped.cubin", &sz);
+    if (!cubin)
+        return;
+    dc_source_reset();
+    const void *prog = (const void *)0x1234;
+    dc_source_program(prog, untyped_src);
+    dc_source_output(prog, cubin, sz);
+    dc_source_destroyed(prog);                      /* the output stays known */
+    unsigned char *loaded = malloc(sz);             /* the copy cuModuleLoadData is given */
+    memcpy(loaded, cubin, sz);
+    struct dc_img *img = dc_img_parse(loaded, sz);
+    CHECK_EQ_LL(dc_source_image(loaded, sz, img), 1);
+    const struct dc_img_kernel *ik = dc_img_find(img, "scale_rows");
+    CHECK(ik && ik->nparams == 5);
+    if (ik && ik->nparams == 5) {
+        struct dc_kernel k;
+        decide_from(&k, ik, DC_ORIGIN_JIT);
+        CHECK_EQ_LL(k.params[2].cls, DC_PC_POINTER);
+        CHECK_EQ_LL(k.params[2].ev, DC_EV_SOURCE);
+        CHECK_EQ_LL(k.params[3].cls, DC_PC_NONPTR);     /* the integer: quiet whatever it holds */
+        CHECK_EQ_LL(k.params[4].cls, DC_PC_UNKNOWN);    /* the struct */
+        dc_kernel_release_tmp(&k);
+    }
+    dc_img_free(img);
+    /* other bytes (one changed) are another module: nothing */
+    loaded[sz / 2] ^= 1;
+    img = dc_img_parse(loaded, sz);
+    CHECK_EQ_LL(dc_source_image(loaded, sz, img), 0);
+    dc_img_free(img);
+    dc_source_reset();
+    free(loaded);
+    free(cubin);
 }
 
 /* One launch on cuda:0 (origin jit) of a kernel whose param 0 has only the
@@ -736,6 +824,13 @@ static void test_fuzz(unsigned rounds)
         }
         (void)dc_sig_params(buf, sp, 16);
     }
+    /* the NVRTC source parser on mutated and cut sources */
+    for (unsigned r = 0; r < rounds / 8; r++) {
+        char text[sizeof untyped_src];
+        memcpy(text, untyped_src, sizeof text);
+        mutate((unsigned char *)text, sizeof text - 1);
+        (void)dc_source_parse(text, rnd(sizeof text), NULL, NULL);
+    }
     static const char *files[] = { "evidence.fatbin", "evidence_lz4.fatbin", "evidence_size.fatbin",
                                    "evidence.cubin", "evidence.ptx", "evidence_ptr.cubin", "untyped_G.cubin" };
     for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
@@ -826,6 +921,7 @@ int main(int argc, char **argv)
     test_check_classes();
     test_shape_classes();
     test_image_dwarf();
+    test_source();
     test_shape_check("");
     test_shape_check("mode=migrate:host_memory=error");
     test_maps();
