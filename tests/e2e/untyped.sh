@@ -13,7 +13,8 @@
 #  - both: pinned memory, correct memory and a struct passed by value with a
 #    stale pointer to cuda:1 give nothing;
 #  - mode=migrate moves the operand of a dwarf finding (the faulting launch
-#    then computes the right result) and never that of a launch_shape one.
+#    then computes the right result) and never that of a launch_shape one;
+#  - a devcheck recording replays to the same verdicts (dwarf recorded).
 : "${ROOT:=$(cd "$(dirname "$0")/../.." && pwd)}"
 . "$ROOT/tests/e2e/common.sh"
 PROG=$BUILD/tests/e2e/untyped_prog
@@ -85,4 +86,19 @@ run "$t" "$DEVCHECK_BIN" --sim 2 --mode migrate --json "$t.json" -- "$PROG" "$BU
 expect_eq "migrate plain: exit status" 0 "$(rc_of "$t")"
 expect_grep '^untyped_prog: synchronize: CUDA_ERROR_ILLEGAL_ADDRESS$' "$t.out"
 expect_no_grep 'action: migrated' "$t.err"
+# a devcheck recording carries what the cubin's DWARF said (and its origin):
+# the replay judges x by it (an error), and the plain cubin's by its shape
+for g in "" _G; do
+    t=$TMPD/rec$g
+    mkdir -p "$t.d"
+    run "$t" "$DEVCHECK_BIN" --sim 2 --record-launches "$t.d" -- "$PROG" "$BUILD/tests/e2e/untyped$g.cubin" other
+    run "$t.replay" "$DEVCHECK_BIN" replay --json "$t.replay.json" "$t.d"/*.jsonl
+    got=$(python3 -c '
+import json, sys
+f = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+print(" ".join("%s/%s/%s/%s" % (r["kind"], r["severity"], r["operand"]["param"], r["operand"]["evidence"])
+               for r in f if r.get("type") == "finding"))' "$t.replay.json")
+    if [ -n "$g" ]; then want=device_mismatch/error/2/dwarf; else want=device_mismatch/warning/2/launch_shape; fi
+    expect_eq "replay of the recording$g" "$want" "$got"
+done
 echo "ok: kernels without types, from a cubin without and with DWARF"
