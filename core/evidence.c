@@ -166,20 +166,23 @@ static void from_image(struct dc_param *p, const struct dc_img_kernel *img, unsi
     int marks = 0;
     for (unsigned j = 0; j < img->nparams; j++)
         marks |= img->params[j].ptr == DC_IMG_PTR_DECL || img->params[j].ptr == DC_IMG_PTR_KPARAM;
+    /* a pointer by any evidence first: an integer the PTX uses as an address
+     * (a uint64_t cast to a pointer in the kernel) is one, whatever its
+     * declared type; then what the types say is not a pointer */
     if (q->dw == DC_DW_POINTER && p->size == 8)
         set_class(p, DC_PC_POINTER, DC_EV_DWARF);
-    else if (q->dw == DC_DW_SCALAR)
-        set_class(p, DC_PC_NONPTR, DC_EV_DWARF);
-    else if (q->dw == DC_DW_AGGREGATE)
-        *aggregate = 1;
     else if (q->src == DC_SRC_POINTER && p->size == 8)
         set_class(p, DC_PC_POINTER, DC_EV_SOURCE);
-    else if (q->src == DC_SRC_SCALAR)
-        set_class(p, DC_PC_NONPTR, DC_EV_SOURCE);
     else if ((q->ptr == DC_IMG_PTR_DECL || q->ptr == DC_IMG_PTR_USE) && p->size == 8)
         set_class(p, DC_PC_POINTER, DC_EV_PTX);
     else if (q->ptr == DC_IMG_PTR_KPARAM && p->size == 8)
         set_class(p, DC_PC_POINTER, DC_EV_CUBIN);
+    else if (q->dw == DC_DW_SCALAR)
+        set_class(p, DC_PC_NONPTR, DC_EV_DWARF);
+    else if (q->dw == DC_DW_AGGREGATE)
+        *aggregate = 1;
+    else if (q->src == DC_SRC_SCALAR)
+        set_class(p, DC_PC_NONPTR, DC_EV_SOURCE);
     else if (q->ptr == DC_IMG_PTR_OTHER_SPACE || q->kind == DC_IMG_FLOAT)
         set_class(p, DC_PC_NONPTR, DC_EV_PTX);
     else if (q->kind == DC_IMG_SCALAR && (p->size < 8 || marks))

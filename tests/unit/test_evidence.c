@@ -550,6 +550,18 @@ static void test_shape_classes(void)
         }
         dc_kernel_release_tmp(&k);
     }
+    /* a declared integer the PTX uses as an address (a uint64_t cast to a
+     * pointer in the kernel) is a pointer: a use beats a type */
+    ip[3].src = DC_SRC_SCALAR;
+    ip[3].ptr = DC_IMG_PTR_USE;
+    decide_from(&k, &ik, DC_ORIGIN_JIT);
+    CHECK(k.nparams == 6 && k.params[3].cls == DC_PC_POINTER && k.params[3].ev == DC_EV_PTX);
+    dc_kernel_release_tmp(&k);
+    ip[3].ptr = DC_IMG_PTR_NONE;
+    decide_from(&k, &ik, DC_ORIGIN_JIT);
+    CHECK(k.nparams == 6 && k.params[3].cls == DC_PC_NONPTR && k.params[3].ev == DC_EV_SOURCE);
+    dc_kernel_release_tmp(&k);
+    ip[3].src = 0;
     /* stronger evidence wins: the PTX's pointer marks make the others numbers */
     ip[2].ptr = DC_IMG_PTR_KPARAM;
     ip[3].kind = DC_IMG_SCALAR;
