@@ -136,36 +136,33 @@ BODY body_nvrtcDestroyProgram(int v, nvrtcProgram *prog)
 }
 ENTRIES(nvrtcDestroyProgram, (nvrtcProgram *prog), (prog))
 
-/* The code `get` wrote at out, measured with its size query `size_name`. */
-static void output(void *get, const char *size_name, nvrtcProgram prog, const char *out)
+/* nvrtcGetCUBIN / nvrtcGetPTX: the real `get`, then the code it wrote at
+ * out, measured with its size query `size_name` (the same libnvrtc's). */
+static nvrtcResult get_code(nvrtcResult (*get)(nvrtcProgram, char *), const char *size_name, nvrtcProgram prog,
+                            char *out)
 {
-    nvrtcResult (*size_of)(nvrtcProgram, size_t *) = (nvrtcResult(*)(nvrtcProgram, size_t *))sibling(get, size_name);
+    if (!get)
+        return NVRTC_ERROR_INTERNAL_ERROR;
+    nvrtcResult r = get(prog, out);
+    if (r != NVRTC_SUCCESS || !out || dc_guard)
+        return r;
+    nvrtcResult (*size_of)(nvrtcProgram, size_t *) =
+        (nvrtcResult(*)(nvrtcProgram, size_t *))sibling((void *)get, size_name);
     size_t n = 0;
     if (size_of && size_of(prog, &n) == NVRTC_SUCCESS && n)
         dc_source_output(prog, out, n);
+    return r;
 }
 
 BODY body_nvrtcGetCUBIN(int v, nvrtcProgram prog, char *cubin)
 {
-    __typeof__(&nvrtcGetCUBIN) real = REAL(nvrtcGetCUBIN, v);
-    if (!real)
-        return NVRTC_ERROR_INTERNAL_ERROR;
-    nvrtcResult r = real(prog, cubin);
-    if (r == NVRTC_SUCCESS && cubin && !dc_guard)
-        output((void *)real, "nvrtcGetCUBINSize", prog, cubin);
-    return r;
+    return get_code(REAL(nvrtcGetCUBIN, v), "nvrtcGetCUBINSize", prog, cubin);
 }
 ENTRIES(nvrtcGetCUBIN, (nvrtcProgram prog, char *cubin), (prog, cubin))
 
 BODY body_nvrtcGetPTX(int v, nvrtcProgram prog, char *ptx)
 {
-    __typeof__(&nvrtcGetPTX) real = REAL(nvrtcGetPTX, v);
-    if (!real)
-        return NVRTC_ERROR_INTERNAL_ERROR;
-    nvrtcResult r = real(prog, ptx);
-    if (r == NVRTC_SUCCESS && ptx && !dc_guard)
-        output((void *)real, "nvrtcGetPTXSize", prog, ptx);
-    return r;
+    return get_code(REAL(nvrtcGetPTX, v), "nvrtcGetPTXSize", prog, ptx);
 }
 ENTRIES(nvrtcGetPTX, (nvrtcProgram prog, char *ptx), (prog, ptx))
 

@@ -388,6 +388,21 @@ static struct dc_report_stats stats(void)
     return s;
 }
 
+/* The text of the report file `name` the scenario wrote (its first 64 KiB;
+ * empty if none), in a buffer the next call reuses. */
+static const char *report_text(const char *name)
+{
+    static char text[1 << 16];
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", outdir, name);
+    FILE *f = fopen(path, "r");
+    size_t n = f ? fread(text, 1, sizeof text - 1, f) : 0;
+    text[n] = 0;
+    if (f)
+        fclose(f);
+    return text;
+}
+
 static void scenario(const char *opts)
 {
     char o[4096], err[512];
@@ -487,14 +502,7 @@ static void test_check_classes(void)
     dc_check_async_error(&l, "CUDA_ERROR_ILLEGAL_ADDRESS");
     CHECK_EQ_LL(stats().findings, 1);
     dc_report_finish();
-    char path[4096];
-    snprintf(path, sizeof path, "%s/evidence.log", outdir);
-    FILE *f = fopen(path, "r");
-    static char log[1 << 16];
-    size_t n = f ? fread(log, 1, sizeof log - 1, f) : 0;
-    log[n] = 0;
-    if (f)
-        fclose(f);
+    const char *log = report_text("evidence.log");
     CHECK_STR_CONTAINS(log, "param 1, word +24 = 0x520000001040: device memory owned by cuda:1 [a word of unknown "
                             "meaning: a suspect]; cuda:0 may not access it");
     CHECK_STR_CONTAINS(log, "operand: param 1, word +24 = 0x520000001040");
@@ -728,14 +736,7 @@ static void test_shape_check(const char *opts)
     CHECK_EQ_LL(shape_moves, 0);
     dc_report_finish();
     free(heap);
-    char path[4096];
-    snprintf(path, sizeof path, "%s/evidence.json", outdir);
-    FILE *f = fopen(path, "r");
-    static char js[1 << 16];
-    size_t n = f ? fread(js, 1, sizeof js - 1, f) : 0;
-    js[n] = 0;
-    if (f)
-        fclose(f);
+    const char *js = report_text("evidence.json");
     CHECK_STR_CONTAINS(js, "\"evidence\":\"launch_shape\"");
     CHECK_STR_CONTAINS(js, "\"weak_evidence\":true");
     CHECK(!strstr(js, "\"action\":\"migrated\""));
