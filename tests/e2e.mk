@@ -71,7 +71,8 @@ ALL += $(E2E_BUILD)/untyped_prog $(E2E_BUILD)/untyped.cubin $(E2E_BUILD)/untyped
 TESTS += tests/e2e/untyped.sh
 $(E2E_BUILD)/untyped_prog: tests/e2e/untyped_prog.cu
 	@mkdir -p $(@D)
-	$(NVCC) $(ALL_NVCCFLAGS) -o $@ $< -L$(CUDA_HOME)/lib64/stubs -lcuda
+	$(NVCC) $(ALL_NVCCFLAGS) -o $@ $< -L$(CUDA_HOME)/lib64/stubs -lcuda -L$(CUDA_HOME)/lib64 -lnvrtc \
+	    -Xlinker -rpath=$(CUDA_HOME)/lib64
 $(E2E_BUILD)/untyped.cubin: tests/e2e/untyped.cu
 	@mkdir -p $(@D)
 	$(NVCC) -cubin -arch=sm_80 -o $@ $<

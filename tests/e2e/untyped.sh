@@ -14,6 +14,8 @@
 #    stale pointer to cuda:1 give nothing;
 #  - mode=migrate moves the operand of a dwarf finding (the faulting launch
 #    then computes the right result) and never that of a launch_shape one;
+#  - a program linked with libnvrtc that compiles the source (nvrtc:SOURCE):
+#    typed from the source, errors (evidence source), the integer quiet;
 #  - a devcheck recording replays to the same verdicts (dwarf recorded).
 : "${ROOT:=$(cd "$(dirname "$0")/../.." && pwd)}"
 . "$ROOT/tests/e2e/common.sh"
@@ -86,6 +88,24 @@ run "$t" "$DEVCHECK_BIN" --sim 2 --mode migrate --json "$t.json" -- "$PROG" "$BU
 expect_eq "migrate plain: exit status" 0 "$(rc_of "$t")"
 expect_grep '^untyped_prog: synchronize: CUDA_ERROR_ILLEGAL_ADDRESS$' "$t.out"
 expect_no_grep 'action: migrated' "$t.err"
+# NVRTC linked into the program (its entry points bound by symbol version,
+# nvrtcCreateProgram@libnvrtc.so.13): typed from the source, x's findings
+# are errors (evidence source), the integer and the struct quiet
+SRC=nvrtc:$ROOT/tests/e2e/untyped.cu
+for c in other pageable pinned correct integer struct; do
+    t=$TMPD/nvrtc_$c
+    run "$t" "$DEVCHECK_BIN" --sim 2 --json "$t.json" -- "$PROG" "$SRC" "$c"
+    expect_eq "nvrtc $c: exit status (the program's)" 0 "$(rc_of "$t")"
+    case $c in
+        other)    want="device_mismatch error 2 0 1 device source strong untyped_prog.cu:$LINE
+1 0" ;;
+        pageable) want="host_memory error 2 0 -1 pageable source strong untyped_prog.cu:$LINE
+1 0" ;;
+        *)        want="0 0" ;;
+    esac
+    expect_eq "nvrtc $c: findings" "$want" "$(findings "$t")"
+done
+
 # a devcheck recording carries what the cubin's DWARF said (and its origin):
 # the replay judges x by it (an error), and the plain cubin's by its shape
 for g in "" _G; do

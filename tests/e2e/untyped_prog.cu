@@ -8,9 +8,12 @@
 //   correct   cuda:0's memory
 //   integer   cuda:0's memory, and m (long long) equal to an address inside cuda:1's memory
 //   struct    cuda:0's memory, and s.p a stale pointer to cuda:1's memory
+// With `nvrtc:SOURCE` for CUBIN, the image is the cubin NVRTC compiles from
+// SOURCE (libnvrtc linked: its entry points bound by symbol version).
 // Prints `untyped_prog: synchronize: NAME` and the first result; exits 0.
-//   untyped_prog CUBIN CASE
+//   untyped_prog CUBIN|nvrtc:SOURCE CASE
 #include <cuda.h>
+#include <nvrtc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,16 +51,29 @@ int main(int argc, char **argv)
         return 2;
     }
     const char *c = argv[2];
-    FILE *fp = fopen(argv[1], "rb");
+    int nvrtc = !strncmp(argv[1], "nvrtc:", 6);
+    FILE *fp = fopen(nvrtc ? argv[1] + 6 : argv[1], "rb");
     if (!fp) {
         printf("untyped_prog: cannot open %s\n", argv[1]);
         return 1;
     }
-    char *image = (char *)malloc(1 << 22);
-    size_t got = image ? fread(image, 1, 1 << 22, fp) : 0;
+    char *image = (char *)calloc(1, 1 << 22);
+    size_t got = image ? fread(image, 1, (1 << 22) - 1, fp) : 0;
     fclose(fp);
     if (!got)
         return 1;
+    if (nvrtc) {                        // the source in, its cubin out (into the same buffer)
+        nvrtcProgram prog;
+        const char *opts[] = { "--gpu-architecture=sm_80" };
+        size_t size = 0;
+        CK(nvrtcCreateProgram(&prog, image, "untyped.cu", 0, NULL, NULL));
+        CK(nvrtcCompileProgram(prog, 1, opts));
+        CK(nvrtcGetCUBINSize(prog, &size));
+        if (size > (1 << 22))
+            return 1;
+        CK(nvrtcGetCUBIN(prog, image));
+        CK(nvrtcDestroyProgram(&prog));
+    }
     const int n = 8;
     float host[n];
     for (int i = 0; i < n; i++)
