@@ -3,11 +3,16 @@
 # subscriber that does nothing (the floor under backend=cupti); tests/bench/
 # checks that it runs and guards the instructions per launch.
 BENCH_BUILD := $(BUILD)/bench
-ALL += $(BENCH_BUILD)/launches $(BENCH_BUILD)/libfloor.so $(BENCH_BUILD)/libcuptifloor.so $(BENCH_BUILD)/regbench
+ALL += $(BENCH_BUILD)/launches $(BENCH_BUILD)/libc10.so $(BENCH_BUILD)/libfloor.so $(BENCH_BUILD)/libcuptifloor.so $(BENCH_BUILD)/regbench
 
-$(BENCH_BUILD)/launches: bench/launches.cu
+$(BENCH_BUILD)/launches: bench/launches.cu $(BENCH_BUILD)/libc10.so
 	@mkdir -p $(@D)
-	$(NVCC) $(ALL_NVCCFLAGS) -o $@ $<
+	$(NVCC) $(ALL_NVCCFLAGS) -o $@ $< -L$(BENCH_BUILD) -lc10 -Xlinker -rpath='$$ORIGIN'
+
+# PyTorch's libc10.so as far as the bench needs it (the block section).
+$(BENCH_BUILD)/libc10.so: bench/c10_stub.c
+	@mkdir -p $(@D)
+	$(CC) -std=gnu11 -O2 $(WARN) -fPIC -shared -Wl,-soname,libc10.so $< -o $@
 
 # The floor: forwards only (no sanitizer: it runs under valgrind).
 $(BENCH_BUILD)/libfloor.so: bench/floor.c bench/floor.map

@@ -14,7 +14,10 @@
 //             its first launch and repeated by every measured one; 8 kernels
 //             in turn, 8 findings, 40 frames deeper than the section),
 //             suppressed (the same, findings that bench/run.sh's suppression
-//             file matches)
+//             file matches), block (a PyTorch caching allocator's block
+//             handed out and taken back: its two calls of
+//             c10::reportMemoryUsageToProfiler, bench/c10_stub.c standing for
+//             libc10.so, 512 bytes of a cudaMalloc'ed segment)
 //   N         iterations of each measured loop
 //   LIVE      the launch sections run once at each of these counts of live
 //             allocations of mixed sizes (64 B .. 64 KiB, every device), made
@@ -214,6 +217,39 @@ __attribute__((noinline)) static void alloc_deep(int depth, long n, long live, c
     s.end(n);
 }
 
+// PyTorch's declaration (c10/core/Allocator.h, c10/core/Device.h): libc10.so's
+// function, bench/c10_stub.c here.
+namespace c10 {
+struct Device {
+    signed char type, index;
+};
+void reportMemoryUsageToProfiler(void *ptr, int64_t alloc_size, size_t total_allocated, size_t total_reserved,
+                                 Device device);
+}
+
+// The block section: what PyTorch's allocator reports for a tensor's block,
+// handed out (+size) and taken back (-size), in a segment devcheck knows.
+static void block_loop(char *seg, long n)
+{
+    const c10::Device d = { 1, 0 };        // (DeviceType::CUDA, 0)
+    for (long i = 0; i < n; i++) {
+        char *p = seg + (i % 1024) * 512;
+        c10::reportMemoryUsageToProfiler(p, 512, 0, 0, d);
+        c10::reportMemoryUsageToProfiler(p, -512, 0, 0, d);
+    }
+}
+
+static void run_block(long n, long live)
+{
+    char *seg;
+    CHECK(cudaMalloc((void **)&seg, 1024 * 512));
+    block_loop(seg, 100);
+    section s("block", live);
+    block_loop(seg, n);
+    s.end(n);
+    CHECK(cudaFree(seg));
+}
+
 static std::vector<void *> live_allocs;
 static int ndev = 1;
 
@@ -289,6 +325,8 @@ int main(int argc, char **argv)
             alloc_deep(0, n, live, "alloc0");
         if (want("alloc40"))
             alloc_deep(40, n, live, "alloc40");
+        if (want("block"))
+            run_block(n, live);
     }
     CHECK(cudaDeviceSynchronize());
     for (void *q : live_allocs)

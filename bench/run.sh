@@ -8,7 +8,8 @@
 #    toggles instrumentation around them) per launch of a kernel with 8
 #    pointer parameters and of one with a 64-byte struct of pointers, at 10,
 #    10,000 and 1,000,000 live allocations of mixed sizes; per cudaMalloc +
-#    cudaFree 0 and 40 frames deep; per launch that repeats a finding already
+#    cudaFree 0 and 40 frames deep; per PyTorch caching-allocator block
+#    handed out and taken back (bench/c10_stub.c); per launch that repeats a finding already
 #    reported, and one already suppressed (8 findings in turn, 40 frames
 #    deep), beside a clean launch in the same run;
 #  - bytes per live allocation (malloc's heap and the resident set, growing
@@ -16,7 +17,9 @@
 #  - CPU time per launch and per allocation+free: configurations run in
 #    turn, REPEAT rounds, the minimum of each;
 #  - the registry's lookups from 1, 2 and 4 threads (bench/regbench.c: the
-#    core's registry directly; the sim serialises launches).
+#    core's registry directly; the sim serialises launches);
+#  - devcheck's own memory in a torch process (bench/torch_rss.py: peak RSS
+#    without devcheck and under the wrapper; issue 27).
 # Then each budget of issues 13 and 25 as a PASS/FAIL line.  Runs on the simulated
 # GPUs.  Not a test (times vary); tests/bench/ checks that it runs and that a
 # launch stays under a margin of instructions.
@@ -93,7 +96,7 @@ for c in $CONFIGS; do
     : >"$OUT/ir.$c.rep"
     # shellcheck disable=SC2086
     cg "$c" launch ptr8,struct64 $LIVES
-    cg "$c" alloc alloc0,alloc40 "$first_live"
+    cg "$c" alloc alloc0,alloc40,block "$first_live"
     # repeated findings, beside a clean launch of the same run
     case $c in off|interpose|cupti|both) EXTRA_OPTS=":suppressions=$OUT/bench.supp" ;; esac
     IRS=.rep cg "$c" repeat ptr8,repeat,suppressed "$first_live"
@@ -157,12 +160,14 @@ for live in $LIVES; do
 done
 row "cudaMalloc+cudaFree, 0 frames" "alloc0@$first_live"
 row "cudaMalloc+cudaFree, 40 frames" "alloc40@$first_live"
+row "PyTorch block handed out+taken back" "block@$first_live"
 row "launch repeating a reported finding" "repeat@$first_live" .rep
 row "launch repeating a suppressed finding" "suppressed@$first_live" .rep
 row "  clean launch of the same run" "ptr8@$first_live" .rep
 orow "  in libdevcheck.so: 8 pointers" "ptr8@$first_live"
 orow "  in libdevcheck.so: 64-byte struct" "struct64@$first_live"
 orow "  in libdevcheck.so: malloc+free" "alloc0@$first_live"
+orow "  in libdevcheck.so: PyTorch block" "block@$first_live"
 printf '%-38s' "bytes per live allocation (heap)"
 for c in $CONFIGS; do
     v=$(mem "$c" heap)
@@ -280,9 +285,51 @@ if has none && has cuptifloor; then
     printf 'info  the floor under backend=cupti (a CUPTI subscriber that enables the same callbacks and returns at once): +%s instr per launch (8 pointers), +%s per allocation+free%s\n' \
         "$cf_l" "$cf_a" "$more"
 fi
+# issue 27: a PyTorch block (bench/c10_stub.c's two reports, recorded with
+# its stack) against the record of a plain allocation (cudaMalloc+cudaFree)
+if has none && [ -n "$backends" ]; then
+    w=""; for b in $backends; do
+        a=$(calc "$(ir "$b" "block@$first_live") - $(ir none "block@$first_live")")
+        if [ -z "$w" ] || [ "$a" -gt "${w%% *}" ]; then w="$a $b"; fi
+    done
+    set -- $w
+    m=$(calc "$(ir "$2" "alloc0@$first_live") - $(ir none "alloc0@$first_live")")
+    printf 'info  a PyTorch block handed out and taken back: +%s instr (worst: backend=%s), x%s those of a cudaMalloc+cudaFree record (+%s)\n' \
+        "$1" "$2" "$(calc "$1 / ($m > 0 ? $m : 1)" 2)" "$m"
+fi
 set -- $(sed -n 's/^scaling: //p' "$OUT/regbench")
 verdict "$([ "$(calc "$1 <= 1.2")" = 1 ] && echo 1)" \
     "registry thread scaling: CPU time per lookup with 2 threads x$1 of 1 thread (4 threads x$2) <= 1.2x"
 set -- $(sed -n 's/^scaling_rwlock: //p' "$OUT/regbench")
 printf 'info  the same lookups under one process-wide rwlock (the old registry'"'"'s scheme): 2 threads x%s, 4 threads x%s\n' "$1" "$2"
+# --- issue 27: devcheck's own memory in a torch process -------------------------------------
+# bench/torch_rss.py on the sim without devcheck and under the wrapper (the
+# Python clients' virtualenv, mk/pyenv.sh; skipped without it, or TORCH=0).
+# The budget: 32 MiB, which includes here what devcheck keeps per kernel
+# PyTorch registers (every kernel of its wheel, ~48,000: ~160 B each) and per
+# live allocation.
+if [ "${TORCH:-1}" != 0 ] && pyenv=$(sh "$ROOT/mk/pyenv.sh" 2>/dev/null); then
+    trss() {    # trss none|devcheck -> "hwm rss anon file" in KiB, the run of the smaller peak of 2
+        for r in 1 2; do
+            if [ "$1" = none ]; then
+                env LD_LIBRARY_PATH="$BUILD/sim${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" LD_PRELOAD="$BUILD/sim/libcudart.so.13" \
+                    SIMCUDA_DEVICES=2 "$pyenv/bin/python" "$ROOT/bench/torch_rss.py"
+            else
+                "$BUILD/bin/devcheck" --sim 2 -- "$pyenv/bin/python" "$ROOT/bench/torch_rss.py"
+            fi 2>>"$OUT/torch_rss.$1.stderr" | sed -n 's/^torch_rss: hwm=\([0-9]*\) rss=\([0-9]*\) anon=\([0-9]*\) file=\([0-9]*\)$/\1 \2 \3 \4/p'
+        done | sort -n | head -n 1
+    }
+    set -- $(trss none) $(trss devcheck)
+    if [ $# = 8 ]; then
+        add=$(calc "($5 - $1) / 1024" 1)
+        printf 'info  torch process on the sim (bench/torch_rss.py): peak RSS %s MiB without devcheck, %s MiB under the wrapper (current %s -> %s MiB: anonymous %+.1f, file-backed %+.1f)\n' \
+            "$(calc "$1 / 1024" 1)" "$(calc "$5 / 1024" 1)" "$(calc "$2 / 1024" 1)" "$(calc "$6 / 1024" 1)" \
+            "$(calc "($7 - $3) / 1024" 1)" "$(calc "($8 - $4) / 1024" 1)"
+        verdict "$([ "$(calc "$add <= 32")" = 1 ] && echo 1)" "devcheck's own memory in a torch process: peak RSS +$add MiB <= 32 MiB"
+    else
+        verdict 0 "devcheck's own memory in a torch process: bench/torch_rss.py did not run (see $OUT/torch_rss.*.stderr)"
+    fi
+else
+    printf 'info  torch process memory: skipped (no Python client environment, or TORCH=0)\n'
+fi
 printf '%s budgets failed\n' "$fails"

@@ -10,6 +10,7 @@
  * launch stack is captured, and the launch's description for the report
  * (struct dc_finding_launch) made, only when the launch has a finding. */
 #include "core/check.h"
+#include "core/blocks.h"
 #include "core/driver.h"
 #include "core/filter.h"
 #include "core/options.h"
@@ -65,7 +66,9 @@ static const struct dc_finding_launch *finding_launch(struct ctx *c)
     return &c->fl;
 }
 
-/* An allocation as a finding reports it. */
+/* An allocation as a finding reports it (the caching allocator's block
+ * holding the operand is put in by dc_block_view once a finding is made:
+ * not on the path of a word that makes none). */
 static void alloc_view(struct dc_finding_alloc *out, const struct dc_alloc *a)
 {
     out->base = a->base;
@@ -74,7 +77,10 @@ static void alloc_view(struct dc_finding_alloc *out, const struct dc_alloc *a)
     out->owner = a->owner;
     out->alloc_stack = a->alloc_stack;
     out->from_driver = a->from_driver;
+    out->segment_base = 0;
+    out->segment_size = 0;
 }
+
 
 static uint32_t launch_stack(struct ctx *c)
 {
@@ -152,6 +158,8 @@ static void emit_at(struct ctx *c, struct dc_finding *f, const struct dc_alloc *
             return;                     /* reported by dc_check_moves_report */
         }
     }
+    if (a && f->alloc_known)
+        (void)dc_block_view(&f->alloc, a, f->address);
     dc_report_finding(f);
 }
 
@@ -288,6 +296,7 @@ static void collect_word(struct ctx *c, const struct word *w)
         o.alloc_known = 1;
         alloc_view(&o.alloc, a);
         o.accessible = a->kind == DC_MEM_HOST_PAGEABLE ? pageable_ok(c->l) : dc_reg_may_access(a, c->l->device);
+        (void)dc_block_view(&o.alloc, a, w->v);     /* last: may reuse the registry's cache that a lives in */
     } else if (r == 2) {
         o.accessible = pageable_ok(c->l);
     } else {
@@ -686,8 +695,10 @@ void dc_check_moves_report(const struct dc_launch *l, struct dc_moves *m)
         f.word_offset = mv->word_offset;
         f.address = mv->address;
         f.alloc_known = mv->alloc_known;
-        if (mv->alloc_known)
+        if (mv->alloc_known) {
             alloc_view(&f.alloc, &mv->alloc);
+            (void)dc_block_view(&f.alloc, &mv->alloc, mv->address);
+        }
         f.access = mv->access;
         f.word = (enum dc_word_kind)mv->word;
         f.evidence = mv->evidence;

@@ -236,6 +236,28 @@ void *dc_resolve_rt(int rt, const char *name)
     return p;
 }
 
+void *dc_resolve_lib(const char *soname, const char *name)
+{
+    if (!soname || !name)
+        return NULL;
+    dc_guard++;
+    if (!__atomic_load_n(&dc_real_dlsym, __ATOMIC_ACQUIRE))
+        bind_dlsym();
+    int locked = pthread_mutex_trylock(&resolve_lock) == 0;
+    void *p = NULL, *h = dlopen(soname, RTLD_LAZY | RTLD_NOLOAD);    /* by SONAME, RTLD_LOCAL ones too */
+    if (h) {
+        struct link_map *lm = NULL;
+        p = dc_real_dlsym ? dc_real_dlsym(h, name) : NULL;
+        if (p && (dlinfo(h, RTLD_DI_LINKMAP, &lm) != 0 || object_of(p) != lm))
+            p = NULL;                   /* not that object's own (a dependency's, or ours) */
+        dlclose(h);
+    }
+    if (locked)
+        pthread_mutex_unlock(&resolve_lock);
+    dc_guard--;
+    return p;
+}
+
 void *dc_next_symbol(const char *name)
 {
     if (!__atomic_load_n(&dc_real_dlsym, __ATOMIC_ACQUIRE))

@@ -91,6 +91,12 @@ void *dc_resolve_rt(int rt, const char *name);
 void dc_resolve_fork_prepare(void);
 void dc_resolve_fork_parent(void);
 void dc_resolve_fork_child(void);
+/* `name` as defined by the loaded object whose SONAME is `soname` itself
+ * (found with dlopen(RTLD_NOLOAD), so RTLD_LOCAL objects too; never
+ * dlsym(RTLD_NEXT), which misses them), or NULL when none is loaded or it
+ * does not define name.  Takes the loader's lock: call it once and keep the
+ * answer. */
+void *dc_resolve_lib(const char *soname, const char *name);
 /* No runtime defines `name`: says so once on stderr and returns
  * cudaErrorSymbolNotFound, what the hook then returns. */
 cudaError_t dc_rt_missing(int rt, const char *name);

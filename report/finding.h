@@ -79,6 +79,10 @@ struct dc_finding_alloc {
     int owner;                  /* owning device, -1 for host memory */
     uint32_t alloc_stack;       /* dc_stack id of the allocating call, 0 if none */
     int from_driver;            /* devcheck did not see it allocated: the driver told its owner */
+    /* a caching allocator's block (core/blocks.h): base, size and
+     * alloc_stack are the block's, these the segment's; segment_size 0: not a block */
+    uintptr_t segment_base;
+    size_t segment_size;
 };
 
 /* One operand of an async_error's launch. */

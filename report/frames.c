@@ -7,9 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* PyTorch's caching allocator turned off (PYTORCH_NO_CUDA_MEMORY_CACHING=1,
- * the wrapper's default): its frames are still there, calling cudaMalloc
- * once per tensor. */
+/* PyTorch's caching allocator turned off by the program's environment
+ * (PYTORCH_NO_CUDA_MEMORY_CACHING=1; the wrapper never sets it): its frames
+ * are still there, calling cudaMalloc once per tensor.  (With caching on, a
+ * finding names the tensor's block instead when core/blocks.h knows it:
+ * then the callers do not ask this.) */
 static int torch_caching_off(void)
 {
     const char *v = getenv("PYTORCH_NO_CUDA_MEMORY_CACHING");

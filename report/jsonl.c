@@ -54,6 +54,9 @@ static void json_operand(struct dc_buf *b, int param, uint32_t word_offset, uint
              (size_t)(address - a->base), a->size, dc_mem_kind_name(a->kind), a->owner);
     else
         dc_bput(b, ",\"offset\":null,\"alloc_size\":null,\"memory\":\"pageable\",\"owner_device\":-1");
+    if (a && a->segment_size)
+        dc_bput(b, ",\"segment\":{\"base\":\"0x%zx\",\"size\":%zu,\"offset\":%zu}", (size_t)a->segment_base,
+                a->segment_size, (size_t)(a->base - a->segment_base));
     dc_bput(b, ",\"access\":");
     dc_bjson_str(b, access);
     dc_bput(b, ",\"word\":\"%s\",\"evidence\":", dc_word_kind_name(word));
@@ -104,7 +107,7 @@ static void json_framework(struct dc_buf *b, const struct dc_finding *f, uint64_
         size_t nat = dc_frames_native(fr, n);
         dc_bput(b, ",\"alloc_python_stack\":");
         json_pystack(b, fr + nat, n - nat);
-        if (n && dc_frames_segment(fr, n))
+        if (n && !t->alloc.segment_size && dc_frames_segment(fr, n))
             dc_bput(b, ",\"alloc_segment\":true");
         dc_bput(b, "}");
     }
@@ -226,7 +229,7 @@ void dc_jsonl_finding(struct dc_buf *b, const struct dc_finding *f, uint64_t id,
         dc_bput(b, ",\"alloc_python_stack\":");
         json_pystack(b, alloc_frames + nan, na - nan);
     }
-    if (na && dc_frames_segment(alloc_frames, na))
+    if (na && !f->alloc.segment_size && dc_frames_segment(alloc_frames, na))
         dc_bput(b, ",\"alloc_segment\":true");
     dc_bput(b, "}\n");
 }

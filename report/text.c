@@ -115,8 +115,11 @@ static void text_operand(struct dc_buf *b, const struct dc_finding *f)
         return;
     }
     const struct dc_finding_alloc *a = &f->alloc;
-    dc_bput(b, "offset %zu in a %zu-byte %s allocation", (size_t)(f->address - a->base), a->size,
-         mem_phrase(a->kind));
+    dc_bput(b, "offset %zu in a %zu-byte %s %s", (size_t)(f->address - a->base), a->size,
+         mem_phrase(a->kind), a->segment_size ? "block" : "allocation");
+    if (a->segment_size)
+        dc_bput(b, " (at offset %zu of a %zu-byte caching allocator segment)", (size_t)(a->base - a->segment_base),
+                a->segment_size);
     if (a->owner >= 0)
         dc_bput(b, " owned by cuda:%d", a->owner);
     if (a->from_driver)
@@ -342,7 +345,7 @@ static void text_framework(struct dc_buf *b, const struct dc_finding *f)
         }
         size_t n = dc_stack_symbolize(t->alloc.alloc_stack, fr, DC_FRAMES_MAX);
         const struct dc_frame *u = dc_frames_user(fr, n);
-        const char *what = dc_frames_segment(fr, n) ? "in a segment allocated" : "allocated";
+        const char *what = !t->alloc.segment_size && dc_frames_segment(fr, n) ? "in a segment allocated" : "allocated";
         if (u)
             dc_bput(b, ", %s at %s:%d in %s\n", what, display_file(u->file), u->line, u->function);
         else if (n && fr[0].file[0])
@@ -382,7 +385,7 @@ void dc_text_finding(struct dc_buf *b, const struct dc_finding *f, const char *k
              l->device, stream, l->api ? l->api : "?", f->error ? f->error : "?");
     else
         dc_bput(b, "launched on cuda:%d (stream %s, via %s)\n", l->device, stream, l->api ? l->api : "?");
-    int segment = f->has_operand && f->alloc_known && dc_frames_segment(alloc_frames, na);
+    int segment = f->has_operand && f->alloc_known && !f->alloc.segment_size && dc_frames_segment(alloc_frames, na);
     text_lead(b, f, launch_frames, nl, alloc_frames, na, segment);
     text_nvtx(b, f);
     if (f->kind == DC_F_ASYNC_ERROR)

@@ -3,7 +3,7 @@
 # output against report/finding.schema.json with a stdlib-only validator.
 # layering.sh checks the dependency graph between the folders.
 UNIT_DIR   := $(BUILD)/tests/unit
-UNIT_PROGS := test_registry test_options test_check test_ownframes test_evidence test_demangle test_pyframes test_stack
+UNIT_PROGS := test_registry test_blocks test_options test_check test_ownframes test_evidence test_demangle test_pyframes test_stack
 UNIT_BINS  := $(addprefix $(UNIT_DIR)/,$(UNIT_PROGS))
 
 $(UNIT_DIR)/%: tests/unit/%.c tests/unit/unit.h $(DCCORE_LIB)
@@ -64,7 +64,7 @@ $(EVIDENCE_DIR)/evidence_ptr.cubin: tests/unit/evidence_ptr.ptx
 	$(CUDA_HOME)/bin/ptxas -arch=sm_80 -o $@ $<
 
 ALL   += $(UNIT_BINS) $(EVIDENCE_IMGS)
-UNIT_TESTS := $(UNIT_DIR)/test_registry $(UNIT_DIR)/test_options $(UNIT_DIR)/test_demangle $(UNIT_DIR)/test_stack tests/unit/check_reports.sh \
+UNIT_TESTS := $(UNIT_DIR)/test_registry $(UNIT_DIR)/test_blocks $(UNIT_DIR)/test_options $(UNIT_DIR)/test_demangle $(UNIT_DIR)/test_stack tests/unit/check_reports.sh \
               tests/unit/ownframes.sh tests/unit/layering.sh tests/unit/evidence.sh tests/unit/pyframes.sh
 TESTS += $(UNIT_TESTS)
 

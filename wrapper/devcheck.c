@@ -30,9 +30,11 @@
  * program's status, or dies of the program's signal, so its caller cannot
  * tell the difference.  Its stdout is never written.
  *
- * For Python programs (framework_env): PyTorch's, JAX's and TensorFlow's
- * caching allocators are turned off unless framework_caching=1, so each
- * tensor's allocation site is its own; devcheck's sitecustomize
+ * For Python programs (framework_env): nothing that changes how the program
+ * allocates (the frameworks' caching allocators stay on: turned off, CUDA
+ * graph capture fails and a training step is several times slower; each
+ * PyTorch tensor's own block comes from its allocator's events, preload/
+ * blocks.c); devcheck's sitecustomize
  * (../lib/python) goes first on PYTHONPATH to explain PyTorch's device
  * errors; NVTX_INJECTION64_PATH names libdevcheck.so, which records NVTX
  * ranges.  A variable the environment already sets is left as it is.
@@ -775,11 +777,8 @@ static void set_default_env(const char *name, const char *value)
 /* The environment of a Python program under devcheck (see the top). */
 static void framework_env(const char *dir, const char *lib)
 {
-    if (!dc_opt.framework_caching) {
-        set_default_env("PYTORCH_NO_CUDA_MEMORY_CACHING", "1");
-        set_default_env("XLA_PYTHON_CLIENT_ALLOCATOR", "platform");
-        set_default_env("TF_GPU_ALLOCATOR", "cuda_malloc");
-    }
+    if (dc_opt.framework_caching)
+        fprintf(stderr, "devcheck: --framework-caching is ignored: caching allocators are always kept now\n");
     if (dc_opt.nvtx)
         set_default_env("NVTX_INJECTION64_PATH", lib);
     if (dc_opt.framework_errors) {

@@ -1,8 +1,9 @@
 #!/bin/sh
 # `make bench` runs (small sizes: 50 operations per callgrind section, two
 # timed rounds, 10 and 100 live allocations): every configuration's row, the
-# memory and CPU-time rows, the registry's thread scaling and one PASS/FAIL
-# line per budget are printed.  Not a timed test: the verdicts themselves are
+# memory and CPU-time rows, the registry's thread scaling, a torch process's
+# peak RSS without and under devcheck, and one PASS/FAIL line per budget are
+# printed.  Not a timed test: the verdicts themselves are
 # not asserted (tests/bench/launch_instr.sh guards the instructions).
 . "$ROOT/tests/lib.sh"
 command -v valgrind >/dev/null || { echo "skip: valgrind is not installed (mk/deps.sh installs it)"; exit 0; }
@@ -15,14 +16,18 @@ BUILD=$BUILD N=50 TN=200 REPEAT=2 LIVES="10 100" OUT=$TMPD/out sh "$ROOT/bench/r
 cat "$TMPD/table"
 expect_grep '^instructions per operation +none +floor +cuptifloor +off +interpose +cupti +both$' "$TMPD/table"
 for row in "launch, 8 pointers, 10 live" "launch, 64-byte struct, 100 live" "cudaMalloc\+cudaFree, 0 frames" \
-           "cudaMalloc\+cudaFree, 40 frames" "bytes per live allocation \(heap\)" "bytes per live allocation \(RSS\)" \
+           "cudaMalloc\+cudaFree, 40 frames" "PyTorch block handed out\+taken back" "bytes per live allocation \(heap\)" "bytes per live allocation \(RSS\)" \
            "launch repeating a reported finding" "launch repeating a suppressed finding" "  clean launch of the same run"; do
     expect_grep "^$row +[0-9.]+( +\+-?[0-9.]+){6}$" "$TMPD/table"
 done
 expect_grep '^launch, 8 pointers +[0-9]+( +x[0-9.]+){6}$' "$TMPD/table"
 expect_grep '^  threads=2 cpu_ns_per_lookup=' "$TMPD/table"
 n=$(grep -Ec '^(PASS|FAIL)  ' "$TMPD/table")
-expect_eq "budget lines" 13 "$n"
+expect_eq "budget lines" 14 "$n"
+expect_grep '^info  a PyTorch block handed out and taken back: \+[0-9]+ instr \(worst: backend=(interpose|cupti|both)\), x[0-9.]+ those of a cudaMalloc\+cudaFree record' "$TMPD/table"
+# issue 27: devcheck's own memory in a torch process (the virtualenv is there when the client tests run)
+expect_grep '^info  torch process on the sim \(bench/torch_rss.py\): peak RSS [0-9.]+ MiB without devcheck, [0-9.]+ MiB under the wrapper \(current [0-9.]+ -> [0-9.]+ MiB: anonymous [-+][0-9.]+, file-backed [-+][0-9.]+\)$' "$TMPD/table"
+expect_grep "^(PASS|FAIL)  devcheck's own memory in a torch process: peak RSS \+-?[0-9.]+ MiB <= 32 MiB$" "$TMPD/table"
 # issue 25: a repeated and a suppressed finding against a clean launch of the same run
 expect_grep '^(PASS|FAIL)  launch repeating a reported finding: x[0-9.]+ the instructions of a clean launch \(worst: backend=(interpose|cupti|both); [0-9]+ vs [0-9]+\) <= 2x$' "$TMPD/table"
 expect_grep '^(PASS|FAIL)  launch repeating a suppressed finding: x[0-9.]+ the instructions of a clean launch \(worst: backend=(interpose|cupti|both); [0-9]+ vs [0-9]+\) <= 2x$' "$TMPD/table"

@@ -68,6 +68,7 @@ if "--build" in sys.argv:
 X, Y = [1.0, 2.0, 3.0, 4.0], [10.0, 20.0, 30.0, 40.0]
 WANT = [11.0, 22.0, 33.0, 44.0]
 if "--bug" in sys.argv:
+    first = torch.empty(256, device="cuda:1")   # x is not its segment's first block
     x = torch.tensor(X, device="cuda:1")
     y = torch.tensor(Y, device="cuda:0")
     out = ext.add(x, y)                          # BUG: x on cuda:1, kernel on cuda:0

@@ -31,6 +31,7 @@ computed = twins.load()
 X, Y = [1.0, 2.0, 3.0, 4.0], [10.0, 20.0, 30.0, 40.0]
 WANT = [11.0, 22.0, 33.0, 44.0]
 if "--bug" in sys.argv:
+    first = torch.empty(256, device="cuda:1")   # x is not its segment's first block
     x = torch.tensor(X, device="cuda:1")
     y = torch.tensor(Y, device="cuda:0")
     out = torch.empty(4, device="cuda:0")

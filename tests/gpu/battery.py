@@ -160,7 +160,7 @@ def main():
         for f in (jpath,):
             if os.path.exists(f):
                 os.unlink(f)
-        dc = [a.devcheck, "--framework-caching", "--json", jpath] + opts
+        dc = [a.devcheck, "--json", jpath] + opts
         if can_record:
             dc += ["--record-launches", rec]
         rc1, wall1, rss1 = run(dc + ["--"] + argv, pre + ".dc", a.timeout)
