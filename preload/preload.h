@@ -87,6 +87,11 @@ const struct dc_binding *dc_bind_driver(void);
  * load libcudart after its first driver call. */
 void *dc_resolve_rt(int rt, const char *name);
 #define DC_RT_REAL(rt, name) DC_LAZY_FN(dc_real_##name[rt], dc_resolve_rt, rt, #name)
+/* The definition of the unversioned symbol `name` in a loaded object other
+ * than devcheck, RTLD_LOCAL ones included, those whose file name is soname
+ * first; NULL when none.  For a symbol devcheck defines too (a framework's
+ * own function, preload/python.c), never dlsym(RTLD_NEXT). */
+void *dc_resolve_own(const char *name, const char *soname);
 /* fork handlers of the runtime lookups' lock (startup.c registers them). */
 void dc_resolve_fork_prepare(void);
 void dc_resolve_fork_parent(void);

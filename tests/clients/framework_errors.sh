@@ -36,7 +36,7 @@ VM=$D/vision_merge.py EL=$D/embedding_lookup.py CE=$D/cross_entropy.py HT=$D/hos
 seed vision_merge "framework_device_error at=$(at "$VM" 'torch.cat') tensors=inputs_embeds@cuda:0@$(at "$VM" 'inputs_embeds = torch.zeros'),image_features@cuda:1@$(at "$VM" 'return pixels \* 2.0') nvtx=- hint=image_features = image_features.to(inputs_embeds.device)"
 seed embedding_lookup "framework_device_error at=$(at "$EL" 'hidden = embed_tokens(input_ids)') tensors=embed_tokens.weight@cuda:0@$(at "$EL" 'embed_tokens = torch.nn.Embedding'),input_ids@cuda:1@$(at "$EL" 'torch.arange') nvtx=- hint=input_ids = input_ids.to(embed_tokens.weight.device)"
 seed cross_entropy "framework_device_error at=$(at "$CE" 'loss = F.cross_entropy') tensors=logits@cuda:3@$(at "$CE" 'return hidden.sum'),labels@cuda:1@$(at "$CE" 'labels = torch.zeros') nvtx=- hint=labels = labels.to(logits.device)"
-seed host_tokens "framework_device_error at=$(at "$HT" 'out = model(input_ids)') tensors=model.0.weight@cuda:0@$(at "$HT" 'model = torch.nn.Sequential'),input_ids@cpu@- nvtx=- hint=input_ids = input_ids.to(model.0.weight.device)"
+seed host_tokens "framework_device_error at=$(at "$HT" 'out = model(input_ids)') tensors=model[0].weight@cuda:0@$(at "$HT" 'model = torch.nn.Sequential'),input_ids@cpu@- nvtx=- hint=input_ids = input_ids.to(model[0].weight.device)"
 # the text block: each tensor's allocation line, the fix
 expect_grep '^      image_features: cuda:1, allocated at .*vision_merge.py:[0-9]+ in vision_tower$' "$TMPD/vision_merge.err"
 expect_grep '^    hint: put every tensor of the op on one device: image_features = image_features.to\(inputs_embeds.device\)$' \
