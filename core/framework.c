@@ -22,7 +22,8 @@ static uint64_t fnv(const char *s, uint64_t h)
 }
 
 /* The frameworks' device-mismatch messages (PyTorch's), tested before the
- * interpreter does any work for an error. */
+ * interpreter does any work for an error.  Every message they match says
+ * "device" somewhere: tested first, once, as most errors do not. */
 static const char *const device_messages[] = {
     "to be on the same device",             /* Expected all tensors to be on the same device, ... */
     "Expected tensor for argument",         /* ... to have the same device as tensor for argument */
@@ -36,7 +37,7 @@ static const char *const device_messages[] = {
 
 int dc_framework_device_message(const char *message)
 {
-    if (!message)
+    if (!message || !strstr(message, "device"))
         return 0;
     for (size_t i = 0; i < sizeof device_messages / sizeof device_messages[0]; i++)
         if (strstr(message, device_messages[i]))

@@ -105,16 +105,27 @@ def _add_note(value, note):
             notes.append(note)
 
 
+_trees = {}                     # filename -> (linecache's lines, source, tree): a failing loop parses once
+
+
 def _parse(filename):
     import ast
     import linecache
-    source = "".join(linecache.getlines(filename))
-    if not source:
-        return None, None
-    try:
-        return source, ast.parse(source)
-    except (SyntaxError, ValueError):
-        return None, None
+    lines = linecache.getlines(filename)
+    hit = _trees.get(filename)
+    if hit is not None and hit[0] is lines:
+        return hit[1], hit[2]
+    source = "".join(lines)
+    tree = None
+    if source:
+        try:
+            tree = ast.parse(source)
+        except (SyntaxError, ValueError):
+            pass
+    if len(_trees) >= 64:
+        _trees.clear()
+    _trees[filename] = (lines, source if tree is not None else None, tree)
+    return _trees[filename][1], tree
 
 
 def _statement(tree, lineno):

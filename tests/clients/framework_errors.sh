@@ -20,6 +20,10 @@
 #    exceptions in a loop get no note and no finding.
 #  - a device error raised by Python code (not through torch's C++), uncaught:
 #    explained by the excepthook, after the traceback.
+#  - a model whose code is in site-packages and that says where it is
+#    (`model.device`, as a Hugging Face model does): the report leads with the
+#    script's `model(input_ids)`, names `model.embed_tokens.weight` (module
+#    `model`) and gives `input_ids = input_ids.to(model.device)`.
 # With
 # --framework-caching the tensors' memory is a caching allocator's segment
 # ("in a segment allocated at").  (That a fixed twin gives no finding at all
@@ -186,6 +190,47 @@ expect_eq "pyraise: status" 1 "$?"
 expect_eq "pyraise" "framework_device_error at=pyraise.py:6 tensors=a@cuda:0@pyraise.py:9,b@cuda:1@pyraise.py:10 nvtx=- hint=b = b.to(a.device)" \
     "$(canon "$TMPD/pyraise.json" | grep '^framework_device_error')"
 expect_eq "pyraise: count" 1 "$(count "$TMPD/pyraise.json" pyraise.py)"
+
+# a model that says where it is (a Hugging Face model's .device), its code in
+# site-packages: the report leads with the script's line, the fix names the model
+mkdir -p "$TMPD/site-packages"
+cat >"$TMPD/site-packages/hfmodel_lib.py" <<'PY'
+import torch
+
+
+class Model(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.embed_tokens = torch.nn.Embedding(10, 4)
+
+    @property
+    def device(self):
+        return self.embed_tokens.weight.device
+
+    def forward(self, ids):
+        return self.embed_tokens(ids)
+PY
+cat >"$TMPD/hfmodel.py" <<'PY'
+import torch
+from hfmodel_lib import Model
+
+model = Model().to("cuda:0")
+input_ids = torch.tensor([[1, 2]])
+try:
+    model(input_ids)
+except RuntimeError as e:
+    print("hfmodel: caught, notes:", len(e.__notes__))
+PY
+PYTHONPATH=$TMPD/site-packages "$DEVCHECK" --json "$TMPD/hfmodel.json" -- "$PY" "$TMPD/hfmodel.py" \
+    >"$TMPD/hfmodel.out" 2>"$TMPD/hfmodel.err" || { tail "$TMPD/hfmodel.err" >&2; fail "hfmodel.py failed"; }
+expect_grep '^hfmodel: caught, notes: 1$' "$TMPD/hfmodel.out"
+expect_eq "hfmodel" "framework_device_error at=hfmodel.py:7 tensors=model.embed_tokens.weight@cuda:0@hfmodel.py:4,input_ids@cpu@made:hfmodel.py:5 nvtx=- hint=input_ids = input_ids.to(model.device)" \
+    "$(canon "$TMPD/hfmodel.json" | grep '^framework_device_error')"
+python3 - "$TMPD/hfmodel.json" <<'PY' || fail "hfmodel: the parameter's module is not model"
+import json, sys
+f = [json.loads(l) for l in open(sys.argv[1]) if '"framework_device_error"' in l][0]
+sys.exit(0 if f["tensors"][0].get("module") == "model" and f["at"]["source"] == "model(input_ids)" else 1)
+PY
 
 python3 "$ROOT/tests/unit/jsonschema_lite.py" "$ROOT/report/finding.schema.json" "$TMPD"/*.json ||
     fail "JSON records do not match report/finding.schema.json"
