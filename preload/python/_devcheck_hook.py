@@ -298,11 +298,14 @@ def _explain(value, entries):
     torch = sys.modules.get("torch")
     if torch is None or not entries:
         return ""
-    entries = entries[:_MAX_FRAMES]
+    # The user's names for them: the innermost frame in the user's own code,
+    # kept among the frames handed over even below the innermost _MAX_FRAMES.
+    user = next(((f, l) for f, l in entries if _user_file(f.f_code.co_filename)), None)
+    if len(entries) > _MAX_FRAMES:
+        entries = entries[:_MAX_FRAMES - 1] + [user if user is not None and user not in entries[:_MAX_FRAMES - 1]
+                                               else entries[_MAX_FRAMES - 1]]
     op_frame, op_line = entries[0]
     op = _tensors_of(_values(op_frame, _statement_exprs(op_frame.f_code.co_filename, op_line)), torch)
-    # The user's names for them: the innermost frame in the user's own code.
-    user = next(((f, l) for f, l in entries if _user_file(f.f_code.co_filename)), None)
     if user is not None and user[0] is not op_frame:
         named = _tensors_of(_values(user[0], _statement_exprs(user[0].f_code.co_filename, user[1])), torch)
         renamed = []
