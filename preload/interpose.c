@@ -127,18 +127,16 @@ static struct link_map *object_of(void *p)
     return lm;
 }
 
-/* name@version (version NULL: name, unversioned) as defined by the object h
- * itself (a handle's lookup also searches its dependencies, and an object's
- * own lookup may find us); NULL if that object does not define it. */
+/* name@version as defined by the object h itself (a handle's lookup also
+ * searches its dependencies, and an object's own lookup may find us); NULL
+ * if that object does not define it. */
 static void *own_definition(void *h, const char *name, const char *version)
 {
     static struct link_map *self_lm;
     struct link_map *self = __atomic_load_n(&self_lm, __ATOMIC_RELAXED);
     if (!self)
         __atomic_store_n(&self_lm, self = object_of((void *)(uintptr_t)dc_resolve_rt), __ATOMIC_RELAXED);
-    if (!version && !__atomic_load_n(&dc_real_dlsym, __ATOMIC_ACQUIRE))
-        bind_dlsym();
-    void *p = version ? dlvsym(h, name, version) : dc_real_dlsym ? dc_real_dlsym(h, name) : NULL;
+    void *p = dlvsym(h, name, version);
     struct link_map *lm = NULL;
     if (!p || dlinfo(h, RTLD_DI_LINKMAP, &lm) != 0 || object_of(p) != lm || lm == self)
         return NULL;
@@ -193,20 +191,18 @@ static int list_object(struct dl_phdr_info *info, size_t size, void *data)
     return 0;
 }
 
-/* name@version (version NULL: unversioned) in a loaded object other than
- * devcheck, those named soname first. */
-static void *find_in_objects(const char *name, const char *version, const char *soname)
+static void *find_versioned(const char *name, const char *version)
 {
     struct objects objs;
     void *p = NULL;
-    void *h = dlopen(soname, RTLD_LAZY | RTLD_NOLOAD);      /* by SONAME */
+    void *h = dlopen(version, RTLD_LAZY | RTLD_NOLOAD);     /* by SONAME */
     if (h) {
         p = own_definition(h, name, version);
         dlclose(h);
         if (p)
             return p;
     }
-    objs.soname = soname;
+    objs.soname = version;
     objs.n = objs.first = 0;
     dl_iterate_phdr(list_object, &objs);
     for (unsigned i = 0; !p && i < objs.n; i++) {
@@ -225,10 +221,10 @@ void *dc_resolve_rt(int rt, const char *name)
         return NULL;
     dc_guard++;
     int locked = pthread_mutex_trylock(&resolve_lock) == 0;
-    void *p = find_in_objects(name, rt_version[rt], rt_version[rt]);
+    void *p = find_versioned(name, rt_version[rt]);
     for (int other = 0; !p && other < DC_NRT; other++)
         if (other != rt)
-            p = find_in_objects(name, rt_version[other], rt_version[other]);
+            p = find_versioned(name, rt_version[other]);
     if (locked)
         pthread_mutex_unlock(&resolve_lock);
     if (!p) {
@@ -240,13 +236,22 @@ void *dc_resolve_rt(int rt, const char *name)
     return p;
 }
 
-void *dc_resolve_own(const char *name, const char *soname)
+void *dc_resolve_lib(const char *soname, const char *name)
 {
-    if (!name || !soname)
+    if (!soname || !name)
         return NULL;
     dc_guard++;
+    if (!__atomic_load_n(&dc_real_dlsym, __ATOMIC_ACQUIRE))
+        bind_dlsym();
     int locked = pthread_mutex_trylock(&resolve_lock) == 0;
-    void *p = find_in_objects(name, NULL, soname);
+    void *p = NULL, *h = dlopen(soname, RTLD_LAZY | RTLD_NOLOAD);    /* by SONAME, RTLD_LOCAL ones too */
+    if (h) {
+        struct link_map *lm = NULL;
+        p = dc_real_dlsym ? dc_real_dlsym(h, name) : NULL;
+        if (p && (dlinfo(h, RTLD_DI_LINKMAP, &lm) != 0 || object_of(p) != lm))
+            p = NULL;                   /* not that object's own (a dependency's, or ours) */
+        dlclose(h);
+    }
     if (locked)
         pthread_mutex_unlock(&resolve_lock);
     dc_guard--;

@@ -87,15 +87,16 @@ const struct dc_binding *dc_bind_driver(void);
  * load libcudart after its first driver call. */
 void *dc_resolve_rt(int rt, const char *name);
 #define DC_RT_REAL(rt, name) DC_LAZY_FN(dc_real_##name[rt], dc_resolve_rt, rt, #name)
-/* The definition of the unversioned symbol `name` in a loaded object other
- * than devcheck, RTLD_LOCAL ones included, those whose file name is soname
- * first; NULL when none.  For a symbol devcheck defines too (a framework's
- * own function, preload/python.c), never dlsym(RTLD_NEXT). */
-void *dc_resolve_own(const char *name, const char *soname);
 /* fork handlers of the runtime lookups' lock (startup.c registers them). */
 void dc_resolve_fork_prepare(void);
 void dc_resolve_fork_parent(void);
 void dc_resolve_fork_child(void);
+/* `name` as defined by the loaded object whose SONAME is `soname` itself
+ * (found with dlopen(RTLD_NOLOAD), so RTLD_LOCAL objects too; never
+ * dlsym(RTLD_NEXT), which misses them), or NULL when none is loaded or it
+ * does not define name.  Takes the loader's lock: call it once and keep the
+ * answer. */
+void *dc_resolve_lib(const char *soname, const char *name);
 /* No runtime defines `name`: says so once on stderr and returns
  * cudaErrorSymbolNotFound, what the hook then returns. */
 cudaError_t dc_rt_missing(int rt, const char *name);

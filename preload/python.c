@@ -9,8 +9,8 @@
  * held.  devcheck defines it: a preloaded definition wins every call, from
  * any CPython version (libtorch_python.so binds to the first definition in
  * the global scope).  The hook calls torch's own definition first (found in
- * the loaded object that defines it, not with dlsym(RTLD_NEXT):
- * libtorch_python.so is loaded RTLD_LOCAL), so the Python exception is
+ * the object whose SONAME is libtorch_python.so, dc_resolve_lib, not with
+ * dlsym(RTLD_NEXT): it is loaded RTLD_LOCAL), so the Python exception is
  * exactly torch's; then, when its message is one of the device-mismatch
  * messages (a test in C, no interpreter work), it hands the exception to
  * _devcheck_hook.raised(), which explains it where it is raised -- caught
@@ -33,6 +33,7 @@
 #include "core/options.h"
 
 #include <dlfcn.h>
+#include <link.h>
 
 __attribute__((visibility("default"))) int devcheck_framework_error(
     const char *framework, const char *message, unsigned nframes, const struct dc_fw_frame *frames,
@@ -129,16 +130,35 @@ static void explain_pending(void)
 typedef void translate_fn(const void *);
 static translate_fn *real_translate;
 
+/* torch's own definition: in libtorch_python.so by its SONAME, else in the
+ * object that called us (a copy of it under another name). */
+static translate_fn *find_translate(void *caller)
+{
+    translate_fn *p;
+    *(void **)&p = dc_resolve_lib("libtorch_python.so", STR(TORCH_TRANSLATE));
+    Dl_info info;
+    struct link_map *lm = NULL;
+    if (!p && caller && dladdr1(caller, &info, (void **)&lm, RTLD_DL_LINKMAP) && lm && lm->l_name && lm->l_name[0])
+        *(void **)&p = dc_resolve_lib(lm->l_name, STR(TORCH_TRANSLATE));
+    return p;
+}
+
 __attribute__((visibility("default"))) void TORCH_TRANSLATE(const void *eptr);
 void TORCH_TRANSLATE(const void *eptr)
 {
     translate_fn *real = __atomic_load_n(&real_translate, __ATOMIC_ACQUIRE);
     if (!real) {
-        *(void **)&real = dc_resolve_own(STR(TORCH_TRANSLATE), "libtorch_python.so");
+        real = find_translate(__builtin_return_address(0));
         if (!real) {
-            /* Not reachable: only libtorch_python.so calls it, and it
-             * defines it.  Nothing can be set without torch's own. */
+            /* Not expected: the caller defines it.  Without torch's own
+             * nothing can say what the C++ error was; a Python error must
+             * still be set (else the interpreter raises SystemError). */
             dc_log("torch::translate_exception_to_python: torch's own definition not found");
+            void (*set)(void *, const char *) = NULL;
+            void **type = dlsym(RTLD_DEFAULT, "PyExc_RuntimeError");
+            *(void **)&set = dlsym(RTLD_DEFAULT, "PyErr_SetString");
+            if (set && type)
+                set(*type, "a C++ error (devcheck could not find torch::translate_exception_to_python to translate it)");
             return;
         }
         __atomic_store_n(&real_translate, real, __ATOMIC_RELEASE);
