@@ -20,25 +20,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *b = malloc((size_t)n + 1);
-    if (b && fread(b, 1, (size_t)n, f) != (size_t)n) {
-        free(b);
-        b = NULL;
-    }
-    if (b)
-        b[n] = 0;
-    fclose(f);
-    return b;
-}
-
 static void test_messages(void)
 {
     CHECK(dc_framework_device_message("Expected all tensors to be on the same device, but got index is on cpu, "
@@ -114,7 +95,7 @@ static void test_finding(const char *outdir)
     CHECK_EQ_LL(dc_framework_error("torch", msg, 3, NULL, 2, tensors, note, sizeof note), -1);
     dc_report_finish();
 
-    char *s = slurp(json);
+    char *s = unit_slurp(json, NULL);
     CHECK(s != NULL);
     if (!s)
         return;
