@@ -317,6 +317,16 @@ DC_NO_SANITIZE static const struct drv_entry *hooked_entry(const char *name)
     return NULL;
 }
 
+/* An NVRTC entry point looked up by the program (cuda-bindings through
+ * cuda-pathfinder, CuPy): our wrapper (preload/hooks_nvrtc.c), or NULL. */
+DC_NO_SANITIZE static void *nvrtc_subst(void *handle, const char *name)
+{
+    dc_guard++;
+    void *p = dc_real_dlsym ? dc_real_dlsym(handle, name) : NULL;
+    dc_guard--;
+    return p ? dc_nvrtc_substitute(name, p) : NULL;
+}
+
 void *dc_dlsym_subst(void *handle, const char *name);
 DC_NO_SANITIZE void *dc_dlsym_subst(void *handle, const char *name)
 {
@@ -331,6 +341,8 @@ DC_NO_SANITIZE void *dc_dlsym_subst(void *handle, const char *name)
             dc_guard--;
             return p ? dc_cupti_substitute(name, p) : NULL;
         }
+        if (!dc_guard && name && !strncmp(name, "nvrtc", 5))
+            return nvrtc_subst(handle, name);
         dc_start_if_cuda_loaded();
         return NULL;
     }
