@@ -3,7 +3,8 @@
 # subscriber that does nothing (the floor under backend=cupti); tests/bench/
 # checks that it runs and guards the instructions per launch.
 BENCH_BUILD := $(BUILD)/bench
-ALL += $(BENCH_BUILD)/launches $(BENCH_BUILD)/libc10.so $(BENCH_BUILD)/libfloor.so $(BENCH_BUILD)/libcuptifloor.so $(BENCH_BUILD)/regbench
+ALL += $(BENCH_BUILD)/launches $(BENCH_BUILD)/libc10.so $(BENCH_BUILD)/libfloor.so $(BENCH_BUILD)/libcuptifloor.so $(BENCH_BUILD)/regbench \
+       $(BENCH_BUILD)/libcgmark.so
 
 $(BENCH_BUILD)/launches: bench/launches.cu $(BENCH_BUILD)/libc10.so
 	@mkdir -p $(@D)
@@ -26,6 +27,11 @@ $(BENCH_BUILD)/libcuptifloor.so: bench/cupti_floor.c cupti/cbids.h
 	@mkdir -p $(@D)
 	$(CC) -std=gnu11 -O2 $(WARN) -fPIC -D_GNU_SOURCE -I$(CUDA_INC) -I. -shared $< -o $@ -ldl
 
+# callgrind's switch for bench/torch_loops.py (ctypes; no sanitizer: under valgrind)
+$(BENCH_BUILD)/libcgmark.so: bench/cgmark.c
+	@mkdir -p $(@D)
+	$(CC) -std=gnu11 -O2 $(WARN) -fPIC -fvisibility=hidden -shared $< -o $@
+
 $(BENCH_BUILD)/regbench: bench/regbench.c $(DCCORE_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(DCCORE_CFLAGS) $< -o $@ $(ALL_LDFLAGS) $(DCCORE_LIB) $(DCCORE_LDLIBS)
@@ -33,3 +39,5 @@ $(BENCH_BUILD)/regbench: bench/regbench.c $(DCCORE_LIB)
 .PHONY: bench
 bench: all
 	@BUILD=$(BUILD) sh bench/run.sh
+	@echo
+	@BUILD=$(BUILD) sh bench/torch.sh

@@ -306,16 +306,36 @@ void dc_launch_check_generic_node(int path, const char *api, const CUgraphNodePa
 /* --- framework errors (core/framework.c) ------------------------------------------ *
  * A framework refused an op over devices (PyTorch's "Expected all tensors to
  * be on the same device"), as the interpreter side saw it: its message, the
- * op's Python stack (files/lines/functions[0..nframes), innermost first) and
- * the op's tensors (exprs: as the user's code names them; ptrs: data
- * pointers, 0 for none; devices: "cuda:1", "cpu"; flags: DC_TENSOR_*).  The
- * core looks each tensor's memory up, chooses the device the op belongs on
- * and the fix, and reports a framework_device_error.  Guard held.  Returns 0,
- * or -1 on bad arguments (nothing reported). */
+ * op's Python stack (frames[0..nframes), innermost first, each with its
+ * statement's source line) and the op's tensors, named as the user's code
+ * names them.  The interpreter side only collects; the core looks each
+ * tensor's memory up, chooses the device the op belongs on and the fix,
+ * reports a framework_device_error (repeats counted, as any finding) and
+ * writes the note the interpreter attaches to the exception (note[0..len),
+ * "" when none).  Guard held.  Returns 0, or -1 on bad arguments (nothing
+ * reported, note ""). */
+struct dc_fw_frame {
+    const char *file, *function;
+    const char *source;         /* the statement's first line, stripped; NULL unknown */
+    int line;
+};
+struct dc_fw_tensor {
+    const char *expr;           /* "input_ids", "model.embed_tokens.weight", "model[0].weight" */
+    const char *device;         /* "cuda:1", "cpu" */
+    const char *module;         /* the user's module holding it ("model"), NULL */
+    const char *made_file, *made_function;  /* memory with no record (a CPU tensor): the user's */
+    uintptr_t ptr;              /* data pointer of a GPU tensor, 0 for none */
+    int flags;                  /* DC_TENSOR_* */
+    int made_line;              /* statement that last assigned it, 0 unknown */
+};
 #define DC_TENSOR_PARAM 1           /* a module's parameter or buffer: where the model was put */
-int dc_framework_error(const char *framework, const char *message, unsigned nframes, const char *const *files,
-                       const int *lines, const char *const *functions, unsigned ntensors, const char *const *exprs,
-                       const uintptr_t *ptrs, const char *const *devices, const int *flags);
+#define DC_TENSOR_MODULE_DEVICE 2   /* module.device names this tensor's device (a Hugging Face model) */
+int dc_framework_error(const char *framework, const char *message, unsigned nframes, const struct dc_fw_frame *frames,
+                       unsigned ntensors, const struct dc_fw_tensor *tensors, char *note, size_t note_len);
+/* 1 when message is one of the frameworks' device-mismatch errors (PyTorch's
+ * "Expected all tensors to be on the same device", ...): the cheap test made
+ * before any interpreter work. */
+int dc_framework_device_message(const char *message);
 
 #pragma GCC visibility pop
 #endif

@@ -98,17 +98,20 @@ struct dc_opnd {
 #define DC_ASYNC_OPERANDS_MAX 16
 
 /* framework_device_error: one tensor of the refused op. */
-struct dc_tensor {
-    const char *expr;           /* as the user's code names it: "image_features", "emb.weight" */
-    const char *device;         /* "cuda:1", "cpu" */
-    int alloc_known;            /* the registry knows its memory */
-    struct dc_finding_alloc alloc;
-};
 /* A Python frame handed over by the interpreter side (the op's stack). */
 struct dc_pyloc {
     const char *file;
     int line;
     const char *function;
+    const char *source;         /* the statement's first line; NULL unknown */
+};
+struct dc_tensor {
+    const char *expr;           /* as the user's code names it: "image_features", "model[0].weight" */
+    const char *device;         /* "cuda:1", "cpu" */
+    const char *module;         /* the user's module holding it ("model"), NULL */
+    int alloc_known;            /* the registry knows its memory */
+    struct dc_finding_alloc alloc;
+    struct dc_pyloc made;       /* no record (a CPU tensor): the user's statement that made it; file NULL unknown */
 };
 #define DC_TENSORS_MAX 16
 #define DC_PYLOCS_MAX 32
@@ -157,6 +160,10 @@ struct dc_finding {
  * the program on an error under halt_on_error.  Copies what it keeps: f and
  * what it points to need live only for the call. */
 void dc_report_finding(const struct dc_finding *f);
+/* framework_device_error: the note for the framework's exception (see
+ * report/text.h, dc_text_framework_note) into out[0..len), cut when it does
+ * not fit; whether or not the finding was a repeat. */
+void dc_report_framework_note(const struct dc_finding *f, char *out, size_t len);
 /* Counts a launch for the summary: checked (1) or unchecked (0), seen by
  * detection path `path`. */
 void dc_report_count_launch(int checked, enum dc_path path);

@@ -27,6 +27,25 @@ static void json_stack(struct dc_buf *b, const struct dc_frame *fr, size_t n)
     dc_bput(b, "]");
 }
 
+/* A Python frame handed over by the interpreter: {"file","line","function"
+ * [,"source"]}, or null. */
+static void json_pyloc(struct dc_buf *b, const struct dc_pyloc *p)
+{
+    if (!p || !p->file) {
+        dc_bput(b, "null");
+        return;
+    }
+    dc_bput(b, "{\"file\":");
+    dc_bjson_str(b, p->file);
+    dc_bput(b, ",\"line\":%d,\"function\":", p->line);
+    dc_bjson_str(b, p->function);
+    if (p->source) {
+        dc_bput(b, ",\"source\":");
+        dc_bjson_str(b, p->source);
+    }
+    dc_bput(b, "}");
+}
+
 /* Python frames: [{"file","line","function"}], innermost first. */
 static void json_pystack(struct dc_buf *b, const struct dc_frame *fr, size_t n)
 {
@@ -96,6 +115,8 @@ static void json_framework(struct dc_buf *b, const struct dc_finding *f, uint64_
     dc_bjson_str(b, f->framework);
     dc_bput(b, ",\"message\":");
     dc_bjson_str(b, f->message);
+    dc_bput(b, ",\"at\":");
+    json_pyloc(b, dc_framework_user_frame(f));
     dc_bput(b, ",\"tensors\":[");
     for (unsigned i = 0; i < f->ntensors; i++) {
         const struct dc_tensor *t = &f->tensors[i];
@@ -105,10 +126,20 @@ static void json_framework(struct dc_buf *b, const struct dc_finding *f, uint64_
         dc_bjson_str(b, t->device);
         size_t n = t->alloc_known ? dc_stack_symbolize(t->alloc.alloc_stack, fr, DC_FRAMES_MAX) : 0;
         size_t nat = dc_frames_native(fr, n);
+        if (t->module) {
+            dc_bput(b, ",\"module\":");
+            dc_bjson_str(b, t->module);
+        }
         dc_bput(b, ",\"alloc_python_stack\":");
         json_pystack(b, fr + nat, n - nat);
+        const struct dc_frame *u = dc_frames_user(fr + nat, n - nat);
+        struct dc_pyloc at = { u ? u->file : NULL, u ? u->line : 0, u ? u->function : NULL, NULL };
+        dc_bput(b, ",\"alloc_at\":");
+        json_pyloc(b, &at);
         if (n && !t->alloc.segment_size && dc_frames_segment(fr, n))
             dc_bput(b, ",\"alloc_segment\":true");
+        dc_bput(b, ",\"made_at\":");
+        json_pyloc(b, &t->made);
         dc_bput(b, "}");
     }
     dc_bput(b, "]");

@@ -310,6 +310,19 @@ void dc_report_finding(const struct dc_finding *f)
         halt();
 }
 
+void dc_report_framework_note(const struct dc_finding *f, char *out, size_t len)
+{
+    if (!out || !len)
+        return;
+    out[0] = 0;
+    if (!f || f->kind != DC_F_FRAMEWORK_DEVICE_ERROR)
+        return;
+    struct dc_buf b = { out, len, 0, 0 };
+    pthread_mutex_lock(&rep_lock);
+    dc_text_framework_note(&b, f);
+    pthread_mutex_unlock(&rep_lock);
+}
+
 /* Formats a record with fn into the static buffer, or into a bigger heap
  * buffer when it does not fit (no record is dropped for its size).  Returns
  * the buffer (*heap: free it) with b describing it. */

@@ -318,29 +318,40 @@ static void text_nvtx(struct dc_buf *b, const struct dc_finding *f)
     dc_bput(b, "\n");
 }
 
-/* framework_device_error: the framework's message, the op's line, each
- * tensor with its device and allocation line, the op's Python stack, the fix. */
-static void text_framework(struct dc_buf *b, const struct dc_finding *f)
+const struct dc_pyloc *dc_framework_user_frame(const struct dc_finding *f)
+{
+    for (unsigned i = 0; i < f->npylocs; i++)
+        if (dc_py_user_file(f->pylocs[i].file))
+            return &f->pylocs[i];
+    return f->npylocs ? &f->pylocs[0] : NULL;
+}
+
+/* "<indent>at FILE:LINE in FUNC: SOURCE" */
+static void framework_at(struct dc_buf *b, const char *indent, const struct dc_pyloc *op)
+{
+    if (!op)
+        return;
+    dc_bput(b, "%sat %s:%d in %s", indent, display_file(op->file), op->line, op->function);
+    if (op->source && op->source[0])
+        dc_bput(b, ": %s", op->source);
+    dc_bput(b, "\n");
+}
+
+/* One line per tensor: its device and where the user's code allocated it
+ * (the first user frame of its allocation's Python stack: the .to() line,
+ * not torch's convert), or made it (a CPU tensor: the statement that last
+ * assigned it).  Under the report's lock. */
+static void framework_tensors(struct dc_buf *b, const char *indent, const struct dc_finding *f)
 {
     static struct dc_frame fr[DC_FRAMES_MAX];      /* under the report's lock */
-    dc_bput(b, "==devcheck== %s: %s: %s refused an op over devices: %s\n", sev_upper(f->severity),
-            dc_finding_kind_name(f->kind), f->framework ? f->framework : "the framework",
-            f->message ? f->message : "?");
-    const struct dc_pyloc *op = f->npylocs ? &f->pylocs[0] : NULL;
-    for (unsigned i = 0; i < f->npylocs; i++)
-        if (dc_py_user_file(f->pylocs[i].file)) {
-            op = &f->pylocs[i];
-            break;
-        }
-    if (op)
-        dc_bput(b, "    at %s:%d in %s\n", display_file(op->file), op->line, op->function);
-    text_nvtx(b, f);
-    dc_bput(b, "    tensors:%s\n", f->ntensors ? "" : " (none found in the failing frame)");
     for (unsigned i = 0; i < f->ntensors; i++) {
         const struct dc_tensor *t = &f->tensors[i];
-        dc_bput(b, "      %s: %s", t->expr, t->device);
+        dc_bput(b, "%s%s: %s", indent, t->expr, t->device);
         if (!t->alloc_known) {
-            dc_bput(b, "%s\n", strncmp(t->device, "cuda", 4) ? "" : ", memory not known to devcheck");
+            if (t->made.file)
+                dc_bput(b, ", made at %s:%d in %s\n", display_file(t->made.file), t->made.line, t->made.function);
+            else
+                dc_bput(b, "%s\n", strncmp(t->device, "cuda", 4) ? "" : ", memory not known to devcheck");
             continue;
         }
         size_t n = dc_stack_symbolize(t->alloc.alloc_stack, fr, DC_FRAMES_MAX);
@@ -355,12 +366,36 @@ static void text_framework(struct dc_buf *b, const struct dc_finding *f)
         else
             dc_bput(b, ", allocation stack not recorded\n");
     }
+}
+
+/* framework_device_error: the framework's message, the user's line, each
+ * tensor with its device and allocation line, the op's Python stack, the fix. */
+static void text_framework(struct dc_buf *b, const struct dc_finding *f)
+{
+    dc_bput(b, "==devcheck== %s: %s: %s refused an op over devices: %s\n", sev_upper(f->severity),
+            dc_finding_kind_name(f->kind), f->framework ? f->framework : "the framework",
+            f->message ? f->message : "?");
+    framework_at(b, "    ", dc_framework_user_frame(f));
+    text_nvtx(b, f);
+    dc_bput(b, "    tensors:%s\n", f->ntensors ? "" : " (none found in the failing frame)");
+    framework_tensors(b, "      ", f);
     dc_bput(b, "    op stack (Python):%s\n", f->npylocs ? "" : " (not recorded)");
     for (unsigned i = 0; i < f->npylocs; i++)
         dc_bput(b, "      #%u %s at %s:%d\n", i, f->pylocs[i].function, display_file(f->pylocs[i].file),
                 f->pylocs[i].line);
     if (f->fix)
         dc_bput(b, "    hint: put every tensor of the op on one device: %s\n", f->fix);
+}
+
+void dc_text_framework_note(struct dc_buf *b, const struct dc_finding *f)
+{
+    dc_bput(b, "devcheck: %s: the op's tensors are on different devices\n", dc_finding_kind_name(f->kind));
+    framework_at(b, "  ", dc_framework_user_frame(f));
+    framework_tensors(b, "  ", f);
+    if (f->fix)
+        dc_bput(b, "  fix: %s\n", f->fix);
+    if (b->pos && b->p[b->pos - 1] == '\n')
+        b->p[--b->pos] = 0;
 }
 
 void dc_text_finding(struct dc_buf *b, const struct dc_finding *f, const char *kname,

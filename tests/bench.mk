@@ -4,3 +4,7 @@
 ifeq ($(SANITIZE),)
 TESTS += tests/bench/runs.sh tests/bench/launch_instr.sh
 endif
+# bench/torch.sh needs the Python client environment: as tests/clients.mk's tests.
+ifeq ($(SANITIZE)$(CROSS),)
+TESTS += tests/bench/torch_runs.sh
+endif

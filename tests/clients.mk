@@ -12,10 +12,14 @@ $(CLIENT_T)/libclient_twins.so: tests/clients/client_twins.c
 $(CLIENT_T)/libpylaunch.so: tests/clients/pylaunch_lib.cu
 	@mkdir -p $(@D)
 	$(NVCC) $(ALL_NVCCFLAGS) -shared -Xcompiler -fPIC -o $@ $< -ldl
-ALL   += $(CLIENT_T)/libclient_twins.so $(CLIENT_T)/libpylaunch.so
+# a stand-in libtorch_python.so (raise_versions.sh: the raise hook on every CPython)
+$(CLIENT_T)/fake_torch/libtorch_python.so: tests/clients/fake_torch_python.cc
+	@mkdir -p $(@D)
+	$(CXX) -O2 -Wall -Wextra -Werror -fPIC -shared -o $@ $< -ldl
+ALL   += $(CLIENT_T)/libclient_twins.so $(CLIENT_T)/libpylaunch.so $(CLIENT_T)/fake_torch/libtorch_python.so
 TESTS += $(addprefix tests/clients/,pyenv.sh torch_sim.sh bindings_sim.sh triton_sim.sh ext_sim.sh \
                                     nvidia_runtime.sh devcheck_buggy.sh devcheck_correct.sh \
-                                    torch_signatures.sh python_frames.sh framework_errors.sh \
+                                    torch_signatures.sh python_frames.sh framework_errors.sh raise_versions.sh \
                                     record_replay.sh untyped_sim.sh torch_caching.sh)
 
 # The virtualenv is made, and the C++ extension of ext_add.py built (into

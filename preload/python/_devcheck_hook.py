@@ -1,30 +1,35 @@
 """devcheck's hook for frameworks' own device errors (installed by devcheck's
 sitecustomize; see report/FORMAT.md, framework_device_error).
 
-When a program dies of PyTorch's "Expected all tensors to be on the same
-device" (or another of its device-mismatch errors), this collects what only
-the interpreter knows -- the failing op's Python stack and its tensors, named
-as the user's code names them, with their devices and data pointers -- and
-hands it to libdevcheck.so (devcheck_framework_error), which looks up where
-each tensor's memory was allocated, decides the fix and writes the report.
-No devcheck logic lives here beyond finding the tensors.  Nothing is imported
-and nothing runs until an uncaught exception reaches sys.excepthook with
-torch already imported."""
+When PyTorch refuses an op over devices ("Expected all tensors to be on the
+same device", ...), this collects what only the interpreter knows -- the
+op's Python stack with each statement's source line, and its tensors, named
+as the user's own code names them (`input_ids`, `model[0].weight`), with
+their devices, data pointers, the module holding a parameter and, for a
+tensor whose memory has no record (a CPU tensor), the user's statement that
+made it -- and hands it to libdevcheck.so (devcheck_framework_error), which
+looks up where each tensor's memory was allocated, decides the fix, writes
+the report and returns the note attached to the exception.  No devcheck
+logic lives here beyond finding the tensors.
+
+Two ways in, each explaining an exception once:
+  - raised(exc): at raise time, caught or not (pytest, IPython, try/except,
+    a server's per-request loop).  libdevcheck.so calls it from its
+    definition of torch::translate_exception_to_python, after torch made the
+    Python exception and after its own test of the message (preload/python.c).
+  - sys.excepthook, for an uncaught error that did not come that way (raised
+    by Python code); an exception that already carries devcheck's note is
+    left alone.
+Nothing here may change the user's exception beyond adding the note, and
+no exception of devcheck's own escapes."""
 import sys
 
-_PATTERNS = (
-    "to be on the same device",             # Expected all tensors to be on the same device, ...
-    "Expected tensor for argument",         # ... to have the same device as tensor for argument
-    "must be on the same device",
-    "are on different devices",
-    "should be either on cpu or on the same device",
-    "not at the same device",               # RNN: Input and parameter tensors are not at the same device
-    "Expected object of device type",
-    "to have the same device",
-)
-
 _FLAG_PARAM = 1                 # DC_TENSOR_PARAM (core/core.h)
-_MAX_TENSORS = 16
+_FLAG_MODULE_DEVICE = 2         # DC_TENSOR_MODULE_DEVICE
+_MAX_TENSORS = 16               # DC_TENSORS_MAX (report/finding.h)
+_MAX_FRAMES = 32                # DC_PYLOCS_MAX
+_NOTE = "devcheck: "            # the note's start: an exception explained once
+_lib = None
 
 
 def install():
@@ -33,16 +38,105 @@ def install():
     def devcheck_excepthook(etype, value, tb):
         previous(etype, value, tb)
         try:
-            explain(value, tb)
+            if tb is not None and not _explained(value) and _is_device_error(value):
+                entries = []
+                while tb is not None:
+                    entries.append((tb.tb_frame, tb.tb_lineno))
+                    tb = tb.tb_next
+                entries.reverse()                       # innermost first
+                _explain(value, entries)                # the report follows the traceback
         except Exception:
             pass
 
     sys.excepthook = devcheck_excepthook
 
 
+def raised(value):
+    """The exception torch just made (libdevcheck.so, raise time): explained
+    from the live stack, the note attached."""
+    try:
+        if _explained(value):
+            return
+        entries = []
+        f = sys._getframe(1)                    # the frame that called torch
+        while f is not None:
+            entries.append((f, f.f_lineno))
+            f = f.f_back
+        note = _explain(value, entries)
+        if note:
+            _add_note(value, note)
+    except Exception:
+        pass
+
+
+def _devcheck():
+    global _lib
+    if _lib is None:
+        import ctypes
+        try:
+            lib = ctypes.CDLL(None)
+            lib.devcheck_framework_error, lib.devcheck_framework_match
+        except (AttributeError, OSError):
+            lib = False                         # devcheck is not in this process
+        _lib = lib
+    return _lib or None
+
+
 def _is_device_error(value):
-    msg = str(value)
-    return any(p in msg for p in _PATTERNS)
+    lib = _devcheck()
+    if lib is None or "torch" not in sys.modules:
+        return False
+    return bool(lib.devcheck_framework_match(str(value).encode("utf-8", "replace")))
+
+
+def _explained(value):
+    notes = getattr(value, "__notes__", None)
+    return isinstance(notes, list) and any(isinstance(n, str) and n.startswith(_NOTE) for n in notes)
+
+
+def _add_note(value, note):
+    if hasattr(value, "add_note"):              # 3.11+
+        value.add_note(note)
+    else:                                       # 3.9, 3.10: what 3.11 does, shown by pytest's own traceback
+        notes = getattr(value, "__notes__", None)
+        if notes is None:
+            value.__notes__ = notes = []
+        if isinstance(notes, list):
+            notes.append(note)
+
+
+_trees = {}                     # filename -> (linecache's lines, source, tree): a failing loop parses once
+
+
+def _parse(filename):
+    import ast
+    import linecache
+    lines = linecache.getlines(filename)
+    hit = _trees.get(filename)
+    if hit is not None and hit[0] is lines:
+        return hit[1], hit[2]
+    source = "".join(lines)
+    tree = None
+    if source:
+        try:
+            tree = ast.parse(source)
+        except (SyntaxError, ValueError):
+            pass
+    if len(_trees) >= 64:
+        _trees.clear()
+    _trees[filename] = (lines, source if tree is not None else None, tree)
+    return _trees[filename][1], tree
+
+
+def _statement(tree, lineno):
+    """The innermost simple statement holding line lineno."""
+    import ast
+    best = None
+    for node in ast.walk(tree):
+        if isinstance(node, ast.stmt) and node.lineno <= lineno <= (node.end_lineno or node.lineno):
+            if best is None or node.lineno >= best.lineno and (node.end_lineno or 0) <= (best.end_lineno or 0):
+                best = node
+    return best
 
 
 def _statement_exprs(filename, lineno):
@@ -50,19 +144,8 @@ def _statement_exprs(filename, lineno):
     evaluated without calling anything the user did not write: names,
     attribute chains, subscripts by constants or names; in source order."""
     import ast
-    import linecache
-    source = "".join(linecache.getlines(filename))
-    if not source:
-        return []
-    try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError):
-        return []
-    best = None
-    for node in ast.walk(tree):
-        if isinstance(node, ast.stmt) and node.lineno <= lineno <= (node.end_lineno or node.lineno):
-            if best is None or node.lineno >= best.lineno and (node.end_lineno or 0) <= (best.end_lineno or 0):
-                best = node
+    source, tree = _parse(filename)
+    best = _statement(tree, lineno) if tree is not None else None
     if best is None:
         return []
 
@@ -99,6 +182,65 @@ def _statement_exprs(filename, lineno):
     return out
 
 
+def _made_at(frame, lineno, expr):
+    """(line, function) of the statement of frame's function, before lineno,
+    that last assigned expr's root name, or None: where the user's code made
+    a tensor devcheck has no allocation record of (a CPU tensor).  An
+    assignment that always runs before the op (in a block enclosing it, or a
+    with body) wins over one in a branch the op is not in."""
+    import ast
+    root = expr.split(".", 1)[0].split("[", 1)[0]
+    if not root.isidentifier():
+        return None
+    code = frame.f_code
+    _, tree = _parse(code.co_filename)
+    if tree is None:
+        return None
+    scope = tree
+    if code.co_name != "<module>":
+        scope = None
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == code.co_name \
+                    and node.lineno <= lineno <= (node.end_lineno or node.lineno):
+                if scope is None or node.lineno >= scope.lineno:
+                    scope = node
+        if scope is None:
+            return None
+    found = {True: 0, False: 0}             # dominating -> the last line
+
+    def assigns(st):
+        if isinstance(st, ast.Assign):
+            targets = st.targets
+        elif isinstance(st, (ast.AugAssign, ast.AnnAssign, ast.For, ast.AsyncFor)):
+            targets = [st.target]
+        elif isinstance(st, (ast.With, ast.AsyncWith)):
+            targets = [i.optional_vars for i in st.items if i.optional_vars is not None]
+        else:
+            targets = []
+        return any(isinstance(n, ast.Name) and n.id == root for t in targets for n in ast.walk(t))
+
+    def encloses(body):
+        return bool(body) and body[0].lineno <= lineno <= (body[-1].end_lineno or body[-1].lineno)
+
+    def scan(stmts, dominating):
+        for st in stmts:
+            if st.lineno > lineno:
+                return
+            if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                continue
+            if (st.end_lineno or st.lineno) < lineno and assigns(st):
+                found[dominating] = max(found[dominating], st.lineno)
+            bodies = [getattr(st, f, None) or [] for f in ("body", "orelse", "finalbody")]
+            bodies += [h.body for h in getattr(st, "handlers", [])]
+            for body in bodies:
+                if body and isinstance(body[0], ast.stmt):
+                    scan(body, dominating and (isinstance(st, (ast.With, ast.AsyncWith)) or encloses(body)))
+
+    scan(scope.body, True)
+    best = found[True] or found[False]
+    return (best, code.co_name) if best else None
+
+
 def _values(frame, exprs):
     """(expr, value) for each expression that evaluates in frame."""
     out = []
@@ -111,22 +253,37 @@ def _values(frame, exprs):
     return out
 
 
+def _member(base, dotted):
+    """model + "layers.0.weight" -> "model.layers[0].weight": an expression
+    that evaluates to the parameter."""
+    out = base
+    for part in dotted.split("."):
+        out += "[%s]" % part if part.isdigit() else ("." + part if part.isidentifier() else "[%r]" % part)
+    return out
+
+
 def _tensors_of(pairs, torch):
-    """(expr, tensor, flags) for tensors among the values, and inside
+    """(expr, tensor, flags, module) for tensors among the values, and inside
     modules (their parameters and buffers, named expr.name) and lists."""
     out = []
     for text, v in pairs:
         if isinstance(v, torch.Tensor):
-            out.append((text, v, _FLAG_PARAM if isinstance(v, torch.nn.Parameter) else 0))
+            out.append((text, v, _FLAG_PARAM if isinstance(v, torch.nn.Parameter) else 0, None))
         elif isinstance(v, torch.nn.Module):
-            for name, p in list(v.named_parameters())[:64]:
-                out.append((text + "." + name, p, _FLAG_PARAM))
-            for name, b in list(v.named_buffers())[:64]:
-                out.append((text + "." + name, b, _FLAG_PARAM))
+            try:
+                dev = getattr(v, "device", None)        # a Hugging Face model says where it is
+            except Exception:
+                dev = None
+            if not isinstance(dev, torch.device):
+                dev = None
+            members = list(v.named_parameters())[:64] + list(v.named_buffers())[:64]
+            for name, p in members:
+                flags = _FLAG_PARAM | (_FLAG_MODULE_DEVICE if dev is not None and p.device == dev else 0)
+                out.append((_member(text, name), p, flags, text))
         elif isinstance(v, (list, tuple)) and len(v) <= _MAX_TENSORS:
             for i, x in enumerate(v):
                 if isinstance(x, torch.Tensor):
-                    out.append(("%s[%d]" % (text, i), x, 0))
+                    out.append(("%s[%d]" % (text, i), x, 0, None))
     return out
 
 
@@ -135,54 +292,74 @@ def _user_file(path):
                 or "/lib/python3." in path and path.split("/lib/python3.", 1)[1].split("/", 1)[0].isdigit())
 
 
-def explain(value, tb):
+def _explain(value, entries):
+    """Reports value (entries: (frame, line), innermost first); returns the
+    note, or "" when devcheck reported nothing."""
     torch = sys.modules.get("torch")
-    if torch is None or tb is None or not _is_device_error(value):
-        return
-    entries = []
-    while tb is not None:
-        entries.append((tb.tb_frame, tb.tb_lineno))
-        tb = tb.tb_next
-    entries.reverse()                       # innermost first
+    if torch is None or not entries:
+        return ""
+    # The user's names for them: the innermost frame in the user's own code,
+    # kept among the frames handed over even below the innermost _MAX_FRAMES.
+    user = next(((f, l) for f, l in entries if _user_file(f.f_code.co_filename)), None)
+    if len(entries) > _MAX_FRAMES:
+        entries = entries[:_MAX_FRAMES - 1] + [user if user is not None and user not in entries[:_MAX_FRAMES - 1]
+                                               else entries[_MAX_FRAMES - 1]]
     op_frame, op_line = entries[0]
     op = _tensors_of(_values(op_frame, _statement_exprs(op_frame.f_code.co_filename, op_line)), torch)
-    # The user's names for them: the innermost frame in the user's own code.
-    user = next(((f, l) for f, l in entries if _user_file(f.f_code.co_filename)), None)
     if user is not None and user[0] is not op_frame:
         named = _tensors_of(_values(user[0], _statement_exprs(user[0].f_code.co_filename, user[1])), torch)
         renamed = []
-        for text, t, flags in op:
+        for text, t, flags, module in op:
             match = next((n for n in named if n[1] is t), None)
             if match is None:
                 match = next((n for n in named if n[1].device == t.device and n[1].numel() and t.numel()
                               and n[1].data_ptr() == t.data_ptr()), None)
-            renamed.append((match[0], t, flags | match[2]) if match else (text, t, flags))
+            renamed.append((match[0], t, flags | match[2], match[3]) if match else (text, t, flags, module))
         op = renamed
     tensors, seen = [], set()
-    for text, t, flags in op:
+    for text, t, flags, module in op:
         if id(t) in seen:
             continue
         seen.add(id(t))
-        tensors.append((text, t, flags))
-    tensors = tensors[:_MAX_TENSORS]
-    _report(str(value).split("\n")[0], entries, tensors)
+        made = None
+        if user is not None and not t.is_cuda:
+            made = _made_at(user[0], user[1], text)
+        tensors.append((text, t, flags, module, made))
+    return _report(str(value).split("\n")[0], entries, tensors[:_MAX_TENSORS], user)
 
 
-def _report(message, entries, tensors):
+def _report(message, entries, tensors, user):
     import ctypes
-    try:
-        fn = ctypes.CDLL(None).devcheck_framework_error
-    except (AttributeError, OSError):
-        return                              # devcheck is not in this process
+    import linecache
+    lib = _devcheck()
+    if lib is None:
+        return ""
+
+    class Frame(ctypes.Structure):              # struct dc_fw_frame (core/core.h)
+        _fields_ = [("file", ctypes.c_char_p), ("function", ctypes.c_char_p), ("source", ctypes.c_char_p),
+                    ("line", ctypes.c_int)]
+
+    class Tensor(ctypes.Structure):             # struct dc_fw_tensor
+        _fields_ = [("expr", ctypes.c_char_p), ("device", ctypes.c_char_p), ("module", ctypes.c_char_p),
+                    ("made_file", ctypes.c_char_p), ("made_function", ctypes.c_char_p), ("ptr", ctypes.c_size_t),
+                    ("flags", ctypes.c_int), ("made_line", ctypes.c_int)]
+
+    enc = lambda s: None if s is None else s.encode("utf-8", "replace")
+    frames = (Frame * max(len(entries), 1))()
+    for i, (f, line) in enumerate(entries):
+        name = f.f_code.co_filename
+        frames[i] = Frame(enc(name), enc(f.f_code.co_name), enc(linecache.getline(name, line).strip() or None), line)
+    ts = (Tensor * max(len(tensors), 1))()
+    user_file = user[0].f_code.co_filename if user is not None else None
+    for i, (text, t, flags, module, made) in enumerate(tensors):
+        ts[i] = Tensor(enc(text), enc(str(t.device)), enc(module), enc(user_file if made else None),
+                       enc(made[1] if made else None), t.data_ptr() if t.is_cuda else 0, flags,
+                       made[0] if made else 0)
+    note = ctypes.create_string_buffer(4096)
+    fn = lib.devcheck_framework_error
     fn.restype = ctypes.c_int
-    enc = lambda s: s.encode("utf-8", "replace")
-    n = len(entries)
-    files = (ctypes.c_char_p * max(n, 1))(*[enc(f.f_code.co_filename) for f, _ in entries])
-    lines = (ctypes.c_int * max(n, 1))(*[l for _, l in entries])
-    funcs = (ctypes.c_char_p * max(n, 1))(*[enc(f.f_code.co_name) for f, _ in entries])
-    k = len(tensors)
-    exprs = (ctypes.c_char_p * max(k, 1))(*[enc(t[0]) for t in tensors])
-    ptrs = (ctypes.c_size_t * max(k, 1))(*[t[1].data_ptr() if t[1].is_cuda else 0 for t in tensors])
-    devices = (ctypes.c_char_p * max(k, 1))(*[enc(str(t[1].device)) for t in tensors])
-    flags = (ctypes.c_int * max(k, 1))(*[t[2] for t in tensors])
-    fn(b"torch", enc(message), ctypes.c_uint(n), files, lines, funcs, ctypes.c_uint(k), exprs, ptrs, devices, flags)
+    fn.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_uint, ctypes.POINTER(Frame), ctypes.c_uint,
+                   ctypes.POINTER(Tensor), ctypes.c_char_p, ctypes.c_size_t]
+    if fn(b"torch", enc(message), len(entries), frames, len(tensors), ts, note, len(note)) != 0:
+        return ""
+    return note.value.decode("utf-8", "replace")

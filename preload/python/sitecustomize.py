@@ -2,8 +2,9 @@
 PYTHONPATH.  It installs devcheck's hook for frameworks' device errors
 (_devcheck_hook.py), then runs the sitecustomize the program would have run
 without devcheck (the next one on sys.path, e.g. Debian's), so nothing else
-changes.  The hook only ever acts when torch is imported and the program dies
-of one of PyTorch's device-mismatch errors."""
+changes.  The hook only ever acts when torch is imported and PyTorch raises
+one of its device-mismatch errors (libdevcheck.so calls it at raise time;
+its sys.excepthook covers an uncaught one that did not come that way)."""
 import os as _os
 import sys as _sys
 

@@ -6,7 +6,9 @@ canonical line per finding (the last line per id), in id order:
 
 FILE:LINE is the innermost Python frame in the user's own code (not
 site-packages, not the standard library), its file as a basename; "-" when
-there is none.  NAME is the demangled kernel name without its parameters.
+there is none.  For framework_device_error, at= and each tensor's line are
+devcheck's own `at` and `alloc_at` (made:FILE:LINE: `made_at`, a CPU
+tensor's making statement), checked against the stacks they come from.  NAME is the demangled kernel name without its parameters.
 Then one line: `summary errors=N launches=N`."""
 import json
 import os
@@ -22,6 +24,10 @@ def user(stack):
     return "-"
 
 
+def loc(frame):
+    return "%s:%s" % (os.path.basename(frame["file"]), frame["line"]) if frame else "-"
+
+
 recs, summary = {}, None
 for line in open(sys.argv[1]):
     if not line.strip():
@@ -35,9 +41,16 @@ for i in sorted(recs):
     r = recs[i]
     nvtx = ">".join(r.get("nvtx") or []) or "-"
     if r["kind"] == "framework_device_error":
-        ts = ",".join("%s@%s@%s" % (t["expr"], t["device"], user(t.get("alloc_python_stack"))) for t in r["tensors"])
-        print("framework_device_error at=%s tensors=%s nvtx=%s hint=%s"
-              % (user(r.get("launch_python_stack")), ts, nvtx, r.get("hint", "-")))
+        at = loc(r.get("at"))
+        assert at == user(r.get("launch_python_stack")), (at, "is not the op stack's first user frame")
+        ts = []
+        for t in r["tensors"]:
+            alloc = loc(t.get("alloc_at"))
+            assert alloc == user(t.get("alloc_python_stack")), (alloc, "is not the allocation's first user frame")
+            made = loc(t.get("made_at"))
+            ts.append("%s@%s@%s" % (t["expr"], t["device"], alloc if alloc != "-" else
+                                    "made:" + made if made != "-" else "-"))
+        print("framework_device_error at=%s tensors=%s nvtx=%s hint=%s" % (at, ",".join(ts), nvtx, r.get("hint", "-")))
         continue
     kernel = (r.get("kernel") or "?").split("(")[0]
     print("%s kernel=%s launch=%s alloc=%s nvtx=%s" % (r["kind"], kernel, user(r.get("launch_python_stack")),

@@ -26,27 +26,6 @@
 
 static const char *outdir;
 
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *b = malloc((size_t)n + 1);
-    if (b && fread(b, 1, (size_t)n, f) != (size_t)n) {
-        free(b);
-        b = NULL;
-    }
-    if (b)
-        b[n] = 0;
-    fclose(f);
-    if (len)
-        *len = (size_t)n;
-    return b;
-}
-
 static void write_file(const char *path, const char *text)
 {
     FILE *f = fopen(path, "w");
@@ -80,7 +59,7 @@ static void test_big_record(void)
     dc_report_finding(&f);
     dc_report_finish();
     size_t len = 0;
-    char *s = slurp(json, &len);
+    char *s = unit_slurp(json, &len);
     CHECK(s != NULL);
     if (s) {
         char *nl = strchr(s, '\n');
@@ -96,7 +75,7 @@ static void test_big_record(void)
         }
     }
     free(s);
-    char *lg = slurp(log, NULL);
+    char *lg = unit_slurp(log, NULL);
     CHECK(lg && !strstr(lg, "left out"));
     free(lg);
     free(name);

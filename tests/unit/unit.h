@@ -55,6 +55,29 @@ static inline const char *unit_outdir(const char *name, const char *given)
     return dir;
 }
 
+/* The whole of file `path`, NUL-terminated (free it), its length in *len
+ * when len is not NULL; NULL if it cannot be read. */
+static inline char *unit_slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *b = n >= 0 ? malloc((size_t)n + 1) : NULL;
+    if (b && fread(b, 1, (size_t)n, f) != (size_t)n) {
+        free(b);
+        b = NULL;
+    }
+    if (b)
+        b[n] = 0;
+    fclose(f);
+    if (b && len)
+        *len = (size_t)n;
+    return b;
+}
+
 static inline int unit_done(const char *name)
 {
     printf("%s: %d checks, %d failed\n", name, unit_checks, unit_failures);
