@@ -10,6 +10,7 @@
  * launch stack is captured, and the launch's description for the report
  * (struct dc_finding_launch) made, only when the launch has a finding. */
 #include "core/check.h"
+#include "core/libcall.h"
 #include "core/driver.h"
 #include "core/filter.h"
 #include "core/options.h"
@@ -210,6 +211,7 @@ struct word {
     uintptr_t v;
     enum dc_word_kind kind;
     int ev;                     /* enum dc_evidence */
+    const char *arg;            /* a library call's argument name (dc_check_libcall); NULL in a launch */
 };
 
 /* Memory the launch device owns (or managed memory): nothing to say. */
@@ -344,6 +346,7 @@ static __attribute__((noinline)) void report_word(struct ctx *c, const struct wo
     f.address = w->v;
     f.word = w->kind;
     f.evidence = w->ev ? dc_evidence_name(w->ev) : NULL;
+    f.argument = w->arg;
     int skip;
     if (r == 1) {
         struct dc_alloc copy = *a;      /* a may live in the registry's cache: later lookups reuse it */
@@ -636,6 +639,41 @@ int dc_check_launch(const struct dc_launch *l)
     if (__builtin_expect(dc_opt.verbosity >= 2, 0))
         dc_logv(2, "checked %s on cuda:%d (%u params): %d errors", l->kernel ? l->kernel : "?",
                 l->device, l->layout_known ? l->nparams : 0, c.errors);
+    return c.errors;
+}
+
+/* ---- library calls (core/libcall.h) ---------------------------------------------------- */
+
+int dc_check_libcall(const char *api, int device, uintptr_t stream, const struct dc_lib_arg *args, unsigned n)
+{
+    if (!api || !args || dc_opt.mode == DC_MODE_OFF || device < 0)
+        return 0;
+    /* the call as a launch without a kernel: its identity (the dedup key,
+     * the stack cache's) is the entry point's name; never rewritten */
+    struct dc_launch l;
+    memset(&l, 0, sizeof l);
+    l.kernel_key = api;
+    l.api = api;
+    l.device = device;
+    l.current_device = -1;
+    l.stream = stream;
+    l.pageable_ok = -1;
+    l.path = DC_PATH_INTERPOSE;
+    l.origin = DC_ORIGIN_UNKNOWN;       /* the strict rules: the header says each is a device pointer */
+    l.no_rewrite = DC_NO_REWRITE_LIBCALL;
+    struct ctx c;
+    memset(&c, 0, sizeof c);
+    c.l = &l;
+    describe(&c.fl, &l);
+    c.fl.origin = NULL;                 /* no kernel image to name */
+    c.have_fl = 1;
+    for (unsigned i = 0; i < n; i++) {
+        if (!args[i].ptr || word_clean(&c, args[i].ptr))
+            continue;
+        struct word w = { .param = (int)i, .v = args[i].ptr, .kind = DC_WK_POINTER_PARAM, .arg = args[i].name };
+        check_word(&c, &w);
+    }
+    dc_counts_clean(dc_counts(), device, c.clean_own, c.clean_managed);
     return c.errors;
 }
 

@@ -106,6 +106,21 @@ cudaError_t dc_rt_missing(int rt, const char *name);
         __builtin_expect(f_ != NULL, 1) ? f_(__VA_ARGS__) : dc_rt_missing(rt, #name); \
     })
 
+/* Entry point `name` (at symbol version `version`; NULL: unversioned) of
+ * the loaded object whose SONAME is `soname`, RTLD_LOCAL loads included,
+ * else of any loaded object defining it itself, never devcheck's; NULL when
+ * none is loaded (the runtime's lookup, interpose.c). */
+void *dc_resolve_lib(const char *soname, const char *name, const char *version);
+/* Library entry points handed out by dlsym (hooks_lib.c): 1 when `name` is
+ * one devcheck hooks, with *answer what dlsym(handle, name) returns -- the
+ * wrapper when the lookup finds the library's own definition that devcheck
+ * binds, the lookup's own answer otherwise, NULL (dlerror set) when the
+ * library is not in the lookup's scope (as without devcheck); 0 for any
+ * other name.  handle RTLD_NEXT: 0 (the caller's own lookup decides). */
+int dc_lib_dlsym(void *handle, const char *name, void **answer);
+/* What dc_dlsym_subst returns for "dlsym returns NULL" (the stub, arch_<arch>.S). */
+#define DC_DLSYM_NULL ((void *)1)
+
 /* The wrapper to hand back for a real driver pointer p, or p itself. */
 void *dc_substitute(void *p);
 

@@ -126,6 +126,9 @@ struct dc_finding {
     enum dc_word_kind word;     /* what the word is */
     const char *evidence;       /* what said so: "signature", "ptx", "cubin", "debug_info", "numba"; NULL: none */
     int weak;                   /* the word is weak evidence of an access: a closed library's kernel may not read it */
+    const char *argument;       /* a library call's argument by its header name ("B", "sendbuff",
+                                 * "CUBLASLT_MATMUL_DESC_BIAS_POINTER"); launch->api names the call,
+                                 * launch->kernel is NULL; NULL for a kernel launch (core/libcall.h) */
     /* mode=migrate */
     enum dc_action action;
     int to_device;              /* DC_ACT_MIGRATED: the copy's device */

@@ -1,0 +1,465 @@
+/* hooks_lib: library calls checked at their API (issue 26; the table is
+ * preload/hooks_lib.def, the check core/libcall.h).  A closed library's
+ * kernel words prove little (report/FORMAT.md, "What a word proves"); its
+ * header says which arguments are device pointers and its handle, stream or
+ * communicator which device the call runs on, so the call is checked before
+ * it runs -- before any fault, and at capture for a captured call.
+ *
+ * Binding, as the runtime hooks (interpose.c): each hook is exported under
+ * its library's symbol version (cublasSgemm_v2@@libcublas.so.13: a program
+ * or framework linked against the library binds to it; NCCL is unversioned),
+ * and its real function is that version's definition in the loaded object
+ * whose SONAME is the library's (dlopen(RTLD_NOLOAD) finds RTLD_LOCAL loads
+ * too), resolved on first use and whenever it was not loaded yet.  dlsym
+ * hands the hook out for the library's own definition (dc_lib_dlsym: JAX/XLA
+ * dlopen the libraries RTLD_LOCAL and ask dlsym(handle, name)); a lookup
+ * whose scope lacks the library gets NULL, as without devcheck.
+ *
+ * Every hook starts the same way: without its real function it says so
+ * once and returns the library's error; the outermost library call of a
+ * thread is checked (cuBLAS calls cuBLASLt through its PLT, which reaches
+ * our cublasLtMatmul: lib_depth), with the guard held for the check only --
+ * the library's own launches and allocations inside the real call are seen
+ * as before. */
+#include "preload/preload.h"
+#include "core/libcall.h"
+#include "core/driver.h"
+
+#include <cublas_api.h>
+#include <cublasLt.h>
+#include <nccl.h>
+
+#include <dlfcn.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+/* --- the table ------------------------------------------------------------ */
+
+enum lib_id {
+#define DC_LIB(id, soname, version) LIB_##id,
+#include "preload/hooks_lib.def"
+    LIB_COUNT
+};
+static const char *const lib_soname[LIB_COUNT] = {
+#define DC_LIB(id, soname, version) soname,
+#include "preload/hooks_lib.def"
+};
+static const char *const lib_version[LIB_COUNT] = {
+#define DC_LIB(id, soname, version) version,
+#include "preload/hooks_lib.def"
+};
+
+enum fn_id {
+#define DC_LIBFN(id, name) FN_##name,
+#define DC_LIBAUX(id, name) FN_##name,
+#include "preload/hooks_lib.def"
+    FN_COUNT
+};
+struct fn {
+    const char *name;
+    int lib;                    /* enum lib_id */
+    void *wrapper;              /* our exported definition; NULL for one devcheck only calls */
+};
+static const struct fn fn_table[FN_COUNT] = {
+#define DC_LIBFN(id, name) [FN_##name] = { #name, LIB_##id, (void *)&name },
+#define DC_LIBAUX(id, name) [FN_##name] = { #name, LIB_##id, NULL },
+#include "preload/hooks_lib.def"
+};
+static void *fn_real[FN_COUNT];
+
+static void *resolve_fn(int i, const char *name)
+{
+    return dc_resolve_lib(lib_soname[fn_table[i].lib], name, lib_version[fn_table[i].lib]);
+}
+/* The library's own function `name` (typed from its header), or NULL while
+ * its library is not loaded. */
+#define REAL(name) ((__typeof__(&name))DC_LAZY_FN(fn_real[FN_##name], resolve_fn, FN_##name, #name))
+
+/* No loaded library defines `name`: says so once on stderr. */
+static void lib_missing(const char *name)
+{
+    static int said;
+    if (__atomic_exchange_n(&said, 1, __ATOMIC_RELAXED))
+        return;
+    char line[256];
+    int n = snprintf(line, sizeof line,
+                     "devcheck: cannot find the real %s in this process; the call returns an error (said once)\n",
+                     name);
+    if (n > 0) {
+        ssize_t w = write(2, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
+        (void)w;
+    }
+}
+
+/* --- dlsym ------------------------------------------------------------------ */
+
+extern void *(*dc_real_dlsym)(void *, const char *);    /* interpose.c */
+
+DC_NO_SANITIZE static int same_name(const char *a, const char *b)
+{
+    while (*a && *a == *b)
+        a++, b++;
+    return *a == *b;
+}
+
+DC_NO_SANITIZE int dc_lib_dlsym(void *handle, const char *name, void **answer)
+{
+    if (!name || !((name[0] == 'c' && name[1] == 'u' && name[2] == 'b') ||
+                   (name[0] == 'n' && name[1] == 'c' && name[2] == 'c' && name[3] == 'l')))
+        return 0;
+    int i = 0;
+    while (i < FN_COUNT && !(fn_table[i].wrapper && same_name(fn_table[i].name, name)))
+        i++;
+    void *(*real_dlsym)(void *, const char *) = __atomic_load_n(&dc_real_dlsym, __ATOMIC_ACQUIRE);
+    if (i == FN_COUNT || handle == RTLD_NEXT || dc_guard || !real_dlsym)
+        return 0;
+    dc_guard++;
+    void *p = real_dlsym(handle, name);
+    if (p == fn_table[i].wrapper)       /* the lookup reached our export: the scope after us decides */
+        p = real_dlsym(RTLD_NEXT, name);
+    dc_guard--;
+    if (p && p == DC_LAZY_FN(fn_real[i], resolve_fn, i, fn_table[i].name))
+        p = fn_table[i].wrapper;
+    *answer = p;
+    return 1;
+}
+
+/* --- the check's frame -------------------------------------------------------- */
+
+/* Depth of library calls on this thread: only the outermost is checked. */
+static __thread int lib_depth __attribute__((tls_model("initial-exec")));
+
+/* 1: check this call (the guard is then held: lib_checked() when done). */
+static inline int lib_begin(void)
+{
+    if (lib_depth++)
+        return 0;
+    return dc_enter();
+}
+static inline void lib_checked(void) { dc_leave(); }
+static inline void lib_end(void) { lib_depth--; }
+
+#define P(x) ((uintptr_t)(x))
+#define NARGS(a) (unsigned)(sizeof(a) / sizeof((a)[0]))
+
+/* --- cuBLAS ------------------------------------------------------------------ */
+
+/* The device a handle's calls run on: its stream's, else (the default
+ * stream) the device current when it was made, else the current one. */
+static int blas_device(cublasHandle_t h, uintptr_t *stream)
+{
+    cudaStream_t s = NULL;
+    __typeof__(&cublasGetStream_v2) gs = REAL(cublasGetStream_v2);
+    *stream = 0;
+    if (gs && gs(h, &s) == CUBLAS_STATUS_SUCCESS && s) {
+        *stream = P(s);
+        int d = dc_stream_device((CUstream)s);
+        if (d >= 0)
+            return d;
+    }
+    uint64_t v;
+    if (dc_libh_get(DC_LIBH_CUBLAS, P(h), &v))
+        return (int)v;
+    return dc_current_device();
+}
+
+/* alpha and beta are host pointers under CUBLAS_POINTER_MODE_HOST (the
+ * default), device pointers under _DEVICE. */
+static int blas_host_scalars(cublasHandle_t h)
+{
+    cublasPointerMode_t m = CUBLAS_POINTER_MODE_HOST;
+    __typeof__(&cublasGetPointerMode_v2) g = REAL(cublasGetPointerMode_v2);
+    if (g && g(h, &m) != CUBLAS_STATUS_SUCCESS)
+        m = CUBLAS_POINTER_MODE_HOST;
+    return m == CUBLAS_POINTER_MODE_HOST;
+}
+
+static void blas_check(cublasHandle_t h, const char *api, struct dc_lib_arg *a, unsigned n)
+{
+    uintptr_t stream;
+    int d = blas_device(h, &stream);
+    if (blas_host_scalars(h))
+        for (unsigned i = 0; i < n; i++)
+            if (!strcmp(a[i].name, "alpha") || !strcmp(a[i].name, "beta"))
+                a[i].ptr = 0;
+    dc_check_libcall(api, d, stream, a, n);
+}
+
+DC_EXPORT cublasStatus_t CUBLASWINAPI cublasCreate_v2(cublasHandle_t *handle)
+{
+    __typeof__(&cublasCreate_v2) real = REAL(cublasCreate_v2);
+    if (!real)
+        return lib_missing("cublasCreate_v2"), CUBLAS_STATUS_NOT_INITIALIZED;
+    int chk = lib_begin();
+    if (chk)
+        lib_checked();
+    cublasStatus_t r = real(handle);
+    if (chk && r == CUBLAS_STATUS_SUCCESS && handle && dc_enter()) {
+        int d = dc_current_device();
+        if (d >= 0)
+            dc_libh_set(DC_LIBH_CUBLAS, P(*handle), (uint64_t)d);
+        dc_leave();
+    }
+    lib_end();
+    return r;
+}
+
+DC_EXPORT cublasStatus_t CUBLASWINAPI cublasDestroy_v2(cublasHandle_t handle)
+{
+    __typeof__(&cublasDestroy_v2) real = REAL(cublasDestroy_v2);
+    if (!real)
+        return lib_missing("cublasDestroy_v2"), CUBLAS_STATUS_NOT_INITIALIZED;
+    cublasStatus_t r = real(handle);
+    if (r == CUBLAS_STATUS_SUCCESS && dc_enter()) {
+        dc_libh_forget(DC_LIBH_CUBLAS, P(handle));
+        dc_leave();
+    }
+    return r;
+}
+
+/* A cuBLAS entry point `name` with parameters `params`, arguments `args`,
+ * and the device pointers `checked` (struct dc_lib_arg initialisers). */
+#define BLAS_HOOK(name, params, args, ...)                                          \
+    DC_EXPORT cublasStatus_t CUBLASWINAPI name params                               \
+    {                                                                               \
+        __typeof__(&name) real = REAL(name);                                        \
+        if (!real)                                                                  \
+            return lib_missing(#name), CUBLAS_STATUS_NOT_INITIALIZED;               \
+        if (lib_begin()) {                                                          \
+            struct dc_lib_arg a[] = { __VA_ARGS__ };                                \
+            blas_check(handle, #name, a, NARGS(a));                                 \
+            lib_checked();                                                          \
+        }                                                                           \
+        cublasStatus_t r = real args;                                               \
+        lib_end();                                                                  \
+        return r;                                                                   \
+    }
+
+#define GEMM_ARGS { "alpha", P(alpha) }, { "A", P(A) }, { "B", P(B) }, { "beta", P(beta) }, { "C", P(C) }
+BLAS_HOOK(cublasSgemm_v2,
+    (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k,
+     const float *alpha, const float *A, int lda, const float *B, int ldb, const float *beta, float *C, int ldc),
+    (handle, transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc), GEMM_ARGS)
+BLAS_HOOK(cublasDgemm_v2,
+    (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k,
+     const double *alpha, const double *A, int lda, const double *B, int ldb, const double *beta, double *C, int ldc),
+    (handle, transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc), GEMM_ARGS)
+BLAS_HOOK(cublasGemmEx,
+    (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k,
+     const void *alpha, const void *A, cudaDataType Atype, int lda, const void *B, cudaDataType Btype, int ldb,
+     const void *beta, void *C, cudaDataType Ctype, int ldc, cublasComputeType_t computeType, cublasGemmAlgo_t algo),
+    (handle, transa, transb, m, n, k, alpha, A, Atype, lda, B, Btype, ldb, beta, C, Ctype, ldc, computeType, algo),
+    GEMM_ARGS)
+BLAS_HOOK(cublasSgemmStridedBatched,
+    (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k,
+     const float *alpha, const float *A, int lda, long long int strideA, const float *B, int ldb,
+     long long int strideB, const float *beta, float *C, int ldc, long long int strideC, int batchCount),
+    (handle, transa, transb, m, n, k, alpha, A, lda, strideA, B, ldb, strideB, beta, C, ldc, strideC, batchCount),
+    GEMM_ARGS)
+BLAS_HOOK(cublasDgemmStridedBatched,
+    (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k,
+     const double *alpha, const double *A, int lda, long long int strideA, const double *B, int ldb,
+     long long int strideB, const double *beta, double *C, int ldc, long long int strideC, int batchCount),
+    (handle, transa, transb, m, n, k, alpha, A, lda, strideA, B, ldb, strideB, beta, C, ldc, strideC, batchCount),
+    GEMM_ARGS)
+BLAS_HOOK(cublasGemmStridedBatchedEx,
+    (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k,
+     const void *alpha, const void *A, cudaDataType Atype, int lda, long long int strideA, const void *B,
+     cudaDataType Btype, int ldb, long long int strideB, const void *beta, void *C, cudaDataType Ctype, int ldc,
+     long long int strideC, int batchCount, cublasComputeType_t computeType, cublasGemmAlgo_t algo),
+    (handle, transa, transb, m, n, k, alpha, A, Atype, lda, strideA, B, Btype, ldb, strideB, beta, C, Ctype, ldc,
+     strideC, batchCount, computeType, algo),
+    GEMM_ARGS)
+/* The pointer arrays live in device memory (cuBLAS reads them on the
+ * device): the arrays themselves are checked, not read. */
+BLAS_HOOK(cublasGemmBatchedEx,
+    (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k,
+     const void *alpha, const void *const Aarray[], cudaDataType Atype, int lda, const void *const Barray[],
+     cudaDataType Btype, int ldb, const void *beta, void *const Carray[], cudaDataType Ctype, int ldc,
+     int batchCount, cublasComputeType_t computeType, cublasGemmAlgo_t algo),
+    (handle, transa, transb, m, n, k, alpha, Aarray, Atype, lda, Barray, Btype, ldb, beta, Carray, Ctype, ldc,
+     batchCount, computeType, algo),
+    { "alpha", P(alpha) }, { "Aarray", P(Aarray) }, { "Barray", P(Barray) }, { "beta", P(beta) },
+    { "Carray", P(Carray) })
+
+/* --- cuBLASLt ------------------------------------------------------------------ */
+
+/* The descriptor attributes that hold device pointers (cublasLt.h: "Device
+ * pointer to ..."); NULL (the default) is never checked. */
+#define LT_ATTR(a) { a, #a }
+static const struct {
+    cublasLtMatmulDescAttributes_t attr;
+    const char *name;
+} lt_pointer_attrs[] = {
+    LT_ATTR(CUBLASLT_MATMUL_DESC_BIAS_POINTER),
+    LT_ATTR(CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_POINTER),
+    LT_ATTR(CUBLASLT_MATMUL_DESC_A_SCALE_POINTER),
+    LT_ATTR(CUBLASLT_MATMUL_DESC_B_SCALE_POINTER),
+    LT_ATTR(CUBLASLT_MATMUL_DESC_C_SCALE_POINTER),
+    LT_ATTR(CUBLASLT_MATMUL_DESC_D_SCALE_POINTER),
+    LT_ATTR(CUBLASLT_MATMUL_DESC_AMAX_D_POINTER),
+    LT_ATTR(CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_SCALE_POINTER),
+    LT_ATTR(CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_AMAX_POINTER),
+    LT_ATTR(CUBLASLT_MATMUL_DESC_D_OUT_SCALE_POINTER),
+};
+#define N_LT_ATTRS (sizeof lt_pointer_attrs / sizeof lt_pointer_attrs[0])
+
+static void lt_check(cublasLtMatmulDesc_t desc, const void *alpha, const void *A, const void *B, const void *beta,
+                     const void *C, const void *D, const void *workspace, size_t workspaceSize, cudaStream_t stream)
+{
+    __typeof__(&cublasLtMatmulDescGetAttribute) get = REAL(cublasLtMatmulDescGetAttribute);
+    int32_t mode = CUBLASLT_POINTER_MODE_HOST;
+    size_t written = 0;
+    if (get && (get(desc, CUBLASLT_MATMUL_DESC_POINTER_MODE, &mode, sizeof mode, &written) != CUBLAS_STATUS_SUCCESS ||
+                written != sizeof mode))
+        mode = CUBLASLT_POINTER_MODE_HOST;
+    /* alpha: host only in host mode; beta: host in host mode and
+     * ALPHA_DEVICE_VECTOR_BETA_HOST, not read under _BETA_ZERO */
+    int alpha_dev = mode != CUBLASLT_POINTER_MODE_HOST;
+    int beta_dev = mode == CUBLASLT_POINTER_MODE_DEVICE || mode == CUBLASLT_POINTER_MODE_DEVICE_VECTOR;
+    struct dc_lib_arg a[7 + N_LT_ATTRS] = {
+        { "alpha", alpha_dev ? P(alpha) : 0 }, { "A", P(A) }, { "B", P(B) }, { "beta", beta_dev ? P(beta) : 0 },
+        { "C", P(C) }, { "D", P(D) }, { "workspace", workspaceSize ? P(workspace) : 0 },
+    };
+    unsigned n = 7;
+    for (size_t i = 0; get && i < N_LT_ATTRS; i++) {
+        void *p = NULL;
+        written = 0;
+        if (get(desc, lt_pointer_attrs[i].attr, &p, sizeof p, &written) == CUBLAS_STATUS_SUCCESS &&
+            written == sizeof p && p)
+            a[n++] = (struct dc_lib_arg){ lt_pointer_attrs[i].name, P(p) };
+    }
+    dc_check_libcall("cublasLtMatmul", dc_stream_device((CUstream)stream), P(stream), a, n);
+}
+
+DC_EXPORT cublasStatus_t CUBLASWINAPI cublasLtMatmul(cublasLtHandle_t lightHandle, cublasLtMatmulDesc_t computeDesc,
+                                                     const void *alpha, const void *A, cublasLtMatrixLayout_t Adesc,
+                                                     const void *B, cublasLtMatrixLayout_t Bdesc, const void *beta,
+                                                     const void *C, cublasLtMatrixLayout_t Cdesc, void *D,
+                                                     cublasLtMatrixLayout_t Ddesc, const cublasLtMatmulAlgo_t *algo,
+                                                     void *workspace, size_t workspaceSizeInBytes, cudaStream_t stream)
+{
+    __typeof__(&cublasLtMatmul) real = REAL(cublasLtMatmul);
+    if (!real)
+        return lib_missing("cublasLtMatmul"), CUBLAS_STATUS_NOT_INITIALIZED;
+    if (lib_begin()) {
+        lt_check(computeDesc, alpha, A, B, beta, C, D, workspace, workspaceSizeInBytes, stream);
+        lib_checked();
+    }
+    cublasStatus_t r = real(lightHandle, computeDesc, alpha, A, Adesc, B, Bdesc, beta, C, Cdesc, D, Ddesc, algo,
+                            workspace, workspaceSizeInBytes, stream);
+    lib_end();
+    return r;
+}
+
+/* --- NCCL ------------------------------------------------------------------------ */
+
+/* The communicator's device, or -1; *rank its rank (-1 unknown). */
+static int nccl_device(ncclComm_t comm, int *rank)
+{
+    __typeof__(&ncclCommCuDevice) cd = REAL(ncclCommCuDevice);
+    __typeof__(&ncclCommUserRank) ur = REAL(ncclCommUserRank);
+    int d = -1;
+    *rank = -1;
+    if (!cd || cd(comm, &d) != ncclSuccess)
+        d = -1;
+    if (!ur || ur(comm, rank) != ncclSuccess)
+        *rank = -1;
+    return d;
+}
+
+/* An NCCL collective `name`; `root` is the root rank of a rooted one (-1:
+ * none); at_root / not_root: what the call reads on the root / elsewhere. */
+#define NCCL_HOOK(name, params, args, root, ...)                                    \
+    DC_EXPORT ncclResult_t name params                                              \
+    {                                                                               \
+        __typeof__(&name) real = REAL(name);                                        \
+        if (!real)                                                                  \
+            return lib_missing(#name), ncclSystemError;                             \
+        if (lib_begin()) {                                                          \
+            int rank_;                                                              \
+            int d_ = nccl_device(comm, &rank_);                                     \
+            int is_root = (root) < 0 || rank_ < 0 || rank_ == (root);               \
+            (void)is_root;                                                          \
+            struct dc_lib_arg a[] = { __VA_ARGS__ };                                \
+            dc_check_libcall(#name, d_, P(stream), a, NARGS(a));                    \
+            lib_checked();                                                          \
+        }                                                                           \
+        ncclResult_t r = real args;                                                 \
+        lib_end();                                                                  \
+        return r;                                                                   \
+    }
+
+NCCL_HOOK(ncclAllReduce,
+    (const void *sendbuff, void *recvbuff, size_t count, ncclDataType_t datatype, ncclRedOp_t op, ncclComm_t comm,
+     cudaStream_t stream),
+    (sendbuff, recvbuff, count, datatype, op, comm, stream), -1,
+    { "sendbuff", P(sendbuff) }, { "recvbuff", P(recvbuff) })
+/* sendbuff is read on the root only */
+NCCL_HOOK(ncclBroadcast,
+    (const void *sendbuff, void *recvbuff, size_t count, ncclDataType_t datatype, int root, ncclComm_t comm,
+     cudaStream_t stream),
+    (sendbuff, recvbuff, count, datatype, root, comm, stream), root,
+    { "sendbuff", is_root ? P(sendbuff) : 0 }, { "recvbuff", P(recvbuff) })
+NCCL_HOOK(ncclBcast,
+    (void *buff, size_t count, ncclDataType_t datatype, int root, ncclComm_t comm, cudaStream_t stream),
+    (buff, count, datatype, root, comm, stream), -1,
+    { "buff", P(buff) })
+/* recvbuff is written on the root only */
+NCCL_HOOK(ncclReduce,
+    (const void *sendbuff, void *recvbuff, size_t count, ncclDataType_t datatype, ncclRedOp_t op, int root,
+     ncclComm_t comm, cudaStream_t stream),
+    (sendbuff, recvbuff, count, datatype, op, root, comm, stream), root,
+    { "sendbuff", P(sendbuff) }, { "recvbuff", is_root ? P(recvbuff) : 0 })
+NCCL_HOOK(ncclAllGather,
+    (const void *sendbuff, void *recvbuff, size_t sendcount, ncclDataType_t datatype, ncclComm_t comm,
+     cudaStream_t stream),
+    (sendbuff, recvbuff, sendcount, datatype, comm, stream), -1,
+    { "sendbuff", P(sendbuff) }, { "recvbuff", P(recvbuff) })
+NCCL_HOOK(ncclReduceScatter,
+    (const void *sendbuff, void *recvbuff, size_t recvcount, ncclDataType_t datatype, ncclRedOp_t op,
+     ncclComm_t comm, cudaStream_t stream),
+    (sendbuff, recvbuff, recvcount, datatype, op, comm, stream), -1,
+    { "sendbuff", P(sendbuff) }, { "recvbuff", P(recvbuff) })
+NCCL_HOOK(ncclAlltoAll,
+    (const void *sendbuff, void *recvbuff, size_t count, ncclDataType_t datatype, ncclComm_t comm,
+     cudaStream_t stream),
+    (sendbuff, recvbuff, count, datatype, comm, stream), -1,
+    { "sendbuff", P(sendbuff) }, { "recvbuff", P(recvbuff) })
+/* recvbuff is written on the root only */
+NCCL_HOOK(ncclGather,
+    (const void *sendbuff, void *recvbuff, size_t count, ncclDataType_t datatype, int root, ncclComm_t comm,
+     cudaStream_t stream),
+    (sendbuff, recvbuff, count, datatype, root, comm, stream), root,
+    { "sendbuff", P(sendbuff) }, { "recvbuff", is_root ? P(recvbuff) : 0 })
+/* sendbuff is read on the root only */
+NCCL_HOOK(ncclScatter,
+    (const void *sendbuff, void *recvbuff, size_t count, ncclDataType_t datatype, int root, ncclComm_t comm,
+     cudaStream_t stream),
+    (sendbuff, recvbuff, count, datatype, root, comm, stream), root,
+    { "sendbuff", is_root ? P(sendbuff) : 0 }, { "recvbuff", P(recvbuff) })
+NCCL_HOOK(ncclSend,
+    (const void *sendbuff, size_t count, ncclDataType_t datatype, int peer, ncclComm_t comm, cudaStream_t stream),
+    (sendbuff, count, datatype, peer, comm, stream), -1,
+    { "sendbuff", P(sendbuff) })
+NCCL_HOOK(ncclRecv,
+    (void *recvbuff, size_t count, ncclDataType_t datatype, int peer, ncclComm_t comm, cudaStream_t stream),
+    (recvbuff, count, datatype, peer, comm, stream), -1,
+    { "recvbuff", P(recvbuff) })
+
+/* --- symbol versions ---------------------------------------------------------------- */
+
+/* Each hook of a versioned library is exported as name@@<its version> (an
+ * alias label set to the hook, as hooks_runtime.c does; the plain name is
+ * then local by the version script's `local: *`); NCCL's are unversioned
+ * (exports.map.in lists them). */
+#define LIB_SYMVER(name, version)                                              \
+    __asm__(".globl dc_lib_" #name "\n"                                        \
+            ".set dc_lib_" #name ", " #name "\n"                               \
+            ".symver dc_lib_" #name ", " #name "@@" version "\n");
+#define SYMVER_CUBLAS(name) LIB_SYMVER(name, "libcublas.so.13")
+#define SYMVER_CUBLASLT(name) LIB_SYMVER(name, "libcublasLt.so.13")
+#define SYMVER_NCCL(name)
+#define DC_LIBFN(id, name) SYMVER_##id(name)
+#include "preload/hooks_lib.def"

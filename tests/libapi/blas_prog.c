@@ -1,0 +1,51 @@
+/* cuBLAS at its API (tests/libapi/libapi.sh): `blas_prog buggy|correct` on
+ * two simulated GPUs.  A handle made on cuda:0 with a stream of cuda:0:
+ *  - cublasSgemm_v2 with alpha/beta host pointers (host pointer mode, the
+ *    default: legal), A and C on cuda:0, B on cuda:1 when buggy (the one
+ *    finding: argument B), on cuda:0 when correct; the stand-in calls
+ *    cublasLtMatmul inside it (checked only as the outer call);
+ *  - cublasGemmEx in device pointer mode, alpha/beta on cuda:0;
+ *  - cublasSgemmStridedBatched on the default stream (the handle's device). */
+#include <cublas_api.h>
+#include <cuda_runtime_api.h>
+#include <string.h>
+#include "bind.h"
+
+#define FNS(X) X(cublasCreate_v2) X(cublasDestroy_v2) X(cublasSetStream_v2) X(cublasSetPointerMode_v2) \
+    X(cublasSgemm_v2) X(cublasGemmEx) X(cublasSgemmStridedBatched)
+FNS(DECL_FN)
+
+int main(int argc, char **argv)
+{
+    int buggy = argc > 1 && !strcmp(argv[1], "buggy");
+    BIND("libcublas.so.13");
+    float *A, *B, *C, *dscal;
+    CK(cudaSetDevice(1));
+    float *B1;
+    CK(cudaMalloc((void **)&B1, 64 * sizeof(float)));       // @alloc-B
+    CK(cudaSetDevice(0));
+    CK(cudaMalloc((void **)&A, 64 * sizeof(float)));
+    CK(cudaMalloc((void **)&B, 64 * sizeof(float)));
+    CK(cudaMalloc((void **)&C, 64 * sizeof(float)));
+    CK(cudaMalloc((void **)&dscal, 2 * sizeof(float)));
+    cudaStream_t s;
+    CK(cudaStreamCreate(&s));
+    cublasHandle_t h, h2;
+    CK(F(cublasCreate_v2)(&h));
+    CK(F(cublasCreate_v2)(&h2));
+    CK(F(cublasSetStream_v2)(h, s));
+    float alpha = 1.0f, beta = 0.0f;
+    CK(F(cublasSgemm_v2)(h, CUBLAS_OP_N, CUBLAS_OP_N, 8, 8, 8, &alpha, A, 8, buggy ? B1 : B, 8, &beta, C, 8));
+    CK(F(cublasSetPointerMode_v2)(h, CUBLAS_POINTER_MODE_DEVICE));
+    CK(F(cublasGemmEx)(h, CUBLAS_OP_N, CUBLAS_OP_N, 8, 8, 8, dscal, A, CUDA_R_32F, 8, B, CUDA_R_32F, 8, dscal + 1, C,
+                       CUDA_R_32F, 8, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
+    /* h2: the default stream, the handle's device (current again when called from cuda:1) */
+    CK(cudaSetDevice(1));
+    CK(cudaSetDevice(0));
+    CK(F(cublasSgemmStridedBatched)(h2, CUBLAS_OP_N, CUBLAS_OP_N, 4, 4, 4, &alpha, A, 4, 16, B, 4, 16, &beta, C, 4,
+                                    16, 2));
+    CK(F(cublasDestroy_v2)(h));
+    CK(F(cublasDestroy_v2)(h2));
+    printf("blas_prog %s: done\n", buggy ? "buggy" : "correct");
+    return 0;
+}
