@@ -196,8 +196,8 @@ static void text_action(struct dc_buf *b, const struct dc_finding *f)
             dc_bput(b, "    action: migrated to cuda:%d for this launch (shares the copy of another operand)\n",
                  f->to_device);
     } else if (f->action == DC_ACT_NOT_MIGRATED) {
-        dc_bput(b, "    action: not migrated: %s; the launch went ahead unmodified on cuda:%d\n",
-             f->reason ? f->reason : "?", l->device);
+        dc_bput(b, "    action: not migrated: %s; the %s went ahead unmodified on cuda:%d\n",
+             f->reason ? f->reason : "?", f->argument ? "call" : "launch", l->device);
     }
 }
 

@@ -5,7 +5,10 @@
  *    finding: argument B), on cuda:0 when correct; the stand-in calls
  *    cublasLtMatmul inside it (checked only as the outer call);
  *  - cublasGemmEx in device pointer mode, alpha/beta on cuda:0;
- *  - cublasSgemmStridedBatched on the default stream (the handle's device). */
+ *  - cublasSgemmStridedBatched on the default stream (the handle's device).
+ * `peer`: as buggy, with peer access from cuda:0 to cuda:1 enabled first
+ * (legal: a peer_access warning, as a kernel's operand); `capture`: as
+ * buggy, the Sgemm captured into a graph (checked at capture). */
 #include <cublas_api.h>
 #include <cuda_runtime_api.h>
 #include <string.h>
@@ -17,7 +20,9 @@ FNS(DECL_FN)
 
 int main(int argc, char **argv)
 {
-    int buggy = argc > 1 && !strcmp(argv[1], "buggy");
+    const char *mode = argc > 1 ? argv[1] : "correct";
+    int peer = !strcmp(mode, "peer"), capture = !strcmp(mode, "capture");
+    int buggy = !strcmp(mode, "buggy") || peer || capture;
     BIND("libcublas.so.13");
     float *A, *B, *C, *dscal;
     CK(cudaSetDevice(1));
@@ -34,8 +39,17 @@ int main(int argc, char **argv)
     CK(F(cublasCreate_v2)(&h));
     CK(F(cublasCreate_v2)(&h2));
     CK(F(cublasSetStream_v2)(h, s));
+    if (peer)
+        CK(cudaDeviceEnablePeerAccess(1, 0));
     float alpha = 1.0f, beta = 0.0f;
+    cudaGraph_t g;
+    if (capture)
+        CK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
     CK(F(cublasSgemm_v2)(h, CUBLAS_OP_N, CUBLAS_OP_N, 8, 8, 8, &alpha, A, 8, buggy ? B1 : B, 8, &beta, C, 8));
+    if (capture) {
+        CK(cudaStreamEndCapture(s, &g));
+        CK(cudaGraphDestroy(g));
+    }
     CK(F(cublasSetPointerMode_v2)(h, CUBLAS_POINTER_MODE_DEVICE));
     CK(F(cublasGemmEx)(h, CUBLAS_OP_N, CUBLAS_OP_N, 8, 8, 8, dscal, A, CUDA_R_32F, 8, B, CUDA_R_32F, 8, dscal + 1, C,
                        CUDA_R_32F, 8, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
@@ -46,6 +60,6 @@ int main(int argc, char **argv)
                                     16, 2));
     CK(F(cublasDestroy_v2)(h));
     CK(F(cublasDestroy_v2)(h2));
-    printf("blas_prog %s: done\n", buggy ? "buggy" : "correct");
+    printf("blas_prog %s: done\n", mode);
     return 0;
 }

@@ -3,40 +3,57 @@
 # calls").  Each program of tests/libapi/ on two simulated GPUs, bound by the
 # dynamic linker (_plt) and by dlopen(RTLD_LOCAL) + dlsym(handle) (_dlopen),
 # against the stand-in libraries (tests/libapi/standin_*.c):
-#  - buggy: exactly one finding, device_mismatch, naming the call (api), the
-#    argument, the call's device, the owner's, and the allocation line (the
-#    program's line marked `// @alloc-...`); the launch line is the call's;
+#  - buggy: exactly one finding naming the call (api), the argument, the
+#    call's device, the owner's, and the allocation line (the program's line
+#    marked `// @alloc-...`); the launch line is the call's;
 #  - correct (host pointer mode scalars, device pointer mode, a host
 #    workspace of size 0, a non-root rank's host sendbuff): no finding;
-#  - either: the program prints and exits as without devcheck (nccl_prog's
+#  - blas peer: the same operand with peer access enabled: legal, the
+#    peer_access warning of a kernel's operand; blas capture: the call
+#    captured into a graph, found at capture; nccl host: a pageable host
+#    sendbuff, host_memory; blas buggy under mode=migrate: reported as not
+#    migrated, with the reason;
+#  - each: the program prints and exits as without devcheck (nccl_prog's
 #    dlsym(RTLD_DEFAULT) probe: NULL when NCCL was loaded RTLD_LOCAL);
 #  - the report follows report/finding.schema.json.
 . "$ROOT/tests/lib.sh"
 LA=$BUILD/tests/libapi
-# prog api argument call-device owner-device alloc-marker
-cases="blas cublasSgemm_v2 B 0 1 alloc-B
-lt cublasLtMatmul CUBLASLT_MATMUL_DESC_BIAS_POINTER 0 1 alloc-bias
-nccl ncclAllReduce recvbuff 1 0 alloc-recv"
-echo "$cases" | while read -r prog api arg dev owner marker; do
+# prog mode options kind severity api argument call-device owner-device alloc-marker|-
+cases="blas buggy - device_mismatch error cublasSgemm_v2 B 0 1 alloc-B
+blas correct - - - - - - - -
+blas peer - peer_access warning cublasSgemm_v2 B 0 1 alloc-B
+blas capture - device_mismatch error cublasSgemm_v2 B 0 1 alloc-B
+blas buggy mode=migrate device_mismatch error cublasSgemm_v2 B 0 1 alloc-B
+lt buggy - device_mismatch error cublasLtMatmul CUBLASLT_MATMUL_DESC_BIAS_POINTER 0 1 alloc-bias
+lt correct - - - - - - - -
+nccl buggy - device_mismatch error ncclAllReduce recvbuff 1 0 alloc-recv
+nccl correct - - - - - - - -
+nccl host - host_memory error ncclAllReduce sendbuff 0 -1 -"
+echo "$cases" | while read -r prog mode opts kind sev api arg dev owner marker; do
     src=$ROOT/tests/libapi/${prog}_prog.c
-    aline=$(grep -n "// @$marker\$" "$src" | cut -d: -f1)
-    [ -n "$aline" ] || fail "no @$marker in $src"
+    aline=-
+    if [ "$marker" != - ]; then
+        aline=$(grep -n "// @$marker\$" "$src" | cut -d: -f1)
+        [ -n "$aline" ] || fail "no @$marker in $src"
+    fi
+    [ "$opts" = - ] && opts=
     for bind in plt dlopen; do
         exe=$LA/${prog}_$bind
         [ -x "$exe" ] || fail "missing $exe (run make first)"
-        for mode in buggy correct; do
-            t=$TMPD/${prog}_${bind}_$mode
-            on_sim env SIMCUDA_DEVICES=2 "$exe" $mode >"$t.plain.out" 2>"$t.plain.err"
-            echo $? >"$t.plain.rc"
-            under_devcheck env SIMCUDA_DEVICES=2 DEVCHECK_OPTIONS="json_path=$t.json" "$exe" $mode >"$t.out" 2>"$t.err"
-            echo $? >"$t.rc"
-            expect_eq "${prog}_$bind $mode: plain status" 0 "$(cat "$t.plain.rc")"
-            expect_same_run "${prog}_$bind $mode" "$t.plain" "$t"
-            python3 "$ROOT/tests/unit/jsonschema_lite.py" "$ROOT/report/finding.schema.json" "$t.json" >"$t.schema" 2>&1 ||
-                { cat "$t.schema" >&2; fail "${prog}_$bind $mode: report does not follow the schema"; }
-            python3 - "$t.json" "$mode" "$api" "$arg" "$dev" "$owner" "${prog}_prog.c" "$aline" <<'PY' ||
+        t=$TMPD/${prog}_${bind}_$mode${opts:+_migrate}
+        on_sim env SIMCUDA_DEVICES=2 "$exe" $mode >"$t.plain.out" 2>"$t.plain.err"
+        echo $? >"$t.plain.rc"
+        under_devcheck env SIMCUDA_DEVICES=2 DEVCHECK_OPTIONS="json_path=$t.json${opts:+:$opts}" "$exe" $mode \
+            >"$t.out" 2>"$t.err"
+        echo $? >"$t.rc"
+        what="${prog}_$bind $mode${opts:+ ($opts)}"
+        expect_eq "$what: plain status" 0 "$(cat "$t.plain.rc")"
+        expect_same_run "$what" "$t.plain" "$t"
+        python3 "$ROOT/tests/unit/jsonschema_lite.py" "$ROOT/report/finding.schema.json" "$t.json" >"$t.schema" 2>&1 ||
+            { cat "$t.schema" >&2; fail "$what: report does not follow the schema"; }
+        python3 - "$t.json" "$kind" "$sev" "$api" "$arg" "$dev" "$owner" "${prog}_prog.c" "$aline" "$opts" <<'PY' ||
 import json, sys
-path, mode, api, arg, dev, owner, src, aline = sys.argv[1:]
+path, kind, sev, api, arg, dev, owner, src, aline, opts = sys.argv[1:]
 recs = [json.loads(l) for l in open(path)]
 found = list({r["id"]: r for r in recs if r["type"] == "finding"}.values())
 summ = [r for r in recs if r["type"] == "summary"][-1]
@@ -46,26 +63,28 @@ def site(stack):
             return f["line"]
     return None
 got = [(r["kind"], r["severity"], r.get("api"), r.get("argument"), r["launch"]["device"], r["launch"]["api"],
-        r["operand"]["owner_device"], site(r["alloc_stack"]), r["kernel"], r["count"]) for r in found]
-want = [] if mode == "correct" else [("device_mismatch", "error", api, arg, int(dev), api, int(owner), int(aline),
-                                      None, 1)]
+        r["operand"]["owner_device"], site(r["alloc_stack"]), r["kernel"], r["count"], r["action"],
+        (r.get("migration") or {}).get("reason", "")[:13]) for r in found]
+want = [] if kind == "-" else [(kind, sev, api, arg, int(dev), api, int(owner), None if aline == "-" else int(aline),
+                                None, 1, "not_migrated" if opts else "reported", "library call:" if opts else "")]
 bad = []
 if got != want:
     bad.append("findings: got %r, want %r" % (got, want))
-if summ["errors"] != len(want) or summ["warnings"] != 0:
+if summ["errors"] != sum(w[1] == "error" for w in want) or summ["warnings"] != sum(w[1] == "warning" for w in want):
     bad.append("summary: %d errors, %d warnings" % (summ["errors"], summ["warnings"]))
 for b in bad:
     print("    %s" % b, file=sys.stderr)
 sys.exit(1 if bad else 0)
 PY
-                fail "${prog}_$bind $mode: findings (above)"
-            if [ $mode = buggy ]; then
-                expect_grep "^==devcheck== ERROR: device_mismatch: $api argument $arg on cuda:$dev " "$t.err"
-                expect_grep "^    hint: $api runs on cuda:$dev .* but $arg lives on cuda:$owner" "$t.err"
-            else
-                expect_no_grep '==devcheck==' "$t.err"
-            fi
-        done
+            fail "$what: findings (above)"
+        if [ "$kind" = - ]; then
+            expect_no_grep '==devcheck==' "$t.err"
+        else
+            expect_grep "^==devcheck== [A-Z]+: $kind: $api argument $arg on cuda:$dev " "$t.err"
+        fi
+        if [ "$kind" = device_mismatch ]; then
+            expect_grep "^    hint: $api runs on cuda:$dev .* but $arg lives on cuda:$owner" "$t.err"
+        fi
     done
 done || exit 1
 # the probe: NCCL loaded RTLD_LOCAL is not in the global scope, with devcheck too

@@ -50,6 +50,6 @@ int main(int argc, char **argv)
     char host_ws[16];
     CK(F(cublasLtMatmul)(lt, desc, dscal, A, l, B, l, dscal + 1, C, l, D, l, NULL, host_ws, 0, s));
     CK(F(cublasLtMatmulDescDestroy)(desc));
-    printf("lt_prog %s: done\n", buggy ? "buggy" : "correct");
+    printf("lt_prog %s: done\n", argc > 1 ? argv[1] : "correct");
     return 0;
 }

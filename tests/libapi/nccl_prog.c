@@ -6,7 +6,9 @@
  *  - ncclAllReduce per rank, each rank's buffers on its device, except
  *    rank 1's recvbuff on cuda:0 when buggy (the one finding);
  *  - ncclBroadcast from root 0 where rank 1 passes a host sendbuff (read on
- *    the root only: legal). */
+ *    the root only: legal).
+ * `host`: rank 0's AllReduce sendbuff is pageable host memory (the one
+ * finding: host_memory, the H200 has no pageable memory access). */
 #include <nccl.h>
 #include <cuda_runtime_api.h>
 #include <string.h>
@@ -18,7 +20,9 @@ FNS(DECL_FN)
 
 int main(int argc, char **argv)
 {
-    int buggy = argc > 1 && !strcmp(argv[1], "buggy");
+    const char *mode = argc > 1 ? argv[1] : "correct";
+    int buggy = !strcmp(mode, "buggy"), hostmode = !strcmp(mode, "host");
+    static float pageable[256];
     printf("probe: ncclAllReduce %s\n", dlsym(RTLD_DEFAULT, "ncclAllReduce") ? "in the global scope" : "absent");
     BIND("libnccl.so.2");
     float *send[2], *recv[2], *wrong;
@@ -36,7 +40,8 @@ int main(int argc, char **argv)
     CK(F(ncclCommInitAll)(comms, 2, devs));
     CK(F(ncclGroupStart)());
     for (int i = 0; i < 2; i++)
-        CK(F(ncclAllReduce)(send[i], buggy && i == 1 ? wrong : recv[i], 256, ncclFloat, ncclSum, comms[i], s[i]));
+        CK(F(ncclAllReduce)(hostmode && i == 0 ? pageable : send[i], buggy && i == 1 ? wrong : recv[i], 256, ncclFloat,
+                            ncclSum, comms[i], s[i]));
     CK(F(ncclGroupEnd)());
     static float host[256];
     CK(F(ncclGroupStart)());
@@ -46,6 +51,6 @@ int main(int argc, char **argv)
     CK(F(ncclGroupEnd)());
     for (int i = 0; i < 2; i++)
         CK(F(ncclCommDestroy)(comms[i]));
-    printf("nccl_prog %s: done\n", buggy ? "buggy" : "correct");
+    printf("nccl_prog %s: done\n", mode);
     return 0;
 }
