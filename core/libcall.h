@@ -35,7 +35,12 @@ struct dc_lib_arg {
 int dc_check_libcall(const char *api, int device, uintptr_t stream, const struct dc_lib_arg *args, unsigned n);
 
 /* Kinds of handles. */
-enum { DC_LIBH_CUBLAS = 1, DC_LIBH_CUFFT = 2, DC_LIBH_CUFFT_WORK = 3 };
+enum {
+    DC_LIBH_CUBLAS = 1,         /* cublasHandle_t -> device at cublasCreate */
+    DC_LIBH_CUFFT,              /* cufftHandle -> device it was made on; DC_LIBH_MULTI: a multi-GPU plan */
+    DC_LIBH_CUFFT_STREAM,       /* cufftHandle -> cufftSetStream's stream */
+};
+#define DC_LIBH_MULTI UINT64_MAX
 /* Remembers handle h of `kind` with value v (a device, a work area); a
  * handle already known gets the new value. */
 void dc_libh_set(int kind, uint64_t h, uint64_t v);

@@ -28,6 +28,8 @@
 #include <cublas_api.h>
 #include <cublasLt.h>
 #include <nccl.h>
+#include <cufft.h>
+#include <cufftXt.h>
 
 #include <dlfcn.h>
 #include <stdio.h>
@@ -105,7 +107,9 @@ DC_NO_SANITIZE static int same_name(const char *a, const char *b)
 
 DC_NO_SANITIZE int dc_lib_dlsym(void *handle, const char *name, void **answer)
 {
-    if (!name || !((name[0] == 'c' && name[1] == 'u' && name[2] == 'b') ||
+    /* the libraries' names: cu<lower case> (cublas, cufft, cudnn; the
+     * driver's are cu<upper case>), nccl */
+    if (!name || !((name[0] == 'c' && name[1] == 'u' && name[2] >= 'a' && name[2] <= 'z') ||
                    (name[0] == 'n' && name[1] == 'c' && name[2] == 'c' && name[3] == 'l')))
         return 0;
     int i = 0;
@@ -448,6 +452,148 @@ NCCL_HOOK(ncclRecv,
     (recvbuff, count, datatype, peer, comm, stream), -1,
     { "recvbuff", P(recvbuff) })
 
+/* --- cuFFT ------------------------------------------------------------------------ */
+
+/* A plan runs on the device current when it was made (cuFFT makes a
+ * single-GPU plan's kernels and work area there), or the one
+ * cufftXtSetGPUs named; a multi-GPU plan takes descriptors, not device
+ * pointers: not checked. */
+static void fft_made(cufftHandle plan)
+{
+    if (!dc_enter())
+        return;
+    int d = dc_current_device();
+    if (d >= 0 && !dc_libh_get(DC_LIBH_CUFFT, (uint64_t)(unsigned)plan, NULL))    /* cufftXtSetGPUs said */
+        dc_libh_set(DC_LIBH_CUFFT, (uint64_t)(unsigned)plan, (uint64_t)d);
+    dc_leave();
+}
+
+/* The device plan's calls run on: its own, else its stream's, else the
+ * current one; -1 for a multi-GPU plan.  *stream: cufftSetStream's. */
+static int fft_device(cufftHandle plan, uintptr_t *stream)
+{
+    uint64_t v, s = 0;
+    uint64_t key = (uint64_t)(unsigned)plan;
+    dc_libh_get(DC_LIBH_CUFFT_STREAM, key, &s);
+    *stream = (uintptr_t)s;
+    if (dc_libh_get(DC_LIBH_CUFFT, key, &v))
+        return v == DC_LIBH_MULTI ? -1 : (int)v;
+    return dc_stream_device((CUstream)(uintptr_t)s);
+}
+
+static void fft_check(const char *api, cufftHandle plan, const char *in_name, const void *in, const char *out_name,
+                      const void *out)
+{
+    uintptr_t stream;
+    int d = fft_device(plan, &stream);
+    struct dc_lib_arg a[] = { { in_name, P(in) }, { out_name, P(out) } };
+    dc_check_libcall(api, d, stream, a, NARGS(a));
+}
+
+/* The work area is checked where the program hands it over (made after the
+ * plan, as cuFFT requires): once, at the line that chose it. */
+static void fft_work_area(cufftHandle plan, void *workArea)
+{
+    uintptr_t stream;
+    int d = fft_device(plan, &stream);
+    struct dc_lib_arg a[] = { { "workArea", P(workArea) } };
+    dc_check_libcall("cufftSetWorkArea", d, stream, a, NARGS(a));
+}
+
+#define FFT_PLAN_HOOK(name, params, args, planv)                                    \
+    DC_EXPORT cufftResult CUFFTAPI name params                                      \
+    {                                                                               \
+        __typeof__(&name) real = REAL(name);                                        \
+        if (!real)                                                                  \
+            return lib_missing(#name), CUFFT_INTERNAL_ERROR;                        \
+        cufftResult r = real args;                                                  \
+        if (r == CUFFT_SUCCESS)                                                     \
+            fft_made(planv);                                                        \
+        return r;                                                                   \
+    }
+FFT_PLAN_HOOK(cufftPlan1d, (cufftHandle *plan, int nx, cufftType type, int batch), (plan, nx, type, batch), *plan)
+FFT_PLAN_HOOK(cufftPlan2d, (cufftHandle *plan, int nx, int ny, cufftType type), (plan, nx, ny, type), *plan)
+FFT_PLAN_HOOK(cufftPlan3d, (cufftHandle *plan, int nx, int ny, int nz, cufftType type), (plan, nx, ny, nz, type),
+              *plan)
+FFT_PLAN_HOOK(cufftPlanMany,
+    (cufftHandle *plan, int rank, int *n, int *inembed, int istride, int idist, int *onembed, int ostride, int odist,
+     cufftType type, int batch),
+    (plan, rank, n, inembed, istride, idist, onembed, ostride, odist, type, batch), *plan)
+FFT_PLAN_HOOK(cufftMakePlan1d, (cufftHandle plan, int nx, cufftType type, int batch, size_t *workSize),
+              (plan, nx, type, batch, workSize), plan)
+FFT_PLAN_HOOK(cufftMakePlan2d, (cufftHandle plan, int nx, int ny, cufftType type, size_t *workSize),
+              (plan, nx, ny, type, workSize), plan)
+FFT_PLAN_HOOK(cufftMakePlan3d, (cufftHandle plan, int nx, int ny, int nz, cufftType type, size_t *workSize),
+              (plan, nx, ny, nz, type, workSize), plan)
+FFT_PLAN_HOOK(cufftMakePlanMany,
+    (cufftHandle plan, int rank, int *n, int *inembed, int istride, int idist, int *onembed, int ostride, int odist,
+     cufftType type, int batch, size_t *workSize),
+    (plan, rank, n, inembed, istride, idist, onembed, ostride, odist, type, batch, workSize), plan)
+FFT_PLAN_HOOK(cufftMakePlanMany64,
+    (cufftHandle plan, int rank, long long int *n, long long int *inembed, long long int istride,
+     long long int idist, long long int *onembed, long long int ostride, long long int odist, cufftType type,
+     long long int batch, size_t *workSize),
+    (plan, rank, n, inembed, istride, idist, onembed, ostride, odist, type, batch, workSize), plan)
+FFT_PLAN_HOOK(cufftXtMakePlanMany,
+    (cufftHandle plan, int rank, long long int *n, long long int *inembed, long long int istride,
+     long long int idist, cudaDataType inputtype, long long int *onembed, long long int ostride,
+     long long int odist, cudaDataType outputtype, long long int batch, size_t *workSize,
+     cudaDataType executiontype),
+    (plan, rank, n, inembed, istride, idist, inputtype, onembed, ostride, odist, outputtype, batch, workSize,
+     executiontype), plan)
+
+/* The hooks that only remember what a plan was given (guard held for it). */
+#define FFT_NOTE_HOOK(name, params, args, note)                                     \
+    DC_EXPORT cufftResult CUFFTAPI name params                                      \
+    {                                                                               \
+        __typeof__(&name) real = REAL(name);                                        \
+        if (!real)                                                                  \
+            return lib_missing(#name), CUFFT_INTERNAL_ERROR;                        \
+        cufftResult r = real args;                                                  \
+        if (r == CUFFT_SUCCESS && dc_enter()) {                                     \
+            note;                                                                   \
+            dc_leave();                                                             \
+        }                                                                           \
+        return r;                                                                   \
+    }
+#define FFT_KEY(plan) ((uint64_t)(unsigned)(plan))
+FFT_NOTE_HOOK(cufftXtSetGPUs, (cufftHandle handle, int nGPUs, int *whichGPUs), (handle, nGPUs, whichGPUs),
+              dc_libh_set(DC_LIBH_CUFFT, FFT_KEY(handle), nGPUs > 1 ? DC_LIBH_MULTI : (uint64_t)(whichGPUs ? whichGPUs[0] : 0)))
+FFT_NOTE_HOOK(cufftSetStream, (cufftHandle plan, cudaStream_t stream), (plan, stream),
+              dc_libh_set(DC_LIBH_CUFFT_STREAM, FFT_KEY(plan), P(stream)))
+FFT_NOTE_HOOK(cufftSetWorkArea, (cufftHandle plan, void *workArea), (plan, workArea), fft_work_area(plan, workArea))
+FFT_NOTE_HOOK(cufftDestroy, (cufftHandle plan), (plan),
+              (dc_libh_forget(DC_LIBH_CUFFT, FFT_KEY(plan)), dc_libh_forget(DC_LIBH_CUFFT_STREAM, FFT_KEY(plan))))
+
+#define FFT_EXEC_HOOK(name, params, args, in_name, in, out_name, out)               \
+    DC_EXPORT cufftResult CUFFTAPI name params                                      \
+    {                                                                               \
+        __typeof__(&name) real = REAL(name);                                        \
+        if (!real)                                                                  \
+            return lib_missing(#name), CUFFT_INTERNAL_ERROR;                        \
+        if (lib_begin()) {                                                          \
+            fft_check(#name, plan, in_name, in, out_name, out);                     \
+            lib_checked();                                                          \
+        }                                                                           \
+        cufftResult r = real args;                                                  \
+        lib_end();                                                                  \
+        return r;                                                                   \
+    }
+FFT_EXEC_HOOK(cufftExecC2C, (cufftHandle plan, cufftComplex *idata, cufftComplex *odata, int direction),
+              (plan, idata, odata, direction), "idata", idata, "odata", odata)
+FFT_EXEC_HOOK(cufftExecR2C, (cufftHandle plan, cufftReal *idata, cufftComplex *odata), (plan, idata, odata),
+              "idata", idata, "odata", odata)
+FFT_EXEC_HOOK(cufftExecC2R, (cufftHandle plan, cufftComplex *idata, cufftReal *odata), (plan, idata, odata),
+              "idata", idata, "odata", odata)
+FFT_EXEC_HOOK(cufftExecZ2Z, (cufftHandle plan, cufftDoubleComplex *idata, cufftDoubleComplex *odata, int direction),
+              (plan, idata, odata, direction), "idata", idata, "odata", odata)
+FFT_EXEC_HOOK(cufftExecD2Z, (cufftHandle plan, cufftDoubleReal *idata, cufftDoubleComplex *odata),
+              (plan, idata, odata), "idata", idata, "odata", odata)
+FFT_EXEC_HOOK(cufftExecZ2D, (cufftHandle plan, cufftDoubleComplex *idata, cufftDoubleReal *odata),
+              (plan, idata, odata), "idata", idata, "odata", odata)
+FFT_EXEC_HOOK(cufftXtExec, (cufftHandle plan, void *input, void *output, int direction),
+              (plan, input, output, direction), "input", input, "output", output)
+
 /* --- symbol versions ---------------------------------------------------------------- */
 
 /* Each hook of a versioned library is exported as name@@<its version> (an
@@ -461,5 +607,6 @@ NCCL_HOOK(ncclRecv,
 #define SYMVER_CUBLAS(name) LIB_SYMVER(name, "libcublas.so.13")
 #define SYMVER_CUBLASLT(name) LIB_SYMVER(name, "libcublasLt.so.13")
 #define SYMVER_NCCL(name)
+#define SYMVER_CUFFT(name) LIB_SYMVER(name, "libcufft.so.12")
 #define DC_LIBFN(id, name) SYMVER_##id(name)
 #include "preload/hooks_lib.def"

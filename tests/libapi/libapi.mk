@@ -6,8 +6,8 @@
 # (NAME_dlopen).  C only: they run under every sanitizer.
 LA_BUILD := $(BUILD)/tests/libapi
 LA_LIB   := $(LA_BUILD)/lib
-LA_STANDINS := $(LA_LIB)/libcublasLt.so.13 $(LA_LIB)/libcublas.so.13 $(LA_LIB)/libnccl.so.2
-LA_PROGS := $(foreach p,blas lt nccl,$(LA_BUILD)/$(p)_plt $(LA_BUILD)/$(p)_dlopen)
+LA_STANDINS := $(LA_LIB)/libcublasLt.so.13 $(LA_LIB)/libcublas.so.13 $(LA_LIB)/libnccl.so.2 $(LA_LIB)/libcufft.so.12
+LA_PROGS := $(foreach p,blas lt nccl fft,$(LA_BUILD)/$(p)_plt $(LA_BUILD)/$(p)_dlopen)
 ALL += $(LA_STANDINS) $(LA_PROGS)
 TESTS += tests/libapi/libapi.sh
 
@@ -20,6 +20,7 @@ $(LA_BUILD)/%.map:
 	printf '%s { global: %s*; local: *; };\n' $(word 1,$(subst :, ,$(LA_NODE_$*))) $(word 2,$(subst :, ,$(LA_NODE_$*))) >$@
 LA_NODE_cublasLt := libcublasLt.so.13:cublasLt
 LA_NODE_cublas   := libcublas.so.13:cublas
+LA_NODE_cufft    := libcufft.so.12:cufft
 
 $(LA_LIB)/libcublasLt.so.13: tests/libapi/standin_cublasLt.c $(LA_BUILD)/cublasLt.map
 	@mkdir -p $(@D)
@@ -32,9 +33,14 @@ $(LA_LIB)/libnccl.so.2: tests/libapi/standin_nccl.c
 	@mkdir -p $(@D)
 	$(CC) $(LA_SOFLAGS) -Wl,-soname,libnccl.so.2 -o $@ $< $(ALL_LDFLAGS) $(LA_CUDART)
 
+$(LA_LIB)/libcufft.so.12: tests/libapi/standin_cufft.c $(LA_BUILD)/cufft.map
+	@mkdir -p $(@D)
+	$(CC) $(LA_SOFLAGS) -Wl,-soname,libcufft.so.12 -Wl,--version-script=$(LA_BUILD)/cufft.map -o $@ $< $(ALL_LDFLAGS)
+
 LA_SONAME_blas := libcublas.so.13
 LA_SONAME_lt   := libcublasLt.so.13
 LA_SONAME_nccl := libnccl.so.2
+LA_SONAME_fft  := libcufft.so.12
 $(LA_BUILD)/%_plt: tests/libapi/%_prog.c tests/libapi/bind.h $(LA_STANDINS)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS) -L$(LA_LIB) -l:$(LA_SONAME_$*) -Wl,-rpath,'$$ORIGIN/lib' \
 	    -Wl,-rpath-link=$(LA_LIB) $(LA_CUDART) -ldl

@@ -28,7 +28,10 @@ lt buggy - device_mismatch error cublasLtMatmul CUBLASLT_MATMUL_DESC_BIAS_POINTE
 lt correct - - - - - - - -
 nccl buggy - device_mismatch error ncclAllReduce recvbuff 1 0 alloc-recv
 nccl correct - - - - - - - -
-nccl host - host_memory error ncclAllReduce sendbuff 0 -1 -"
+nccl host - host_memory error ncclAllReduce sendbuff 0 -1 -
+fft buggy - device_mismatch error cufftExecC2C idata 0 1 alloc-in1
+fft work - device_mismatch error cufftSetWorkArea workArea 0 1 alloc-work1
+fft correct - - - - - - - -"
 echo "$cases" | while read -r prog mode opts kind sev api arg dev owner marker; do
     src=$ROOT/tests/libapi/${prog}_prog.c
     aline=-
