@@ -670,6 +670,14 @@ int dc_check_libcall(const char *api, int device, uintptr_t stream, const struct
     for (unsigned i = 0; i < n; i++) {
         if (!args[i].ptr || word_clean(&c, args[i].ptr))
             continue;
+        if (args[i].host_ok) {          /* only another device's memory can be wrong here */
+            const struct dc_alloc *a = NULL;
+            struct dc_alloc tmp;
+            int r = resolve(&l, args[i].ptr, &a, &tmp);
+            if (r != 1 || a->kind == DC_MEM_HOST_PINNED || a->kind == DC_MEM_HOST_REGISTERED ||
+                a->kind == DC_MEM_HOST_PAGEABLE)
+                continue;
+        }
         struct word w = { .param = (int)i, .v = args[i].ptr, .kind = DC_WK_POINTER_PARAM, .arg = args[i].name };
         check_word(&c, &w);
     }

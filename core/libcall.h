@@ -24,6 +24,8 @@
 struct dc_lib_arg {
     const char *name;           /* as the header names it: "B", "sendbuff", "CUBLASLT_MATMUL_DESC_BIAS_POINTER" */
     uintptr_t ptr;              /* as passed; 0: nothing to check */
+    int host_ok;                /* host memory is legal here (a cuDNN by-value tensor): only device memory
+                                 * is checked */
 };
 
 /* Checks a call of entry point `api` (a string that lives as long as the
@@ -39,6 +41,7 @@ enum {
     DC_LIBH_CUBLAS = 1,         /* cublasHandle_t -> device at cublasCreate */
     DC_LIBH_CUFFT,              /* cufftHandle -> device it was made on; DC_LIBH_MULTI: a multi-GPU plan */
     DC_LIBH_CUFFT_STREAM,       /* cufftHandle -> cufftSetStream's stream */
+    DC_LIBH_CUDNN,              /* cudnnHandle_t -> device at cudnnCreate */
 };
 #define DC_LIBH_MULTI UINT64_MAX
 /* Remembers handle h of `kind` with value v (a device, a work area); a

@@ -30,6 +30,8 @@
 #include <nccl.h>
 #include <cufft.h>
 #include <cufftXt.h>
+#include <cudnn_graph.h>
+#include <cudnn_cnn.h>
 
 #include <dlfcn.h>
 #include <stdio.h>
@@ -145,6 +147,8 @@ static inline void lib_checked(void) { dc_leave(); }
 static inline void lib_end(void) { lib_depth--; }
 
 #define P(x) ((uintptr_t)(x))
+/* A device-pointer argument by its header name. */
+#define ARG(name_, p_) { .name = (name_), .ptr = P(p_) }
 #define NARGS(a) (unsigned)(sizeof(a) / sizeof((a)[0]))
 
 /* --- cuBLAS ------------------------------------------------------------------ */
@@ -240,7 +244,7 @@ DC_EXPORT cublasStatus_t CUBLASWINAPI cublasDestroy_v2(cublasHandle_t handle)
         return r;                                                                   \
     }
 
-#define GEMM_ARGS { "alpha", P(alpha) }, { "A", P(A) }, { "B", P(B) }, { "beta", P(beta) }, { "C", P(C) }
+#define GEMM_ARGS ARG("alpha", alpha), ARG("A", A), ARG("B", B), ARG("beta", beta), ARG("C", C)
 BLAS_HOOK(cublasSgemm_v2,
     (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k,
      const float *alpha, const float *A, int lda, const float *B, int ldb, const float *beta, float *C, int ldc),
@@ -284,8 +288,8 @@ BLAS_HOOK(cublasGemmBatchedEx,
      int batchCount, cublasComputeType_t computeType, cublasGemmAlgo_t algo),
     (handle, transa, transb, m, n, k, alpha, Aarray, Atype, lda, Barray, Btype, ldb, beta, Carray, Ctype, ldc,
      batchCount, computeType, algo),
-    { "alpha", P(alpha) }, { "Aarray", P(Aarray) }, { "Barray", P(Barray) }, { "beta", P(beta) },
-    { "Carray", P(Carray) })
+    ARG("alpha", alpha), ARG("Aarray", Aarray), ARG("Barray", Barray), ARG("beta", beta),
+    ARG("Carray", Carray))
 
 /* --- cuBLASLt ------------------------------------------------------------------ */
 
@@ -323,8 +327,8 @@ static void lt_check(cublasLtMatmulDesc_t desc, const void *alpha, const void *A
     int alpha_dev = mode != CUBLASLT_POINTER_MODE_HOST;
     int beta_dev = mode == CUBLASLT_POINTER_MODE_DEVICE || mode == CUBLASLT_POINTER_MODE_DEVICE_VECTOR;
     struct dc_lib_arg a[7 + N_LT_ATTRS] = {
-        { "alpha", alpha_dev ? P(alpha) : 0 }, { "A", P(A) }, { "B", P(B) }, { "beta", beta_dev ? P(beta) : 0 },
-        { "C", P(C) }, { "D", P(D) }, { "workspace", workspaceSize ? P(workspace) : 0 },
+        ARG("alpha", alpha_dev ? alpha : NULL), ARG("A", A), ARG("B", B), ARG("beta", beta_dev ? beta : NULL),
+        ARG("C", C), ARG("D", D), ARG("workspace", workspaceSize ? workspace : NULL),
     };
     unsigned n = 7;
     for (size_t i = 0; get && i < N_LT_ATTRS; i++) {
@@ -332,7 +336,7 @@ static void lt_check(cublasLtMatmulDesc_t desc, const void *alpha, const void *A
         written = 0;
         if (get(desc, lt_pointer_attrs[i].attr, &p, sizeof p, &written) == CUBLAS_STATUS_SUCCESS &&
             written == sizeof p && p)
-            a[n++] = (struct dc_lib_arg){ lt_pointer_attrs[i].name, P(p) };
+            a[n++] = (struct dc_lib_arg)ARG(lt_pointer_attrs[i].name, p);
     }
     dc_check_libcall("cublasLtMatmul", dc_stream_device((CUstream)stream), P(stream), a, n);
 }
@@ -399,58 +403,58 @@ NCCL_HOOK(ncclAllReduce,
     (const void *sendbuff, void *recvbuff, size_t count, ncclDataType_t datatype, ncclRedOp_t op, ncclComm_t comm,
      cudaStream_t stream),
     (sendbuff, recvbuff, count, datatype, op, comm, stream), -1,
-    { "sendbuff", P(sendbuff) }, { "recvbuff", P(recvbuff) })
+    ARG("sendbuff", sendbuff), ARG("recvbuff", recvbuff))
 /* sendbuff is read on the root only */
 NCCL_HOOK(ncclBroadcast,
     (const void *sendbuff, void *recvbuff, size_t count, ncclDataType_t datatype, int root, ncclComm_t comm,
      cudaStream_t stream),
     (sendbuff, recvbuff, count, datatype, root, comm, stream), root,
-    { "sendbuff", is_root ? P(sendbuff) : 0 }, { "recvbuff", P(recvbuff) })
+    ARG("sendbuff", is_root ? sendbuff : NULL), ARG("recvbuff", recvbuff))
 NCCL_HOOK(ncclBcast,
     (void *buff, size_t count, ncclDataType_t datatype, int root, ncclComm_t comm, cudaStream_t stream),
     (buff, count, datatype, root, comm, stream), -1,
-    { "buff", P(buff) })
+    ARG("buff", buff))
 /* recvbuff is written on the root only */
 NCCL_HOOK(ncclReduce,
     (const void *sendbuff, void *recvbuff, size_t count, ncclDataType_t datatype, ncclRedOp_t op, int root,
      ncclComm_t comm, cudaStream_t stream),
     (sendbuff, recvbuff, count, datatype, op, root, comm, stream), root,
-    { "sendbuff", P(sendbuff) }, { "recvbuff", is_root ? P(recvbuff) : 0 })
+    ARG("sendbuff", sendbuff), ARG("recvbuff", is_root ? recvbuff : NULL))
 NCCL_HOOK(ncclAllGather,
     (const void *sendbuff, void *recvbuff, size_t sendcount, ncclDataType_t datatype, ncclComm_t comm,
      cudaStream_t stream),
     (sendbuff, recvbuff, sendcount, datatype, comm, stream), -1,
-    { "sendbuff", P(sendbuff) }, { "recvbuff", P(recvbuff) })
+    ARG("sendbuff", sendbuff), ARG("recvbuff", recvbuff))
 NCCL_HOOK(ncclReduceScatter,
     (const void *sendbuff, void *recvbuff, size_t recvcount, ncclDataType_t datatype, ncclRedOp_t op,
      ncclComm_t comm, cudaStream_t stream),
     (sendbuff, recvbuff, recvcount, datatype, op, comm, stream), -1,
-    { "sendbuff", P(sendbuff) }, { "recvbuff", P(recvbuff) })
+    ARG("sendbuff", sendbuff), ARG("recvbuff", recvbuff))
 NCCL_HOOK(ncclAlltoAll,
     (const void *sendbuff, void *recvbuff, size_t count, ncclDataType_t datatype, ncclComm_t comm,
      cudaStream_t stream),
     (sendbuff, recvbuff, count, datatype, comm, stream), -1,
-    { "sendbuff", P(sendbuff) }, { "recvbuff", P(recvbuff) })
+    ARG("sendbuff", sendbuff), ARG("recvbuff", recvbuff))
 /* recvbuff is written on the root only */
 NCCL_HOOK(ncclGather,
     (const void *sendbuff, void *recvbuff, size_t count, ncclDataType_t datatype, int root, ncclComm_t comm,
      cudaStream_t stream),
     (sendbuff, recvbuff, count, datatype, root, comm, stream), root,
-    { "sendbuff", P(sendbuff) }, { "recvbuff", is_root ? P(recvbuff) : 0 })
+    ARG("sendbuff", sendbuff), ARG("recvbuff", is_root ? recvbuff : NULL))
 /* sendbuff is read on the root only */
 NCCL_HOOK(ncclScatter,
     (const void *sendbuff, void *recvbuff, size_t count, ncclDataType_t datatype, int root, ncclComm_t comm,
      cudaStream_t stream),
     (sendbuff, recvbuff, count, datatype, root, comm, stream), root,
-    { "sendbuff", is_root ? P(sendbuff) : 0 }, { "recvbuff", P(recvbuff) })
+    ARG("sendbuff", is_root ? sendbuff : NULL), ARG("recvbuff", recvbuff))
 NCCL_HOOK(ncclSend,
     (const void *sendbuff, size_t count, ncclDataType_t datatype, int peer, ncclComm_t comm, cudaStream_t stream),
     (sendbuff, count, datatype, peer, comm, stream), -1,
-    { "sendbuff", P(sendbuff) })
+    ARG("sendbuff", sendbuff))
 NCCL_HOOK(ncclRecv,
     (void *recvbuff, size_t count, ncclDataType_t datatype, int peer, ncclComm_t comm, cudaStream_t stream),
     (recvbuff, count, datatype, peer, comm, stream), -1,
-    { "recvbuff", P(recvbuff) })
+    ARG("recvbuff", recvbuff))
 
 /* --- cuFFT ------------------------------------------------------------------------ */
 
@@ -486,7 +490,7 @@ static void fft_check(const char *api, cufftHandle plan, const char *in_name, co
 {
     uintptr_t stream;
     int d = fft_device(plan, &stream);
-    struct dc_lib_arg a[] = { { in_name, P(in) }, { out_name, P(out) } };
+    struct dc_lib_arg a[] = { ARG(in_name, in), ARG(out_name, out) };
     dc_check_libcall(api, d, stream, a, NARGS(a));
 }
 
@@ -496,7 +500,7 @@ static void fft_work_area(cufftHandle plan, void *workArea)
 {
     uintptr_t stream;
     int d = fft_device(plan, &stream);
-    struct dc_lib_arg a[] = { { "workArea", P(workArea) } };
+    struct dc_lib_arg a[] = { ARG("workArea", workArea) };
     dc_check_libcall("cufftSetWorkArea", d, stream, a, NARGS(a));
 }
 
@@ -594,6 +598,147 @@ FFT_EXEC_HOOK(cufftExecZ2D, (cufftHandle plan, cufftDoubleComplex *idata, cufftD
 FFT_EXEC_HOOK(cufftXtExec, (cufftHandle plan, void *input, void *output, int direction),
               (plan, input, output, direction), "input", input, "output", output)
 
+/* --- cuDNN ---------------------------------------------------------------------- */
+
+/* The device a handle's calls run on: its stream's, else the device
+ * current at cudnnCreate, else the current one. */
+static int dnn_device(cudnnHandle_t h, uintptr_t *stream)
+{
+    cudaStream_t s = NULL;
+    __typeof__(&cudnnGetStream) gs = REAL(cudnnGetStream);
+    *stream = 0;
+    if (gs && gs(h, &s) == CUDNN_STATUS_SUCCESS && s) {
+        *stream = P(s);
+        int d = dc_stream_device((CUstream)s);
+        if (d >= 0)
+            return d;
+    }
+    uint64_t v;
+    if (dc_libh_get(DC_LIBH_CUDNN, P(h), &v))
+        return (int)v;
+    return dc_current_device();
+}
+
+DC_EXPORT cudnnStatus_t CUDNNWINAPI cudnnCreate(cudnnHandle_t *handle)
+{
+    __typeof__(&cudnnCreate) real = REAL(cudnnCreate);
+    if (!real)
+        return lib_missing("cudnnCreate"), CUDNN_STATUS_NOT_INITIALIZED;
+    cudnnStatus_t r = real(handle);
+    if (r == CUDNN_STATUS_SUCCESS && handle && dc_enter()) {
+        int d = dc_current_device();
+        if (d >= 0)
+            dc_libh_set(DC_LIBH_CUDNN, P(*handle), (uint64_t)d);
+        dc_leave();
+    }
+    return r;
+}
+
+DC_EXPORT cudnnStatus_t CUDNNWINAPI cudnnDestroy(cudnnHandle_t handle)
+{
+    __typeof__(&cudnnDestroy) real = REAL(cudnnDestroy);
+    if (!real)
+        return lib_missing("cudnnDestroy"), CUDNN_STATUS_NOT_INITIALIZED;
+    cudnnStatus_t r = real(handle);
+    if (r == CUDNN_STATUS_SUCCESS && dc_enter()) {
+        dc_libh_forget(DC_LIBH_CUDNN, P(handle));
+        dc_leave();
+    }
+    return r;
+}
+
+/* The variant pack's data pointers (by unique id) and workspace.  A tensor
+ * marked CUDNN_ATTR_TENSOR_IS_BY_VALUE (SDPA's scale) is a host pointer,
+ * and the variant pack does not say which: host memory is legal for every
+ * data pointer, another device's memory never is.  At most VP_MAX. */
+#define VP_MAX 64
+static void dnn_variant_pack(cudnnHandle_t handle, cudnnBackendDescriptor_t vp)
+{
+    __typeof__(&cudnnBackendGetAttribute) get = REAL(cudnnBackendGetAttribute);
+    if (!get)
+        return;
+    int64_t uids[VP_MAX], n = 0, m = 0, nw = 0;
+    void *ptrs[VP_MAX], *ws = NULL;
+    if (get(vp, CUDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, CUDNN_TYPE_INT64, VP_MAX, &n, uids) != CUDNN_STATUS_SUCCESS)
+        n = 0;
+    if (get(vp, CUDNN_ATTR_VARIANT_PACK_DATA_POINTERS, CUDNN_TYPE_VOID_PTR, VP_MAX, &m, ptrs) != CUDNN_STATUS_SUCCESS)
+        m = 0;
+    if (get(vp, CUDNN_ATTR_VARIANT_PACK_WORKSPACE, CUDNN_TYPE_VOID_PTR, 1, &nw, &ws) != CUDNN_STATUS_SUCCESS || nw != 1)
+        ws = NULL;
+    n = n < m ? n : m;
+    n = n < 0 ? 0 : n > VP_MAX ? VP_MAX : n;
+    struct dc_lib_arg a[VP_MAX + 1];
+    char names[VP_MAX][64];
+    unsigned k = 0;
+    a[k++] = (struct dc_lib_arg)ARG("CUDNN_ATTR_VARIANT_PACK_WORKSPACE", ws);
+    for (int64_t i = 0; i < n; i++) {
+        snprintf(names[i], sizeof names[i], "CUDNN_ATTR_VARIANT_PACK_DATA_POINTERS[uid=%lld]", (long long)uids[i]);
+        a[k++] = (struct dc_lib_arg){ .name = names[i], .ptr = P(ptrs[i]), .host_ok = 1 };
+    }
+    uintptr_t stream;
+    int d = dnn_device(handle, &stream);
+    dc_check_libcall("cudnnBackendExecute", d, stream, a, k);
+}
+
+DC_EXPORT cudnnStatus_t CUDNNWINAPI cudnnBackendExecute(cudnnHandle_t handle, cudnnBackendDescriptor_t executionPlan,
+                                                       cudnnBackendDescriptor_t variantPack)
+{
+    __typeof__(&cudnnBackendExecute) real = REAL(cudnnBackendExecute);
+    if (!real)
+        return lib_missing("cudnnBackendExecute"), CUDNN_STATUS_NOT_INITIALIZED;
+    if (lib_begin()) {
+        dnn_variant_pack(handle, variantPack);
+        lib_checked();
+    }
+    cudnnStatus_t r = real(handle, executionPlan, variantPack);
+    lib_end();
+    return r;
+}
+
+/* The legacy convolutions: alpha and beta are host memory (cuDNN's scaling
+ * parameters always are); the tensors and the workspace device memory. */
+#define DNN_HOOK(name, params, args, ...)                                           \
+    DC_EXPORT cudnnStatus_t CUDNNWINAPI name params                                 \
+    {                                                                               \
+        __typeof__(&name) real = REAL(name);                                        \
+        if (!real)                                                                  \
+            return lib_missing(#name), CUDNN_STATUS_NOT_INITIALIZED;                \
+        if (lib_begin()) {                                                          \
+            struct dc_lib_arg a[] = { __VA_ARGS__ };                                \
+            uintptr_t stream;                                                       \
+            int d = dnn_device(handle, &stream);                                    \
+            dc_check_libcall(#name, d, stream, a, NARGS(a));                        \
+            lib_checked();                                                          \
+        }                                                                           \
+        cudnnStatus_t r = real args;                                                \
+        lib_end();                                                                  \
+        return r;                                                                   \
+    }
+DNN_HOOK(cudnnConvolutionForward,
+    (cudnnHandle_t handle, const void *alpha, const cudnnTensorDescriptor_t xDesc, const void *x,
+     const cudnnFilterDescriptor_t wDesc, const void *w, const cudnnConvolutionDescriptor_t convDesc,
+     cudnnConvolutionFwdAlgo_t algo, void *workSpace, size_t workSpaceSizeInBytes, const void *beta,
+     const cudnnTensorDescriptor_t yDesc, void *y),
+    (handle, alpha, xDesc, x, wDesc, w, convDesc, algo, workSpace, workSpaceSizeInBytes, beta, yDesc, y),
+    ARG("x", x), ARG("w", w), ARG("workSpace", workSpaceSizeInBytes ? workSpace : NULL),
+    ARG("y", y))
+DNN_HOOK(cudnnConvolutionBackwardData,
+    (cudnnHandle_t handle, const void *alpha, const cudnnFilterDescriptor_t wDesc, const void *w,
+     const cudnnTensorDescriptor_t dyDesc, const void *dy, const cudnnConvolutionDescriptor_t convDesc,
+     cudnnConvolutionBwdDataAlgo_t algo, void *workSpace, size_t workSpaceSizeInBytes, const void *beta,
+     const cudnnTensorDescriptor_t dxDesc, void *dx),
+    (handle, alpha, wDesc, w, dyDesc, dy, convDesc, algo, workSpace, workSpaceSizeInBytes, beta, dxDesc, dx),
+    ARG("w", w), ARG("dy", dy), ARG("workSpace", workSpaceSizeInBytes ? workSpace : NULL),
+    ARG("dx", dx))
+DNN_HOOK(cudnnConvolutionBackwardFilter,
+    (cudnnHandle_t handle, const void *alpha, const cudnnTensorDescriptor_t xDesc, const void *x,
+     const cudnnTensorDescriptor_t dyDesc, const void *dy, const cudnnConvolutionDescriptor_t convDesc,
+     cudnnConvolutionBwdFilterAlgo_t algo, void *workSpace, size_t workSpaceSizeInBytes, const void *beta,
+     const cudnnFilterDescriptor_t dwDesc, void *dw),
+    (handle, alpha, xDesc, x, dyDesc, dy, convDesc, algo, workSpace, workSpaceSizeInBytes, beta, dwDesc, dw),
+    ARG("x", x), ARG("dy", dy), ARG("workSpace", workSpaceSizeInBytes ? workSpace : NULL),
+    ARG("dw", dw))
+
 /* --- symbol versions ---------------------------------------------------------------- */
 
 /* Each hook of a versioned library is exported as name@@<its version> (an
@@ -608,5 +753,6 @@ FFT_EXEC_HOOK(cufftXtExec, (cufftHandle plan, void *input, void *output, int dir
 #define SYMVER_CUBLASLT(name) LIB_SYMVER(name, "libcublasLt.so.13")
 #define SYMVER_NCCL(name)
 #define SYMVER_CUFFT(name) LIB_SYMVER(name, "libcufft.so.12")
+#define SYMVER_CUDNN(name) LIB_SYMVER(name, "libcudnn.so.9")
 #define DC_LIBFN(id, name) SYMVER_##id(name)
 #include "preload/hooks_lib.def"

@@ -6,8 +6,9 @@
 # (NAME_dlopen).  C only: they run under every sanitizer.
 LA_BUILD := $(BUILD)/tests/libapi
 LA_LIB   := $(LA_BUILD)/lib
-LA_STANDINS := $(LA_LIB)/libcublasLt.so.13 $(LA_LIB)/libcublas.so.13 $(LA_LIB)/libnccl.so.2 $(LA_LIB)/libcufft.so.12
-LA_PROGS := $(foreach p,blas lt nccl fft,$(LA_BUILD)/$(p)_plt $(LA_BUILD)/$(p)_dlopen)
+LA_STANDINS := $(LA_LIB)/libcublasLt.so.13 $(LA_LIB)/libcublas.so.13 $(LA_LIB)/libnccl.so.2 $(LA_LIB)/libcufft.so.12 \
+               $(LA_LIB)/libcudnn.so.9
+LA_PROGS := $(foreach p,blas lt nccl fft dnn,$(LA_BUILD)/$(p)_plt $(LA_BUILD)/$(p)_dlopen)
 ALL += $(LA_STANDINS) $(LA_PROGS)
 TESTS += tests/libapi/libapi.sh
 
@@ -21,6 +22,7 @@ $(LA_BUILD)/%.map:
 LA_NODE_cublasLt := libcublasLt.so.13:cublasLt
 LA_NODE_cublas   := libcublas.so.13:cublas
 LA_NODE_cufft    := libcufft.so.12:cufft
+LA_NODE_cudnn    := libcudnn.so.9:cudnn
 
 $(LA_LIB)/libcublasLt.so.13: tests/libapi/standin_cublasLt.c $(LA_BUILD)/cublasLt.map
 	@mkdir -p $(@D)
@@ -37,10 +39,15 @@ $(LA_LIB)/libcufft.so.12: tests/libapi/standin_cufft.c $(LA_BUILD)/cufft.map
 	@mkdir -p $(@D)
 	$(CC) $(LA_SOFLAGS) -Wl,-soname,libcufft.so.12 -Wl,--version-script=$(LA_BUILD)/cufft.map -o $@ $< $(ALL_LDFLAGS)
 
+$(LA_LIB)/libcudnn.so.9: tests/libapi/standin_cudnn.c $(LA_BUILD)/cudnn.map
+	@mkdir -p $(@D)
+	$(CC) $(LA_SOFLAGS) -Wl,-soname,libcudnn.so.9 -Wl,--version-script=$(LA_BUILD)/cudnn.map -o $@ $< $(ALL_LDFLAGS)
+
 LA_SONAME_blas := libcublas.so.13
 LA_SONAME_lt   := libcublasLt.so.13
 LA_SONAME_nccl := libnccl.so.2
 LA_SONAME_fft  := libcufft.so.12
+LA_SONAME_dnn  := libcudnn.so.9
 $(LA_BUILD)/%_plt: tests/libapi/%_prog.c tests/libapi/bind.h $(LA_STANDINS)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS) -L$(LA_LIB) -l:$(LA_SONAME_$*) -Wl,-rpath,'$$ORIGIN/lib' \
 	    -Wl,-rpath-link=$(LA_LIB) $(LA_CUDART) -ldl

@@ -31,7 +31,10 @@ nccl correct - - - - - - - -
 nccl host - host_memory error ncclAllReduce sendbuff 0 -1 -
 fft buggy - device_mismatch error cufftExecC2C idata 0 1 alloc-in1
 fft work - device_mismatch error cufftSetWorkArea workArea 0 1 alloc-work1
-fft correct - - - - - - - -"
+fft correct - - - - - - - -
+dnn buggy - device_mismatch error cudnnBackendExecute CUDNN_ATTR_VARIANT_PACK_DATA_POINTERS[uid=2] 0 1 alloc-t2
+dnn conv - device_mismatch error cudnnConvolutionForward w 0 1 alloc-w
+dnn correct - - - - - - - -"
 echo "$cases" | while read -r prog mode opts kind sev api arg dev owner marker; do
     src=$ROOT/tests/libapi/${prog}_prog.c
     aline=-
@@ -80,13 +83,14 @@ for b in bad:
 sys.exit(1 if bad else 0)
 PY
             fail "$what: findings (above)"
+        arg_re=$(printf '%s' "$arg" | sed 's/[][]/\\&/g')
         if [ "$kind" = - ]; then
             expect_no_grep '==devcheck==' "$t.err"
         else
-            expect_grep "^==devcheck== [A-Z]+: $kind: $api argument $arg on cuda:$dev " "$t.err"
+            expect_grep "^==devcheck== [A-Z]+: $kind: $api argument $arg_re on cuda:$dev " "$t.err"
         fi
         if [ "$kind" = device_mismatch ]; then
-            expect_grep "^    hint: $api runs on cuda:$dev .* but $arg lives on cuda:$owner" "$t.err"
+            expect_grep "^    hint: $api runs on cuda:$dev .* but $arg_re lives on cuda:$owner" "$t.err"
         fi
     done
 done || exit 1
