@@ -283,6 +283,7 @@ static void collect_word(struct ctx *c, const struct word *w)
     o.word_offset = w->offset;
     o.address = w->v;
     o.word = w->kind;
+    o.argument = w->arg;
     struct dc_alloc tmp;
     const struct dc_alloc *a = NULL;
     int r = resolve(c->l, w->v, &a, &tmp);
@@ -396,6 +397,8 @@ static __attribute__((noinline)) void report_word(struct ctx *c, const struct wo
             f.severity = DC_SEV_ERROR;
             f.access = denied_note(a->kind);
             if (l->origin == DC_ORIGIN_LIBRARY) {
+                if (dc_libcall_active)          /* its library call was checked at its API */
+                    return;
                 f.severity = DC_SEV_WARNING;    /* weak evidence: check the call at the library's API */
                 f.weak = 1;
             }
@@ -683,6 +686,64 @@ int dc_check_libcall(const char *api, int device, uintptr_t stream, const struct
     }
     dc_counts_clean(dc_counts(), device, c.clean_own, c.clean_managed);
     return c.errors;
+}
+
+void dc_check_libcall_async(const char *api, int device, uintptr_t stream, const struct dc_lib_arg *args, unsigned n,
+                            const char *error)
+{
+    if (!api || !args || dc_opt.mode == DC_MODE_OFF || device < 0)
+        return;
+    struct dc_launch l;
+    memset(&l, 0, sizeof l);
+    l.kernel_key = api;
+    l.api = api;
+    l.device = device;
+    l.current_device = -1;
+    l.stream = stream;
+    l.pageable_ok = -1;
+    l.path = DC_PATH_INTERPOSE;
+    struct dc_opnd ops[DC_ASYNC_OPERANDS_MAX];
+    struct ctx c;
+    memset(&c, 0, sizeof c);
+    c.l = &l;
+    c.collect = 1;
+    c.ops = ops;
+    c.cap = DC_ASYNC_OPERANDS_MAX;
+    describe(&c.fl, &l);
+    c.fl.origin = NULL;
+    c.have_fl = 1;
+    for (unsigned i = 0; i < n; i++) {
+        struct word w = { .param = (int)i, .v = args[i].ptr, .kind = DC_WK_POINTER_PARAM, .arg = args[i].name };
+        unsigned before = c.nops;
+        check_word(&c, &w);             /* collects */
+        if (c.nops > before && args[i].host_ok && !ops[before].alloc_known)
+            ops[before].accessible = 1; /* a by-value tensor: the library reads it on the host */
+    }
+    struct dc_finding f;
+    memset(&f, 0, sizeof f);
+    f.kind = DC_F_ASYNC_ERROR;
+    f.severity = DC_SEV_ERROR;
+    f.error = error ? error : "unknown error";
+    f.ops = ops;
+    f.nops = c.nops;
+    f.argument = "";
+    for (unsigned k = 0; k < c.nops; k++)      /* the suspect: the first the call's device may not access */
+        if (!ops[k].accessible) {
+            const struct dc_opnd *o = &ops[k];
+            f.has_operand = 1;
+            f.param = o->param;
+            f.address = o->address;
+            f.alloc_known = o->alloc_known;
+            f.alloc = o->alloc;
+            f.word = o->word;
+            f.argument = o->argument;
+            f.access = f.alloc_known ? denied_note(f.alloc.kind) : "cannot access pageable host memory";
+            break;
+        }
+    f.launch = finding_launch(&c);
+    f.launch_stack = launch_stack(&c);
+    f.launch_stack_in_key = 1;
+    dc_report_finding(&f);
 }
 
 /* ---- mode=migrate ----------------------------------------------------------------------- */

@@ -4,6 +4,7 @@
  * the launch with a private, rewritten copy of them (core/migrate.c), and
  * sync=1 synchronises the launch stream after it (dc_launch_end). */
 #include "core/launch.h"
+#include "core/libcall.h"
 #include "core/capture.h"
 #include "core/core.h"
 #include "core/check.h"
@@ -184,7 +185,9 @@ launch_begin(struct dc_launch_state *L, int path, const char *api, const void *k
         else if (device >= 0)
             l->moves = &L->moves;
     }
-    if (dc_opt.sync && has_stream && device >= 0 && !L->captured) {
+    /* a launch inside a library call checked at its API: the call is
+     * synchronised as a whole (core/libcall.h) */
+    if (dc_opt.sync && has_stream && device >= 0 && !L->captured && !dc_libcall_active) {
         L->nosync = dc_capture_conflict(L->stream, 0);
         if (!L->nosync)
             L->pre_error = DC_CALL(cuStreamSynchronize, L->stream) != CUDA_SUCCESS;
@@ -229,7 +232,7 @@ static void launch_end_modes(struct dc_launch_state *L, int launched)
     if (L->nmig)
         dc_migrate_back(L, launched);
     if (L->k && dc_opt.sync && launched && L->has_stream && L->l.device >= 0 && !L->captured &&
-        !L->pre_error) {
+        !L->pre_error && !dc_libcall_active) {
         /* a capture may have begun on another thread since launch_begin */
         if (!L->nosync)
             L->nosync = dc_capture_conflict(L->stream, 0);

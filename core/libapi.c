@@ -1,14 +1,21 @@
-/* libapi: the library handles' table (core/libcall.h).  A small
+/* libapi: the library handles' table and sync=1 around library calls
+ * (core/libcall.h).  A small
  * open-addressing table under one mutex: handles are made and destroyed
  * rarely, and looked up once per checked library call.  Full (4096 live
  * handles): a new handle is not remembered (its calls fall back to the
  * current device). */
 #include "core/libcall.h"
+#include "core/capture.h"
+#include "core/driver.h"
+#include "core/options.h"
 #include "core/registry.h"
 #include "report/forklock.h"
 
 #include <pthread.h>
 #include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #define SLOTS 4096              /* a power of two */
 
@@ -80,4 +87,65 @@ void dc_libh_forget(int kind, uint64_t h)
     if (s)
         s->kind = -1;
     pthread_mutex_unlock(&lock);
+}
+
+/* --- sync=1 ---------------------------------------------------------------------- */
+
+__thread int dc_libcall_active __attribute__((tls_model("initial-exec")));
+
+#define SYNC_ARGS 16
+struct dc_libsync {
+    const char *api;
+    int device;
+    CUstream stream;
+    unsigned n;
+    struct dc_lib_arg a[SYNC_ARGS];
+    char names[SYNC_ARGS][64];
+};
+
+static int captured(CUstream s)
+{
+    CUstreamCaptureStatus st = CU_STREAM_CAPTURE_STATUS_NONE;
+    if (!DC_HAS(cuStreamIsCapturing))
+        return 0;
+    if (DC_CALL(cuStreamIsCapturing, s, &st) != CUDA_SUCCESS)
+        return 1;
+    return st != CU_STREAM_CAPTURE_STATUS_NONE;
+}
+
+struct dc_libsync *dc_libcall_sync_begin(const char *api, int device, uintptr_t stream,
+                                         const struct dc_lib_arg *args, unsigned n)
+{
+    if (!dc_opt.sync || dc_opt.mode == DC_MODE_OFF || device < 0 || !api)
+        return NULL;
+    CUstream s = (CUstream)stream;
+    if (captured(s) || dc_capture_conflict(s, 0) || DC_CALL(cuStreamSynchronize, s) != CUDA_SUCCESS)
+        return NULL;
+    struct dc_libsync *r = calloc(1, sizeof *r);
+    if (!r)
+        return NULL;
+    r->api = api;
+    r->device = device;
+    r->stream = s;
+    for (unsigned i = 0; i < n && r->n < SYNC_ARGS; i++) {
+        if (!args[i].ptr)
+            continue;
+        snprintf(r->names[r->n], sizeof r->names[r->n], "%s", args[i].name ? args[i].name : "?");
+        r->a[r->n] = args[i];
+        r->a[r->n].name = r->names[r->n];
+        r->n++;
+    }
+    return r;
+}
+
+void dc_libcall_sync_end(struct dc_libsync *r, int ok)
+{
+    if (!r)
+        return;
+    if (ok && !dc_capture_conflict(r->stream, 0)) {
+        CUresult e = DC_CALL(cuStreamSynchronize, r->stream);
+        if (e != CUDA_SUCCESS && e != CUDA_ERROR_NOT_FOUND)
+            dc_check_libcall_async(r->api, r->device, (uintptr_t)r->stream, r->a, r->n, dc_err_name(e));
+    }
+    free(r);
 }

@@ -36,6 +36,31 @@ struct dc_lib_arg {
  * nothing.  Returns the number of error findings. */
 int dc_check_libcall(const char *api, int device, uintptr_t stream, const struct dc_lib_arg *args, unsigned n);
 
+/* sync=1: the call (checked, then run by the caller) ended with the
+ * asynchronous error `error`: an async_error naming the call, every argument
+ * devcheck knows with whether `device` may access it, and the first it may
+ * not access (the suspect: JSON argument; none: "") with its allocation. */
+void dc_check_libcall_async(const char *api, int device, uintptr_t stream, const struct dc_lib_arg *args, unsigned n,
+                            const char *error);
+
+/* sync=1 around a library call (core/libapi.c).  Begin, after the check and
+ * before the real call: NULL when the call is not to be synchronised (sync
+ * off, the stream captures or another capture forbids it, or the stream
+ * already holds an error: not this call's); else a record of the call (the
+ * arguments copied, names too).  End, after the real call (ok: it returned
+ * success): synchronises the stream and reports an asynchronous error as the
+ * call's (dc_check_libcall_async); frees the record. */
+struct dc_libsync;
+struct dc_libsync *dc_libcall_sync_begin(const char *api, int device, uintptr_t stream,
+                                         const struct dc_lib_arg *args, unsigned n);
+void dc_libcall_sync_end(struct dc_libsync *r, int ok);
+
+/* A library call checked at its API is running on this thread (the
+ * interposer's hooks say so around the real call): a weak finding of a
+ * kernel it launches is not reported (the call's own check is the strong
+ * evidence), and sync=1 synchronises the call, not each of its launches. */
+extern __thread int dc_libcall_active __attribute__((tls_model("initial-exec")));
+
 /* Kinds of handles. */
 enum {
     DC_LIBH_CUBLAS = 1,         /* cublasHandle_t -> device at cublasCreate */

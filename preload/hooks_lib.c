@@ -135,6 +135,8 @@ DC_NO_SANITIZE int dc_lib_dlsym(void *handle, const char *name, void **answer)
 
 /* Depth of library calls on this thread: only the outermost is checked. */
 static __thread int lib_depth __attribute__((tls_model("initial-exec")));
+/* sync=1: the outermost call to synchronise after the real call. */
+static __thread struct dc_libsync *lib_pending __attribute__((tls_model("initial-exec")));
 
 /* 1: check this call (the guard is then held: lib_checked() when done). */
 static inline int lib_begin(void)
@@ -144,7 +146,32 @@ static inline int lib_begin(void)
     return dc_enter();
 }
 static inline void lib_checked(void) { dc_leave(); }
-static inline void lib_end(void) { lib_depth--; }
+
+/* The check of the outermost call (guard held): its arguments, then what
+ * sync=1 needs after it; the kernels it launches are its own
+ * (dc_libcall_active) until lib_end. */
+static void lib_check(const char *api, int device, uintptr_t stream, const struct dc_lib_arg *a, unsigned n)
+{
+    dc_check_libcall(api, device, stream, a, n);
+    lib_pending = dc_libcall_sync_begin(api, device, stream, a, n);
+    dc_libcall_active = 1;
+}
+
+/* After the real call (ok: it returned success). */
+static inline void lib_end(int ok)
+{
+    if (--lib_depth)
+        return;
+    dc_libcall_active = 0;
+    struct dc_libsync *r = lib_pending;
+    if (__builtin_expect(r != NULL, 0)) {
+        lib_pending = NULL;
+        int g = dc_enter();
+        dc_libcall_sync_end(r, ok && g);
+        if (g)
+            dc_leave();
+    }
+}
 
 #define P(x) ((uintptr_t)(x))
 /* A device-pointer argument by its header name. */
@@ -172,8 +199,8 @@ static int blas_device(cublasHandle_t h, uintptr_t *stream)
     return dc_current_device();
 }
 
-/* alpha and beta are host pointers under CUBLAS_POINTER_MODE_HOST (the
- * default), device pointers under _DEVICE. */
+/* alpha, beta (and a dot's result) are host pointers under
+ * CUBLAS_POINTER_MODE_HOST (the default), device pointers under _DEVICE. */
 static int blas_host_scalars(cublasHandle_t h)
 {
     cublasPointerMode_t m = CUBLAS_POINTER_MODE_HOST;
@@ -189,9 +216,9 @@ static void blas_check(cublasHandle_t h, const char *api, struct dc_lib_arg *a, 
     int d = blas_device(h, &stream);
     if (blas_host_scalars(h))
         for (unsigned i = 0; i < n; i++)
-            if (!strcmp(a[i].name, "alpha") || !strcmp(a[i].name, "beta"))
+            if (!strcmp(a[i].name, "alpha") || !strcmp(a[i].name, "beta") || !strcmp(a[i].name, "result"))
                 a[i].ptr = 0;
-    dc_check_libcall(api, d, stream, a, n);
+    lib_check(api, d, stream, a, n);
 }
 
 DC_EXPORT cublasStatus_t CUBLASWINAPI cublasCreate_v2(cublasHandle_t *handle)
@@ -209,7 +236,7 @@ DC_EXPORT cublasStatus_t CUBLASWINAPI cublasCreate_v2(cublasHandle_t *handle)
             dc_libh_set(DC_LIBH_CUBLAS, P(*handle), (uint64_t)d);
         dc_leave();
     }
-    lib_end();
+    lib_end(0);
     return r;
 }
 
@@ -240,7 +267,7 @@ DC_EXPORT cublasStatus_t CUBLASWINAPI cublasDestroy_v2(cublasHandle_t handle)
             lib_checked();                                                          \
         }                                                                           \
         cublasStatus_t r = real args;                                               \
-        lib_end();                                                                  \
+        lib_end(r == CUBLAS_STATUS_SUCCESS);                                        \
         return r;                                                                   \
     }
 
@@ -291,6 +318,67 @@ BLAS_HOOK(cublasGemmBatchedEx,
     ARG("alpha", alpha), ARG("Aarray", Aarray), ARG("Barray", Barray), ARG("beta", beta),
     ARG("Carray", Carray))
 
+BLAS_HOOK(cublasCgemm_v2,
+    (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k,
+     const cuComplex *alpha, const cuComplex *A, int lda, const cuComplex *B, int ldb, const cuComplex *beta,
+     cuComplex *C, int ldc),
+    (handle, transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc), GEMM_ARGS)
+BLAS_HOOK(cublasZgemm_v2,
+    (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k,
+     const cuDoubleComplex *alpha, const cuDoubleComplex *A, int lda, const cuDoubleComplex *B, int ldb,
+     const cuDoubleComplex *beta, cuDoubleComplex *C, int ldc),
+    (handle, transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc), GEMM_ARGS)
+BLAS_HOOK(cublasCgemmStridedBatched,
+    (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k,
+     const cuComplex *alpha, const cuComplex *A, int lda, long long int strideA, const cuComplex *B, int ldb,
+     long long int strideB, const cuComplex *beta, cuComplex *C, int ldc, long long int strideC, int batchCount),
+    (handle, transa, transb, m, n, k, alpha, A, lda, strideA, B, ldb, strideB, beta, C, ldc, strideC, batchCount),
+    GEMM_ARGS)
+BLAS_HOOK(cublasZgemmStridedBatched,
+    (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k,
+     const cuDoubleComplex *alpha, const cuDoubleComplex *A, int lda, long long int strideA,
+     const cuDoubleComplex *B, int ldb, long long int strideB, const cuDoubleComplex *beta, cuDoubleComplex *C,
+     int ldc, long long int strideC, int batchCount),
+    (handle, transa, transb, m, n, k, alpha, A, lda, strideA, B, ldb, strideB, beta, C, ldc, strideC, batchCount),
+    GEMM_ARGS)
+#define BATCHED_ARGS ARG("alpha", alpha), ARG("Aarray", Aarray), ARG("Barray", Barray), ARG("beta", beta), \
+    ARG("Carray", Carray)
+BLAS_HOOK(cublasSgemmBatched,
+    (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k,
+     const float *alpha, const float *const Aarray[], int lda, const float *const Barray[], int ldb,
+     const float *beta, float *const Carray[], int ldc, int batchCount),
+    (handle, transa, transb, m, n, k, alpha, Aarray, lda, Barray, ldb, beta, Carray, ldc, batchCount), BATCHED_ARGS)
+BLAS_HOOK(cublasDgemmBatched,
+    (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k,
+     const double *alpha, const double *const Aarray[], int lda, const double *const Barray[], int ldb,
+     const double *beta, double *const Carray[], int ldc, int batchCount),
+    (handle, transa, transb, m, n, k, alpha, Aarray, lda, Barray, ldb, beta, Carray, ldc, batchCount), BATCHED_ARGS)
+BLAS_HOOK(cublasSgemv_v2,
+    (cublasHandle_t handle, cublasOperation_t trans, int m, int n, const float *alpha, const float *A, int lda,
+     const float *x, int incx, const float *beta, float *y, int incy),
+    (handle, trans, m, n, alpha, A, lda, x, incx, beta, y, incy),
+    ARG("alpha", alpha), ARG("A", A), ARG("x", x), ARG("beta", beta), ARG("y", y))
+BLAS_HOOK(cublasDgemv_v2,
+    (cublasHandle_t handle, cublasOperation_t trans, int m, int n, const double *alpha, const double *A, int lda,
+     const double *x, int incx, const double *beta, double *y, int incy),
+    (handle, trans, m, n, alpha, A, lda, x, incx, beta, y, incy),
+    ARG("alpha", alpha), ARG("A", A), ARG("x", x), ARG("beta", beta), ARG("y", y))
+BLAS_HOOK(cublasSdot_v2,
+    (cublasHandle_t handle, int n, const float *x, int incx, const float *y, int incy, float *result),
+    (handle, n, x, incx, y, incy, result), ARG("x", x), ARG("y", y), ARG("result", result))
+BLAS_HOOK(cublasDdot_v2,
+    (cublasHandle_t handle, int n, const double *x, int incx, const double *y, int incy, double *result),
+    (handle, n, x, incx, y, incy, result), ARG("x", x), ARG("y", y), ARG("result", result))
+BLAS_HOOK(cublasSaxpy_v2,
+    (cublasHandle_t handle, int n, const float *alpha, const float *x, int incx, float *y, int incy),
+    (handle, n, alpha, x, incx, y, incy), ARG("alpha", alpha), ARG("x", x), ARG("y", y))
+BLAS_HOOK(cublasDaxpy_v2,
+    (cublasHandle_t handle, int n, const double *alpha, const double *x, int incx, double *y, int incy),
+    (handle, n, alpha, x, incx, y, incy), ARG("alpha", alpha), ARG("x", x), ARG("y", y))
+/* The workspace the handle's calls will use: checked where it is handed over. */
+BLAS_HOOK(cublasSetWorkspace_v2, (cublasHandle_t handle, void *workspace, size_t workspaceSizeInBytes),
+    (handle, workspace, workspaceSizeInBytes), ARG("workspace", workspaceSizeInBytes ? workspace : NULL))
+
 /* --- cuBLASLt ------------------------------------------------------------------ */
 
 /* The descriptor attributes that hold device pointers (cublasLt.h: "Device
@@ -338,7 +426,7 @@ static void lt_check(cublasLtMatmulDesc_t desc, const void *alpha, const void *A
             written == sizeof p && p)
             a[n++] = (struct dc_lib_arg)ARG(lt_pointer_attrs[i].name, p);
     }
-    dc_check_libcall("cublasLtMatmul", dc_stream_device((CUstream)stream), P(stream), a, n);
+    lib_check("cublasLtMatmul", dc_stream_device((CUstream)stream), P(stream), a, n);
 }
 
 DC_EXPORT cublasStatus_t CUBLASWINAPI cublasLtMatmul(cublasLtHandle_t lightHandle, cublasLtMatmulDesc_t computeDesc,
@@ -357,7 +445,7 @@ DC_EXPORT cublasStatus_t CUBLASWINAPI cublasLtMatmul(cublasLtHandle_t lightHandl
     }
     cublasStatus_t r = real(lightHandle, computeDesc, alpha, A, Adesc, B, Bdesc, beta, C, Cdesc, D, Ddesc, algo,
                             workspace, workspaceSizeInBytes, stream);
-    lib_end();
+    lib_end(r == CUBLAS_STATUS_SUCCESS);
     return r;
 }
 
@@ -391,11 +479,11 @@ static int nccl_device(ncclComm_t comm, int *rank)
             int is_root = (root) < 0 || rank_ < 0 || rank_ == (root);               \
             (void)is_root;                                                          \
             struct dc_lib_arg a[] = { __VA_ARGS__ };                                \
-            dc_check_libcall(#name, d_, P(stream), a, NARGS(a));                    \
+            lib_check(#name, d_, P(stream), a, NARGS(a));                           \
             lib_checked();                                                          \
         }                                                                           \
         ncclResult_t r = real args;                                                 \
-        lib_end();                                                                  \
+        lib_end(r == ncclSuccess);                                                  \
         return r;                                                                   \
     }
 
@@ -491,7 +579,7 @@ static void fft_check(const char *api, cufftHandle plan, const char *in_name, co
     uintptr_t stream;
     int d = fft_device(plan, &stream);
     struct dc_lib_arg a[] = { ARG(in_name, in), ARG(out_name, out) };
-    dc_check_libcall(api, d, stream, a, NARGS(a));
+    lib_check(api, d, stream, a, NARGS(a));
 }
 
 /* The work area is checked where the program hands it over (made after the
@@ -501,7 +589,7 @@ static void fft_work_area(cufftHandle plan, void *workArea)
     uintptr_t stream;
     int d = fft_device(plan, &stream);
     struct dc_lib_arg a[] = { ARG("workArea", workArea) };
-    dc_check_libcall("cufftSetWorkArea", d, stream, a, NARGS(a));
+    dc_check_libcall("cufftSetWorkArea", d, stream, a, NARGS(a));  /* no work of its own: never synchronised */
 }
 
 #define FFT_PLAN_HOOK(name, params, args, planv)                                    \
@@ -562,7 +650,8 @@ FFT_PLAN_HOOK(cufftXtMakePlanMany,
     }
 #define FFT_KEY(plan) ((uint64_t)(unsigned)(plan))
 FFT_NOTE_HOOK(cufftXtSetGPUs, (cufftHandle handle, int nGPUs, int *whichGPUs), (handle, nGPUs, whichGPUs),
-              dc_libh_set(DC_LIBH_CUFFT, FFT_KEY(handle), nGPUs > 1 ? DC_LIBH_MULTI : (uint64_t)(whichGPUs ? whichGPUs[0] : 0)))
+              dc_libh_set(DC_LIBH_CUFFT, FFT_KEY(handle),
+                          nGPUs > 1 ? DC_LIBH_MULTI : (uint64_t)(whichGPUs ? whichGPUs[0] : 0)))
 FFT_NOTE_HOOK(cufftSetStream, (cufftHandle plan, cudaStream_t stream), (plan, stream),
               dc_libh_set(DC_LIBH_CUFFT_STREAM, FFT_KEY(plan), P(stream)))
 FFT_NOTE_HOOK(cufftSetWorkArea, (cufftHandle plan, void *workArea), (plan, workArea), fft_work_area(plan, workArea))
@@ -580,7 +669,7 @@ FFT_NOTE_HOOK(cufftDestroy, (cufftHandle plan), (plan),
             lib_checked();                                                          \
         }                                                                           \
         cufftResult r = real args;                                                  \
-        lib_end();                                                                  \
+        lib_end(r == CUFFT_SUCCESS);                                                \
         return r;                                                                   \
     }
 FFT_EXEC_HOOK(cufftExecC2C, (cufftHandle plan, cufftComplex *idata, cufftComplex *odata, int direction),
@@ -677,7 +766,7 @@ static void dnn_variant_pack(cudnnHandle_t handle, cudnnBackendDescriptor_t vp)
     }
     uintptr_t stream;
     int d = dnn_device(handle, &stream);
-    dc_check_libcall("cudnnBackendExecute", d, stream, a, k);
+    lib_check("cudnnBackendExecute", d, stream, a, k);
 }
 
 DC_EXPORT cudnnStatus_t CUDNNWINAPI cudnnBackendExecute(cudnnHandle_t handle, cudnnBackendDescriptor_t executionPlan,
@@ -691,7 +780,7 @@ DC_EXPORT cudnnStatus_t CUDNNWINAPI cudnnBackendExecute(cudnnHandle_t handle, cu
         lib_checked();
     }
     cudnnStatus_t r = real(handle, executionPlan, variantPack);
-    lib_end();
+    lib_end(r == CUDNN_STATUS_SUCCESS);
     return r;
 }
 
@@ -707,11 +796,11 @@ DC_EXPORT cudnnStatus_t CUDNNWINAPI cudnnBackendExecute(cudnnHandle_t handle, cu
             struct dc_lib_arg a[] = { __VA_ARGS__ };                                \
             uintptr_t stream;                                                       \
             int d = dnn_device(handle, &stream);                                    \
-            dc_check_libcall(#name, d, stream, a, NARGS(a));                        \
+            lib_check(#name, d, stream, a, NARGS(a));                               \
             lib_checked();                                                          \
         }                                                                           \
         cudnnStatus_t r = real args;                                                \
-        lib_end();                                                                  \
+        lib_end(r == CUDNN_STATUS_SUCCESS);                                         \
         return r;                                                                   \
     }
 DNN_HOOK(cudnnConvolutionForward,
@@ -745,8 +834,8 @@ DNN_HOOK(cudnnConvolutionBackwardFilter,
  * alias label set to the hook, as hooks_runtime.c does; the plain name is
  * then local by the version script's `local: *`); NCCL's are unversioned
  * (exports.map.in lists them). */
-#define LIB_SYMVER(name, version)                                              \
-    __asm__(".globl dc_lib_" #name "\n"                                        \
+#define LIB_SYMVER(name, version)                                                   \
+    __asm__(".globl dc_lib_" #name "\n"                                             \
             ".set dc_lib_" #name ", " #name "\n"                               \
             ".symver dc_lib_" #name ", " #name "@@" version "\n");
 #define SYMVER_CUBLAS(name) LIB_SYMVER(name, "libcublas.so.13")

@@ -166,7 +166,7 @@ void dc_jsonl_finding(struct dc_buf *b, const struct dc_finding *f, uint64_t id,
         dc_bput(b, ",\"api\":");
         dc_bjson_str(b, l->api);
         dc_bput(b, ",\"argument\":");
-        dc_bjson_str(b, f->argument);
+        dc_bjson_str(b, *f->argument ? f->argument : NULL);     /* "": an async_error without a suspect */
     }
     dc_bput(b, ",\"launch\":{\"device\":%d,\"stream\":\"0x%zx\",\"api\":", l->device, (size_t)l->stream);
     dc_bjson_str(b, l->api);

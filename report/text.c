@@ -105,7 +105,7 @@ static const char *mem_phrase(enum dc_mem_kind k)
 static void text_operand(struct dc_buf *b, const struct dc_finding *f)
 {
     const struct dc_finding_launch *l = f->launch;
-    if (f->argument)
+    if (f->argument && *f->argument)
         dc_bput(b, "    operand: argument %s = 0x%zx: ", f->argument, (size_t)f->address);
     else if (f->param >= 0)
         dc_bput(b, "    operand: param %d, word +%u = 0x%zx: ", f->param, f->word_offset, (size_t)f->address);
@@ -167,7 +167,9 @@ static void text_operands(struct dc_buf *b, const struct dc_finding *f)
     dc_bput(b, "    operands:\n");
     for (unsigned i = 0; i < f->nops; i++) {
         const struct dc_opnd *o = &f->ops[i];
-        if (o->param >= 0)
+        if (o->argument)
+            dc_bput(b, "      argument %s = 0x%zx: ", o->argument, (size_t)o->address);
+        else if (o->param >= 0)
             dc_bput(b, "      param %d, word +%u = 0x%zx: ", o->param, o->word_offset, (size_t)o->address);
         else
             dc_bput(b, "      argument buffer +%u = 0x%zx: ", o->word_offset, (size_t)o->address);
@@ -289,6 +291,11 @@ void dc_text_hint(struct dc_buf *b, const struct dc_finding *f, enum dc_client c
              d, d, l->current_device);
         break;
     case DC_F_ASYNC_ERROR:
+        if (f->argument) {
+            dc_bput(b, "%s failed on the device (found by sync=1); an argument cuda:%d may not access is the usual "
+                       "cause: move it to cuda:%d before the call", l->api, d, d);
+            break;
+        }
         dc_bput(b, "this launch failed on the device (found by sync=1); an operand cuda:%d may not access is the usual cause: move it to cuda:%d before the launch", d, d);
         break;
     case DC_F_UNCHECKED_KERNEL:
@@ -377,7 +384,11 @@ void dc_text_finding(struct dc_buf *b, const struct dc_finding *f, const char *k
     const struct dc_finding_launch *l = f->launch;
     char stream[32];
     snprintf(stream, sizeof stream, "0x%zx", (size_t)l->stream);
-    if (f->argument) {                  /* a library call checked at its API */
+    if (f->argument && f->kind == DC_F_ASYNC_ERROR) {      /* a library call, sync=1 */
+        dc_bput(b, "==devcheck== %s: %s: %s on cuda:%d (stream %s) failed on the device: %s\n",
+                sev_upper(f->severity), dc_finding_kind_name(f->kind), l->api ? l->api : "?", l->device, stream,
+                f->error ? f->error : "?");
+    } else if (f->argument) {           /* a library call checked at its API */
         dc_bput(b, "==devcheck== %s: %s: %s argument %s on cuda:%d (stream %s)\n", sev_upper(f->severity),
                 dc_finding_kind_name(f->kind), l->api ? l->api : "?", f->argument, l->device, stream);
     } else {

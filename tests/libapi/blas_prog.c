@@ -5,7 +5,11 @@
  *    finding: argument B), on cuda:0 when correct; the stand-in calls
  *    cublasLtMatmul inside it (checked only as the outer call);
  *  - cublasGemmEx in device pointer mode, alpha/beta on cuda:0;
- *  - cublasSgemmStridedBatched on the default stream (the handle's device).
+ *  - cublasSgemmStridedBatched on the default stream (the handle's device);
+ *  - cublasSetWorkspace_v2 with a workspace on cuda:0;
+ *  - cublasSdot_v2 with its result on the host stack (host pointer mode),
+ *    then on cuda:0 (device pointer mode); on cuda:1 when `dot` (the one
+ *    finding: argument result).
  * `peer`: as buggy, with peer access from cuda:0 to cuda:1 enabled first
  * (legal: a peer_access warning, as a kernel's operand); `capture`: as
  * buggy, the Sgemm captured into a graph (checked at capture). */
@@ -15,30 +19,34 @@
 #include "bind.h"
 
 #define FNS(X) X(cublasCreate_v2) X(cublasDestroy_v2) X(cublasSetStream_v2) X(cublasSetPointerMode_v2) \
-    X(cublasSgemm_v2) X(cublasGemmEx) X(cublasSgemmStridedBatched)
+    X(cublasSgemm_v2) X(cublasGemmEx) X(cublasSgemmStridedBatched) X(cublasSetWorkspace_v2) X(cublasSdot_v2)
 FNS(DECL_FN)
 
 int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "correct";
-    int peer = !strcmp(mode, "peer"), capture = !strcmp(mode, "capture");
+    int peer = !strcmp(mode, "peer"), capture = !strcmp(mode, "capture"), dot = !strcmp(mode, "dot");
     int buggy = !strcmp(mode, "buggy") || peer || capture;
     BIND("libcublas.so.13");
     float *A, *B, *C, *dscal;
     CK(cudaSetDevice(1));
-    float *B1;
+    float *B1, *res1;
     CK(cudaMalloc((void **)&B1, 64 * sizeof(float)));       // @alloc-B
+    CK(cudaMalloc((void **)&res1, sizeof(float)));          // @alloc-result
     CK(cudaSetDevice(0));
     CK(cudaMalloc((void **)&A, 64 * sizeof(float)));
     CK(cudaMalloc((void **)&B, 64 * sizeof(float)));
     CK(cudaMalloc((void **)&C, 64 * sizeof(float)));
     CK(cudaMalloc((void **)&dscal, 2 * sizeof(float)));
+    void *work;
+    CK(cudaMalloc(&work, 4096));
     cudaStream_t s;
     CK(cudaStreamCreate(&s));
     cublasHandle_t h, h2;
     CK(F(cublasCreate_v2)(&h));
     CK(F(cublasCreate_v2)(&h2));
     CK(F(cublasSetStream_v2)(h, s));
+    CK(F(cublasSetWorkspace_v2)(h, work, 4096));
     if (peer)
         CK(cudaDeviceEnablePeerAccess(1, 0));
     float alpha = 1.0f, beta = 0.0f;
@@ -50,7 +58,10 @@ int main(int argc, char **argv)
         CK(cudaStreamEndCapture(s, &g));
         CK(cudaGraphDestroy(g));
     }
+    float res;
+    CK(F(cublasSdot_v2)(h, 8, A, 1, B, 1, &res));
     CK(F(cublasSetPointerMode_v2)(h, CUBLAS_POINTER_MODE_DEVICE));
+    CK(F(cublasSdot_v2)(h, 8, A, 1, B, 1, dot ? res1 : dscal));
     CK(F(cublasGemmEx)(h, CUBLAS_OP_N, CUBLAS_OP_N, 8, 8, 8, dscal, A, CUDA_R_32F, 8, B, CUDA_R_32F, 8, dscal + 1, C,
                        CUDA_R_32F, 8, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
     /* h2: the default stream, the handle's device (current again when called from cuda:1) */
@@ -60,6 +71,7 @@ int main(int argc, char **argv)
                                     16, 2));
     CK(F(cublasDestroy_v2)(h));
     CK(F(cublasDestroy_v2)(h2));
+    CK(cudaDeviceSynchronize());
     printf("blas_prog %s: done\n", mode);
     return 0;
 }

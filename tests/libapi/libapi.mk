@@ -28,9 +28,14 @@ $(LA_LIB)/libcublasLt.so.13: tests/libapi/standin_cublasLt.c $(LA_BUILD)/cublasL
 	@mkdir -p $(@D)
 	$(CC) $(LA_SOFLAGS) -Wl,-soname,libcublasLt.so.13 -Wl,--version-script=$(LA_BUILD)/cublasLt.map -o $@ $< \
 	    $(ALL_LDFLAGS)
-$(LA_LIB)/libcublas.so.13: tests/libapi/standin_cublas.c $(LA_BUILD)/cublas.map $(LA_LIB)/libcublasLt.so.13
+$(LA_BUILD)/standin_kernel.o: tests/libapi/standin_kernel.cu
+	@mkdir -p $(@D)
+	$(NVCC) $(NVCCFLAGS) -Xcompiler -fPIC -c -o $@ $<
+$(LA_LIB)/libcublas.so.13: tests/libapi/standin_cublas.c $(LA_BUILD)/standin_kernel.o $(LA_BUILD)/cublas.map \
+                           $(LA_LIB)/libcublasLt.so.13
 	$(CC) $(LA_SOFLAGS) -Wl,-soname,libcublas.so.13 -Wl,--version-script=$(LA_BUILD)/cublas.map -o $@ $< \
-	    $(ALL_LDFLAGS) -L$(LA_LIB) -l:libcublasLt.so.13 -Wl,-rpath,'$$ORIGIN' $(LA_CUDART)
+	    $(LA_BUILD)/standin_kernel.o $(ALL_LDFLAGS) -L$(LA_LIB) -l:libcublasLt.so.13 -Wl,-rpath,'$$ORIGIN' \
+	    $(LA_CUDART) -lstdc++
 $(LA_LIB)/libnccl.so.2: tests/libapi/standin_nccl.c
 	@mkdir -p $(@D)
 	$(CC) $(LA_SOFLAGS) -Wl,-soname,libnccl.so.2 -o $@ $< $(ALL_LDFLAGS) $(LA_CUDART)

@@ -24,6 +24,7 @@ blas correct - - - - - - - -
 blas peer - peer_access warning cublasSgemm_v2 B 0 1 alloc-B
 blas capture - device_mismatch error cublasSgemm_v2 B 0 1 alloc-B
 blas buggy mode=migrate device_mismatch error cublasSgemm_v2 B 0 1 alloc-B
+blas dot - device_mismatch error cublasSdot_v2 result 0 1 alloc-result
 lt buggy - device_mismatch error cublasLtMatmul CUBLASLT_MATMUL_DESC_BIAS_POINTER 0 1 alloc-bias
 lt correct - - - - - - - -
 nccl buggy - device_mismatch error ncclAllReduce recvbuff 1 0 alloc-recv
@@ -94,6 +95,46 @@ PY
         fi
     done
 done || exit 1
+# A library's kernel inside a checked call (STANDIN_LAUNCH=1: the stand-in's
+# cublasSgemm_v2 launches a kernel reading B on the handle's stream): the
+# call's finding only -- the kernel's weak device_mismatch of the same B is
+# not reported.  The fault it leaves surfaces at a later call (the program
+# fails as without devcheck); with sync=1 it is an async_error naming the call
+# and the argument B, its owner and allocation line.
+aline=$(grep -n "// @alloc-B\$" "$ROOT/tests/libapi/blas_prog.c" | cut -d: -f1)
+for sync in "" 1; do
+    t=$TMPD/blas_launch$sync
+    on_sim env SIMCUDA_DEVICES=2 STANDIN_LAUNCH=1 "$LA/blas_plt" buggy >"$t.plain.out" 2>"$t.plain.err"
+    echo $? >"$t.plain.rc"
+    under_devcheck env SIMCUDA_DEVICES=2 STANDIN_LAUNCH=1 DEVCHECK_OPTIONS="json_path=$t.json${sync:+:sync=1}" \
+        "$LA/blas_plt" buggy >"$t.out" 2>"$t.err"
+    echo $? >"$t.rc"
+    expect_same_run "blas_plt buggy, a kernel launched${sync:+, sync=1}" "$t.plain" "$t"
+    [ "$(cat "$t.rc")" != 0 ] || fail "blas_plt buggy with STANDIN_LAUNCH=1: the kernel's fault did not surface"
+    python3 "$ROOT/tests/unit/jsonschema_lite.py" "$ROOT/report/finding.schema.json" "$t.json" >"$t.schema" 2>&1 ||
+        { cat "$t.schema" >&2; fail "blas_launch$sync: report does not follow the schema"; }
+    python3 - "$t.json" "$sync" "$aline" <<'PY' || fail "blas_plt buggy, a kernel launched${sync:+, sync=1}: findings (above)"
+import json, sys
+path, sync, aline = sys.argv[1:]
+recs = [json.loads(l) for l in open(path)]
+found = list({r["id"]: r for r in recs if r["type"] == "finding"}.values())
+def site(stack):
+    return next((f["line"] for f in stack if (f.get("file") or "").endswith("blas_prog.c")), None)
+got = sorted((r["kind"], r.get("api"), r.get("argument"), r["launch"]["device"], r.get("error"),
+              r["operand"]["owner_device"] if r["operand"] else None, site(r["alloc_stack"]),
+              r.get("weak_evidence", False)) for r in found)
+want = [("device_mismatch", "cublasSgemm_v2", "B", 0, None, 1, int(aline), False)]
+if sync:
+    want.append(("async_error", "cublasSgemm_v2", "B", 0, "CUDA_ERROR_ILLEGAL_ADDRESS", 1, int(aline), False))
+if got != sorted(want):
+    print("    findings: got %r, want %r" % (got, sorted(want)), file=sys.stderr)
+    sys.exit(1)
+PY
+    if [ -n "$sync" ]; then
+        expect_grep '^==devcheck== ERROR: async_error: cublasSgemm_v2 on cuda:0 \(stream 0x[0-9a-f]+\) failed on the device: CUDA_ERROR_ILLEGAL_ADDRESS$' "$t.err"
+        expect_grep '^      argument B = 0x[0-9a-f]+: device memory owned by cuda:1; cuda:0 may not access it$' "$t.err"
+    fi
+done
 # the probe: NCCL loaded RTLD_LOCAL is not in the global scope, with devcheck too
 expect_grep '^probe: ncclAllReduce absent$' "$TMPD/nccl_dlopen_correct.out"
 expect_grep '^probe: ncclAllReduce in the global scope$' "$TMPD/nccl_plt_correct.out"

@@ -2,11 +2,16 @@
  * with the device current at cublasCreate, a stream and a pointer mode; the
  * GEMMs do no math, and cublasSgemm_v2 calls cublasLtMatmul through the PLT
  * as the real cuBLAS does (libcublas.so.13 needs libcublasLt.so.13), so a
- * checker that checks nested library calls reports one bug twice. */
+ * checker that checks nested library calls reports one bug twice.  With
+ * STANDIN_LAUNCH=1 cublasSgemm_v2 also launches a kernel on the handle's
+ * stream (standin_kernel.cu), which faults on the sim when B is another
+ * device's. */
 #include <cublas_api.h>
 #include <cublasLt.h>
 #include <cuda_runtime_api.h>
 #include <stdlib.h>
+
+int standin_gemm_launch(const float *A, const float *B, float *C, int n, cudaStream_t s);   /* standin_kernel.cu */
 
 struct cublasContext {
     int device;
@@ -79,6 +84,9 @@ cublasStatus_t CUBLASWINAPI cublasSgemm_v2(cublasHandle_t handle, cublasOperatio
     (void)transa, (void)transb, (void)m, (void)n, (void)k, (void)lda, (void)ldb, (void)ldc;
     if (!handle)
         return CUBLAS_STATUS_NOT_INITIALIZED;
+    const char *launch = getenv("STANDIN_LAUNCH");
+    if (launch && *launch == '1' && standin_gemm_launch(A, B, C, m * n, handle->stream))
+        return CUBLAS_STATUS_EXECUTION_FAILED;
     cublasLtPointerMode_t mode = (cublasLtPointerMode_t)handle->mode;
     cublasLtMatmulDescSetAttribute(handle->desc, CUBLASLT_MATMUL_DESC_POINTER_MODE, &mode, sizeof mode);
     return cublasLtMatmul(handle->lt, handle->desc, alpha, A, handle->layout, B, handle->layout, beta, C,
@@ -105,5 +113,22 @@ cublasStatus_t CUBLASWINAPI cublasSgemmStridedBatched(cublasHandle_t handle, cub
 {
     (void)transa, (void)transb, (void)m, (void)n, (void)k, (void)alpha, (void)A, (void)lda, (void)strideA, (void)B;
     (void)ldb, (void)strideB, (void)beta, (void)C, (void)ldc, (void)strideC, (void)batchCount;
+    return handle ? CUBLAS_STATUS_SUCCESS : CUBLAS_STATUS_NOT_INITIALIZED;
+}
+
+cublasStatus_t CUBLASWINAPI cublasSdot_v2(cublasHandle_t handle, int n, const float *x, int incx, const float *y,
+                                          int incy, float *result)
+{
+    (void)n, (void)x, (void)incx, (void)y, (void)incy;
+    if (!handle || !result)
+        return CUBLAS_STATUS_NOT_INITIALIZED;
+    if (handle->mode == CUBLAS_POINTER_MODE_HOST)
+        *result = 0.0f;             /* the host pointer mode's result is written by the host */
+    return CUBLAS_STATUS_SUCCESS;
+}
+
+cublasStatus_t CUBLASWINAPI cublasSetWorkspace_v2(cublasHandle_t handle, void *workspace, size_t workspaceSizeInBytes)
+{
+    (void)workspace, (void)workspaceSizeInBytes;
     return handle ? CUBLAS_STATUS_SUCCESS : CUBLAS_STATUS_NOT_INITIALIZED;
 }
