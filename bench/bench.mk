@@ -4,6 +4,13 @@
 # checks that it runs and guards the instructions per launch.
 BENCH_BUILD := $(BUILD)/bench
 ALL += $(BENCH_BUILD)/launches $(BENCH_BUILD)/libfloor.so $(BENCH_BUILD)/libcuptifloor.so $(BENCH_BUILD)/regbench
+# library calls checked at their API, on tests/libapi/'s stand-ins (bench/libcalls.sh)
+ALL += $(BENCH_BUILD)/libcalls
+$(BENCH_BUILD)/libcalls: bench/libcalls.c $(LA_STANDINS)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS) -L$(LA_LIB) -l:libcublas.so.13 -l:libcublasLt.so.13 -l:libnccl.so.2 \
+	    -Wl,-rpath,'$$ORIGIN/../tests/libapi/lib' -Wl,-rpath-link=$(LA_LIB) -L$(CUDA_HOME)/lib64 -lcudart \
+	    -Wl,-rpath-link=$(CUDA_HOME)/lib64
 
 $(BENCH_BUILD)/launches: bench/launches.cu
 	@mkdir -p $(@D)
@@ -28,3 +35,4 @@ $(BENCH_BUILD)/regbench: bench/regbench.c $(DCCORE_LIB)
 .PHONY: bench
 bench: all
 	@BUILD=$(BUILD) sh bench/run.sh
+	@BUILD=$(BUILD) sh bench/libcalls.sh
