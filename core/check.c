@@ -645,31 +645,51 @@ int dc_check_launch(const struct dc_launch *l)
     return c.errors;
 }
 
+/* async_error: operand o is the suspect, with its allocation. */
+static void suspect(struct dc_finding *f, const struct dc_opnd *o)
+{
+    f->has_operand = 1;
+    f->param = o->param;
+    f->word_offset = o->word_offset;
+    f->address = o->address;
+    f->alloc_known = o->alloc_known;
+    f->alloc = o->alloc;
+    f->word = o->word;
+    f->access = f->alloc_known ? denied_note(f->alloc.kind) : "cannot access pageable host memory";
+}
+
 /* ---- library calls (core/libcall.h) ---------------------------------------------------- */
+
+/* A library call as a launch without a kernel: its identity (the dedup
+ * key, the stack cache's) is the entry point's name; judged by the strict
+ * rules (the header says each argument is a device pointer); never
+ * rewritten.  c reports it. */
+static void libcall_launch(struct dc_launch *l, struct ctx *c, const char *api, int device, uintptr_t stream)
+{
+    memset(l, 0, sizeof *l);
+    l->kernel_key = api;
+    l->api = api;
+    l->device = device;
+    l->current_device = -1;
+    l->stream = stream;
+    l->pageable_ok = -1;
+    l->path = DC_PATH_INTERPOSE;
+    l->origin = DC_ORIGIN_UNKNOWN;
+    l->no_rewrite = DC_NO_REWRITE_LIBCALL;
+    memset(c, 0, sizeof *c);
+    c->l = l;
+    describe(&c->fl, l);
+    c->fl.origin = NULL;                /* no kernel image to name */
+    c->have_fl = 1;
+}
 
 int dc_check_libcall(const char *api, int device, uintptr_t stream, const struct dc_lib_arg *args, unsigned n)
 {
     if (!api || !args || dc_opt.mode == DC_MODE_OFF || device < 0)
         return 0;
-    /* the call as a launch without a kernel: its identity (the dedup key,
-     * the stack cache's) is the entry point's name; never rewritten */
     struct dc_launch l;
-    memset(&l, 0, sizeof l);
-    l.kernel_key = api;
-    l.api = api;
-    l.device = device;
-    l.current_device = -1;
-    l.stream = stream;
-    l.pageable_ok = -1;
-    l.path = DC_PATH_INTERPOSE;
-    l.origin = DC_ORIGIN_UNKNOWN;       /* the strict rules: the header says each is a device pointer */
-    l.no_rewrite = DC_NO_REWRITE_LIBCALL;
     struct ctx c;
-    memset(&c, 0, sizeof c);
-    c.l = &l;
-    describe(&c.fl, &l);
-    c.fl.origin = NULL;                 /* no kernel image to name */
-    c.have_fl = 1;
+    libcall_launch(&l, &c, api, device, stream);
     for (unsigned i = 0; i < n; i++) {
         if (!args[i].ptr || word_clean(&c, args[i].ptr))
             continue;
@@ -694,24 +714,12 @@ void dc_check_libcall_async(const char *api, int device, uintptr_t stream, const
     if (!api || !args || dc_opt.mode == DC_MODE_OFF || device < 0)
         return;
     struct dc_launch l;
-    memset(&l, 0, sizeof l);
-    l.kernel_key = api;
-    l.api = api;
-    l.device = device;
-    l.current_device = -1;
-    l.stream = stream;
-    l.pageable_ok = -1;
-    l.path = DC_PATH_INTERPOSE;
-    struct dc_opnd ops[DC_ASYNC_OPERANDS_MAX];
     struct ctx c;
-    memset(&c, 0, sizeof c);
-    c.l = &l;
-    c.collect = 1;
+    struct dc_opnd ops[DC_ASYNC_OPERANDS_MAX];
+    libcall_launch(&l, &c, api, device, stream);
+    c.collect = 1;                      /* collects; counts nothing */
     c.ops = ops;
     c.cap = DC_ASYNC_OPERANDS_MAX;
-    describe(&c.fl, &l);
-    c.fl.origin = NULL;
-    c.have_fl = 1;
     for (unsigned i = 0; i < n; i++) {
         struct word w = { .param = (int)i, .v = args[i].ptr, .kind = DC_WK_POINTER_PARAM, .arg = args[i].name };
         unsigned before = c.nops;
@@ -729,15 +737,8 @@ void dc_check_libcall_async(const char *api, int device, uintptr_t stream, const
     f.argument = "";
     for (unsigned k = 0; k < c.nops; k++)      /* the suspect: the first the call's device may not access */
         if (!ops[k].accessible) {
-            const struct dc_opnd *o = &ops[k];
-            f.has_operand = 1;
-            f.param = o->param;
-            f.address = o->address;
-            f.alloc_known = o->alloc_known;
-            f.alloc = o->alloc;
-            f.word = o->word;
-            f.argument = o->argument;
-            f.access = f.alloc_known ? denied_note(f.alloc.kind) : "cannot access pageable host memory";
+            suspect(&f, &ops[k]);
+            f.argument = ops[k].argument;
             break;
         }
     f.launch = finding_launch(&c);
@@ -839,17 +840,8 @@ void dc_check_async_error(const struct dc_launch *l, const char *error)
     f.nops = c->nops;
     /* the suspect: the first operand in that order, when the launch device
      * may not access it */
-    if (c->nops && !c->ops[0].accessible) {
-        const struct dc_opnd *o = &c->ops[0];
-        f.has_operand = 1;
-        f.param = o->param;
-        f.word_offset = o->word_offset;
-        f.address = o->address;
-        f.alloc_known = o->alloc_known;
-        f.alloc = o->alloc;
-        f.word = o->word;
-        f.access = f.alloc_known ? denied_note(f.alloc.kind) : "cannot access pageable host memory";
-    }
+    if (c->nops && !c->ops[0].accessible)
+        suspect(&f, &c->ops[0]);
     f.launch = finding_launch(c);
     f.launch_stack = launch_stack(c);
     f.launch_stack_in_key = 1;

@@ -37,19 +37,6 @@ static void parse_extra(void **extra, const void **buf, size_t *size)
 enum { K_FUNCTION = DC_KEY_FUNCTION, K_KERNEL = DC_KEY_KERNEL, K_OPAQUE = DC_KEY_OPAQUE,
        K_UNREAD = DC_KEY_UNREAD };       /* what `key` is */
 
-/* Is the stream capturing?  When the driver cannot say (e.g. another stream
- * captures in global mode and this is the legacy stream), treat it as
- * capturing: devcheck then leaves it alone. */
-static int stream_captured(CUstream s)
-{
-    CUstreamCaptureStatus st = CU_STREAM_CAPTURE_STATUS_NONE;
-    if (!DC_HAS(cuStreamIsCapturing))
-        return 0;
-    if (DC_CALL(cuStreamIsCapturing, s, &st) != CUDA_SUCCESS)
-        return 1;
-    return st != CU_STREAM_CAPTURE_STATUS_NONE;
-}
-
 /* Describes one launch and checks it, and under mode=migrate moves what must
  * be moved (then L->args / L->extra are the rewritten arguments).  Guard
  * held.  current_device >= 0 for runtime launches (stream_mismatch); device <
@@ -171,7 +158,7 @@ launch_begin(struct dc_launch_state *L, int path, const char *api, const void *k
         pushed = L->dflt_ctx && dc_push_ctx(L->dflt_ctx) == CUDA_SUCCESS;
     }
     if (has_stream && device >= 0 && modes)
-        L->captured = stream_captured(L->stream);
+        L->captured = dc_stream_captured(L->stream);
     /* another capture in the process that our synchronisations would
      * invalidate (core/capture.h) */
     const char *busy = NULL;

@@ -103,23 +103,13 @@ struct dc_libsync {
     char names[SYNC_ARGS][64];
 };
 
-static int captured(CUstream s)
-{
-    CUstreamCaptureStatus st = CU_STREAM_CAPTURE_STATUS_NONE;
-    if (!DC_HAS(cuStreamIsCapturing))
-        return 0;
-    if (DC_CALL(cuStreamIsCapturing, s, &st) != CUDA_SUCCESS)
-        return 1;
-    return st != CU_STREAM_CAPTURE_STATUS_NONE;
-}
-
 struct dc_libsync *dc_libcall_sync_begin(const char *api, int device, uintptr_t stream,
                                          const struct dc_lib_arg *args, unsigned n)
 {
     if (!dc_opt.sync || dc_opt.mode == DC_MODE_OFF || device < 0 || !api)
         return NULL;
     CUstream s = (CUstream)stream;
-    if (captured(s) || dc_capture_conflict(s, 0) || DC_CALL(cuStreamSynchronize, s) != CUDA_SUCCESS)
+    if (dc_stream_captured(s) || dc_capture_conflict(s, 0) || DC_CALL(cuStreamSynchronize, s) != CUDA_SUCCESS)
         return NULL;
     struct dc_libsync *r = calloc(1, sizeof *r);
     if (!r)

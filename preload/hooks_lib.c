@@ -173,6 +173,27 @@ static inline void lib_end(int ok)
     }
 }
 
+/* A checked entry point: `ret attr name params`, forwarding `args`.
+ * Without its real function it says so once and returns `fail`; the
+ * outermost call runs `check` (a parenthesised statement, guard held)
+ * before the real call; `ok` is the library's success status (sync=1
+ * synchronises only a call that returned it). */
+#define LIB_UNPAREN(...) __VA_ARGS__
+#define LIB_HOOK(ret, attr, name, params, args, fail, ok, check)                    \
+    DC_EXPORT ret attr name params                                                  \
+    {                                                                               \
+        __typeof__(&name) real = REAL(name);                                        \
+        if (!real)                                                                  \
+            return lib_missing(#name), (fail);                                      \
+        if (lib_begin()) {                                                          \
+            LIB_UNPAREN check;                                                      \
+            lib_checked();                                                          \
+        }                                                                           \
+        ret r = real args;                                                          \
+        lib_end(r == (ok));                                                         \
+        return r;                                                                   \
+    }
+
 #define P(x) ((uintptr_t)(x))
 /* A device-pointer argument by its header name. */
 #define ARG(name_, p_) { .name = (name_), .ptr = P(p_) }
@@ -256,20 +277,9 @@ DC_EXPORT cublasStatus_t CUBLASWINAPI cublasDestroy_v2(cublasHandle_t handle)
 /* A cuBLAS entry point `name` with parameters `params`, arguments `args`,
  * and the device pointers `checked` (struct dc_lib_arg initialisers). */
 #define BLAS_HOOK(name, params, args, ...)                                          \
-    DC_EXPORT cublasStatus_t CUBLASWINAPI name params                               \
-    {                                                                               \
-        __typeof__(&name) real = REAL(name);                                        \
-        if (!real)                                                                  \
-            return lib_missing(#name), CUBLAS_STATUS_NOT_INITIALIZED;               \
-        if (lib_begin()) {                                                          \
-            struct dc_lib_arg a[] = { __VA_ARGS__ };                                \
-            blas_check(handle, #name, a, NARGS(a));                                 \
-            lib_checked();                                                          \
-        }                                                                           \
-        cublasStatus_t r = real args;                                               \
-        lib_end(r == CUBLAS_STATUS_SUCCESS);                                        \
-        return r;                                                                   \
-    }
+    LIB_HOOK(cublasStatus_t, CUBLASWINAPI, name, params, args, CUBLAS_STATUS_NOT_INITIALIZED,  \
+             CUBLAS_STATUS_SUCCESS,                                                 \
+             (struct dc_lib_arg a[] = { __VA_ARGS__ }; blas_check(handle, #name, a, NARGS(a))))
 
 #define GEMM_ARGS ARG("alpha", alpha), ARG("A", A), ARG("B", B), ARG("beta", beta), ARG("C", C)
 BLAS_HOOK(cublasSgemm_v2,
@@ -429,25 +439,15 @@ static void lt_check(cublasLtMatmulDesc_t desc, const void *alpha, const void *A
     lib_check("cublasLtMatmul", dc_stream_device((CUstream)stream), P(stream), a, n);
 }
 
-DC_EXPORT cublasStatus_t CUBLASWINAPI cublasLtMatmul(cublasLtHandle_t lightHandle, cublasLtMatmulDesc_t computeDesc,
-                                                     const void *alpha, const void *A, cublasLtMatrixLayout_t Adesc,
-                                                     const void *B, cublasLtMatrixLayout_t Bdesc, const void *beta,
-                                                     const void *C, cublasLtMatrixLayout_t Cdesc, void *D,
-                                                     cublasLtMatrixLayout_t Ddesc, const cublasLtMatmulAlgo_t *algo,
-                                                     void *workspace, size_t workspaceSizeInBytes, cudaStream_t stream)
-{
-    __typeof__(&cublasLtMatmul) real = REAL(cublasLtMatmul);
-    if (!real)
-        return lib_missing("cublasLtMatmul"), CUBLAS_STATUS_NOT_INITIALIZED;
-    if (lib_begin()) {
-        lt_check(computeDesc, alpha, A, B, beta, C, D, workspace, workspaceSizeInBytes, stream);
-        lib_checked();
-    }
-    cublasStatus_t r = real(lightHandle, computeDesc, alpha, A, Adesc, B, Bdesc, beta, C, Cdesc, D, Ddesc, algo,
-                            workspace, workspaceSizeInBytes, stream);
-    lib_end(r == CUBLAS_STATUS_SUCCESS);
-    return r;
-}
+LIB_HOOK(cublasStatus_t, CUBLASWINAPI, cublasLtMatmul,
+    (cublasLtHandle_t lightHandle, cublasLtMatmulDesc_t computeDesc, const void *alpha, const void *A,
+     cublasLtMatrixLayout_t Adesc, const void *B, cublasLtMatrixLayout_t Bdesc, const void *beta, const void *C,
+     cublasLtMatrixLayout_t Cdesc, void *D, cublasLtMatrixLayout_t Ddesc, const cublasLtMatmulAlgo_t *algo,
+     void *workspace, size_t workspaceSizeInBytes, cudaStream_t stream),
+    (lightHandle, computeDesc, alpha, A, Adesc, B, Bdesc, beta, C, Cdesc, D, Ddesc, algo, workspace,
+     workspaceSizeInBytes, stream),
+    CUBLAS_STATUS_NOT_INITIALIZED, CUBLAS_STATUS_SUCCESS,
+    (lt_check(computeDesc, alpha, A, B, beta, C, D, workspace, workspaceSizeInBytes, stream)))
 
 /* --- NCCL ------------------------------------------------------------------------ */
 
@@ -468,24 +468,11 @@ static int nccl_device(ncclComm_t comm, int *rank)
 /* An NCCL collective `name`; `root` is the root rank of a rooted one (-1:
  * none); at_root / not_root: what the call reads on the root / elsewhere. */
 #define NCCL_HOOK(name, params, args, root, ...)                                    \
-    DC_EXPORT ncclResult_t name params                                              \
-    {                                                                               \
-        __typeof__(&name) real = REAL(name);                                        \
-        if (!real)                                                                  \
-            return lib_missing(#name), ncclSystemError;                             \
-        if (lib_begin()) {                                                          \
-            int rank_;                                                              \
-            int d_ = nccl_device(comm, &rank_);                                     \
-            int is_root = (root) < 0 || rank_ < 0 || rank_ == (root);               \
-            (void)is_root;                                                          \
-            struct dc_lib_arg a[] = { __VA_ARGS__ };                                \
-            lib_check(#name, d_, P(stream), a, NARGS(a));                           \
-            lib_checked();                                                          \
-        }                                                                           \
-        ncclResult_t r = real args;                                                 \
-        lib_end(r == ncclSuccess);                                                  \
-        return r;                                                                   \
-    }
+    LIB_HOOK(ncclResult_t, , name, params, args, ncclSystemError, ncclSuccess,       \
+             (int rank_; int d_ = nccl_device(comm, &rank_);                         \
+              int is_root = (root) < 0 || rank_ < 0 || rank_ == (root); (void)is_root; \
+              struct dc_lib_arg a[] = { __VA_ARGS__ };                               \
+              lib_check(#name, d_, P(stream), a, NARGS(a))))
 
 NCCL_HOOK(ncclAllReduce,
     (const void *sendbuff, void *recvbuff, size_t count, ncclDataType_t datatype, ncclRedOp_t op, ncclComm_t comm,
@@ -659,19 +646,8 @@ FFT_NOTE_HOOK(cufftDestroy, (cufftHandle plan), (plan),
               (dc_libh_forget(DC_LIBH_CUFFT, FFT_KEY(plan)), dc_libh_forget(DC_LIBH_CUFFT_STREAM, FFT_KEY(plan))))
 
 #define FFT_EXEC_HOOK(name, params, args, in_name, in, out_name, out)               \
-    DC_EXPORT cufftResult CUFFTAPI name params                                      \
-    {                                                                               \
-        __typeof__(&name) real = REAL(name);                                        \
-        if (!real)                                                                  \
-            return lib_missing(#name), CUFFT_INTERNAL_ERROR;                        \
-        if (lib_begin()) {                                                          \
-            fft_check(#name, plan, in_name, in, out_name, out);                     \
-            lib_checked();                                                          \
-        }                                                                           \
-        cufftResult r = real args;                                                  \
-        lib_end(r == CUFFT_SUCCESS);                                                \
-        return r;                                                                   \
-    }
+    LIB_HOOK(cufftResult, CUFFTAPI, name, params, args, CUFFT_INTERNAL_ERROR, CUFFT_SUCCESS, \
+             (fft_check(#name, plan, in_name, in, out_name, out)))
 FFT_EXEC_HOOK(cufftExecC2C, (cufftHandle plan, cufftComplex *idata, cufftComplex *odata, int direction),
               (plan, idata, odata, direction), "idata", idata, "odata", odata)
 FFT_EXEC_HOOK(cufftExecR2C, (cufftHandle plan, cufftReal *idata, cufftComplex *odata), (plan, idata, odata),
@@ -706,6 +682,13 @@ static int dnn_device(cudnnHandle_t h, uintptr_t *stream)
     if (dc_libh_get(DC_LIBH_CUDNN, P(h), &v))
         return (int)v;
     return dc_current_device();
+}
+
+static void dnn_check(cudnnHandle_t h, const char *api, const struct dc_lib_arg *a, unsigned n)
+{
+    uintptr_t stream;
+    int d = dnn_device(h, &stream);
+    lib_check(api, d, stream, a, n);
 }
 
 DC_EXPORT cudnnStatus_t CUDNNWINAPI cudnnCreate(cudnnHandle_t *handle)
@@ -764,45 +747,20 @@ static void dnn_variant_pack(cudnnHandle_t handle, cudnnBackendDescriptor_t vp)
         snprintf(names[i], sizeof names[i], "CUDNN_ATTR_VARIANT_PACK_DATA_POINTERS[uid=%lld]", (long long)uids[i]);
         a[k++] = (struct dc_lib_arg){ .name = names[i], .ptr = P(ptrs[i]), .host_ok = 1 };
     }
-    uintptr_t stream;
-    int d = dnn_device(handle, &stream);
-    lib_check("cudnnBackendExecute", d, stream, a, k);
+    dnn_check(handle, "cudnnBackendExecute", a, k);
 }
 
-DC_EXPORT cudnnStatus_t CUDNNWINAPI cudnnBackendExecute(cudnnHandle_t handle, cudnnBackendDescriptor_t executionPlan,
-                                                       cudnnBackendDescriptor_t variantPack)
-{
-    __typeof__(&cudnnBackendExecute) real = REAL(cudnnBackendExecute);
-    if (!real)
-        return lib_missing("cudnnBackendExecute"), CUDNN_STATUS_NOT_INITIALIZED;
-    if (lib_begin()) {
-        dnn_variant_pack(handle, variantPack);
-        lib_checked();
-    }
-    cudnnStatus_t r = real(handle, executionPlan, variantPack);
-    lib_end(r == CUDNN_STATUS_SUCCESS);
-    return r;
-}
+LIB_HOOK(cudnnStatus_t, CUDNNWINAPI, cudnnBackendExecute,
+    (cudnnHandle_t handle, cudnnBackendDescriptor_t executionPlan, cudnnBackendDescriptor_t variantPack),
+    (handle, executionPlan, variantPack), CUDNN_STATUS_NOT_INITIALIZED, CUDNN_STATUS_SUCCESS,
+    (dnn_variant_pack(handle, variantPack)))
 
 /* The legacy convolutions: alpha and beta are host memory (cuDNN's scaling
  * parameters always are); the tensors and the workspace device memory. */
 #define DNN_HOOK(name, params, args, ...)                                           \
-    DC_EXPORT cudnnStatus_t CUDNNWINAPI name params                                 \
-    {                                                                               \
-        __typeof__(&name) real = REAL(name);                                        \
-        if (!real)                                                                  \
-            return lib_missing(#name), CUDNN_STATUS_NOT_INITIALIZED;                \
-        if (lib_begin()) {                                                          \
-            struct dc_lib_arg a[] = { __VA_ARGS__ };                                \
-            uintptr_t stream;                                                       \
-            int d = dnn_device(handle, &stream);                                    \
-            lib_check(#name, d, stream, a, NARGS(a));                               \
-            lib_checked();                                                          \
-        }                                                                           \
-        cudnnStatus_t r = real args;                                                \
-        lib_end(r == CUDNN_STATUS_SUCCESS);                                         \
-        return r;                                                                   \
-    }
+    LIB_HOOK(cudnnStatus_t, CUDNNWINAPI, name, params, args, CUDNN_STATUS_NOT_INITIALIZED,    \
+             CUDNN_STATUS_SUCCESS,                                                  \
+             (struct dc_lib_arg a[] = { __VA_ARGS__ }; dnn_check(handle, #name, a, NARGS(a))))
 DNN_HOOK(cudnnConvolutionForward,
     (cudnnHandle_t handle, const void *alpha, const cudnnTensorDescriptor_t xDesc, const void *x,
      const cudnnFilterDescriptor_t wDesc, const void *w, const cudnnConvolutionDescriptor_t convDesc,
