@@ -18,6 +18,10 @@
 #  - the report follows report/finding.schema.json.
 . "$ROOT/tests/lib.sh"
 LA=$BUILD/tests/libapi
+# the stand-ins by LD_LIBRARY_PATH too: a sanitizer's dlopen interceptor is
+# the caller the loader sees, so the program's RUNPATH would not find them
+# and the toolkit's real libraries (ld.so.conf) would be loaded instead
+export LD_LIBRARY_PATH="$LA/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 # prog mode options kind severity api argument call-device owner-device alloc-marker|-
 cases="blas buggy - device_mismatch error cublasSgemm_v2 B 0 1 alloc-B
 blas correct - - - - - - - -
