@@ -22,6 +22,7 @@
  * the library's own launches and allocations inside the real call are seen
  * as before. */
 #include "preload/preload.h"
+#include "preload/yield.h"
 #include "core/libcall.h"
 #include "core/driver.h"
 
@@ -72,9 +73,14 @@ static const struct fn fn_table[FN_COUNT] = {
 };
 static void *fn_real[FN_COUNT];
 
+/* The library's definition by its SONAME and version; else (a caller bound
+ * without a version while only another version of the library is loaded
+ * globally) the global scope's default after devcheck: never fail a call
+ * that would succeed without devcheck. */
 static void *resolve_fn(int i, const char *name)
 {
-    return dc_resolve_lib(lib_soname[fn_table[i].lib], name, lib_version[fn_table[i].lib]);
+    void *p = dc_resolve_lib(lib_soname[fn_table[i].lib], name, lib_version[fn_table[i].lib]);
+    return p ? p : dc_next_symbol(name);
 }
 /* The library's own function `name` (typed from its header), or NULL while
  * its library is not loaded. */
