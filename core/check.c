@@ -95,8 +95,8 @@ static uint32_t launch_stack(struct ctx *c)
  * evidence is not acted on: the kernel may never read it). */
 static int migratable(const struct dc_finding *f)
 {
-    return (f->kind == DC_F_DEVICE_MISMATCH && !f->weak) ||
-           (f->kind == DC_F_HOST_MEMORY && !f->alloc_known && f->severity == DC_SEV_ERROR);
+    return !f->weak && ((f->kind == DC_F_DEVICE_MISMATCH) ||
+                        (f->kind == DC_F_HOST_MEMORY && !f->alloc_known && f->severity == DC_SEV_ERROR));
 }
 
 /* Hands the operand (in allocation a, NULL for pageable host memory) to the
@@ -333,6 +333,31 @@ static int quiet_host(const struct dc_launch *l, int pageable)
     return 0;
 }
 
+/* A word whose only evidence is the launch's shape (core/kernels.h): it
+ * proves that the parameter holds this address, not that the kernel uses it
+ * as one (an 8-byte integer could hold the same value), so its finding is at
+ * most a warning, marked weak, and never migrated. */
+static void emit_word(struct ctx *c, struct dc_finding *f, const struct dc_alloc *a, const struct word *w)
+{
+    if (w->ev == DC_EV_LAUNCH_SHAPE) {
+        f->weak = 1;
+        if (f->severity == DC_SEV_ERROR)
+            f->severity = DC_SEV_WARNING;
+    }
+    emit_at(c, f, a, w->arg_offset);
+}
+
+/* Is v in the process's writable memory (heap, stack, an anonymous or
+ * writable mapping), as a launch-shape word must be to be host memory?  A
+ * read-only mapping (a library's code, a file) is no buffer a program hands
+ * a kernel. */
+static int writable_host(uintptr_t v)
+{
+    uintptr_t end;
+    int writable = 0;
+    return dc_maps_lookup(v, &end, &writable, NULL, 0) == DC_MAP_HOST && writable;
+}
+
 /* A word with something to say (resolve gave r, and *a when r == 1): its
  * finding, if the options make one.  Counted in the access matrix. */
 static __attribute__((noinline)) void report_word(struct ctx *c, const struct word *w, int r,
@@ -367,7 +392,7 @@ static __attribute__((noinline)) void report_word(struct ctx *c, const struct wo
                 return;
             f.access = pageable_ok(l) ? "reports pageable memory access (HMM/ATS): legal, slow"
                                       : "cannot access pageable host memory";
-            emit_at(c, &f, a, w->arg_offset);
+            emit_word(c, &f, a, w);
             return;
         case DC_MEM_HOST_PINNED:
         case DC_MEM_HOST_REGISTERED:
@@ -379,7 +404,7 @@ static __attribute__((noinline)) void report_word(struct ctx *c, const struct wo
                 return;
             f.access = a->kind == DC_MEM_HOST_PINNED ? "pinned host memory: legal, read over PCIe"
                                                      : "registered host memory: legal, read over PCIe";
-            emit_at(c, &f, a, w->arg_offset);
+            emit_word(c, &f, a, w);
             return;
         default:
             break;
@@ -403,7 +428,7 @@ static __attribute__((noinline)) void report_word(struct ctx *c, const struct wo
                 f.weak = 1;
             }
         }
-        emit_at(c, &f, a, w->arg_offset);
+        emit_word(c, &f, a, w);
         return;
     }
     dc_report_count_operand(l->device, DC_COL_PAGEABLE);
@@ -412,7 +437,7 @@ static __attribute__((noinline)) void report_word(struct ctx *c, const struct wo
      * and their stack garbage is most often a stale host address (NVIDIA's
      * graphMemoryNodes: validateGPU's negSquareArrays).  Memory devcheck or
      * the driver knows (above) is still checked in every field. */
-    if (w->kind == DC_WK_POINTER_FIELD || quiet_host(l, 1))
+    if (w->kind == DC_WK_POINTER_FIELD || (w->ev == DC_EV_LAUNCH_SHAPE && !writable_host(w->v)) || quiet_host(l, 1))
         return;
     f.kind = DC_F_HOST_MEMORY;
     f.alloc_known = 0;
@@ -421,7 +446,7 @@ static __attribute__((noinline)) void report_word(struct ctx *c, const struct wo
         return;
     f.access = pageable_ok(l) ? "reports pageable memory access (HMM/ATS): legal, slow"
                               : "cannot access pageable host memory";
-    emit_at(c, &f, NULL, w->arg_offset);
+    emit_word(c, &f, NULL, w);
 }
 
 /* The hot path: a clean word (memory of the launch device, managed memory,

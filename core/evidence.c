@@ -4,6 +4,8 @@
 #include "core/hostdwarf.h"
 #include "core/image.h"
 #include "core/mangle.h"
+#include "core/origin.h"
+#include "core/source.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +18,7 @@ const char *dc_evidence_name(int ev)
     static const char *const names[DC_EV_COUNT] = {
         [DC_EV_NONE] = "none",           [DC_EV_SIGNATURE] = "signature", [DC_EV_NUMBA] = "numba",
         [DC_EV_PTX] = "ptx",             [DC_EV_CUBIN] = "cubin",         [DC_EV_DEBUG_INFO] = "debug_info",
+        [DC_EV_DWARF] = "dwarf",         [DC_EV_SOURCE] = "source",       [DC_EV_LAUNCH_SHAPE] = "launch_shape",
     };
     return ev >= 0 && ev < DC_EV_COUNT && names[ev] ? names[ev] : "none";
 }
@@ -163,10 +166,23 @@ static void from_image(struct dc_param *p, const struct dc_img_kernel *img, unsi
     int marks = 0;
     for (unsigned j = 0; j < img->nparams; j++)
         marks |= img->params[j].ptr == DC_IMG_PTR_DECL || img->params[j].ptr == DC_IMG_PTR_KPARAM;
-    if ((q->ptr == DC_IMG_PTR_DECL || q->ptr == DC_IMG_PTR_USE) && p->size == 8)
+    /* a pointer by any evidence first: an integer the PTX uses as an address
+     * (a uint64_t cast to a pointer in the kernel) is one, whatever its
+     * declared type; then what the types say is not a pointer */
+    if (q->dw == DC_DW_POINTER && p->size == 8)
+        set_class(p, DC_PC_POINTER, DC_EV_DWARF);
+    else if (q->src == DC_SRC_POINTER && p->size == 8)
+        set_class(p, DC_PC_POINTER, DC_EV_SOURCE);
+    else if ((q->ptr == DC_IMG_PTR_DECL || q->ptr == DC_IMG_PTR_USE) && p->size == 8)
         set_class(p, DC_PC_POINTER, DC_EV_PTX);
     else if (q->ptr == DC_IMG_PTR_KPARAM && p->size == 8)
         set_class(p, DC_PC_POINTER, DC_EV_CUBIN);
+    else if (q->dw == DC_DW_SCALAR)
+        set_class(p, DC_PC_NONPTR, DC_EV_DWARF);
+    else if (q->dw == DC_DW_AGGREGATE)
+        *aggregate = 1;
+    else if (q->src == DC_SRC_SCALAR)
+        set_class(p, DC_PC_NONPTR, DC_EV_SOURCE);
     else if (q->ptr == DC_IMG_PTR_OTHER_SPACE || q->kind == DC_IMG_FLOAT)
         set_class(p, DC_PC_NONPTR, DC_EV_PTX);
     else if (q->kind == DC_IMG_SCALAR && (p->size < 8 || marks))
@@ -189,6 +205,24 @@ static int words_from(struct dc_kernel *k, unsigned i, const uint8_t *classes, u
     p->words = w;
     set_class(p, DC_PC_WORDS, DC_EV_DEBUG_INFO);
     return 1;
+}
+
+/* The launch's shape, the weakest evidence (report/FORMAT.md, "Kernels
+ * without types"): what nothing typed, in a kernel whose image the program
+ * made or loaded itself, is a pointer parameter when it is exactly 8 bytes
+ * at an 8-byte offset and nothing called it an aggregate -- a word inside a
+ * struct passed by value is never one (its size is not 8), and a closed
+ * library's or a framework's kernel never takes this evidence.  The check
+ * judges such a word weak (core/check.c). */
+static void launch_shape(struct dc_kernel *k, const struct dc_evidence_in *in, const uint8_t *aggregate)
+{
+    if ((in->origin != DC_ORIGIN_PROGRAM && in->origin != DC_ORIGIN_JIT) || (k->nparams && !aggregate))
+        return;
+    for (unsigned i = 0; i < k->nparams; i++) {
+        struct dc_param *p = &k->params[i];
+        if (p->cls == DC_PC_UNKNOWN && p->size == 8 && p->offset % 8 == 0 && !(aggregate && aggregate[i]))
+            set_class(p, DC_PC_POINTER, DC_EV_LAUNCH_SHAPE);
+    }
 }
 
 void dc_kernel_decide(struct dc_kernel *k, const struct dc_evidence_in *in)
@@ -281,12 +315,15 @@ void dc_kernel_decide(struct dc_kernel *k, const struct dc_evidence_in *in)
                     set_class(p, DC_PC_NONPTR, DC_EV_DEBUG_INFO);
                 else if (dw[i].kind == DC_DW_AGGREGATE && dw[i].words && store)
                     (void)words_from(k, i, dw[i].words, &store, &used, cap);
+                if (dw[i].kind == DC_DW_AGGREGATE && aggregate)
+                    aggregate[i] = 1;
             }
         }
         if (dw)
             dc_dwarf_params_free(dw, ndw > (int)n ? (int)n : ndw);
         free(dw);
     }
+    launch_shape(k, in, aggregate);
     free(aggregate);
 
     /* what the launches can prove */

@@ -26,12 +26,15 @@
     X(dwarf_begin_elf) \
     X(dwarf_child) \
     X(dwarf_end) \
+    X(dwarf_formblock) \
     X(dwarf_formref_die) \
     X(dwarf_formstring) \
     X(dwarf_formudata) \
     X(dwarf_getfuncs) \
     X(dwarf_hasattr) \
     X(dwarf_lowpc) \
+    X(dwarf_nextcu) \
+    X(dwarf_offdie) \
     X(dwarf_siblingof) \
     X(dwarf_tag) \
     X(elf_begin) \
@@ -39,6 +42,7 @@
     X(elf_getdata) \
     X(elf_getshdrstrndx) \
     X(elf_kind) \
+    X(elf_memory) \
     X(elf_nextscn) \
     X(elf_strptr) \
     X(elf_version) \
@@ -177,6 +181,26 @@ static int byte_size(Dwarf_Die *t, Dwarf_Word *size)
     return p_dwarf_aggregate_size(t, size) == 0 ? 0 : -1;
 }
 
+/* A member's location as DWARF 2 writes it (nvcc's device DWARF): the
+ * block `DW_OP_plus_uconst N` and nothing else.  0 with *loc, or -1. */
+static int member_block(Dwarf_Attribute *a, Dwarf_Word *loc)
+{
+    Dwarf_Block b;
+    if (p_dwarf_formblock(a, &b) != 0 || b.length < 2 || b.length > 11 || b.data[0] != DW_OP_plus_uconst)
+        return -1;
+    Dwarf_Word v = 0;
+    for (size_t i = 1, shift = 0; i < b.length; i++, shift += 7) {
+        v |= (Dwarf_Word)(b.data[i] & 0x7f) << shift;
+        if (!(b.data[i] & 0x80)) {
+            if (i + 1 != b.length)
+                return -1;              /* more operations follow: not understood */
+            *loc = v;
+            return 0;
+        }
+    }
+    return -1;
+}
+
 /* Classifies the bytes of type t placed at off. */
 static void walk(Dwarf_Die *type, uint8_t *w, uint64_t nbytes, uint64_t off, int depth)
 {
@@ -241,7 +265,7 @@ static void walk(Dwarf_Die *type, uint8_t *w, uint64_t nbytes, uint64_t off, int
             Dwarf_Attribute a;
             Dwarf_Word loc = 0;
             if (p_dwarf_attr(&m, DW_AT_data_member_location, &a)) {
-                if (p_dwarf_formudata(&a, &loc) != 0) {
+                if (p_dwarf_formudata(&a, &loc) != 0 && member_block(&a, &loc) != 0) {
                     /* a location expression (virtual bases): not understood */
                     mark(w, nbytes, off, have_size ? size : 8, DC_WORD_UNKNOWN);
                     return;
@@ -439,6 +463,61 @@ int dc_dwarf_params(const char *name, struct dc_dw_param *out, int max)
     for (unsigned i = 0; i < o->n; i++)
         free(o->path[i]);
     free(o);
+    return n;
+}
+
+/* ---- a kernel image's own DWARF (a cubin built with -G) ------------------------------------------ */
+
+/* Does fn (a device function's DIE) have `name` as its linkage name, or, for
+ * a name that is not mangled (extern "C"), as its name? */
+static int on_image_func(Dwarf_Die *fn, void *arg)
+{
+    struct find_arg *f = arg;
+    Dwarf_Attribute a;
+    const char *ln = NULL, *nm = NULL;
+    if (p_dwarf_attr_integrate(fn, DW_AT_linkage_name, &a) || p_dwarf_attr_integrate(fn, DW_AT_MIPS_linkage_name, &a))
+        ln = p_dwarf_formstring(&a);
+    if (strncmp(f->name, "_Z", 2) && p_dwarf_attr_integrate(fn, DW_AT_name, &a))
+        nm = p_dwarf_formstring(&a);
+    if (((ln && !strcmp(ln, f->name)) || (!ln && nm && !strcmp(nm, f->name))) && has_typed_params(fn)) {
+        f->found = *fn;
+        f->have = 1;
+        return DWARF_CB_ABORT;
+    }
+    return DWARF_CB_OK;
+}
+
+int dc_dwarf_image_params(const void *elf, size_t size, const char *name, struct dc_dw_param *out, int max)
+{
+    if (!elf || size < 64 || !name || !*name || !out || max <= 0)
+        return -1;
+    memset(out, 0, (size_t)max * sizeof *out);
+    if (!hd_ready() || p_elf_version(EV_CURRENT) == EV_NONE)
+        return -1;
+    char *copy = malloc(size);          /* libelf may write to the image it reads */
+    if (!copy)
+        return -1;
+    memcpy(copy, elf, size);
+    int n = -1;
+    Elf *e = p_elf_memory(copy, size);
+    Dwarf *dw = e && p_elf_kind(e) == ELF_K_ELF ? p_dwarf_begin_elf(e, DWARF_C_READ, NULL) : NULL;
+    if (dw) {
+        struct find_arg f = { .name = name };
+        Dwarf_Off off = 0, next;
+        size_t hsize;
+        for (unsigned cus = 0; !f.have && cus < 4096 && p_dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0;
+             cus++, off = next) {
+            Dwarf_Die cu;
+            if (p_dwarf_offdie(dw, off + hsize, &cu))
+                (void)p_dwarf_getfuncs(&cu, on_image_func, &f, 0);
+        }
+        if (f.have)
+            n = params_of(&f.found, out, max);
+        p_dwarf_end(dw);
+    }
+    if (e)
+        p_elf_end(e);
+    free(copy);
     return n;
 }
 

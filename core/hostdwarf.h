@@ -15,6 +15,7 @@
  * per kernel, never per launch. */
 #ifndef DEVCHECK_CORE_HOSTDWARF_H
 #define DEVCHECK_CORE_HOSTDWARF_H
+#include <stddef.h>
 #include <stdint.h>
 
 #pragma GCC visibility push(hidden)
@@ -38,6 +39,11 @@ struct dc_dw_param {
  * describes it).  Free with dc_dwarf_params_free. */
 int dc_dwarf_params(const char *name, struct dc_dw_param *out, int max);
 void dc_dwarf_params_free(struct dc_dw_param *p, int n);
+/* The same from a kernel image's own DWARF: the device function `name`
+ * (its linkage name; an extern "C" kernel's name) in the ELF cubin at elf
+ * (`size` bytes; nvcc -G writes .debug_info there, -g does not), read from
+ * a copy.  The count, or -1 when its DWARF does not describe it. */
+int dc_dwarf_image_params(const void *elf, size_t size, const char *name, struct dc_dw_param *out, int max);
 /* fork handlers of the lock that loads libdw (core/core.c registers them). */
 void dc_hostdwarf_fork_prepare(void);
 void dc_hostdwarf_fork_parent(void);

@@ -1,5 +1,6 @@
 /* image: devcheck's own reader of kernel images (see image.h). */
 #include "core/image.h"
+#include "core/hostdwarf.h"
 
 #include <dlfcn.h>
 #include <pthread.h>
@@ -210,8 +211,26 @@ static void elf_kernel(struct dc_img *img, const char *name, size_t len, const u
     free(kp);
 }
 
+/* What the cubin's own DWARF says of k's parameters (once per kernel; a
+ * count that disagrees with the KPARAM records says nothing). */
+static void elf_dwarf(struct dc_img_kernel *k, const uint8_t *d, size_t n)
+{
+    if (k->dw_read || !k->from_elf || !k->nparams)
+        return;
+    k->dw_read = 1;
+    struct dc_dw_param *dw = calloc(k->nparams, sizeof *dw);
+    int ndw = dw ? dc_dwarf_image_params(d, n, k->name, dw, (int)k->nparams) : -1;
+    for (unsigned i = 0; ndw == (int)k->nparams && i < k->nparams; i++)
+        if (dw[i].kind != DC_DW_UNKNOWN && dw[i].size == k->params[i].size)
+            k->params[i].dw = dw[i].kind;
+    if (dw)
+        dc_dwarf_params_free(dw, ndw > (int)k->nparams ? (int)k->nparams : ndw);
+    free(dw);
+}
+
 static void parse_elf(struct dc_img *img, const uint8_t *d, size_t n)
 {
+    int debug = 0;
     if (n < 64 || memcmp(d, "\177ELF", 4) || d[4] != 2 || d[5] != 1)
         return;
     uint64_t shoff = rd64(d + 0x28);
@@ -236,7 +255,11 @@ static void parse_elf(struct dc_img *img, const uint8_t *d, size_t n)
             continue;                   /* no terminating NUL inside the table */
         if (len > 9 && !memcmp(nm, ".nv.info.", 9))
             elf_kernel(img, nm + 9, len - 9, d + off, (size_t)size);
+        else if (!strcmp(nm, ".debug_info") && size)
+            debug = 1;
     }
+    for (unsigned i = 0; debug && i < img->n; i++)
+        elf_dwarf(&img->k[i], d, n);
 }
 
 /* ---- PTX ------------------------------------------------------------------------------------------- */
@@ -777,6 +800,19 @@ const struct dc_img_kernel *dc_img_find(const struct dc_img *img, const char *na
 }
 
 unsigned dc_img_count(const struct dc_img *img) { return img ? img->n : 0; }
+
+int dc_img_set_source(struct dc_img *img, const char *name, const uint8_t *kinds, unsigned n)
+{
+    struct dc_img_kernel *k = NULL;
+    for (unsigned i = 0; img && name && i < img->n && !k; i++)
+        if (!strcmp(img->k[i].name, name))
+            k = &img->k[i];
+    if (!k || k->nparams != n || !kinds)
+        return 0;
+    for (unsigned i = 0; i < n; i++)
+        k->params[i].src = kinds[i];
+    return 1;
+}
 
 const struct dc_img_kernel *dc_img_at(const struct dc_img *img, unsigned i)
 {

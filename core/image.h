@@ -11,7 +11,9 @@
  *  - PTX text: `.entry` parameter lists (`.ptr` and its state space,
  *    `.align N .b8 name[size]` aggregates, scalar types) and, for a
  *    top-level 64-bit parameter, its use as an address in the body (loaded
- *    with ld.param and converted with cvta.to.global, or dereferenced).
+ *    with ld.param and converted with cvta.to.global, or dereferenced),
+ *  - a cubin's own DWARF (.debug_info, nvcc -G): each parameter's type, read
+ *    with libdw (core/hostdwarf.c) from a copy of the ELF.
  * The sim has a reader of its own: the two share no code.
  *
  * Contract: pure functions of the bytes given (no CUDA); every read is
@@ -48,6 +50,8 @@ struct dc_img_param {
     uint32_t offset, size;
     uint8_t ptr;                /* enum dc_img_ptr */
     uint8_t kind;               /* enum dc_img_kind */
+    uint8_t dw;                 /* enum dc_dw_kind (core/hostdwarf.h): what the cubin's own DWARF (-G) says; 0 nothing */
+    uint8_t src;                /* enum dc_src_kind (core/source.h): what the NVRTC source says; 0 nothing */
 };
 
 struct dc_img_kernel {
@@ -57,6 +61,7 @@ struct dc_img_kernel {
     uint8_t from_elf;           /* offsets and sizes from the cubin's KPARAM records */
     uint8_t from_ptx;           /* the PTX declared it */
     uint8_t layout;             /* offsets and sizes known (from either) */
+    uint8_t dw_read;            /* the DWARF of its cubin was read */
 };
 
 struct dc_img;                  /* the kernels of one image */
@@ -71,6 +76,9 @@ const struct dc_img_kernel *dc_img_find(const struct dc_img *img, const char *na
 unsigned dc_img_count(const struct dc_img *img);
 const struct dc_img_kernel *dc_img_at(const struct dc_img *img, unsigned i);
 void dc_img_free(struct dc_img *img);
+/* What the source says of kernel `name`'s n parameters (core/source.c:
+ * enum dc_src_kind each); 1 when the kernel has exactly n parameters. */
+int dc_img_set_source(struct dc_img *img, const char *name, const uint8_t *kinds, unsigned n);
 
 /* The size of the image at data by its own headers (fatbin, ELF), or its
  * text up to the NUL (PTX), reading at most `avail` bytes; 0 when it is

@@ -1,6 +1,7 @@
 /* images: kernel images and kernel handles seen by devcheck (see images.h;
  * the events are core/core.h's dc_image_*). */
 #include "core/images.h"
+#include "core/source.h"
 #include "core/core.h"
 #include "core/driver.h"
 #include "core/ptrinfo.h"
@@ -357,6 +358,8 @@ static const struct dc_img *parsed_locked(const void *owner)
     if (!im->parse_tried) {
         im->parse_tried = 1;
         im->parsed = dc_img_parse(im->data, im->size);
+        if (im->owned)                  /* a heap image: NVRTC's output? (core/source.h) */
+            (void)dc_source_image(im->data, im->size, im->parsed);
     }
     return im->parsed;
 }

@@ -297,13 +297,14 @@ static void describe(struct dc_kernel *fill, const void *key, int is_kernel)
         have_img = dc_images_kernel(key, fill->is_kernel, fill->name, &img);
     if (have_img)
         in.img = &img;
-    dc_kernel_decide(fill, &in);
     if (proc) {                         /* a record's kernel: the record says who made it */
         int o = proc->kernel_origin ? proc->kernel_origin(key) : -1;
         fill->origin = (uint8_t)(o >= 0 && o < DC_ORIGIN_COUNT ? o : DC_ORIGIN_UNKNOWN);
     } else {
         fill->origin = (uint8_t)dc_images_origin(key, fill->is_kernel, fill->name);
     }
+    in.origin = fill->origin;           /* decides the launch-shape evidence */
+    dc_kernel_decide(fill, &in);
     static const char *const from[] = { "nowhere", "the driver", "its image", "its mangled name" };
     if (fill->layout_known)
         dc_logv(2, "kernel %s (origin %s): %u parameters (layout from %s); %u pointer words checked, %u of unknown "
@@ -439,14 +440,16 @@ void dc_kernels_capabilities(char *buf, unsigned len, int *version)
     if (dc_process_queries()) {
         snprintf(buf, len, "recorded launches: parameter layouts and kernel names from the record; pointers known "
                            "from kernel signatures, and from the images and debug information a devcheck recording "
-                           "carries; unknown words are not checked");
+                           "carries, and the launch shape of a program's own kernel without types (weak); other unknown "
+                           "words are not checked");
         return;
     }
     int layouts = dc_kernels_driver_layouts();
     int names = DC_HAS(cuFuncGetName) && DC_HAS(cuKernelGetName);
     snprintf(buf, len,
              "driver %d.%d: parameter layouts from %s; kernel names from %s; pointers known from kernel "
-             "signatures, images and debug information; unknown words are not checked",
+             "signatures, images, debug information, NVRTC sources, and the launch shape of a program's own kernel "
+             "without types (weak); other unknown words are not checked",
              v / 1000, v % 1000 / 10,
              layouts ? "the driver (cuFuncGetParamInfo), else the kernel images devcheck reads"
                      : "the kernel images devcheck reads only (no cuFuncGetParamInfo before driver 12.4): a kernel "

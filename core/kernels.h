@@ -22,6 +22,11 @@
  *   DC_WORD_NONPTR  proven not a pointer: a builtin scalar, a non-pointer
  *                   field or padding of a known layout, a PTX float or
  *                   .ptr into another state space
+ *   launch shape    a parameter nothing above typed, of exactly 8 bytes at an
+ *                   8-byte offset (not an aggregate), in a kernel of origin
+ *                   program or jit: a DC_PC_POINTER of evidence
+ *                   DC_EV_LAUNCH_SHAPE, weak (core/check.c: at most a
+ *                   warning, never migrated)
  *   DC_WORD_UNKNOWN everything else (an aggregate of unknown layout, a 64-bit
  *                   scalar nothing says anything about)
  * Only PTR and FIELD words are checked (core/check.c); an unknown word
@@ -63,6 +68,10 @@ enum dc_evidence {
     DC_EV_PTX,                  /* PTX declaration or address use */
     DC_EV_CUBIN,                /* the cubin's KPARAM record */
     DC_EV_DEBUG_INFO,           /* the host function's DWARF */
+    DC_EV_DWARF,                /* the image's own DWARF (a cubin built with -G) */
+    DC_EV_SOURCE,               /* the source the program compiled (NVRTC) */
+    DC_EV_LAUNCH_SHAPE,         /* weak: an 8-byte top-level parameter nothing typed, in a kernel the
+                                 * program made or loaded itself (program or jit origin) */
     DC_EV_COUNT
 };
 const char *dc_evidence_name(int ev);           /* "signature", "numba", ... */
@@ -154,6 +163,7 @@ struct dc_evidence_in {
      * record's, dc_process_queries). */
     int (*host_params)(const void *key, struct dc_dw_param *out, int max);
     const void *key;
+    int origin;                         /* enum dc_origin of its image: decides the launch-shape evidence */
 };
 /* Fills k->layout_known, nparams, params (with their classes), layout_from,
  * unchecked, the word counts and word_store from the evidence (k->name is the

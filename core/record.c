@@ -219,10 +219,12 @@ static const char *class_name(const struct dc_kernel *k, unsigned p, uint32_t o)
 static void put_dwarf(struct dc_sbuf *b, const struct dc_param *p)
 {
     /* ... and what its image said: "image": "pointer" (PTX), "kparam" (the
-     * cubin's KPARAM record), "nonptr" */
-    if (p->ev == DC_EV_PTX || p->ev == DC_EV_CUBIN) {
+     * cubin's KPARAM record), "dwarf" (the cubin's own DWARF), "source" (the
+     * NVRTC source), "nonptr" */
+    if (p->ev == DC_EV_PTX || p->ev == DC_EV_CUBIN || p->ev == DC_EV_DWARF || p->ev == DC_EV_SOURCE) {
         if (p->cls == DC_PC_POINTER)
-            dc_sput(b, "\"image\":\"%s\",", p->ev == DC_EV_CUBIN ? "kparam" : "pointer");
+            dc_sput(b, "\"image\":\"%s\",", p->ev == DC_EV_CUBIN ? "kparam" : p->ev == DC_EV_DWARF ? "dwarf"
+                                               : p->ev == DC_EV_SOURCE ? "source" : "pointer");
         else if (p->cls == DC_PC_NONPTR)
             dc_sput(b, "\"image\":\"nonptr\",");
         return;

@@ -8,6 +8,11 @@ if [ ! -f "$cuda_home/include/cuda.h" ] || [ ! -x "$cuda_home/bin/nvcc" ]; then
     echo "devcheck: CUDA toolkit not found at CUDA_HOME=$cuda_home (need include/cuda.h and bin/nvcc); set CUDA_HOME to the toolkit's directory" >&2
     exit 1
 fi
+# NVRTC's header (preload/hooks_nvrtc.c) and library (tests/e2e/untyped_prog links it): part of the toolkit
+if [ ! -f "$cuda_home/include/nvrtc.h" ] || [ ! -e "$cuda_home/lib64/libnvrtc.so" ]; then
+    echo "devcheck: the CUDA toolkit at CUDA_HOME=$cuda_home has no NVRTC (need include/nvrtc.h and lib64/libnvrtc.so: NVIDIA's cuda-nvrtc-dev package)" >&2
+    exit 1
+fi
 # DEB_ARCH (mk/arch.mk): a cross build for that Debian architecture (arm64):
 # $CC is the cross compiler, the libraries are that architecture's packages
 # (dpkg multiarch, beside this machine's), and its programs run under $QEMU

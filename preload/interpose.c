@@ -311,14 +311,26 @@ DC_NO_SANITIZE static const struct drv_entry *hooked_entry(const char *name)
     return NULL;
 }
 
+/* An NVRTC entry point looked up by the program (cuda-bindings through
+ * cuda-pathfinder, CuPy): our wrapper (preload/hooks_nvrtc.c), or NULL. */
+DC_NO_SANITIZE static void *nvrtc_subst(void *handle, const char *name)
+{
+    dc_guard++;
+    void *p = dc_real_dlsym ? dc_real_dlsym(handle, name) : NULL;
+    dc_guard--;
+    return p ? dc_nvrtc_substitute(name, p) : NULL;
+}
+
 void *dc_dlsym_subst(void *handle, const char *name);
 DC_NO_SANITIZE void *dc_dlsym_subst(void *handle, const char *name)
 {
     if (!__atomic_load_n(&dc_real_dlsym, __ATOMIC_ACQUIRE))
         bind_dlsym();
     void *lib;
-    if (dc_lib_dlsym(handle, name, &lib))       /* a library entry point (hooks_lib.c) */
+    if (dc_lib_dlsym(handle, name, &lib)) {     /* a library entry point (hooks_lib.c) */
+        dc_start_if_cuda_loaded();
         return lib ? lib : DC_DLSYM_NULL;
+    }
     const struct drv_entry *e = hooked_entry(name);
     if (!e) {
         if (!dc_guard && name && !strncmp(name, "cupti", 5)) {
@@ -328,6 +340,8 @@ DC_NO_SANITIZE void *dc_dlsym_subst(void *handle, const char *name)
             dc_guard--;
             return p ? dc_cupti_substitute(name, p) : NULL;
         }
+        if (!dc_guard && name && !strncmp(name, "nvrtc", 5))
+            return nvrtc_subst(handle, name);
         dc_start_if_cuda_loaded();
         return NULL;
     }

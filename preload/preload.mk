@@ -8,7 +8,7 @@
 PRELOAD_SO    := $(BUILD)/lib/libdevcheck.so
 PRELOAD_SRCS  := preload/interpose.c preload/startup.c preload/hooks_mem.c preload/hooks_launch.c \
                  preload/hooks_runtime.c preload/hooks_cupti.c preload/hooks_module.c preload/hooks_copy.c \
-                 preload/python.c preload/nvtx.c preload/hooks_lib.c
+                 preload/python.c preload/nvtx.c preload/hooks_nvrtc.c preload/hooks_lib.c
 # the dlsym entry stub, per architecture (ARCH: mk/arch.mk)
 PRELOAD_ASM   := preload/arch_$(ARCH).S
 PRELOAD_OBJS  := $(patsubst %.c,$(BUILD)/obj/%.o,$(PRELOAD_SRCS)) $(patsubst %.S,$(BUILD)/obj/%.o,$(PRELOAD_ASM))

@@ -14,5 +14,8 @@ void *dc_next_symbol(const char *name);
  * found `real` (recorded: the wrapper forwards to it), or NULL when `name` is
  * not a hooked CUPTI entry point (hooks_cupti.c). */
 void *dc_cupti_substitute(const char *name, void *real);
+/* The same for the NVRTC hooks (hooks_nvrtc.c): our wrapper of `name` when
+ * it is one, recording `real` as its real function; else NULL. */
+void *dc_nvrtc_substitute(const char *name, void *real);
 #pragma GCC visibility pop
 #endif

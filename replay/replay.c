@@ -29,6 +29,7 @@
 #include "core/options.h"
 #include "core/origin.h"
 #include "core/ptrinfo.h"
+#include "core/source.h"
 #include "core/registry.h"
 #include "report/json.h"
 #include "report/report.h"
@@ -50,7 +51,7 @@
 struct rparam {
     uint32_t off, size;
     char dwarf[8];              /* "", "pointer", "scalar", "words" (a devcheck recording's) */
-    char image[8];              /* "", "pointer", "kparam", "nonptr" (a devcheck recording's) */
+    char image[8];              /* "", "pointer", "kparam", "dwarf", "source", "nonptr" (a devcheck recording's) */
     char *words;                /* dwarf "words": one letter per word (the launch's: the record's text;
                                  * the kernel's: its own copy) */
 };
@@ -390,6 +391,10 @@ static int kernel_image(const void *key, struct dc_img_kernel *out)
             q->ptr = DC_IMG_PTR_DECL;
         else if (!strcmp(p->image, "kparam"))
             q->ptr = DC_IMG_PTR_KPARAM;
+        else if (!strcmp(p->image, "dwarf"))
+            q->dw = DC_DW_POINTER;
+        else if (!strcmp(p->image, "source"))
+            q->src = DC_SRC_POINTER;
         else if (!strcmp(p->image, "nonptr"))
             q->kind = DC_IMG_FLOAT;         /* what the image says is never a pointer */
     }
@@ -736,7 +741,8 @@ static void judge_launch(struct trace *t, const struct dc_json *rec)
         rp[i].off = (uint32_t)off;
         rp[i].size = (uint32_t)size;
         const char *im = dc_json_str(dc_json_get(p, "image"));
-        if (im && (!strcmp(im, "pointer") || !strcmp(im, "kparam") || !strcmp(im, "nonptr")))
+        if (im && (!strcmp(im, "pointer") || !strcmp(im, "kparam") || !strcmp(im, "nonptr") || !strcmp(im, "dwarf") ||
+                   !strcmp(im, "source")))
             snprintf(rp[i].image, sizeof rp[i].image, "%s", im);
         const char *dw = dc_json_str(dc_json_get(p, "dwarf"));
         if (dw && (!strcmp(dw, "pointer") || !strcmp(dw, "scalar")))

@@ -228,12 +228,24 @@ static int client_hint(struct dc_buf *b, const struct dc_finding *f, enum dc_cli
     }
 }
 
+/* Is the finding's only evidence the launch's shape (core/kernels.h)? */
+static int shape_only(const struct dc_finding *f)
+{
+    return f->evidence && !strcmp(f->evidence, "launch_shape");
+}
+
 /* The fix hint, one sentence (also the JSON "hint"), in the words of the
  * client that launched (report/frames.h). */
 void dc_text_hint(struct dc_buf *b, const struct dc_finding *f, enum dc_client client)
 {
     const struct dc_finding_launch *l = f->launch;
     int d = l->device;
+    if (f->weak && shape_only(f)) {
+        dc_bput(b, "if param %d is a pointer, hand the kernel memory cuda:%d may access (cudaMemcpy, "
+                   "tensor.to(\"cuda:%d\")); devcheck has no type for it: compile with -G or through NVRTC "
+                   "under devcheck to say what it is", f->param, d, d);
+        return;
+    }
     if (f->weak) {
         dc_bput(b, "check the library call that launched it: its device pointers must be memory cuda:%d may access "
                    "(cudaMemcpyPeer, or enable peer access); its scalars may be host pointers it never reads", d);
@@ -414,7 +426,11 @@ void dc_text_finding(struct dc_buf *b, const struct dc_finding *f, const char *k
         text_operand(b, f);
         text_numba_arg(b, f, kname, launch_frames, nl);
     }
-    if (f->weak)
+    if (f->weak && shape_only(f))
+        dc_bput(b, "    evidence: weak: launch shape only: the kernel has no type for this parameter (no mangled "
+                   "name, no debug information, no source seen); it is an 8-byte parameter holding this address, "
+                   "and an 8-byte integer with the same value would look the same\n");
+    else if (f->weak)
         dc_bput(b, "    evidence: weak: the kernel's image came from NVIDIA's closed libraries (origin %s), and "
                    "a closed library's kernel may not read this parameter; check the call at the library's API\n",
                 l->origin ? l->origin : "library");

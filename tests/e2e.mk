@@ -63,3 +63,19 @@ $(E2E_BUILD)/sync_rawkernel: tests/e2e/sync_rawkernel.cu
 $(E2E_BUILD)/rawkernel.cubin: tests/e2e/rawkernel.cu
 	@mkdir -p $(@D)
 	$(NVCC) -cubin -arch=sm_80 -o $@ $<
+
+# Kernels without types (issue 28, tests/e2e/untyped.sh): an extern "C"
+# kernel's cubin without and with its own DWARF (-G; -g alone writes none),
+# loaded through the driver API.
+ALL += $(E2E_BUILD)/untyped_prog $(E2E_BUILD)/untyped.cubin $(E2E_BUILD)/untyped_G.cubin
+TESTS += tests/e2e/untyped.sh
+$(E2E_BUILD)/untyped_prog: tests/e2e/untyped_prog.cu
+	@mkdir -p $(@D)
+	$(NVCC) $(ALL_NVCCFLAGS) -o $@ $< -L$(CUDA_HOME)/lib64/stubs -lcuda -L$(CUDA_HOME)/lib64 -lnvrtc \
+	    -Xlinker -rpath=$(CUDA_HOME)/lib64
+$(E2E_BUILD)/untyped.cubin: tests/e2e/untyped.cu
+	@mkdir -p $(@D)
+	$(NVCC) -cubin -arch=sm_80 -o $@ $<
+$(E2E_BUILD)/untyped_G.cubin: tests/e2e/untyped.cu
+	@mkdir -p $(@D)
+	$(NVCC) -cubin -arch=sm_80 -G -o $@ $<

@@ -33,7 +33,14 @@ $(UNIT_DIR)/test_check: UNIT_EXTRA_LIBS := -lstdc++
 EVIDENCE_DIR  := $(UNIT_DIR)/evidence
 EVIDENCE_GEN  := -gencode arch=compute_80,code=[sm_80,compute_80]
 EVIDENCE_IMGS := $(addprefix $(EVIDENCE_DIR)/,evidence.fatbin evidence_lz4.fatbin evidence_size.fatbin \
-                   evidence.cubin evidence.ptx evidence_ptr.ptx evidence_ptr.cubin)
+                   evidence.cubin evidence.ptx evidence_ptr.ptx evidence_ptr.cubin untyped.cubin untyped_G.cubin)
+# an extern "C" kernel's cubin without and with its own DWARF (-G)
+$(EVIDENCE_DIR)/untyped.cubin: tests/e2e/untyped.cu
+	@mkdir -p $(@D)
+	$(NVCC) -arch=sm_80 -cubin -o $@ $<
+$(EVIDENCE_DIR)/untyped_G.cubin: tests/e2e/untyped.cu
+	@mkdir -p $(@D)
+	$(NVCC) -arch=sm_80 -cubin -G -o $@ $<
 $(EVIDENCE_DIR)/evidence.fatbin: tests/unit/evidence_kernels.cu
 	@mkdir -p $(@D)
 	$(NVCC) $(EVIDENCE_GEN) -fatbin -o $@ $<

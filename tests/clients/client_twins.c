@@ -48,3 +48,21 @@ void simcuda_twin_add(void **args, const unsigned grid[3], const unsigned block[
     for (unsigned long i = 0; i < threads(grid, block) && (int64_t)i < n; i++)
         out[i] = x[i] + y[i];
 }
+
+/* Kernels without types (tests/e2e/untyped.cu, tests/clients/untyped.py):
+ * extern "C" void scale_rows(int n, float a, float *x, long long m, struct untyped_s s) */
+struct untyped_s {
+    float *p;
+    long long n;
+};
+EXPORT void simcuda_twin_scale_rows(void **args, const unsigned grid[3], const unsigned block[3]);
+void simcuda_twin_scale_rows(void **args, const unsigned grid[3], const unsigned block[3])
+{
+    int n = *(int *)args[0];
+    float a = *(float *)args[1];
+    float *x = *(float **)args[2];
+    long long m = *(long long *)args[3];
+    const struct untyped_s *s = (const struct untyped_s *)args[4];
+    for (unsigned long i = 0; i < threads(grid, block) && i < (unsigned long)n; i++)
+        x[i] = x[i] * a + (float)(m & 1) + (float)(s->n & 1);
+}

@@ -118,9 +118,11 @@ EOT
 ) || failed="$failed bypass"
 # A kernel without types names its culprit (CuPy's RawKernel handed a numpy
 # pointer; tests/e2e/sync_rawkernel.cu): an extern "C" kernel in a cubin,
-# every word of unknown meaning, param 0 pageable host memory, param 1
-# cuda:0's own memory.  The async_error lists param 0 first, as pageable host
-# memory cuda:0 may not access, and names it as the operand; param 1 after it.
+# no types, param 0 pageable host memory, param 1 cuda:0's own memory.  Both
+# are 8-byte parameters: the launch's shape makes them pointer words (weak),
+# so the launch itself gives a host_memory warning for param 0; the
+# async_error lists param 0 first, as pageable host memory cuda:0 may not
+# access, and names it as the operand; param 1 after it.
 (
     t=$TMPD/rawkernel
     PROG=$BUILD/tests/e2e/sync_rawkernel
@@ -135,13 +137,19 @@ errs = [r for r in recs if r["type"] == "finding" and r["kind"] == "async_error"
 got = [[(o["param"], o["memory"], o["owner_device"], o["access"], o["word"]) for o in r["operands"]] +
        [(r["operand"] or {}).get("param"), (r["operand"] or {}).get("memory"), r["kernel_mangled"], r.get("origin")]
        for r in errs]
-want = [[(0, "pageable", -1, "no access", "unknown"), (1, "device", 0, "accessible", "unknown"),
+want = [[(0, "pageable", -1, "no access", "pointer_param"), (1, "device", 0, "accessible", "pointer_param"),
          0, "pageable", "add1", "jit"]]
 if got != want:
     print("    got  %r\n    want %r" % (got, want), file=sys.stderr)
     sys.exit(1)
+hm = [(r["severity"], r["operand"]["param"], r["operand"]["evidence"], r.get("weak_evidence"))
+      for r in recs if r["type"] == "finding" and r["kind"] == "host_memory"]
+if hm != [("warning", 0, "launch_shape", True)]:
+    print("    host_memory at the launch: got %r" % hm, file=sys.stderr)
+    sys.exit(1)
 PY
-    expect_grep '^      param 0, word \+0 = 0x[0-9a-f]+: pageable host memory \[a word of unknown meaning: a suspect\]; cuda:0 may not access it$' "$t.err"
+    expect_grep '^      param 0, word \+0 = 0x[0-9a-f]+: pageable host memory; cuda:0 may not access it$' "$t.err"
+    expect_grep '^    evidence: weak: launch shape only: ' "$t.err"
     expect_grep '^    operand: param 0, word \+0 = 0x[0-9a-f]+: pageable host memory ' "$t.err"
 ) || failed="$failed rawkernel"
 [ -z "$failed" ] || fail "sync=1 wrong for:$failed"

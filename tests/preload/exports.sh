@@ -5,7 +5,8 @@
 # exit and __libc_start_main, devcheck_framework_error (the Python hook's entry)
 # and InitializeInjectionNvtx2 (the NVTX injection), with the right symbol
 # versions (runtime hooks also under cudart 12 / 11.0 versions where the entry
-# point exists there; CUPTI hooks under libcupti's 13 and 12; glibc's at the
+# point exists there; CUPTI hooks under libcupti's 13 and 12, NVRTC hooks under
+# libnvrtc's 13 and 12; glibc's at the
 # target architecture's versions).
 . "$ROOT/tests/preload/common.sh"
 need "$DEVCHECK_LIB"
@@ -15,6 +16,7 @@ nm -D --defined-only "$DEVCHECK_LIB" | awk '$2 != "A" { print $3 }' | sort >"$TM
     cat <<'EOC' | ${CC:-gcc} -E -P -I"$ROOT" -x c - | tr -d ' ' | tr ';' '\n' | sed '/^$/d'
 #define DC_DRV(n, r) n@@DEVCHECK_1;
 #define DC_CUPTI(n) n@@libcupti.so.13;n@libcupti.so.12;
+#define DC_NVRTC(n) n@@libnvrtc.so.13;n@libnvrtc.so.12;
 #define OLD_DC_CUDA13(n)
 #define OLD_DC_CUDA12(n) n@libcudart.so.12;
 #define OLD_DC_CUDA11(n) n@libcudart.so.12;n@libcudart.so.11.0;

@@ -6,9 +6,9 @@
 #    host memory are counted, not reported);
 #  - probe_pageable: exactly one host_memory error, param 0, kernel
 #    `k_copy(float const*, float*, int)`, on cuda:0;
-#  - cupy_bug (an extern "C" RawKernel, no types): no error, and the replay
-#    says what the record shows (param 0 holds pageable host memory) and why
-#    it is not judged (a word of unknown meaning: the name is not mangled);
+#  - cupy_bug (an extern "C" RawKernel, no types): no error; one warning,
+#    host_memory at param 0, whose only evidence is the launch's shape (an
+#    8-byte parameter of a JIT kernel holding a heap address: weak);
 #  - the same findings whether the trace is gzip'd or plain;
 #  - a malformed line and a truncated last line are named (file:line) and
 #    the other lines still judged; a missing file is an error naming it
@@ -73,11 +73,13 @@ cp "$T/probe_pageable.jsonl.gz" "$TMPD/--json"
 expect_eq "a trace named --json after --: exit status" 1 "$?"
 expect_eq "a trace named --json after --: errors and warnings" "1 0" "$(summary "$TMPD/dash.json")"
 
-# cupy_bug: no error; what the record shows and why it is not judged
+# cupy_bug: no error; the launch shape's weak warning at param 0
 replay cb "$T/cupy_bug.jsonl.gz"
 expect_eq "cupy_bug: exit status" 0 "$(cat "$TMPD/cb.rc")"
-expect_eq "cupy_bug: errors and warnings" "0 0" "$(summary "$TMPD/cb.json")"
-expect_grep 'cupy_bug.jsonl.gz:2: add1 param 0 \(\+0\) holds 0x28aa7df0, pageable host memory \(rw-p \[heap\]\), in a word of unknown meaning: not judged \(its name is not mangled \(extern "C"\)' "$TMPD/cb.err"
+expect_eq "cupy_bug: errors and warnings" "0 1" "$(summary "$TMPD/cb.json")"
+expect_grep '^==devcheck== WARNING: host_memory: kernel add1 launched on cuda:0' "$TMPD/cb.err"
+expect_grep '^    operand: param 0, word \+0 = 0x28aa7df0: pageable host memory' "$TMPD/cb.err"
+expect_grep '^    evidence: weak: launch shape only: ' "$TMPD/cb.err"
 
 # plain (not gzip'd) traces give the same findings
 gzip -dc "$T/probe_pageable.jsonl.gz" >"$TMPD/probe_pageable.jsonl"

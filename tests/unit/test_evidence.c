@@ -24,8 +24,10 @@
 #include "core/kernels.h"
 #include "core/mangle.h"
 #include "core/options.h"
+#include "core/origin.h"
 #include "core/ptrinfo.h"
 #include "core/registry.h"
+#include "core/source.h"
 #include "report/report.h"
 #include "tests/unit/unit.h"
 
@@ -320,9 +322,9 @@ static void test_classes(void)
     dc_kernel_release_tmp(&k);
 
     /* no driver layout: the image's; classes from its PTX */
-    struct dc_img_param ip[] = { { 0, 8, DC_IMG_PTR_USE, DC_IMG_SCALAR }, { 8, 8, DC_IMG_PTR_NONE, DC_IMG_SCALAR },
-                                 { 16, 4, DC_IMG_PTR_NONE, DC_IMG_SCALAR } };
-    struct dc_img_kernel ik = { "ev_plain", 3, ip, 0, 1, 1 };
+    struct dc_img_param ip[] = { { 0, 8, DC_IMG_PTR_USE, DC_IMG_SCALAR, 0, 0 }, { 8, 8, DC_IMG_PTR_NONE, DC_IMG_SCALAR, 0, 0 },
+                                 { 16, 4, DC_IMG_PTR_NONE, DC_IMG_SCALAR, 0, 0 } };
+    struct dc_img_kernel ik = { "ev_plain", 3, ip, 0, 1, 1, 0 };
     decide(&k, "ev_plain", NULL, -1, 0, &ik);
     CHECK(k.layout_known && k.layout_from == DC_LAYOUT_IMAGE && k.nparams == 3);
     CHECK(k.params[0].cls == DC_PC_POINTER && k.params[0].ev == DC_EV_PTX);
@@ -384,6 +386,21 @@ static struct dc_report_stats stats(void)
     struct dc_report_stats s;
     dc_report_stats(&s);
     return s;
+}
+
+/* The text of the report file `name` the scenario wrote (its first 64 KiB;
+ * empty if none), in a buffer the next call reuses. */
+static const char *report_text(const char *name)
+{
+    static char text[1 << 16];
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", outdir, name);
+    FILE *f = fopen(path, "r");
+    size_t n = f ? fread(text, 1, sizeof text - 1, f) : 0;
+    text[n] = 0;
+    if (f)
+        fclose(f);
+    return text;
 }
 
 static void scenario(const char *opts)
@@ -485,14 +502,7 @@ static void test_check_classes(void)
     dc_check_async_error(&l, "CUDA_ERROR_ILLEGAL_ADDRESS");
     CHECK_EQ_LL(stats().findings, 1);
     dc_report_finish();
-    char path[4096];
-    snprintf(path, sizeof path, "%s/evidence.log", outdir);
-    FILE *f = fopen(path, "r");
-    static char log[1 << 16];
-    size_t n = f ? fread(log, 1, sizeof log - 1, f) : 0;
-    log[n] = 0;
-    if (f)
-        fclose(f);
+    const char *log = report_text("evidence.log");
     CHECK_STR_CONTAINS(log, "param 1, word +24 = 0x520000001040: device memory owned by cuda:1 [a word of unknown "
                             "meaning: a suspect]; cuda:0 may not access it");
     CHECK_STR_CONTAINS(log, "operand: param 1, word +24 = 0x520000001040");
@@ -511,6 +521,225 @@ static void test_check_classes(void)
     struct dc_alloc got;
     CHECK(dc_reg_lookup(0x530000000010ull, &got) != 0);
     CHECK(dc_reg_lookup(D1 + 8, &got) == 0 && !got.from_driver);
+}
+
+/* ---- kernels without types: the launch's shape ----------------------------------------------- */
+
+static void decide_from(struct dc_kernel *k, const struct dc_img_kernel *img, int origin)
+{
+    memset(k, 0, sizeof *k);
+    k->name = strdup(img->name);
+    struct dc_evidence_in in = { .name = img->name, .ndriver = -1, .driver_why = "test", .img = img,
+                                 .origin = origin };
+    dc_kernel_decide(k, &in);
+}
+
+/* scale_rows(int n, float a, float *x, long long m, S s) as a cubin's KPARAM
+ * records give it (sizes only), plus an 8-byte struct the PTX calls .b8[8]:
+ * only the two top-level 8-byte parameters at 8-byte offsets take the
+ * launch's shape, and only in a kernel the program loaded itself. */
+static void test_shape_classes(void)
+{
+    struct dc_img_param ip[] = { { 0, 4, 0, 0, 0, 0 }, { 4, 4, 0, 0, 0, 0 }, { 8, 8, 0, 0, 0, 0 }, { 16, 8, 0, 0, 0, 0 },
+                                 { 24, 16, 0, 0, 0, 0 }, { 40, 8, 0, DC_IMG_AGGREGATE, 0, 0 } };
+    struct dc_img_kernel ik = { "scale_rows", 6, ip, 1, 0, 1, 0 };
+    struct dc_kernel k;
+    for (int o = 0; o < DC_ORIGIN_COUNT; o++) {
+        decide_from(&k, &ik, o);
+        int shape = o == DC_ORIGIN_PROGRAM || o == DC_ORIGIN_JIT;
+        CHECK(k.layout_known && k.nparams == 6);
+        if (k.nparams == 6) {
+            CHECK_EQ_LL(k.params[0].cls, DC_PC_NONPTR);
+            CHECK_EQ_LL(k.params[2].cls, shape ? DC_PC_POINTER : DC_PC_UNKNOWN);
+            CHECK_EQ_LL(k.params[2].ev, shape ? DC_EV_LAUNCH_SHAPE : DC_EV_NONE);
+            CHECK_EQ_LL(k.params[3].cls, shape ? DC_PC_POINTER : DC_PC_UNKNOWN);
+            CHECK_EQ_LL(k.params[4].cls, DC_PC_UNKNOWN);    /* a struct by value: never */
+            CHECK_EQ_LL(k.params[5].cls, DC_PC_UNKNOWN);    /* an 8-byte aggregate: never */
+        }
+        dc_kernel_release_tmp(&k);
+    }
+    /* a declared integer the PTX uses as an address (a uint64_t cast to a
+     * pointer in the kernel) is a pointer: a use beats a type */
+    ip[3].src = DC_SRC_SCALAR;
+    ip[3].ptr = DC_IMG_PTR_USE;
+    decide_from(&k, &ik, DC_ORIGIN_JIT);
+    CHECK(k.nparams == 6 && k.params[3].cls == DC_PC_POINTER && k.params[3].ev == DC_EV_PTX);
+    dc_kernel_release_tmp(&k);
+    ip[3].ptr = DC_IMG_PTR_NONE;
+    decide_from(&k, &ik, DC_ORIGIN_JIT);
+    CHECK(k.nparams == 6 && k.params[3].cls == DC_PC_NONPTR && k.params[3].ev == DC_EV_SOURCE);
+    dc_kernel_release_tmp(&k);
+    ip[3].src = 0;
+    /* stronger evidence wins: the PTX's pointer marks make the others numbers */
+    ip[2].ptr = DC_IMG_PTR_KPARAM;
+    ip[3].kind = DC_IMG_SCALAR;
+    decide_from(&k, &ik, DC_ORIGIN_JIT);
+    CHECK(k.nparams == 6 && k.params[2].ev == DC_EV_CUBIN && k.params[3].cls == DC_PC_NONPTR);
+    dc_kernel_release_tmp(&k);
+}
+
+/* scale_rows(int n, float a, float *x, long long m, struct s) in a cubin
+ * (tests/e2e/untyped.cu): plain, sizes only, so x and m take the launch's
+ * shape; built with -G, its own DWARF types x as a pointer, m as an integer
+ * and s as an aggregate, and the launch's shape is not needed. */
+static void test_image_dwarf(void)
+{
+    for (int g = 0; g < 2; g++) {
+        size_t n;
+        unsigned char *b = slurp(g ? "untyped_G.cubin" : "untyped.cubin", &n);
+        struct dc_img *img = b ? dc_img_parse(b, n) : NULL;
+        const struct dc_img_kernel *ik = img ? dc_img_find(img, "scale_rows") : NULL;
+        CHECK(ik && ik->nparams == 5);
+        if (ik && ik->nparams == 5) {
+            struct dc_kernel k;
+            decide_from(&k, ik, DC_ORIGIN_JIT);
+            CHECK_EQ_LL(k.params[2].cls, DC_PC_POINTER);
+            CHECK_EQ_LL(k.params[2].ev, g ? DC_EV_DWARF : DC_EV_LAUNCH_SHAPE);
+            CHECK_EQ_LL(k.params[3].cls, g ? DC_PC_NONPTR : DC_PC_POINTER);
+            CHECK_EQ_LL(k.params[4].cls, DC_PC_UNKNOWN);
+            CHECK_EQ_LL(k.params[0].cls, DC_PC_NONPTR);
+            dc_kernel_release_tmp(&k);
+        }
+        dc_img_free(img);
+        free(b);
+    }
+}
+
+/* ---- NVRTC sources ---------------------------------------------------------------------------- */
+
+static void src_collect(void *arg, const char *name, int extern_c, const struct dc_src_param *p, unsigned n)
+{
+    char *out = arg;
+    size_t l = strlen(out);
+    l += (size_t)snprintf(out + l, 4096 - l, "%s%s:", name, extern_c ? "(C)" : "");
+    for (unsigned i = 0; i < n && l < 4000; i++)
+        l += (size_t)snprintf(out + l, 4096 - l, "%s%c%u", i ? "," : "",
+                              p[i].kind == DC_SRC_POINTER ? 'P' : p[i].kind == DC_SRC_SCALAR ? 'S' : 'U', p[i].size);
+    snprintf(out + l, 4096 - l, ";");
+}
+
+static const char untyped_src[] =
+    "struct untyped_s { float *p; long long n; };\n"
+    "extern \"C\" __global__ void scale_rows(int n, float a, float *x, long long m, struct untyped_s s)\n"
+    "{ int i = threadIdx.x; if (i < n) x[i] = x[i] * a + (float)(m & 1) + (float)(s.n & 1); }\n";
+
+static void test_source(void)
+{
+    static char got[4096];
+    const char *src =
+        "// __global__ void fake(int *p) in a comment\n"
+        "/* extern \"C\" __global__ void fake2(int *p) */\n"
+        "#define K(x) __global__ void x(float *p) \\\n  { }\n"
+        "K(m1)\n"
+        "const char *s = \"__global__ void fake3(int *p)\";\n"
+        "extern \"C\" __global__ void scale(float *x, float a, int n) { x[0] = a * n; }\n"
+        "extern \"C\" {\n"
+        "  __global__ void __launch_bounds__(256, 2) k2(const double* __restrict__ a, unsigned long long m,\n"
+        "                                               MyStruct s, int &r) { }\n"
+        "  __global__ void fp(void (*cb)(int), float x[4], long n, unsigned u, size_t z = 4) { }\n"
+        "  __global__ void va(int n, ...) { }\n"
+        "}\n"
+        "template <typename T> __global__ void t(T *x, int n) { }\n"
+        "__global__ void cpp(float *x, int, std::size_t q, Foo<float *> f) { }\n"
+        "extern \"C\" __global__ void none(void) { }\n";
+    got[0] = 0;
+    unsigned n = dc_source_parse(src, 0, src_collect, got);
+    CHECK_EQ_LL(n, 5);
+    const char *want = "scale(C):P8,S4,S4;k2(C):P8,S8,U0,U0;fp(C):U0,P8,S8,S4,S8;cpp:P8,S4,U0,U0;none(C):;";
+    if (strcmp(got, want))
+        fprintf(stderr, "parsed %s\n  want %s\n", got, want);
+    CHECK(!strcmp(got, want));
+    /* malformed text: an answer, no crash */
+    got[0] = 0;
+    CHECK_EQ_LL(dc_source_parse("extern \"C\" __global__ void broken(float *x, int", 0, src_collect, got), 0);
+    CHECK_EQ_LL(dc_source_parse("__global__ (((", 0, src_collect, got), 0);
+    CHECK_EQ_LL(dc_source_parse("\"unterminated __global__ void z(int *p) {}", 0, src_collect, got), 0);
+
+    /* a program's output linked to the module loaded from the same bytes:
+     * scale_rows's x is a pointer by its source, m an integer */
+    size_t sz;
+    unsigned char *cubin = slurp("untyped.cubin", &sz);
+    if (!cubin)
+        return;
+    dc_source_reset();
+    const void *prog = (const void *)0x1234;
+    dc_source_program(prog, untyped_src);
+    dc_source_output(prog, cubin, sz);
+    dc_source_destroyed(prog);                      /* the output stays known */
+    unsigned char *loaded = malloc(sz);             /* the copy cuModuleLoadData is given */
+    memcpy(loaded, cubin, sz);
+    struct dc_img *img = dc_img_parse(loaded, sz);
+    CHECK_EQ_LL(dc_source_image(loaded, sz, img), 1);
+    const struct dc_img_kernel *ik = dc_img_find(img, "scale_rows");
+    CHECK(ik && ik->nparams == 5);
+    if (ik && ik->nparams == 5) {
+        struct dc_kernel k;
+        decide_from(&k, ik, DC_ORIGIN_JIT);
+        CHECK_EQ_LL(k.params[2].cls, DC_PC_POINTER);
+        CHECK_EQ_LL(k.params[2].ev, DC_EV_SOURCE);
+        CHECK_EQ_LL(k.params[3].cls, DC_PC_NONPTR);     /* the integer: quiet whatever it holds */
+        CHECK_EQ_LL(k.params[4].cls, DC_PC_UNKNOWN);    /* the struct */
+        dc_kernel_release_tmp(&k);
+    }
+    dc_img_free(img);
+    /* other bytes (one changed) are another module: nothing */
+    loaded[sz / 2] ^= 1;
+    img = dc_img_parse(loaded, sz);
+    CHECK_EQ_LL(dc_source_image(loaded, sz, img), 0);
+    dc_img_free(img);
+    dc_source_reset();
+    free(loaded);
+    free(cubin);
+}
+
+/* One launch on cuda:0 (origin jit) of a kernel whose param 0 has only the
+ * launch's shape and param 1 is a 16-byte struct nothing describes. */
+static unsigned shape_moves;            /* operands handed to mode=migrate */
+
+static int shape_launch(uintptr_t x, const uintptr_t s[2])
+{
+    struct dc_moves m;
+    memset(&m, 0, sizeof m);
+    struct dc_param params[] = { { 0, 8, DC_PC_POINTER, DC_EV_LAUNCH_SHAPE, NULL },
+                                 { 8, 16, DC_PC_UNKNOWN, DC_EV_NONE, NULL } };
+    void *args[] = { &x, (void *)s };
+    struct dc_launch l = {
+        .kernel = "scale_rows", .kernel_key = (void *)0x78, .api = "cuLaunchKernel", .device = 0,
+        .current_device = -1, .args = args, .params = params, .nparams = 2, .layout_known = 1,
+        .origin = DC_ORIGIN_JIT, .moves = &m,
+    };
+    int e = dc_check_launch(&l);
+    shape_moves += m.n;
+    dc_check_moves_report(&l, &m);
+    return e;
+}
+
+static void test_shape_check(const char *opts)
+{
+    scenario(opts);
+    uintptr_t zero[2] = { 0, 0 };
+    /* the launch device's own memory (or an integer equal to its address): nothing */
+    CHECK_EQ_LL(shape_launch(D0 + 8, zero), 0);
+    /* a by-value struct with stale pointers (another device's, the heap): nothing */
+    void *heap = malloc(64);
+    uintptr_t stale[2] = { D1 + 8, (uintptr_t)heap };
+    CHECK_EQ_LL(shape_launch(D0, stale), 0);
+    CHECK_EQ_LL(stats().findings, 0);
+    /* another device's memory, pageable host memory: found, never an error */
+    CHECK_EQ_LL(shape_launch(D1 + 8, zero), 0);
+    CHECK_EQ_LL(shape_launch((uintptr_t)heap, zero), 0);
+    /* a read-only mapping (code) is no buffer: nothing */
+    CHECK_EQ_LL(shape_launch((uintptr_t)&shape_launch, zero), 0);
+    struct dc_report_stats s = stats();
+    CHECK_EQ_LL(s.errors, 0);
+    CHECK_EQ_LL(s.warnings, 2);
+    CHECK_EQ_LL(shape_moves, 0);
+    dc_report_finish();
+    free(heap);
+    const char *js = report_text("evidence.json");
+    CHECK_STR_CONTAINS(js, "\"evidence\":\"launch_shape\"");
+    CHECK_STR_CONTAINS(js, "\"weak_evidence\":true");
+    CHECK(!strstr(js, "\"action\":\"migrated\""));
 }
 
 /* ---- /proc/self/maps as NVIDIA's driver leaves it ------------------------------------------------ */
@@ -608,8 +837,15 @@ static void test_fuzz(unsigned rounds)
         }
         (void)dc_sig_params(buf, sp, 16);
     }
+    /* the NVRTC source parser on mutated and cut sources */
+    for (unsigned r = 0; r < rounds / 8; r++) {
+        char text[sizeof untyped_src];
+        memcpy(text, untyped_src, sizeof text);
+        mutate((unsigned char *)text, sizeof text - 1);
+        (void)dc_source_parse(text, rnd(sizeof text), NULL, NULL);
+    }
     static const char *files[] = { "evidence.fatbin", "evidence_lz4.fatbin", "evidence_size.fatbin",
-                                   "evidence.cubin", "evidence.ptx", "evidence_ptr.cubin" };
+                                   "evidence.cubin", "evidence.ptx", "evidence_ptr.cubin", "untyped_G.cubin" };
     for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
         size_t n;
         unsigned char *orig = slurp(files[f], &n);
@@ -696,6 +932,11 @@ int main(int argc, char **argv)
     test_images();
     test_classes();
     test_check_classes();
+    test_shape_classes();
+    test_image_dwarf();
+    test_source();
+    test_shape_check("");
+    test_shape_check("mode=migrate:host_memory=error");
     test_maps();
     test_fuzz(rounds);
     return unit_done("test_evidence");
