@@ -124,3 +124,13 @@ const char *dc_capture_conflict(CUstream s, int migrate)
                "capture";
     return NULL;
 }
+
+int dc_stream_captured(CUstream s)
+{
+    CUstreamCaptureStatus st = CU_STREAM_CAPTURE_STATUS_NONE;
+    if (!DC_HAS(cuStreamIsCapturing))
+        return 0;
+    if (DC_CALL(cuStreamIsCapturing, s, &st) != CUDA_SUCCESS)
+        return 1;
+    return st != CU_STREAM_CAPTURE_STATUS_NONE;
+}

@@ -26,6 +26,11 @@
  * atomic load while no capture is in progress; otherwise takes the table's
  * lock and may ask the driver this thread's interaction mode.  Guard held. */
 const char *dc_capture_conflict(CUstream s, int migrate);
+/* Is stream s capturing (cuStreamIsCapturing)?  When the driver cannot
+ * say (e.g. another stream captures in global mode and this is the legacy
+ * stream), 1: devcheck then leaves it alone.  0 without the entry point.
+ * Guard held. */
+int dc_stream_captured(CUstream s);
 
 /* fork handlers of the table's lock (core/core.c registers them); the child
  * forgets every capture (none is in progress in a fresh process's view). */

@@ -11,6 +11,7 @@
  * (struct dc_finding_launch) made, only when the launch has a finding. */
 #include "core/check.h"
 #include "core/blocks.h"
+#include "core/libcall.h"
 #include "core/driver.h"
 #include "core/filter.h"
 #include "core/options.h"
@@ -218,6 +219,7 @@ struct word {
     uintptr_t v;
     enum dc_word_kind kind;
     int ev;                     /* enum dc_evidence */
+    const char *arg;            /* a library call's argument name (dc_check_libcall); NULL in a launch */
 };
 
 /* Memory the launch device owns (or managed memory): nothing to say. */
@@ -289,6 +291,7 @@ static void collect_word(struct ctx *c, const struct word *w)
     o.word_offset = w->offset;
     o.address = w->v;
     o.word = w->kind;
+    o.argument = w->arg;
     struct dc_alloc tmp;
     const struct dc_alloc *a = NULL;
     int r = resolve(c->l, w->v, &a, &tmp);
@@ -378,6 +381,7 @@ static __attribute__((noinline)) void report_word(struct ctx *c, const struct wo
     f.address = w->v;
     f.word = w->kind;
     f.evidence = w->ev ? dc_evidence_name(w->ev) : NULL;
+    f.argument = w->arg;
     int skip;
     if (r == 1) {
         struct dc_alloc copy = *a;      /* a may live in the registry's cache: later lookups reuse it */
@@ -427,6 +431,8 @@ static __attribute__((noinline)) void report_word(struct ctx *c, const struct wo
             f.severity = DC_SEV_ERROR;
             f.access = denied_note(a->kind);
             if (l->origin == DC_ORIGIN_LIBRARY) {
+                if (dc_libcall_active)          /* its library call was checked at its API */
+                    return;
                 f.severity = DC_SEV_WARNING;    /* weak evidence: check the call at the library's API */
                 f.weak = 1;
             }
@@ -673,6 +679,108 @@ int dc_check_launch(const struct dc_launch *l)
     return c.errors;
 }
 
+/* async_error: operand o is the suspect, with its allocation. */
+static void suspect(struct dc_finding *f, const struct dc_opnd *o)
+{
+    f->has_operand = 1;
+    f->param = o->param;
+    f->word_offset = o->word_offset;
+    f->address = o->address;
+    f->alloc_known = o->alloc_known;
+    f->alloc = o->alloc;
+    f->word = o->word;
+    f->access = f->alloc_known ? denied_note(f->alloc.kind) : "cannot access pageable host memory";
+}
+
+/* ---- library calls (core/libcall.h) ---------------------------------------------------- */
+
+/* A library call as a launch without a kernel: its identity (the dedup
+ * key, the stack cache's) is the entry point's name; judged by the strict
+ * rules (the header says each argument is a device pointer); never
+ * rewritten.  c reports it. */
+static void libcall_launch(struct dc_launch *l, struct ctx *c, const char *api, int device, uintptr_t stream)
+{
+    memset(l, 0, sizeof *l);
+    l->kernel_key = api;
+    l->api = api;
+    l->device = device;
+    l->current_device = -1;
+    l->stream = stream;
+    l->pageable_ok = -1;
+    l->path = DC_PATH_INTERPOSE;
+    l->origin = DC_ORIGIN_UNKNOWN;
+    l->no_rewrite = DC_NO_REWRITE_LIBCALL;
+    memset(c, 0, sizeof *c);
+    c->l = l;
+    describe(&c->fl, l);
+    c->fl.origin = NULL;                /* no kernel image to name */
+    c->have_fl = 1;
+}
+
+int dc_check_libcall(const char *api, int device, uintptr_t stream, const struct dc_lib_arg *args, unsigned n)
+{
+    if (!api || !args || dc_opt.mode == DC_MODE_OFF || device < 0)
+        return 0;
+    struct dc_launch l;
+    struct ctx c;
+    libcall_launch(&l, &c, api, device, stream);
+    for (unsigned i = 0; i < n; i++) {
+        if (!args[i].ptr || word_clean(&c, args[i].ptr))
+            continue;
+        if (args[i].host_ok) {          /* only another device's memory can be wrong here */
+            const struct dc_alloc *a = NULL;
+            struct dc_alloc tmp;
+            int r = resolve(&l, args[i].ptr, &a, &tmp);
+            if (r != 1 || a->kind == DC_MEM_HOST_PINNED || a->kind == DC_MEM_HOST_REGISTERED ||
+                a->kind == DC_MEM_HOST_PAGEABLE)
+                continue;
+        }
+        struct word w = { .param = (int)i, .v = args[i].ptr, .kind = DC_WK_POINTER_PARAM, .arg = args[i].name };
+        check_word(&c, &w);
+    }
+    dc_counts_clean(dc_counts(), device, c.clean_own, c.clean_managed);
+    return c.errors;
+}
+
+void dc_check_libcall_async(const char *api, int device, uintptr_t stream, const struct dc_lib_arg *args, unsigned n,
+                            const char *error)
+{
+    if (!api || !args || dc_opt.mode == DC_MODE_OFF || device < 0)
+        return;
+    struct dc_launch l;
+    struct ctx c;
+    struct dc_opnd ops[DC_ASYNC_OPERANDS_MAX];
+    libcall_launch(&l, &c, api, device, stream);
+    c.collect = 1;                      /* collects; counts nothing */
+    c.ops = ops;
+    c.cap = DC_ASYNC_OPERANDS_MAX;
+    for (unsigned i = 0; i < n; i++) {
+        struct word w = { .param = (int)i, .v = args[i].ptr, .kind = DC_WK_POINTER_PARAM, .arg = args[i].name };
+        unsigned before = c.nops;
+        check_word(&c, &w);             /* collects */
+        if (c.nops > before && args[i].host_ok && !ops[before].alloc_known)
+            ops[before].accessible = 1; /* a by-value tensor: the library reads it on the host */
+    }
+    struct dc_finding f;
+    memset(&f, 0, sizeof f);
+    f.kind = DC_F_ASYNC_ERROR;
+    f.severity = DC_SEV_ERROR;
+    f.error = error ? error : "unknown error";
+    f.ops = ops;
+    f.nops = c.nops;
+    f.argument = "";
+    for (unsigned k = 0; k < c.nops; k++)      /* the suspect: the first the call's device may not access */
+        if (!ops[k].accessible) {
+            suspect(&f, &ops[k]);
+            f.argument = ops[k].argument;
+            break;
+        }
+    f.launch = finding_launch(&c);
+    f.launch_stack = launch_stack(&c);
+    f.launch_stack_in_key = 1;
+    dc_report_finding(&f);
+}
+
 /* ---- mode=migrate ----------------------------------------------------------------------- */
 
 void dc_check_moves_report(const struct dc_launch *l, struct dc_moves *m)
@@ -768,17 +876,8 @@ void dc_check_async_error(const struct dc_launch *l, const char *error)
     f.nops = c->nops;
     /* the suspect: the first operand in that order, when the launch device
      * may not access it */
-    if (c->nops && !c->ops[0].accessible) {
-        const struct dc_opnd *o = &c->ops[0];
-        f.has_operand = 1;
-        f.param = o->param;
-        f.word_offset = o->word_offset;
-        f.address = o->address;
-        f.alloc_known = o->alloc_known;
-        f.alloc = o->alloc;
-        f.word = o->word;
-        f.access = f.alloc_known ? denied_note(f.alloc.kind) : "cannot access pageable host memory";
-    }
+    if (c->nops && !c->ops[0].accessible)
+        suspect(&f, &c->ops[0]);
     f.launch = finding_launch(c);
     f.launch_stack = launch_stack(c);
     f.launch_stack_in_key = 1;

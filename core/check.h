@@ -83,6 +83,7 @@ static inline int dc_launch_word(const struct dc_launch *l, int param, uint64_t 
 /* Reasons a launch's arguments cannot be rewritten (dc_launch.no_rewrite). */
 #define DC_NO_REWRITE_CUPTI   "launch seen only through CUPTI: arguments cannot be rewritten"
 #define DC_NO_REWRITE_GRAPH   "graph kernel node: its arguments are kept by the graph and run later, so they cannot be migrated"
+#define DC_NO_REWRITE_LIBCALL "library call: devcheck does not rewrite a library's arguments (a copy would have to outlive the asynchronous call and be copied back after it)"
 #define DC_NO_REWRITE_CAPTURE "launch captured into a graph: it runs later, so its arguments cannot be migrated"
 
 /* One operand to migrate.  check.c fills the first block; the caller the

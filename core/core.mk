@@ -13,7 +13,7 @@ DCCORE_LDLIBS  := -l:libiberty.a -lpthread -ldl
 DCCORE_SRCS    := core/registry.c core/check.c core/filter.c core/options.c core/driver.c core/kernels.c core/launch.c \
                   core/migrate.c core/memory.c core/contexts.c core/capture.c core/core.c core/frontends.c core/mangle.c \
                   core/image.c core/images.c core/source.c core/evidence.c core/hostdwarf.c core/ptrinfo.c core/transfers.c \
-                  core/framework.c core/epoch.c core/origin.c core/record.c core/blocks.c
+                  core/framework.c core/epoch.c core/origin.c core/record.c core/blocks.c core/libapi.c
 DCCORE_OBJS    := $(patsubst %.c,$(BUILD)/obj/%.o,$(DCCORE_SRCS))
 
 ALL += $(DCCORE_ARCHIVE)

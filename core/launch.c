@@ -4,6 +4,7 @@
  * the launch with a private, rewritten copy of them (core/migrate.c), and
  * sync=1 synchronises the launch stream after it (dc_launch_end). */
 #include "core/launch.h"
+#include "core/libcall.h"
 #include "core/capture.h"
 #include "core/core.h"
 #include "core/check.h"
@@ -35,19 +36,6 @@ static void parse_extra(void **extra, const void **buf, size_t *size)
 
 enum { K_FUNCTION = DC_KEY_FUNCTION, K_KERNEL = DC_KEY_KERNEL, K_OPAQUE = DC_KEY_OPAQUE,
        K_UNREAD = DC_KEY_UNREAD };       /* what `key` is */
-
-/* Is the stream capturing?  When the driver cannot say (e.g. another stream
- * captures in global mode and this is the legacy stream), treat it as
- * capturing: devcheck then leaves it alone. */
-static int stream_captured(CUstream s)
-{
-    CUstreamCaptureStatus st = CU_STREAM_CAPTURE_STATUS_NONE;
-    if (!DC_HAS(cuStreamIsCapturing))
-        return 0;
-    if (DC_CALL(cuStreamIsCapturing, s, &st) != CUDA_SUCCESS)
-        return 1;
-    return st != CU_STREAM_CAPTURE_STATUS_NONE;
-}
 
 /* Describes one launch and checks it, and under mode=migrate moves what must
  * be moved (then L->args / L->extra are the rewritten arguments).  Guard
@@ -170,7 +158,7 @@ launch_begin(struct dc_launch_state *L, int path, const char *api, const void *k
         pushed = L->dflt_ctx && dc_push_ctx(L->dflt_ctx) == CUDA_SUCCESS;
     }
     if (has_stream && device >= 0 && modes)
-        L->captured = stream_captured(L->stream);
+        L->captured = dc_stream_captured(L->stream);
     /* another capture in the process that our synchronisations would
      * invalidate (core/capture.h) */
     const char *busy = NULL;
@@ -184,7 +172,9 @@ launch_begin(struct dc_launch_state *L, int path, const char *api, const void *k
         else if (device >= 0)
             l->moves = &L->moves;
     }
-    if (dc_opt.sync && has_stream && device >= 0 && !L->captured) {
+    /* a launch inside a library call checked at its API: the call is
+     * synchronised as a whole (core/libcall.h) */
+    if (dc_opt.sync && has_stream && device >= 0 && !L->captured && !dc_libcall_active) {
         L->nosync = dc_capture_conflict(L->stream, 0);
         if (!L->nosync)
             L->pre_error = DC_CALL(cuStreamSynchronize, L->stream) != CUDA_SUCCESS;
@@ -229,7 +219,7 @@ static void launch_end_modes(struct dc_launch_state *L, int launched)
     if (L->nmig)
         dc_migrate_back(L, launched);
     if (L->k && dc_opt.sync && launched && L->has_stream && L->l.device >= 0 && !L->captured &&
-        !L->pre_error) {
+        !L->pre_error && !dc_libcall_active) {
         /* a capture may have begun on another thread since launch_begin */
         if (!L->nosync)
             L->nosync = dc_capture_conflict(L->stream, 0);

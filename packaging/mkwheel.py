@@ -48,7 +48,7 @@ from elftools.elf.gnuversions import GNUVerNeedSection
 from devcheck_build import ROOT, project
 
 # NVIDIA's libraries: never bundled (the program brings its own, or the sim's stand in).
-NVIDIA = re.compile(r"^lib(cuda|cudart|cupti|nvidia-|nvrtc|nvJitLink|cublas|cudnn|nccl|nvToolsExt|nvperf)")
+NVIDIA = re.compile(r"^lib(cuda|cudart|cupti|nvidia-|nvrtc|nvJitLink|cublas|cudnn|cufft|cusolver|cusparse|curand|nccl|nvToolsExt|nvperf)")
 # A soname a file names for dlopen: "libfoo.so.N" alone in a string.
 DLOPEN_NAME = re.compile(rb"(?<=\0)(lib[A-Za-z0-9_+-]+\.so\.[0-9]+)(?=\0)")
 DEPS = "lib/devcheck/deps"

@@ -36,7 +36,8 @@ dc_dlsym_base:
     ldar x16, [x16]
     cbz x16, 1f                         /* no real dlsym: NULL (x9) */
     br x16                              /* x16: a valid branch to a `bti c` */
-1:  mov x0, x9
+1:  cmp x9, #1                          /* DC_DLSYM_NULL (preload.h): NULL */
+    csel x0, xzr, x9, eq
     ret
     .cfi_endproc
     .size dc_dlsym_v2_34, .-dc_dlsym_v2_34

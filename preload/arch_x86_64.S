@@ -1,6 +1,7 @@
 /* The exported dlsym of x86-64: dlsym@@GLIBC_2.34 and dlsym@GLIBC_2.2.5
  * (preload/arch.h), one entry for both.  It asks dc_dlsym_subst
- * (interpose.c) for a wrapper to hand back; when there is none it jumps to
+ * (interpose.c) for a wrapper to hand back (DC_DLSYM_NULL, 1: hand back
+ * NULL); when there is none it jumps to
  * the real dlsym with the caller's arguments and the caller's own return
  * address still on the stack: glibc's dlsym resolves RTLD_NEXT relative to
  * its return address, which must stay our caller's.  Assembly, so that the
@@ -35,7 +36,10 @@ dc_dlsym_base:
     testq %rax, %rax
     jz 1f                               /* no real dlsym: NULL */
     jmp *%rax
-1:  ret
+1:  cmpq $1, %rax                       /* DC_DLSYM_NULL (preload.h): NULL */
+    jne 2f
+    xorl %eax, %eax
+2:  ret
     .cfi_endproc
     .size dc_dlsym_v2_34, .-dc_dlsym_v2_34
     .size dc_dlsym_base, .-dc_dlsym_base

@@ -48,7 +48,7 @@ static c10_report_fn real(void)
 {
     void *p = __atomic_load_n(&real_report, __ATOMIC_ACQUIRE);
     if (!p) {
-        p = dc_resolve_lib("libc10.so", C10_REPORT);
+        p = dc_resolve_lib("libc10.so", C10_REPORT, NULL);
         if (!p)
             p = NOT_FOUND;
         __atomic_store_n(&real_report, p, __ATOMIC_RELEASE);

@@ -127,16 +127,16 @@ static struct link_map *object_of(void *p)
     return lm;
 }
 
-/* name@version as defined by the object h itself (a handle's lookup also
- * searches its dependencies, and an object's own lookup may find us); NULL
- * if that object does not define it. */
+/* name@version (version NULL: name, unversioned) as defined by the object h
+ * itself (a handle's lookup also searches its dependencies, and an object's
+ * own lookup may find us); NULL if that object does not define it. */
 static void *own_definition(void *h, const char *name, const char *version)
 {
     static struct link_map *self_lm;
     struct link_map *self = __atomic_load_n(&self_lm, __ATOMIC_RELAXED);
     if (!self)
         __atomic_store_n(&self_lm, self = object_of((void *)(uintptr_t)dc_resolve_rt), __ATOMIC_RELAXED);
-    void *p = dlvsym(h, name, version);
+    void *p = version ? dlvsym(h, name, version) : dc_real_dlsym ? dc_real_dlsym(h, name) : NULL;
     struct link_map *lm = NULL;
     if (!p || dlinfo(h, RTLD_DI_LINKMAP, &lm) != 0 || object_of(p) != lm || lm == self)
         return NULL;
@@ -191,18 +191,18 @@ static int list_object(struct dl_phdr_info *info, size_t size, void *data)
     return 0;
 }
 
-static void *find_versioned(const char *name, const char *version)
+static void *find_versioned(const char *soname, const char *name, const char *version)
 {
     struct objects objs;
     void *p = NULL;
-    void *h = dlopen(version, RTLD_LAZY | RTLD_NOLOAD);     /* by SONAME */
+    void *h = dlopen(soname, RTLD_LAZY | RTLD_NOLOAD);      /* by SONAME */
     if (h) {
         p = own_definition(h, name, version);
         dlclose(h);
         if (p)
             return p;
     }
-    objs.soname = version;
+    objs.soname = soname;
     objs.n = objs.first = 0;
     dl_iterate_phdr(list_object, &objs);
     for (unsigned i = 0; !p && i < objs.n; i++) {
@@ -221,10 +221,10 @@ void *dc_resolve_rt(int rt, const char *name)
         return NULL;
     dc_guard++;
     int locked = pthread_mutex_trylock(&resolve_lock) == 0;
-    void *p = find_versioned(name, rt_version[rt]);
+    void *p = find_versioned(rt_version[rt], name, rt_version[rt]);
     for (int other = 0; !p && other < DC_NRT; other++)
         if (other != rt)
-            p = find_versioned(name, rt_version[other]);
+            p = find_versioned(rt_version[other], name, rt_version[other]);
     if (locked)
         pthread_mutex_unlock(&resolve_lock);
     if (!p) {
@@ -236,22 +236,15 @@ void *dc_resolve_rt(int rt, const char *name)
     return p;
 }
 
-void *dc_resolve_lib(const char *soname, const char *name)
+void *dc_resolve_lib(const char *soname, const char *name, const char *version)
 {
     if (!soname || !name)
         return NULL;
-    dc_guard++;
     if (!__atomic_load_n(&dc_real_dlsym, __ATOMIC_ACQUIRE))
         bind_dlsym();
+    dc_guard++;
     int locked = pthread_mutex_trylock(&resolve_lock) == 0;
-    void *p = NULL, *h = dlopen(soname, RTLD_LAZY | RTLD_NOLOAD);    /* by SONAME, RTLD_LOCAL ones too */
-    if (h) {
-        struct link_map *lm = NULL;
-        p = dc_real_dlsym ? dc_real_dlsym(h, name) : NULL;
-        if (p && (dlinfo(h, RTLD_DI_LINKMAP, &lm) != 0 || object_of(p) != lm))
-            p = NULL;                   /* not that object's own (a dependency's, or ours) */
-        dlclose(h);
-    }
+    void *p = find_versioned(soname, name, version);
     if (locked)
         pthread_mutex_unlock(&resolve_lock);
     dc_guard--;
@@ -295,9 +288,10 @@ void *dc_substitute(void *p)
 /* --- dlsym ------------------------------------------------------------------ */
 
 /* Called by the dlsym entry stub (arch_<arch>.S).  Returns the wrapper to
- * hand back, or NULL: the stub then jumps to the real dlsym with the caller's
- * own return address (RTLD_NEXT is relative to the caller, so the real dlsym
- * must see it).
+ * hand back, DC_DLSYM_NULL for NULL (a library entry point that the lookup
+ * would not have found without devcheck: dlerror is set), or NULL: the stub
+ * then jumps to the real dlsym with the caller's own return address
+ * (RTLD_NEXT is relative to the caller, so the real dlsym must see it).
  * Substitutes only exact names of hooked driver entry points, and only when
  * the lookup would have returned the driver's own function. */
 DC_NO_SANITIZE static int same_name(const char *a, const char *b)
@@ -332,6 +326,11 @@ DC_NO_SANITIZE void *dc_dlsym_subst(void *handle, const char *name)
 {
     if (!__atomic_load_n(&dc_real_dlsym, __ATOMIC_ACQUIRE))
         bind_dlsym();
+    void *lib;
+    if (dc_lib_dlsym(handle, name, &lib)) {     /* a library entry point (hooks_lib.c) */
+        dc_start_if_cuda_loaded();
+        return lib ? lib : DC_DLSYM_NULL;
+    }
     const struct drv_entry *e = hooked_entry(name);
     if (!e) {
         if (!dc_guard && name && !strncmp(name, "cupti", 5)) {

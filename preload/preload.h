@@ -91,12 +91,6 @@ void *dc_resolve_rt(int rt, const char *name);
 void dc_resolve_fork_prepare(void);
 void dc_resolve_fork_parent(void);
 void dc_resolve_fork_child(void);
-/* `name` as defined by the loaded object whose SONAME is `soname` itself
- * (found with dlopen(RTLD_NOLOAD), so RTLD_LOCAL objects too; never
- * dlsym(RTLD_NEXT), which misses them), or NULL when none is loaded or it
- * does not define name.  Takes the loader's lock: call it once and keep the
- * answer. */
-void *dc_resolve_lib(const char *soname, const char *name);
 /* No runtime defines `name`: says so once on stderr and returns
  * cudaErrorSymbolNotFound, what the hook then returns. */
 cudaError_t dc_rt_missing(int rt, const char *name);
@@ -111,6 +105,22 @@ cudaError_t dc_rt_missing(int rt, const char *name);
         __typeof__(dc_real_##name[0]) f_ = DC_RT_REAL(rt, name);                  \
         __builtin_expect(f_ != NULL, 1) ? f_(__VA_ARGS__) : dc_rt_missing(rt, #name); \
     })
+
+/* Entry point `name` (at symbol version `version`; NULL: unversioned) of
+ * the loaded object whose SONAME is `soname`, RTLD_LOCAL loads included,
+ * else of any loaded object defining it itself, never devcheck's; NULL when
+ * none is loaded (the runtime's lookup, interpose.c).  Takes the loader's
+ * lock: call it once and keep the answer. */
+void *dc_resolve_lib(const char *soname, const char *name, const char *version);
+/* Library entry points handed out by dlsym (hooks_lib.c): 1 when `name` is
+ * one devcheck hooks, with *answer what dlsym(handle, name) returns -- the
+ * wrapper when the lookup finds the library's own definition that devcheck
+ * binds, the lookup's own answer otherwise, NULL (dlerror set) when the
+ * library is not in the lookup's scope (as without devcheck); 0 for any
+ * other name.  handle RTLD_NEXT: 0 (the caller's own lookup decides). */
+int dc_lib_dlsym(void *handle, const char *name, void **answer);
+/* What dc_dlsym_subst returns for "dlsym returns NULL" (the stub, arch_<arch>.S). */
+#define DC_DLSYM_NULL ((void *)1)
 
 /* The wrapper to hand back for a real driver pointer p, or p itself. */
 void *dc_substitute(void *p);

@@ -8,7 +8,7 @@
 PRELOAD_SO    := $(BUILD)/lib/libdevcheck.so
 PRELOAD_SRCS  := preload/interpose.c preload/startup.c preload/hooks_mem.c preload/hooks_launch.c \
                  preload/hooks_runtime.c preload/hooks_cupti.c preload/hooks_module.c preload/hooks_copy.c \
-                 preload/python.c preload/nvtx.c preload/hooks_nvrtc.c preload/hooks_torch.c
+                 preload/python.c preload/nvtx.c preload/hooks_nvrtc.c preload/hooks_torch.c preload/hooks_lib.c
 # the dlsym entry stub, per architecture (ARCH: mk/arch.mk)
 PRELOAD_ASM   := preload/arch_$(ARCH).S
 PRELOAD_OBJS  := $(patsubst %.c,$(BUILD)/obj/%.o,$(PRELOAD_SRCS)) $(patsubst %.S,$(BUILD)/obj/%.o,$(PRELOAD_ASM))
@@ -26,7 +26,7 @@ $(BUILD)/obj/preload/%.o: preload/%.S
 	@mkdir -p $(dir $@)
 	$(CC) $(DCCORE_CFLAGS) -MMD -MP -c $< -o $@
 
-$(PRELOAD_MAP): preload/exports.map.in preload/hooks.def preload/arch.h
+$(PRELOAD_MAP): preload/exports.map.in preload/hooks.def preload/hooks_lib.def preload/arch.h
 	@mkdir -p $(dir $@)
 	$(CC) -E -P -x c -I. preload/exports.map.in -o $@
 

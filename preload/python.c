@@ -135,11 +135,11 @@ static translate_fn *real_translate;
 static translate_fn *find_translate(void *caller)
 {
     translate_fn *p;
-    *(void **)&p = dc_resolve_lib("libtorch_python.so", STR(TORCH_TRANSLATE));
+    *(void **)&p = dc_resolve_lib("libtorch_python.so", STR(TORCH_TRANSLATE), NULL);
     Dl_info info;
     struct link_map *lm = NULL;
     if (!p && caller && dladdr1(caller, &info, (void **)&lm, RTLD_DL_LINKMAP) && lm && lm->l_name && lm->l_name[0])
-        *(void **)&p = dc_resolve_lib(lm->l_name, STR(TORCH_TRANSLATE));
+        *(void **)&p = dc_resolve_lib(lm->l_name, STR(TORCH_TRANSLATE), NULL);
     return p;
 }
 

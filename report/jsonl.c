@@ -196,6 +196,12 @@ void dc_jsonl_finding(struct dc_buf *b, const struct dc_finding *f, uint64_t id,
         dc_bput(b, ",\"origin\":\"%s\"", l->origin);
     if (f->weak)
         dc_bput(b, ",\"weak_evidence\":true");
+    if (f->argument) {                  /* a library call checked at its API: the call and its argument */
+        dc_bput(b, ",\"api\":");
+        dc_bjson_str(b, l->api);
+        dc_bput(b, ",\"argument\":");
+        dc_bjson_str(b, *f->argument ? f->argument : NULL);     /* "": an async_error without a suspect */
+    }
     dc_bput(b, ",\"launch\":{\"device\":%d,\"stream\":\"0x%zx\",\"api\":", l->device, (size_t)l->stream);
     dc_bjson_str(b, l->api);
     dc_bput(b, ",\"current_device\":%d}", l->current_device);

@@ -441,6 +441,8 @@ static int record_finding(const struct dc_finding *f, const struct fkey *keyp)
     char kname[1024];
     if (l->kernel)
         dc_demangle(l->kernel, kname, sizeof kname);
+    else if (f->argument)               /* a library call: named by its entry point */
+        snprintf(kname, sizeof kname, "%s", l->api ? l->api : "?");
     else
         snprintf(kname, sizeof kname, "<unknown kernel %p>", l->kernel_key);
     size_t nl = 0;

@@ -105,7 +105,9 @@ static const char *mem_phrase(enum dc_mem_kind k)
 static void text_operand(struct dc_buf *b, const struct dc_finding *f)
 {
     const struct dc_finding_launch *l = f->launch;
-    if (f->param >= 0)
+    if (f->argument && *f->argument)
+        dc_bput(b, "    operand: argument %s = 0x%zx: ", f->argument, (size_t)f->address);
+    else if (f->param >= 0)
         dc_bput(b, "    operand: param %d, word +%u = 0x%zx: ", f->param, f->word_offset, (size_t)f->address);
     else
         dc_bput(b, "    operand: argument buffer +%u = 0x%zx: ", f->word_offset, (size_t)f->address);
@@ -168,7 +170,9 @@ static void text_operands(struct dc_buf *b, const struct dc_finding *f)
     dc_bput(b, "    operands:\n");
     for (unsigned i = 0; i < f->nops; i++) {
         const struct dc_opnd *o = &f->ops[i];
-        if (o->param >= 0)
+        if (o->argument)
+            dc_bput(b, "      argument %s = 0x%zx: ", o->argument, (size_t)o->address);
+        else if (o->param >= 0)
             dc_bput(b, "      param %d, word +%u = 0x%zx: ", o->param, o->word_offset, (size_t)o->address);
         else
             dc_bput(b, "      argument buffer +%u = 0x%zx: ", o->word_offset, (size_t)o->address);
@@ -197,8 +201,8 @@ static void text_action(struct dc_buf *b, const struct dc_finding *f)
             dc_bput(b, "    action: migrated to cuda:%d for this launch (shares the copy of another operand)\n",
                  f->to_device);
     } else if (f->action == DC_ACT_NOT_MIGRATED) {
-        dc_bput(b, "    action: not migrated: %s; the launch went ahead unmodified on cuda:%d\n",
-             f->reason ? f->reason : "?", l->device);
+        dc_bput(b, "    action: not migrated: %s; the %s went ahead unmodified on cuda:%d\n",
+             f->reason ? f->reason : "?", f->argument ? "call" : "launch", l->device);
     }
 }
 
@@ -250,6 +254,23 @@ void dc_text_hint(struct dc_buf *b, const struct dc_finding *f, enum dc_client c
                    "(cudaMemcpyPeer, or enable peer access); its scalars may be host pointers it never reads", d);
         return;
     }
+    if (f->argument && f->kind == DC_F_DEVICE_MISMATCH && f->alloc_known && f->alloc.owner >= 0) {
+        if (client == DC_CLIENT_TORCH)
+            dc_bput(b, "%s runs on cuda:%d but %s lives on cuda:%d: move it (tensor.to(\"cuda:%d\")) before the "
+                       "call, or make the call on cuda:%d (with torch.cuda.device(%d):)",
+                    l->api, d, f->argument, f->alloc.owner, d, f->alloc.owner, f->alloc.owner);
+        else
+            dc_bput(b, "%s runs on cuda:%d (its handle, stream or communicator) but %s lives on cuda:%d: copy it "
+                       "to cuda:%d first (cudaMemcpyPeerAsync), or make the call with a handle/stream of cuda:%d",
+                    l->api, d, f->argument, f->alloc.owner, d, f->alloc.owner);
+        return;
+    }
+    if (f->argument && f->kind == DC_F_HOST_MEMORY && !f->alloc_known) {
+        dc_bput(b, "%s takes %s in device memory: copy it to cuda:%d first (cudaMemcpy, tensor.to(\"cuda:%d\")); "
+                   "only scalars in host pointer mode may be host pointers",
+                l->api, f->argument, d, d);
+        return;
+    }
     if ((f->kind == DC_F_DEVICE_MISMATCH || f->kind == DC_F_ASYNC_ERROR) && f->action == DC_ACT_REPORTED &&
         client_hint(b, f, client))
         return;
@@ -285,6 +306,11 @@ void dc_text_hint(struct dc_buf *b, const struct dc_finding *f, enum dc_client c
              d, d, l->current_device);
         break;
     case DC_F_ASYNC_ERROR:
+        if (f->argument) {
+            dc_bput(b, "%s failed on the device (found by sync=1); an argument cuda:%d may not access is the usual "
+                       "cause: move it to cuda:%d before the call", l->api, d, d);
+            break;
+        }
         dc_bput(b, "this launch failed on the device (found by sync=1); an operand cuda:%d may not access is the usual cause: move it to cuda:%d before the launch", d, d);
         break;
     case DC_F_UNCHECKED_KERNEL:
@@ -408,18 +434,27 @@ void dc_text_finding(struct dc_buf *b, const struct dc_finding *f, const char *k
     const struct dc_finding_launch *l = f->launch;
     char stream[32];
     snprintf(stream, sizeof stream, "0x%zx", (size_t)l->stream);
-    dc_bput(b, "==devcheck== %s: %s: kernel %s ", sev_upper(f->severity), dc_finding_kind_name(f->kind), kname);
-    if (f->kind == DC_F_STREAM_MISMATCH)
-        dc_bput(b, "launched into stream %s of cuda:%d while the current device is cuda:%d (via %s)\n",
-             stream, l->device, l->current_device, l->api ? l->api : "?");
-    else if (f->kind == DC_F_UNCHECKED_KERNEL)
-        dc_bput(b, "launched on cuda:%d (stream %s, via %s): parameter layout unknown, operands not checked\n",
-             l->device, stream, l->api ? l->api : "?");
-    else if (f->kind == DC_F_ASYNC_ERROR)
-        dc_bput(b, "launched on cuda:%d (stream %s, via %s) failed on the device: %s\n",
-             l->device, stream, l->api ? l->api : "?", f->error ? f->error : "?");
-    else
-        dc_bput(b, "launched on cuda:%d (stream %s, via %s)\n", l->device, stream, l->api ? l->api : "?");
+    if (f->argument && f->kind == DC_F_ASYNC_ERROR) {      /* a library call, sync=1 */
+        dc_bput(b, "==devcheck== %s: %s: %s on cuda:%d (stream %s) failed on the device: %s\n",
+                sev_upper(f->severity), dc_finding_kind_name(f->kind), l->api ? l->api : "?", l->device, stream,
+                f->error ? f->error : "?");
+    } else if (f->argument) {           /* a library call checked at its API */
+        dc_bput(b, "==devcheck== %s: %s: %s argument %s on cuda:%d (stream %s)\n", sev_upper(f->severity),
+                dc_finding_kind_name(f->kind), l->api ? l->api : "?", f->argument, l->device, stream);
+    } else {
+        dc_bput(b, "==devcheck== %s: %s: kernel %s ", sev_upper(f->severity), dc_finding_kind_name(f->kind), kname);
+        if (f->kind == DC_F_STREAM_MISMATCH)
+            dc_bput(b, "launched into stream %s of cuda:%d while the current device is cuda:%d (via %s)\n",
+                 stream, l->device, l->current_device, l->api ? l->api : "?");
+        else if (f->kind == DC_F_UNCHECKED_KERNEL)
+            dc_bput(b, "launched on cuda:%d (stream %s, via %s): parameter layout unknown, operands not checked\n",
+                 l->device, stream, l->api ? l->api : "?");
+        else if (f->kind == DC_F_ASYNC_ERROR)
+            dc_bput(b, "launched on cuda:%d (stream %s, via %s) failed on the device: %s\n",
+                 l->device, stream, l->api ? l->api : "?", f->error ? f->error : "?");
+        else
+            dc_bput(b, "launched on cuda:%d (stream %s, via %s)\n", l->device, stream, l->api ? l->api : "?");
+    }
     int segment = f->has_operand && f->alloc_known && !f->alloc.segment_size && dc_frames_segment(alloc_frames, na);
     text_lead(b, f, launch_frames, nl, alloc_frames, na, segment);
     text_nvtx(b, f);

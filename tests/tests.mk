@@ -9,3 +9,4 @@ include tests/install.mk
 include tests/corpus/corpus.mk
 include tests/bench.mk
 include tests/replay.mk
+include tests/libapi/libapi.mk

@@ -3,7 +3,7 @@
 # timed rounds, 10 and 100 live allocations): every configuration's row, the
 # memory and CPU-time rows, the registry's thread scaling, a torch process's
 # peak RSS without and under devcheck, and one PASS/FAIL line per budget are
-# printed.  Not a timed test: the verdicts themselves are
+# printed; then the library calls' rows (bench/libcalls.sh).  Not a timed test: the verdicts themselves are
 # not asserted (tests/bench/launch_instr.sh guards the instructions).
 . "$ROOT/tests/lib.sh"
 command -v valgrind >/dev/null || { echo "skip: valgrind is not installed (mk/deps.sh installs it)"; exit 0; }
@@ -37,4 +37,12 @@ expect_grep '^(PASS|FAIL)  added per allocation\+free with stack, 40 extra frame
 # the floor under backend=cupti, and what backend=cupti adds beyond it
 expect_grep '^info  the floor under backend=cupti \(a CUPTI subscriber that enables the same callbacks and returns at once\): \+[0-9]+ instr per launch \(8 pointers\), \+[0-9]+ per allocation\+free; backend=cupti adds \+-?[0-9]+ and \+-?[0-9]+ beyond it$' "$TMPD/table"
 expect_grep '^[0-9]+ budgets failed$' "$TMPD/table"
+# library calls checked at their API (bench/libcalls.sh)
+[ -e "$BUILD/bench/libcalls" ] || fail "not built: $BUILD/bench/libcalls"
+BUILD=$BUILD N=50 OUT=$TMPD/out sh "$ROOT/bench/libcalls.sh" >"$TMPD/lib" 2>"$TMPD/err" ||
+    { cat "$TMPD/err" >&2; fail "bench/libcalls.sh failed"; }
+cat "$TMPD/lib"
+for row in sgemm ltmatmul allreduce; do
+    expect_grep "^$row +[0-9]+ +\+[0-9]+ +x[0-9.]+$" "$TMPD/lib"
+done
 echo "ok: make bench prints every figure and a verdict per budget"

@@ -46,7 +46,7 @@ tr -s ' \n' ' ' <"$TMPD/show" | grep -q "consistent with the following platform 
 expect_eq "the sim's libraries in the wheel" "libcuda.so.1 libcudart.so.13 libcupti.so.13 libnvidia-ml.so.1" \
     "$(ls "$N/lib/devcheck/sim" | tr '\n' ' ' | sed 's/ $//')"
 bundled=$(ls "$N/lib/devcheck/deps")
-nvidia='^lib(cuda|cudart|cupti|nvidia-|nvrtc|nvJitLink|cublas|cudnn|nccl|nvToolsExt|nvperf)'
+nvidia='^lib(cuda|cudart|cupti|nvidia-|nvrtc|nvJitLink|cublas|cudnn|cufft|cusolver|cusparse|curand|nccl|nvToolsExt|nvperf)'
 echo "$bundled" | grep -Eq "$nvidia" && fail "NVIDIA libraries bundled: $(echo "$bundled" | grep -E "$nvidia")"
 system='^(libc\.so\.6|libm\.so\.6|libdl\.so\.2|libpthread\.so\.0|librt\.so\.1|libresolv\.so\.2|libutil\.so\.1|ld-linux-x86-64\.so\.2|ld-linux-aarch64\.so\.1|libgcc_s\.so\.1|libstdc\+\+\.so\.6)$'
 sims='^(libcuda\.so\.1|libcudart\.so\.13|libcupti\.so\.13|libnvidia-ml\.so\.1)$'

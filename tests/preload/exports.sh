@@ -1,5 +1,7 @@
 #!/bin/sh
-# libdevcheck.so exports exactly the hook table (preload/hooks.def) plus dlsym,
+# libdevcheck.so exports exactly the hook table (preload/hooks.def), the
+# library hooks (preload/hooks_lib.def, under their libraries' versions; NCCL
+# unversioned: DEVCHECK_1) plus dlsym,
 # exit and __libc_start_main, devcheck_framework_error and
 # devcheck_framework_match (the Python hook's entries),
 # torch::translate_exception_to_python (PyTorch's errors at raise time),
@@ -23,6 +25,13 @@ nm -D --defined-only "$DEVCHECK_LIB" | awk '$2 != "A" { print $3 }' | sort >"$TM
 #define OLD_DC_CUDA11(n) n@libcudart.so.12;n@libcudart.so.11.0;
 #define DC_RT(n, since) n@@libcudart.so.13;OLD_##since(n)
 #include "preload/hooks.def"
+#define DC_LIBFN(id, n) LIB_##id(n)
+#define LIB_CUBLAS(n) n@@libcublas.so.13;
+#define LIB_CUBLASLT(n) n@@libcublasLt.so.13;
+#define LIB_NCCL(n) n@@DEVCHECK_1;
+#define LIB_CUFFT(n) n@@libcufft.so.12;
+#define LIB_CUDNN(n) n@@libcudnn.so.9;
+#include "preload/hooks_lib.def"
 EOC
     # glibc's names at the target's base version (preload/arch.h)
     base=$(printf '#include "preload/arch.h"\nDC_GLIBC_BASE_NODE\n' | ${CC:-gcc} -E -P -I"$ROOT" -x c - | tr -d ' ')

@@ -1,0 +1,41 @@
+/* How a test program binds its library (tests/libapi/): by the dynamic
+ * linker (linked against the library: PLT/GOT, as torch does), or, built
+ * with -DBIND_DLOPEN, by dlopen(SONAME, RTLD_LOCAL) + dlsym(handle, name)
+ * (as JAX/XLA do).  FNS(X) lists the functions; F(name) calls one. */
+#ifndef LIBAPI_BIND_H
+#define LIBAPI_BIND_H
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#define DECL_FN(n) static __typeof__(&n) p_##n;
+#define F(n) p_##n
+#ifdef BIND_DLOPEN
+#define SET_FN(n)                                                            \
+    if (!(p_##n = (__typeof__(&n))dlsym(h, #n))) {                           \
+        fprintf(stderr, "dlsym %s: %s\n", #n, dlerror());                    \
+        exit(2);                                                             \
+    }
+#define BIND(soname)                                                         \
+    do {                                                                     \
+        void *h = dlopen(soname, RTLD_NOW | RTLD_LOCAL);                     \
+        if (!h) {                                                            \
+            fprintf(stderr, "dlopen %s: %s\n", soname, dlerror());           \
+            exit(2);                                                         \
+        }                                                                    \
+        FNS(SET_FN)                                                          \
+    } while (0)
+#else
+#define SET_FN(n) p_##n = &n;
+#define BIND(soname) do { FNS(SET_FN) } while (0)
+#endif
+
+#define CK(x)                                                                \
+    do {                                                                     \
+        long long r_ = (long long)(x);                                       \
+        if (r_) {                                                            \
+            fprintf(stderr, "%s:%d: %s = %lld\n", __FILE__, __LINE__, #x, r_); \
+            exit(3);                                                         \
+        }                                                                    \
+    } while (0)
+#endif

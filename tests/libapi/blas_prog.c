@@ -1,0 +1,77 @@
+/* cuBLAS at its API (tests/libapi/libapi.sh): `blas_prog buggy|correct` on
+ * two simulated GPUs.  A handle made on cuda:0 with a stream of cuda:0:
+ *  - cublasSgemm_v2 with alpha/beta host pointers (host pointer mode, the
+ *    default: legal), A and C on cuda:0, B on cuda:1 when buggy (the one
+ *    finding: argument B), on cuda:0 when correct; the stand-in calls
+ *    cublasLtMatmul inside it (checked only as the outer call);
+ *  - cublasGemmEx in device pointer mode, alpha/beta on cuda:0;
+ *  - cublasSgemmStridedBatched on the default stream (the handle's device);
+ *  - cublasSetWorkspace_v2 with a workspace on cuda:0;
+ *  - cublasSdot_v2 with its result on the host stack (host pointer mode),
+ *    then on cuda:0 (device pointer mode); on cuda:1 when `dot` (the one
+ *    finding: argument result).
+ * `peer`: as buggy, with peer access from cuda:0 to cuda:1 enabled first
+ * (legal: a peer_access warning, as a kernel's operand); `capture`: as
+ * buggy, the Sgemm captured into a graph (checked at capture). */
+#include <cublas_api.h>
+#include <cuda_runtime_api.h>
+#include <string.h>
+#include "bind.h"
+
+#define FNS(X) X(cublasCreate_v2) X(cublasDestroy_v2) X(cublasSetStream_v2) X(cublasSetPointerMode_v2) \
+    X(cublasSgemm_v2) X(cublasGemmEx) X(cublasSgemmStridedBatched) X(cublasSetWorkspace_v2) X(cublasSdot_v2)
+FNS(DECL_FN)
+
+int main(int argc, char **argv)
+{
+    const char *mode = argc > 1 ? argv[1] : "correct";
+    int peer = !strcmp(mode, "peer"), capture = !strcmp(mode, "capture"), dot = !strcmp(mode, "dot");
+    int buggy = !strcmp(mode, "buggy") || peer || capture;
+    BIND("libcublas.so.13");
+    float *A, *B, *C, *dscal;
+    CK(cudaSetDevice(1));
+    float *B1, *res1;
+    CK(cudaMalloc((void **)&B1, 64 * sizeof(float)));       // @alloc-B
+    CK(cudaMalloc((void **)&res1, sizeof(float)));          // @alloc-result
+    CK(cudaSetDevice(0));
+    CK(cudaMalloc((void **)&A, 64 * sizeof(float)));
+    CK(cudaMalloc((void **)&B, 64 * sizeof(float)));
+    CK(cudaMalloc((void **)&C, 64 * sizeof(float)));
+    CK(cudaMalloc((void **)&dscal, 2 * sizeof(float)));
+    void *work;
+    CK(cudaMalloc(&work, 4096));
+    cudaStream_t s;
+    CK(cudaStreamCreate(&s));
+    cublasHandle_t h, h2;
+    CK(F(cublasCreate_v2)(&h));
+    CK(F(cublasCreate_v2)(&h2));
+    CK(F(cublasSetStream_v2)(h, s));
+    CK(F(cublasSetWorkspace_v2)(h, work, 4096));
+    if (peer)
+        CK(cudaDeviceEnablePeerAccess(1, 0));
+    float alpha = 1.0f, beta = 0.0f;
+    cudaGraph_t g;
+    if (capture)
+        CK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+    CK(F(cublasSgemm_v2)(h, CUBLAS_OP_N, CUBLAS_OP_N, 8, 8, 8, &alpha, A, 8, buggy ? B1 : B, 8, &beta, C, 8));
+    if (capture) {
+        CK(cudaStreamEndCapture(s, &g));
+        CK(cudaGraphDestroy(g));
+    }
+    float res;
+    CK(F(cublasSdot_v2)(h, 8, A, 1, B, 1, &res));
+    CK(F(cublasSetPointerMode_v2)(h, CUBLAS_POINTER_MODE_DEVICE));
+    CK(F(cublasSdot_v2)(h, 8, A, 1, B, 1, dot ? res1 : dscal));
+    CK(F(cublasGemmEx)(h, CUBLAS_OP_N, CUBLAS_OP_N, 8, 8, 8, dscal, A, CUDA_R_32F, 8, B, CUDA_R_32F, 8, dscal + 1, C,
+                       CUDA_R_32F, 8, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
+    /* h2: the default stream, the handle's device (current again when called from cuda:1) */
+    CK(cudaSetDevice(1));
+    CK(cudaSetDevice(0));
+    CK(F(cublasSgemmStridedBatched)(h2, CUBLAS_OP_N, CUBLAS_OP_N, 4, 4, 4, &alpha, A, 4, 16, B, 4, 16, &beta, C, 4,
+                                    16, 2));
+    CK(F(cublasDestroy_v2)(h));
+    CK(F(cublasDestroy_v2)(h2));
+    CK(cudaDeviceSynchronize());
+    printf("blas_prog %s: done\n", mode);
+    return 0;
+}

@@ -1,0 +1,55 @@
+/* cuFFT at its API (tests/libapi/libapi.sh): `fft_prog MODE` on two
+ * simulated GPUs.  A plan made on cuda:0 (its stream on cuda:0, its work
+ * area set by the program) and one made on cuda:1:
+ *  - buggy: cufftExecC2C of the cuda:0 plan on idata of cuda:1 (the one
+ *    finding: a plan made on cuda:0 executed on cuda:1 data);
+ *  - work: the cuda:0 plan's work area on cuda:1 (the one finding: argument
+ *    workArea of cufftSetWorkArea, where it is handed over);
+ *  - correct: each plan on its own device's data, the cuda:1 plan executed
+ *    while cuda:0 is current (the plan's device counts, not the current one).
+ * Each also runs cufftExecR2C and cufftXtExec on the cuda:0 plan's data. */
+#include <cufft.h>
+#include <cufftXt.h>
+#include <cuda_runtime_api.h>
+#include <string.h>
+#include "bind.h"
+
+#define FNS(X) X(cufftPlan1d) X(cufftCreate) X(cufftMakePlan1d) X(cufftSetStream) X(cufftSetAutoAllocation) \
+    X(cufftSetWorkArea) X(cufftExecC2C) X(cufftExecR2C) X(cufftXtExec) X(cufftDestroy)
+FNS(DECL_FN)
+
+int main(int argc, char **argv)
+{
+    const char *mode = argc > 1 ? argv[1] : "correct";
+    int buggy = !strcmp(mode, "buggy"), work = !strcmp(mode, "work");
+    BIND("libcufft.so.12");
+    cufftComplex *in0, *out0, *in1, *out1;
+    void *work0, *work1;
+    CK(cudaSetDevice(1));
+    CK(cudaMalloc((void **)&in1, 256 * sizeof(cufftComplex)));      // @alloc-in1
+    CK(cudaMalloc((void **)&out1, 256 * sizeof(cufftComplex)));
+    CK(cudaMalloc(&work1, 4096));                                   // @alloc-work1
+    cufftHandle p1;
+    CK(F(cufftPlan1d)(&p1, 256, CUFFT_C2C, 1));
+    CK(cudaSetDevice(0));
+    CK(cudaMalloc((void **)&in0, 256 * sizeof(cufftComplex)));
+    CK(cudaMalloc((void **)&out0, 256 * sizeof(cufftComplex)));
+    CK(cudaMalloc(&work0, 4096));
+    cudaStream_t s;
+    CK(cudaStreamCreate(&s));
+    cufftHandle p0;
+    size_t ws;
+    CK(F(cufftCreate)(&p0));
+    CK(F(cufftSetAutoAllocation)(p0, 0));
+    CK(F(cufftMakePlan1d)(p0, 256, CUFFT_C2C, 1, &ws));
+    CK(F(cufftSetStream)(p0, s));
+    CK(F(cufftSetWorkArea)(p0, work ? work1 : work0));
+    CK(F(cufftExecC2C)(p0, buggy ? in1 : in0, out0, CUFFT_FORWARD));
+    CK(F(cufftExecR2C)(p0, (cufftReal *)in0, out0));
+    CK(F(cufftXtExec)(p0, in0, out0, CUFFT_FORWARD));
+    CK(F(cufftExecC2C)(p1, in1, out1, CUFFT_INVERSE));
+    CK(F(cufftDestroy)(p0));
+    CK(F(cufftDestroy)(p1));
+    printf("fft_prog %s: done\n", mode);
+    return 0;
+}

@@ -1,0 +1,60 @@
+# Library calls checked at their API (issue 26; tests/libapi/README):
+# stand-ins for NVIDIA's libraries (the real sonames, names and symbol
+# versions, built from the real headers, doing no math) under
+# $(LA_BUILD)/lib, and a buggy/correct program per library, bound by the
+# dynamic linker (NAME_plt) and by dlopen(RTLD_LOCAL) + dlsym(handle)
+# (NAME_dlopen).  C only: they run under every sanitizer.
+LA_BUILD := $(BUILD)/tests/libapi
+LA_LIB   := $(LA_BUILD)/lib
+LA_STANDINS := $(LA_LIB)/libcublasLt.so.13 $(LA_LIB)/libcublas.so.13 $(LA_LIB)/libnccl.so.2 $(LA_LIB)/libcufft.so.12 \
+               $(LA_LIB)/libcudnn.so.9
+LA_PROGS := $(foreach p,blas lt nccl fft dnn,$(LA_BUILD)/$(p)_plt $(LA_BUILD)/$(p)_dlopen)
+ALL += $(LA_STANDINS) $(LA_PROGS)
+TESTS += tests/libapi/libapi.sh
+
+LA_CUDART := -L$(CUDA_HOME)/lib64 -lcudart -Wl,-rpath-link=$(CUDA_HOME)/lib64
+LA_SOFLAGS = $(ALL_CFLAGS) -Wno-unused-parameter -shared
+
+# version scripts: every symbol of the library under its version node, as NVIDIA's
+$(LA_BUILD)/%.map:
+	@mkdir -p $(@D)
+	printf '%s { global: %s*; local: *; };\n' $(word 1,$(subst :, ,$(LA_NODE_$*))) $(word 2,$(subst :, ,$(LA_NODE_$*))) >$@
+LA_NODE_cublasLt := libcublasLt.so.13:cublasLt
+LA_NODE_cublas   := libcublas.so.13:cublas
+LA_NODE_cufft    := libcufft.so.12:cufft
+LA_NODE_cudnn    := libcudnn.so.9:cudnn
+
+$(LA_LIB)/libcublasLt.so.13: tests/libapi/standin_cublasLt.c $(LA_BUILD)/cublasLt.map
+	@mkdir -p $(@D)
+	$(CC) $(LA_SOFLAGS) -Wl,-soname,libcublasLt.so.13 -Wl,--version-script=$(LA_BUILD)/cublasLt.map -o $@ $< \
+	    $(ALL_LDFLAGS)
+$(LA_BUILD)/standin_kernel.o: tests/libapi/standin_kernel.cu
+	@mkdir -p $(@D)
+	$(NVCC) $(NVCCFLAGS) -Xcompiler -fPIC -c -o $@ $<
+$(LA_LIB)/libcublas.so.13: tests/libapi/standin_cublas.c $(LA_BUILD)/standin_kernel.o $(LA_BUILD)/cublas.map \
+                           $(LA_LIB)/libcublasLt.so.13
+	$(CC) $(LA_SOFLAGS) -Wl,-soname,libcublas.so.13 -Wl,--version-script=$(LA_BUILD)/cublas.map -o $@ $< \
+	    $(LA_BUILD)/standin_kernel.o $(ALL_LDFLAGS) -L$(LA_LIB) -l:libcublasLt.so.13 -Wl,-rpath,'$$ORIGIN' \
+	    $(LA_CUDART) -lstdc++
+$(LA_LIB)/libnccl.so.2: tests/libapi/standin_nccl.c
+	@mkdir -p $(@D)
+	$(CC) $(LA_SOFLAGS) -Wl,-soname,libnccl.so.2 -o $@ $< $(ALL_LDFLAGS) $(LA_CUDART)
+
+$(LA_LIB)/libcufft.so.12: tests/libapi/standin_cufft.c $(LA_BUILD)/cufft.map
+	@mkdir -p $(@D)
+	$(CC) $(LA_SOFLAGS) -Wl,-soname,libcufft.so.12 -Wl,--version-script=$(LA_BUILD)/cufft.map -o $@ $< $(ALL_LDFLAGS)
+
+$(LA_LIB)/libcudnn.so.9: tests/libapi/standin_cudnn.c $(LA_BUILD)/cudnn.map
+	@mkdir -p $(@D)
+	$(CC) $(LA_SOFLAGS) -Wl,-soname,libcudnn.so.9 -Wl,--version-script=$(LA_BUILD)/cudnn.map -o $@ $< $(ALL_LDFLAGS)
+
+LA_SONAME_blas := libcublas.so.13
+LA_SONAME_lt   := libcublasLt.so.13
+LA_SONAME_nccl := libnccl.so.2
+LA_SONAME_fft  := libcufft.so.12
+LA_SONAME_dnn  := libcudnn.so.9
+$(LA_BUILD)/%_plt: tests/libapi/%_prog.c tests/libapi/bind.h $(LA_STANDINS)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS) -L$(LA_LIB) -l:$(LA_SONAME_$*) -Wl,-rpath,'$$ORIGIN/lib' \
+	    -Wl,-rpath-link=$(LA_LIB) $(LA_CUDART) -ldl
+$(LA_BUILD)/%_dlopen: tests/libapi/%_prog.c tests/libapi/bind.h $(LA_STANDINS)
+	$(CC) $(ALL_CFLAGS) -DBIND_DLOPEN -o $@ $< $(ALL_LDFLAGS) -Wl,-rpath,'$$ORIGIN/lib' $(LA_CUDART) -ldl

@@ -1,0 +1,145 @@
+#!/bin/sh
+# Library calls checked at their API (issue 26; report/FORMAT.md, "Library
+# calls").  Each program of tests/libapi/ on two simulated GPUs, bound by the
+# dynamic linker (_plt) and by dlopen(RTLD_LOCAL) + dlsym(handle) (_dlopen),
+# against the stand-in libraries (tests/libapi/standin_*.c):
+#  - buggy: exactly one finding naming the call (api), the argument, the
+#    call's device, the owner's, and the allocation line (the program's line
+#    marked `// @alloc-...`); the launch line is the call's;
+#  - correct (host pointer mode scalars, device pointer mode, a host
+#    workspace of size 0, a non-root rank's host sendbuff): no finding;
+#  - blas peer: the same operand with peer access enabled: legal, the
+#    peer_access warning of a kernel's operand; blas capture: the call
+#    captured into a graph, found at capture; nccl host: a pageable host
+#    sendbuff, host_memory; blas buggy under mode=migrate: reported as not
+#    migrated, with the reason;
+#  - each: the program prints and exits as without devcheck (nccl_prog's
+#    dlsym(RTLD_DEFAULT) probe: NULL when NCCL was loaded RTLD_LOCAL);
+#  - the report follows report/finding.schema.json.
+. "$ROOT/tests/lib.sh"
+LA=$BUILD/tests/libapi
+# the stand-ins by LD_LIBRARY_PATH too: a sanitizer's dlopen interceptor is
+# the caller the loader sees, so the program's RUNPATH would not find them
+# and the toolkit's real libraries (ld.so.conf) would be loaded instead
+export LD_LIBRARY_PATH="$LA/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+# prog mode options kind severity api argument call-device owner-device alloc-marker|-
+cases="blas buggy - device_mismatch error cublasSgemm_v2 B 0 1 alloc-B
+blas correct - - - - - - - -
+blas peer - peer_access warning cublasSgemm_v2 B 0 1 alloc-B
+blas capture - device_mismatch error cublasSgemm_v2 B 0 1 alloc-B
+blas buggy mode=migrate device_mismatch error cublasSgemm_v2 B 0 1 alloc-B
+blas dot - device_mismatch error cublasSdot_v2 result 0 1 alloc-result
+lt buggy - device_mismatch error cublasLtMatmul CUBLASLT_MATMUL_DESC_BIAS_POINTER 0 1 alloc-bias
+lt correct - - - - - - - -
+nccl buggy - device_mismatch error ncclAllReduce recvbuff 1 0 alloc-recv
+nccl correct - - - - - - - -
+nccl host - host_memory error ncclAllReduce sendbuff 0 -1 -
+fft buggy - device_mismatch error cufftExecC2C idata 0 1 alloc-in1
+fft work - device_mismatch error cufftSetWorkArea workArea 0 1 alloc-work1
+fft correct - - - - - - - -
+dnn buggy - device_mismatch error cudnnBackendExecute CUDNN_ATTR_VARIANT_PACK_DATA_POINTERS[uid=2] 0 1 alloc-t2
+dnn conv - device_mismatch error cudnnConvolutionForward w 0 1 alloc-w
+dnn correct - - - - - - - -"
+echo "$cases" | while read -r prog mode opts kind sev api arg dev owner marker; do
+    src=$ROOT/tests/libapi/${prog}_prog.c
+    aline=-
+    if [ "$marker" != - ]; then
+        aline=$(grep -n "// @$marker\$" "$src" | cut -d: -f1)
+        [ -n "$aline" ] || fail "no @$marker in $src"
+    fi
+    [ "$opts" = - ] && opts=
+    for bind in plt dlopen; do
+        exe=$LA/${prog}_$bind
+        [ -x "$exe" ] || fail "missing $exe (run make first)"
+        t=$TMPD/${prog}_${bind}_$mode${opts:+_migrate}
+        on_sim env SIMCUDA_DEVICES=2 "$exe" $mode >"$t.plain.out" 2>"$t.plain.err"
+        echo $? >"$t.plain.rc"
+        under_devcheck env SIMCUDA_DEVICES=2 DEVCHECK_OPTIONS="json_path=$t.json${opts:+:$opts}" "$exe" $mode \
+            >"$t.out" 2>"$t.err"
+        echo $? >"$t.rc"
+        what="${prog}_$bind $mode${opts:+ ($opts)}"
+        expect_eq "$what: plain status" 0 "$(cat "$t.plain.rc")"
+        expect_same_run "$what" "$t.plain" "$t"
+        python3 "$ROOT/tests/unit/jsonschema_lite.py" "$ROOT/report/finding.schema.json" "$t.json" >"$t.schema" 2>&1 ||
+            { cat "$t.schema" >&2; fail "$what: report does not follow the schema"; }
+        python3 - "$t.json" "$kind" "$sev" "$api" "$arg" "$dev" "$owner" "${prog}_prog.c" "$aline" "$opts" <<'PY' ||
+import json, sys
+path, kind, sev, api, arg, dev, owner, src, aline, opts = sys.argv[1:]
+recs = [json.loads(l) for l in open(path)]
+found = list({r["id"]: r for r in recs if r["type"] == "finding"}.values())
+summ = [r for r in recs if r["type"] == "summary"][-1]
+def site(stack):
+    for f in stack:
+        if f.get("file") and f["file"].endswith(src):
+            return f["line"]
+    return None
+got = [(r["kind"], r["severity"], r.get("api"), r.get("argument"), r["launch"]["device"], r["launch"]["api"],
+        r["operand"]["owner_device"], site(r["alloc_stack"]), r["kernel"], r["count"], r["action"],
+        (r.get("migration") or {}).get("reason", "")[:13]) for r in found]
+want = [] if kind == "-" else [(kind, sev, api, arg, int(dev), api, int(owner), None if aline == "-" else int(aline),
+                                None, 1, "not_migrated" if opts else "reported", "library call:" if opts else "")]
+bad = []
+if got != want:
+    bad.append("findings: got %r, want %r" % (got, want))
+if summ["errors"] != sum(w[1] == "error" for w in want) or summ["warnings"] != sum(w[1] == "warning" for w in want):
+    bad.append("summary: %d errors, %d warnings" % (summ["errors"], summ["warnings"]))
+for b in bad:
+    print("    %s" % b, file=sys.stderr)
+sys.exit(1 if bad else 0)
+PY
+            fail "$what: findings (above)"
+        arg_re=$(printf '%s' "$arg" | sed 's/[][]/\\&/g')
+        if [ "$kind" = - ]; then
+            expect_no_grep '==devcheck==' "$t.err"
+        else
+            expect_grep "^==devcheck== [A-Z]+: $kind: $api argument $arg_re on cuda:$dev " "$t.err"
+        fi
+        if [ "$kind" = device_mismatch ]; then
+            expect_grep "^    hint: $api runs on cuda:$dev .* but $arg_re lives on cuda:$owner" "$t.err"
+        fi
+    done
+done || exit 1
+# A library's kernel inside a checked call (STANDIN_LAUNCH=1: the stand-in's
+# cublasSgemm_v2 launches a kernel reading B on the handle's stream): the
+# call's finding only -- the kernel's weak device_mismatch of the same B is
+# not reported.  The fault it leaves surfaces at a later call (the program
+# fails as without devcheck); with sync=1 it is an async_error naming the call
+# and the argument B, its owner and allocation line.
+aline=$(grep -n "// @alloc-B\$" "$ROOT/tests/libapi/blas_prog.c" | cut -d: -f1)
+for sync in "" 1; do
+    t=$TMPD/blas_launch$sync
+    on_sim env SIMCUDA_DEVICES=2 STANDIN_LAUNCH=1 "$LA/blas_plt" buggy >"$t.plain.out" 2>"$t.plain.err"
+    echo $? >"$t.plain.rc"
+    under_devcheck env SIMCUDA_DEVICES=2 STANDIN_LAUNCH=1 DEVCHECK_OPTIONS="json_path=$t.json${sync:+:sync=1}" \
+        "$LA/blas_plt" buggy >"$t.out" 2>"$t.err"
+    echo $? >"$t.rc"
+    expect_same_run "blas_plt buggy, a kernel launched${sync:+, sync=1}" "$t.plain" "$t"
+    [ "$(cat "$t.rc")" != 0 ] || fail "blas_plt buggy with STANDIN_LAUNCH=1: the kernel's fault did not surface"
+    python3 "$ROOT/tests/unit/jsonschema_lite.py" "$ROOT/report/finding.schema.json" "$t.json" >"$t.schema" 2>&1 ||
+        { cat "$t.schema" >&2; fail "blas_launch$sync: report does not follow the schema"; }
+    python3 - "$t.json" "$sync" "$aline" <<'PY' || fail "blas_plt buggy, a kernel launched${sync:+, sync=1}: findings (above)"
+import json, sys
+path, sync, aline = sys.argv[1:]
+recs = [json.loads(l) for l in open(path)]
+found = list({r["id"]: r for r in recs if r["type"] == "finding"}.values())
+def site(stack):
+    return next((f["line"] for f in stack if (f.get("file") or "").endswith("blas_prog.c")), None)
+got = sorted((r["kind"], r.get("api"), r.get("argument"), r["launch"]["device"], r.get("error"),
+              r["operand"]["owner_device"] if r["operand"] else None, site(r["alloc_stack"]),
+              r.get("weak_evidence", False)) for r in found)
+want = [("device_mismatch", "cublasSgemm_v2", "B", 0, None, 1, int(aline), False)]
+if sync:
+    want.append(("async_error", "cublasSgemm_v2", "B", 0, "CUDA_ERROR_ILLEGAL_ADDRESS", 1, int(aline), False))
+if got != sorted(want):
+    print("    findings: got %r, want %r" % (got, sorted(want)), file=sys.stderr)
+    sys.exit(1)
+PY
+    if [ -n "$sync" ]; then
+        expect_grep '^==devcheck== ERROR: async_error: cublasSgemm_v2 on cuda:0 \(stream 0x[0-9a-f]+\) failed on the device: CUDA_ERROR_ILLEGAL_ADDRESS$' "$t.err"
+        expect_grep '^      argument B = 0x[0-9a-f]+: device memory owned by cuda:1; cuda:0 may not access it$' "$t.err"
+    fi
+done
+# the probe: NCCL loaded RTLD_LOCAL is not in the global scope, with devcheck too
+expect_grep '^probe: ncclAllReduce absent$' "$TMPD/nccl_dlopen_correct.out"
+expect_grep '^probe: ncclAllReduce in the global scope$' "$TMPD/nccl_plt_correct.out"
+echo "libapi: ok"

@@ -1,0 +1,55 @@
+/* cuBLASLt at its API (tests/libapi/libapi.sh): `lt_prog buggy|correct` on
+ * two simulated GPUs, a stream of cuda:0:
+ *  - cublasLtMatmul in host pointer mode (alpha/beta on the host stack:
+ *    legal), A, B, C, D and the workspace on cuda:0, the bias
+ *    (CUBLASLT_MATMUL_DESC_BIAS_POINTER) on cuda:1 when buggy (the one
+ *    finding), on cuda:0 when correct;
+ *  - again in device pointer mode, alpha/beta on cuda:0, a host workspace
+ *    size of 0 with a host pointer (not read: legal). */
+#include <cublasLt.h>
+#include <cuda_runtime_api.h>
+#include <string.h>
+#include "bind.h"
+
+#define FNS(X) X(cublasLtCreate) X(cublasLtMatmulDescCreate) X(cublasLtMatmulDescSetAttribute) \
+    X(cublasLtMatrixLayoutCreate) X(cublasLtMatmul) X(cublasLtMatmulDescDestroy)
+FNS(DECL_FN)
+
+int main(int argc, char **argv)
+{
+    int buggy = argc > 1 && !strcmp(argv[1], "buggy");
+    BIND("libcublasLt.so.13");
+    float *A, *B, *C, *D, *bias, *bias1, *dscal;
+    void *ws;
+    CK(cudaSetDevice(1));
+    CK(cudaMalloc((void **)&bias1, 8 * sizeof(float)));      // @alloc-bias
+    CK(cudaSetDevice(0));
+    CK(cudaMalloc((void **)&A, 64 * sizeof(float)));
+    CK(cudaMalloc((void **)&B, 64 * sizeof(float)));
+    CK(cudaMalloc((void **)&C, 64 * sizeof(float)));
+    CK(cudaMalloc((void **)&D, 64 * sizeof(float)));
+    CK(cudaMalloc((void **)&bias, 8 * sizeof(float)));
+    CK(cudaMalloc((void **)&dscal, 2 * sizeof(float)));
+    CK(cudaMalloc(&ws, 4096));
+    cudaStream_t s;
+    CK(cudaStreamCreate(&s));
+    cublasLtHandle_t lt;
+    cublasLtMatmulDesc_t desc;
+    cublasLtMatrixLayout_t l;
+    CK(F(cublasLtCreate)(&lt));
+    CK(F(cublasLtMatmulDescCreate)(&desc, CUBLAS_COMPUTE_32F, CUDA_R_32F));
+    CK(F(cublasLtMatrixLayoutCreate)(&l, CUDA_R_32F, 8, 8, 8));
+    float *b = buggy ? bias1 : bias;
+    CK(F(cublasLtMatmulDescSetAttribute)(desc, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &b, sizeof b));
+    float alpha = 1.0f, beta = 0.0f;
+    CK(F(cublasLtMatmul)(lt, desc, &alpha, A, l, B, l, &beta, C, l, D, l, NULL, ws, 4096, s));
+    int32_t mode = CUBLASLT_POINTER_MODE_DEVICE;
+    CK(F(cublasLtMatmulDescSetAttribute)(desc, CUBLASLT_MATMUL_DESC_POINTER_MODE, &mode, sizeof mode));
+    b = bias;
+    CK(F(cublasLtMatmulDescSetAttribute)(desc, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &b, sizeof b));
+    char host_ws[16];
+    CK(F(cublasLtMatmul)(lt, desc, dscal, A, l, B, l, dscal + 1, C, l, D, l, NULL, host_ws, 0, s));
+    CK(F(cublasLtMatmulDescDestroy)(desc));
+    printf("lt_prog %s: done\n", argc > 1 ? argv[1] : "correct");
+    return 0;
+}

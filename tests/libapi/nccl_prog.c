@@ -1,0 +1,56 @@
+/* NCCL at its API (tests/libapi/libapi.sh): `nccl_prog buggy|correct` on
+ * two simulated GPUs, one communicator per device (ncclCommInitAll):
+ *  - before the library is bound, dlsym(RTLD_DEFAULT, "ncclAllReduce")
+ *    says whether NCCL is in the global scope (printed: a devcheck run must
+ *    print what a plain run prints);
+ *  - ncclAllReduce per rank, each rank's buffers on its device, except
+ *    rank 1's recvbuff on cuda:0 when buggy (the one finding);
+ *  - ncclBroadcast from root 0 where rank 1 passes a host sendbuff (read on
+ *    the root only: legal).
+ * `host`: rank 0's AllReduce sendbuff is pageable host memory (the one
+ * finding: host_memory, the H200 has no pageable memory access). */
+#include <nccl.h>
+#include <cuda_runtime_api.h>
+#include <string.h>
+#include "bind.h"
+
+#define FNS(X) X(ncclCommInitAll) X(ncclCommDestroy) X(ncclGroupStart) X(ncclGroupEnd) X(ncclAllReduce) \
+    X(ncclBroadcast)
+FNS(DECL_FN)
+
+int main(int argc, char **argv)
+{
+    const char *mode = argc > 1 ? argv[1] : "correct";
+    int buggy = !strcmp(mode, "buggy"), hostmode = !strcmp(mode, "host");
+    static float pageable[256];
+    printf("probe: ncclAllReduce %s\n", dlsym(RTLD_DEFAULT, "ncclAllReduce") ? "in the global scope" : "absent");
+    BIND("libnccl.so.2");
+    float *send[2], *recv[2], *wrong;
+    cudaStream_t s[2];
+    CK(cudaSetDevice(0));
+    CK(cudaMalloc((void **)&wrong, 256 * sizeof(float)));    // @alloc-recv
+    for (int i = 0; i < 2; i++) {
+        CK(cudaSetDevice(i));
+        CK(cudaMalloc((void **)&send[i], 256 * sizeof(float)));
+        CK(cudaMalloc((void **)&recv[i], 256 * sizeof(float)));
+        CK(cudaStreamCreate(&s[i]));
+    }
+    ncclComm_t comms[2];
+    int devs[2] = { 0, 1 };
+    CK(F(ncclCommInitAll)(comms, 2, devs));
+    CK(F(ncclGroupStart)());
+    for (int i = 0; i < 2; i++)
+        CK(F(ncclAllReduce)(hostmode && i == 0 ? pageable : send[i], buggy && i == 1 ? wrong : recv[i], 256, ncclFloat,
+                            ncclSum, comms[i], s[i]));
+    CK(F(ncclGroupEnd)());
+    static float host[256];
+    CK(F(ncclGroupStart)());
+    for (int i = 0; i < 2; i++)
+        CK(F(ncclBroadcast)(i == 0 ? (const void *)send[0] : (const void *)host, recv[i], 256, ncclFloat, 0,
+                            comms[i], s[i]));
+    CK(F(ncclGroupEnd)());
+    for (int i = 0; i < 2; i++)
+        CK(F(ncclCommDestroy)(comms[i]));
+    printf("nccl_prog %s: done\n", mode);
+    return 0;
+}

@@ -1,0 +1,140 @@
+/* A stand-in for NVIDIA's libcudnn.so.9 (tests/libapi/README): a handle
+ * with a stream; backend descriptors that keep the attributes they were
+ * given (so cudnnBackendGetAttribute answers as the real library does);
+ * execution and the legacy convolutions do no math. */
+#include <cudnn_graph.h>
+#include <cudnn_cnn.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct cudnnContext {
+    cudaStream_t stream;
+};
+
+cudnnStatus_t CUDNNWINAPI cudnnCreate(cudnnHandle_t *handle)
+{
+    if (!handle || !(*handle = calloc(1, sizeof **handle)))
+        return CUDNN_STATUS_ALLOC_FAILED;
+    return CUDNN_STATUS_SUCCESS;
+}
+
+cudnnStatus_t CUDNNWINAPI cudnnDestroy(cudnnHandle_t handle)
+{
+    free(handle);
+    return CUDNN_STATUS_SUCCESS;
+}
+
+cudnnStatus_t CUDNNWINAPI cudnnSetStream(cudnnHandle_t handle, cudaStream_t streamId)
+{
+    if (!handle)
+        return CUDNN_STATUS_BAD_PARAM;
+    handle->stream = streamId;
+    return CUDNN_STATUS_SUCCESS;
+}
+
+cudnnStatus_t CUDNNWINAPI cudnnGetStream(cudnnHandle_t handle, cudaStream_t *streamId)
+{
+    if (!handle || !streamId)
+        return CUDNN_STATUS_BAD_PARAM;
+    *streamId = handle->stream;
+    return CUDNN_STATUS_SUCCESS;
+}
+
+/* A descriptor: up to NATTR attributes of up to 64 8-byte elements. */
+#define NATTR 16
+struct desc {
+    int n;
+    struct {
+        cudnnBackendAttributeName_t name;
+        int64_t count;
+        unsigned char data[64 * 8];
+    } attr[NATTR];
+};
+
+static size_t elem_size(cudnnBackendAttributeType_t t)
+{
+    return t == CUDNN_TYPE_INT64 || t == CUDNN_TYPE_VOID_PTR || t == CUDNN_TYPE_DOUBLE ||
+                   t == CUDNN_TYPE_BACKEND_DESCRIPTOR
+               ? 8
+               : 4;
+}
+
+cudnnStatus_t CUDNNWINAPI cudnnBackendCreateDescriptor(cudnnBackendDescriptorType_t descriptorType,
+                                                       cudnnBackendDescriptor_t *descriptor)
+{
+    if (!descriptor || !(*descriptor = calloc(1, sizeof(struct desc))))
+        return CUDNN_STATUS_ALLOC_FAILED;
+    return CUDNN_STATUS_SUCCESS;
+}
+
+cudnnStatus_t CUDNNWINAPI cudnnBackendDestroyDescriptor(cudnnBackendDescriptor_t descriptor)
+{
+    free(descriptor);
+    return CUDNN_STATUS_SUCCESS;
+}
+
+cudnnStatus_t CUDNNWINAPI cudnnBackendFinalize(cudnnBackendDescriptor_t descriptor)
+{
+    return descriptor ? CUDNN_STATUS_SUCCESS : CUDNN_STATUS_BAD_PARAM;
+}
+
+cudnnStatus_t CUDNNWINAPI cudnnBackendSetAttribute(cudnnBackendDescriptor_t descriptor,
+                                                   cudnnBackendAttributeName_t attributeName,
+                                                   cudnnBackendAttributeType_t attributeType, int64_t elementCount,
+                                                   const void *arrayOfElements)
+{
+    struct desc *d = (struct desc *)descriptor;
+    size_t bytes = (size_t)elementCount * elem_size(attributeType);
+    if (!d || elementCount < 0 || bytes > sizeof d->attr[0].data || !arrayOfElements)
+        return CUDNN_STATUS_BAD_PARAM;
+    int i = 0;
+    while (i < d->n && d->attr[i].name != attributeName)
+        i++;
+    if (i == NATTR)
+        return CUDNN_STATUS_BAD_PARAM;
+    d->n += i == d->n;
+    d->attr[i].name = attributeName;
+    d->attr[i].count = elementCount;
+    memcpy(d->attr[i].data, arrayOfElements, bytes);
+    return CUDNN_STATUS_SUCCESS;
+}
+
+cudnnStatus_t CUDNNWINAPI cudnnBackendGetAttribute(cudnnBackendDescriptor_t const descriptor,
+                                                   cudnnBackendAttributeName_t attributeName,
+                                                   cudnnBackendAttributeType_t attributeType,
+                                                   int64_t requestedElementCount, int64_t *elementCount,
+                                                   void *arrayOfElements)
+{
+    const struct desc *d = (const struct desc *)descriptor;
+    if (!d || requestedElementCount < 0)
+        return CUDNN_STATUS_BAD_PARAM;
+    for (int i = 0; i < d->n; i++)
+        if (d->attr[i].name == attributeName) {
+            int64_t n = d->attr[i].count < requestedElementCount ? d->attr[i].count : requestedElementCount;
+            if (elementCount)
+                *elementCount = d->attr[i].count;
+            if (arrayOfElements)
+                memcpy(arrayOfElements, d->attr[i].data, (size_t)n * elem_size(attributeType));
+            return CUDNN_STATUS_SUCCESS;
+        }
+    if (elementCount)
+        *elementCount = 0;
+    return CUDNN_STATUS_SUCCESS;
+}
+
+cudnnStatus_t CUDNNWINAPI cudnnBackendExecute(cudnnHandle_t handle, cudnnBackendDescriptor_t executionPlan,
+                                              cudnnBackendDescriptor_t variantPack)
+{
+    return handle && variantPack ? CUDNN_STATUS_SUCCESS : CUDNN_STATUS_BAD_PARAM;
+}
+
+cudnnStatus_t CUDNNWINAPI cudnnConvolutionForward(cudnnHandle_t handle, const void *alpha,
+                                                  const cudnnTensorDescriptor_t xDesc, const void *x,
+                                                  const cudnnFilterDescriptor_t wDesc, const void *w,
+                                                  const cudnnConvolutionDescriptor_t convDesc,
+                                                  cudnnConvolutionFwdAlgo_t algo, void *workSpace,
+                                                  size_t workSpaceSizeInBytes, const void *beta,
+                                                  const cudnnTensorDescriptor_t yDesc, void *y)
+{
+    return handle ? CUDNN_STATUS_SUCCESS : CUDNN_STATUS_BAD_PARAM;
+}
