@@ -15,6 +15,17 @@
  * dlopen the libraries RTLD_LOCAL and ask dlsym(handle, name)); a lookup
  * whose scope lacks the library gets NULL, as without devcheck.
  *
+ * Two versions: a library with an older major version (DC_LIBOLD: CUDA 12's
+ * libcublas.so.12) has each hook twice, as the runtime hooks do
+ * (hooks_runtime.c): one body taking the version (lib_v: 0 the table's
+ * DC_LIB, 1 its DC_LIBOLD), inlined into the entry exported as
+ * name@@libcublas.so.13 and into lib_old_<name>, exported as
+ * name@libcublas.so.12.  Each has its own real-function slot, resolved in
+ * its own library only: a CUDA 12 caller reaches libcublas.so.12, a CUDA 13
+ * caller libcublas.so.13, both loaded or not; dlsym hands out the entry of
+ * the version it found.  Handles are each library's own pointers; cuFFT's
+ * plans are small integers in both, so a plan's key carries the version.
+ *
  * Every hook starts the same way: without its real function it says so
  * once and returns the library's error; the outermost library call of a
  * thread is checked (cuBLAS calls cuBLASLt through its PLT, which reaches
@@ -54,6 +65,15 @@ static const char *const lib_version[LIB_COUNT] = {
 #define DC_LIB(id, soname, version) version,
 #include "preload/hooks_lib.def"
 };
+/* The older version's SONAME, which is also its version node; NULL: none. */
+static const char *const lib_old[LIB_COUNT] = {
+#define DC_LIBOLD(id, node) [LIB_##id] = #node,
+#include "preload/hooks_lib.def"
+};
+
+/* Each hook's entry of the older version (defined with its body, below). */
+#define DC_LIBFN(id, name) static __typeof__(name) lib_old_##name;
+#include "preload/hooks_lib.def"
 
 enum fn_id {
 #define DC_LIBFN(id, name) FN_##name,
@@ -64,27 +84,53 @@ enum fn_id {
 struct fn {
     const char *name;
     int lib;                    /* enum lib_id */
-    void *wrapper;              /* our exported definition; NULL for one devcheck only calls */
+    void *wrapper[2];           /* our entries, by version (lib_v); NULL for one devcheck only calls */
 };
 static const struct fn fn_table[FN_COUNT] = {
-#define DC_LIBFN(id, name) [FN_##name] = { #name, LIB_##id, (void *)&name },
-#define DC_LIBAUX(id, name) [FN_##name] = { #name, LIB_##id, NULL },
+#define DC_LIBFN(id, name) [FN_##name] = { #name, LIB_##id, { (void *)&name, (void *)&lib_old_##name } },
+#define DC_LIBAUX(id, name) [FN_##name] = { #name, LIB_##id, { NULL, NULL } },
 #include "preload/hooks_lib.def"
 };
-static void *fn_real[FN_COUNT];
+/* The real functions, by version (lib_v) and entry point. */
+static void *fn_real[2][FN_COUNT];
 
-/* The library's definition by its SONAME and version; else (a caller bound
+/* Slot k = v * FN_COUNT + i: entry point i of version v.  Version 1 (the
+ * older one) is its own library's definition only.  Version 0 is the
+ * library's definition by its SONAME and version; else (a caller bound
  * without a version while only another version of the library is loaded
- * globally) the global scope's default after devcheck: never fail a call
- * that would succeed without devcheck. */
-static void *resolve_fn(int i, const char *name)
+ * globally) the global scope's default after devcheck -- never fail a call
+ * that would succeed without devcheck -- unless that is the older version's
+ * own: then NULL, and the hook runs as the older version's (LIB_REAL). */
+static void *resolve_fn(int k, const char *name)
 {
-    void *p = dc_resolve_lib(lib_soname[fn_table[i].lib], name, lib_version[fn_table[i].lib]);
-    return p ? p : dc_next_symbol(name);
+    int v = k / FN_COUNT, lib = fn_table[k % FN_COUNT].lib;
+    const char *old = lib_old[lib];
+    if (v)
+        return old ? dc_resolve_lib(old, name, old) : NULL;
+    void *p = dc_resolve_lib(lib_soname[lib], name, lib_version[lib]);
+    if (p)
+        return p;
+    p = dc_next_symbol(name);
+    return p && old && p == dc_resolve_lib(old, name, old) ? NULL : p;
 }
-/* The library's own function `name` (typed from its header), or NULL while
+/* Version v's own function `name` (typed from its header), or NULL while
  * its library is not loaded. */
-#define REAL(name) ((__typeof__(&name))DC_LAZY_FN(fn_real[FN_##name], resolve_fn, FN_##name, #name))
+#define REAL_V(name, v)                                                             \
+    ((__typeof__(&name))DC_LAZY_FN(fn_real[v][FN_##name], resolve_fn, (v) * FN_COUNT + FN_##name, #name))
+/* The version of the outermost library call running on this thread (0
+ * outside any): lib_begin sets it.  The checks' own calls (a handle's
+ * stream, a descriptor's attributes) are made to the called library's
+ * version: REAL(name). */
+static __thread int lib_cur __attribute__((tls_model("initial-exec")));
+/* (a library without an older version: 0, folded at compile time) */
+#define REAL(name) REAL_V(name, lib_old[fn_table[FN_##name].lib] ? lib_cur : 0)
+/* In a hook's body: `real`, version lib_v's `name`; a version-0 entry
+ * reached while only the older version is loaded (a caller bound without a
+ * version) becomes the older version's call. */
+#define LIB_REAL(name)                                                              \
+    __typeof__(&name) real = REAL_V(name, lib_v);                                  \
+    if (__builtin_expect(!real, 0) && !lib_v && (real = REAL_V(name, 1)) != NULL)  \
+        lib_v = 1
 
 /* No loaded library defines `name`: says so once on stderr. */
 static void lib_missing(const char *name)
@@ -121,18 +167,22 @@ DC_NO_SANITIZE int dc_lib_dlsym(void *handle, const char *name, void **answer)
                    (name[0] == 'n' && name[1] == 'c' && name[2] == 'c' && name[3] == 'l')))
         return 0;
     int i = 0;
-    while (i < FN_COUNT && !(fn_table[i].wrapper && same_name(fn_table[i].name, name)))
+    while (i < FN_COUNT && !(fn_table[i].wrapper[0] && same_name(fn_table[i].name, name)))
         i++;
     void *(*real_dlsym)(void *, const char *) = __atomic_load_n(&dc_real_dlsym, __ATOMIC_ACQUIRE);
     if (i == FN_COUNT || handle == RTLD_NEXT || dc_guard || !real_dlsym)
         return 0;
     dc_guard++;
     void *p = real_dlsym(handle, name);
-    if (p == fn_table[i].wrapper)       /* the lookup reached our export: the scope after us decides */
+    if (p == fn_table[i].wrapper[0])    /* the lookup reached our export: the scope after us decides */
         p = real_dlsym(RTLD_NEXT, name);
     dc_guard--;
-    if (p && p == DC_LAZY_FN(fn_real[i], resolve_fn, i, fn_table[i].name))
-        p = fn_table[i].wrapper;
+    /* the entry of the version the lookup found */
+    for (int v = 0; p && v < 2; v++)
+        if (p == DC_LAZY_FN(fn_real[v][i], resolve_fn, v * FN_COUNT + i, fn_table[i].name)) {
+            p = fn_table[i].wrapper[v];
+            break;
+        }
     *answer = p;
     return 1;
 }
@@ -144,11 +194,13 @@ static __thread int lib_depth __attribute__((tls_model("initial-exec")));
 /* sync=1: the outermost call to synchronise after the real call. */
 static __thread struct dc_libsync *lib_pending __attribute__((tls_model("initial-exec")));
 
-/* 1: check this call (the guard is then held: lib_checked() when done). */
-static inline int lib_begin(void)
+/* 1: check this call of version lib_v (the guard is then held:
+ * lib_checked() when done). */
+static inline int lib_begin(int lib_v)
 {
     if (lib_depth++)
         return 0;
+    lib_cur = lib_v;
     return dc_enter();
 }
 static inline void lib_checked(void) { dc_leave(); }
@@ -168,6 +220,7 @@ static inline void lib_end(int ok)
 {
     if (--lib_depth)
         return;
+    lib_cur = 0;
     dc_libcall_active = 0;
     struct dc_libsync *r = lib_pending;
     if (__builtin_expect(r != NULL, 0)) {
@@ -179,26 +232,42 @@ static inline void lib_end(int ok)
     }
 }
 
+/* A hook's body: body_<name>(lib_v, params...), inlined into its entries. */
+#define LIB_UNPAREN(...) __VA_ARGS__
+#define LIB_BODY(ret, name, params)                                                 \
+    static inline __attribute__((always_inline)) ret body_##name(int lib_v, LIB_UNPAREN params)
+/* Its entries: `name` (the table's version, exported as name@@version by
+ * .symver, end of file) and lib_old_<name> (name@<DC_LIBOLD's node> where
+ * the library has one; a local function nobody calls where it has none;
+ * without attr: CUFFTAPI is a visibility, calling conventions are empty
+ * on Linux). */
+#define LIB_ENTRIES(ret, attr, name, params, args)                                  \
+    DC_EXPORT ret attr name params { return body_##name(0, LIB_UNPAREN args); }     \
+    __attribute__((used)) static ret lib_old_##name params                           \
+    {                                                                               \
+        return body_##name(1, LIB_UNPAREN args);                                    \
+    }
+
 /* A checked entry point: `ret attr name params`, forwarding `args`.
  * Without its real function it says so once and returns `fail`; the
- * outermost call runs `check` (a parenthesised statement, guard held)
- * before the real call; `ok` is the library's success status (sync=1
- * synchronises only a call that returned it). */
-#define LIB_UNPAREN(...) __VA_ARGS__
+ * outermost call runs `check` (a parenthesised statement, guard held; lib_v
+ * is the call's version) before the real call; `ok` is the library's
+ * success status (sync=1 synchronises only a call that returned it). */
 #define LIB_HOOK(ret, attr, name, params, args, fail, ok, check)                    \
-    DC_EXPORT ret attr name params                                                  \
+    LIB_BODY(ret, name, params)                                                     \
     {                                                                               \
-        __typeof__(&name) real = REAL(name);                                        \
+        LIB_REAL(name);                                                             \
         if (!real)                                                                  \
             return lib_missing(#name), (fail);                                      \
-        if (lib_begin()) {                                                          \
+        if (lib_begin(lib_v)) {                                                     \
             LIB_UNPAREN check;                                                      \
             lib_checked();                                                          \
         }                                                                           \
         ret r = real args;                                                          \
         lib_end(r == (ok));                                                         \
         return r;                                                                   \
-    }
+    }                                                                               \
+    LIB_ENTRIES(ret, attr, name, params, args)
 
 #define P(x) ((uintptr_t)(x))
 /* A device-pointer argument by its header name. */
@@ -248,12 +317,12 @@ static void blas_check(cublasHandle_t h, const char *api, struct dc_lib_arg *a, 
     lib_check(api, d, stream, a, n);
 }
 
-DC_EXPORT cublasStatus_t CUBLASWINAPI cublasCreate_v2(cublasHandle_t *handle)
+LIB_BODY(cublasStatus_t, cublasCreate_v2, (cublasHandle_t *handle))
 {
-    __typeof__(&cublasCreate_v2) real = REAL(cublasCreate_v2);
+    LIB_REAL(cublasCreate_v2);
     if (!real)
         return lib_missing("cublasCreate_v2"), CUBLAS_STATUS_NOT_INITIALIZED;
-    int chk = lib_begin();
+    int chk = lib_begin(lib_v);
     if (chk)
         lib_checked();
     cublasStatus_t r = real(handle);
@@ -266,10 +335,11 @@ DC_EXPORT cublasStatus_t CUBLASWINAPI cublasCreate_v2(cublasHandle_t *handle)
     lib_end(0);
     return r;
 }
+LIB_ENTRIES(cublasStatus_t, CUBLASWINAPI, cublasCreate_v2, (cublasHandle_t *handle), (handle))
 
-DC_EXPORT cublasStatus_t CUBLASWINAPI cublasDestroy_v2(cublasHandle_t handle)
+LIB_BODY(cublasStatus_t, cublasDestroy_v2, (cublasHandle_t handle))
 {
-    __typeof__(&cublasDestroy_v2) real = REAL(cublasDestroy_v2);
+    LIB_REAL(cublasDestroy_v2);
     if (!real)
         return lib_missing("cublasDestroy_v2"), CUBLAS_STATUS_NOT_INITIALIZED;
     cublasStatus_t r = real(handle);
@@ -279,6 +349,7 @@ DC_EXPORT cublasStatus_t CUBLASWINAPI cublasDestroy_v2(cublasHandle_t handle)
     }
     return r;
 }
+LIB_ENTRIES(cublasStatus_t, CUBLASWINAPI, cublasDestroy_v2, (cublasHandle_t handle), (handle))
 
 /* A cuBLAS entry point `name` with parameters `params`, arguments `args`,
  * and the device pointers `checked` (struct dc_lib_arg initialisers). */
@@ -543,22 +614,26 @@ NCCL_HOOK(ncclRecv,
  * single-GPU plan's kernels and work area there), or the one
  * cufftXtSetGPUs named; a multi-GPU plan takes descriptors, not device
  * pointers: not checked. */
-static void fft_made(cufftHandle plan)
+/* A plan's key: its number in version lib_v's cuFFT (both number plans
+ * from 1). */
+#define FFT_KEY(plan, lib_v) ((uint64_t)(unsigned)(plan) | (uint64_t)(lib_v) << 32)
+
+static void fft_made(int lib_v, cufftHandle plan)
 {
     if (!dc_enter())
         return;
     int d = dc_current_device();
-    if (d >= 0 && !dc_libh_get(DC_LIBH_CUFFT, (uint64_t)(unsigned)plan, NULL))    /* cufftXtSetGPUs said */
-        dc_libh_set(DC_LIBH_CUFFT, (uint64_t)(unsigned)plan, (uint64_t)d);
+    if (d >= 0 && !dc_libh_get(DC_LIBH_CUFFT, FFT_KEY(plan, lib_v), NULL))    /* cufftXtSetGPUs said */
+        dc_libh_set(DC_LIBH_CUFFT, FFT_KEY(plan, lib_v), (uint64_t)d);
     dc_leave();
 }
 
 /* The device plan's calls run on: its own, else its stream's, else the
  * current one; -1 for a multi-GPU plan.  *stream: cufftSetStream's. */
-static int fft_device(cufftHandle plan, uintptr_t *stream)
+static int fft_device(int lib_v, cufftHandle plan, uintptr_t *stream)
 {
     uint64_t v, s = 0;
-    uint64_t key = (uint64_t)(unsigned)plan;
+    uint64_t key = FFT_KEY(plan, lib_v);
     dc_libh_get(DC_LIBH_CUFFT_STREAM, key, &s);
     *stream = (uintptr_t)s;
     if (dc_libh_get(DC_LIBH_CUFFT, key, &v))
@@ -566,36 +641,37 @@ static int fft_device(cufftHandle plan, uintptr_t *stream)
     return dc_stream_device((CUstream)(uintptr_t)s);
 }
 
-static void fft_check(const char *api, cufftHandle plan, const char *in_name, const void *in, const char *out_name,
-                      const void *out)
+static void fft_check(int lib_v, const char *api, cufftHandle plan, const char *in_name, const void *in,
+                      const char *out_name, const void *out)
 {
     uintptr_t stream;
-    int d = fft_device(plan, &stream);
+    int d = fft_device(lib_v, plan, &stream);
     struct dc_lib_arg a[] = { ARG(in_name, in), ARG(out_name, out) };
     lib_check(api, d, stream, a, NARGS(a));
 }
 
 /* The work area is checked where the program hands it over (made after the
  * plan, as cuFFT requires): once, at the line that chose it. */
-static void fft_work_area(cufftHandle plan, void *workArea)
+static void fft_work_area(int lib_v, cufftHandle plan, void *workArea)
 {
     uintptr_t stream;
-    int d = fft_device(plan, &stream);
+    int d = fft_device(lib_v, plan, &stream);
     struct dc_lib_arg a[] = { ARG("workArea", workArea) };
     dc_check_libcall("cufftSetWorkArea", d, stream, a, NARGS(a));  /* no work of its own: never synchronised */
 }
 
 #define FFT_PLAN_HOOK(name, params, args, planv)                                    \
-    DC_EXPORT cufftResult CUFFTAPI name params                                      \
+    LIB_BODY(cufftResult, name, params)                                             \
     {                                                                               \
-        __typeof__(&name) real = REAL(name);                                        \
+        LIB_REAL(name);                                                             \
         if (!real)                                                                  \
             return lib_missing(#name), CUFFT_INTERNAL_ERROR;                        \
         cufftResult r = real args;                                                  \
         if (r == CUFFT_SUCCESS)                                                     \
-            fft_made(planv);                                                        \
+            fft_made(lib_v, planv);                                                 \
         return r;                                                                   \
-    }
+    }                                                                               \
+    LIB_ENTRIES(cufftResult, CUFFTAPI, name, params, args)
 FFT_PLAN_HOOK(cufftPlan1d, (cufftHandle *plan, int nx, cufftType type, int batch), (plan, nx, type, batch), *plan)
 FFT_PLAN_HOOK(cufftPlan2d, (cufftHandle *plan, int nx, int ny, cufftType type), (plan, nx, ny, type), *plan)
 FFT_PLAN_HOOK(cufftPlan3d, (cufftHandle *plan, int nx, int ny, int nz, cufftType type), (plan, nx, ny, nz, type),
@@ -629,9 +705,9 @@ FFT_PLAN_HOOK(cufftXtMakePlanMany,
 
 /* The hooks that only remember what a plan was given (guard held for it). */
 #define FFT_NOTE_HOOK(name, params, args, note)                                     \
-    DC_EXPORT cufftResult CUFFTAPI name params                                      \
+    LIB_BODY(cufftResult, name, params)                                             \
     {                                                                               \
-        __typeof__(&name) real = REAL(name);                                        \
+        LIB_REAL(name);                                                             \
         if (!real)                                                                  \
             return lib_missing(#name), CUFFT_INTERNAL_ERROR;                        \
         cufftResult r = real args;                                                  \
@@ -640,20 +716,22 @@ FFT_PLAN_HOOK(cufftXtMakePlanMany,
             dc_leave();                                                             \
         }                                                                           \
         return r;                                                                   \
-    }
-#define FFT_KEY(plan) ((uint64_t)(unsigned)(plan))
+    }                                                                               \
+    LIB_ENTRIES(cufftResult, CUFFTAPI, name, params, args)
 FFT_NOTE_HOOK(cufftXtSetGPUs, (cufftHandle handle, int nGPUs, int *whichGPUs), (handle, nGPUs, whichGPUs),
-              dc_libh_set(DC_LIBH_CUFFT, FFT_KEY(handle),
+              dc_libh_set(DC_LIBH_CUFFT, FFT_KEY(handle, lib_v),
                           nGPUs > 1 ? DC_LIBH_MULTI : (uint64_t)(whichGPUs ? whichGPUs[0] : 0)))
 FFT_NOTE_HOOK(cufftSetStream, (cufftHandle plan, cudaStream_t stream), (plan, stream),
-              dc_libh_set(DC_LIBH_CUFFT_STREAM, FFT_KEY(plan), P(stream)))
-FFT_NOTE_HOOK(cufftSetWorkArea, (cufftHandle plan, void *workArea), (plan, workArea), fft_work_area(plan, workArea))
+              dc_libh_set(DC_LIBH_CUFFT_STREAM, FFT_KEY(plan, lib_v), P(stream)))
+FFT_NOTE_HOOK(cufftSetWorkArea, (cufftHandle plan, void *workArea), (plan, workArea),
+              fft_work_area(lib_v, plan, workArea))
 FFT_NOTE_HOOK(cufftDestroy, (cufftHandle plan), (plan),
-              (dc_libh_forget(DC_LIBH_CUFFT, FFT_KEY(plan)), dc_libh_forget(DC_LIBH_CUFFT_STREAM, FFT_KEY(plan))))
+              (dc_libh_forget(DC_LIBH_CUFFT, FFT_KEY(plan, lib_v)),
+               dc_libh_forget(DC_LIBH_CUFFT_STREAM, FFT_KEY(plan, lib_v))))
 
 #define FFT_EXEC_HOOK(name, params, args, in_name, in, out_name, out)               \
     LIB_HOOK(cufftResult, CUFFTAPI, name, params, args, CUFFT_INTERNAL_ERROR, CUFFT_SUCCESS, \
-             (fft_check(#name, plan, in_name, in, out_name, out)))
+             (fft_check(lib_v, #name, plan, in_name, in, out_name, out)))
 FFT_EXEC_HOOK(cufftExecC2C, (cufftHandle plan, cufftComplex *idata, cufftComplex *odata, int direction),
               (plan, idata, odata, direction), "idata", idata, "odata", odata)
 FFT_EXEC_HOOK(cufftExecR2C, (cufftHandle plan, cufftReal *idata, cufftComplex *odata), (plan, idata, odata),
@@ -697,9 +775,9 @@ static void dnn_check(cudnnHandle_t h, const char *api, const struct dc_lib_arg 
     lib_check(api, d, stream, a, n);
 }
 
-DC_EXPORT cudnnStatus_t CUDNNWINAPI cudnnCreate(cudnnHandle_t *handle)
+LIB_BODY(cudnnStatus_t, cudnnCreate, (cudnnHandle_t *handle))
 {
-    __typeof__(&cudnnCreate) real = REAL(cudnnCreate);
+    LIB_REAL(cudnnCreate);
     if (!real)
         return lib_missing("cudnnCreate"), CUDNN_STATUS_NOT_INITIALIZED;
     cudnnStatus_t r = real(handle);
@@ -711,10 +789,11 @@ DC_EXPORT cudnnStatus_t CUDNNWINAPI cudnnCreate(cudnnHandle_t *handle)
     }
     return r;
 }
+LIB_ENTRIES(cudnnStatus_t, CUDNNWINAPI, cudnnCreate, (cudnnHandle_t *handle), (handle))
 
-DC_EXPORT cudnnStatus_t CUDNNWINAPI cudnnDestroy(cudnnHandle_t handle)
+LIB_BODY(cudnnStatus_t, cudnnDestroy, (cudnnHandle_t handle))
 {
-    __typeof__(&cudnnDestroy) real = REAL(cudnnDestroy);
+    LIB_REAL(cudnnDestroy);
     if (!real)
         return lib_missing("cudnnDestroy"), CUDNN_STATUS_NOT_INITIALIZED;
     cudnnStatus_t r = real(handle);
@@ -724,6 +803,7 @@ DC_EXPORT cudnnStatus_t CUDNNWINAPI cudnnDestroy(cudnnHandle_t handle)
     }
     return r;
 }
+LIB_ENTRIES(cudnnStatus_t, CUDNNWINAPI, cudnnDestroy, (cudnnHandle_t handle), (handle))
 
 /* The variant pack's data pointers (by unique id) and workspace.  A tensor
  * marked CUDNN_ATTR_TENSOR_IS_BY_VALUE (SDPA's scale) is a host pointer,
@@ -797,7 +877,10 @@ DNN_HOOK(cudnnConvolutionBackwardFilter,
 /* Each hook of a versioned library is exported as name@@<its version> (an
  * alias label set to the hook, as hooks_runtime.c does; the plain name is
  * then local by the version script's `local: *`); NCCL's are unversioned
- * (exports.map.in lists them). */
+ * (exports.map.in lists them).  A library's older version: an assembler
+ * macro per library, dc_old_<id> name, exports lib_old_<name> as
+ * name@<DC_LIBOLD's node>; it does nothing for a library without one (each
+ * DC_LIB defines it empty, its DC_LIBOLD redefines it). */
 #define LIB_SYMVER(name, version)                                                   \
     __asm__(".globl dc_lib_" #name "\n"                                             \
             ".set dc_lib_" #name ", " #name "\n"                               \
@@ -807,5 +890,15 @@ DNN_HOOK(cudnnConvolutionBackwardFilter,
 #define SYMVER_NCCL(name)
 #define SYMVER_CUFFT(name) LIB_SYMVER(name, "libcufft.so.12")
 #define SYMVER_CUDNN(name) LIB_SYMVER(name, "libcudnn.so.9")
-#define DC_LIBFN(id, name) SYMVER_##id(name)
+#define DC_LIB(id, soname, version) __asm__(".macro dc_old_" #id " name\n.endm\n");
+#include "preload/hooks_lib.def"
+#define DC_LIBOLD(id, node)                                                         \
+    __asm__(".purgem dc_old_" #id "\n"                                           \
+            ".macro dc_old_" #id " name\n"                                       \
+            ".globl dc_libold_\\name\n"                                           \
+            ".set dc_libold_\\name, lib_old_\\name\n"                             \
+            ".symver dc_libold_\\name, \\name@" #node "\n"                        \
+            ".endm\n");
+#include "preload/hooks_lib.def"
+#define DC_LIBFN(id, name) SYMVER_##id(name) __asm__("dc_old_" #id " " #name "\n");
 #include "preload/hooks_lib.def"

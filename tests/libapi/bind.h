@@ -1,9 +1,16 @@
 /* How a test program binds its library (tests/libapi/): by the dynamic
  * linker (linked against the library: PLT/GOT, as torch does), or, built
  * with -DBIND_DLOPEN, by dlopen(SONAME, RTLD_LOCAL) + dlsym(handle, name)
- * (as JAX/XLA do).  FNS(X) lists the functions; F(name) calls one. */
+ * (as JAX/XLA do).  FNS(X) lists the functions; F(name) calls one.
+ * SONAME(so): the library's soname, `so` unless built for another version
+ * (-DLIBAPI_SONAME='"libcublas.so.12"': CUDA 12's). */
 #ifndef LIBAPI_BIND_H
 #define LIBAPI_BIND_H
+#ifdef LIBAPI_SONAME
+#define SONAME(so) LIBAPI_SONAME
+#else
+#define SONAME(so) so
+#endif
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -27,7 +27,7 @@ int main(int argc, char **argv)
     const char *mode = argc > 1 ? argv[1] : "correct";
     int peer = !strcmp(mode, "peer"), capture = !strcmp(mode, "capture"), dot = !strcmp(mode, "dot");
     int buggy = !strcmp(mode, "buggy") || peer || capture;
-    BIND("libcublas.so.13");
+    BIND(SONAME("libcublas.so.13"));
     float *A, *B, *C, *dscal;
     CK(cudaSetDevice(1));
     float *B1, *res1;

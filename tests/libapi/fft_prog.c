@@ -22,7 +22,7 @@ int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "correct";
     int buggy = !strcmp(mode, "buggy"), work = !strcmp(mode, "work");
-    BIND("libcufft.so.12");
+    BIND(SONAME("libcufft.so.12"));
     cufftComplex *in0, *out0, *in1, *out1;
     void *work0, *work1;
     CK(cudaSetDevice(1));

@@ -4,11 +4,18 @@
 # $(LA_BUILD)/lib, and a buggy/correct program per library, bound by the
 # dynamic linker (NAME_plt) and by dlopen(RTLD_LOCAL) + dlsym(handle)
 # (NAME_dlopen).  C only: they run under every sanitizer.
+# CUDA 12's libraries (hooks_lib.def's DC_LIBOLD): the cuBLAS, cuBLASLt and
+# cuFFT stand-ins again under CUDA 12's sonames and versions in
+# $(LA_BUILD)/lib12, the programs NAME12_plt / NAME12_dlopen bound to them,
+# and both_prog, which loads both versions of each at once.
 LA_BUILD := $(BUILD)/tests/libapi
 LA_LIB   := $(LA_BUILD)/lib
+LA_LIB12 := $(LA_BUILD)/lib12
 LA_STANDINS := $(LA_LIB)/libcublasLt.so.13 $(LA_LIB)/libcublas.so.13 $(LA_LIB)/libnccl.so.2 $(LA_LIB)/libcufft.so.12 \
-               $(LA_LIB)/libcudnn.so.9
-LA_PROGS := $(foreach p,blas lt nccl fft dnn,$(LA_BUILD)/$(p)_plt $(LA_BUILD)/$(p)_dlopen)
+               $(LA_LIB)/libcudnn.so.9 $(LA_LIB12)/libcublasLt.so.12 $(LA_LIB12)/libcublas.so.12 \
+               $(LA_LIB12)/libcufft.so.11
+LA_PROGS := $(foreach p,blas lt nccl fft dnn blas12 lt12 fft12,$(LA_BUILD)/$(p)_plt $(LA_BUILD)/$(p)_dlopen) \
+            $(LA_BUILD)/both_prog
 ALL += $(LA_STANDINS) $(LA_PROGS)
 TESTS += tests/libapi/libapi.sh
 
@@ -23,6 +30,9 @@ LA_NODE_cublasLt := libcublasLt.so.13:cublasLt
 LA_NODE_cublas   := libcublas.so.13:cublas
 LA_NODE_cufft    := libcufft.so.12:cufft
 LA_NODE_cudnn    := libcudnn.so.9:cudnn
+LA_NODE_cublasLt12 := libcublasLt.so.12:cublasLt
+LA_NODE_cublas12   := libcublas.so.12:cublas
+LA_NODE_cufft12    := libcufft.so.11:cufft
 
 $(LA_LIB)/libcublasLt.so.13: tests/libapi/standin_cublasLt.c $(LA_BUILD)/cublasLt.map
 	@mkdir -p $(@D)
@@ -44,6 +54,19 @@ $(LA_LIB)/libcufft.so.12: tests/libapi/standin_cufft.c $(LA_BUILD)/cufft.map
 	@mkdir -p $(@D)
 	$(CC) $(LA_SOFLAGS) -Wl,-soname,libcufft.so.12 -Wl,--version-script=$(LA_BUILD)/cufft.map -o $@ $< $(ALL_LDFLAGS)
 
+$(LA_LIB12)/libcublasLt.so.12: tests/libapi/standin_cublasLt.c $(LA_BUILD)/cublasLt12.map
+	@mkdir -p $(@D)
+	$(CC) $(LA_SOFLAGS) -Wl,-soname,libcublasLt.so.12 -Wl,--version-script=$(LA_BUILD)/cublasLt12.map -o $@ $< \
+	    $(ALL_LDFLAGS)
+$(LA_LIB12)/libcublas.so.12: tests/libapi/standin_cublas.c $(LA_BUILD)/standin_kernel.o $(LA_BUILD)/cublas12.map \
+                             $(LA_LIB12)/libcublasLt.so.12
+	$(CC) $(LA_SOFLAGS) -Wl,-soname,libcublas.so.12 -Wl,--version-script=$(LA_BUILD)/cublas12.map -o $@ $< \
+	    $(LA_BUILD)/standin_kernel.o $(ALL_LDFLAGS) -L$(LA_LIB12) -l:libcublasLt.so.12 -Wl,-rpath,'$$ORIGIN' \
+	    $(LA_CUDART) -lstdc++
+$(LA_LIB12)/libcufft.so.11: tests/libapi/standin_cufft.c $(LA_BUILD)/cufft12.map
+	@mkdir -p $(@D)
+	$(CC) $(LA_SOFLAGS) -Wl,-soname,libcufft.so.11 -Wl,--version-script=$(LA_BUILD)/cufft12.map -o $@ $< $(ALL_LDFLAGS)
+
 $(LA_LIB)/libcudnn.so.9: tests/libapi/standin_cudnn.c $(LA_BUILD)/cudnn.map
 	@mkdir -p $(@D)
 	$(CC) $(LA_SOFLAGS) -Wl,-soname,libcudnn.so.9 -Wl,--version-script=$(LA_BUILD)/cudnn.map -o $@ $< $(ALL_LDFLAGS)
@@ -58,3 +81,15 @@ $(LA_BUILD)/%_plt: tests/libapi/%_prog.c tests/libapi/bind.h $(LA_STANDINS)
 	    -Wl,-rpath-link=$(LA_LIB) $(LA_CUDART) -ldl
 $(LA_BUILD)/%_dlopen: tests/libapi/%_prog.c tests/libapi/bind.h $(LA_STANDINS)
 	$(CC) $(ALL_CFLAGS) -DBIND_DLOPEN -o $@ $< $(ALL_LDFLAGS) -Wl,-rpath,'$$ORIGIN/lib' $(LA_CUDART) -ldl
+# CUDA 12's: the same programs, bound to lib12's libraries (bind.h's LIBAPI_SONAME)
+LA_SONAME12_blas := libcublas.so.12
+LA_SONAME12_lt   := libcublasLt.so.12
+LA_SONAME12_fft  := libcufft.so.11
+$(LA_BUILD)/%12_plt: tests/libapi/%_prog.c tests/libapi/bind.h $(LA_STANDINS)
+	$(CC) $(ALL_CFLAGS) -DLIBAPI_SONAME='"$(LA_SONAME12_$*)"' -o $@ $< $(ALL_LDFLAGS) -L$(LA_LIB12) \
+	    -l:$(LA_SONAME12_$*) -Wl,-rpath,'$$ORIGIN/lib12' -Wl,-rpath-link=$(LA_LIB12) $(LA_CUDART) -ldl
+$(LA_BUILD)/%12_dlopen: tests/libapi/%_prog.c tests/libapi/bind.h $(LA_STANDINS)
+	$(CC) $(ALL_CFLAGS) -DBIND_DLOPEN -DLIBAPI_SONAME='"$(LA_SONAME12_$*)"' -o $@ $< $(ALL_LDFLAGS) \
+	    -Wl,-rpath,'$$ORIGIN/lib12' $(LA_CUDART) -ldl
+$(LA_BUILD)/both_prog: tests/libapi/both_prog.c $(LA_STANDINS)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS) -Wl,-rpath,'$$ORIGIN/lib:$$ORIGIN/lib12' $(LA_CUDART) -ldl

@@ -13,6 +13,13 @@
 #    captured into a graph, found at capture; nccl host: a pageable host
 #    sendbuff, host_memory; blas buggy under mode=migrate: reported as not
 #    migrated, with the reason;
+#  - CUDA 12's libraries (NAME12: the same programs bound to the stand-ins
+#    built as libcublas.so.12, libcublasLt.so.12, libcufft.so.11, whose
+#    names carry those versions): the same findings, from devcheck's
+#    name@libcublas.so.12 exports and its dlsym; both_prog: both versions
+#    of cuBLAS and cuFFT loaded at once, each call reaching its own library
+#    (the stand-ins fail a call made with the other version's handle or
+#    plan), each plan's device its own (both number plans from 1);
 #  - each: the program prints and exits as without devcheck (nccl_prog's
 #    dlsym(RTLD_DEFAULT) probe: NULL when NCCL was loaded RTLD_LOCAL);
 #  - the report follows report/finding.schema.json.
@@ -21,7 +28,7 @@ LA=$BUILD/tests/libapi
 # the stand-ins by LD_LIBRARY_PATH too: a sanitizer's dlopen interceptor is
 # the caller the loader sees, so the program's RUNPATH would not find them
 # and the toolkit's real libraries (ld.so.conf) would be loaded instead
-export LD_LIBRARY_PATH="$LA/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+export LD_LIBRARY_PATH="$LA/lib:$LA/lib12${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 # prog mode options kind severity api argument call-device owner-device alloc-marker|-
 cases="blas buggy - device_mismatch error cublasSgemm_v2 B 0 1 alloc-B
 blas correct - - - - - - - -
@@ -39,16 +46,28 @@ fft work - device_mismatch error cufftSetWorkArea workArea 0 1 alloc-work1
 fft correct - - - - - - - -
 dnn buggy - device_mismatch error cudnnBackendExecute CUDNN_ATTR_VARIANT_PACK_DATA_POINTERS[uid=2] 0 1 alloc-t2
 dnn conv - device_mismatch error cudnnConvolutionForward w 0 1 alloc-w
-dnn correct - - - - - - - -"
+dnn correct - - - - - - - -
+blas12 buggy - device_mismatch error cublasSgemm_v2 B 0 1 alloc-B
+blas12 correct - - - - - - - -
+blas12 dot - device_mismatch error cublasSdot_v2 result 0 1 alloc-result
+lt12 buggy - device_mismatch error cublasLtMatmul CUBLASLT_MATMUL_DESC_BIAS_POINTER 0 1 alloc-bias
+lt12 correct - - - - - - - -
+fft12 buggy - device_mismatch error cufftExecC2C idata 0 1 alloc-in1
+fft12 work - device_mismatch error cufftSetWorkArea workArea 0 1 alloc-work1
+fft12 correct - - - - - - - -
+both buggy - device_mismatch error cublasSgemm_v2 B 1 0 alloc-B0
+both correct - - - - - - - -"
 echo "$cases" | while read -r prog mode opts kind sev api arg dev owner marker; do
-    src=$ROOT/tests/libapi/${prog}_prog.c
+    src=$ROOT/tests/libapi/${prog%12}_prog.c
+    binds="plt dlopen"
+    [ "$prog" = both ] && binds=prog
     aline=-
     if [ "$marker" != - ]; then
         aline=$(grep -n "// @$marker\$" "$src" | cut -d: -f1)
         [ -n "$aline" ] || fail "no @$marker in $src"
     fi
     [ "$opts" = - ] && opts=
-    for bind in plt dlopen; do
+    for bind in $binds; do
         exe=$LA/${prog}_$bind
         [ -x "$exe" ] || fail "missing $exe (run make first)"
         t=$TMPD/${prog}_${bind}_$mode${opts:+_migrate}
@@ -62,7 +81,7 @@ echo "$cases" | while read -r prog mode opts kind sev api arg dev owner marker; 
         expect_same_run "$what" "$t.plain" "$t"
         python3 "$ROOT/tests/unit/jsonschema_lite.py" "$ROOT/report/finding.schema.json" "$t.json" >"$t.schema" 2>&1 ||
             { cat "$t.schema" >&2; fail "$what: report does not follow the schema"; }
-        python3 - "$t.json" "$kind" "$sev" "$api" "$arg" "$dev" "$owner" "${prog}_prog.c" "$aline" "$opts" <<'PY' ||
+        python3 - "$t.json" "$kind" "$sev" "$api" "$arg" "$dev" "$owner" "${prog%12}_prog.c" "$aline" "$opts" <<'PY' ||
 import json, sys
 path, kind, sev, api, arg, dev, owner, src, aline, opts = sys.argv[1:]
 recs = [json.loads(l) for l in open(path)]

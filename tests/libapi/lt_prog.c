@@ -18,7 +18,7 @@ FNS(DECL_FN)
 int main(int argc, char **argv)
 {
     int buggy = argc > 1 && !strcmp(argv[1], "buggy");
-    BIND("libcublasLt.so.13");
+    BIND(SONAME("libcublasLt.so.13"));
     float *A, *B, *C, *D, *bias, *bias1, *dscal;
     void *ws;
     CK(cudaSetDevice(1));

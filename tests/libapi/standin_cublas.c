@@ -14,6 +14,7 @@
 int standin_gemm_launch(const float *A, const float *B, float *C, int n, cudaStream_t s);   /* standin_kernel.cu */
 
 struct cublasContext {
+    const int *lib;             /* &this_lib: a handle of this library, not of another version's */
     int device;
     cudaStream_t stream;
     cublasPointerMode_t mode;
@@ -21,6 +22,12 @@ struct cublasContext {
     cublasLtMatmulDesc_t desc;
     cublasLtMatrixLayout_t layout;
 };
+
+/* Built twice (libcublas.so.13 and CUDA 12's libcublas.so.12, tests/libapi/
+ * README): each rejects the other's handles, so a call forwarded to the
+ * wrong version fails. */
+static const int this_lib;
+static int mine(cublasHandle_t h) { return h && h->lib == &this_lib; }
 
 cublasStatus_t CUBLASWINAPI cublasCreate_v2(cublasHandle_t *handle)
 {
@@ -32,13 +39,14 @@ cublasStatus_t CUBLASWINAPI cublasCreate_v2(cublasHandle_t *handle)
         return CUBLAS_STATUS_NOT_INITIALIZED;
     }
     h->mode = CUBLAS_POINTER_MODE_HOST;
+    h->lib = &this_lib;
     *handle = h;
     return CUBLAS_STATUS_SUCCESS;
 }
 
 cublasStatus_t CUBLASWINAPI cublasDestroy_v2(cublasHandle_t handle)
 {
-    if (!handle)
+    if (!mine(handle))
         return CUBLAS_STATUS_NOT_INITIALIZED;
     cublasLtMatmulDescDestroy(handle->desc);
     free(handle);
@@ -47,7 +55,7 @@ cublasStatus_t CUBLASWINAPI cublasDestroy_v2(cublasHandle_t handle)
 
 cublasStatus_t CUBLASWINAPI cublasSetStream_v2(cublasHandle_t handle, cudaStream_t streamId)
 {
-    if (!handle)
+    if (!mine(handle))
         return CUBLAS_STATUS_NOT_INITIALIZED;
     handle->stream = streamId;
     return CUBLAS_STATUS_SUCCESS;
@@ -55,7 +63,7 @@ cublasStatus_t CUBLASWINAPI cublasSetStream_v2(cublasHandle_t handle, cudaStream
 
 cublasStatus_t CUBLASWINAPI cublasGetStream_v2(cublasHandle_t handle, cudaStream_t *streamId)
 {
-    if (!handle || !streamId)
+    if (!mine(handle) || !streamId)
         return CUBLAS_STATUS_NOT_INITIALIZED;
     *streamId = handle->stream;
     return CUBLAS_STATUS_SUCCESS;
@@ -63,7 +71,7 @@ cublasStatus_t CUBLASWINAPI cublasGetStream_v2(cublasHandle_t handle, cudaStream
 
 cublasStatus_t CUBLASWINAPI cublasSetPointerMode_v2(cublasHandle_t handle, cublasPointerMode_t mode)
 {
-    if (!handle)
+    if (!mine(handle))
         return CUBLAS_STATUS_NOT_INITIALIZED;
     handle->mode = mode;
     return CUBLAS_STATUS_SUCCESS;
@@ -71,7 +79,7 @@ cublasStatus_t CUBLASWINAPI cublasSetPointerMode_v2(cublasHandle_t handle, cubla
 
 cublasStatus_t CUBLASWINAPI cublasGetPointerMode_v2(cublasHandle_t handle, cublasPointerMode_t *mode)
 {
-    if (!handle || !mode)
+    if (!mine(handle) || !mode)
         return CUBLAS_STATUS_NOT_INITIALIZED;
     *mode = handle->mode;
     return CUBLAS_STATUS_SUCCESS;
@@ -82,7 +90,7 @@ cublasStatus_t CUBLASWINAPI cublasSgemm_v2(cublasHandle_t handle, cublasOperatio
                                            const float *B, int ldb, const float *beta, float *C, int ldc)
 {
     (void)transa, (void)transb, (void)m, (void)n, (void)k, (void)lda, (void)ldb, (void)ldc;
-    if (!handle)
+    if (!mine(handle))
         return CUBLAS_STATUS_NOT_INITIALIZED;
     const char *launch = getenv("STANDIN_LAUNCH");
     if (launch && *launch == '1' && standin_gemm_launch(A, B, C, m * n, handle->stream))
@@ -101,7 +109,7 @@ cublasStatus_t CUBLASWINAPI cublasGemmEx(cublasHandle_t handle, cublasOperation_
 {
     (void)transa, (void)transb, (void)m, (void)n, (void)k, (void)alpha, (void)A, (void)Atype, (void)lda, (void)B;
     (void)Btype, (void)ldb, (void)beta, (void)C, (void)Ctype, (void)ldc, (void)computeType, (void)algo;
-    return handle ? CUBLAS_STATUS_SUCCESS : CUBLAS_STATUS_NOT_INITIALIZED;
+    return mine(handle) ? CUBLAS_STATUS_SUCCESS : CUBLAS_STATUS_NOT_INITIALIZED;
 }
 
 cublasStatus_t CUBLASWINAPI cublasSgemmStridedBatched(cublasHandle_t handle, cublasOperation_t transa,
@@ -113,14 +121,14 @@ cublasStatus_t CUBLASWINAPI cublasSgemmStridedBatched(cublasHandle_t handle, cub
 {
     (void)transa, (void)transb, (void)m, (void)n, (void)k, (void)alpha, (void)A, (void)lda, (void)strideA, (void)B;
     (void)ldb, (void)strideB, (void)beta, (void)C, (void)ldc, (void)strideC, (void)batchCount;
-    return handle ? CUBLAS_STATUS_SUCCESS : CUBLAS_STATUS_NOT_INITIALIZED;
+    return mine(handle) ? CUBLAS_STATUS_SUCCESS : CUBLAS_STATUS_NOT_INITIALIZED;
 }
 
 cublasStatus_t CUBLASWINAPI cublasSdot_v2(cublasHandle_t handle, int n, const float *x, int incx, const float *y,
                                           int incy, float *result)
 {
     (void)n, (void)x, (void)incx, (void)y, (void)incy;
-    if (!handle || !result)
+    if (!mine(handle) || !result)
         return CUBLAS_STATUS_NOT_INITIALIZED;
     if (handle->mode == CUBLAS_POINTER_MODE_HOST)
         *result = 0.0f;             /* the host pointer mode's result is written by the host */
@@ -130,5 +138,5 @@ cublasStatus_t CUBLASWINAPI cublasSdot_v2(cublasHandle_t handle, int n, const fl
 cublasStatus_t CUBLASWINAPI cublasSetWorkspace_v2(cublasHandle_t handle, void *workspace, size_t workspaceSizeInBytes)
 {
     (void)workspace, (void)workspaceSizeInBytes;
-    return handle ? CUBLAS_STATUS_SUCCESS : CUBLAS_STATUS_NOT_INITIALIZED;
+    return mine(handle) ? CUBLAS_STATUS_SUCCESS : CUBLAS_STATUS_NOT_INITIALIZED;
 }

@@ -9,7 +9,8 @@
 # c10::reportMemoryUsageToProfiler (its allocator's blocks), with the right symbol
 # versions (runtime hooks also under cudart 12 / 11.0 versions where the entry
 # point exists there; CUPTI hooks under libcupti's 13 and 12, NVRTC hooks under
-# libnvrtc's 13 and 12; glibc's at the
+# libnvrtc's 13 and 12; library hooks also under their older version,
+# hooks_lib.def's DC_LIBOLD: cuBLAS's .12, cuFFT's .11; glibc's at the
 # target architecture's versions).
 . "$ROOT/tests/preload/common.sh"
 need "$DEVCHECK_LIB"
@@ -33,6 +34,12 @@ nm -D --defined-only "$DEVCHECK_LIB" | awk '$2 != "A" { print $3 }' | sort >"$TM
 #define LIB_CUDNN(n) n@@libcudnn.so.9;
 #include "preload/hooks_lib.def"
 EOC
+    # a library's older version (DC_LIBOLD): each of its hooks also as name@node
+    cat <<'EOC' | ${CC:-gcc} -E -P -I"$ROOT" -x c - | awk '$1 == "OLD" { old[$2] = $3 } $1 == "FN" && ($2 in old) { print $3 "@" old[$2] }'
+#define DC_LIBOLD(id, node) OLD id node
+#define DC_LIBFN(id, n) FN id n
+#include "preload/hooks_lib.def"
+EOC
     # glibc's names at the target's base version (preload/arch.h)
     base=$(printf '#include "preload/arch.h"\nDC_GLIBC_BASE_NODE\n' | ${CC:-gcc} -E -P -I"$ROOT" -x c - | tr -d ' ')
     printf '%s\n' 'dlsym@@GLIBC_2.34' "dlsym@$base" '__libc_start_main@@GLIBC_2.34' \
@@ -42,6 +49,7 @@ EOC
         'InitializeInjectionNvtx2@@DEVCHECK_1' '_ZN3c1027reportMemoryUsageToProfilerEPvlmmNS_6DeviceE@@DEVCHECK_1'
 } | sort >"$TMPD/want"
 grep -q '^cuLaunchKernel@@DEVCHECK_1$' "$TMPD/want" || fail "could not expand preload/hooks.def"
+grep -q '^cublasSgemm_v2@libcublas.so.12$' "$TMPD/want" || fail "could not expand hooks_lib.def's DC_LIBOLD"
 if ! diff -u "$TMPD/want" "$TMPD/nm" >"$TMPD/diff"; then
     sed 's/^/    /' "$TMPD/diff" >&2
     fail "exported symbols differ from the hook table (- table, + nm -D)"
