@@ -306,13 +306,22 @@ static int blas_host_scalars(cublasHandle_t h)
     return m == CUBLAS_POINTER_MODE_HOST;
 }
 
+/* A scalar's argument name: alpha, beta, result (no other cuBLAS argument
+ * name checked here starts with a, b or r: one strcmp per scalar, not
+ * three per argument). */
+static int blas_scalar(const char *n)
+{
+    return (n[0] == 'a' && !strcmp(n, "alpha")) || (n[0] == 'b' && !strcmp(n, "beta")) ||
+           (n[0] == 'r' && !strcmp(n, "result"));
+}
+
 static void blas_check(cublasHandle_t h, const char *api, struct dc_lib_arg *a, unsigned n)
 {
     uintptr_t stream;
     int d = blas_device(h, &stream);
     if (blas_host_scalars(h))
         for (unsigned i = 0; i < n; i++)
-            if (!strcmp(a[i].name, "alpha") || !strcmp(a[i].name, "beta") || !strcmp(a[i].name, "result"))
+            if (blas_scalar(a[i].name))
                 a[i].ptr = 0;
     lib_check(api, d, stream, a, n);
 }
