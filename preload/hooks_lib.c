@@ -883,17 +883,14 @@ DNN_HOOK(cudnnConvolutionBackwardFilter,
 
 /* --- symbol versions ---------------------------------------------------------------- */
 
-/* Each hook of a versioned library is exported as name@@<its version> (an
- * alias label set to the hook, as hooks_runtime.c does; the plain name is
- * then local by the version script's `local: *`); NCCL's are unversioned
- * (exports.map.in lists them).  A library's older version: an assembler
- * macro per library, dc_old_<id> name, exports lib_old_<name> as
- * name@<DC_LIBOLD's node>; it does nothing for a library without one (each
- * DC_LIB defines it empty, its DC_LIBOLD redefines it). */
-#define LIB_SYMVER(name, version)                                                   \
-    __asm__(".globl dc_lib_" #name "\n"                                             \
-            ".set dc_lib_" #name ", " #name "\n"                               \
-            ".symver dc_lib_" #name ", " #name "@@" version "\n");
+/* Each hook of a versioned library is exported as name@@<its version>
+ * (DC_SYMVER_AS, preload.h); NCCL's are unversioned (exports.map.in lists
+ * them).  A library's older version: an assembler macro per library,
+ * dc_old_<id> name, exports lib_old_<name> as name@<DC_LIBOLD's node> the
+ * same way (an alias label dc_libold_<name>; DC_SYMVER_AS cannot be used
+ * inside an assembler macro); it does nothing for a library without one
+ * (each DC_LIB defines it empty, its DC_LIBOLD redefines it). */
+#define LIB_SYMVER(name, version) DC_SYMVER_AS(name, name, "lib", "@@" version)
 #define SYMVER_CUBLAS(name) LIB_SYMVER(name, "libcublas.so.13")
 #define SYMVER_CUBLASLT(name) LIB_SYMVER(name, "libcublasLt.so.13")
 #define SYMVER_NCCL(name)
