@@ -33,6 +33,7 @@
 #include <cufftXt.h>
 #include <cudnn_graph.h>
 #include <cudnn_cnn.h>
+#include <cudnn_adv.h>
 #include <cusolverDn.h>
 
 #include <dlfcn.h>
@@ -794,6 +795,43 @@ DNN_HOOK(cudnnConvolutionBackwardFilter,
     (handle, alpha, xDesc, x, dyDesc, dy, convDesc, algo, workSpace, workSpaceSizeInBytes, beta, dwDesc, dw),
     ARG("x", x), ARG("dy", dy), ARG("workSpace", workSpaceSizeInBytes ? workSpace : NULL),
     ARG("dw", dw))
+
+/* The RNN calls (cudnn_adv.h; cuDNN's documentation: every buffer is GPU
+ * memory, devSeqLengths too).  hx, cx, hy, cy (and their gradients) may be
+ * NULL (zeros, not saved; cx/cy are LSTM's only), reserveSpace NULL in
+ * inference: a 0 pointer is never checked; a space is checked when its size
+ * is not 0. */
+DNN_HOOK(cudnnRNNForward,
+    (cudnnHandle_t handle, cudnnRNNDescriptor_t rnnDesc, cudnnForwardMode_t fwdMode, const int32_t devSeqLengths[],
+     cudnnRNNDataDescriptor_t xDesc, const void *x, cudnnRNNDataDescriptor_t yDesc, void *y,
+     cudnnTensorDescriptor_t hDesc, const void *hx, void *hy, cudnnTensorDescriptor_t cDesc, const void *cx,
+     void *cy, size_t weightSpaceSize, const void *weightSpace, size_t workSpaceSize, void *workSpace,
+     size_t reserveSpaceSize, void *reserveSpace),
+    (handle, rnnDesc, fwdMode, devSeqLengths, xDesc, x, yDesc, y, hDesc, hx, hy, cDesc, cx, cy, weightSpaceSize,
+     weightSpace, workSpaceSize, workSpace, reserveSpaceSize, reserveSpace),
+    ARG("devSeqLengths", devSeqLengths), ARG("x", x), ARG("y", y), ARG("hx", hx), ARG("hy", hy), ARG("cx", cx),
+    ARG("cy", cy), SPACE(weightSpace, weightSpaceSize), SPACE(workSpace, workSpaceSize),
+    SPACE(reserveSpace, reserveSpaceSize))
+DNN_HOOK(cudnnRNNBackwardData_v8,
+    (cudnnHandle_t handle, cudnnRNNDescriptor_t rnnDesc, const int32_t devSeqLengths[],
+     cudnnRNNDataDescriptor_t yDesc, const void *y, const void *dy, cudnnRNNDataDescriptor_t xDesc, void *dx,
+     cudnnTensorDescriptor_t hDesc, const void *hx, const void *dhy, void *dhx, cudnnTensorDescriptor_t cDesc,
+     const void *cx, const void *dcy, void *dcx, size_t weightSpaceSize, const void *weightSpace,
+     size_t workSpaceSize, void *workSpace, size_t reserveSpaceSize, void *reserveSpace),
+    (handle, rnnDesc, devSeqLengths, yDesc, y, dy, xDesc, dx, hDesc, hx, dhy, dhx, cDesc, cx, dcy, dcx,
+     weightSpaceSize, weightSpace, workSpaceSize, workSpace, reserveSpaceSize, reserveSpace),
+    ARG("devSeqLengths", devSeqLengths), ARG("y", y), ARG("dy", dy), ARG("dx", dx), ARG("hx", hx), ARG("dhy", dhy),
+    ARG("dhx", dhx), ARG("cx", cx), ARG("dcy", dcy), ARG("dcx", dcx), SPACE(weightSpace, weightSpaceSize),
+    SPACE(workSpace, workSpaceSize), SPACE(reserveSpace, reserveSpaceSize))
+DNN_HOOK(cudnnRNNBackwardWeights_v8,
+    (cudnnHandle_t handle, cudnnRNNDescriptor_t rnnDesc, cudnnWgradMode_t addGrad, const int32_t devSeqLengths[],
+     cudnnRNNDataDescriptor_t xDesc, const void *x, cudnnTensorDescriptor_t hDesc, const void *hx,
+     cudnnRNNDataDescriptor_t yDesc, const void *y, size_t weightSpaceSize, void *dweightSpace,
+     size_t workSpaceSize, void *workSpace, size_t reserveSpaceSize, void *reserveSpace),
+    (handle, rnnDesc, addGrad, devSeqLengths, xDesc, x, hDesc, hx, yDesc, y, weightSpaceSize, dweightSpace,
+     workSpaceSize, workSpace, reserveSpaceSize, reserveSpace),
+    ARG("devSeqLengths", devSeqLengths), ARG("x", x), ARG("hx", hx), ARG("y", y),
+    SPACE(dweightSpace, weightSpaceSize), SPACE(workSpace, workSpaceSize), SPACE(reserveSpace, reserveSpaceSize))
 
 /* --- cuSOLVER (dense) ---------------------------------------------------------- */
 
