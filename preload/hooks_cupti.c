@@ -19,6 +19,7 @@
 #include <cupti.h>
 #include "core/core.h"
 #include "preload/yield.h"
+#include "preload/symver.h"
 
 #include <dlfcn.h>
 #include <link.h>
@@ -153,13 +154,7 @@ ENTRIES(cuptiSubscribe_v2,
          CUpti_SubscriberParams *params),
         (subscriber, callback, userdata, params))
 
-/* The symbol versions, as for the runtime hooks (hooks_runtime.c): an alias
- * label per version, global, set to its entry. */
-#define DC_CUPTI(name)                                                          \
-    __asm__(".globl dc_c13_" #name "\n"                                       \
-            ".set dc_c13_" #name ", " #name "\n"                              \
-            ".symver dc_c13_" #name ", " #name "@@libcupti.so.13\n"           \
-            ".globl dc_c12_" #name "\n"                                       \
-            ".set dc_c12_" #name ", cupti12_" #name "\n"                      \
-            ".symver dc_c12_" #name ", " #name "@libcupti.so.12\n");
+/* The symbol versions (DC_SYMVER_AS, preload.h). */
+#define DC_CUPTI(name) DC_SYMVER_AS(name, name, "c13", "@@libcupti.so.13") \
+    DC_SYMVER_AS(name, cupti12_##name, "c12", "@libcupti.so.12")
 #include "preload/hooks.def"

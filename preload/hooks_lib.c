@@ -990,14 +990,10 @@ SOLVER_HOOK(cusolverDnXgesvd,
 
 /* --- symbol versions ---------------------------------------------------------------- */
 
-/* Each hook of a versioned library is exported as name@@<its version> (an
- * alias label set to the hook, as hooks_runtime.c does; the plain name is
- * then local by the version script's `local: *`); NCCL's are unversioned
- * (exports.map.in lists them). */
-#define LIB_SYMVER(name, version)                                                   \
-    __asm__(".globl dc_lib_" #name "\n"                                             \
-            ".set dc_lib_" #name ", " #name "\n"                               \
-            ".symver dc_lib_" #name ", " #name "@@" version "\n");
+/* Each hook of a versioned library is exported as name@@<its version>
+ * (DC_SYMVER_AS, preload.h); NCCL's are unversioned (exports.map.in lists
+ * them). */
+#define LIB_SYMVER(name, version) DC_SYMVER_AS(name, name, "lib", "@@" version)
 #define SYMVER_CUBLAS(name) LIB_SYMVER(name, "libcublas.so.13")
 #define SYMVER_CUBLASLT(name) LIB_SYMVER(name, "libcublasLt.so.13")
 #define SYMVER_NCCL(name)

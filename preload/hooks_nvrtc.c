@@ -20,6 +20,7 @@
 #include "core/core.h"
 #include "core/source.h"
 #include "preload/yield.h"
+#include "preload/symver.h"
 
 #include <dlfcn.h>
 #include <string.h>
@@ -179,12 +180,7 @@ BODY body_nvrtcGetLoweredName(int v, nvrtcProgram prog, const char *const name_e
 ENTRIES(nvrtcGetLoweredName, (nvrtcProgram prog, const char *const name_expression, const char **lowered_name),
         (prog, name_expression, lowered_name))
 
-/* The symbol versions, as for the CUPTI hooks (hooks_cupti.c). */
-#define DC_NVRTC(name)                                                          \
-    __asm__(".globl dc_n13_" #name "\n"                                       \
-            ".set dc_n13_" #name ", " #name "\n"                              \
-            ".symver dc_n13_" #name ", " #name "@@libnvrtc.so.13\n"           \
-            ".globl dc_n12_" #name "\n"                                       \
-            ".set dc_n12_" #name ", nvrtc12_" #name "\n"                      \
-            ".symver dc_n12_" #name ", " #name "@libnvrtc.so.12\n");
+/* The symbol versions (DC_SYMVER_AS, preload.h). */
+#define DC_NVRTC(name) DC_SYMVER_AS(name, name, "n13", "@@libnvrtc.so.13") \
+    DC_SYMVER_AS(name, nvrtc12_##name, "n12", "@libnvrtc.so.12")
 #include "preload/hooks.def"

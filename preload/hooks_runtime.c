@@ -192,16 +192,9 @@ VOID_ENTRIES(__cudaRegisterFunction,
     (fatCubinHandle, hostFun, deviceFun, deviceName, thread_limit, tid, bid, bDim, gDim, wSize))
 VOID_ENTRIES(__cudaUnregisterFatBinary, (void **fatCubinHandle), (fatCubinHandle))
 
-/* The symbol versions (see hooks.def): each exported version gets its own
- * alias label, global, set to its entry: ld drops a version-script version
- * from a name that also has a .symver version, so all of them are set here
- * (the plain names and the entries are then local, by the version script's
- * `local: *`).  An entry of a version the hook is not exported under stays a
- * local function nobody calls. */
-#define DC_SYMVER_AS(name, entry, tag, version)                               \
-    __asm__(".globl dc_" tag "_" #name "\n"                                 \
-            ".set dc_" tag "_" #name ", " #entry "\n"                       \
-            ".symver dc_" tag "_" #name ", " #name version "\n");
+/* The symbol versions (see hooks.def; DC_SYMVER_AS, preload.h).  An entry
+ * of a version the hook is not exported under stays a local function nobody
+ * calls. */
 #define DC_SYMVER_DC_CUDA13(name) DC_SYMVER_AS(name, name, "v13", "@@libcudart.so.13")
 #define DC_SYMVER_DC_CUDA12(name) DC_SYMVER_DC_CUDA13(name) DC_SYMVER_AS(name, rt12_##name, "v12", "@libcudart.so.12")
 #define DC_SYMVER_DC_CUDA11(name) DC_SYMVER_DC_CUDA12(name) DC_SYMVER_AS(name, rt11_##name, "v11", "@libcudart.so.11.0")

@@ -24,12 +24,14 @@
 #include <cuda.h>
 #include <cuda_runtime_api.h>
 #include "preload/rt_proto.h"
+#include "preload/symver.h"
 #include "core/core.h"
 
 #include <stddef.h>
 #include <stdint.h>
 
 #define DC_EXPORT __attribute__((visibility("default")))
+
 
 #pragma GCC visibility push(hidden)
 

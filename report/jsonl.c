@@ -275,11 +275,11 @@ void dc_jsonl_summary_counts(char *out, size_t len, const struct dc_report_stats
 {
     snprintf(out, len,
              "\"findings\":%llu,\"errors\":%llu,\"warnings\":%llu,\"infos\":%llu,"
-             "\"kernels\":%llu,\"launches_checked\":%llu,\"launches_unchecked\":%llu,"
+             "\"kernels\":%llu,\"library_calls\":%llu,\"launches_checked\":%llu,\"launches_unchecked\":%llu,"
              "\"launches_interpose\":%llu,\"launches_cupti\":%llu,\"not_recorded\":%llu,\"bytes_migrated\":%llu,"
              "\"write_errors\":%llu,\"quiet_operands\":%llu",
              (unsigned long long)s->findings, (unsigned long long)s->errors, (unsigned long long)s->warnings,
-             (unsigned long long)s->infos, (unsigned long long)s->kernels, (unsigned long long)s->launches_checked,
+             (unsigned long long)s->infos, (unsigned long long)s->kernels, (unsigned long long)s->calls, (unsigned long long)s->launches_checked,
              (unsigned long long)s->launches_unchecked, (unsigned long long)s->launches_interpose,
              (unsigned long long)s->launches_cupti, (unsigned long long)s->dropped,
              (unsigned long long)s->bytes_migrated, (unsigned long long)s->write_errors,

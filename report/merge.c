@@ -418,6 +418,18 @@ static int sev_rank(const struct dc_json *r)
     return !s ? 3 : !strcmp(s, "error") ? 0 : !strcmp(s, "warning") ? 1 : 2;
 }
 
+/* Adds name to the set seen[0..*n) unless there (seen: NULL after a failed
+ * allocation: nothing counted). */
+static void count_distinct(const char **seen, uint64_t *n, const char *name)
+{
+    if (!seen)
+        return;
+    for (uint64_t j = 0; j < *n; j++)
+        if (!strcmp(seen[j], name))
+            return;
+    seen[(*n)++] = name;
+}
+
 void dc_model_merge(struct dc_model *m)
 {
     struct dc_model_priv *P = m->priv;
@@ -498,8 +510,10 @@ void dc_model_merge(struct dc_model *m)
     }
     free(all);
 
-    /* totals over the merged findings */
-    char **kernels = calloc(m->nf ? m->nf : 1, sizeof *kernels);
+    /* totals over the merged findings: distinct kernels, and distinct
+     * library calls (a finding with "argument": named by its "api") */
+    const char **kernels = calloc(m->nf ? m->nf : 1, sizeof *kernels);
+    const char **calls = calloc(m->nf ? m->nf : 1, sizeof *calls);
     for (size_t i = 0; i < m->nf; i++) {
         const struct dc_json *rv = m->f[i].rec;
         int s = sev_rank(rv);
@@ -513,16 +527,13 @@ void dc_model_merge(struct dc_model *m)
         const char *kn = dc_json_str(dc_json_get(rv, "kernel_mangled"));
         if (!kn)
             kn = dc_json_str(dc_json_get(rv, "kernel"));
-        if (!kn || !kernels)
-            continue;
-        size_t j;
-        for (j = 0; j < t->kernels; j++)
-            if (!strcmp(kernels[j], kn))
-                break;
-        if (j == t->kernels)
-            kernels[t->kernels++] = (char *)kn;
+        if (kn)
+            count_distinct(kernels, &t->kernels, kn);
+        else if (dc_json_get(rv, "argument") && dc_json_str(dc_json_get(rv, "api")))
+            count_distinct(calls, &t->calls, dc_json_str(dc_json_get(rv, "api")));
     }
     free(kernels);
+    free(calls);
     /* the access matrix's findings by severity and bytes migrated, from the
      * merged findings (unique findings; bytes of every occurrence) */
     for (size_t i = 0; i < m->nf; i++) {

@@ -72,7 +72,7 @@ struct kset {
 static pthread_mutex_t rep_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct frec *findings, *first_rec, *last_rec;
 static struct kset *kernels;
-static uint64_t nfindings, nkernels, sev_count[3], dropped;
+static uint64_t nfindings, nkernels, ncalls, sev_count[3], dropped;
 static unsigned long errors_atomic;
 /* Launch counts (report/counts.h): the blocks, the fallback. */
 static struct dc_launch_counts *count_blocks;                  /* atomic list head */
@@ -229,16 +229,22 @@ static uint64_t fnv1a(const void *p, size_t n, uint64_t h)
     return h;
 }
 
-static uint64_t kernel_hash(const struct dc_finding_launch *l)
+/* The kernel a finding names, or (a library call's: f->argument set) the
+ * entry point, in its own hash space. */
+static uint64_t kernel_hash(const struct dc_finding *f)
 {
+    const struct dc_finding_launch *l = f->launch;
     uint64_t h = 0xcbf29ce484222325ull;
+    if (f->argument && !l->kernel)
+        return fnv1a(l->api ? l->api : "", l->api ? strlen(l->api) : 0, h ^ 2);
     if (l->kernel)
         return fnv1a(l->kernel, strlen(l->kernel), h);
     uintptr_t k = (uintptr_t)l->kernel_key;
     return fnv1a(&k, sizeof k, h ^ 1);
 }
 
-static void note_kernel_locked(uint64_t k)
+/* Counts k once in *count (nkernels, or ncalls for a library call's). */
+static void note_kernel_locked(uint64_t k, uint64_t *count)
 {
     struct kset *s;
     HASH_FIND(hh, kernels, &k, sizeof k, s);
@@ -254,7 +260,7 @@ static void note_kernel_locked(uint64_t k)
         free(s);
         return;
     }
-    nkernels++;
+    (*count)++;
 }
 
 /* halt_on_error: the report, the summary and the JSON file complete and on
@@ -377,7 +383,7 @@ static void finding_key(const struct dc_finding *f, struct fkey *key)
     memset(key, 0, sizeof *key);
     key->kind = f->kind;
     key->param = f->has_operand ? f->param : -1;
-    key->kernel = kernel_hash(f->launch);
+    key->kernel = kernel_hash(f);
     key->word_offset = f->has_operand ? f->word_offset : 0;
     key->alloc_stack = f->has_operand && f->alloc_known ? f->alloc.alloc_stack : 0;
     key->launch_stack = f->launch_stack_in_key ? f->launch_stack : 0;
@@ -470,7 +476,7 @@ static int record_finding(const struct dc_finding *f, const struct fkey *keyp)
     if (f->severity == DC_SEV_ERROR)
         __atomic_fetch_add(&errors_atomic, 1, __ATOMIC_RELAXED);
     if (f->kind != DC_F_FRAMEWORK_DEVICE_ERROR)     /* no kernel ran */
-        note_kernel_locked(key.kernel);
+        note_kernel_locked(key.kernel, f->argument ? &ncalls : &nkernels);
 
     if (!print && !want_json()) {
         if (!limit_noted) {
@@ -604,6 +610,7 @@ static void stats_locked(struct dc_report_stats *s)
     s->warnings = sev_count[DC_SEV_WARNING];
     s->infos = sev_count[DC_SEV_INFO];
     s->kernels = nkernels;
+    s->calls = ncalls;
     s->printed = printed;
     s->dropped = dropped;
     s->launches_checked = count_sum(offsetof(struct dc_launch_counts, checked));
@@ -749,7 +756,7 @@ static void reset_findings_locked(void)
         free(k);
     }
     first_rec = last_rec = NULL;
-    nfindings = nkernels = dropped = printed = suppressed = 0;
+    nfindings = nkernels = ncalls = dropped = printed = suppressed = 0;
     memset(sev_count, 0, sizeof sev_count);
     limit_noted = 0;
     __atomic_store_n(&errors_atomic, 0, __ATOMIC_RELAXED);

@@ -80,6 +80,7 @@ void dc_logv(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3
 /* Counters behind the summary line (tests, the wrapper). */
 struct dc_report_stats {
     uint64_t findings, errors, warnings, infos, kernels;
+    uint64_t calls;             /* distinct library calls (core/libcall.h) with findings */
     uint64_t launches_checked, launches_unchecked;
     uint64_t launches_interpose, launches_cupti;    /* by detection path (checked + unchecked) */
     uint64_t printed;           /* text reports printed (print_limit) */

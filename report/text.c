@@ -481,11 +481,15 @@ void dc_text_finding(struct dc_buf *b, const struct dc_finding *f, const char *k
 
 void dc_text_summary(struct dc_buf *b, const struct dc_report_stats *s, int migrate, unsigned processes)
 {
-    unsigned long long n = s->findings, e = s->errors, w = s->warnings, k = s->kernels;
+    unsigned long long n = s->findings, e = s->errors, w = s->warnings, k = s->kernels, c = s->calls;
     unsigned long long lc = s->launches_checked, lu = s->launches_unchecked;
-    dc_bput(b, "%llu finding%s (%llu error%s, %llu warning%s) in %llu kernel%s; %llu launch%s checked, %llu unchecked"
-               " (%llu seen by interpose, %llu by cupti)",
-            n, n == 1 ? "" : "s", e, e == 1 ? "" : "s", w, w == 1 ? "" : "s", k, k == 1 ? "" : "s",
+    dc_bput(b, "%llu finding%s (%llu error%s, %llu warning%s) in ", n, n == 1 ? "" : "s", e, e == 1 ? "" : "s", w,
+            w == 1 ? "" : "s");
+    if (k || !c)
+        dc_bput(b, "%llu kernel%s%s", k, k == 1 ? "" : "s", c ? " and " : "");
+    if (c)
+        dc_bput(b, "%llu library call%s", c, c == 1 ? "" : "s");
+    dc_bput(b, "; %llu launch%s checked, %llu unchecked (%llu seen by interpose, %llu by cupti)",
             lc, lc == 1 ? "" : "es", lu, (unsigned long long)s->launches_interpose,
             (unsigned long long)s->launches_cupti);
     if (migrate)

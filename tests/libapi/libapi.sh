@@ -95,6 +95,8 @@ if got != want:
     bad.append("findings: got %r, want %r" % (got, want))
 if summ["errors"] != sum(w[1] == "error" for w in want) or summ["warnings"] != sum(w[1] == "warning" for w in want):
     bad.append("summary: %d errors, %d warnings" % (summ["errors"], summ["warnings"]))
+if (summ["kernels"], summ["library_calls"]) != (0, 1 if want else 0):   # counted by entry point, not as a kernel
+    bad.append("summary: %d kernels, %d library calls" % (summ["kernels"], summ["library_calls"]))
 for b in bad:
     print("    %s" % b, file=sys.stderr)
 sys.exit(1 if bad else 0)
@@ -105,12 +107,20 @@ PY
             expect_no_grep '==devcheck==' "$t.err"
         else
             expect_grep "^==devcheck== [A-Z]+: $kind: $api argument $arg_re on cuda:$dev " "$t.err"
+            expect_grep "^devcheck: SUMMARY: 1 finding \(.*\) in 1 library call; " "$t.err"
         fi
         if [ "$kind" = device_mismatch ]; then
             expect_grep "^    hint: $api runs on cuda:$dev .* but $arg_re lives on cuda:$owner" "$t.err"
         fi
     done
 done || exit 1
+# `devcheck report` counts the same way from the JSON: a library call, by
+# its entry point (status 1: the merged findings hold an error)
+for c in blas_plt_buggy fft_plt_work; do
+    "$DEVCHECK_BIN" report "$TMPD/$c.json" >"$TMPD/$c.merged" 2>&1
+    expect_eq "devcheck report $c.json: status" 1 $?
+    expect_grep "^devcheck: SUMMARY: 1 finding \(1 error, 0 warnings\) in 1 library call; " "$TMPD/$c.merged"
+done
 # A library's kernel inside a checked call (STANDIN_LAUNCH=1: the stand-in's
 # cublasSgemm_v2 launches a kernel reading B on the handle's stream): the
 # call's finding only -- the kernel's weak device_mismatch of the same B is
