@@ -11,6 +11,12 @@ LA_STANDINS := $(LA_LIB)/libcublasLt.so.13 $(LA_LIB)/libcublas.so.13 $(LA_LIB)/l
 LA_PROGS := $(foreach p,blas lt nccl fft dnn,$(LA_BUILD)/$(p)_plt $(LA_BUILD)/$(p)_dlopen)
 ALL += $(LA_STANDINS) $(LA_PROGS)
 TESTS += tests/libapi/libapi.sh
+# the real-GPU battery's library programs (tests/gpu/lib_progs.py) against
+# the stand-ins: Python (the virtualenv of tests/clients.mk), so only
+# without a sanitizer and not in a cross build
+ifeq ($(SANITIZE)$(CROSS),)
+TESTS += tests/libapi/gpu_progs.sh
+endif
 
 LA_CUDART := -L$(CUDA_HOME)/lib64 -lcudart -Wl,-rpath-link=$(CUDA_HOME)/lib64
 LA_SOFLAGS = $(ALL_CFLAGS) -Wno-unused-parameter -shared
