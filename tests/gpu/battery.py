@@ -19,6 +19,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -78,6 +79,13 @@ def programs(probe, ngpus):
 # a name out once its finding is there (the verdict then says so).
 PENDING = {"lib_cusolver_bug": "the cuSOLVER hooks (branch solver)"}
 
+# CuPy programs run with an empty CUPY_CACHE_DIR of their own, so that each
+# run compiles its RawKernel with NVRTC (devcheck types it from the source
+# handed to nvrtcCreateProgram) instead of loading a cached cubin.
+def fresh_cupy_cache(name):
+    return name.startswith("cupy")
+
+
 def gpu_count():
     import ctypes
     try:
@@ -94,8 +102,15 @@ def gpu_count():
 WARM = {"c_correct", "torch_startup", "torch_compile", "jax"}
 
 
-def run(argv, out_prefix, timeout, env=None):
-    """Runs argv with stdout/stderr to files; returns (status, wall s, peak RSS KiB)."""
+def run(argv, out_prefix, timeout, env=None, cupy_cache=False):
+    """Runs argv with stdout/stderr to files; returns (status, wall s, peak RSS KiB).
+    cupy_cache: in a CUPY_CACHE_DIR made for this run (removed after it)."""
+    if cupy_cache:
+        cache = tempfile.mkdtemp(prefix="battery-cupy-")
+        try:
+            return run(argv, out_prefix, timeout, dict(env or os.environ, CUPY_CACHE_DIR=cache))
+        finally:
+            shutil.rmtree(cache, ignore_errors=True)
     t = time.perf_counter()
     with open(out_prefix + ".out", "w") as so, open(out_prefix + ".err", "w") as se:
         try:
@@ -187,9 +202,10 @@ def main():
         if only and name not in only:
             continue
         pre = os.path.join(a.out, name)
+        cc = fresh_cupy_cache(name)
         if name in WARM:
             run(argv, pre + ".warm", a.timeout)     # file and kernel caches filled, not measured
-        rc0, wall0, rss0 = run(argv, pre + ".plain", a.timeout)
+        rc0, wall0, rss0 = run(argv, pre + ".plain", a.timeout, cupy_cache=cc)
         m0 = metrics(pre + ".plain.out")
         jpath = pre + ".jsonl"
         rec = pre + ".rec"
@@ -200,7 +216,7 @@ def main():
         dc = [a.devcheck, "--json", jpath] + opts
         if can_record:
             dc += ["--record-launches", rec]
-        rc1, wall1, rss1 = run(dc + ["--"] + argv, pre + ".dc", a.timeout)
+        rc1, wall1, rss1 = run(dc + ["--"] + argv, pre + ".dc", a.timeout, cupy_cache=cc)
         m1 = metrics(pre + ".dc.out")
         got, summary, recs = findings(jpath)
         # a library call's finding is made at its API, which a recording of
