@@ -131,8 +131,19 @@ static unsigned long count_launch(const void *key, const char *name)
     return ++tab[i].launches;
 }
 
-/* The process's mappings, read once per recorded launch (malloc'd text). */
-static char *read_maps(void)
+/* The process's mappings, read once per recorded launch that has a word to
+ * place, and indexed by address: each word is then a binary search, not a
+ * scan of every line (a framework process has thousands). */
+struct maps {
+    char *text;                 /* /proc/self/maps, its lines split at '\0' */
+    size_t n;
+    struct map_line {
+        uintptr_t lo, hi;
+        const char *line;
+    } *e;                       /* in the kernel's order: by address */
+};
+
+static char *read_maps_text(void)
 {
     int m = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
     if (m < 0)
@@ -163,21 +174,65 @@ static char *read_maps(void)
     return t;
 }
 
+/* 0 when it could not be read (every word's map is then ""). */
+static int read_maps(struct maps *ms)
+{
+    memset(ms, 0, sizeof *ms);
+    ms->text = read_maps_text();
+    if (!ms->text)
+        return 0;
+    size_t lines = 1;
+    for (const char *c = ms->text; *c; c++)
+        lines += *c == '\n';
+    ms->e = malloc(lines * sizeof *ms->e);
+    if (!ms->e)
+        return 0;
+    for (char *line = ms->text; line && *line;) {
+        char *nl = strchr(line, '\n'), *end;
+        if (nl)
+            *nl = 0;
+        unsigned long lo = strtoul(line, &end, 16), hi;
+        if (*end == '-') {
+            hi = strtoul(end + 1, &end, 16);
+            if (lo < hi)
+                ms->e[ms->n++] = (struct map_line){ lo, hi, line };
+        }
+        line = nl ? nl + 1 : NULL;
+    }
+    return 1;
+}
+
+static void free_maps(struct maps *ms)
+{
+    free(ms->e);
+    free(ms->text);
+}
+
 /* The `map` field of v: "perms name" of the mapping holding it (a file's
  * name without its directory; device files, memfd and /dev/shm names whole),
  * "" when none holds it. */
-static void map_of(const char *maps, uintptr_t v, struct dc_sbuf *b)
+static void map_of(const struct maps *ms, uintptr_t v, struct dc_sbuf *b)
 {
-    for (const char *line = maps; line && *line;) {
-        const char *nl = strchr(line, '\n');
-        size_t n = nl ? (size_t)(nl - line) : strlen(line);
-        unsigned long lo, hi, off, inode;
-        char perms[8], dev[16];
-        int pos = 0;
-        char one[600];
-        snprintf(one, sizeof one, "%.*s", (int)(n < sizeof one - 1 ? n : sizeof one - 1), line);
-        if (sscanf(one, "%lx-%lx %7s %lx %15s %lu %n", &lo, &hi, perms, &off, dev, &inode, &pos) >= 6 && lo <= v &&
-            v < hi) {
+    size_t lo_i = 0, hi_i = ms->e ? ms->n : 0;
+    const struct map_line *m = NULL;
+    while (lo_i < hi_i) {
+        size_t mid = lo_i + (hi_i - lo_i) / 2;
+        if (v < ms->e[mid].lo)
+            hi_i = mid;
+        else if (v >= ms->e[mid].hi)
+            lo_i = mid + 1;
+        else {
+            m = &ms->e[mid];
+            break;
+        }
+    }
+    unsigned long lo, hi, off, inode;
+    char perms[8], dev[16];
+    int pos = 0;
+    char one[600];
+    if (m) {
+        snprintf(one, sizeof one, "%s", m->line);
+        if (sscanf(one, "%lx-%lx %7s %lx %15s %lu %n", &lo, &hi, perms, &off, dev, &inode, &pos) >= 6) {
             const char *path = pos > 0 ? one + pos : "";
             while (*path == ' ')
                 path++;
@@ -191,7 +246,6 @@ static void map_of(const char *maps, uintptr_t v, struct dc_sbuf *b)
             dc_sjson_str(b, field);
             return;
         }
-        line = nl ? nl + 1 : NULL;
     }
     dc_sjson_str(b, "");
 }
@@ -251,7 +305,7 @@ static void put_alloc(struct dc_sbuf *b, const char *field, const struct dc_allo
             dc_reg_may_access(a, device), a->from_driver);
 }
 
-static void put_word(struct dc_sbuf *b, const struct dc_launch *l, const struct dc_kernel *k, const char *maps,
+static void put_word(struct dc_sbuf *b, const struct dc_launch *l, const struct dc_kernel *k, const struct maps *maps,
                      unsigned p, uint32_t o, uintptr_t v, int *first)
 {
     unsigned type = 0;
@@ -300,7 +354,8 @@ void dc_record_launch(const struct dc_launch *l, const struct dc_kernel *k)
             dc_current_device(), l->device, l->current_device, dc_path_name(l->path), (unsigned long)l->stream,
             l->device >= 0 ? dc_pageable_ok(l->device) : 0, dc_origin_name(k->origin),
             l->args ? "kernelParams" : "extra");
-    char *maps = NULL;
+    struct maps maps = { 0 };
+    int have_maps = 0;
     if (l->layout_known && l->params) {
         dc_sput(&b, ",\"params\":[");
         for (unsigned i = 0; i < l->nparams; i++) {
@@ -323,9 +378,9 @@ void dc_record_launch(const struct dc_launch *l, const struct dc_kernel *k)
                 uintptr_t v;
                 if (!dc_launch_word(l, (int)i, off, a, &v) || v < 0x10000 || v >= ((uintptr_t)1 << 57))
                     continue;
-                if (!maps)
-                    maps = read_maps();
-                put_word(&b, l, k, maps, i, (uint32_t)(a - off), v, &first);
+                if (!have_maps)
+                    have_maps = 1, (void)read_maps(&maps);
+                put_word(&b, l, k, &maps, i, (uint32_t)(a - off), v, &first);
             }
         }
         dc_sput(&b, "]");
@@ -333,7 +388,7 @@ void dc_record_launch(const struct dc_launch *l, const struct dc_kernel *k)
     dc_sput(&b, "}");
     put_line(&b);
     dc_sfree(&b);
-    free(maps);
+    free_maps(&maps);
     pthread_mutex_unlock(&rec_lock);
 }
 

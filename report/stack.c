@@ -241,10 +241,49 @@ static inline __attribute__((always_inline)) int capture_ips(void **buf, int max
 /* libunwind initialises itself at its first unwind (its signal masks,
  * written without its lock): once, while it is being loaded under unw_lock,
  * before any other thread may unwind at the same time. */
+static void own_text_find(void);
 static __attribute__((noinline)) void unw_warm_up(void)
 {
     void *warm[4];
     (void)capture_ips(warm, 4);
+    own_text_find();
+}
+
+/* libdevcheck's own executable segments, [own_lo, own_hi): set once, by
+ * unw_warm_up, before the first stack is kept; empty where devcheck is
+ * linked into the executable (the unit tests: the program's own frames).
+ * A stack's leading frames in them are not part of its key (stack_id): the
+ * same program frames reached through two of devcheck's paths (a launch's
+ * first check, scan_launch, and the later ones, scan_plan) are one stack,
+ * so one finding -- report time drops those frames anyway. */
+static uintptr_t own_lo, own_hi;
+
+static int own_text_cb(struct dl_phdr_info *info, size_t size, void *arg)
+{
+    (void)size;
+    uintptr_t me = (uintptr_t)arg, lo = UINTPTR_MAX, hi = 0;
+    int mine = 0;
+    for (unsigned i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X))
+            continue;
+        uintptr_t a = info->dlpi_addr + ph->p_vaddr, b = a + ph->p_memsz;
+        mine |= me >= a && me < b;
+        lo = a < lo ? a : lo;
+        hi = b > hi ? b : hi;
+    }
+    if (!mine)
+        return 0;
+    if (info->dlpi_name && info->dlpi_name[0]) {        /* a shared object, not the executable */
+        own_lo = lo;
+        own_hi = hi;
+    }
+    return 1;
+}
+
+static void own_text_find(void)
+{
+    (void)dl_iterate_phdr(own_text_cb, (void *)(uintptr_t)dc_stack_capture);
 }
 
 /* Held (shared) while a thread is inside libunwind, taken exclusively by the
@@ -279,7 +318,7 @@ static pthread_rwlock_t unwind_lock = PTHREAD_RWLOCK_WRITER_NONRECURSIVE_INITIAL
  * frames are the same for different Python lines). */
 /* The stack id of the key: n native IPs, then npy Python frames (read into
  * ips + n); stored when new; 0 when it cannot be. */
-static uint32_t stack_id(const uintptr_t *ips, uint32_t n, uint32_t npy);
+static uint32_t stack_id(uintptr_t *ips, uint32_t n, uint32_t npy);
 #if defined(__x86_64__)
 #define STACK_CACHE 1
 #define SC_WAYS 4
@@ -611,8 +650,15 @@ plain:;
     return plain_id;
 }
 
-static uint32_t stack_id(const uintptr_t *ips, uint32_t n, uint32_t npy)
+static uint32_t stack_id(uintptr_t *ips, uint32_t n, uint32_t npy)
 {
+    uint32_t own = 0;
+    while (own < n && ips[own] >= own_lo && ips[own] < own_hi)
+        own++;
+    if (own && (own < n || npy)) {          /* devcheck's own frames first: not the stack's (own_lo) */
+        n -= own;
+        memmove(ips, ips + own, (n + PYWORDS * npy) * sizeof ips[0]);
+    }
     size_t keylen = (n + PYWORDS * npy) * sizeof ips[0];
 
     uint64_t h = 0x9e3779b97f4a7c15ull ^ n ^ ((uint64_t)npy << 32);

@@ -79,3 +79,17 @@ $(E2E_BUILD)/untyped.cubin: tests/e2e/untyped.cu
 $(E2E_BUILD)/untyped_G.cubin: tests/e2e/untyped.cu
 	@mkdir -p $(@D)
 	$(NVCC) -cubin -arch=sm_80 -G -o $@ $<
+
+# One call site, one finding, however often and by whichever of devcheck's
+# paths its launches are checked (tests/e2e/repeat.sh): a program launching
+# a bug three times itself and through a library, with symbols and stripped.
+ALL += $(E2E_BUILD)/repeat/librepeat.so $(E2E_BUILD)/repeat/stripped/librepeat.so $(E2E_BUILD)/repeat_prog
+TESTS += tests/e2e/repeat.sh
+$(E2E_BUILD)/repeat/librepeat.so: tests/e2e/repeat_lib.cu
+	@mkdir -p $(@D)
+	$(NVCC) $(ALL_NVCCFLAGS) -shared -Xcompiler -fPIC -Xlinker -soname=librepeat.so -o $@ $<
+$(E2E_BUILD)/repeat/stripped/librepeat.so: $(E2E_BUILD)/repeat/librepeat.so
+	@mkdir -p $(@D)
+	strip -o $@ $<
+$(E2E_BUILD)/repeat_prog: tests/e2e/repeat_prog.cu $(E2E_BUILD)/repeat/librepeat.so
+	$(NVCC) $(ALL_NVCCFLAGS) -o $@ $< -L$(E2E_BUILD)/repeat -l:librepeat.so -Xlinker -rpath='$$ORIGIN/repeat'
