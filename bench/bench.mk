@@ -10,6 +10,7 @@ ALL += $(BENCH_BUILD)/libcalls
 $(BENCH_BUILD)/libcalls: bench/libcalls.c $(LA_STANDINS)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS) -L$(LA_LIB) -l:libcublas.so.13 -l:libcublasLt.so.13 -l:libnccl.so.2 \
+	    -l:libcusolver.so.12 \
 	    -Wl,-rpath,'$$ORIGIN/../tests/libapi/lib' -Wl,-rpath-link=$(LA_LIB) -L$(CUDA_HOME)/lib64 -lcudart \
 	    -Wl,-rpath-link=$(CUDA_HOME)/lib64
 

@@ -5,11 +5,13 @@
  * Under callgrind (--instr-atstart=no) only the measured loops count; each
  * is dumped as its name: sgemm (cublasSgemm_v2, which calls cublasLtMatmul
  * inside, host pointer mode), ltmatmul (cublasLtMatmul with a bias pointer
- * attribute), allreduce (ncclAllReduce on one communicator), all operands
- * on cuda:0 (the clean path).  Usage: libcalls N. */
+ * attribute), allreduce (ncclAllReduce on one communicator), potrf
+ * (cusolverDnSpotrf, which calls cublasSgemm_v2 inside), all operands on
+ * cuda:0 (the clean path).  Usage: libcalls N. */
 #include <cublas_api.h>
 #include <cublasLt.h>
 #include <nccl.h>
+#include <cusolverDn.h>
 #include <cuda_runtime_api.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,14 +59,21 @@ int main(int argc, char **argv)
     ncclComm_t comm;
     int dev = 0;
     CK(ncclCommInitAll(&comm, 1, &dev));
+    cusolverDnHandle_t sol;
+    CK(cusolverDnCreate(&sol));
+    CK(cusolverDnSetStream(sol, s));
+    int *info;
+    CK(cudaMalloc((void **)&info, sizeof(int)));
     float alpha = 1.0f, beta = 0.0f;
     /* warm: the first call binds and resolves */
     CK(cublasSgemm_v2(h, CUBLAS_OP_N, CUBLAS_OP_N, 8, 8, 8, &alpha, A, 8, B, 8, &beta, C, 8));
     CK(cublasLtMatmul(lt, desc, &alpha, A, l, B, l, &beta, C, l, C, l, NULL, NULL, 0, s));
     CK(ncclAllReduce(A, C, 256, ncclFloat, ncclSum, comm, s));
+    CK(cusolverDnSpotrf(sol, CUBLAS_FILL_MODE_LOWER, 8, A, 8, C, 64, info));
     SECTION("sgemm", n, cublasSgemm_v2(h, CUBLAS_OP_N, CUBLAS_OP_N, 8, 8, 8, &alpha, A, 8, B, 8, &beta, C, 8));
     SECTION("ltmatmul", n, cublasLtMatmul(lt, desc, &alpha, A, l, B, l, &beta, C, l, C, l, NULL, NULL, 0, s));
     SECTION("allreduce", n, ncclAllReduce(A, C, 256, ncclFloat, ncclSum, comm, s));
+    SECTION("potrf", n, cusolverDnSpotrf(sol, CUBLAS_FILL_MODE_LOWER, 8, A, 8, C, 64, info));
     printf("libcalls: %ld calls per section\n", n);
     return 0;
 }

@@ -1,9 +1,10 @@
 /* libcall: library calls checked at their API (issue 26).  The interposer's
  * library hooks (preload/hooks_lib.c) describe a call of cuBLAS, cuBLASLt,
- * NCCL or cuFFT as the device it runs on and its device-pointer arguments,
- * by their header names; the core checks each argument as a pointer
- * parameter of a kernel launched on that device (core/check.c: the registry,
- * peer access and access grants, host memory policy) and reports a finding
+ * NCCL, cuFFT, cuDNN or cuSOLVER as the device it runs on and its
+ * device-pointer arguments, by their header names; the core checks each
+ * argument as a pointer parameter of a kernel launched on that device
+ * (core/check.c: the registry, peer access and access grants, host memory
+ * policy) and reports a finding
  * naming the call (launch.api) and the argument (dc_finding.argument).  The
  * caller leaves out what the header allows to be host memory (scalars in
  * host pointer mode, host workspaces): a 0 pointer is never checked.
@@ -67,6 +68,7 @@ enum {
     DC_LIBH_CUFFT,              /* cufftHandle -> device it was made on; DC_LIBH_MULTI: a multi-GPU plan */
     DC_LIBH_CUFFT_STREAM,       /* cufftHandle -> cufftSetStream's stream */
     DC_LIBH_CUDNN,              /* cudnnHandle_t -> device at cudnnCreate */
+    DC_LIBH_CUSOLVER,           /* cusolverDnHandle_t -> device at cusolverDnCreate */
 };
 #define DC_LIBH_MULTI UINT64_MAX
 /* Remembers handle h of `kind` with value v (a device, a work area); a

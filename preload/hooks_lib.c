@@ -17,10 +17,10 @@
  *
  * Every hook starts the same way: without its real function it says so
  * once and returns the library's error; the outermost library call of a
- * thread is checked (cuBLAS calls cuBLASLt through its PLT, which reaches
- * our cublasLtMatmul: lib_depth), with the guard held for the check only --
- * the library's own launches and allocations inside the real call are seen
- * as before. */
+ * thread is checked (cuBLAS calls cuBLASLt and cuSOLVER calls cuBLAS
+ * through their PLTs, which reach our hooks: lib_depth), with the guard
+ * held for the check only -- the library's own launches and allocations
+ * inside the real call are seen as before. */
 #include "preload/preload.h"
 #include "preload/yield.h"
 #include "core/libcall.h"
@@ -33,6 +33,8 @@
 #include <cufftXt.h>
 #include <cudnn_graph.h>
 #include <cudnn_cnn.h>
+#include <cudnn_adv.h>
+#include <cusolverDn.h>
 
 #include <dlfcn.h>
 #include <stdio.h>
@@ -203,27 +205,76 @@ static inline void lib_end(int ok)
 #define P(x) ((uintptr_t)(x))
 /* A device-pointer argument by its header name. */
 #define ARG(name_, p_) { .name = (name_), .ptr = P(p_) }
+/* A workspace argument: checked when its size is not 0. */
+#define SPACE(name, size) ARG(#name, (size) ? (name) : NULL)
 #define NARGS(a) (unsigned)(sizeof(a) / sizeof((a)[0]))
 
-/* --- cuBLAS ------------------------------------------------------------------ */
+/* --- handles ------------------------------------------------------------------ */
 
-/* The device a handle's calls run on: its stream's, else (the default
- * stream) the device current when it was made, else the current one. */
-static int blas_device(cublasHandle_t h, uintptr_t *stream)
+/* The device the calls of handle h (of kind DC_LIBH_*) run on: its stream s
+ * (got: the library's getter answered), else (the default stream) the
+ * device current when it was made, else the current one.  *stream: s. */
+static int handle_device(int kind, uintptr_t h, int got, cudaStream_t s, uintptr_t *stream)
 {
-    cudaStream_t s = NULL;
-    __typeof__(&cublasGetStream_v2) gs = REAL(cublasGetStream_v2);
     *stream = 0;
-    if (gs && gs(h, &s) == CUBLAS_STATUS_SUCCESS && s) {
+    if (got && s) {
         *stream = P(s);
         int d = dc_stream_device((CUstream)s);
         if (d >= 0)
             return d;
     }
     uint64_t v;
-    if (dc_libh_get(DC_LIBH_CUBLAS, P(h), &v))
+    if (dc_libh_get(kind, h, &v))
         return (int)v;
     return dc_current_device();
+}
+
+/* `name(htype *handle)` makes a handle: remembered with the device current
+ * then (kind).  The library's own calls inside (cuSOLVER makes a cuBLAS
+ * handle) are not the program's: only the outermost is remembered. */
+#define LIB_CREATE_HOOK(ret, attr, name, htype, kind, fail, ok)                     \
+    DC_EXPORT ret attr name(htype *handle)                                          \
+    {                                                                               \
+        __typeof__(&name) real = REAL(name);                                        \
+        if (!real)                                                                  \
+            return lib_missing(#name), (fail);                                      \
+        int chk = lib_begin();                                                      \
+        if (chk)                                                                    \
+            lib_checked();                                                          \
+        ret r = real(handle);                                                       \
+        if (chk && r == (ok) && handle && dc_enter()) {                             \
+            int d = dc_current_device();                                            \
+            if (d >= 0)                                                             \
+                dc_libh_set((kind), P(*handle), (uint64_t)d);                       \
+            dc_leave();                                                             \
+        }                                                                           \
+        lib_end(0);                                                                 \
+        return r;                                                                   \
+    }
+/* `name(htype handle)` destroys one: forgotten. */
+#define LIB_DESTROY_HOOK(ret, attr, name, htype, kind, fail, ok)                    \
+    DC_EXPORT ret attr name(htype handle)                                           \
+    {                                                                               \
+        __typeof__(&name) real = REAL(name);                                        \
+        if (!real)                                                                  \
+            return lib_missing(#name), (fail);                                      \
+        ret r = real(handle);                                                       \
+        if (r == (ok) && dc_enter()) {                                              \
+            dc_libh_forget((kind), P(handle));                                      \
+            dc_leave();                                                             \
+        }                                                                           \
+        return r;                                                                   \
+    }
+
+/* --- cuBLAS ------------------------------------------------------------------ */
+
+/* The device a handle's calls run on (handle_device). */
+static int blas_device(cublasHandle_t h, uintptr_t *stream)
+{
+    cudaStream_t s = NULL;
+    __typeof__(&cublasGetStream_v2) gs = REAL(cublasGetStream_v2);
+    int got = gs && gs(h, &s) == CUBLAS_STATUS_SUCCESS;
+    return handle_device(DC_LIBH_CUBLAS, P(h), got, s, stream);
 }
 
 /* alpha, beta (and a dot's result) are host pointers under
@@ -248,37 +299,10 @@ static void blas_check(cublasHandle_t h, const char *api, struct dc_lib_arg *a, 
     lib_check(api, d, stream, a, n);
 }
 
-DC_EXPORT cublasStatus_t CUBLASWINAPI cublasCreate_v2(cublasHandle_t *handle)
-{
-    __typeof__(&cublasCreate_v2) real = REAL(cublasCreate_v2);
-    if (!real)
-        return lib_missing("cublasCreate_v2"), CUBLAS_STATUS_NOT_INITIALIZED;
-    int chk = lib_begin();
-    if (chk)
-        lib_checked();
-    cublasStatus_t r = real(handle);
-    if (chk && r == CUBLAS_STATUS_SUCCESS && handle && dc_enter()) {
-        int d = dc_current_device();
-        if (d >= 0)
-            dc_libh_set(DC_LIBH_CUBLAS, P(*handle), (uint64_t)d);
-        dc_leave();
-    }
-    lib_end(0);
-    return r;
-}
-
-DC_EXPORT cublasStatus_t CUBLASWINAPI cublasDestroy_v2(cublasHandle_t handle)
-{
-    __typeof__(&cublasDestroy_v2) real = REAL(cublasDestroy_v2);
-    if (!real)
-        return lib_missing("cublasDestroy_v2"), CUBLAS_STATUS_NOT_INITIALIZED;
-    cublasStatus_t r = real(handle);
-    if (r == CUBLAS_STATUS_SUCCESS && dc_enter()) {
-        dc_libh_forget(DC_LIBH_CUBLAS, P(handle));
-        dc_leave();
-    }
-    return r;
-}
+LIB_CREATE_HOOK(cublasStatus_t, CUBLASWINAPI, cublasCreate_v2, cublasHandle_t, DC_LIBH_CUBLAS,
+                CUBLAS_STATUS_NOT_INITIALIZED, CUBLAS_STATUS_SUCCESS)
+LIB_DESTROY_HOOK(cublasStatus_t, CUBLASWINAPI, cublasDestroy_v2, cublasHandle_t, DC_LIBH_CUBLAS,
+                 CUBLAS_STATUS_NOT_INITIALIZED, CUBLAS_STATUS_SUCCESS)
 
 /* A cuBLAS entry point `name` with parameters `params`, arguments `args`,
  * and the device pointers `checked` (struct dc_lib_arg initialisers). */
@@ -671,23 +695,13 @@ FFT_EXEC_HOOK(cufftXtExec, (cufftHandle plan, void *input, void *output, int dir
 
 /* --- cuDNN ---------------------------------------------------------------------- */
 
-/* The device a handle's calls run on: its stream's, else the device
- * current at cudnnCreate, else the current one. */
+/* The device a handle's calls run on (handle_device). */
 static int dnn_device(cudnnHandle_t h, uintptr_t *stream)
 {
     cudaStream_t s = NULL;
     __typeof__(&cudnnGetStream) gs = REAL(cudnnGetStream);
-    *stream = 0;
-    if (gs && gs(h, &s) == CUDNN_STATUS_SUCCESS && s) {
-        *stream = P(s);
-        int d = dc_stream_device((CUstream)s);
-        if (d >= 0)
-            return d;
-    }
-    uint64_t v;
-    if (dc_libh_get(DC_LIBH_CUDNN, P(h), &v))
-        return (int)v;
-    return dc_current_device();
+    int got = gs && gs(h, &s) == CUDNN_STATUS_SUCCESS;
+    return handle_device(DC_LIBH_CUDNN, P(h), got, s, stream);
 }
 
 static void dnn_check(cudnnHandle_t h, const char *api, const struct dc_lib_arg *a, unsigned n)
@@ -712,18 +726,8 @@ DC_EXPORT cudnnStatus_t CUDNNWINAPI cudnnCreate(cudnnHandle_t *handle)
     return r;
 }
 
-DC_EXPORT cudnnStatus_t CUDNNWINAPI cudnnDestroy(cudnnHandle_t handle)
-{
-    __typeof__(&cudnnDestroy) real = REAL(cudnnDestroy);
-    if (!real)
-        return lib_missing("cudnnDestroy"), CUDNN_STATUS_NOT_INITIALIZED;
-    cudnnStatus_t r = real(handle);
-    if (r == CUDNN_STATUS_SUCCESS && dc_enter()) {
-        dc_libh_forget(DC_LIBH_CUDNN, P(handle));
-        dc_leave();
-    }
-    return r;
-}
+LIB_DESTROY_HOOK(cudnnStatus_t, CUDNNWINAPI, cudnnDestroy, cudnnHandle_t, DC_LIBH_CUDNN,
+                 CUDNN_STATUS_NOT_INITIALIZED, CUDNN_STATUS_SUCCESS)
 
 /* The variant pack's data pointers (by unique id) and workspace.  A tensor
  * marked CUDNN_ATTR_TENSOR_IS_BY_VALUE (SDPA's scale) is a host pointer,
@@ -792,6 +796,198 @@ DNN_HOOK(cudnnConvolutionBackwardFilter,
     ARG("x", x), ARG("dy", dy), ARG("workSpace", workSpaceSizeInBytes ? workSpace : NULL),
     ARG("dw", dw))
 
+/* The RNN calls (cudnn_adv.h; cuDNN's documentation: every buffer is GPU
+ * memory, devSeqLengths too).  hx, cx, hy, cy (and their gradients) may be
+ * NULL (zeros, not saved; cx/cy are LSTM's only), reserveSpace NULL in
+ * inference: a 0 pointer is never checked; a space is checked when its size
+ * is not 0. */
+DNN_HOOK(cudnnRNNForward,
+    (cudnnHandle_t handle, cudnnRNNDescriptor_t rnnDesc, cudnnForwardMode_t fwdMode, const int32_t devSeqLengths[],
+     cudnnRNNDataDescriptor_t xDesc, const void *x, cudnnRNNDataDescriptor_t yDesc, void *y,
+     cudnnTensorDescriptor_t hDesc, const void *hx, void *hy, cudnnTensorDescriptor_t cDesc, const void *cx,
+     void *cy, size_t weightSpaceSize, const void *weightSpace, size_t workSpaceSize, void *workSpace,
+     size_t reserveSpaceSize, void *reserveSpace),
+    (handle, rnnDesc, fwdMode, devSeqLengths, xDesc, x, yDesc, y, hDesc, hx, hy, cDesc, cx, cy, weightSpaceSize,
+     weightSpace, workSpaceSize, workSpace, reserveSpaceSize, reserveSpace),
+    ARG("devSeqLengths", devSeqLengths), ARG("x", x), ARG("y", y), ARG("hx", hx), ARG("hy", hy), ARG("cx", cx),
+    ARG("cy", cy), SPACE(weightSpace, weightSpaceSize), SPACE(workSpace, workSpaceSize),
+    SPACE(reserveSpace, reserveSpaceSize))
+DNN_HOOK(cudnnRNNBackwardData_v8,
+    (cudnnHandle_t handle, cudnnRNNDescriptor_t rnnDesc, const int32_t devSeqLengths[],
+     cudnnRNNDataDescriptor_t yDesc, const void *y, const void *dy, cudnnRNNDataDescriptor_t xDesc, void *dx,
+     cudnnTensorDescriptor_t hDesc, const void *hx, const void *dhy, void *dhx, cudnnTensorDescriptor_t cDesc,
+     const void *cx, const void *dcy, void *dcx, size_t weightSpaceSize, const void *weightSpace,
+     size_t workSpaceSize, void *workSpace, size_t reserveSpaceSize, void *reserveSpace),
+    (handle, rnnDesc, devSeqLengths, yDesc, y, dy, xDesc, dx, hDesc, hx, dhy, dhx, cDesc, cx, dcy, dcx,
+     weightSpaceSize, weightSpace, workSpaceSize, workSpace, reserveSpaceSize, reserveSpace),
+    ARG("devSeqLengths", devSeqLengths), ARG("y", y), ARG("dy", dy), ARG("dx", dx), ARG("hx", hx), ARG("dhy", dhy),
+    ARG("dhx", dhx), ARG("cx", cx), ARG("dcy", dcy), ARG("dcx", dcx), SPACE(weightSpace, weightSpaceSize),
+    SPACE(workSpace, workSpaceSize), SPACE(reserveSpace, reserveSpaceSize))
+DNN_HOOK(cudnnRNNBackwardWeights_v8,
+    (cudnnHandle_t handle, cudnnRNNDescriptor_t rnnDesc, cudnnWgradMode_t addGrad, const int32_t devSeqLengths[],
+     cudnnRNNDataDescriptor_t xDesc, const void *x, cudnnTensorDescriptor_t hDesc, const void *hx,
+     cudnnRNNDataDescriptor_t yDesc, const void *y, size_t weightSpaceSize, void *dweightSpace,
+     size_t workSpaceSize, void *workSpace, size_t reserveSpaceSize, void *reserveSpace),
+    (handle, rnnDesc, addGrad, devSeqLengths, xDesc, x, hDesc, hx, yDesc, y, weightSpaceSize, dweightSpace,
+     workSpaceSize, workSpace, reserveSpaceSize, reserveSpace),
+    ARG("devSeqLengths", devSeqLengths), ARG("x", x), ARG("hx", hx), ARG("y", y),
+    SPACE(dweightSpace, weightSpaceSize), SPACE(workSpace, workSpaceSize), SPACE(reserveSpace, reserveSpaceSize))
+
+/* --- cuSOLVER (dense) ---------------------------------------------------------- */
+
+/* The device a handle's calls run on (handle_device); cuSOLVER calls cuBLAS
+ * inside (its handle's cuBLAS handle): the outermost call is checked. */
+static void solver_check(cusolverDnHandle_t h, const char *api, const struct dc_lib_arg *a, unsigned n)
+{
+    cudaStream_t s = NULL;
+    uintptr_t stream;
+    __typeof__(&cusolverDnGetStream) gs = REAL(cusolverDnGetStream);
+    int got = gs && gs(h, &s) == CUSOLVER_STATUS_SUCCESS;
+    int d = handle_device(DC_LIBH_CUSOLVER, P(h), got, s, &stream);
+    lib_check(api, d, stream, a, n);
+}
+
+LIB_CREATE_HOOK(cusolverStatus_t, CUSOLVERAPI, cusolverDnCreate, cusolverDnHandle_t, DC_LIBH_CUSOLVER,
+                CUSOLVER_STATUS_NOT_INITIALIZED, CUSOLVER_STATUS_SUCCESS)
+LIB_DESTROY_HOOK(cusolverStatus_t, CUSOLVERAPI, cusolverDnDestroy, cusolverDnHandle_t, DC_LIBH_CUSOLVER,
+                 CUSOLVER_STATUS_NOT_INITIALIZED, CUSOLVER_STATUS_SUCCESS)
+
+/* Every data argument is device memory (A, B, the factors, pivots,
+ * eigen/singular values and vectors, the workspace, the info words); a
+ * workspace of size 0 is not checked, nor vectors the job does not
+ * compute (gesvdj's U, V unless jobz is CUSOLVER_EIG_MODE_VECTOR; Xgesvd's
+ * U, VT unless jobu, jobvt is 'A' or 'S').  The X API's bufferOnHost is
+ * host memory by design: never checked. */
+#define SOLVER_HOOK(name, params, args, ...)                                        \
+    LIB_HOOK(cusolverStatus_t, CUSOLVERAPI, name, params, args, CUSOLVER_STATUS_NOT_INITIALIZED, \
+             CUSOLVER_STATUS_SUCCESS,                                               \
+             (struct dc_lib_arg a[] = { __VA_ARGS__ }; solver_check(handle, #name, a, NARGS(a))))
+#define SOLVER_POTRF(name, T)                                                       \
+    SOLVER_HOOK(name,                                                               \
+        (cusolverDnHandle_t handle, cublasFillMode_t uplo, int n, T *A, int lda, T *Workspace, int Lwork,  \
+         int *devInfo),                                                             \
+        (handle, uplo, n, A, lda, Workspace, Lwork, devInfo),                       \
+        ARG("A", A), SPACE(Workspace, Lwork), ARG("devInfo", devInfo))
+SOLVER_POTRF(cusolverDnSpotrf, float)
+SOLVER_POTRF(cusolverDnDpotrf, double)
+#define SOLVER_POTRS(name, T)                                                       \
+    SOLVER_HOOK(name,                                                               \
+        (cusolverDnHandle_t handle, cublasFillMode_t uplo, int n, int nrhs, const T *A, int lda, T *B, int ldb, \
+         int *devInfo),                                                             \
+        (handle, uplo, n, nrhs, A, lda, B, ldb, devInfo),                           \
+        ARG("A", A), ARG("B", B), ARG("devInfo", devInfo))
+SOLVER_POTRS(cusolverDnSpotrs, float)
+SOLVER_POTRS(cusolverDnDpotrs, double)
+/* devIpiv NULL: no pivoting */
+#define SOLVER_GETRF(name, T)                                                       \
+    SOLVER_HOOK(name,                                                               \
+        (cusolverDnHandle_t handle, int m, int n, T *A, int lda, T *Workspace, int *devIpiv, int *devInfo), \
+        (handle, m, n, A, lda, Workspace, devIpiv, devInfo),                        \
+        ARG("A", A), ARG("Workspace", Workspace), ARG("devIpiv", devIpiv), ARG("devInfo", devInfo))
+SOLVER_GETRF(cusolverDnSgetrf, float)
+SOLVER_GETRF(cusolverDnDgetrf, double)
+#define SOLVER_GETRS(name, T)                                                       \
+    SOLVER_HOOK(name,                                                               \
+        (cusolverDnHandle_t handle, cublasOperation_t trans, int n, int nrhs, const T *A, int lda,  \
+         const int *devIpiv, T *B, int ldb, int *devInfo),                          \
+        (handle, trans, n, nrhs, A, lda, devIpiv, B, ldb, devInfo),                 \
+        ARG("A", A), ARG("devIpiv", devIpiv), ARG("B", B), ARG("devInfo", devInfo))
+SOLVER_GETRS(cusolverDnSgetrs, float)
+SOLVER_GETRS(cusolverDnDgetrs, double)
+#define SOLVER_GEQRF(name, T)                                                       \
+    SOLVER_HOOK(name,                                                               \
+        (cusolverDnHandle_t handle, int m, int n, T *A, int lda, T *TAU, T *Workspace, int Lwork, int *devInfo), \
+        (handle, m, n, A, lda, TAU, Workspace, Lwork, devInfo),                     \
+        ARG("A", A), ARG("TAU", TAU), SPACE(Workspace, Lwork), ARG("devInfo", devInfo))
+SOLVER_GEQRF(cusolverDnSgeqrf, float)
+SOLVER_GEQRF(cusolverDnDgeqrf, double)
+#define SOLVER_ORGQR(name, T)                                                       \
+    SOLVER_HOOK(name,                                                               \
+        (cusolverDnHandle_t handle, int m, int n, int k, T *A, int lda, const T *tau, T *work, int lwork,  \
+         int *info),                                                                \
+        (handle, m, n, k, A, lda, tau, work, lwork, info),                          \
+        ARG("A", A), ARG("tau", tau), SPACE(work, lwork), ARG("info", info))
+SOLVER_ORGQR(cusolverDnSorgqr, float)
+SOLVER_ORGQR(cusolverDnDorgqr, double)
+#define SOLVER_SYEVD(name, T)                                                       \
+    SOLVER_HOOK(name,                                                               \
+        (cusolverDnHandle_t handle, cusolverEigMode_t jobz, cublasFillMode_t uplo, int n, T *A, int lda, T *W, \
+         T *work, int lwork, int *info),                                            \
+        (handle, jobz, uplo, n, A, lda, W, work, lwork, info),                      \
+        ARG("A", A), ARG("W", W), SPACE(work, lwork), ARG("info", info))
+SOLVER_SYEVD(cusolverDnSsyevd, float)
+SOLVER_SYEVD(cusolverDnDsyevd, double)
+#define GESVDJ_ARGS                                                                 \
+    ARG("A", A), ARG("S", S), ARG("U", jobz == CUSOLVER_EIG_MODE_VECTOR ? U : NULL),  \
+    ARG("V", jobz == CUSOLVER_EIG_MODE_VECTOR ? V : NULL), SPACE(work, lwork), ARG("info", info)
+#define SOLVER_GESVDJ(name, T)                                                      \
+    SOLVER_HOOK(name,                                                               \
+        (cusolverDnHandle_t handle, cusolverEigMode_t jobz, int econ, int m, int n, T *A, int lda, T *S, T *U, \
+         int ldu, T *V, int ldv, T *work, int lwork, int *info, gesvdjInfo_t params), \
+        (handle, jobz, econ, m, n, A, lda, S, U, ldu, V, ldv, work, lwork, info, params), GESVDJ_ARGS)
+SOLVER_GESVDJ(cusolverDnSgesvdj, float)
+SOLVER_GESVDJ(cusolverDnDgesvdj, double)
+#define SOLVER_GESVDJ_BATCHED(name, T)                                              \
+    SOLVER_HOOK(name,                                                               \
+        (cusolverDnHandle_t handle, cusolverEigMode_t jobz, int m, int n, T *A, int lda, T *S, T *U, int ldu, \
+         T *V, int ldv, T *work, int lwork, int *info, gesvdjInfo_t params, int batchSize),  \
+        (handle, jobz, m, n, A, lda, S, U, ldu, V, ldv, work, lwork, info, params, batchSize), GESVDJ_ARGS)
+SOLVER_GESVDJ_BATCHED(cusolverDnSgesvdjBatched, float)
+SOLVER_GESVDJ_BATCHED(cusolverDnDgesvdjBatched, double)
+
+/* The 64-bit X API */
+#define DEV_BUFFER SPACE(bufferOnDevice, workspaceInBytesOnDevice)
+SOLVER_HOOK(cusolverDnXpotrf,
+    (cusolverDnHandle_t handle, cusolverDnParams_t params, cublasFillMode_t uplo, int64_t n, cudaDataType dataTypeA,
+     void *A, int64_t lda, cudaDataType computeType, void *bufferOnDevice, size_t workspaceInBytesOnDevice,
+     void *bufferOnHost, size_t workspaceInBytesOnHost, int *info),
+    (handle, params, uplo, n, dataTypeA, A, lda, computeType, bufferOnDevice, workspaceInBytesOnDevice, bufferOnHost,
+     workspaceInBytesOnHost, info),
+    ARG("A", A), DEV_BUFFER, ARG("info", info))
+SOLVER_HOOK(cusolverDnXpotrs,
+    (cusolverDnHandle_t handle, cusolverDnParams_t params, cublasFillMode_t uplo, int64_t n, int64_t nrhs,
+     cudaDataType dataTypeA, const void *A, int64_t lda, cudaDataType dataTypeB, void *B, int64_t ldb, int *info),
+    (handle, params, uplo, n, nrhs, dataTypeA, A, lda, dataTypeB, B, ldb, info),
+    ARG("A", A), ARG("B", B), ARG("info", info))
+SOLVER_HOOK(cusolverDnXgetrf,
+    (cusolverDnHandle_t handle, cusolverDnParams_t params, int64_t m, int64_t n, cudaDataType dataTypeA, void *A,
+     int64_t lda, int64_t *ipiv, cudaDataType computeType, void *bufferOnDevice, size_t workspaceInBytesOnDevice,
+     void *bufferOnHost, size_t workspaceInBytesOnHost, int *info),
+    (handle, params, m, n, dataTypeA, A, lda, ipiv, computeType, bufferOnDevice, workspaceInBytesOnDevice,
+     bufferOnHost, workspaceInBytesOnHost, info),
+    ARG("A", A), ARG("ipiv", ipiv), DEV_BUFFER, ARG("info", info))
+SOLVER_HOOK(cusolverDnXgetrs,
+    (cusolverDnHandle_t handle, cusolverDnParams_t params, cublasOperation_t trans, int64_t n, int64_t nrhs,
+     cudaDataType dataTypeA, const void *A, int64_t lda, const int64_t *ipiv, cudaDataType dataTypeB, void *B,
+     int64_t ldb, int *info),
+    (handle, params, trans, n, nrhs, dataTypeA, A, lda, ipiv, dataTypeB, B, ldb, info),
+    ARG("A", A), ARG("ipiv", ipiv), ARG("B", B), ARG("info", info))
+SOLVER_HOOK(cusolverDnXgeqrf,
+    (cusolverDnHandle_t handle, cusolverDnParams_t params, int64_t m, int64_t n, cudaDataType dataTypeA, void *A,
+     int64_t lda, cudaDataType dataTypeTau, void *tau, cudaDataType computeType, void *bufferOnDevice,
+     size_t workspaceInBytesOnDevice, void *bufferOnHost, size_t workspaceInBytesOnHost, int *info),
+    (handle, params, m, n, dataTypeA, A, lda, dataTypeTau, tau, computeType, bufferOnDevice,
+     workspaceInBytesOnDevice, bufferOnHost, workspaceInBytesOnHost, info),
+    ARG("A", A), ARG("tau", tau), DEV_BUFFER, ARG("info", info))
+SOLVER_HOOK(cusolverDnXsyevd,
+    (cusolverDnHandle_t handle, cusolverDnParams_t params, cusolverEigMode_t jobz, cublasFillMode_t uplo, int64_t n,
+     cudaDataType dataTypeA, void *A, int64_t lda, cudaDataType dataTypeW, void *W, cudaDataType computeType,
+     void *bufferOnDevice, size_t workspaceInBytesOnDevice, void *bufferOnHost, size_t workspaceInBytesOnHost,
+     int *info),
+    (handle, params, jobz, uplo, n, dataTypeA, A, lda, dataTypeW, W, computeType, bufferOnDevice,
+     workspaceInBytesOnDevice, bufferOnHost, workspaceInBytesOnHost, info),
+    ARG("A", A), ARG("W", W), DEV_BUFFER, ARG("info", info))
+#define SVD_VECTORS(job) ((job) == 'A' || (job) == 'S')
+SOLVER_HOOK(cusolverDnXgesvd,
+    (cusolverDnHandle_t handle, cusolverDnParams_t params, signed char jobu, signed char jobvt, int64_t m, int64_t n,
+     cudaDataType dataTypeA, void *A, int64_t lda, cudaDataType dataTypeS, void *S, cudaDataType dataTypeU, void *U,
+     int64_t ldu, cudaDataType dataTypeVT, void *VT, int64_t ldvt, cudaDataType computeType, void *bufferOnDevice,
+     size_t workspaceInBytesOnDevice, void *bufferOnHost, size_t workspaceInBytesOnHost, int *info),
+    (handle, params, jobu, jobvt, m, n, dataTypeA, A, lda, dataTypeS, S, dataTypeU, U, ldu, dataTypeVT, VT, ldvt,
+     computeType, bufferOnDevice, workspaceInBytesOnDevice, bufferOnHost, workspaceInBytesOnHost, info),
+    ARG("A", A), ARG("S", S), ARG("U", SVD_VECTORS(jobu) ? U : NULL), ARG("VT", SVD_VECTORS(jobvt) ? VT : NULL),
+    DEV_BUFFER, ARG("info", info))
+
 /* --- symbol versions ---------------------------------------------------------------- */
 
 /* Each hook of a versioned library is exported as name@@<its version>
@@ -803,5 +999,6 @@ DNN_HOOK(cudnnConvolutionBackwardFilter,
 #define SYMVER_NCCL(name)
 #define SYMVER_CUFFT(name) LIB_SYMVER(name, "libcufft.so.12")
 #define SYMVER_CUDNN(name) LIB_SYMVER(name, "libcudnn.so.9")
+#define SYMVER_CUSOLVER(name) LIB_SYMVER(name, "libcusolver.so.12")
 #define DC_LIBFN(id, name) SYMVER_##id(name)
 #include "preload/hooks_lib.def"

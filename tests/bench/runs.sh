@@ -42,7 +42,7 @@ expect_grep '^[0-9]+ budgets failed$' "$TMPD/table"
 BUILD=$BUILD N=50 OUT=$TMPD/out sh "$ROOT/bench/libcalls.sh" >"$TMPD/lib" 2>"$TMPD/err" ||
     { cat "$TMPD/err" >&2; fail "bench/libcalls.sh failed"; }
 cat "$TMPD/lib"
-for row in sgemm ltmatmul allreduce; do
+for row in sgemm ltmatmul allreduce potrf; do
     expect_grep "^$row +[0-9]+ +\+[0-9]+ +x[0-9.]+$" "$TMPD/lib"
 done
 echo "ok: make bench prints every figure and a verdict per budget"

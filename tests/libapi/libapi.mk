@@ -7,8 +7,8 @@
 LA_BUILD := $(BUILD)/tests/libapi
 LA_LIB   := $(LA_BUILD)/lib
 LA_STANDINS := $(LA_LIB)/libcublasLt.so.13 $(LA_LIB)/libcublas.so.13 $(LA_LIB)/libnccl.so.2 $(LA_LIB)/libcufft.so.12 \
-               $(LA_LIB)/libcudnn.so.9
-LA_PROGS := $(foreach p,blas lt nccl fft dnn,$(LA_BUILD)/$(p)_plt $(LA_BUILD)/$(p)_dlopen)
+               $(LA_LIB)/libcudnn.so.9 $(LA_LIB)/libcudnn_adv.so.9 $(LA_LIB)/libcusolver.so.12
+LA_PROGS := $(foreach p,blas lt nccl fft dnn solver,$(LA_BUILD)/$(p)_plt $(LA_BUILD)/$(p)_dlopen)
 ALL += $(LA_STANDINS) $(LA_PROGS)
 TESTS += tests/libapi/libapi.sh
 # the real-GPU battery's library programs (tests/gpu/lib_progs.py) against
@@ -29,6 +29,8 @@ LA_NODE_cublasLt := libcublasLt.so.13:cublasLt
 LA_NODE_cublas   := libcublas.so.13:cublas
 LA_NODE_cufft    := libcufft.so.12:cufft
 LA_NODE_cudnn    := libcudnn.so.9:cudnn
+LA_NODE_cudnn_adv := libcudnn_adv.so.9:cudnn
+LA_NODE_cusolver := libcusolver.so.12:cusolver
 
 $(LA_LIB)/libcublasLt.so.13: tests/libapi/standin_cublasLt.c $(LA_BUILD)/cublasLt.map
 	@mkdir -p $(@D)
@@ -52,13 +54,25 @@ $(LA_LIB)/libcufft.so.12: tests/libapi/standin_cufft.c $(LA_BUILD)/cufft.map
 
 $(LA_LIB)/libcudnn.so.9: tests/libapi/standin_cudnn.c $(LA_BUILD)/cudnn.map
 	@mkdir -p $(@D)
-	$(CC) $(LA_SOFLAGS) -Wl,-soname,libcudnn.so.9 -Wl,--version-script=$(LA_BUILD)/cudnn.map -o $@ $< $(ALL_LDFLAGS)
+	$(CC) $(LA_SOFLAGS) -Wl,-soname,libcudnn.so.9 -Wl,--version-script=$(LA_BUILD)/cudnn.map -o $@ $< $(ALL_LDFLAGS) \
+	    -ldl
+# cuDNN 9's RNN calls: libcudnn.so.9 dlopens this one (not linked)
+$(LA_LIB)/libcudnn_adv.so.9: tests/libapi/standin_cudnn_adv.c $(LA_BUILD)/cudnn_adv.map
+	@mkdir -p $(@D)
+	$(CC) $(LA_SOFLAGS) -Wl,-soname,libcudnn_adv.so.9 -Wl,--version-script=$(LA_BUILD)/cudnn_adv.map -o $@ $< \
+	    $(ALL_LDFLAGS)
+
+# cuSOLVER calls cuBLAS (libcusolver.so.12 needs libcublas.so.13)
+$(LA_LIB)/libcusolver.so.12: tests/libapi/standin_cusolver.c $(LA_BUILD)/cusolver.map $(LA_LIB)/libcublas.so.13
+	$(CC) $(LA_SOFLAGS) -Wl,-soname,libcusolver.so.12 -Wl,--version-script=$(LA_BUILD)/cusolver.map -o $@ $< \
+	    $(ALL_LDFLAGS) -L$(LA_LIB) -l:libcublas.so.13 -Wl,-rpath,'$$ORIGIN' -Wl,-rpath-link=$(LA_LIB) $(LA_CUDART)
 
 LA_SONAME_blas := libcublas.so.13
 LA_SONAME_lt   := libcublasLt.so.13
 LA_SONAME_nccl := libnccl.so.2
 LA_SONAME_fft  := libcufft.so.12
 LA_SONAME_dnn  := libcudnn.so.9
+LA_SONAME_solver := libcusolver.so.12
 $(LA_BUILD)/%_plt: tests/libapi/%_prog.c tests/libapi/bind.h $(LA_STANDINS)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS) -L$(LA_LIB) -l:$(LA_SONAME_$*) -Wl,-rpath,'$$ORIGIN/lib' \
 	    -Wl,-rpath-link=$(LA_LIB) $(LA_CUDART) -ldl

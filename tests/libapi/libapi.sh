@@ -7,7 +7,12 @@
 #    call's device, the owner's, and the allocation line (the program's line
 #    marked `// @alloc-...`); the launch line is the call's;
 #  - correct (host pointer mode scalars, device pointer mode, a host
-#    workspace of size 0, a non-root rank's host sendbuff): no finding;
+#    workspace of size 0, a non-root rank's host sendbuff, cuSOLVER's host
+#    bufferOnHost and vectors a job does not compute, NULL optional
+#    pointers): no finding;
+#  - solver buggy: cuSOLVER's stand-in calls cuBLAS on the same A inside
+#    the call (one finding: the outermost call's); dnn rnn/rnnw: the RNN
+#    calls of libcudnn.so.9, which forwards them to libcudnn_adv.so.9;
 #  - blas peer: the same operand with peer access enabled: legal, the
 #    peer_access warning of a kernel's operand; blas capture: the call
 #    captured into a graph, found at capture; nccl host: a pageable host
@@ -39,7 +44,14 @@ fft work - device_mismatch error cufftSetWorkArea workArea 0 1 alloc-work1
 fft correct - - - - - - - -
 dnn buggy - device_mismatch error cudnnBackendExecute CUDNN_ATTR_VARIANT_PACK_DATA_POINTERS[uid=2] 0 1 alloc-t2
 dnn conv - device_mismatch error cudnnConvolutionForward w 0 1 alloc-w
-dnn correct - - - - - - - -"
+dnn rnn - device_mismatch error cudnnRNNForward hx 0 1 alloc-hx
+dnn rnnw - device_mismatch error cudnnRNNBackwardWeights_v8 dweightSpace 0 1 alloc-dw
+dnn correct - - - - - - - -
+solver buggy - device_mismatch error cusolverDnSpotrf A 0 1 alloc-A
+solver x - device_mismatch error cusolverDnXgetrf ipiv 0 1 alloc-ipiv
+solver create - device_mismatch error cusolverDnSpotrs B 1 0 alloc-B0
+solver stream - device_mismatch error cusolverDnSpotrs B 0 1 alloc-B1
+solver correct - - - - - - - -"
 echo "$cases" | while read -r prog mode opts kind sev api arg dev owner marker; do
     src=$ROOT/tests/libapi/${prog}_prog.c
     aline=-

@@ -1,9 +1,13 @@
 /* A stand-in for NVIDIA's libcudnn.so.9 (tests/libapi/README): a handle
  * with a stream; backend descriptors that keep the attributes they were
  * given (so cudnnBackendGetAttribute answers as the real library does);
- * execution and the legacy convolutions do no math. */
+ * execution and the legacy convolutions do no math.  The RNN calls are a
+ * shim, as cuDNN 9's libcudnn.so.9 is: it dlopens libcudnn_adv.so.9 and
+ * calls the definitions dlsym finds there (standin_cudnn_adv.c). */
 #include <cudnn_graph.h>
 #include <cudnn_cnn.h>
+#include <cudnn_adv.h>
+#include <dlfcn.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -173,4 +177,60 @@ cudnnStatus_t CUDNNWINAPI cudnnConvolutionForward(cudnnHandle_t handle, const vo
                                                   const cudnnTensorDescriptor_t yDesc, void *y)
 {
     return handle ? CUDNN_STATUS_SUCCESS : CUDNN_STATUS_BAD_PARAM;
+}
+
+/* libcudnn_adv.so.9's `name`, or NULL */
+static void *adv_fn(const char *name)
+{
+    static void *lib;
+    void *h = __atomic_load_n(&lib, __ATOMIC_ACQUIRE);
+    if (!h && (h = dlopen("libcudnn_adv.so.9", RTLD_NOW | RTLD_LOCAL)))
+        __atomic_store_n(&lib, h, __ATOMIC_RELEASE);
+    return h ? dlsym(h, name) : NULL;
+}
+#define ADV_CALL(name, args)                                                   \
+    do {                                                                       \
+        __typeof__(&name) f = (__typeof__(&name))adv_fn(#name);                \
+        return f ? f args : CUDNN_STATUS_SUBLIBRARY_LOADING_FAILED;            \
+    } while (0)
+
+cudnnStatus_t CUDNNWINAPI cudnnRNNForward(cudnnHandle_t handle, cudnnRNNDescriptor_t rnnDesc,
+                                          cudnnForwardMode_t fwdMode, const int32_t devSeqLengths[],
+                                          cudnnRNNDataDescriptor_t xDesc, const void *x,
+                                          cudnnRNNDataDescriptor_t yDesc, void *y, cudnnTensorDescriptor_t hDesc,
+                                          const void *hx, void *hy, cudnnTensorDescriptor_t cDesc, const void *cx,
+                                          void *cy, size_t weightSpaceSize, const void *weightSpace,
+                                          size_t workSpaceSize, void *workSpace, size_t reserveSpaceSize,
+                                          void *reserveSpace)
+{
+    ADV_CALL(cudnnRNNForward, (handle, rnnDesc, fwdMode, devSeqLengths, xDesc, x, yDesc, y, hDesc, hx, hy, cDesc,
+                               cx, cy, weightSpaceSize, weightSpace, workSpaceSize, workSpace, reserveSpaceSize,
+                               reserveSpace));
+}
+
+cudnnStatus_t CUDNNWINAPI cudnnRNNBackwardData_v8(cudnnHandle_t handle, cudnnRNNDescriptor_t rnnDesc,
+                                                  const int32_t devSeqLengths[], cudnnRNNDataDescriptor_t yDesc,
+                                                  const void *y, const void *dy, cudnnRNNDataDescriptor_t xDesc,
+                                                  void *dx, cudnnTensorDescriptor_t hDesc, const void *hx,
+                                                  const void *dhy, void *dhx, cudnnTensorDescriptor_t cDesc,
+                                                  const void *cx, const void *dcy, void *dcx, size_t weightSpaceSize,
+                                                  const void *weightSpace, size_t workSpaceSize, void *workSpace,
+                                                  size_t reserveSpaceSize, void *reserveSpace)
+{
+    ADV_CALL(cudnnRNNBackwardData_v8, (handle, rnnDesc, devSeqLengths, yDesc, y, dy, xDesc, dx, hDesc, hx, dhy, dhx,
+                                       cDesc, cx, dcy, dcx, weightSpaceSize, weightSpace, workSpaceSize, workSpace,
+                                       reserveSpaceSize, reserveSpace));
+}
+
+cudnnStatus_t CUDNNWINAPI cudnnRNNBackwardWeights_v8(cudnnHandle_t handle, cudnnRNNDescriptor_t rnnDesc,
+                                                     cudnnWgradMode_t addGrad, const int32_t devSeqLengths[],
+                                                     cudnnRNNDataDescriptor_t xDesc, const void *x,
+                                                     cudnnTensorDescriptor_t hDesc, const void *hx,
+                                                     cudnnRNNDataDescriptor_t yDesc, const void *y,
+                                                     size_t weightSpaceSize, void *dweightSpace, size_t workSpaceSize,
+                                                     void *workSpace, size_t reserveSpaceSize, void *reserveSpace)
+{
+    ADV_CALL(cudnnRNNBackwardWeights_v8, (handle, rnnDesc, addGrad, devSeqLengths, xDesc, x, hDesc, hx, yDesc, y,
+                                          weightSpaceSize, dweightSpace, workSpaceSize, workSpace, reserveSpaceSize,
+                                          reserveSpace));
 }

@@ -31,6 +31,7 @@ nm -D --defined-only "$DEVCHECK_LIB" | awk '$2 != "A" { print $3 }' | sort >"$TM
 #define LIB_NCCL(n) n@@DEVCHECK_1;
 #define LIB_CUFFT(n) n@@libcufft.so.12;
 #define LIB_CUDNN(n) n@@libcudnn.so.9;
+#define LIB_CUSOLVER(n) n@@libcusolver.so.12;
 #include "preload/hooks_lib.def"
 EOC
     # glibc's names at the target's base version (preload/arch.h)
