@@ -6,8 +6,7 @@ cost as ratios to the same run without devcheck.
 
     battery.py --devcheck PATH --out DIR [--probe PATH] [--only a,b] [--timeout S] [--no-record]
 
-Exit status: 0 when every program gave what it should (a PENDING program's
-findings aside), 1 otherwise.  Each run's stdout, stderr, JSON and recording
+Exit status: 0 when every program gave what it should, 1 otherwise.  Each run's stdout, stderr, JSON and recording
 stay under DIR (DIR/NAME.*).  The programs: probe.cu, torch_progs.py,
 other_progs.py (CuPy, JAX), lib_progs.py (cuBLAS, cuBLASLt, cuFFT, cuDNN,
 NCCL, cuSOLVER through ctypes).
@@ -73,11 +72,6 @@ def programs(probe, ngpus):
         progs = [p for p in progs if not p[0].startswith("c_")]
     return progs
 
-
-# Expected findings devcheck does not give yet: shown as PENDING (with the
-# reason), not counted as failures; a program's exit status still is.  Take
-# a name out once its finding is there (the verdict then says so).
-PENDING = {"lib_cusolver_bug": "the cuSOLVER hooks (branch solver)"}
 
 # CuPy programs run with an empty CUPY_CACHE_DIR of their own, so that each
 # run compiles its RawKernel with NVRTC (devcheck types it from the source
@@ -243,14 +237,8 @@ def main():
             problems.append(f"exit {rc0} without devcheck (want {want_rc})")
         if rc1 != want_rc1:
             problems.append(f"exit {rc1} under devcheck (want {want_rc1})")
-        pending = None
         if serious(got) != want:
-            if name in PENDING:
-                pending = f"findings {fmt(serious(got))} (want {fmt(want)}: {PENDING[name]})"
-            else:
-                problems.append(f"findings {fmt(serious(got))} (want {fmt(want)})")
-        elif name in PENDING:
-            pending = "found now: take it out of PENDING"
+            problems.append(f"findings {fmt(serious(got))} (want {fmt(want)})")
         # the same verdicts: the same kinds at the same severities (a recording
         # has no launch stacks, so findings the live run told apart by their
         # stacks may be one in the replay)
@@ -260,8 +248,6 @@ def main():
         if problems:
             bad += 1
         verdict = "FAIL: " + "; ".join(problems) if problems else "ok"
-        if pending:
-            verdict += f" (PENDING: {pending})"
         ratios = {"wall": wall1 / wall0 if wall0 else 0, "rss": rss1 / rss0 if rss0 else 0,
                   "wall_s": (wall0, wall1), "rss_mib": (rss0 / 1024, rss1 / 1024)}
         for k, v in m0.items():
@@ -288,8 +274,7 @@ def main():
             parts.append(f"checked {summary.get('launches_checked')} unchecked {summary.get('launches_unchecked')}")
         print(f"  {name:20} " + "; ".join(parts))
     print()
-    npend = sum("(PENDING: " in r[5] for r in rows)
-    print(f"gpu-check: {len(rows) - bad} passed, {bad} failed" + (f" ({npend} pending)" if npend else ""))
+    print(f"gpu-check: {len(rows) - bad} passed, {bad} failed")
     return 1 if bad else 0
 
 
