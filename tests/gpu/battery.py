@@ -6,10 +6,10 @@ cost as ratios to the same run without devcheck.
 
     battery.py --devcheck PATH --out DIR [--probe PATH] [--only a,b] [--timeout S] [--no-record]
 
-Exit status: 0 when every program gave what it should, 1 otherwise.  Each run's stdout, stderr, JSON and recording
-stay under DIR (DIR/NAME.*).  The programs: probe.cu, torch_progs.py,
-other_progs.py (CuPy, JAX), lib_progs.py (cuBLAS, cuBLASLt, cuFFT, cuDNN,
-NCCL, cuSOLVER through ctypes).
+Exit status: 0 when every program gave what it should, 1 otherwise.  Each
+run's stdout, stderr, JSON and recording stay under DIR (DIR/NAME.*).  The
+programs: probe.cu, torch_progs.py, other_progs.py (CuPy, JAX), lib_progs.py
+(cuBLAS, cuBLASLt, cuFFT, cuDNN, NCCL, cuSOLVER through ctypes).
 """
 import argparse
 import glob
