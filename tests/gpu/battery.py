@@ -7,7 +7,9 @@ cost as ratios to the same run without devcheck.
     battery.py --devcheck PATH --out DIR [--probe PATH] [--only a,b] [--timeout S] [--no-record]
 
 Exit status: 0 when every program gave what it should, 1 otherwise.  Each
-run's stdout, stderr, JSON and recording stay under DIR (DIR/NAME.*).
+run's stdout, stderr, JSON and recording stay under DIR (DIR/NAME.*).  The
+programs: probe.cu, torch_progs.py, other_progs.py (CuPy, JAX), lib_progs.py
+(cuBLAS, cuBLASLt, cuFFT, cuDNN, NCCL, cuSOLVER through ctypes).
 """
 import argparse
 import glob
@@ -16,6 +18,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -24,10 +27,12 @@ PY = sys.executable
 # name: (argv, expected findings {kind/severity: count}, the program's own exit
 # status without devcheck, devcheck options beside the battery's own).  A
 # correct program expects nothing: no error and no warning.  "python" argv
-# entries run under this interpreter.
-def programs(probe):
+# entries run under this interpreter.  ngpus: the GPUs the programs see.
+def programs(probe, ngpus):
     t = [PY, os.path.join(HERE, "torch_progs.py")]
     o = [PY, os.path.join(HERE, "other_progs.py")]
+    lib = [PY, os.path.join(HERE, "lib_progs.py")]
+    host = {"host_memory/error": 1}
     progs = [
         ("c_correct", [probe, "correct"], {}, 0, []),
         ("c_pageable", [probe, "pageable"], {"host_memory/error": 1}, 3, []),
@@ -46,14 +51,43 @@ def programs(probe):
         ("cupy_repeat", o + ["cupy_repeat"], {"host_memory/warning": 1}, 0, ["--host-memory", "warn"]),
         ("cupy_untyped_sync", o + ["cupy_untyped"], {"async_error/error": 1}, 3, ["--sync"]),
         ("jax", o + ["jax"], {}, 0, []),
-        # library calls checked at their API (issue 26): cuBLAS bound by
-        # dlopen(RTLD_LOCAL) + dlsym(handle) (ctypes), the real library
-        ("cublas_ctypes", t + ["cublas_ctypes"], {}, 0, []),
-        ("cublas_host_bug", t + ["cublas_host_bug"], {"host_memory/error": 1}, 3, []),
+        # library calls checked at their API (issue 26; lib_progs.py): each
+        # library bound by dlopen(RTLD_LOCAL) + dlsym(handle) (ctypes), a
+        # correct program and one handing it a numpy array (cuBLASLt's bias:
+        # another GPU's memory when there are two)
+        ("lib_cublas", lib + ["cublas"], {}, 0, []),
+        ("lib_cublas_bug", lib + ["cublas_bug"], host, 3, []),
+        ("lib_cublaslt", lib + ["cublaslt"], {}, 0, []),
+        ("lib_cublaslt_bug", lib + ["cublaslt_bug"], {"device_mismatch/error": 1} if ngpus > 1 else host, 3, []),
+        ("lib_cufft", lib + ["cufft"], {}, 0, []),
+        ("lib_cufft_bug", lib + ["cufft_bug"], host, 3, []),
+        ("lib_cudnn", lib + ["cudnn"], {}, 0, []),
+        ("lib_cudnn_bug", lib + ["cudnn_bug"], host, 3, []),
+        ("lib_nccl", lib + ["nccl"], {}, 0, []),
+        ("lib_nccl_bug", lib + ["nccl_bug"], host, 3, []),
+        ("lib_cusolver", lib + ["cusolver"], {}, 0, []),
+        ("lib_cusolver_bug", lib + ["cusolver_bug"], host, 3, []),
     ]
     if not probe:
         progs = [p for p in progs if not p[0].startswith("c_")]
     return progs
+
+
+# CuPy programs run with an empty CUPY_CACHE_DIR of their own, so that each
+# run compiles its RawKernel with NVRTC (devcheck types it from the source
+# handed to nvrtcCreateProgram) instead of loading a cached cubin.
+def fresh_cupy_cache(name):
+    return name.startswith("cupy")
+
+
+def gpu_count():
+    import ctypes
+    try:
+        cu = ctypes.CDLL("libcuda.so.1")
+    except OSError:
+        return 0
+    n = ctypes.c_int(0)
+    return n.value if cu.cuInit(0) == 0 and cu.cuDeviceGetCount(ctypes.byref(n)) == 0 else 0
 
 
 # Programs run once more before the measured runs: the first import of torch
@@ -62,8 +96,15 @@ def programs(probe):
 WARM = {"c_correct", "torch_startup", "torch_compile", "jax"}
 
 
-def run(argv, out_prefix, timeout, env=None):
-    """Runs argv with stdout/stderr to files; returns (status, wall s, peak RSS KiB)."""
+def run(argv, out_prefix, timeout, env=None, cupy_cache=False):
+    """Runs argv with stdout/stderr to files; returns (status, wall s, peak RSS KiB).
+    cupy_cache: in a CUPY_CACHE_DIR made for this run (removed after it)."""
+    if cupy_cache:
+        cache = tempfile.mkdtemp(prefix="battery-cupy-")
+        try:
+            return run(argv, out_prefix, timeout, dict(env or os.environ, CUPY_CACHE_DIR=cache))
+        finally:
+            shutil.rmtree(cache, ignore_errors=True)
     t = time.perf_counter()
     with open(out_prefix + ".out", "w") as so, open(out_prefix + ".err", "w") as se:
         try:
@@ -149,14 +190,16 @@ def main():
     print(f"battery: devcheck {a.devcheck} (record: {'yes' if can_record else 'no'}, "
           f"replay: {'yes' if can_replay else 'no'})", flush=True)
     only = set(a.only.split(",")) if a.only else None
+    ngpus = gpu_count()
     rows, bad = [], 0
-    for name, argv, want, want_rc, opts in programs(a.probe):
+    for name, argv, want, want_rc, opts in programs(a.probe, ngpus):
         if only and name not in only:
             continue
         pre = os.path.join(a.out, name)
+        cc = fresh_cupy_cache(name)
         if name in WARM:
             run(argv, pre + ".warm", a.timeout)     # file and kernel caches filled, not measured
-        rc0, wall0, rss0 = run(argv, pre + ".plain", a.timeout)
+        rc0, wall0, rss0 = run(argv, pre + ".plain", a.timeout, cupy_cache=cc)
         m0 = metrics(pre + ".plain.out")
         jpath = pre + ".jsonl"
         rec = pre + ".rec"
@@ -167,7 +210,7 @@ def main():
         dc = [a.devcheck, "--json", jpath] + opts
         if can_record:
             dc += ["--record-launches", rec]
-        rc1, wall1, rss1 = run(dc + ["--"] + argv, pre + ".dc", a.timeout)
+        rc1, wall1, rss1 = run(dc + ["--"] + argv, pre + ".dc", a.timeout, cupy_cache=cc)
         m1 = metrics(pre + ".dc.out")
         got, summary, recs = findings(jpath)
         # a library call's finding is made at its API, which a recording of
@@ -204,15 +247,15 @@ def main():
             problems.append(f"replay {fmt(serious(replay))} differs from the live run")
         if problems:
             bad += 1
+        verdict = "FAIL: " + "; ".join(problems) if problems else "ok"
         ratios = {"wall": wall1 / wall0 if wall0 else 0, "rss": rss1 / rss0 if rss0 else 0,
                   "wall_s": (wall0, wall1), "rss_mib": (rss0 / 1024, rss1 / 1024)}
         for k, v in m0.items():
             if k in m1 and v:
                 ratios[k] = m1[k] / v
         rows.append((name, fmt(want), fmt(got), "-" if replay is None else fmt(replay),
-                     f"{rc0}/{rc1}", "ok" if not problems else "FAIL: " + "; ".join(problems), ratios, m0, m1,
-                     summary))
-        print(f"battery: {name}: {'ok' if not problems else 'FAIL: ' + '; '.join(problems)}", flush=True)
+                     f"{rc0}/{rc1}", verdict, ratios, m0, m1, summary))
+        print(f"battery: {name}: {verdict}", flush=True)
 
     print()
     print(f"{'program':20} {'expected':22} {'live':34} {'replay':22} {'rc':6} verdict")

@@ -1,5 +1,8 @@
 """CuPy and JAX programs of the real-GPU battery (tests/gpu/run.sh).  Each
-prints `gpu-prog: NAME OK` and `METRIC key value` lines.
+prints `gpu-prog: NAME OK` and `METRIC key value` lines.  The battery runs
+the CuPy ones with an empty CUPY_CACHE_DIR of their own, so that each run
+compiles its kernels with NVRTC (devcheck reads the RawKernel's source at
+nvrtcCreateProgram) instead of loading cached cubins.
 
     other_progs.py cupy          matmul (cuBLAS), FFT (cuFFT), an extern "C"
                                  RawKernel, a reduction: correct

@@ -8,7 +8,9 @@
 # DEVCHECK   the devcheck command (default: build/bin/devcheck, else `devcheck`
 #            on PATH: a pip-installed wheel's native command works too)
 # GPU_OUT    where the logs, JSON files and recordings go (default build/gpu-check)
-# PYTHON     the interpreter that has torch, triton, cupy, jax (default python3)
+# PYTHON     the interpreter that has torch, triton, cupy, jax (default python3);
+#            lib_progs.py needs numpy and finds NVIDIA's libraries through
+#            torch's wheels (or the loader's path, or the nvidia-* wheels)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)

@@ -1,6 +1,6 @@
 """PyTorch programs of the real-GPU battery (tests/gpu/run.sh).  Correct code
-only, except `triton_host`.  Each prints `gpu-prog: NAME OK` and its
-measurements as `METRIC key value` lines (seconds, per-unit times).
+only.  Each prints `gpu-prog: NAME OK` and its measurements as `METRIC key
+value` lines (seconds, per-unit times).
 
     torch_progs.py startup   import torch and make the first CUDA tensor
     torch_progs.py loop      a launch-bound loop: x.add_(1), 20000 launches
@@ -16,14 +16,6 @@ measurements as `METRIC key value` lines (seconds, per-unit times).
                              embedding_bag/unique/cumsum, pinned non_blocking copies
     torch_progs.py triton    a raw @triton.jit add kernel
     torch_progs.py nccl      one-rank NCCL all_reduce / all_gather / broadcast
-    torch_progs.py cublas_ctypes
-                             cublasSgemm_v2 of torch's libcublas.so.13 through
-                             ctypes (dlopen RTLD_LOCAL + dlsym(handle)), host
-                             alpha/beta, operands on cuda:0: correct
-    torch_progs.py cublas_host_bug
-                             the same with B a numpy array (pageable host
-                             memory): devcheck's host_memory at the call; the
-                             kernel then faults (exit status 3)
 """
 import os
 import sys
@@ -199,44 +191,8 @@ def nccl():
     dist.destroy_process_group()
 
 
-def _cublas_sgemm(b_host):
-    import ctypes
-    import numpy as np
-    torch.zeros(1, device="cuda")
-    lib = ctypes.CDLL("libcublas.so.13")      # torch's, already loaded: dlsym(handle) finds its functions
-    h = ctypes.c_void_p()
-    assert lib.cublasCreate_v2(ctypes.byref(h)) == 0
-    assert lib.cublasSetStream_v2(h, ctypes.c_void_p(torch.cuda.current_stream().cuda_stream)) == 0
-    n = 64
-    a = torch.ones(n, n, device="cuda")
-    c = torch.zeros(n, n, device="cuda")
-    bh = np.ones((n, n), dtype=np.float32)
-    b = bh.ctypes.data if b_host else torch.ones(n, n, device="cuda").data_ptr()
-    alpha, beta = ctypes.c_float(1.0), ctypes.c_float(0.0)
-    vp = ctypes.c_void_p
-    r = lib.cublasSgemm_v2(h, 0, 0, n, n, n, ctypes.byref(alpha), vp(a.data_ptr()), n, vp(b), n, ctypes.byref(beta),
-                           vp(c.data_ptr()), n)
-    try:
-        assert r == 0, f"cublasSgemm_v2 returned {r}"
-        torch.cuda.synchronize()
-        assert c[0, 0].item() == n
-    except (RuntimeError, AssertionError) as e:
-        print(f"gpu-prog: cublas: {e}", flush=True)
-        sys.exit(3)
-    lib.cublasDestroy_v2(h)
-
-
-def cublas_ctypes():
-    _cublas_sgemm(False)
-
-
-def cublas_host_bug():
-    _cublas_sgemm(True)
-
-
 PROGS = {"startup": startup, "loop": loop, "mlp": mlp, "llama": llama, "compile": compile_, "graph": graph,
-         "misc": misc, "triton": triton_, "nccl": nccl,
-         "cublas_ctypes": cublas_ctypes, "cublas_host_bug": cublas_host_bug}
+         "misc": misc, "triton": triton_, "nccl": nccl}
 
 if __name__ == "__main__":
     name = sys.argv[1]

@@ -18,6 +18,12 @@ LA_PROGS := $(foreach p,blas lt nccl fft dnn solver blas12 lt12 fft12,$(LA_BUILD
             $(LA_BUILD)/both_prog
 ALL += $(LA_STANDINS) $(LA_PROGS)
 TESTS += tests/libapi/libapi.sh
+# the real-GPU battery's library programs (tests/gpu/lib_progs.py) against
+# the stand-ins: Python (the virtualenv of tests/clients.mk), so only
+# without a sanitizer and not in a cross build
+ifeq ($(SANITIZE)$(CROSS),)
+TESTS += tests/libapi/gpu_progs.sh
+endif
 
 LA_CUDART := -L$(CUDA_HOME)/lib64 -lcudart -Wl,-rpath-link=$(CUDA_HOME)/lib64
 LA_SOFLAGS = $(ALL_CFLAGS) -Wno-unused-parameter -shared

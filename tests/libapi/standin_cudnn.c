@@ -44,6 +44,42 @@ cudnnStatus_t CUDNNWINAPI cudnnGetStream(cudnnHandle_t handle, cudaStream_t *str
     return CUDNN_STATUS_SUCCESS;
 }
 
+/* The legacy tensor, filter and convolution descriptors (tests/gpu/lib_progs.py's
+ * cudnnConvolutionForward): set, never read. */
+#define LEGACY_DESC(T, create, destroy)                                        \
+    cudnnStatus_t CUDNNWINAPI create(T *d)                                    \
+    {                                                                         \
+        return d && (*d = calloc(1, 64)) ? CUDNN_STATUS_SUCCESS : CUDNN_STATUS_ALLOC_FAILED; \
+    }                                                                         \
+    cudnnStatus_t CUDNNWINAPI destroy(T d)                                    \
+    {                                                                         \
+        free(d);                                                              \
+        return CUDNN_STATUS_SUCCESS;                                          \
+    }
+LEGACY_DESC(cudnnTensorDescriptor_t, cudnnCreateTensorDescriptor, cudnnDestroyTensorDescriptor)
+LEGACY_DESC(cudnnFilterDescriptor_t, cudnnCreateFilterDescriptor, cudnnDestroyFilterDescriptor)
+LEGACY_DESC(cudnnConvolutionDescriptor_t, cudnnCreateConvolutionDescriptor, cudnnDestroyConvolutionDescriptor)
+
+cudnnStatus_t CUDNNWINAPI cudnnSetTensor4dDescriptor(cudnnTensorDescriptor_t tensorDesc, cudnnTensorFormat_t format,
+                                                     cudnnDataType_t dataType, int n, int c, int h, int w)
+{
+    return tensorDesc && n > 0 && c > 0 && h > 0 && w > 0 ? CUDNN_STATUS_SUCCESS : CUDNN_STATUS_BAD_PARAM;
+}
+
+cudnnStatus_t CUDNNWINAPI cudnnSetFilter4dDescriptor(cudnnFilterDescriptor_t filterDesc, cudnnDataType_t dataType,
+                                                     cudnnTensorFormat_t format, int k, int c, int h, int w)
+{
+    return filterDesc && k > 0 && c > 0 && h > 0 && w > 0 ? CUDNN_STATUS_SUCCESS : CUDNN_STATUS_BAD_PARAM;
+}
+
+cudnnStatus_t CUDNNWINAPI cudnnSetConvolution2dDescriptor(cudnnConvolutionDescriptor_t convDesc, int pad_h, int pad_w,
+                                                          int u, int v, int dilation_h, int dilation_w,
+                                                          cudnnConvolutionMode_t mode, cudnnDataType_t computeType)
+{
+    return convDesc && u > 0 && v > 0 && dilation_h > 0 && dilation_w > 0 ? CUDNN_STATUS_SUCCESS
+                                                                           : CUDNN_STATUS_BAD_PARAM;
+}
+
 /* A descriptor: up to NATTR attributes of up to 64 8-byte elements. */
 #define NATTR 16
 struct desc {

@@ -35,6 +35,22 @@ ncclResult_t ncclCommInitAll(ncclComm_t *comm, int ndev, const int *devlist)
     return ncclSuccess;
 }
 
+/* One rank of nranks on the current device (tests/gpu/lib_progs.py: a one-rank communicator). */
+ncclResult_t ncclCommInitRank(ncclComm_t *comm, int nranks, ncclUniqueId commId, int rank)
+{
+    struct ncclComm *c;
+    if (!comm || nranks <= 0 || rank < 0 || rank >= nranks || !(c = calloc(1, sizeof *c)))
+        return ncclInvalidArgument;
+    if (cudaGetDevice(&c->device) != cudaSuccess) {
+        free(c);
+        return ncclUnhandledCudaError;
+    }
+    c->rank = rank;
+    c->nranks = nranks;
+    *comm = c;
+    return ncclSuccess;
+}
+
 ncclResult_t ncclCommDestroy(ncclComm_t comm)
 {
     free(comm);
