@@ -19,7 +19,8 @@
 #    sendbuff, host_memory; blas buggy under mode=migrate: reported as not
 #    migrated, with the reason;
 #  - CUDA 12's libraries (NAME12: the same programs bound to the stand-ins
-#    built as libcublas.so.12, libcublasLt.so.12, libcufft.so.11, whose
+#    built as libcublas.so.12, libcublasLt.so.12, libcufft.so.11 and
+#    libcusolver.so.11, whose
 #    names carry those versions): the same findings, from devcheck's
 #    name@libcublas.so.12 exports and its dlsym; both_prog: both versions
 #    of cuBLAS and cuFFT loaded at once, each call reaching its own library
@@ -67,6 +68,9 @@ lt12 correct - - - - - - - -
 fft12 buggy - device_mismatch error cufftExecC2C idata 0 1 alloc-in1
 fft12 work - device_mismatch error cufftSetWorkArea workArea 0 1 alloc-work1
 fft12 correct - - - - - - - -
+solver12 buggy - device_mismatch error cusolverDnSpotrf A 0 1 alloc-A
+solver12 x - device_mismatch error cusolverDnXgetrf ipiv 0 1 alloc-ipiv
+solver12 correct - - - - - - - -
 both buggy - device_mismatch error cublasSgemm_v2 B 1 0 alloc-B0
 both correct - - - - - - - -"
 echo "$cases" | while read -r prog mode opts kind sev api arg dev owner marker; do

@@ -29,7 +29,7 @@ int main(int argc, char **argv)
     const char *mode = argc > 1 ? argv[1] : "correct";
     int buggy = !strcmp(mode, "buggy"), x = !strcmp(mode, "x"), create = !strcmp(mode, "create");
     int stream = !strcmp(mode, "stream");
-    BIND("libcusolver.so.12");
+    BIND(SONAME("libcusolver.so.12"));
     float *A1, *B1, *A, *B0, *S, *work;
     int64_t *ipiv, *ipiv1;
     int *info, *info1;
