@@ -359,23 +359,10 @@ static int blas_host_scalars(cublasHandle_t h)
     return m == CUBLAS_POINTER_MODE_HOST;
 }
 
-/* A scalar's argument name: alpha, beta, result (no other cuBLAS argument
- * name checked here starts with a, b or r: one strcmp per scalar, not
- * three per argument). */
-static int blas_scalar(const char *n)
-{
-    return (n[0] == 'a' && !strcmp(n, "alpha")) || (n[0] == 'b' && !strcmp(n, "beta")) ||
-           (n[0] == 'r' && !strcmp(n, "result"));
-}
-
-static void blas_check(cublasHandle_t h, const char *api, struct dc_lib_arg *a, unsigned n)
+static void blas_check(cublasHandle_t h, const char *api, const struct dc_lib_arg *a, unsigned n)
 {
     uintptr_t stream;
     int d = blas_device(h, &stream);
-    if (blas_host_scalars(h))
-        for (unsigned i = 0; i < n; i++)
-            if (blas_scalar(a[i].name))
-                a[i].ptr = 0;
     lib_check(api, d, stream, a, n);
 }
 
@@ -385,13 +372,16 @@ LIB_DESTROY_HOOK(cublasStatus_t, CUBLASWINAPI, cublasDestroy_v2, cublasHandle_t,
                  CUBLAS_STATUS_NOT_INITIALIZED, CUBLAS_STATUS_SUCCESS)
 
 /* A cuBLAS entry point `name` with parameters `params`, arguments `args`,
- * and the device pointers `checked` (struct dc_lib_arg initialisers). */
+ * and the device pointers `checked` (struct dc_lib_arg initialisers; a
+ * scalar by SCALAR: not checked in host pointer mode). */
 #define BLAS_HOOK(name, params, args, ...)                                          \
     LIB_HOOK(cublasStatus_t, CUBLASWINAPI, name, params, args, CUBLAS_STATUS_NOT_INITIALIZED,  \
              CUBLAS_STATUS_SUCCESS,                                                 \
-             (struct dc_lib_arg a[] = { __VA_ARGS__ }; blas_check(handle, #name, a, NARGS(a))))
+             (int host_scalars_ = blas_host_scalars(handle); (void)host_scalars_;   \
+              struct dc_lib_arg a[] = { __VA_ARGS__ }; blas_check(handle, #name, a, NARGS(a))))
+#define SCALAR(name) ARG(#name, host_scalars_ ? NULL : (name))
 
-#define GEMM_ARGS ARG("alpha", alpha), ARG("A", A), ARG("B", B), ARG("beta", beta), ARG("C", C)
+#define GEMM_ARGS SCALAR(alpha), ARG("A", A), ARG("B", B), SCALAR(beta), ARG("C", C)
 BLAS_HOOK(cublasSgemm_v2,
     (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k,
      const float *alpha, const float *A, int lda, const float *B, int ldb, const float *beta, float *C, int ldc),
@@ -435,7 +425,7 @@ BLAS_HOOK(cublasGemmBatchedEx,
      int batchCount, cublasComputeType_t computeType, cublasGemmAlgo_t algo),
     (handle, transa, transb, m, n, k, alpha, Aarray, Atype, lda, Barray, Btype, ldb, beta, Carray, Ctype, ldc,
      batchCount, computeType, algo),
-    ARG("alpha", alpha), ARG("Aarray", Aarray), ARG("Barray", Barray), ARG("beta", beta),
+    SCALAR(alpha), ARG("Aarray", Aarray), ARG("Barray", Barray), SCALAR(beta),
     ARG("Carray", Carray))
 
 BLAS_HOOK(cublasCgemm_v2,
@@ -461,7 +451,7 @@ BLAS_HOOK(cublasZgemmStridedBatched,
      int ldc, long long int strideC, int batchCount),
     (handle, transa, transb, m, n, k, alpha, A, lda, strideA, B, ldb, strideB, beta, C, ldc, strideC, batchCount),
     GEMM_ARGS)
-#define BATCHED_ARGS ARG("alpha", alpha), ARG("Aarray", Aarray), ARG("Barray", Barray), ARG("beta", beta), \
+#define BATCHED_ARGS SCALAR(alpha), ARG("Aarray", Aarray), ARG("Barray", Barray), SCALAR(beta), \
     ARG("Carray", Carray)
 BLAS_HOOK(cublasSgemmBatched,
     (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k,
@@ -477,24 +467,24 @@ BLAS_HOOK(cublasSgemv_v2,
     (cublasHandle_t handle, cublasOperation_t trans, int m, int n, const float *alpha, const float *A, int lda,
      const float *x, int incx, const float *beta, float *y, int incy),
     (handle, trans, m, n, alpha, A, lda, x, incx, beta, y, incy),
-    ARG("alpha", alpha), ARG("A", A), ARG("x", x), ARG("beta", beta), ARG("y", y))
+    SCALAR(alpha), ARG("A", A), ARG("x", x), SCALAR(beta), ARG("y", y))
 BLAS_HOOK(cublasDgemv_v2,
     (cublasHandle_t handle, cublasOperation_t trans, int m, int n, const double *alpha, const double *A, int lda,
      const double *x, int incx, const double *beta, double *y, int incy),
     (handle, trans, m, n, alpha, A, lda, x, incx, beta, y, incy),
-    ARG("alpha", alpha), ARG("A", A), ARG("x", x), ARG("beta", beta), ARG("y", y))
+    SCALAR(alpha), ARG("A", A), ARG("x", x), SCALAR(beta), ARG("y", y))
 BLAS_HOOK(cublasSdot_v2,
     (cublasHandle_t handle, int n, const float *x, int incx, const float *y, int incy, float *result),
-    (handle, n, x, incx, y, incy, result), ARG("x", x), ARG("y", y), ARG("result", result))
+    (handle, n, x, incx, y, incy, result), ARG("x", x), ARG("y", y), SCALAR(result))
 BLAS_HOOK(cublasDdot_v2,
     (cublasHandle_t handle, int n, const double *x, int incx, const double *y, int incy, double *result),
-    (handle, n, x, incx, y, incy, result), ARG("x", x), ARG("y", y), ARG("result", result))
+    (handle, n, x, incx, y, incy, result), ARG("x", x), ARG("y", y), SCALAR(result))
 BLAS_HOOK(cublasSaxpy_v2,
     (cublasHandle_t handle, int n, const float *alpha, const float *x, int incx, float *y, int incy),
-    (handle, n, alpha, x, incx, y, incy), ARG("alpha", alpha), ARG("x", x), ARG("y", y))
+    (handle, n, alpha, x, incx, y, incy), SCALAR(alpha), ARG("x", x), ARG("y", y))
 BLAS_HOOK(cublasDaxpy_v2,
     (cublasHandle_t handle, int n, const double *alpha, const double *x, int incx, double *y, int incy),
-    (handle, n, alpha, x, incx, y, incy), ARG("alpha", alpha), ARG("x", x), ARG("y", y))
+    (handle, n, alpha, x, incx, y, incy), SCALAR(alpha), ARG("x", x), ARG("y", y))
 /* The workspace the handle's calls will use: checked where it is handed over. */
 BLAS_HOOK(cublasSetWorkspace_v2, (cublasHandle_t handle, void *workspace, size_t workspaceSizeInBytes),
     (handle, workspace, workspaceSizeInBytes), ARG("workspace", workspaceSizeInBytes ? workspace : NULL))
