@@ -566,7 +566,8 @@ static int nccl_device(ncclComm_t comm, int *rank)
 }
 
 /* An NCCL collective `name`; `root` is the root rank of a rooted one (-1:
- * none); at_root / not_root: what the call reads on the root / elsewhere. */
+ * none); is_root, in the checked arguments: this rank is the root (or the
+ * rank is unknown), so a root-only buffer is checked. */
 #define NCCL_HOOK(name, params, args, root, ...)                                    \
     LIB_HOOK(ncclResult_t, , name, params, args, ncclSystemError, ncclSuccess,       \
              (int rank_; int d_ = nccl_device(comm, &rank_);                         \
