@@ -3,10 +3,16 @@
 #   $(BUILD)/sim/libcudart.so.13  runtime  (sim/runtime/, rules in sim/runtime/runtime.mk)
 #   $(BUILD)/sim/libcupti.so.13   CUPTI    (sim/cupti/, rules in sim/cupti/cupti.mk)
 #   $(BUILD)/sim/libnvidia-ml.so.1 NVML    (sim/nvml/, rules in sim/nvml/nvml.mk)
+#   $(BUILD)/sim/<soname>         NVIDIA's libraries on the simulated GPUs (cuBLAS, cuDNN, ...):
+#                                 one folder each, sim/libs/<name>/, whose fragment
+#                                 sim/libs/<name>/<name>.mk appends what it builds to SIM_LIBS
 # sim/ shares no source with devcheck (preload/, cupti/, core/, report/, wrapper/).
 SIM_BUILD := $(BUILD)/sim
 include sim/driver/driver.mk
 include sim/runtime/runtime.mk
 include sim/cupti/cupti.mk
 include sim/nvml/nvml.mk
+SIM_LIBS :=
+include $(sort $(wildcard sim/libs/*/*.mk))
+ALL += $(SIM_LIBS)
 include sim/tests/tests.mk
