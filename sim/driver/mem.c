@@ -727,8 +727,13 @@ CUresult CUDAAPI cuMemGetInfo_v2(size_t *free_, size_t *total)
     return LOCKED(mem_info(free_, total));
 }
 
+/* Every allocation the sim made or mapped (cuda.h names cuMemAlloc's and
+ * cuMemAllocPitch's; see README "Pointer queries"), in a current context:
+ * the real driver answers CUDA_ERROR_INVALID_CONTEXT without one. */
 static CUresult addr_range(CUdeviceptr *pbase, size_t *psize, CUdeviceptr p)
 {
+    if (!sim_cur_ctx())
+        return CUDA_ERROR_INVALID_CONTEXT;
     struct sim_alloc *a = find(p);
     if (!a)
         return CUDA_ERROR_NOT_FOUND;
@@ -2162,106 +2167,186 @@ CUresult CUDAAPI cuMemsetD2D16Async_ptsz(CUdeviceptr dstDevice, size_t dstPitch,
 CUresult CUDAAPI cuMemsetD2D32Async(CUdeviceptr dstDevice, size_t dstPitch, unsigned int ui, size_t Width, size_t Height, CUstream hStream) SET2(4, ui, hStream, 1)
 CUresult CUDAAPI cuMemsetD2D32Async_ptsz(CUdeviceptr dstDevice, size_t dstPitch, unsigned int ui, size_t Width, size_t Height, CUstream hStream) SET2(4, ui, hStream, 1)
 
-/* ---------------- pointer attributes ---------------- */
+/* ---------------- pointer attributes ----------------
+ * Every answer below, and the text of cuda.h / cuda_runtime_api.h (or the
+ * real-GPU trace) it rests on, is a row of sim/driver/README.md's "Pointer
+ * queries" table; sim/tests/drv_ptrattr.c walks the whole table. */
 static unsigned mem_type(const struct sim_alloc *a)
 {
     return (a->kind == K_HOST || a->kind == K_REGISTERED) ? CU_MEMORYTYPE_HOST : CU_MEMORYTYPE_DEVICE;
 }
 
-/* strict: cuPointerGetAttribute (errors for non-CUDA pointers);
- * otherwise cuPointerGetAttributes (zero values, success). */
+/* Stream-ordered (pool, graph) and VMM memory belongs to no context: its
+ * CU_POINTER_ATTRIBUTE_CONTEXT is NULL. */
+static int context_less(const struct sim_alloc *a)
+{
+    return a->kind == K_POOL || a->kind == K_POOL_IMPORT || a->kind == K_VMM || a->kind == K_GRAPH;
+}
+
+/* The host may dereference it: pinned, registered and managed memory. */
+static int host_accessible(const struct sim_alloc *a)
+{
+    return a->kind == K_HOST || a->kind == K_REGISTERED || a->kind == K_MANAGED;
+}
+
+/* CU_POINTER_ATTRIBUTE_ACCESS_FLAGS of device `dev` (context ctx) on a:
+ * the grant itself where one was made (CU_MEM_ACCESS_FLAGS_PROT_* have the
+ * values of CU_POINTER_ATTRIBUTE_ACCESS_FLAG_*), else all or nothing. */
+static unsigned access_flags(const struct sim_alloc *a, int dev, const struct sim_ctx *ctx)
+{
+    switch (a->kind) {
+    case K_VMM: return ((struct vmm_map *)a->ext)->access[dev];
+    case K_POOL: return ((struct sim_mempool *)a->ext)->access[dev];
+    case K_POOL_IMPORT: return ((struct pool_import *)a->ext)->pool->access[dev];
+    case K_GRAPH: return a->dev == dev ? CU_POINTER_ATTRIBUTE_ACCESS_FLAG_READWRITE : ((unsigned char *)a->ext)[dev];
+    default:
+        return alloc_accessible(a, dev, ctx) ? CU_POINTER_ATTRIBUTE_ACCESS_FLAG_READWRITE
+                                             : CU_POINTER_ATTRIBUTE_ACCESS_FLAG_NONE;
+    }
+}
+
+/* cuPointerGetAttributes' list of supported attributes (cuda.h). */
+static int batch_attr(CUpointer_attribute attr)
+{
+    switch (attr) {
+    case CU_POINTER_ATTRIBUTE_CONTEXT: case CU_POINTER_ATTRIBUTE_MEMORY_TYPE: case CU_POINTER_ATTRIBUTE_DEVICE_POINTER:
+    case CU_POINTER_ATTRIBUTE_HOST_POINTER: case CU_POINTER_ATTRIBUTE_SYNC_MEMOPS: case CU_POINTER_ATTRIBUTE_BUFFER_ID:
+    case CU_POINTER_ATTRIBUTE_IS_MANAGED: case CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL:
+    case CU_POINTER_ATTRIBUTE_RANGE_START_ADDR: case CU_POINTER_ATTRIBUTE_RANGE_SIZE: case CU_POINTER_ATTRIBUTE_MAPPED:
+    case CU_POINTER_ATTRIBUTE_IS_LEGACY_CUDA_IPC_CAPABLE: case CU_POINTER_ATTRIBUTE_ALLOWED_HANDLE_TYPES:
+    case CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE: case CU_POINTER_ATTRIBUTE_IS_HW_DECOMPRESS_CAPABLE:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* strict: cuPointerGetAttribute (an error where no value exists);
+ * otherwise one attribute of cuPointerGetAttributes (NULL / 0 values and
+ * success, except an attribute it does not support).  Lock held. */
 static CUresult ptr_attr(void *data, CUpointer_attribute attr, CUdeviceptr ptr, int strict)
 {
     if (!data)
         return CUDA_ERROR_INVALID_VALUE;
+    if (!strict && !batch_attr(attr))
+        return CUDA_ERROR_INVALID_VALUE;
     struct sim_alloc *a = find(ptr);
     struct sim_ctx *cur = sim_cur_ctx();
-    if (!a && strict)
-        return CUDA_ERROR_INVALID_VALUE;
+    /* a value that does not exist: an error for cuPointerGetAttribute, a
+     * zero of the attribute's size for cuPointerGetAttributes */
+#define NONE_(type, err) do { if (strict) return (err); *(type *)data = (type)0; return CUDA_SUCCESS; } while (0)
+    if (attr == CU_POINTER_ATTRIBUTE_ACCESS_FLAGS) {      /* cuPointerGetAttribute only */
+        if (!cur)
+            return CUDA_ERROR_INVALID_CONTEXT;
+        if (!a)
+            return CUDA_ERROR_INVALID_VALUE;
+        *(unsigned *)data = access_flags(a, cur->dev, cur);
+        return CUDA_SUCCESS;
+    }
+    if (attr == CU_POINTER_ATTRIBUTE_DEVICE_POINTER) {
+        if (!cur)
+            NONE_(CUdeviceptr, CUDA_ERROR_INVALID_CONTEXT);
+        /* pageable memory: through the same address when the device
+         * reads pageable memory (SIMCUDA_HMM=1) */
+        int ok = a ? alloc_accessible(a, cur->dev, cur)
+                   : sim_g.hmm && arena_of(ptr) < 0 && in_reservation(ptr) < 0 && host_mapped(ptr);
+        if (!ok)
+            NONE_(CUdeviceptr, CUDA_ERROR_INVALID_VALUE);
+        *(CUdeviceptr *)data = ptr;
+        return CUDA_SUCCESS;
+    }
+    if (!a) {
+        if (strict)
+            return CUDA_ERROR_INVALID_VALUE;
+        switch (attr) {   /* cuPointerGetAttributes: "default NULL values" */
+        case CU_POINTER_ATTRIBUTE_CONTEXT: *(CUcontext *)data = NULL; break;
+        case CU_POINTER_ATTRIBUTE_HOST_POINTER: *(void **)data = NULL; break;
+        case CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE: *(CUmemoryPool *)data = NULL; break;
+        case CU_POINTER_ATTRIBUTE_MEMORY_TYPE: case CU_POINTER_ATTRIBUTE_ALLOWED_HANDLE_TYPES:
+            *(unsigned *)data = 0;
+            break;
+        case CU_POINTER_ATTRIBUTE_BUFFER_ID: *(unsigned long long *)data = 0; break;
+        case CU_POINTER_ATTRIBUTE_RANGE_START_ADDR: *(CUdeviceptr *)data = 0; break;
+        case CU_POINTER_ATTRIBUTE_RANGE_SIZE: *(size_t *)data = 0; break;
+        case CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL: *(int *)data = -2; break;   /* the H200's answer (traces) */
+        default: *(bool *)data = 0; break;      /* the booleans */
+        }
+        return CUDA_SUCCESS;
+    }
     switch (attr) {
     case CU_POINTER_ATTRIBUTE_CONTEXT:
-        *(CUcontext *)data = a ? (CUcontext)a->ctx : NULL;
+        *(CUcontext *)data = context_less(a) ? NULL : (CUcontext)a->ctx;
         break;
     case CU_POINTER_ATTRIBUTE_MEMORY_TYPE:
-        *(unsigned *)data = a ? mem_type(a) : 0;
-        break;
-    case CU_POINTER_ATTRIBUTE_DEVICE_POINTER:
-        *(CUdeviceptr *)data = a ? ptr : 0;
+        *(unsigned *)data = mem_type(a);
         break;
     case CU_POINTER_ATTRIBUTE_HOST_POINTER:
-        if (a && mem_type(a) != CU_MEMORYTYPE_HOST && a->kind != K_MANAGED) {
-            if (strict)
-                return CUDA_ERROR_INVALID_VALUE;
-            *(void **)data = NULL;
-        } else
-            *(void **)data = a ? (void *)(uintptr_t)ptr : NULL;
+        if (!host_accessible(a))
+            NONE_(void *, CUDA_ERROR_INVALID_VALUE);
+        *(void **)data = (void *)(uintptr_t)ptr;
         break;
     case CU_POINTER_ATTRIBUTE_P2P_TOKENS:
-        return CUDA_ERROR_NOT_SUPPORTED;
+        /* "ptr must be a pointer to memory obtained from cuMemAlloc()";
+         * the query sets SYNC_MEMOPS.  The tokens name the allocation. */
+        if (a->kind != K_DEVICE && a->kind != K_PITCH)
+            return CUDA_ERROR_INVALID_VALUE;
+        ((CUDA_POINTER_ATTRIBUTE_P2P_TOKENS *)data)->p2pToken = a->id;
+        ((CUDA_POINTER_ATTRIBUTE_P2P_TOKENS *)data)->vaSpaceToken = (unsigned)getpid();
+        a->flags |= 0x80000000u;
+        break;
     case CU_POINTER_ATTRIBUTE_SYNC_MEMOPS:
-        *(bool *)data = a ? (a->flags & 0x80000000u) != 0 : 0;
+        *(bool *)data = (a->flags & 0x80000000u) != 0;
         break;
     case CU_POINTER_ATTRIBUTE_BUFFER_ID:
-        *(unsigned long long *)data = a ? a->id : 0;
+        *(unsigned long long *)data = a->id;
         break;
     case CU_POINTER_ATTRIBUTE_IS_MANAGED:
-        *(bool *)data = a && a->kind == K_MANAGED;
+        *(bool *)data = a->kind == K_MANAGED;
         break;
     case CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL:
-        *(int *)data = a ? a->dev : -2;
+        *(int *)data = a->dev;
         break;
     case CU_POINTER_ATTRIBUTE_IS_LEGACY_CUDA_IPC_CAPABLE:
-        *(bool *)data = a && (a->kind == K_DEVICE || a->kind == K_PITCH);
+        *(bool *)data = a->kind == K_DEVICE || a->kind == K_PITCH;
         break;
     case CU_POINTER_ATTRIBUTE_RANGE_START_ADDR:
-        if (a && a->kind == K_VMM) {
-            int ri = in_reservation(a->base);
-            *(CUdeviceptr *)data = ri >= 0 ? g_res[ri].base : a->base;
-        } else
-            *(CUdeviceptr *)data = a ? a->base : 0;
+    case CU_POINTER_ATTRIBUTE_RANGE_SIZE: {
+        /* VMM: the reservation the mapping lies in */
+        uintptr_t base = a->base;
+        size_t size = a->size;
+        int ri = a->kind == K_VMM ? in_reservation(a->base) : -1;
+        if (ri >= 0) {
+            base = g_res[ri].base;
+            size = g_res[ri].size;
+        }
+        if (attr == CU_POINTER_ATTRIBUTE_RANGE_START_ADDR)
+            *(CUdeviceptr *)data = base;
+        else
+            *(size_t *)data = size;
         break;
-    case CU_POINTER_ATTRIBUTE_RANGE_SIZE:
-        if (a && a->kind == K_VMM) {
-            int ri = in_reservation(a->base);
-            *(size_t *)data = ri >= 0 ? g_res[ri].size : a->size;
-        } else
-            *(size_t *)data = a ? a->size : 0;
-        break;
+    }
     case CU_POINTER_ATTRIBUTE_MAPPED:
-        *(bool *)data = a != NULL;
+        *(bool *)data = 1;
         break;
     case CU_POINTER_ATTRIBUTE_ALLOWED_HANDLE_TYPES:
-        *(unsigned *)data = a && a->kind == K_VMM ? (unsigned)((struct vmm_map *)a->ext)->h->prop.requestedHandleTypes :
-                            a && a->kind == K_POOL ? (unsigned)((struct sim_mempool *)a->ext)->props.handleTypes : 0;
+        *(unsigned *)data = a->kind == K_VMM ? (unsigned)((struct vmm_map *)a->ext)->h->prop.requestedHandleTypes :
+                            a->kind == K_POOL ? (unsigned)((struct sim_mempool *)a->ext)->props.handleTypes : 0;
         break;
     case CU_POINTER_ATTRIBUTE_IS_GPU_DIRECT_RDMA_CAPABLE:
         *(bool *)data = 0;
         break;
-    case CU_POINTER_ATTRIBUTE_ACCESS_FLAGS: {
-        unsigned f = 0;
-        if (a && cur)
-            f = sim_mem_accessible(ptr, cur->dev, cur) ? CU_POINTER_ATTRIBUTE_ACCESS_FLAG_READWRITE : CU_POINTER_ATTRIBUTE_ACCESS_FLAG_NONE;
-        if (a && a->kind == K_VMM && cur)
-            f = ((struct vmm_map *)a->ext)->access[cur->dev];
-        if (a && a->kind == K_POOL && cur)
-            f = ((struct sim_mempool *)a->ext)->access[cur->dev];
-        if (a && a->kind == K_POOL_IMPORT && cur)
-            f = ((struct pool_import *)a->ext)->pool->access[cur->dev];
-        *(unsigned *)data = f;
-        break;
-    }
     case CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE:
-        *(CUmemoryPool *)data = a && a->kind == K_POOL ? (CUmemoryPool)a->ext :
-                                a && a->kind == K_POOL_IMPORT ? (CUmemoryPool)((struct pool_import *)a->ext)->pool : NULL;
+        *(CUmemoryPool *)data = a->kind == K_POOL ? (CUmemoryPool)a->ext :
+                                a->kind == K_POOL_IMPORT ? (CUmemoryPool)((struct pool_import *)a->ext)->pool : NULL;
         break;
     case CU_POINTER_ATTRIBUTE_MAPPING_SIZE:
-        *(size_t *)data = a ? a->size : 0;
+        *(size_t *)data = a->size;
         break;
     case CU_POINTER_ATTRIBUTE_MAPPING_BASE_ADDR:
-        *(void **)data = a ? (void *)a->base : NULL;
+        *(void **)data = (void *)a->base;
         break;
-    case CU_POINTER_ATTRIBUTE_MEMORY_BLOCK_ID:
-        *(unsigned long long *)data = a ? a->id : 0;
+    case CU_POINTER_ATTRIBUTE_MEMORY_BLOCK_ID:   /* a VMM mapping has its handle's id */
+        *(unsigned long long *)data = a->id;
         break;
     case CU_POINTER_ATTRIBUTE_IS_HW_DECOMPRESS_CAPABLE:
         *(bool *)data = 0;
@@ -2269,6 +2354,7 @@ static CUresult ptr_attr(void *data, CUpointer_attribute attr, CUdeviceptr ptr, 
     default:
         return CUDA_ERROR_INVALID_VALUE;
     }
+#undef NONE_
     return CUDA_SUCCESS;
 }
 
@@ -2285,11 +2371,8 @@ CUresult CUDAAPI cuPointerGetAttributes(unsigned int numAttributes, CUpointer_at
         return CUDA_ERROR_INVALID_VALUE;
     sim_lock();
     CUresult r = CUDA_SUCCESS;
-    for (unsigned i = 0; i < numAttributes && r == CUDA_SUCCESS; i++) {
+    for (unsigned i = 0; i < numAttributes && r == CUDA_SUCCESS; i++)
         r = ptr_attr(data[i], attributes[i], ptr, 0);
-        if (r == CUDA_ERROR_NOT_SUPPORTED)
-            r = CUDA_SUCCESS;
-    }
     sim_unlock();
     return r;
 }
