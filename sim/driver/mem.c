@@ -89,6 +89,7 @@ struct sim_memhandle {
     int fd;
     int released;
     int imported;       /* from cuMemImportFromShareableHandle: no new memory */
+    int shared;         /* exported or imported: another process may write it */
     int nmaps;
     CUmemAllocationProp prop;
     unsigned long long id;
@@ -111,6 +112,9 @@ struct sim_alloc {
     void *ext;          /* pool, vmm_map or ipc_map */
     signed char kind, dev;
     unsigned flags;
+    /* what the simulated GPUs wrote (device kinds; see "written" below) */
+    unsigned char wall;         /* every granule */
+    uint64_t *wbits;            /* one bit per granule, or NULL: none yet */
 };
 
 static void *g_tree;
@@ -484,6 +488,7 @@ static struct sim_alloc *alloc_in(int arena, size_t size, enum kind kind, int de
 static void alloc_release(struct sim_alloc *a)
 {
     table_del(a);
+    free(a->wbits);
     switch (a->kind) {
     case K_DEVICE: case K_PITCH: case K_POOL: case K_HOST: case K_MANAGED: case K_GRAPH: case K_GLOBAL: {
         int ai = arena_of(a->base);
@@ -614,6 +619,136 @@ int sim_mem_accessible(uintptr_t w, int dev, const struct sim_ctx *ctx)
     if (!host_mapped(w))
         return 1;           /* not an address: just data */
     return sim_g.hmm;       /* pageable host memory */
+}
+
+/* ---------------- what the simulated GPUs wrote ----------------
+ * The sim computes copies, memsets and kernels with a host twin (the sim's
+ * NVIDIA libraries launch such kernels); every other kernel does nothing,
+ * so device memory only such a kernel wrote holds what was there before.
+ * The first copy of the process that reads device memory nothing wrote
+ * into host memory says so in one line (sim/driver/README.md, "Memory
+ * nothing wrote").  Device allocations (cuMemAlloc, pitch, pool, VMM and
+ * graph memory; the others count as written: module globals are
+ * initialised, IPC memory another process writes, host and managed memory
+ * the host writes) keep one bit per granule of WGRAN bytes, made on the
+ * first partial write: PyTorch's caching allocator rounds every block to
+ * 512 bytes, so one tensor's write never counts for its neighbour's.  A
+ * kernel with a host twin counts as writing every allocation a word of its
+ * parameters points into (what the twin wrote is not known).  Lock held. */
+#define WGRAN 512u
+
+static int tracked(const struct sim_alloc *a)
+{
+    if (a->kind == K_VMM)
+        return !((struct vmm_map *)a->ext)->h->shared;
+    return a->kind == K_DEVICE || a->kind == K_PITCH || a->kind == K_POOL || a->kind == K_GRAPH;
+}
+
+static void wrote_all(struct sim_alloc *a)
+{
+    a->wall = 1;
+    free(a->wbits);
+    a->wbits = NULL;
+}
+
+/* [p, end) lies in a */
+static void wrote(struct sim_alloc *a, uintptr_t p, uintptr_t end)
+{
+    if (!tracked(a) || a->wall || end <= p)
+        return;
+    size_t ng = (a->size + WGRAN - 1) / WGRAN;
+    size_t g = (p - a->base) / WGRAN, g1 = (end - 1 - a->base) / WGRAN + 1;
+    if (g == 0 && g1 >= ng) {
+        wrote_all(a);
+        return;
+    }
+    if (!a->wbits && !(a->wbits = calloc((ng + 63) / 64, sizeof *a->wbits))) {
+        wrote_all(a);           /* never a false line */
+        return;
+    }
+    for (; g < g1 && g % 64; g++)
+        a->wbits[g / 64] |= 1ull << (g % 64);
+    for (; g + 64 <= g1; g += 64)
+        a->wbits[g / 64] = ~0ull;
+    for (; g < g1; g++)
+        a->wbits[g / 64] |= 1ull << (g % 64);
+}
+
+/* Some granule of [p, end), which lies in a, was never written. */
+static int unwritten_in(struct sim_alloc *a, uintptr_t p, uintptr_t end)
+{
+    if (!tracked(a) || a->wall || end <= p)
+        return 0;
+    if (!a->wbits)
+        return 1;
+    for (size_t g = (p - a->base) / WGRAN, g1 = (end - 1 - a->base) / WGRAN + 1; g < g1; g++)
+        if (!(a->wbits[g / 64] >> (g % 64) & 1))
+            return 1;
+    return 0;
+}
+
+/* Calls fn for each allocation piece of [p, p + n) (adjacent VMM mappings);
+ * stops at the first nonzero answer, which it returns. */
+static int each_piece(uintptr_t p, size_t n, int (*fn)(struct sim_alloc *, uintptr_t, uintptr_t))
+{
+    for (uintptr_t end = p + n; p < end;) {
+        struct sim_alloc *a = find(p);
+        if (!a)
+            return 0;
+        uintptr_t e = a->base + a->size < end ? a->base + a->size : end;
+        int r = fn(a, p, e);
+        if (r)
+            return r;
+        p = e;
+    }
+    return 0;
+}
+static int wrote_piece(struct sim_alloc *a, uintptr_t p, uintptr_t e) { wrote(a, p, e); return 0; }
+
+/* A copy from [src, src + sn) to [dst, dst + dn) (lock held, both ranges
+ * valid): marks what it writes; 1 when it is the process's first read-back
+ * of memory nothing wrote. */
+static int g_told_unwritten;
+static int copy_writes(uintptr_t dst, size_t dn, uintptr_t src, size_t sn)
+{
+    if (dn == 0 || sn == 0)
+        return 0;
+    int unwritten = each_piece(src, sn, unwritten_in);
+    struct sim_alloc *d = find(dst);
+    if (d && d->kind != K_HOST && d->kind != K_REGISTERED && d->kind != K_MANAGED) {
+        if (!unwritten)         /* device to device carries unwritten bytes on */
+            each_piece(dst, dn, wrote_piece);
+        return 0;
+    }
+    if (!unwritten || g_told_unwritten)
+        return 0;
+    g_told_unwritten = 1;
+    return 1;
+}
+
+/* The line, once (no lock held). */
+static void say_unwritten(uintptr_t src, size_t n)
+{
+    char line[512];
+    int len = snprintf(line, sizeof line,
+                       "simcuda: reading device memory that no computed kernel or copy wrote (0x%llx, %zu bytes; "
+                       "the simulated GPUs compute only copies, memsets and kernels with a host twin): values are "
+                       "not what a GPU would give\n",
+                       (unsigned long long)src, n);
+    if (len > 0)
+        (void)!write(2, line, (size_t)len < sizeof line ? (size_t)len : sizeof line - 1);
+}
+
+void sim_mem_twin_writes(const struct sim_kernel_info *ki, void *const *args)
+{
+    for (unsigned i = 0; i < ki->nparams; i++)
+        for (size_t o = 0; o + 8 <= ki->params[i].size; o += 8) {
+            uint64_t w;
+            memcpy(&w, (const unsigned char *)args[i] + o, 8);
+            struct sim_alloc *a = w >= 65536 ? find((uintptr_t)w) : NULL;
+            if (a && tracked(a))
+                wrote_all(a);
+        }
 }
 
 /* ---------------- range validation for copies ---------------- */
@@ -1240,6 +1375,7 @@ static CUresult pool_export_ptr(CUmemPoolPtrExportData *out, CUdeviceptr ptr)
     _Static_assert(sizeof pl <= sizeof out->reserved, "export data too small");
     memset(out, 0, sizeof *out);
     memcpy(out->reserved, &pl, sizeof pl);
+    wrote_all(a);               /* the importer may write it */
     return CUDA_SUCCESS;
 }
 CUresult CUDAAPI cuMemPoolExportPointer(CUmemPoolPtrExportData *shareData_out, CUdeviceptr ptr)
@@ -1670,6 +1806,7 @@ static CUresult vmm_export(void *out, CUmemGenericAllocationHandle handle, CUmem
     int fd = fcntl(h->fd, F_DUPFD_CLOEXEC, 0);
     if (fd < 0)
         return CUDA_ERROR_OUT_OF_MEMORY;
+    h->shared = 1;
     *(int *)out = fd;
     return CUDA_SUCCESS;
 }
@@ -1736,7 +1873,7 @@ static CUresult vmm_import(CUmemGenericAllocationHandle *handle, void *osHandle,
     h->size = src->size;
     h->prop = src->prop;
     h->id = src->id;
-    h->imported = 1;
+    h->imported = h->shared = 1;
     if (handles_add(h) != 0) {
         close(h->fd);
         free(h);
@@ -1769,6 +1906,7 @@ static CUresult ipc_get(CUipcMemHandle *handle, CUdeviceptr dptr)
     _Static_assert(sizeof pl <= sizeof handle->reserved, "IPC handle too small");
     memset(handle, 0, sizeof *handle);
     memcpy(handle->reserved, &pl, sizeof pl);
+    wrote_all(a);               /* the opener may write it */
     return CUDA_SUCCESS;
 }
 CUresult CUDAAPI cuIpcGetMemHandle(CUipcMemHandle *pHandle, CUdeviceptr dptr) { ENTER(CUDA_ERROR_INVALID_VALUE); return LOCKED(ipc_get(pHandle, dptr)); }
@@ -1946,9 +2084,12 @@ static CUresult copy(uintptr_t dst, uintptr_t src, size_t n, CUstream hs, int as
     struct sim_stream *cap = r == CUDA_SUCCESS ? capturing(hs, async) : NULL;
     if (cap)
         r = n ? sim_capture_memcpy(cap, dst, src, n) : CUDA_SUCCESS;
+    int told = r == CUDA_SUCCESS && !cap && copy_writes(dst, n, src, n);
     sim_unlock();
     if (r == CUDA_SUCCESS && n && !cap)
         memmove((void *)dst, (const void *)src, n);
+    if (told)
+        say_unwritten(src, n);
     return r;
 }
 
@@ -2039,9 +2180,12 @@ static CUresult copy2d(const CUDA_MEMCPY2D *c, CUstream hs, int async)
         r = check_range(s, sspan);
     if (r == CUDA_SUCCESS && capturing(hs, async))
         r = CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;   /* not simulated */
+    int told = r == CUDA_SUCCESS && copy_writes(d, dspan, s, sspan);
     sim_unlock();
     if (r != CUDA_SUCCESS)
         return r;
+    if (told)
+        say_unwritten(s, sspan);
     for (size_t y = 0; y < h; y++)
         memmove((void *)(d + y * dp), (const void *)(s + y * sp), w);
     return CUDA_SUCCESS;
@@ -2081,9 +2225,12 @@ static CUresult copy3d(const CUDA_MEMCPY3D *c, CUstream hs, int async)
         r = check_range(s, sspan);
     if (r == CUDA_SUCCESS && capturing(hs, async))
         r = CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;   /* not simulated */
+    int told = r == CUDA_SUCCESS && copy_writes(d, dspan, s, sspan);
     sim_unlock();
     if (r != CUDA_SUCCESS)
         return r;
+    if (told)
+        say_unwritten(s, sspan);
     for (size_t k = 0; k < z; k++)
         for (size_t y = 0; y < h; y++)
             memmove((void *)(d + k * dp * dh + y * dp), (const void *)(s + k * sp * sh + y * sp), w);
@@ -2112,6 +2259,8 @@ static CUresult set2d(CUdeviceptr dst, size_t pitch, unsigned val, unsigned esz,
     struct sim_stream *cap = r == CUDA_SUCCESS ? capturing(hs, async) : NULL;
     if (cap)
         r = sim_capture_memset(cap, dst, pitch, val, esz, width, height);
+    else if (r == CUDA_SUCCESS)
+        each_piece(dst, span, wrote_piece);
     sim_unlock();
     if (r != CUDA_SUCCESS || cap)
         return r;
