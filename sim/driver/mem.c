@@ -732,7 +732,7 @@ static void say_unwritten(uintptr_t src, size_t n)
     char line[512];
     int len = snprintf(line, sizeof line,
                        "simcuda: reading device memory that no computed kernel or copy wrote (0x%llx, %zu bytes; "
-                       "the simulated GPUs compute only copies, memsets and kernels with a host twin): values are "
+                       "the simulated GPUs compute only copies, memsets, the sim's NVIDIA libraries and kernels with a host twin): values are "
                        "not what a GPU would give\n",
                        (unsigned long long)src, n);
     if (len > 0)
