@@ -62,7 +62,7 @@ static const CUpti_CallbackId driver_cbids[] = {
 };
 
 /* The busy ones: launches, allocations and frees, copies (the transfer
- * matrix, core/transfers.c).  Enabled at once with backend=cupti; beside the
+ * matrix, core/owner/transfers.c).  Enabled at once with backend=cupti; beside the
  * interposer once a call past the hooks showed up (want_busy). */
 static const CUpti_CallbackId busy_cbids[] = {
     CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,

@@ -179,7 +179,7 @@ DC_EXPORT CUresult CUDAAPI cuGraphExecNodeSetParams(CUgraphExec hGraphExec, CUgr
     return r;
 }
 
-/* --- stream capture: recorded after the real call (core/capture.c) ----------- */
+/* --- stream capture: recorded after the real call (core/verdict/capture.c) ----------- */
 
 /* The stream as the core keys it: a _ptsz entry point's NULL stream is the
  * per-thread stream. */

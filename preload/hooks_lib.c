@@ -1,5 +1,5 @@
 /* hooks_lib: library calls checked at their API (issue 26; the table is
- * preload/hooks_lib.def, the check core/libcall.h).  A closed library's
+ * preload/hooks_lib.def, the check core/verdict/libcall.h).  A closed library's
  * kernel words prove little (report/FORMAT.md, "What a word proves"); its
  * header says which arguments are device pointers and its handle, stream or
  * communicator which device the call runs on, so the call is checked before
@@ -34,8 +34,8 @@
  * inside the real call are seen as before. */
 #include "preload/preload.h"
 #include "preload/yield.h"
-#include "core/libcall.h"
-#include "core/driver.h"
+#include "core/verdict/libcall.h"
+#include "core/base/cudacall.h"
 
 #include <cublas_api.h>
 #include <cublasLt.h>

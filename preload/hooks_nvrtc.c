@@ -1,5 +1,5 @@
 /* hooks_nvrtc: the source a program compiles with NVRTC and the code it gets
- * back (hooks.def, DC_NVRTC), for kernels without types (core/source.h):
+ * back (hooks.def, DC_NVRTC), for kernels without types (core/kernel/source.h):
  * nvrtcCreateProgram's source is read, nvrtcGetLoweredName's answers kept,
  * the code nvrtcGetCUBIN / nvrtcGetPTX wrote is remembered by its bytes, so
  * the module the program then loads from it has its kernels' parameters
@@ -18,7 +18,7 @@
  * are never called and cost nothing. */
 #include <nvrtc.h>
 #include "core/core.h"
-#include "core/source.h"
+#include "core/kernel/source.h"
 #include "preload/yield.h"
 #include "preload/symver.h"
 

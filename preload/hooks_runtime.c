@@ -117,7 +117,7 @@ ENTRY_POINT_HOOK(cudaGetDriverEntryPointByVersion_ptsz,
  * Passed through without the guard (it may be the runtime's first call: its
  * initialisation must reach the driver through devcheck's hooks); afterwards,
  * devcheck or not, the launch path asks the runtime's current device again
- * (core/driver.h). */
+ * (core/base/cudacall.h). */
 BODY body_cudaSetDevice(int rt, int device)
 {
     cudaError_t r = DC_REAL_RT(rt, cudaSetDevice, device);
@@ -130,7 +130,7 @@ RT_ENTRIES(cudaSetDevice, (int device), (device))
  * Called from constructors, before main and before devcheck starts: they
  * pass straight through to the caller's runtime and describe the fatbin and
  * kernel names to the core (which keeps them for its image reader,
- * core/images.c) without starting devcheck and without calling CUDA. */
+ * core/kernel/images.c) without starting devcheck and without calling CUDA. */
 
 #define REG_ENTRIES(ret, name, params, args)                                              \
     DC_EXPORT ret CUDARTAPI name params { return body_##name(DC_RT13, DC_UNPAREN args); } \

@@ -30,7 +30,7 @@
 #include "preload/preload.h"
 #include "preload/arch.h"
 #include "preload/yield.h"
-#include "report/forklock.h"
+#include "common/forklock.h"
 
 #include <dlfcn.h>
 #include <link.h>
@@ -77,7 +77,7 @@ DC_NO_SANITIZE static void bind_dlsym(void)
 }
 
 /* Resolves every driver entry point of the table from libcuda.so.1, then the
- * core's own (core/driver.def).  Runs once, with the guard held (the loader
+ * core's own (core/base/cudacall.def).  Runs once, with the guard held (the loader
  * may run code that reaches our hooks). */
 static void bind_driver(void)
 {

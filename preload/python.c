@@ -1,4 +1,4 @@
-/* python: devcheck's side of framework errors (core/framework.c has the
+/* python: devcheck's side of framework errors (core/verdict/framework.c has the
  * finding; preload/python/ the interpreter side, put on PYTHONPATH by the
  * wrapper).
  *
@@ -30,7 +30,7 @@
  *        (the excepthook's test). */
 #include "preload/preload.h"
 #include "core/core.h"
-#include "core/options.h"
+#include "core/base/options.h"
 
 #include <dlfcn.h>
 #include <link.h>

@@ -18,20 +18,20 @@
  *                              the kernel's origin (its `origin`, else the
  *                              --origins TSV).
  * A kernel is one handle per trace, name and layout; its description is
- * devcheck's own (core/kernels.c: the mangled name's evidence). */
+ * devcheck's own (core/kernel/kernels.c: the mangled name's evidence). */
 #include "replay/replay.h"
-#include "core/check.h"
+#include "core/verdict/check.h"
 #include "core/core.h"
-#include "core/hostdwarf.h"
-#include "core/image.h"
-#include "core/kernels.h"
-#include "core/launch.h"
-#include "core/options.h"
-#include "core/origin.h"
-#include "core/ptrinfo.h"
-#include "core/source.h"
-#include "core/registry.h"
-#include "report/json.h"
+#include "core/kernel/hostdwarf.h"
+#include "core/kernel/cubin.h"
+#include "core/kernel/kernels.h"
+#include "core/verdict/launch.h"
+#include "core/base/options.h"
+#include "core/kernel/origin.h"
+#include "core/owner/ptrinfo.h"
+#include "core/kernel/source.h"
+#include "core/owner/registry.h"
+#include "common/json.h"
 #include "report/report.h"
 #include "report/stack.h"
 

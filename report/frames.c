@@ -10,7 +10,7 @@
 /* PyTorch's caching allocator turned off by the program's environment
  * (PYTORCH_NO_CUDA_MEMORY_CACHING=1; the wrapper never sets it): its frames
  * are still there, calling cudaMalloc once per tensor.  (With caching on, a
- * finding names the tensor's block instead when core/blocks.h knows it:
+ * finding names the tensor's block instead when core/owner/blocks.h knows it:
  * then the callers do not ask this.) */
 static int torch_caching_off(void)
 {

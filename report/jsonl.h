@@ -5,7 +5,7 @@
 #define DEVCHECK_REPORT_JSONL_H
 #include <stdint.h>
 #include "report/finding.h"
-#include "report/format.h"
+#include "common/format.h"
 #include "report/report.h"
 #include "report/symbolize.h"
 

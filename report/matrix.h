@@ -13,7 +13,7 @@
 #define DEVCHECK_REPORT_MATRIX_H
 #include <stddef.h>
 #include <stdint.h>
-#include "report/format.h"
+#include "common/format.h"
 
 #pragma GCC visibility push(hidden)
 

@@ -23,8 +23,8 @@
 #define DEVCHECK_REPORT_MERGE_H
 #include <stddef.h>
 #include <stdint.h>
-#include "report/format.h"
-#include "report/json.h"
+#include "common/format.h"
+#include "common/json.h"
 #include "report/report.h"
 
 #pragma GCC visibility push(hidden)

@@ -9,8 +9,8 @@
  * the only part that allocates. */
 #include "report/report.h"
 #include "report/finding.h"
-#include "report/format.h"
-#include "report/forklock.h"
+#include "common/format.h"
+#include "common/forklock.h"
 #include "report/jsonl.h"
 #include "report/counts.h"
 #include "report/matrix.h"

@@ -14,7 +14,7 @@ enum dc_halt { DC_HALT_ABORT = 0, DC_HALT_TRAP };
 const char *dc_halt_name(enum dc_halt h);           /* "abort", "trap" */
 
 /* What the report is told at dc_report_init (the core fills it from the
- * options: core/core.c). */
+ * options: core/lifecycle.c). */
 struct dc_report_config {
     const char *log_path;       /* reports to this file (%p: the pid); NULL or "": stderr */
     const char *json_path;      /* JSON Lines to this file (%p: the pid); NULL or "": none */
@@ -80,7 +80,7 @@ void dc_logv(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3
 /* Counters behind the summary line (tests, the wrapper). */
 struct dc_report_stats {
     uint64_t findings, errors, warnings, infos, kernels;
-    uint64_t calls;             /* distinct library calls (core/libcall.h) with findings */
+    uint64_t calls;             /* distinct library calls (core/verdict/libcall.h) with findings */
     uint64_t launches_checked, launches_unchecked;
     uint64_t launches_interpose, launches_cupti;    /* by detection path (checked + unchecked) */
     uint64_t printed;           /* text reports printed (print_limit) */

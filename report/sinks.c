@@ -1,8 +1,8 @@
 /* sinks: where the report's records go (see sinks.h for the guarantees). */
 #include "report/sinks.h"
 #include "report/report.h"
-#include "report/forklock.h"
-#include "report/format.h"
+#include "common/forklock.h"
+#include "common/format.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -30,9 +30,9 @@
  * (the build-id tree, then the .gnu_debuglink places). */
 #define UNW_LOCAL_ONLY
 #include "report/stack.h"
-#include "report/lazylib.h"
+#include "common/lazylib.h"
 #include "report/symbolize.h"
-#include "report/forklock.h"
+#include "common/forklock.h"
 #include "report/pystack.h"
 
 #include <dlfcn.h>

@@ -1,5 +1,5 @@
 /* symbolize: report-time names for a captured stack (internal to report/,
- * and core/filter.c's demangling).  Not for the hot path: takes a lock, may
+ * and core/verdict/filter.c's demangling).  Not for the hot path: takes a lock, may
  * read ELF/DWARF files and allocate. */
 #ifndef DEVCHECK_SYMBOLIZE_H
 #define DEVCHECK_SYMBOLIZE_H

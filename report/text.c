@@ -231,7 +231,7 @@ static int client_hint(struct dc_buf *b, const struct dc_finding *f, enum dc_cli
     }
 }
 
-/* Is the finding's only evidence the launch's shape (core/kernels.h)? */
+/* Is the finding's only evidence the launch's shape (core/kernel/kernels.h)? */
 static int shape_only(const struct dc_finding *f)
 {
     return f->evidence && !strcmp(f->evidence, "launch_shape");

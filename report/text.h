@@ -5,7 +5,7 @@
 #ifndef DEVCHECK_REPORT_TEXT_H
 #define DEVCHECK_REPORT_TEXT_H
 #include "report/finding.h"
-#include "report/format.h"
+#include "common/format.h"
 #include "report/frames.h"
 #include "report/symbolize.h"
 

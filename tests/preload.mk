@@ -114,13 +114,13 @@ $(PT_BUILD)/threads: tests/preload/threads.cu
 	$(NVCC) $(ALL_NVCCFLAGS) -o $@ $< -lpthread
 
 # Stand-in drivers with only the required entry points (from hooks.def and
-# core/driver.def), one
+# core/base/cudacall.def), one
 # of them also without cuMemFree_v2.
-$(PT_BUILD)/fakedrv/libcuda.so.1: tests/preload/fake_driver.c preload/hooks.def core/driver.def
+$(PT_BUILD)/fakedrv/libcuda.so.1: tests/preload/fake_driver.c preload/hooks.def core/base/cudacall.def
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -I. -shared -o $@ $< $(ALL_LDFLAGS) -Wl,-soname,libcuda.so.1
 
-$(PT_BUILD)/fakedrv_lacking/libcuda.so.1: tests/preload/fake_driver.c preload/hooks.def core/driver.def \
+$(PT_BUILD)/fakedrv_lacking/libcuda.so.1: tests/preload/fake_driver.c preload/hooks.def core/base/cudacall.def \
                                            tests/preload/fake_driver_lacking.map
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -I. -shared -o $@ $< $(ALL_LDFLAGS) -Wl,-soname,libcuda.so.1 \

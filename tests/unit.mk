@@ -78,7 +78,7 @@ UNIT_PROGS += test_outputs
 ALL   += $(UNIT_DIR)/test_outputs
 TESTS += $(UNIT_DIR)/test_outputs
 
-# core/framework.c called as devcheck's Python hook calls it (issue 27): the
+# core/verdict/framework.c called as devcheck's Python hook calls it (issue 27): the
 # message test, the note, the fix, the JSON record.
 UNIT_PROGS += test_framework
 ALL   += $(UNIT_DIR)/test_framework

@@ -5,17 +5,19 @@
 #   cupti/   (front end 2) ---+--> core/ --> report/ <
 #   replay/  (front end 3) --/                        (everyone may log)
 #   wrapper/ --> replay/ (devcheck replay)
+#   common/: the ground floor, which every folder may use
 #
 # Computes the graph between top-level folders twice, from the sources
 # (#include "folder/...") and from the objects (a symbol one folder's objects
 # use and another folder's objects define), and fails on a cycle or on a
-# forbidden edge: report -> anything, core -> preload/cupti/replay/wrapper,
+# forbidden edge: common -> anything, report -> anything but common,
+# core -> preload/cupti/replay/wrapper,
 # between two front ends (preload, cupti, replay), anything -> wrapper, and any edge between sim/ and the
 # tool (sim/ shares no source with devcheck).
 set -u
 ROOT=${ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
 BUILD=${BUILD:-$ROOT/build}
-TOOL="core preload cupti replay report wrapper"
+TOOL="common core preload cupti replay report wrapper"
 TMPD=$(mktemp -d)
 trap 'rm -rf "$TMPD"' EXIT
 status=0
@@ -62,7 +64,9 @@ grep -q '^cupti core ' "$TMPD/edges" || fail "cupti -> core not found: the scan 
 while read -r from to where; do
     bad=""
     case "$from>$to" in
-        report\>*) bad="report/ is the bottom layer: it includes and calls nothing of the tool" ;;
+        common\>*) bad="common/ is the ground floor: it includes and calls nothing of the tool" ;;
+        report\>common) ;;
+        report\>*) bad="report/ includes and calls nothing of the tool but common/" ;;
         core\>preload|core\>cupti|core\>replay|core\>wrapper) bad="the core never reaches back into a front end or the wrapper" ;;
         preload\>cupti|cupti\>preload|preload\>replay|replay\>preload|cupti\>replay|replay\>cupti)
             bad="the front ends never include or call each other" ;;
