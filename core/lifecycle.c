@@ -15,7 +15,7 @@
 #include "core/verdict/record.h"
 #include "core/owner/registry.h"
 #include "report/report.h"
-#include "report/stack.h"
+#include "report/symbolize.h"
 
 #include <pthread.h>
 

@@ -19,6 +19,7 @@
 #include "report/sinks.h"
 #include "report/suppress.h"
 #include "report/stack.h"
+#include "report/stackdepot.h"
 #include "report/symbolize.h"
 #include "report/text.h"
 
@@ -108,11 +109,14 @@ static void set_proc(void)
     proc.host = proc_host;
 }
 
-/* Lock order at fork: report, then the symbolizer and the stacks (the
+/* Lock order at fork: report, then the symbolizer, the stack depot and the
+ * capture (libunwind, then the Python frame reader), then the sinks (the
  * report symbolizes while it holds rep_lock). */
 static void fork_prepare(void)
 {
     pthread_mutex_lock(&rep_lock);
+    dc_symbolize_fork_prepare();
+    dc_stackdepot_fork_prepare();
     dc_stack_fork_prepare();
     dc_sinks_fork_prepare();
 }
@@ -121,6 +125,8 @@ static void fork_parent(void)
 {
     dc_sinks_fork_parent();
     dc_stack_fork_parent();
+    dc_stackdepot_fork_parent();
+    dc_symbolize_fork_parent();
     pthread_mutex_unlock(&rep_lock);
 }
 
@@ -130,6 +136,8 @@ static void fork_child(void)
 {
     dc_sinks_fork_child();
     dc_stack_fork_child();
+    dc_stackdepot_fork_child();
+    dc_symbolize_fork_child();
     /* The child is a process of its own: its report starts empty, and a
      * path with %p, and the tree file, are its own. */
     reset_findings_locked();
