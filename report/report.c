@@ -208,7 +208,7 @@ void dc_report_init(const struct dc_report_config *c)
         cfg.source_root = keep_path(c->source_root, &source_root);
         cfg.suppressions = keep_path(c->suppressions, &supps);
         cfg.tree_dir = keep_path(c->tree_dir, &tree_dir);
-        dc_sinks_set_verbosity(cfg.verbosity);
+        dc_log_set_verbosity(cfg.verbosity);
         dc_stack_set_debuginfod(cfg.debuginfod);
         if (dc_supp_load(cfg.suppressions, supp_err, sizeof supp_err) != 0)
             dc_supp_reset();

@@ -8,6 +8,7 @@
 #define DEVCHECK_REPORT_H
 #include <stddef.h>
 #include <stdint.h>
+#include "report/log.h"               /* dc_log, dc_logv: every folder logs */
 
 /* How halt_on_error stops the program (the option `halt`). */
 enum dc_halt { DC_HALT_ABORT = 0, DC_HALT_TRAP };
@@ -71,12 +72,6 @@ void dc_report_finish(void);
 void dc_report_finish_signal(int fault);
 /* Error-severity findings so far (unique findings, for error_exitcode). */
 unsigned long dc_report_error_count(void);
-/* One line `devcheck: <msg>` on the log sink (stderr by default). printf-style,
- * fixed buffer, no allocation. */
-void dc_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* dc_log only when the configured verbosity >= level. */
-void dc_logv(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
 /* Counters behind the summary line (tests, the wrapper). */
 struct dc_report_stats {
     uint64_t findings, errors, warnings, infos, kernels;
