@@ -271,29 +271,14 @@ void dc_jsonl_finding(struct dc_buf *b, const struct dc_finding *f, uint64_t id,
     dc_bput(b, "}\n");
 }
 
-void dc_jsonl_summary_counts(char *out, size_t len, const struct dc_report_stats *s)
-{
-    snprintf(out, len,
-             "\"findings\":%llu,\"errors\":%llu,\"warnings\":%llu,\"infos\":%llu,"
-             "\"kernels\":%llu,\"library_calls\":%llu,\"launches_checked\":%llu,\"launches_unchecked\":%llu,"
-             "\"launches_interpose\":%llu,\"launches_cupti\":%llu,\"not_recorded\":%llu,\"bytes_migrated\":%llu,"
-             "\"write_errors\":%llu,\"quiet_operands\":%llu",
-             (unsigned long long)s->findings, (unsigned long long)s->errors, (unsigned long long)s->warnings,
-             (unsigned long long)s->infos, (unsigned long long)s->kernels, (unsigned long long)s->calls, (unsigned long long)s->launches_checked,
-             (unsigned long long)s->launches_unchecked, (unsigned long long)s->launches_interpose,
-             (unsigned long long)s->launches_cupti, (unsigned long long)s->dropped,
-             (unsigned long long)s->bytes_migrated, (unsigned long long)s->write_errors,
-             (unsigned long long)s->quiet);
-}
-
 void dc_jsonl_summary(struct dc_buf *b, const struct dc_report_stats *s, const struct dc_proc *proc,
                       int driver_version, int driver_layouts)
 {
     dc_bput(b, "{\"type\":\"summary\"");
     json_proc(b, proc);
     dc_bput(b, ",\"driver_version\":%d,\"param_layouts\":\"%s\"", driver_version, driver_layouts ? "driver" : "images");
-    char counts[DC_JSONL_COUNTS_MAX];
-    dc_jsonl_summary_counts(counts, sizeof counts, s);
+    char counts[DC_SUMMARY_JSON_MAX];
+    dc_summary_json_counts(counts, sizeof counts, s);
     dc_bput(b, ",%s,\"suppressed\":[", counts);
     int first = 1;
     const char *name, *file;

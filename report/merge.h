@@ -25,7 +25,7 @@
 #include <stdint.h>
 #include "common/format.h"
 #include "common/json.h"
-#include "report/report.h"
+#include "report/summary.h"
 
 #pragma GCC visibility push(hidden)
 

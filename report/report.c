@@ -711,7 +711,7 @@ static void finish_locked(int fault)
             dc_log("%s", cfg.driver_note);
         char text[1024];
         struct dc_buf tb = { text, sizeof text, 0, 0 };
-        dc_text_summary(&tb, &st, cfg.migrate, 1);
+        dc_summary_text(&tb, &st, cfg.migrate, 1);
         dc_log("SUMMARY: %s", text);
     }
     dc_sinks_close();

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "report/log.h"               /* dc_log, dc_logv: every folder logs */
+#include "report/summary.h"           /* struct dc_report_stats */
 
 /* How halt_on_error stops the program (the option `halt`). */
 enum dc_halt { DC_HALT_ABORT = 0, DC_HALT_TRAP };
@@ -72,19 +73,7 @@ void dc_report_finish(void);
 void dc_report_finish_signal(int fault);
 /* Error-severity findings so far (unique findings, for error_exitcode). */
 unsigned long dc_report_error_count(void);
-/* Counters behind the summary line (tests, the wrapper). */
-struct dc_report_stats {
-    uint64_t findings, errors, warnings, infos, kernels;
-    uint64_t calls;             /* distinct library calls (core/verdict/libcall.h) with findings */
-    uint64_t launches_checked, launches_unchecked;
-    uint64_t launches_interpose, launches_cupti;    /* by detection path (checked + unchecked) */
-    uint64_t printed;           /* text reports printed (print_limit) */
-    uint64_t dropped;           /* unique findings beyond the table's capacity */
-    uint64_t bytes_migrated;    /* mode=migrate: bytes copied both ways */
-    uint64_t suppressed;        /* occurrences of findings matched by a suppression */
-    uint64_t write_errors;      /* records an output file could not take */
-    uint64_t quiet;             /* operands counted but not reported: what a library's or framework's kernel word proves */
-};
+/* The counters behind the summary line (tests, the wrapper). */
 void dc_report_stats(struct dc_report_stats *s);
 
 /* Tests: forget all findings and counters, close the sinks; the next report

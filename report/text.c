@@ -1,6 +1,5 @@
 /* text: one finding as the human-readable report block (see text.h). */
 #include "report/text.h"
-#include "report/report.h"
 #include "report/frames.h"
 #include "report/pystack.h"
 #include "report/stack.h"
@@ -477,30 +476,4 @@ void dc_text_finding(struct dc_buf *b, const struct dc_finding *f, const char *k
     if (f->has_operand && f->alloc_known)
         text_stacks(b, segment ? "segment allocated at" : "allocated at", alloc_frames, na);
     text_hint(b, f, dc_frames_client(launch_frames, nl));
-}
-
-void dc_text_summary(struct dc_buf *b, const struct dc_report_stats *s, int migrate, unsigned processes)
-{
-    unsigned long long n = s->findings, e = s->errors, w = s->warnings, k = s->kernels, c = s->calls;
-    unsigned long long lc = s->launches_checked, lu = s->launches_unchecked;
-    dc_bput(b, "%llu finding%s (%llu error%s, %llu warning%s) in ", n, n == 1 ? "" : "s", e, e == 1 ? "" : "s", w,
-            w == 1 ? "" : "s");
-    if (k || !c)
-        dc_bput(b, "%llu kernel%s%s", k, k == 1 ? "" : "s", c ? " and " : "");
-    if (c)
-        dc_bput(b, "%llu library call%s", c, c == 1 ? "" : "s");
-    dc_bput(b, "; %llu launch%s checked, %llu unchecked (%llu seen by interpose, %llu by cupti)",
-            lc, lc == 1 ? "" : "es", lu, (unsigned long long)s->launches_interpose,
-            (unsigned long long)s->launches_cupti);
-    if (migrate)
-        dc_bput(b, "; %llu bytes migrated", (unsigned long long)s->bytes_migrated);
-    if (s->suppressed)
-        dc_bput(b, "; %llu suppressed", (unsigned long long)s->suppressed);
-    if (s->quiet)
-        dc_bput(b, "; %llu host memory operand%s not reported", (unsigned long long)s->quiet,
-                s->quiet == 1 ? "" : "s");
-    if (s->write_errors)
-        dc_bput(b, "; %llu write error%s", (unsigned long long)s->write_errors, s->write_errors == 1 ? "" : "s");
-    if (processes > 1)
-        dc_bput(b, "; %u processes", processes);
 }

@@ -27,10 +27,6 @@ void dc_text_framework_note(struct dc_buf *b, const struct dc_finding *f);
 /* The fix hint for f, one sentence, no prefix or newline (nothing for a
  * kind without one); the text block's `hint:` line and the JSON "hint". */
 void dc_text_hint(struct dc_buf *b, const struct dc_finding *f, enum dc_client client);
-/* The summary line's text after "SUMMARY: " (the report's and the
- * wrapper's for a process tree: processes > 1 adds "in N processes"). */
-struct dc_report_stats;
-void dc_text_summary(struct dc_buf *b, const struct dc_report_stats *s, int migrate, unsigned processes);
 
 #pragma GCC visibility pop
 #endif
