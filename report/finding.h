@@ -58,6 +58,9 @@ enum dc_word_kind {
     DC_WK_COUNT
 };
 const char *dc_word_kind_name(enum dc_word_kind k);       /* "pointer_param", ... */
+struct dc_finding;
+/* Is the finding's only evidence the launch's shape (core/kernel/kernels.h)? */
+int dc_finding_shape_only(const struct dc_finding *f);
 
 /* The launch a finding belongs to, as reported. */
 struct dc_finding_launch {

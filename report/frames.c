@@ -174,3 +174,11 @@ int dc_call_arg(const char *file, int line, const char *name, int arg, char *out
     }
     return -1;
 }
+
+const struct dc_pyloc *dc_framework_user_frame(const struct dc_finding *f)
+{
+    for (unsigned i = 0; i < f->npylocs; i++)
+        if (dc_py_user_file(f->pylocs[i].file))
+            return &f->pylocs[i];
+    return f->npylocs ? &f->pylocs[0] : NULL;
+}

@@ -2,7 +2,7 @@
 #include "report/jsonl.h"
 #include "report/matrix.h"
 #include "report/suppress.h"
-#include "report/text.h"
+#include "report/hint.h"
 #include "report/frames.h"
 #include "report/stack.h"
 
@@ -243,7 +243,7 @@ void dc_jsonl_finding(struct dc_buf *b, const struct dc_finding *f, uint64_t id,
     char hint[1024];
     struct dc_buf hb = { hint, sizeof hint, 0, 0 };
     hint[0] = 0;
-    dc_text_hint(&hb, f, dc_frames_client(launch_frames, nl));
+    dc_hint(&hb, f, dc_frames_client(launch_frames, nl));
     if (hint[0]) {
         dc_bput(b, ",\"hint\":");
         dc_bjson_str(b, hint);

@@ -100,6 +100,12 @@ static char json_buf[JSON_MAX];
 static struct dc_frame frames_a[FRAMES_SHOWN], frames_b[FRAMES_SHOWN];
 static struct dc_sframe sframes[FRAMES_SHOWN];
 
+const char *dc_halt_name(enum dc_halt h)
+{
+    return h == DC_HALT_ABORT ? "abort" : h == DC_HALT_TRAP ? "trap" : "?";
+}
+
+
 static void set_proc(void)
 {
     proc.pid = (int)getpid();
