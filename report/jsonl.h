@@ -1,6 +1,7 @@
 /* jsonl: the JSON Lines records on the json_path sink: one
  * {"type":"finding",...} object per finding (report/finding.schema.json,
- * report/FORMAT.md), and the {"type":"summary",...} object at exit. */
+ * report/FORMAT.md), and the {"type":"summary",...} object at exit, with the
+ * access and transfer matrices (report/matrix.h's counters). */
 #ifndef DEVCHECK_REPORT_JSONL_H
 #define DEVCHECK_REPORT_JSONL_H
 #include <stdint.h>
