@@ -172,11 +172,6 @@ void dc_report_finding(const struct dc_finding *f);
  * report/text.h, dc_text_framework_note) into out[0..len), cut when it does
  * not fit; whether or not the finding was a repeat. */
 void dc_report_framework_note(const struct dc_finding *f, char *out, size_t len);
-/* Counts a launch for the summary: checked (1) or unchecked (0), seen by
- * detection path `path`. */
-void dc_report_count_launch(int checked, enum dc_path path);
-/* Adds to the summary's bytes_migrated. */
-void dc_report_count_migrated(uint64_t bytes);
 
 #pragma GCC visibility pop
 #endif

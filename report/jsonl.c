@@ -1,5 +1,6 @@
 /* jsonl: findings and the summary as JSON Lines records (see jsonl.h). */
 #include "report/jsonl.h"
+#include "report/counts.h"
 #include "report/matrix.h"
 #include "report/suppress.h"
 #include "report/hint.h"

@@ -34,10 +34,6 @@ void dc_report_count_operands(int device, int owner, uint64_t n);
  * report/FORMAT.md); the summary's quiet_operands. */
 void dc_report_count_quiet(void);
 uint64_t dc_report_quiet_operands(void);
-/* The clean operands of launches on `device` (counted per thread,
- * report/counts.h), summed over every thread: managed 0 its own memory, 1
- * managed memory. */
-uint64_t dc_report_clean_operands(int device, int managed);
 /* A copy of `bytes` from column src to column dst, at call site `site` (a
  * dc_stack id of the copying call; 0 if none). */
 void dc_report_count_transfer(int src, int dst, uint64_t bytes, uint32_t site);

@@ -75,13 +75,6 @@ static struct frec *findings, *first_rec, *last_rec;
 static struct kset *kernels;
 static uint64_t nfindings, nkernels, ncalls, sev_count[3], dropped;
 static unsigned long errors_atomic;
-/* Launch counts (report/counts.h): the blocks, the fallback. */
-static struct dc_launch_counts *count_blocks;                  /* atomic list head */
-static struct dc_launch_counts count_fallback = { .shared = 1 };   /* when a block cannot be made */
-__thread struct dc_launch_counts *dc_my_counts __attribute__((tls_model("initial-exec")));
-static pthread_key_t counts_key;
-static pthread_once_t counts_once = PTHREAD_ONCE_INIT;
-static uint64_t bytes_migrated;                         /* atomic */
 static uint64_t printed;
 static int limit_noted;
 static uint64_t suppressed;                             /* occurrences, under rep_lock */
@@ -544,73 +537,6 @@ static int record_finding(const struct dc_finding *f, const struct fkey *keyp)
     return 1;
 }
 
-void dc_report_count_migrated(uint64_t bytes)
-{
-    __atomic_fetch_add(&bytes_migrated, bytes, __ATOMIC_RELAXED);
-}
-
-static void counts_gone(void *p)
-{
-    struct dc_launch_counts *c = p;
-    if (dc_my_counts == c)
-        dc_my_counts = NULL;
-    __atomic_store_n(&c->in_use, 0, __ATOMIC_RELEASE);
-}
-static void counts_key_make(void) { (void)pthread_key_create(&counts_key, counts_gone); }
-
-struct dc_launch_counts *dc_counts_claim(void)
-{
-    pthread_once(&counts_once, counts_key_make);
-    struct dc_launch_counts *c;
-    for (c = __atomic_load_n(&count_blocks, __ATOMIC_ACQUIRE); c; c = c->next) {
-        int zero = 0;
-        if (!__atomic_load_n(&c->in_use, __ATOMIC_RELAXED) &&
-            __atomic_compare_exchange_n(&c->in_use, &zero, 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
-            break;
-    }
-    if (!c) {
-        c = calloc(1, sizeof *c);
-        if (!c)
-            return &count_fallback;
-        c->in_use = 1;
-        struct dc_launch_counts *head = __atomic_load_n(&count_blocks, __ATOMIC_RELAXED);
-        do
-            c->next = head;
-        while (!__atomic_compare_exchange_n(&count_blocks, &head, c, 1, __ATOMIC_RELEASE, __ATOMIC_RELAXED));
-    }
-    (void)pthread_setspecific(counts_key, c);
-    return dc_my_counts = c;
-}
-
-void dc_report_count_launch(int checked, enum dc_path path) { dc_counts_launch(dc_counts(), checked, path); }
-
-/* The sum over every block (field at `off`). */
-static uint64_t count_sum(size_t off)
-{
-    uint64_t n = __atomic_load_n((uint64_t *)((char *)&count_fallback + off), __ATOMIC_RELAXED);
-    for (struct dc_launch_counts *c = __atomic_load_n(&count_blocks, __ATOMIC_ACQUIRE); c; c = c->next)
-        n += __atomic_load_n((uint64_t *)((char *)c + off), __ATOMIC_RELAXED);
-    return n;
-}
-
-static void count_zero(struct dc_launch_counts *c)
-{
-    __atomic_store_n(&c->checked, 0, __ATOMIC_RELAXED);
-    __atomic_store_n(&c->unchecked, 0, __ATOMIC_RELAXED);
-    for (int p = 0; p < DC_PATH_COUNT; p++)
-        __atomic_store_n(&c->by_path[p], 0, __ATOMIC_RELAXED);
-    for (int d = 0; d < DC_MATRIX_DEVICES; d++)
-        for (int m = 0; m < 2; m++)
-            __atomic_store_n(&c->clean[d][m], 0, __ATOMIC_RELAXED);
-}
-
-uint64_t dc_report_clean_operands(int device, int managed)
-{
-    if ((unsigned)device >= DC_MATRIX_DEVICES)
-        return 0;
-    return count_sum(offsetof(struct dc_launch_counts, clean) + ((size_t)device * 2 + (managed != 0)) * sizeof(uint64_t));
-}
-
 unsigned long dc_report_error_count(void)
 {
     return __atomic_load_n(&errors_atomic, __ATOMIC_RELAXED);
@@ -627,11 +553,7 @@ static void stats_locked(struct dc_report_stats *s)
     s->calls = ncalls;
     s->printed = printed;
     s->dropped = dropped;
-    s->launches_checked = count_sum(offsetof(struct dc_launch_counts, checked));
-    s->launches_unchecked = count_sum(offsetof(struct dc_launch_counts, unchecked));
-    s->bytes_migrated = __atomic_load_n(&bytes_migrated, __ATOMIC_RELAXED);
-    s->launches_interpose = count_sum(offsetof(struct dc_launch_counts, by_path[DC_PATH_INTERPOSE]));
-    s->launches_cupti = count_sum(offsetof(struct dc_launch_counts, by_path[DC_PATH_CUPTI]));
+    dc_counts_stats(s);
     s->suppressed = suppressed;
     s->write_errors = dc_sinks_write_errors();
     s->quiet = dc_report_quiet_operands();
@@ -774,10 +696,7 @@ static void reset_findings_locked(void)
     memset(sev_count, 0, sizeof sev_count);
     limit_noted = 0;
     __atomic_store_n(&errors_atomic, 0, __ATOMIC_RELAXED);
-    __atomic_store_n(&bytes_migrated, 0, __ATOMIC_RELAXED);
-    count_zero(&count_fallback);
-    for (struct dc_launch_counts *c = __atomic_load_n(&count_blocks, __ATOMIC_ACQUIRE); c; c = c->next)
-        count_zero(c);
+    dc_counts_reset();
 }
 
 void dc_report_reset(void)
