@@ -1,7 +1,6 @@
 /* merge: JSON Lines records read back, merged across processes (see
  * merge.h). */
 #include "report/merge.h"
-#include "report/sinks.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -873,31 +872,6 @@ void dc_model_jsonl(const struct dc_model *m, struct dc_sbuf *o)
                 (unsigned long long)p->errors, p->summary ? "true" : "false");
     }
     dc_sput(o, "]}\n");
-}
-
-int dc_model_write_documents(const struct dc_model *m, const char *sarif, const char *junit, const char *html,
-                             const char *jsonl)
-{
-    struct {
-        const char *what, *path;
-        void (*fn)(const struct dc_model *, struct dc_sbuf *);
-    } docs[] = {
-        { "json_path", jsonl, dc_model_jsonl },
-        { "sarif_path", sarif, dc_model_sarif },
-        { "junit_path", junit, dc_model_junit },
-        { "html_path", html, dc_model_html },
-    };
-    int bad = 0;
-    for (size_t i = 0; i < sizeof docs / sizeof docs[0]; i++) {
-        if (!docs[i].path || !*docs[i].path)
-            continue;
-        struct dc_sbuf b = { 0 };
-        docs[i].fn(m, &b);
-        if (b.oom || !b.p || dc_sinks_write_document(docs[i].what, docs[i].path, b.p, b.len) != 0)
-            bad++;
-        dc_sfree(&b);
-    }
-    return bad;
 }
 
 void dc_text_summary_for_model(const struct dc_model *m, struct dc_buf *b)

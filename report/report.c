@@ -14,6 +14,7 @@
 #include "report/jsonl.h"
 #include "report/counts.h"
 #include "report/matrix.h"
+#include "report/documents.h"
 #include "report/merge.h"
 #include "report/ranges.h"
 #include "report/sinks.h"

@@ -43,6 +43,7 @@
  * suppression file included: the program is not started), 127 (126) when
  * the program cannot be run. */
 #include "core/base/options.h"
+#include "report/documents.h"
 #include "report/merge.h"
 #include "report/report.h"
 #include "report/sinks.h"
