@@ -1,9 +1,11 @@
-/* report: dedup, counters, summary, halt; the records are formatted by
- * text.c and jsonl.c and written by sinks.c.
+/* report: the orchestrator.  It opens the sinks (report/sinks.h), hands
+ * each finding to the store (report/store.h, which tells a repeat from a
+ * new finding), has the first occurrence formatted (report/text.h,
+ * report/jsonl.h) and written, applies print_limit, the suppressions and
+ * halt_on_error, and at exit writes the count updates, the summary and the
+ * documents merged from this process's own records (report/documents.h).
  *
- * A finding is identified by (kind, kernel, parameter, word, allocation stack,
- * launch stack); the first occurrence is formatted and written, repeats only
- * count.  All formatting goes into static fixed buffers under rep_lock (first
+ * All formatting goes into static fixed buffers under rep_lock (first
  * occurrences only: the repeat path is a hash lookup and an increment), and
  * every record leaves with one write().  Symbolization (libdw, demangling) is
  * the only part that allocates. */
@@ -21,6 +23,7 @@
 #include "report/suppress.h"
 #include "report/stack.h"
 #include "report/stackdepot.h"
+#include "report/store.h"
 #include "report/symbolize.h"
 #include "report/text.h"
 
@@ -33,52 +36,14 @@
 #include <time.h>
 #include <unistd.h>
 
-#define HASH_NONFATAL_OOM 1
-static int rep_oom;
-#define uthash_nonfatal_oom(obj) do { (void)(obj); rep_oom = 1; } while (0)
-#include <uthash.h>
-
-#define MAX_FINDINGS 100000
 #define TEXT_MAX (64 * 1024)
 #define JSON_MAX (64 * 1024)
 #define RECORD_MAX (64u << 20)          /* a record beyond this is cut (text) or left out (JSON) */
 #define FRAMES_SHOWN DC_FRAMES_MAX
 
-struct fkey {
-    uint32_t kind;
-    int32_t param;
-    uint64_t kernel;            /* FNV-1a of the kernel name (or its key) */
-    uint32_t word_offset;
-    uint32_t alloc_stack;
-    uint32_t launch_stack;
-    uint32_t action;            /* enum dc_action */
-};
-
-struct frec {
-    struct fkey key;
-    UT_hash_handle hh;
-    uint64_t id;
-    uint64_t count;
-    enum dc_severity severity;
-    int supp;                   /* index of the suppression that matched it, -1: none */
-    char *json_head;            /* the JSON line up to "count": */
-    char *json_tail;            /* after the count value, with the newline */
-    struct frec *next;          /* in id order, for the exit updates */
-};
-
-struct kset {
-    uint64_t kernel;
-    UT_hash_handle hh;
-};
-
 static pthread_mutex_t rep_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct frec *findings, *first_rec, *last_rec;
-static struct kset *kernels;
-static uint64_t nfindings, nkernels, ncalls, sev_count[3], dropped;
-static unsigned long errors_atomic;
-static uint64_t printed;
+static uint64_t printed;                                /* text reports printed (print_limit) */
 static int limit_noted;
-static uint64_t suppressed;                             /* occurrences, under rep_lock */
 
 /* The process the records name (set at init, again in a fork child). */
 static struct dc_proc proc = { .rank = -1 };
@@ -98,7 +63,6 @@ const char *dc_halt_name(enum dc_halt h)
 {
     return h == DC_HALT_ABORT ? "abort" : h == DC_HALT_TRAP ? "trap" : "?";
 }
-
 
 static void set_proc(void)
 {
@@ -225,52 +189,6 @@ void dc_report_init(const struct dc_report_config *c)
     }
 }
 
-/* ---- findings ---------------------------------------------------------------------- */
-
-static uint64_t fnv1a(const void *p, size_t n, uint64_t h)
-{
-    const unsigned char *c = p;
-    for (size_t i = 0; i < n; i++) {
-        h ^= c[i];
-        h *= 0x100000001b3ull;
-    }
-    return h;
-}
-
-/* The kernel a finding names, or (a library call's: f->argument set) the
- * entry point, in its own hash space. */
-static uint64_t kernel_hash(const struct dc_finding *f)
-{
-    const struct dc_finding_launch *l = f->launch;
-    uint64_t h = 0xcbf29ce484222325ull;
-    if (f->argument && !l->kernel)
-        return fnv1a(l->api ? l->api : "", l->api ? strlen(l->api) : 0, h ^ 2);
-    if (l->kernel)
-        return fnv1a(l->kernel, strlen(l->kernel), h);
-    uintptr_t k = (uintptr_t)l->kernel_key;
-    return fnv1a(&k, sizeof k, h ^ 1);
-}
-
-/* Counts k once in *count (nkernels, or ncalls for a library call's). */
-static void note_kernel_locked(uint64_t k, uint64_t *count)
-{
-    struct kset *s;
-    HASH_FIND(hh, kernels, &k, sizeof k, s);
-    if (s)
-        return;
-    s = calloc(1, sizeof *s);
-    if (!s)
-        return;
-    s->kernel = k;
-    rep_oom = 0;
-    HASH_ADD(hh, kernels, kernel, sizeof s->kernel, s);
-    if (rep_oom) {
-        free(s);
-        return;
-    }
-    (*count)++;
-}
-
 /* halt_on_error: the report, the summary and the JSON file complete and on
  * disk (dc_report_finish closes the sinks after fsync), then stop. */
 static void halt(void)
@@ -284,9 +202,7 @@ static void halt(void)
     abort();
 }
 
-static int record_finding(const struct dc_finding *f, const struct fkey *key);
-static void finding_key(const struct dc_finding *f, struct fkey *key);
-static int count_repeat_locked(const struct fkey *key);
+static int record_finding(const struct dc_finding *f, const struct dc_store_key *key);
 
 /* halt_on_error stops at the first occurrence of an error finding, whether
  * it was printed, only counted (print_limit) or dropped.
@@ -300,10 +216,10 @@ void dc_report_finding(const struct dc_finding *f)
 {
     if (!f || !f->launch)
         return;
-    struct fkey key;
-    finding_key(f, &key);
+    struct dc_store_key key;
+    dc_store_key(f, &key);
     pthread_mutex_lock(&rep_lock);
-    int repeat = count_repeat_locked(&key);
+    int repeat = dc_store_repeat(&key);
     pthread_mutex_unlock(&rep_lock);
     if (repeat)
         return;
@@ -384,70 +300,20 @@ static size_t match_frames(size_t n)
     return n;
 }
 
-/* The dedup key: (kind, kernel, parameter, word, allocation stack, launch
- * stack, action); unchecked_kernel by kernel alone. */
-static void finding_key(const struct dc_finding *f, struct fkey *key)
-{
-    memset(key, 0, sizeof *key);
-    key->kind = f->kind;
-    key->param = f->has_operand ? f->param : -1;
-    key->kernel = kernel_hash(f);
-    key->word_offset = f->has_operand ? f->word_offset : 0;
-    key->alloc_stack = f->has_operand && f->alloc_known ? f->alloc.alloc_stack : 0;
-    key->launch_stack = f->launch_stack_in_key ? f->launch_stack : 0;
-    key->action = f->action;
-}
-
-/* 1 when `key` is a finding already recorded: one more occurrence counted
- * (and its suppression's).  rep_lock held. */
-static int count_repeat_locked(const struct fkey *key)
-{
-    struct frec *r;
-    HASH_FIND(hh, findings, key, sizeof *key, r);
-    if (!r)
-        return 0;
-    r->count++;
-    if (r->supp >= 0) {
-        dc_supp_add(r->supp, 1);
-        suppressed++;
-    }
-    return 1;
-}
-
 /* 0: a repeat of a finding already recorded (counted only), or a
  * suppressed one. */
-static int record_finding(const struct dc_finding *f, const struct fkey *keyp)
+static int record_finding(const struct dc_finding *f, const struct dc_store_key *key)
 {
     const struct dc_finding_launch *l = f->launch;
-    struct fkey key = *keyp;
 
     pthread_mutex_lock(&rep_lock);
     init_locked();
-    struct frec *r;
-    if (count_repeat_locked(&key)) {
+    if (dc_store_repeat(key)) {
         pthread_mutex_unlock(&rep_lock);
         return 0;
     }
-    if (nfindings >= MAX_FINDINGS) {
-        dropped++;
-        pthread_mutex_unlock(&rep_lock);
-        return 1;
-    }
-    r = calloc(1, sizeof *r);
-    if (!r) {
-        dropped++;
-        pthread_mutex_unlock(&rep_lock);
-        return 1;
-    }
-    r->key = key;
-    r->count = 1;
-    r->severity = f->severity;
-    r->supp = -1;
-    rep_oom = 0;
-    HASH_ADD(hh, findings, key, sizeof r->key, r);
-    if (rep_oom) {
-        free(r);
-        dropped++;
+    struct dc_stored *r = dc_store_add(key, f->severity);
+    if (!r) {                           /* not recorded (counted) */
         pthread_mutex_unlock(&rep_lock);
         return 1;
     }
@@ -465,26 +331,16 @@ static int record_finding(const struct dc_finding *f, const struct fkey *keyp)
     if (need_frames || print || want_json())
         nl = dc_stack_symbolize_ex(f->launch_stack, frames_a, FRAMES_SHOWN, l->kernel);
     if (dc_supp_count()) {
-        r->supp = dc_supp_match(dc_finding_kind_name(f->kind), l->kernel, l->kernel ? kname : NULL, sframes,
-                                match_frames(nl), 1);
-        if (r->supp >= 0) {
-            suppressed++;
+        int supp = dc_supp_match(dc_finding_kind_name(f->kind), l->kernel, l->kernel ? kname : NULL, sframes,
+                                 match_frames(nl), 1);
+        if (supp >= 0) {
+            dc_store_suppress(r, supp);
             pthread_mutex_unlock(&rep_lock);
             return 0;
         }
     }
 
-    r->id = ++nfindings;
-    if (last_rec)
-        last_rec->next = r;
-    else
-        first_rec = r;
-    last_rec = r;
-    sev_count[f->severity]++;
-    if (f->severity == DC_SEV_ERROR)
-        __atomic_fetch_add(&errors_atomic, 1, __ATOMIC_RELAXED);
-    if (f->kind != DC_F_FRAMEWORK_DEVICE_ERROR)     /* no kernel ran */
-        note_kernel_locked(key.kernel, f->argument ? &ncalls : &nkernels);
+    uint64_t id = dc_store_number(r, f);
 
     if (!print && !want_json()) {
         if (!limit_noted) {
@@ -497,7 +353,7 @@ static int record_finding(const struct dc_finding *f, const struct fkey *keyp)
 
     size_t na = f->has_operand && f->alloc_known
                     ? dc_stack_symbolize(f->alloc.alloc_stack, frames_b, FRAMES_SHOWN) : 0;
-    struct fmt_ctx c = { f, kname, nl, na, r->id, 0 };
+    struct fmt_ctx c = { f, kname, nl, na, id, 0 };
     if (print) {
         struct dc_buf b;
         char *heap;
@@ -525,11 +381,9 @@ static int record_finding(const struct dc_finding *f, const struct fkey *keyp)
         if (!b.truncated) {
             if (dc_sinks_have_json())
                 dc_sink_json(b.p, b.pos);
-            /* "1" follows count_at: keep what surrounds it for the exit update */
-            r->json_head = strndup(b.p, c.count_at);
-            r->json_tail = strdup(b.p + c.count_at + 1);
+            dc_store_keep_json(r, b.p, c.count_at);
         } else {
-            dc_log("JSON record of finding %llu is over %u MiB; left out", (unsigned long long)r->id,
+            dc_log("JSON record of finding %llu is over %u MiB; left out", (unsigned long long)id,
                    RECORD_MAX >> 20);
         }
         free(heap);
@@ -540,22 +394,15 @@ static int record_finding(const struct dc_finding *f, const struct fkey *keyp)
 
 unsigned long dc_report_error_count(void)
 {
-    return __atomic_load_n(&errors_atomic, __ATOMIC_RELAXED);
+    return dc_store_errors();
 }
 
 /* rep_lock held. */
 static void stats_locked(struct dc_report_stats *s)
 {
-    s->findings = nfindings;
-    s->errors = sev_count[DC_SEV_ERROR];
-    s->warnings = sev_count[DC_SEV_WARNING];
-    s->infos = sev_count[DC_SEV_INFO];
-    s->kernels = nkernels;
-    s->calls = ncalls;
-    s->printed = printed;
-    s->dropped = dropped;
+    dc_store_stats(s);
     dc_counts_stats(s);
-    s->suppressed = suppressed;
+    s->printed = printed;
     s->write_errors = dc_sinks_write_errors();
     s->quiet = dc_report_quiet_operands();
 }
@@ -580,11 +427,13 @@ static void write_documents_locked(const char *summary_line, size_t summary_len)
         return;
     }
     long line = 0;
-    for (struct frec *r = first_rec; r; r = r->next) {
-        if (!r->json_head || !r->json_tail)
+    for (const struct dc_stored *r = dc_store_next(NULL); r; r = dc_store_next(r)) {
+        const char *head, *tail;
+        uint64_t count = dc_store_line(r, &head, &tail);
+        if (!head || !tail)
             continue;
         struct dc_sbuf b = { 0 };
-        dc_sput(&b, "%s%llu%s", r->json_head, (unsigned long long)r->count, r->json_tail);
+        dc_sput(&b, "%s%llu%s", head, (unsigned long long)count, tail);
         if (b.p)
             dc_model_add(m, b.p, b.len, "", ++line, NULL, 0);
         dc_sfree(&b);
@@ -605,16 +454,18 @@ static void finish_locked(int fault)
     finished = 1;
     struct dc_report_stats st;
     if (want_json()) {
-        for (struct frec *r = first_rec; r; r = r->next) {
-            if (r->count <= 1 || !r->json_head || !r->json_tail || !dc_sinks_have_json())
+        for (const struct dc_stored *r = dc_store_next(NULL); r; r = dc_store_next(r)) {
+            const char *head, *tail;
+            uint64_t count = dc_store_line(r, &head, &tail);
+            if (count <= 1 || !head || !tail || !dc_sinks_have_json())
                 continue;
             struct dc_buf b = { json_buf, sizeof json_buf, 0, 0 };
-            dc_bput(&b, "%s%llu%s", r->json_head, (unsigned long long)r->count, r->json_tail);
+            dc_bput(&b, "%s%llu%s", head, (unsigned long long)count, tail);
             if (!b.truncated) {
                 dc_sink_json(b.p, b.pos);
             } else if (!fault) {        /* over 64 KiB: not dropped */
                 struct dc_sbuf h = { 0 };
-                dc_sput(&h, "%s%llu%s", r->json_head, (unsigned long long)r->count, r->json_tail);
+                dc_sput(&h, "%s%llu%s", head, (unsigned long long)count, tail);
                 if (h.p)
                     dc_sink_json(h.p, h.len);
                 dc_sfree(&h);
@@ -680,24 +531,10 @@ void dc_report_finish_signal(int fault)
 
 static void reset_findings_locked(void)
 {
-    struct frec *r, *tmp;
-    HASH_ITER(hh, findings, r, tmp) {
-        HASH_DEL(findings, r);
-        free(r->json_head);
-        free(r->json_tail);
-        free(r);
-    }
-    struct kset *k, *ktmp;
-    HASH_ITER(hh, kernels, k, ktmp) {
-        HASH_DEL(kernels, k);
-        free(k);
-    }
-    first_rec = last_rec = NULL;
-    nfindings = nkernels = ncalls = dropped = printed = suppressed = 0;
-    memset(sev_count, 0, sizeof sev_count);
-    limit_noted = 0;
-    __atomic_store_n(&errors_atomic, 0, __ATOMIC_RELAXED);
+    dc_store_reset();
     dc_counts_reset();
+    printed = 0;
+    limit_noted = 0;
 }
 
 void dc_report_reset(void)
