@@ -1,4 +1,5 @@
-/* html: the merged model (report/merge.h) as one self-contained HTML page (report/FORMAT.md, "HTML report"); see html.c. */
+/* html: the merged model (report/merge.h) as one self-contained HTML page
+ * (report/FORMAT.md, "HTML report"); see html.c. */
 #ifndef DEVCHECK_REPORT_HTML_H
 #define DEVCHECK_REPORT_HTML_H
 #include "common/format.h"

@@ -1,4 +1,5 @@
-/* junit: the merged model (report/merge.h) as JUnit XML in the Apache Ant schema (report/FORMAT.md, "JUnit"); see junit.c. */
+/* junit: the merged model (report/merge.h) as JUnit XML in the Apache Ant
+ * schema (report/FORMAT.md, "JUnit"); see junit.c. */
 #ifndef DEVCHECK_REPORT_JUNIT_H
 #define DEVCHECK_REPORT_JUNIT_H
 #include "common/format.h"

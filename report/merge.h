@@ -126,7 +126,7 @@ const struct dc_json *dc_model_site(const struct dc_model *m, const struct dc_js
 void dc_model_message(const struct dc_json *r, struct dc_sbuf *out);
 /* The text report of a finding, as the log shows it (JUnit failure text). */
 void dc_model_text(const struct dc_model *m, const struct dc_mfinding *f, struct dc_sbuf *out);
-/* "devcheck: SUMMARY: ..." of the merged model (dc_text_summary; bytes
+/* "devcheck: SUMMARY: ..." of the merged model (dc_summary_text; bytes
  * migrated under m->migrate or when any were, processes when more than
  * one). */
 void dc_text_summary_for_model(const struct dc_model *m, struct dc_buf *b);

@@ -1,9 +1,13 @@
-/* report: findings (report/finding.h) -> deduplicated, symbolized reports on
- * stderr/log_path, JSON Lines (json_path), and the exit summary.
- * Thread-safe; formats into fixed buffers and writes each record with one
- * write().  A child after fork starts with an empty report, and sinks whose
- * path holds %p are reopened under the child's pid.  The bottom layer of
- * devcheck: it includes and calls nothing of core/, preload/ or cupti/. */
+/* report: what the rest of devcheck asks of the report (report/report.c,
+ * the orchestrator): its configuration and the sinks it opens, the exit
+ * (count updates, summary, documents), the error count for the exit status.
+ * Findings enter through report/finding.h and leave as deduplicated
+ * (report/store.h), symbolized reports on stderr/log_path, JSON Lines
+ * (json_path), and the exit summary.  Thread-safe; formats into fixed
+ * buffers and writes each record with one write().  A child after fork
+ * starts with an empty report, and sinks whose path holds %p are reopened
+ * under the child's pid.  The bottom layer of devcheck: report/ includes and
+ * calls nothing of the tool but common/. */
 #ifndef DEVCHECK_REPORT_H
 #define DEVCHECK_REPORT_H
 #include <stddef.h>

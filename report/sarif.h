@@ -1,4 +1,5 @@
-/* sarif: the merged model (report/merge.h) as SARIF 2.1.0, as GitHub code scanning takes it (report/FORMAT.md, "SARIF"); see sarif.c. */
+/* sarif: the merged model (report/merge.h) as SARIF 2.1.0, as GitHub code
+ * scanning takes it (report/FORMAT.md, "SARIF"); see sarif.c. */
 #ifndef DEVCHECK_REPORT_SARIF_H
 #define DEVCHECK_REPORT_SARIF_H
 #include "common/format.h"

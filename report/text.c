@@ -2,8 +2,6 @@
 #include "report/text.h"
 #include "report/frames.h"
 #include "report/hint.h"
-#include "report/pystack.h"
-#include "report/stack.h"
 
 #include <stdio.h>
 #include <string.h>
