@@ -20,17 +20,7 @@
  * A kernel is one handle per trace, name and layout; its description is
  * devcheck's own (core/kernel/kernels.c: the mangled name's evidence). */
 #include "replay/replay.h"
-#include "core/verdict/check.h"
 #include "core/core.h"
-#include "core/kernel/hostdwarf.h"
-#include "core/kernel/cubin.h"
-#include "core/kernel/kernels.h"
-#include "core/verdict/launch.h"
-#include "core/base/options.h"
-#include "core/kernel/origin.h"
-#include "core/owner/ptrinfo.h"
-#include "core/kernel/source.h"
-#include "core/owner/registry.h"
 #include "common/json.h"
 #include "report/report.h"
 #include "report/stack.h"

@@ -6,6 +6,7 @@
 #ifndef DEVCHECK_CORE_BASE_H
 #define DEVCHECK_CORE_BASE_H
 #include <cuda.h>
+#include "core/base/options.h"      /* dc_opt: what every room and front end reads */
 
 #include <stddef.h>
 #include <stdint.h>

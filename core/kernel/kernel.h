@@ -9,6 +9,14 @@
 #define DEVCHECK_CORE_KERNEL_H
 #include <cuda.h>
 #include "core/base/base.h"
+/* What a front end answering the process queries (base.h) fills in, and
+ * reads back: the kernel descriptions, their origins, what the host
+ * stub's debug information, the image and an NVRTC source say. */
+#include "core/kernel/kernels.h"
+#include "core/kernel/origin.h"
+#include "core/kernel/hostdwarf.h"
+#include "core/kernel/cubin.h"
+#include "core/kernel/source.h"
 
 #pragma GCC visibility push(hidden)
 

@@ -8,6 +8,7 @@
 #include <cuda.h>
 #include "core/base/base.h"
 #include "core/owner/registry.h"
+#include "core/owner/ptrinfo.h"
 
 #pragma GCC visibility push(hidden)
 
