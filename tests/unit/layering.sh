@@ -154,7 +154,8 @@ done
 [ -s "$TMPD/unit_edges_preload" ] || fail "no edge inside preload/: the file scan is broken"
 while read -r from to where; do
     case "$from>$to" in
-        report/store\>report/*) fail "$from -> $to ($where): the store of findings uses no sink and not the orchestrator" ;;
+        report/store\>report/finding|report/store\>report/summary|report/store\>report/suppress) ;;
+        report/store\>report/*) fail "$from -> $to ($where): the store of findings uses the finding, the counters and the suppressions, no sink and not the orchestrator" ;;
         preload/resolve\>preload/*) fail "$from -> $to ($where): the resolver is preload/'s ground floor" ;;
         preload/door\>*) ;;
         *\>preload/door) fail "$from -> $to ($where): nothing in preload/ uses the door (dlsym, cuGetProcAddress)" ;;
