@@ -34,8 +34,6 @@
  * inside the real call are seen as before. */
 #include "preload/preload.h"
 #include "preload/yield.h"
-#include "core/verdict/libcall.h"
-#include "core/base/cudacall.h"
 
 #include <cublas_api.h>
 #include <cublasLt.h>

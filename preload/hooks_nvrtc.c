@@ -18,7 +18,6 @@
  * are never called and cost nothing. */
 #include <nvrtc.h>
 #include "core/core.h"
-#include "core/kernel/source.h"
 #include "preload/yield.h"
 #include "preload/symver.h"
 

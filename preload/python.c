@@ -30,7 +30,6 @@
  *        (the excepthook's test). */
 #include "preload/preload.h"
 #include "core/core.h"
-#include "core/base/options.h"
 
 #include <dlfcn.h>
 #include <link.h>

@@ -11,7 +11,6 @@
 #include "preload/preload.h"
 #include "preload/arch.h"
 #include "preload/yield.h"
-#include "core/base/options.h"
 #include "report/report.h"
 
 #include <dlfcn.h>
