@@ -5,13 +5,14 @@
  * communicator which device the call runs on, so the call is checked before
  * it runs -- before any fault, and at capture for a captured call.
  *
- * Binding, as the runtime hooks (interpose.c): each hook is exported under
+ * Binding, as the runtime hooks (preload/resolve.c): each hook is exported under
  * its library's symbol version (cublasSgemm_v2@@libcublas.so.13: a program
  * or framework linked against the library binds to it; NCCL is unversioned),
  * and its real function is that version's definition in the loaded object
  * whose SONAME is the library's (dlopen(RTLD_NOLOAD) finds RTLD_LOCAL loads
  * too), resolved on first use and whenever it was not loaded yet.  dlsym
- * hands the hook out for the library's own definition (dc_lib_dlsym: JAX/XLA
+ * hands the hook out for the library's own definition (dc_lib_dlsym, asked
+ * by the door, preload/door.c: JAX/XLA
  * dlopen the libraries RTLD_LOCAL and ask dlsym(handle, name)); a lookup
  * whose scope lacks the library gets NULL, as without devcheck.
  *
@@ -33,7 +34,7 @@
  * held for the check only -- the library's own launches and allocations
  * inside the real call are seen as before. */
 #include "preload/preload.h"
-#include "preload/yield.h"
+#include "preload/hooks_lib.h"
 
 #include <cublas_api.h>
 #include <cublasLt.h>
@@ -150,15 +151,6 @@ static void lib_missing(const char *name)
 
 /* --- dlsym ------------------------------------------------------------------ */
 
-extern void *(*dc_real_dlsym)(void *, const char *);    /* interpose.c */
-
-DC_NO_SANITIZE static int same_name(const char *a, const char *b)
-{
-    while (*a && *a == *b)
-        a++, b++;
-    return *a == *b;
-}
-
 DC_NO_SANITIZE int dc_lib_dlsym(void *handle, const char *name, void **answer)
 {
     /* the libraries' names: cu<lower case> (cublas, cufft, cudnn; the
@@ -167,7 +159,7 @@ DC_NO_SANITIZE int dc_lib_dlsym(void *handle, const char *name, void **answer)
                    (name[0] == 'n' && name[1] == 'c' && name[2] == 'c' && name[3] == 'l')))
         return 0;
     int i = 0;
-    while (i < FN_COUNT && !(fn_table[i].wrapper[0] && same_name(fn_table[i].name, name)))
+    while (i < FN_COUNT && !(fn_table[i].wrapper[0] && dc_same_name(fn_table[i].name, name)))
         i++;
     void *(*real_dlsym)(void *, const char *) = __atomic_load_n(&dc_real_dlsym, __ATOMIC_ACQUIRE);
     if (i == FN_COUNT || handle == RTLD_NEXT || dc_guard || !real_dlsym)
@@ -233,19 +225,18 @@ static inline void lib_end(int ok)
 }
 
 /* A hook's body: body_<name>(lib_v, params...), inlined into its entries. */
-#define LIB_UNPAREN(...) __VA_ARGS__
 #define LIB_BODY(ret, name, params)                                                 \
-    static inline __attribute__((always_inline)) ret body_##name(int lib_v, LIB_UNPAREN params)
+    static inline __attribute__((always_inline)) ret body_##name(int lib_v, DC_UNPAREN params)
 /* Its entries: `name` (the table's version, exported as name@@version by
  * .symver, end of file) and lib_old_<name> (name@<DC_LIBOLD's node> where
  * the library has one; a local function nobody calls where it has none;
  * without attr: CUFFTAPI is a visibility, calling conventions are empty
  * on Linux). */
 #define LIB_ENTRIES(ret, attr, name, params, args)                                  \
-    DC_EXPORT ret attr name params { return body_##name(0, LIB_UNPAREN args); }     \
+    DC_EXPORT ret attr name params { return body_##name(0, DC_UNPAREN args); }     \
     __attribute__((used)) static ret lib_old_##name params                           \
     {                                                                               \
-        return body_##name(1, LIB_UNPAREN args);                                    \
+        return body_##name(1, DC_UNPAREN args);                                    \
     }
 
 /* A checked entry point: `ret attr name params`, forwarding `args`.
@@ -260,7 +251,7 @@ static inline void lib_end(int ok)
         if (!real)                                                                  \
             return lib_missing(#name), (fail);                                      \
         if (lib_begin(lib_v)) {                                                     \
-            LIB_UNPAREN check;                                                      \
+            DC_UNPAREN check;                                                      \
             lib_checked();                                                          \
         }                                                                           \
         ret r = real args;                                                          \
@@ -1068,7 +1059,7 @@ SOLVER_HOOK(cusolverDnXgesvd,
 /* --- symbol versions ---------------------------------------------------------------- */
 
 /* Each hook of a versioned library is exported as name@@<its version>
- * (DC_SYMVER_AS, preload.h); NCCL's are unversioned (exports.map.in lists
+ * (DC_SYMVER_AS, preload/export.h); NCCL's are unversioned (exports.map.in lists
  * them).  A library's older version: an assembler macro per library,
  * dc_old_<id> name, exports lib_old_<name> as name@<DC_LIBOLD's node> the
  * same way (an alias label dc_libold_<name>; DC_SYMVER_AS cannot be used
