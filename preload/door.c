@@ -62,6 +62,51 @@ DC_NO_SANITIZE static const struct drv_subst *hooked_entry(const char *name)
     return NULL;
 }
 
+/* Library entry points handed out by dlsym (hooks_lib.h: JAX/XLA dlopen the
+ * libraries RTLD_LOCAL and ask dlsym(handle, name)): 1 when `name` is one
+ * devcheck hooks, with *answer what dlsym(handle, name) returns -- the
+ * wrapper of the version the lookup found when it found the library's own
+ * definition that devcheck binds, the lookup's own answer otherwise, NULL
+ * when the library is not in the lookup's scope (as without devcheck); 0 for
+ * any other name, and for handle RTLD_NEXT (the caller's own lookup
+ * decides). */
+static const struct lib_subst {
+    const char *name;
+    void *wrapper[2];           /* our entries, by version (lib_v); NULL for one devcheck only calls */
+} lib_table[FN_COUNT] = {
+#define DC_LIBFN(id, name) [FN_##name] = { #name, { (void *)&dc_lib_entry_##name, (void *)&dc_lib_old_##name } },
+#define DC_LIBAUX(id, name) [FN_##name] = { #name, { NULL, NULL } },
+#include "preload/hooks_lib.def"
+};
+
+DC_NO_SANITIZE static int lib_dlsym(void *handle, const char *name, void **answer)
+{
+    /* the libraries' names: cu<lower case> (cublas, cufft, cudnn; the
+     * driver's are cu<upper case>), nccl */
+    if (!name || !((name[0] == 'c' && name[1] == 'u' && name[2] >= 'a' && name[2] <= 'z') ||
+                   (name[0] == 'n' && name[1] == 'c' && name[2] == 'c' && name[3] == 'l')))
+        return 0;
+    int i = 0;
+    while (i < FN_COUNT && !(lib_table[i].wrapper[0] && dc_same_name(lib_table[i].name, name)))
+        i++;
+    void *(*real_dlsym)(void *, const char *) = __atomic_load_n(&dc_real_dlsym, __ATOMIC_ACQUIRE);
+    if (i == FN_COUNT || handle == RTLD_NEXT || dc_guard || !real_dlsym)
+        return 0;
+    dc_guard++;
+    void *p = real_dlsym(handle, name);
+    if (p == lib_table[i].wrapper[0])   /* the lookup reached our export: the scope after us decides */
+        p = real_dlsym(RTLD_NEXT, name);
+    dc_guard--;
+    /* the entry of the version the lookup found */
+    for (int v = 0; p && v < 2; v++)
+        if (p == DC_LIB_REAL_SLOT(v, i, lib_table[i].name)) {
+            p = lib_table[i].wrapper[v];
+            break;
+        }
+    *answer = p;
+    return 1;
+}
+
 /* An NVRTC entry point looked up by the program (cuda-bindings through
  * cuda-pathfinder, CuPy): our wrapper (preload/hooks_nvrtc.c), or NULL. */
 DC_NO_SANITIZE static void *nvrtc_subst(void *handle, const char *name)
@@ -85,7 +130,7 @@ DC_NO_SANITIZE void *dc_dlsym_subst(void *handle, const char *name)
     if (!__atomic_load_n(&dc_real_dlsym, __ATOMIC_ACQUIRE))
         dc_bind_dlsym();
     void *lib;
-    if (dc_lib_dlsym(handle, name, &lib)) {     /* a library entry point (hooks_lib.h) */
+    if (lib_dlsym(handle, name, &lib)) {        /* a library entry point */
         dc_start_if_cuda_loaded();
         return lib ? lib : DC_DLSYM_NULL;
     }
