@@ -13,9 +13,13 @@
  * names up (cuda-bindings through cuda-pathfinder, CuPy) gets them from the
  * dlsym door (dc_nvrtc_substitute, preload/door.c), which records the real
  * function it found.  The real function: the recorded one, else the entry's
- * version after libdevcheck.so in the global scope, else the other
- * version's, else any definition there (preload/resolve.h).  No NVRTC in
- * the process: these are never called and cost nothing. */
+ * version in the loaded libnvrtc of that version (by SONAME and symbol
+ * version: RTLD_LOCAL loads included, preload/resolve.h), else the other
+ * version's, else any definition after libdevcheck.so in the global scope
+ * (dlvsym(RTLD_NEXT) alone misses a libnvrtc that arrived as the dependency
+ * of an object loaded RTLD_LOCAL: every NVRTC call of such a library would
+ * fail).  No NVRTC in the process: these are never called and cost
+ * nothing. */
 #include <nvrtc.h>
 #include "core/core.h"
 #include "preload/hooks_nvrtc.h"
@@ -38,7 +42,7 @@ static void *const wrapper[N_HOOKS] = {
 #include "preload/hooks.def"
 };
 /* What the program's dlsym found for each name (the latest), and what the
- * global scope gave, per version. */
+ * loaded objects gave, per version. */
 static void *recorded[N_HOOKS];
 enum { V13 = 0, V12, NV };
 static const char *const version[NV] = { "libnvrtc.so.13", "libnvrtc.so.12" };
@@ -52,9 +56,9 @@ static void *real_function(int which, int v)
     p = __atomic_load_n(&next[which][v], __ATOMIC_ACQUIRE);
     if (p)
         return p;
-    p = dc_next_versioned(hook_name[which], version[v]);
+    p = dc_resolve_lib(version[v], hook_name[which], version[v]);
     if (!p)
-        p = dc_next_versioned(hook_name[which], version[!v]);
+        p = dc_resolve_lib(version[!v], hook_name[which], version[!v]);
     if (!p)
         p = dc_next_symbol(hook_name[which]);
     if (p == wrapper[which])
