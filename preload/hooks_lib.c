@@ -1,7 +1,7 @@
 /* hooks_lib: what the library hooks share (preload/hooks_lib.h has the
- * contract and the hooks' shape): their real functions, by version, found
- * by the resolver; the one-line notice of a missing one; the check of the
- * outermost call and the device a handle's calls run on.  The hooks
+ * contract, the hooks' shape and the check of the outermost call, inline):
+ * their real functions, by version, found by the resolver; the one-line
+ * notice of a missing one; the check's per-thread frame.  The hooks
  * themselves are one file per library (hooks_cublas.c, hooks_cublaslt.c,
  * hooks_nccl.c, hooks_cufft.c, hooks_cudnn.c, hooks_cusolver.c). */
 #include "preload/hooks_lib.h"
@@ -68,27 +68,3 @@ void dc_lib_missing(const char *name)
 __thread int dc_lib_cur __attribute__((tls_model("initial-exec")));
 __thread int dc_lib_depth __attribute__((tls_model("initial-exec")));
 __thread struct dc_libsync *dc_lib_pending __attribute__((tls_model("initial-exec")));
-
-void dc_lib_check(const char *api, int device, uintptr_t stream, const struct dc_lib_arg *a, unsigned n)
-{
-    dc_check_libcall(api, device, stream, a, n);
-    dc_lib_pending = dc_libcall_sync_begin(api, device, stream, a, n);
-    dc_libcall_active = 1;
-}
-
-/* --- handles ------------------------------------------------------------------ */
-
-int dc_lib_handle_device(int kind, uintptr_t h, int got, cudaStream_t s, uintptr_t *stream)
-{
-    *stream = 0;
-    if (got && s) {
-        *stream = P(s);
-        int d = dc_stream_device((CUstream)s);
-        if (d >= 0)
-            return d;
-    }
-    uint64_t v;
-    if (dc_libh_get(kind, h, &v))
-        return (int)v;
-    return dc_current_device();
-}

@@ -141,8 +141,16 @@ static inline void lib_checked(void) { dc_leave(); }
 
 /* The check of the outermost call (guard held): its arguments, then what
  * sync=1 needs after it; the kernels it launches are its own
- * (dc_libcall_active) until lib_end. */
-void dc_lib_check(const char *api, int device, uintptr_t stream, const struct dc_lib_arg *a, unsigned n);
+ * (dc_libcall_active) until lib_end.  Inline, as the handle's device below:
+ * each library's check makes it its own (cublasSgemm_v2 -35 instructions
+ * beside an out-of-line call, bench/libcalls.sh). */
+static inline void dc_lib_check(const char *api, int device, uintptr_t stream, const struct dc_lib_arg *a,
+                                unsigned n)
+{
+    dc_check_libcall(api, device, stream, a, n);
+    dc_lib_pending = dc_libcall_sync_begin(api, device, stream, a, n);
+    dc_libcall_active = 1;
+}
 
 /* After the real call (ok: it returned success). */
 static inline void lib_end(int ok)
@@ -164,7 +172,20 @@ static inline void lib_end(int ok)
 /* The device the calls of handle h (of kind DC_LIBH_*) run on: its stream s
  * (got: the library's getter answered), else (the default stream) the
  * device current when it was made, else the current one.  *stream: s. */
-int dc_lib_handle_device(int kind, uintptr_t h, int got, cudaStream_t s, uintptr_t *stream);
+static inline int dc_lib_handle_device(int kind, uintptr_t h, int got, cudaStream_t s, uintptr_t *stream)
+{
+    *stream = 0;
+    if (got && s) {
+        *stream = (uintptr_t)s;
+        int d = dc_stream_device((CUstream)s);
+        if (d >= 0)
+            return d;
+    }
+    uint64_t v;
+    if (dc_libh_get(kind, h, &v))
+        return (int)v;
+    return dc_current_device();
+}
 
 /* --- a hook's shape ------------------------------------------------------------ */
 
