@@ -33,13 +33,15 @@
  * name@libcudart.so.12 and name@libcudart.so.11.0 (DC_RT_SYMVER, set in the
  * translation unit that defines them).  An entry of a version the hook is
  * not exported under stays a local function nobody calls. */
-#define DC_RT_ENTRIES(name, params, args)                                                 \
-    DC_EXPORT cudaError_t CUDARTAPI name params { return body_##name(DC_RT13, DC_UNPAREN args); } \
-    __attribute__((used)) static cudaError_t CUDARTAPI rt12_##name params                 \
+#define DC_RT_ENTRIES(name, params, args) DC_RT_ENTRIES_OF(cudaError_t, name, params, args)
+/* The same for a hook returning `ret` (nvcc's registration calls). */
+#define DC_RT_ENTRIES_OF(ret, name, params, args)                                         \
+    DC_EXPORT ret CUDARTAPI name params { return body_##name(DC_RT13, DC_UNPAREN args); } \
+    __attribute__((used)) static ret CUDARTAPI rt12_##name params                         \
     {                                                                                     \
         return body_##name(DC_RT12, DC_UNPAREN args);                                     \
     }                                                                                     \
-    __attribute__((used)) static cudaError_t CUDARTAPI rt11_##name params                 \
+    __attribute__((used)) static ret CUDARTAPI rt11_##name params                         \
     {                                                                                     \
         return body_##name(DC_RT11, DC_UNPAREN args);                                     \
     }

@@ -92,17 +92,6 @@ DC_RT_ENTRIES(cudaSetDevice, (int device), (device))
  * kernel names to the core (which keeps them for its image reader,
  * core/kernel/images.c) without starting devcheck and without calling CUDA. */
 
-#define REG_ENTRIES(ret, name, params, args)                                              \
-    DC_EXPORT ret CUDARTAPI name params { return body_##name(DC_RT13, DC_UNPAREN args); } \
-    __attribute__((used)) static ret CUDARTAPI rt12_##name params                         \
-    {                                                                                     \
-        return body_##name(DC_RT12, DC_UNPAREN args);                                     \
-    }                                                                                     \
-    __attribute__((used)) static ret CUDARTAPI rt11_##name params                         \
-    {                                                                                     \
-        return body_##name(DC_RT11, DC_UNPAREN args);                                     \
-    }
-
 static inline __attribute__((always_inline)) void **body___cudaRegisterFatBinary(int rt, void *fatCubin)
 {
     __typeof__(dc_real___cudaRegisterFatBinary[0]) real = DC_RT_REAL(rt, __cudaRegisterFatBinary);
@@ -111,7 +100,7 @@ static inline __attribute__((always_inline)) void **body___cudaRegisterFatBinary
         dc_image_fatbin_registered(h, fatCubin);
     return h;
 }
-REG_ENTRIES(void **, __cudaRegisterFatBinary, (void *fatCubin), (fatCubin))
+DC_RT_ENTRIES_OF(void **, __cudaRegisterFatBinary, (void *fatCubin), (fatCubin))
 
 /* Returns 0 so that each entry is a plain tail of its body. */
 static inline __attribute__((always_inline)) int body___cudaRegisterFunction(
