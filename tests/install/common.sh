@@ -23,7 +23,7 @@ restore_build() {
 }
 
 # flag_names: every key of core/base/flags.def.
-flag_names() { sed -n 's/^DC_FLAG([^,]*,[^,]*, *\([a-z_0-9]*\) *,.*/\1/p' "$ROOT/core/flags.def"; }
+flag_names() { sed -n 's/^DC_FLAG([^,]*,[^,]*, *\([a-z_0-9]*\) *,.*/\1/p' "$ROOT/core/base/flags.def"; }
 
 # expect_man PAGE: the page lists every option of core/base/flags.def with its
 # command-line spelling, as many as `devcheck --help` (DEVCHECK) prints.
