@@ -22,7 +22,7 @@
  *  - Nothing here fails the program: an event devcheck cannot record (no
  *    memory, a full table) is dropped.
  * Needs only the plain toolkit headers (cupti.h may not be combined with
- * preload.h's __CUDA_API_VERSION_INTERNAL). */
+ * preload/bind.h's __CUDA_API_VERSION_INTERNAL). */
 #ifndef DEVCHECK_CORE_H
 #define DEVCHECK_CORE_H
 /* The rooms, from the ground up; each uses only those before it. */

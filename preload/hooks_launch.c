@@ -25,7 +25,6 @@
             return DC_REAL(name, DC_UNPAREN args);                                       \
         return checked_##name args;                                                      \
     }
-#define DC_UNPAREN(...) __VA_ARGS__
 
 #define LAUNCH_KERNEL(name)                                                              \
     static __attribute__((noinline)) CUresult checked_##name DRIVER_LAUNCH_PARAMS        \

@@ -30,7 +30,6 @@
  * on unchanged in the same register: the real function sees the bits its
  * caller passed.  The other four are pointer- and integer-sized scalars. */
 #include "preload/preload.h"
-#include "core/owner/blocks.h"
 #include "report/stack.h"
 
 #define C10_REPORT "_ZN3c1027reportMemoryUsageToProfilerEPvlmmNS_6DeviceE"

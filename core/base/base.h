@@ -93,6 +93,7 @@ void *dc_driver_symbol(void);
 int dc_driver_version(void);                 /* CUDA_VERSION of the bound driver (13000), 0 unknown */
 int dc_current_device(void);                 /* device of the current context, -1 */
 int dc_ctx_device(CUcontext ctx);            /* device of ctx (NULL: current), -1 */
+int dc_stream_device(CUstream s);            /* device of the stream's context, -1 */
 /* A call that may change a thread's current context or the runtime's current
  * device returned (cudaSetDevice, cuCtxSetCurrent, push, pop, create,
  * destroy, primary release or reset; called whether devcheck is on or not):

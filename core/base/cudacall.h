@@ -74,7 +74,6 @@ void dc_ctx_gone_changed(void);
 const struct dc_process_queries *dc_process_queries(void);
 
 /* --- queries ------------------------------------------------------------------- */
-int dc_stream_device(CUstream s);            /* device of the stream's context, -1 */
 int dc_pageable_ok(int device);              /* cached CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS */
 int dc_ptr_device(CUdeviceptr p);            /* CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL, -1 */
 /* The driver's name for r ("CUDA_ERROR_ILLEGAL_ADDRESS"), "CUDA error" if none. */

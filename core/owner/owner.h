@@ -9,6 +9,7 @@
 #include "core/base/base.h"
 #include "core/owner/registry.h"
 #include "core/owner/ptrinfo.h"
+#include "core/owner/blocks.h"      /* a caching allocator's blocks (preload/hooks_torch.c) */
 
 #pragma GCC visibility push(hidden)
 

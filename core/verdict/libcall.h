@@ -1,5 +1,5 @@
 /* libcall: library calls checked at their API (issue 26).  The interposer's
- * library hooks (preload/hooks_lib.c) describe a call of cuBLAS, cuBLASLt,
+ * library hooks (preload/hooks_lib.h) describe a call of cuBLAS, cuBLASLt,
  * NCCL, cuFFT, cuDNN or cuSOLVER as the device it runs on and its
  * device-pointer arguments, by their header names; the core checks each
  * argument as a pointer parameter of a kernel launched on that device

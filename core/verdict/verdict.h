@@ -8,6 +8,7 @@
 #include <cuda.h>
 #include "core/base/base.h"
 #include "core/verdict/launch.h"
+#include "core/verdict/libcall.h"   /* library calls checked at their API (preload/hooks_lib.h) */
 
 #pragma GCC visibility push(hidden)
 
