@@ -11,10 +11,13 @@
 LA_BUILD := $(BUILD)/tests/libapi
 LA_LIB   := $(LA_BUILD)/lib
 LA_LIB12 := $(LA_BUILD)/lib12
-LA_STANDINS := $(LA_LIB)/libcublasLt.so.13 $(LA_LIB)/libcublas.so.13 $(LA_LIB)/libnccl.so.2 $(LA_LIB)/libcufft.so.12 \
+LA_STANDINS := $(LA_LIB)/libcublasLt.so.13 $(LA_LIB)/libcublas.so.13 $(LA_LIB)/libcufft.so.12 \
                $(LA_LIB)/libcudnn.so.9 $(LA_LIB)/libcudnn_adv.so.9 $(LA_LIB)/libcusolver.so.12 \
                $(LA_LIB12)/libcublasLt.so.12 $(LA_LIB12)/libcublas.so.12 $(LA_LIB12)/libcufft.so.11 \
                $(LA_LIB12)/libcusolver.so.11
+# the sim's own libraries (sim/libs/), which replaced their stand-ins: the
+# programs find them on the sim's LD_LIBRARY_PATH (tests/lib.sh's on_sim)
+LA_SIMLIBS := $(SIM_BUILD)/libnccl.so.2
 LA_PROGS := $(foreach p,blas lt nccl fft dnn solver blas12 lt12 fft12 solver12,$(LA_BUILD)/$(p)_plt $(LA_BUILD)/$(p)_dlopen) \
             $(LA_BUILD)/both_prog
 ALL += $(LA_STANDINS) $(LA_PROGS)
@@ -56,10 +59,6 @@ $(LA_LIB)/libcublas.so.13: tests/libapi/standin_cublas.c $(LA_BUILD)/standin_ker
 	$(CC) $(LA_SOFLAGS) -Wl,-soname,libcublas.so.13 -Wl,--version-script=$(LA_BUILD)/cublas.map -o $@ $< \
 	    $(LA_BUILD)/standin_kernel.o $(ALL_LDFLAGS) -L$(LA_LIB) -l:libcublasLt.so.13 -Wl,-rpath,'$$ORIGIN' \
 	    $(LA_CUDART) -lstdc++
-$(LA_LIB)/libnccl.so.2: tests/libapi/standin_nccl.c
-	@mkdir -p $(@D)
-	$(CC) $(LA_SOFLAGS) -Wl,-soname,libnccl.so.2 -o $@ $< $(ALL_LDFLAGS) $(LA_CUDART)
-
 $(LA_LIB)/libcufft.so.12: tests/libapi/standin_cufft.c $(LA_BUILD)/cufft.map
 	@mkdir -p $(@D)
 	$(CC) $(LA_SOFLAGS) -Wl,-soname,libcufft.so.12 -Wl,--version-script=$(LA_BUILD)/cufft.map -o $@ $< $(ALL_LDFLAGS)
@@ -102,10 +101,10 @@ LA_SONAME_nccl := libnccl.so.2
 LA_SONAME_fft  := libcufft.so.12
 LA_SONAME_dnn  := libcudnn.so.9
 LA_SONAME_solver := libcusolver.so.12
-$(LA_BUILD)/%_plt: tests/libapi/%_prog.c tests/libapi/bind.h $(LA_STANDINS)
-	$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS) -L$(LA_LIB) -l:$(LA_SONAME_$*) -Wl,-rpath,'$$ORIGIN/lib' \
+$(LA_BUILD)/%_plt: tests/libapi/%_prog.c tests/libapi/bind.h $(LA_STANDINS) $(LA_SIMLIBS)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS) -L$(LA_LIB) -L$(SIM_BUILD) -l:$(LA_SONAME_$*) -Wl,-rpath,'$$ORIGIN/lib' \
 	    -Wl,-rpath-link=$(LA_LIB) $(LA_CUDART) -ldl
-$(LA_BUILD)/%_dlopen: tests/libapi/%_prog.c tests/libapi/bind.h $(LA_STANDINS)
+$(LA_BUILD)/%_dlopen: tests/libapi/%_prog.c tests/libapi/bind.h $(LA_STANDINS) $(LA_SIMLIBS)
 	$(CC) $(ALL_CFLAGS) -DBIND_DLOPEN -o $@ $< $(ALL_LDFLAGS) -Wl,-rpath,'$$ORIGIN/lib' $(LA_CUDART) -ldl
 # CUDA 12's: the same programs, bound to lib12's libraries (bind.h's LIBAPI_SONAME)
 LA_SONAME12_blas := libcublas.so.12
