@@ -66,14 +66,22 @@ need_pyenv() {
     export TRITON_DEFAULT_FP_FUSION=1 PYTHONDONTWRITEBYTECODE=1
     export DEVCHECK_CLIENT_TWINS="$BUILD/tests/clients/libclient_twins.so"
 }
-# on_sim_rt CMD...: on_sim with the sim's libcudart.so.13 preloaded, so a
-# program carrying NVIDIA's runtime (PyTorch's wheel) uses the sim's.
+# sim_preload: the sim's libcudart.so.13 and NVIDIA libraries (the files
+# $SIM_DIR/preload.list names, sim/libs/README.md), space-separated, as
+# `devcheck --sim` preloads them.
+sim_preload() {
+    printf '%s' "$SIM_DIR/libcudart.so.13"
+    [ -r "$SIM_DIR/preload.list" ] || return 0
+    while read -r l; do [ -n "$l" ] && printf ' %s' "$SIM_DIR/$l"; done <"$SIM_DIR/preload.list"
+}
+# on_sim_rt CMD...: on_sim with the sim's runtime and libraries preloaded,
+# so a program carrying NVIDIA's (PyTorch's wheels) uses the sim's.
 on_sim_rt() {
     env LD_LIBRARY_PATH="$SIM_DIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
-        LD_PRELOAD="${SAN_PRELOAD:+$SAN_PRELOAD }$SIM_DIR/libcudart.so.13" "$@"
+        LD_PRELOAD="${SAN_PRELOAD:+$SAN_PRELOAD }$(sim_preload)" "$@"
 }
-# under_devcheck_rt CMD...: under_devcheck, the sim's runtime preloaded after libdevcheck.so.
+# under_devcheck_rt CMD...: under_devcheck, the sim's runtime and libraries preloaded after libdevcheck.so.
 under_devcheck_rt() {
     env LD_LIBRARY_PATH="$SIM_DIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
-        LD_PRELOAD="${SAN_PRELOAD:+$SAN_PRELOAD }$DEVCHECK_LIB $SIM_DIR/libcudart.so.13" "$@"
+        LD_PRELOAD="${SAN_PRELOAD:+$SAN_PRELOAD }$DEVCHECK_LIB $(sim_preload)" "$@"
 }

@@ -9,10 +9,13 @@
  * occurrence of a key wins).  LD_PRELOAD gets libdevcheck.so, found relative
  * to this executable (home_path).  With no loadable libcuda.so.1 (or with
  * --sim N) the program runs on the simulated GPUs, with the sim's
- * libcudart.so.13 preloaded after libdevcheck.so: a program that finds
- * NVIDIA's libcudart.so.13 through an RPATH (PyTorch's wheels), which beats
- * LD_LIBRARY_PATH, then gets the sim's, since the loader reuses a library
- * already loaded under the same soname.
+ * libcudart.so.13 preloaded after libdevcheck.so, and after it the sim's
+ * NVIDIA libraries (cuBLAS, ...: the file names in the sim directory's
+ * preload.list, sim/libs/README.md): a program that finds NVIDIA's
+ * libcudart.so.13 or libcublas.so.13 through an RPATH (PyTorch's wheels),
+ * which beats LD_LIBRARY_PATH, then gets the sim's, since the loader reuses
+ * a library already loaded under the same soname (and so does a
+ * dlopen("libcublas.so.13", RTLD_LOCAL), as JAX opens them).
  *
  * The process tree: the wrapper is the program's parent (fork + exec) and a
  * child subreaper, so every descendant that outlives its parent is still
@@ -755,6 +758,39 @@ static int replay_main(int argc, char **argv)
     return status;
 }
 
+/* "rt lib1 lib2 ...": the sim's runtime, then each library that sim's
+ * preload.list names (one file name a line, in the build's order) and
+ * that is there; malloc'ed. */
+static char *sim_preloads(const char *sim, const char *rt)
+{
+    char list[PATH_MAX], line[256], path[PATH_MAX];
+    size_t len = strlen(rt), cap = len + 1;
+    char *out = malloc(cap);
+    if (!out)
+        die(127, "devcheck: out of memory%s%s", "", "");
+    memcpy(out, rt, len + 1);
+    join(list, sizeof list, sim, "/preload.list");
+    FILE *f = fopen(list, "r");
+    while (f && fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\r\n")] = 0;
+        if (!*line || strpbrk(line, "/ \t:") || snprintf(path, sizeof path, "%s/%s", sim, line) >= (int)sizeof path ||
+            access(path, R_OK) != 0)
+            continue;
+        size_t n = strlen(path);
+        char *grown = realloc(out, cap + n + 1);
+        if (!grown)
+            die(127, "devcheck: out of memory%s%s", "", "");
+        out = grown;
+        out[len] = ' ';
+        memcpy(out + len + 1, path, n + 1);
+        len += n + 1;
+        cap += n + 1;
+    }
+    if (f)
+        fclose(f);
+    return out;
+}
+
 /* Puts dir first in the colon-separated list of environment variable name. */
 static void prepend_path(const char *name, const char *dir)
 {
@@ -819,6 +855,7 @@ int main(int argc, char **argv)
     }
 
     char dir[PATH_MAX], lib[PATH_MAX], sim[PATH_MAX], buf[PATH_MAX], simrt[PATH_MAX] = "";
+    char *simpre = NULL;
     if (self_dir(dir, sizeof dir) != 0)
         die(127, "devcheck: cannot locate the devcheck executable%s%s", "", "");
     home_path(buf, sizeof buf, dir, "/../lib/devcheck/libdevcheck.so", "/../lib/libdevcheck.so");
@@ -879,6 +916,7 @@ int main(int argc, char **argv)
         set_env("SIMCUDA_DEVICES", ndev);
         prepend_path("LD_LIBRARY_PATH", sim);
         join(simrt, sizeof simrt, sim, "/libcudart.so.13");
+        simpre = sim_preloads(sim, simrt);
         if (force)
             fprintf(stderr, "devcheck: running on %s simulated GPUs (%s, its libcudart.so.13 preloaded)\n", ndev,
                     display_path(sim));
@@ -887,18 +925,21 @@ int main(int argc, char **argv)
                     "preloaded)\n", ndev, display_path(sim));
     }
 
-    /* LD_PRELOAD: [sanitizer runtime] libdevcheck.so [the sim's runtime]
-     * [what was there]. */
+    /* LD_PRELOAD: [sanitizer runtime] libdevcheck.so [the sim's runtime and
+     * libraries] [what was there].  libdevcheck.so comes before the sim's
+     * libraries, so its library hooks are found first, as before NVIDIA's. */
     char san[PATH_MAX] = "";
     dl_iterate_phdr(find_san, san);
     const char *pre = getenv("LD_PRELOAD");
-    char *preload = malloc(strlen(san) + strlen(lib) + strlen(simrt) + (pre ? strlen(pre) : 0) + 4);
+    const char *simp = simpre ? simpre : "";
+    char *preload = malloc(strlen(san) + strlen(lib) + strlen(simp) + (pre ? strlen(pre) : 0) + 4);
     if (!preload)
         die(127, "devcheck: out of memory%s%s", "", "");
-    sprintf(preload, "%s%s%s%s%s%s%s", san, *san ? " " : "", lib, *simrt ? " " : "", simrt,
+    sprintf(preload, "%s%s%s%s%s%s%s", san, *san ? " " : "", lib, *simp ? " " : "", simp,
             pre && *pre ? " " : "", pre && *pre ? pre : "");
     set_env("LD_PRELOAD", preload);
     free(preload);
+    free(simpre);
     warn_if_secure(prog[0]);
 
     framework_env(dir, lib);

@@ -5,3 +5,4 @@
 -include sim/tests/cupti_tests.mk
 -include sim/tests/fidelity_tests.mk
 -include sim/tests/nvml_tests.mk
+-include sim/tests/libs_tests.mk

@@ -1,0 +1,82 @@
+/* What every NVIDIA library of the sim shares (sim/libs/README.md): the
+ * driver, reached as NVIDIA's libraries reach it (dlopen("libcuda.so.1"),
+ * then cuGetProcAddress_v2 for each entry point: whatever the process put in
+ * front of the driver sees their calls), the library's own code image
+ * (kernels compiled by nvcc, embedded in the library, loaded with
+ * cuLibraryLoadData the first time a kernel is needed) and one-line notes.
+ *
+ * A library computes by launching its kernels through the sim driver:
+ * each kernel's host twin (simcuda_twin_<kernel>, exported by the library)
+ * does the work on the host-mapped device memory, so the sim's fault model
+ * decides every access exactly as for a program's own kernel, and devcheck
+ * and CUPTI see real launches.
+ *
+ * Linked into each library (hidden symbols: each library has its own copy
+ * of the state below). */
+#ifndef SIM_LIBS_SIMLIB_H
+#define SIM_LIBS_SIMLIB_H
+
+#include <cuda.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stddef.h>
+
+#define SIMLIB_HIDDEN __attribute__((visibility("hidden")))
+#define SIMLIB_EXPORT __attribute__((visibility("default")))
+
+/* The driver entry points the libraries use.  Each member has the type of
+ * cuda.h's declaration (a _v2 name where cuda.h maps the name to it); its
+ * cuGetProcAddress name is the base name, as NVIDIA's runtime asks. */
+#define SIMLIB_DRIVER(X)                                                              \
+    X(cuInit) X(cuGetErrorName) X(cuDeviceGetCount) X(cuDevicePrimaryCtxRetain)       \
+    X(cuCtxGetCurrent) X(cuCtxSetCurrent) X(cuCtxGetDevice) X(cuCtxSynchronize)       \
+    X(cuStreamGetCtx) X(cuStreamSynchronize) X(cuLibraryLoadData) X(cuLibraryUnload)  \
+    X(cuLibraryGetKernel) X(cuLaunchKernel) X(cuMemAlloc) X(cuMemFree) X(cuMemcpyDtoH) \
+    X(cuMemcpyHtoD) X(cuMemsetD8) X(cuPointerGetAttribute)
+
+#define SIMLIB_DRV_MEMBER(n) __typeof__(&n) n;
+struct simlib_driver {
+    SIMLIB_DRIVER(SIMLIB_DRV_MEMBER)
+};
+#undef SIMLIB_DRV_MEMBER
+
+/* The driver's entry points, valid once simlib_driver() returned 0. */
+extern struct simlib_driver simlib_drv SIMLIB_HIDDEN;
+
+/* Binds the driver once (thread-safe).  0 when every entry point was
+ * found; otherwise -1, after one line on stderr naming lib and what is
+ * missing (no libcuda.so.1, an entry point the driver lacks). */
+int simlib_driver(const char *lib) SIMLIB_HIDDEN;
+
+/* A library's code image: `data` is the fatbin that libs.mk embeds from
+ * <dir>/<stem>.cu (symbol <stem>_image), loaded once, context-independent
+ * (cuLibraryLoadData), the first time one of its kernels is asked for. */
+struct simlib_image {
+    const unsigned char *data;
+    const char *lib;                /* the library's soname, for notes */
+    pthread_once_t once;
+    CUresult status;
+    CUlibrary handle;
+};
+#define SIMLIB_IMAGE_INIT(data, lib) { (data), (lib), PTHREAD_ONCE_INIT, CUDA_SUCCESS, NULL }
+
+/* The kernel `name` (the image's extern "C" name) of img, in *k: what
+ * cuLibraryLoadData / cuLibraryGetKernel returned. */
+CUresult simlib_kernel(struct simlib_image *img, const char *name, CUkernel *k) SIMLIB_HIDDEN;
+
+/* Launches kernel `name` of img over `threads` threads (blocks of 256;
+ * kernels loop grid-stride, so any count is covered) into `stream` (NULL:
+ * the current context's default stream), params as cuLaunchKernel takes
+ * them.  A launch into a capturing stream is captured, as any launch. */
+CUresult simlib_launch(struct simlib_image *img, const char *name, unsigned long long threads, CUstream stream,
+                       void **params) SIMLIB_HIDDEN;
+
+/* The device of the calling thread's current context, making device 0's
+ * primary context current when there is none (as NVIDIA's runtime, static
+ * in its libraries, does on first use).  -1 when the driver has no device. */
+int simlib_current_device(void) SIMLIB_HIDDEN;
+
+/* One line on stderr, once per flag: "simcuda: <lib>: <text>\n".  A
+ * single write(2); no allocation beyond the stack. */
+void simlib_note_once(atomic_flag *said, const char *lib, const char *text) SIMLIB_HIDDEN;
+#endif
