@@ -119,8 +119,8 @@ if src == "nccl_prog.c" and kind == "device_mismatch":
     # judges rank 1's kernel there on its own and warns about the same
     # recvbuff (a library kernel's words are weak evidence; NCCL's kernels
     # carry the buffers in their by-value arguments alike).
-    want.append(("device_mismatch", "warning", None, None, int(dev), "cudaLaunchKernel", int(owner), int(aline),
-                 "ncclSimGet(unsigned char*, unsigned long, SimWork)", 1, "reported", ""))
+    want.append(("device_mismatch", "warning", None, None, int(dev), "cuLaunchKernel", int(owner), int(aline),
+                 "ncclSimGet", 1, "reported", ""))
 bad = []
 if got != want:
     bad.append("findings: got %r, want %r" % (got, want))

@@ -31,8 +31,10 @@
  * 2.30.7's sources (github.com/NVIDIA/nccl, src/init.cc, src/collectives.cc,
  * src/enqueue.cc, src/group.cc, src/misc/argcheck.cc). */
 #include "simnccl.h"
+#include "simlib.h"
 
-#include <cuda_runtime_api.h>
+#include <cuda_runtime_api.h>     /* cudaStream_t, nccl.h's */
+#include <dlfcn.h>
 #include <nvtx3/nvToolsExt.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -53,6 +55,86 @@
 /* The version of torch's nvidia-nccl-cu13 wheel (2.30.7); the toolkit's
  * nccl.h, which the sim is built against, is 2.28's. */
 #define SIM_NCCL_VERSION 23007
+
+/* ------------------------------------------------------------------ */
+/* The driver, as NVIDIA's libraries reach it (sim/libs/simlib.h): the
+ * kernels of the library's image (coll.cu) launched with cuLaunchKernel.  */
+
+#define LIB "libnccl.so.2"
+extern const unsigned char coll_image[];
+static struct simlib_image image = SIMLIB_IMAGE_INIT(coll_image, LIB);
+
+/* Two entry points simlib's table does not have, bound the same way
+ * (cuGetProcAddress_v2 of the libcuda.so.1 the process has, at the
+ * version of their ABI). */
+static struct {
+    PFN_cuMemcpyAsync_v4000 memcpy_async;
+    PFN_cuStreamIsCapturing_v10000 is_capturing;
+} xdrv;
+static pthread_once_t xdrv_once = PTHREAD_ONCE_INIT;
+
+static void bind_xdrv(void)
+{
+    void *h = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL), *p = NULL;
+    PFN_cuGetProcAddress_v12000 gpa = NULL;
+    if (h && (p = dlsym(h, "cuGetProcAddress_v2")))
+        memcpy(&gpa, &p, sizeof gpa);
+    CUdriverProcAddressQueryResult q;
+    if (gpa && gpa("cuMemcpyAsync", &p, 4000, CU_GET_PROC_ADDRESS_DEFAULT, &q) == CUDA_SUCCESS)
+        memcpy(&xdrv.memcpy_async, &p, sizeof p);
+    if (gpa && gpa("cuStreamIsCapturing", &p, 10000, CU_GET_PROC_ADDRESS_DEFAULT, &q) == CUDA_SUCCESS)
+        memcpy(&xdrv.is_capturing, &p, sizeof p);
+}
+
+/* 0 when the driver is there (simlib_driver says otherwise in one line) */
+static int driver(void)
+{
+    if (simlib_driver(LIB) != 0)
+        return -1;
+    pthread_once(&xdrv_once, bind_xdrv);
+    return 0;
+}
+
+/* The device of the thread's current context; with `make`, device 0's
+ * primary context made current when there is none (what cudaGetDevice
+ * does); -1 without one. */
+static int current_device(int make)
+{
+    if (driver() != 0)
+        return -1;
+    if (make)
+        return simlib_current_device();
+    CUcontext c = NULL;
+    CUdevice d;
+    if (simlib_drv.cuCtxGetCurrent(&c) != CUDA_SUCCESS || !c || simlib_drv.cuCtxGetDevice(&d) != CUDA_SUCCESS)
+        return -1;
+    return (int)d;
+}
+
+/* Each device's primary context, retained once and kept (NCCL holds it
+ * for its communicators' lifetime). */
+static CUcontext device_ctx(int dev)
+{
+    static CUcontext ctx[64];
+    static pthread_mutex_t ctx_lock = PTHREAD_MUTEX_INITIALIZER;
+    if (dev < 0 || dev >= 64 || driver() != 0)
+        return NULL;
+    pthread_mutex_lock(&ctx_lock);
+    if (!ctx[dev] && (simlib_drv.cuInit(0) != CUDA_SUCCESS ||
+                      simlib_drv.cuDevicePrimaryCtxRetain(&ctx[dev], dev) != CUDA_SUCCESS))
+        ctx[dev] = NULL;
+    CUcontext c = ctx[dev];
+    pthread_mutex_unlock(&ctx_lock);
+    return c;
+}
+
+static const char *cu_name(CUresult r)
+{
+    const char *n = "CUDA_ERROR_UNKNOWN";
+    if (simlib_drv.cuGetErrorName)
+        simlib_drv.cuGetErrorName(r, &n);
+    return n;
+}
 
 /* ------------------------------------------------------------------ */
 /* Messages                                                           */
@@ -85,8 +167,7 @@ __attribute__((format(printf, 1, 2))) static void warn(const char *fmt, ...)
     if (debug_warn()) {
         char host[64] = "";
         gethostname(host, sizeof host - 1);
-        int dev = -1;
-        cudaGetDevice(&dev);
+        int dev = current_device(0);
         char line[1200];
         int n = snprintf(line, sizeof line, "%s:%d:%ld [%d] NCCL WARN %s\n", host, (int)getpid(),
                          (long)syscall(SYS_gettid), dev, msg);
@@ -354,12 +435,12 @@ static struct rdv *rdv_new(enum rdv_kind kind, int expected)
  * complete at submission); it must not call CUDA.  `work` is the rank's
  * part: its rendezvous is complete and does not change while gets run. */
 
-#define EXPORT __attribute__((visibility("default")))
+#define EXPORT SIMLIB_EXPORT
 EXPORT void simcuda_twin_ncclSimPut(void **args, const unsigned grid[3], const unsigned block[3]);
 EXPORT void simcuda_twin_ncclSimGet(void **args, const unsigned grid[3], const unsigned block[3]);
 EXPORT void simcuda_twin_ncclSimOneRank(void **args, const unsigned grid[3], const unsigned block[3]);
 
-struct sim_work { void *work; };        /* kernels.cu's SimWork */
+struct sim_work { void *work; };        /* coll.cu's SimWork */
 
 /* A PreMulSum multiplies each rank's input by that rank's scalar "locally
  * before reducing them with peer values via summation" (nccl.h,
@@ -450,30 +531,59 @@ void simcuda_twin_ncclSimOneRank(void **args, const unsigned grid[3], const unsi
 /* ------------------------------------------------------------------ */
 /* Launching on a rank's device and stream                            */
 
-/* NCCL sets the communicator's device around its launches and restores the
- * caller's (src/group.cc: cudaSetDevice(comm->cudaDev); ncclGroupEnd keeps
- * savedDev).  A stream of another device fails the launch as on a GPU:
- * the runtime refuses it (cudaErrorInvalidResourceHandle). */
-static ncclResult_t on_device(int dev, int (*launch)(void *, size_t, void *, void *), void *buf, size_t nbytes,
-                              void *work, cudaStream_t stream, const char *name)
+/* Runs a launch or a copy with device dev's context current: NCCL sets the
+ * communicator's device around its launches and restores the caller's
+ * (src/group.cc: cudaSetDevice(comm->cudaDev); ncclGroupEnd keeps savedDev).
+ * A stream of another device fails as it does there: the runtime NCCL
+ * launches with refuses a stream of another device than the current one
+ * (CUDA_ERROR_INVALID_HANDLE, "invalid resource handle"). */
+struct launch { const char *kernel; void **params; size_t nbytes; const void *copy_src; void *copy_dst; };
+
+static ncclResult_t on_device(int dev, cudaStream_t stream, const struct launch *l, const char *name)
 {
-    int old = -1;
-    cudaError_t e = cudaGetDevice(&old);
-    if (e == cudaSuccess)
-        e = cudaSetDevice(dev);
-    if (e == cudaSuccess)
-        e = (cudaError_t)launch(buf, nbytes, work, stream);
-    if (old >= 0)
-        cudaSetDevice(old);
-    if (e != cudaSuccess) {
-        warn("%s: Cuda failure '%s'", name, cudaGetErrorString(e));
+    CUcontext ctx = device_ctx(dev), old = NULL, sctx = NULL;
+    CUresult r = ctx ? CUDA_SUCCESS : CUDA_ERROR_INVALID_DEVICE;
+    int special = (uintptr_t)stream <= 2;       /* NULL, CU_STREAM_LEGACY, CU_STREAM_PER_THREAD */
+    if (r == CUDA_SUCCESS && !special && (r = simlib_drv.cuStreamGetCtx(stream, &sctx)) == CUDA_SUCCESS &&
+        sctx != ctx)
+        r = CUDA_ERROR_INVALID_HANDLE;
+    if (r == CUDA_SUCCESS)
+        r = simlib_drv.cuCtxGetCurrent(&old);
+    if (r == CUDA_SUCCESS && old != ctx)
+        r = simlib_drv.cuCtxSetCurrent(ctx);
+    if (r == CUDA_SUCCESS) {
+        if (l->kernel)
+            r = simlib_launch(&image, l->kernel, l->nbytes, stream, l->params);
+        else if (!xdrv.memcpy_async)
+            r = CUDA_ERROR_NOT_FOUND;
+        else
+            r = xdrv.memcpy_async((CUdeviceptr)(uintptr_t)l->copy_dst, (CUdeviceptr)(uintptr_t)l->copy_src,
+                                  l->nbytes, stream);
+        if (old != ctx)
+            simlib_drv.cuCtxSetCurrent(old);
+    }
+    if (r != CUDA_SUCCESS) {
+        warn("%s: Cuda failure %d '%s'", name, (int)r, cu_name(r));
         return ncclUnhandledCudaError;
     }
     return ncclSuccess;
 }
 
-static int put_cb(void *buf, size_t n, void *work, void *s) { return simnccl_launch_put(buf, n, work, s); }
-static int get_cb(void *buf, size_t n, void *work, void *s) { return simnccl_launch_get(buf, n, work, s); }
+static ncclResult_t launch_put(struct part *p, const void *sendbuff, size_t nbytes, cudaStream_t s, const char *name)
+{
+    struct sim_work w = { p };
+    void *params[] = { &sendbuff, &nbytes, &w };
+    struct launch l = { "ncclSimPut", params, nbytes, NULL, NULL };
+    return on_device(p->dev, s, &l, name);
+}
+
+static ncclResult_t launch_get(struct part *p, void *recvbuff, size_t nbytes, cudaStream_t s, const char *name)
+{
+    struct sim_work w = { p };
+    void *params[] = { &recvbuff, &nbytes, &w };
+    struct launch l = { "ncclSimGet", params, nbytes, NULL, NULL };
+    return on_device(p->dev, s, &l, name);
+}
 
 /* ------------------------------------------------------------------ */
 /* Tasks: a thread's calls between ncclGroupStart and ncclGroupEnd      */
@@ -701,7 +811,7 @@ static ncclResult_t arrive(struct task *t)
         if (!p->stage)
             ret = ncclSystemError;
         else
-            ret = on_device(p->dev, put_cb, (void *)t->sendbuff, put, p, t->stream, t->name);
+            ret = launch_put(p, t->sendbuff, put, t->stream, t->name);
     }
     /* the rank arrives even when its launch failed, so that its peers do not wait forever */
     pthread_mutex_lock(&lock);
@@ -805,7 +915,7 @@ static ncclResult_t finish(struct task *t)
         struct part *q = todo[i];
         size_t get = get_bytes(q);
         if (get) {
-            ncclResult_t e = on_device(q->dev, get_cb, q->recvbuff, get, q, q->stream, r->name);
+            ncclResult_t e = launch_get(q, q->recvbuff, get, q->stream, r->name);
             if (e != ncclSuccess) {
                 if (q == p)
                     ret = e;
@@ -826,16 +936,12 @@ static ncclResult_t finish(struct task *t)
 static ncclResult_t group_run(struct task *list)
 {
     ncclResult_t ret = ncclSuccess, e;
-    int saved = -1;
-    cudaGetDevice(&saved);
     for (struct task *t = list; t; t = t->next)
         if ((e = arrive(t)) != ncclSuccess && ret == ncclSuccess)
             ret = e;
     for (struct task *t = list; t; t = t->next)
         if ((e = finish(t)) != ncclSuccess && ret == ncclSuccess)
             ret = e;
-    if (saved >= 0)
-        cudaSetDevice(saved);
     while (list) {
         struct task *n = list->next;
         free(list);
@@ -922,34 +1028,24 @@ static ncclResult_t red_op(struct simnccl_op *out, struct ncclComm *c, ncclRedOp
 static ncclResult_t one_rank(struct task *t)
 {
     size_t nbytes = t->count * simnccl_type_size(t->type);
-    int old = -1;
-    cudaError_t e = cudaGetDevice(&old);
-    if (e == cudaSuccess)
-        e = cudaSetDevice(t->comm->dev);
-    if (e == cudaSuccess) {
-        if (t->op.kind != SIMNCCL_PREMULSUM) {
-            if (t->recvbuff != t->sendbuff)
-                e = cudaMemcpyAsync(t->recvbuff, t->sendbuff, nbytes, cudaMemcpyDefault, t->stream);
-        } else {
-            struct onerank o = { t->count, t->type, t->op };
-            e = (cudaError_t)simnccl_launch_onerank(t->recvbuff, t->sendbuff, nbytes, &o, t->stream);
-        }
-    }
-    if (old >= 0)
-        cudaSetDevice(old);
-    if (e != cudaSuccess) {
-        warn("%s: Cuda failure '%s'", t->name, cudaGetErrorString(e));
-        return ncclUnhandledCudaError;
-    }
-    return ncclSuccess;
+    struct launch l = { NULL, NULL, nbytes, t->sendbuff, t->recvbuff };
+    if (t->op.kind != SIMNCCL_PREMULSUM)
+        return t->recvbuff == t->sendbuff ? ncclSuccess : on_device(t->comm->dev, t->stream, &l, t->name);
+    struct onerank o = { t->count, t->type, t->op };
+    struct sim_work w = { &o };
+    void *params[] = { &t->recvbuff, &t->sendbuff, &nbytes, &w };
+    l.kernel = "ncclSimOneRank";
+    l.params = params;
+    return on_device(t->comm->dev, t->stream, &l, t->name);
 }
 
 /* A stream being captured: the sim's collectives run at submission, which
  * a graph cannot replay. */
 static ncclResult_t not_captured(cudaStream_t s, const char *name)
 {
-    enum cudaStreamCaptureStatus st = cudaStreamCaptureStatusNone;
-    if (cudaStreamIsCapturing(s, &st) == cudaSuccess && st != cudaStreamCaptureStatusNone) {
+    CUstreamCaptureStatus st = CU_STREAM_CAPTURE_STATUS_NONE;
+    if (driver() == 0 && xdrv.is_capturing && xdrv.is_capturing(s, &st) == CUDA_SUCCESS &&
+        st != CU_STREAM_CAPTURE_STATUS_NONE) {
         say("simnccl: %s into a stream being captured: the sim's NCCL cannot put collectives into CUDA graphs: "
             "ncclInvalidUsage", name);
         return ncclInvalidUsage;
@@ -1147,8 +1243,8 @@ static ncclResult_t init_rank(ncclComm_t *newcomm, int nranks, const ncclUniqueI
         warn("Invalid rank requested : %d/%d", rank, nranks);
         return ncclInvalidArgument;
     }
-    int dev;
-    if (cudaGetDevice(&dev) != cudaSuccess)
+    int dev = current_device(1);
+    if (dev < 0)
         return ncclUnhandledCudaError;
     struct ncclComm *c = comm_new(dev);
     if (!c)
@@ -1205,7 +1301,7 @@ NCCL_API(ncclResult_t, ncclCommInitAll, ncclComm_t *comms, int ndev, const int *
         return ncclInvalidArgument;
     }
     int total = 0;
-    if (cudaGetDeviceCount(&total) != cudaSuccess)
+    if (current_device(1) < 0 || simlib_drv.cuDeviceGetCount(&total) != CUDA_SUCCESS)
         return ncclUnhandledCudaError;
     for (int i = 0; devlist && i < ndev; i++) {
         if (devlist[i] < 0 || devlist[i] >= total) {
@@ -1498,7 +1594,11 @@ NCCL_API(ncclResult_t, ncclMemAlloc, void **ptr, size_t size)
     *ptr = NULL;
     if (size == 0)
         return ncclSuccess;
-    return cudaMalloc(ptr, size) == cudaSuccess ? ncclSuccess : ncclUnhandledCudaError;
+    CUdeviceptr d;
+    if (current_device(1) < 0 || simlib_drv.cuMemAlloc(&d, size) != CUDA_SUCCESS)
+        return ncclUnhandledCudaError;
+    *ptr = (void *)(uintptr_t)d;
+    return ncclSuccess;
 }
 
 NCCL_API(ncclResult_t, ncclMemFree, void *ptr)
@@ -1506,7 +1606,9 @@ NCCL_API(ncclResult_t, ncclMemFree, void *ptr)
     NVTX_RANGE();
     if (!ptr)
         return ncclSuccess;
-    return cudaFree(ptr) == cudaSuccess ? ncclSuccess : ncclUnhandledCudaError;
+    if (driver() != 0 || simlib_drv.cuMemFree((CUdeviceptr)(uintptr_t)ptr) != CUDA_SUCCESS)
+        return ncclUnhandledCudaError;
+    return ncclSuccess;
 }
 
 /* User buffer registration: an optimisation only; the handle is a token. */

@@ -27,20 +27,6 @@ void simnccl_reduce(void *dst, const void *const *src, int nsrc, size_t n, ncclD
                     const struct simnccl_op *op);
 void simnccl_avg_op(struct simnccl_op *op, ncclDataType_t t, int nranks);
 
-/* The kernels (kernels.cu): launched with the runtime on the current
- * device's `stream`, as NCCL launches its own; each returns the launch's
- * cudaError_t.  `work` travels by value inside a struct (as NCCL's kernel
- * arguments do), so the sim checks only the user's buffer parameters
- * before the launch; the twin reaches the rest through `work`. */
-int simnccl_launch_put(const void *sendbuff, size_t nbytes, void *work, void *stream);
-int simnccl_launch_get(void *recvbuff, size_t nbytes, void *work, void *stream);
-int simnccl_launch_onerank(void *recvbuff, const void *sendbuff, size_t nbytes, void *work, void *stream);
-
-/* What a twin does (nccl.c), called with the launch's arguments. */
-void simnccl_do_put(const void *sendbuff, size_t nbytes, void *work);
-void simnccl_do_get(void *recvbuff, size_t nbytes, void *work);
-void simnccl_do_onerank(void *recvbuff, const void *sendbuff, size_t nbytes, void *work);
-
 #pragma GCC visibility pop
 
 #endif

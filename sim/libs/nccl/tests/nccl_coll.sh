@@ -19,10 +19,10 @@ for n in 2 4; do
         [ $rc = 0 ] || { cat "$t.out" "$t.err" >&2; fail "nccl_coll $mode on $n GPUs: status $rc"; }
         expect_grep "^nccl_coll $mode on $n GPUs: done\$" "$t.out"
     done
-    expect_grep '^simcuda: _Z10ncclSimGetPhm7SimWork on device 1: pointer parameter 0 = 0x[0-9a-f]+ \(device 0 memory' \
+    expect_grep '^simcuda: ncclSimGet on device 1: pointer parameter 0 = 0x[0-9a-f]+ \(device 0 memory' \
         "$TMPD/fault$n.err"
     expect_grep '^fault: rank 1.s device: cudaErrorIllegalAddress$' "$TMPD/fault$n.out"
-    expect_grep "NCCL WARN AllReduce: Cuda failure 'invalid resource handle'" "$TMPD/stream$n.err"
+    expect_grep "NCCL WARN AllReduce: Cuda failure 400 'CUDA_ERROR_INVALID_HANDLE'" "$TMPD/stream$n.err"
     # nothing else faulted, and the sim said nothing else
     expect_no_grep '^simcuda' "$TMPD/all$n.err"
     expect_no_grep '^simnccl' "$TMPD/all$n.err"
