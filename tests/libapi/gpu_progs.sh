@@ -21,7 +21,7 @@ PROGS=$ROOT/tests/gpu/lib_progs.py
 export LD_LIBRARY_PATH="$LA/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" LIB_PROGS_STANDINS=1
 # the libraries whose calls compute on the sim (sim/libs/): their kernels
 # touch the buggy operand and fault, as on a GPU
-COMPUTED="nccl"
+COMPUTED="nccl cusolver"
 # prog gpus kind api argument call-device owner-device
 cases="cublas 1 - - - - -
 cublas_bug 1 host_memory cublasSgemm_v2 B 0 -1

@@ -12,12 +12,11 @@ LA_BUILD := $(BUILD)/tests/libapi
 LA_LIB   := $(LA_BUILD)/lib
 LA_LIB12 := $(LA_BUILD)/lib12
 LA_STANDINS := $(LA_LIB)/libcublasLt.so.13 $(LA_LIB)/libcublas.so.13 $(LA_LIB)/libcufft.so.12 \
-               $(LA_LIB)/libcudnn.so.9 $(LA_LIB)/libcudnn_adv.so.9 $(LA_LIB)/libcusolver.so.12 \
-               $(LA_LIB12)/libcublasLt.so.12 $(LA_LIB12)/libcublas.so.12 $(LA_LIB12)/libcufft.so.11 \
-               $(LA_LIB12)/libcusolver.so.11
+               $(LA_LIB)/libcudnn.so.9 $(LA_LIB)/libcudnn_adv.so.9 \
+               $(LA_LIB12)/libcublasLt.so.12 $(LA_LIB12)/libcublas.so.12 $(LA_LIB12)/libcufft.so.11
 # the sim's own libraries (sim/libs/), which replaced their stand-ins: the
 # programs find them on the sim's LD_LIBRARY_PATH (tests/lib.sh's on_sim)
-LA_SIMLIBS := $(SIM_BUILD)/libnccl.so.2
+LA_SIMLIBS := $(SIM_BUILD)/libnccl.so.2 $(SIM_BUILD)/libcusolver.so.12 $(SIM_BUILD)/cu12/libcusolver.so.11
 LA_PROGS := $(foreach p,blas lt nccl fft dnn solver blas12 lt12 fft12 solver12,$(LA_BUILD)/$(p)_plt $(LA_BUILD)/$(p)_dlopen) \
             $(LA_BUILD)/both_prog
 ALL += $(LA_STANDINS) $(LA_PROGS)
@@ -41,11 +40,9 @@ LA_NODE_cublas   := libcublas.so.13:cublas
 LA_NODE_cufft    := libcufft.so.12:cufft
 LA_NODE_cudnn    := libcudnn.so.9:cudnn
 LA_NODE_cudnn_adv := libcudnn_adv.so.9:cudnn
-LA_NODE_cusolver := libcusolver.so.12:cusolver
 LA_NODE_cublasLt12 := libcublasLt.so.12:cublasLt
 LA_NODE_cublas12   := libcublas.so.12:cublas
 LA_NODE_cufft12    := libcufft.so.11:cufft
-LA_NODE_cusolver12 := libcusolver.so.11:cusolver
 
 $(LA_LIB)/libcublasLt.so.13: tests/libapi/standin_cublasLt.c $(LA_BUILD)/cublasLt.map
 	@mkdir -p $(@D)
@@ -86,15 +83,6 @@ $(LA_LIB)/libcudnn_adv.so.9: tests/libapi/standin_cudnn_adv.c $(LA_BUILD)/cudnn_
 	$(CC) $(LA_SOFLAGS) -Wl,-soname,libcudnn_adv.so.9 -Wl,--version-script=$(LA_BUILD)/cudnn_adv.map -o $@ $< \
 	    $(ALL_LDFLAGS)
 
-# cuSOLVER calls cuBLAS (libcusolver.so.12 needs libcublas.so.13)
-$(LA_LIB)/libcusolver.so.12: tests/libapi/standin_cusolver.c $(LA_BUILD)/cusolver.map $(LA_LIB)/libcublas.so.13
-	$(CC) $(LA_SOFLAGS) -Wl,-soname,libcusolver.so.12 -Wl,--version-script=$(LA_BUILD)/cusolver.map -o $@ $< \
-	    $(ALL_LDFLAGS) -L$(LA_LIB) -l:libcublas.so.13 -Wl,-rpath,'$$ORIGIN' -Wl,-rpath-link=$(LA_LIB) $(LA_CUDART)
-# CUDA 12's (libcusolver.so.11 needs libcublas.so.12)
-$(LA_LIB12)/libcusolver.so.11: tests/libapi/standin_cusolver.c $(LA_BUILD)/cusolver12.map $(LA_LIB12)/libcublas.so.12
-	$(CC) $(LA_SOFLAGS) -Wl,-soname,libcusolver.so.11 -Wl,--version-script=$(LA_BUILD)/cusolver12.map -o $@ $< \
-	    $(ALL_LDFLAGS) -L$(LA_LIB12) -l:libcublas.so.12 -Wl,-rpath,'$$ORIGIN' -Wl,-rpath-link=$(LA_LIB12) $(LA_CUDART)
-
 LA_SONAME_blas := libcublas.so.13
 LA_SONAME_lt   := libcublasLt.so.13
 LA_SONAME_nccl := libnccl.so.2
@@ -111,10 +99,10 @@ LA_SONAME12_blas := libcublas.so.12
 LA_SONAME12_lt   := libcublasLt.so.12
 LA_SONAME12_fft  := libcufft.so.11
 LA_SONAME12_solver := libcusolver.so.11
-$(LA_BUILD)/%12_plt: tests/libapi/%_prog.c tests/libapi/bind.h $(LA_STANDINS)
-	$(CC) $(ALL_CFLAGS) -DLIBAPI_SONAME='"$(LA_SONAME12_$*)"' -o $@ $< $(ALL_LDFLAGS) -L$(LA_LIB12) \
+$(LA_BUILD)/%12_plt: tests/libapi/%_prog.c tests/libapi/bind.h $(LA_STANDINS) $(LA_SIMLIBS)
+	$(CC) $(ALL_CFLAGS) -DLIBAPI_SONAME='"$(LA_SONAME12_$*)"' -o $@ $< $(ALL_LDFLAGS) -L$(LA_LIB12) -L$(SIM_BUILD)/cu12 \
 	    -l:$(LA_SONAME12_$*) -Wl,-rpath,'$$ORIGIN/lib12' -Wl,-rpath-link=$(LA_LIB12) $(LA_CUDART) -ldl
-$(LA_BUILD)/%12_dlopen: tests/libapi/%_prog.c tests/libapi/bind.h $(LA_STANDINS)
+$(LA_BUILD)/%12_dlopen: tests/libapi/%_prog.c tests/libapi/bind.h $(LA_STANDINS) $(LA_SIMLIBS)
 	$(CC) $(ALL_CFLAGS) -DBIND_DLOPEN -DLIBAPI_SONAME='"$(LA_SONAME12_$*)"' -o $@ $< $(ALL_LDFLAGS) \
 	    -Wl,-rpath,'$$ORIGIN/lib12' $(LA_CUDART) -ldl
 $(LA_BUILD)/both_prog: tests/libapi/both_prog.c $(LA_STANDINS)

@@ -8,11 +8,11 @@
 #                               launched on each rank's device and stream
 #                               (nccl.c says how); the rest answer
 #                               ncclInvalidUsage with one line naming them
-NCCL_SIM_DIR  := sim/libs/nccl
+NCCL_SRC  := sim/libs/nccl
 NCCL_SIM_OBJ  := $(SIMLIB_OBJ)/nccl
 NCCL_SIM_OBJS := $(NCCL_SIM_OBJ)/nccl.o $(NCCL_SIM_OBJ)/reduce.o $(NCCL_SIM_OBJ)/coll.image.o
 
-$(NCCL_SIM_OBJ)/%.o: $(NCCL_SIM_DIR)/%.c $(NCCL_SIM_DIR)/simnccl.h $(SIMLIB_HDRS)
+$(NCCL_SIM_OBJ)/%.o: $(NCCL_SRC)/%.c $(NCCL_SRC)/simnccl.h $(SIMLIB_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(SIMLIB_CFLAGS) -c $< -o $@
 
@@ -22,7 +22,7 @@ SIM_LIBS += $(NCCL_SIM_LIB)
 
 # Tests (sim/libs/nccl/tests/): C programs on 2 and 4 simulated GPUs
 NCCL_SIM_T := $(BUILD)/tests/sim/nccl
-$(NCCL_SIM_T)/%: $(NCCL_SIM_DIR)/tests/%.c $(NCCL_SIM_LIB)
+$(NCCL_SIM_T)/nccl_coll: $(NCCL_SRC)/tests/nccl_coll.c $(NCCL_SIM_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS) -L$(SIM_BUILD) -l:libnccl.so.2 -L$(CUDA_HOME)/lib64 -lcudart \
 	    -Wl,-rpath-link=$(CUDA_HOME)/lib64 -lpthread
