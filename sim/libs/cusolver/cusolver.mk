@@ -41,3 +41,7 @@ $(CS_T)/solver_sim: $(CS_SRC)/tests/solver_sim.c $(CS_LIB)
 	    -Wl,-rpath-link=$(SIM_BUILD) -Wl,-rpath-link=$(CUDA_HOME)/lib64 -lm
 ALL   += $(CS_T)/solver_sim
 TESTS += sim/libs/cusolver/tests/solver_sim.sh
+# torch.linalg (the client virtualenv: no sanitizer, no cross build)
+ifeq ($(SANITIZE)$(CROSS),)
+TESTS += sim/libs/cusolver/tests/torch_linalg.sh
+endif

@@ -878,6 +878,14 @@ static ncclResult_t finish(struct task *t)
         return ncclSuccess;
     struct rdv *r = p->rdv;
     pthread_mutex_lock(&lock);
+    if (!r->complete && !get_bytes(p) && r->kind != RDV_INIT && r->kind != RDV_SPLIT) {
+        /* nothing comes back to this rank (a send, a non-root's reduce or
+         * gather): it does not wait, as a GPU's stream would not hold its
+         * thread; the rendezvous keeps its staging */
+        part_finished(p);
+        pthread_mutex_unlock(&lock);
+        return ncclSuccess;
+    }
     int warned = 0;
     while (!r->complete) {
         if (waits_for_self(r)) {

@@ -28,3 +28,7 @@ $(NCCL_SIM_T)/nccl_coll: $(NCCL_SRC)/tests/nccl_coll.c $(NCCL_SIM_LIB)
 	    -Wl,-rpath-link=$(CUDA_HOME)/lib64 -lpthread
 ALL   += $(NCCL_SIM_T)/nccl_coll
 TESTS += sim/libs/nccl/tests/nccl_coll.sh
+# PyTorch's ProcessGroupNCCL (the client virtualenv: no sanitizer, no cross build)
+ifeq ($(SANITIZE)$(CROSS),)
+TESTS += sim/libs/nccl/tests/torch_pg.sh
+endif
