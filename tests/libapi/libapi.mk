@@ -91,7 +91,7 @@ LA_SONAME_dnn  := libcudnn.so.9
 LA_SONAME_solver := libcusolver.so.12
 $(LA_BUILD)/%_plt: tests/libapi/%_prog.c tests/libapi/bind.h $(LA_STANDINS) $(LA_SIMLIBS)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS) -L$(LA_LIB) -L$(SIM_BUILD) -l:$(LA_SONAME_$*) -Wl,-rpath,'$$ORIGIN/lib' \
-	    -Wl,-rpath-link=$(LA_LIB) $(LA_CUDART) -ldl
+	    -Wl,-rpath-link=$(SIM_BUILD) -Wl,-rpath-link=$(LA_LIB) $(LA_CUDART) -ldl
 $(LA_BUILD)/%_dlopen: tests/libapi/%_prog.c tests/libapi/bind.h $(LA_STANDINS) $(LA_SIMLIBS)
 	$(CC) $(ALL_CFLAGS) -DBIND_DLOPEN -o $@ $< $(ALL_LDFLAGS) -Wl,-rpath,'$$ORIGIN/lib' $(LA_CUDART) -ldl
 # CUDA 12's: the same programs, bound to lib12's libraries (bind.h's LIBAPI_SONAME)
@@ -101,7 +101,8 @@ LA_SONAME12_fft  := libcufft.so.11
 LA_SONAME12_solver := libcusolver.so.11
 $(LA_BUILD)/%12_plt: tests/libapi/%_prog.c tests/libapi/bind.h $(LA_STANDINS) $(LA_SIMLIBS)
 	$(CC) $(ALL_CFLAGS) -DLIBAPI_SONAME='"$(LA_SONAME12_$*)"' -o $@ $< $(ALL_LDFLAGS) -L$(LA_LIB12) -L$(SIM_BUILD)/cu12 \
-	    -l:$(LA_SONAME12_$*) -Wl,-rpath,'$$ORIGIN/lib12' -Wl,-rpath-link=$(LA_LIB12) $(LA_CUDART) -ldl
+	    -l:$(LA_SONAME12_$*) -Wl,-rpath,'$$ORIGIN/lib12' -Wl,-rpath-link=$(SIM_BUILD)/cu12 -Wl,-rpath-link=$(LA_LIB12) \
+	    $(LA_CUDART) -ldl
 $(LA_BUILD)/%12_dlopen: tests/libapi/%_prog.c tests/libapi/bind.h $(LA_STANDINS) $(LA_SIMLIBS)
 	$(CC) $(ALL_CFLAGS) -DBIND_DLOPEN -DLIBAPI_SONAME='"$(LA_SONAME12_$*)"' -o $@ $< $(ALL_LDFLAGS) \
 	    -Wl,-rpath,'$$ORIGIN/lib12' $(LA_CUDART) -ldl
