@@ -5,15 +5,13 @@
 BENCH_BUILD := $(BUILD)/bench
 ALL += $(BENCH_BUILD)/launches $(BENCH_BUILD)/libc10.so $(BENCH_BUILD)/libfloor.so $(BENCH_BUILD)/libcuptifloor.so $(BENCH_BUILD)/regbench \
        $(BENCH_BUILD)/libcgmark.so
-# library calls checked at their API, on tests/libapi/'s stand-ins and the
-# sim's libraries that replaced them (bench/libcalls.sh)
+# library calls checked at their API, on tests/libapi/'s stand-ins (bench/libcalls.sh)
 ALL += $(BENCH_BUILD)/libcalls
-$(BENCH_BUILD)/libcalls: bench/libcalls.c $(LA_STANDINS) $(LA_SIMLIBS)
+$(BENCH_BUILD)/libcalls: bench/libcalls.c $(LA_STANDINS)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS) -L$(SIM_BUILD) -L$(LA_LIB) -l:libcublas.so.13 -l:libcublasLt.so.13 -l:libnccl.so.2 \
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS) -L$(LA_LIB) -l:libcublas.so.13 -l:libcublasLt.so.13 -l:libnccl.so.2 \
 	    -l:libcusolver.so.12 \
-	    -Wl,-rpath,'$$ORIGIN/../tests/libapi/lib' -Wl,-rpath-link=$(SIM_BUILD) -Wl,-rpath-link=$(LA_LIB) \
-	    -L$(CUDA_HOME)/lib64 -lcudart \
+	    -Wl,-rpath,'$$ORIGIN/../tests/libapi/lib' -Wl,-rpath-link=$(LA_LIB) -L$(CUDA_HOME)/lib64 -lcudart \
 	    -Wl,-rpath-link=$(CUDA_HOME)/lib64
 
 $(BENCH_BUILD)/launches: bench/launches.cu $(BENCH_BUILD)/libc10.so

@@ -1,12 +1,12 @@
 #!/bin/sh
 # The cost of a library call checked at its API (`make bench`, after
 # bench/run.sh): instructions per call (callgrind, the measured loops of
-# bench/libcalls.c only) without devcheck and under it, on the stand-in
-# libraries of tests/libapi/ and the sim's libraries (sim/libs/), and their
-# ratio.  The stand-ins do no work, so the ratio is against a call that costs
-# almost nothing; the sim's NCCL copies (allreduce on one rank is a
-# cudaMemcpyAsync, as NCCL's); either way the added instructions are
-# devcheck's cost per call.  Environment: BUILD, N (calls
+# bench/libcalls.c only) without devcheck and under it, on the sim's
+# libraries (sim/libs/: cuBLAS, cuBLASLt, NCCL and cuSOLVER, which compute
+# and launch their kernels; allreduce on one rank is a cudaMemcpyAsync, as
+# NCCL's), and their ratio.  The added instructions are devcheck's cost per
+# call: the API check and the check of the library's launches inside the
+# call.  Environment: BUILD, N (calls
 # per section, 2000), OUT.
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
