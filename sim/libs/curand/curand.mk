@@ -18,9 +18,9 @@ SIM_LIBS += $(CR_LIB)
 
 # Tests (sim/libs/curand/tests/): a C program on 2 simulated GPUs
 CR_T := $(BUILD)/tests/sim/curand
-$(CR_T)/curand_sim: $(CR_SRC)/tests/curand_sim.c $(CR_LIB)
+$(CR_T)/curand_sim: $(CR_SRC)/tests/curand_sim.c sim/libs/test_check.h $(CR_LIB)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS) -L$(SIM_BUILD) -l:libcurand.so.10 -L$(CUDA_HOME)/lib64 -lcudart \
+	$(CC) $(ALL_CFLAGS) -Isim/libs -o $@ $< $(ALL_LDFLAGS) -L$(SIM_BUILD) -l:libcurand.so.10 -L$(CUDA_HOME)/lib64 -lcudart \
 	    -Wl,-rpath-link=$(CUDA_HOME)/lib64 -lm
 ALL   += $(CR_T)/curand_sim
 TESTS += sim/libs/curand/tests/curand_sim.sh

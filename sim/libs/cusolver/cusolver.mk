@@ -35,9 +35,9 @@ ALL += $(CS12_LIB)
 
 # Tests (sim/libs/cusolver/tests/): a C program on 2 simulated GPUs
 CS_T := $(BUILD)/tests/sim/cusolver
-$(CS_T)/solver_sim: $(CS_SRC)/tests/solver_sim.c $(CS_LIB)
+$(CS_T)/solver_sim: $(CS_SRC)/tests/solver_sim.c sim/libs/test_check.h $(CS_LIB)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS) -L$(SIM_BUILD) -l:libcusolver.so.12 -L$(CUDA_HOME)/lib64 -lcudart \
+	$(CC) $(ALL_CFLAGS) -Isim/libs -o $@ $< $(ALL_LDFLAGS) -L$(SIM_BUILD) -l:libcusolver.so.12 -L$(CUDA_HOME)/lib64 -lcudart \
 	    -Wl,-rpath-link=$(SIM_BUILD) -Wl,-rpath-link=$(CUDA_HOME)/lib64 -lm
 ALL   += $(CS_T)/solver_sim
 TESTS += sim/libs/cusolver/tests/solver_sim.sh

@@ -22,12 +22,16 @@ SIM_LIBS += $(NCCL_SIM_LIB)
 
 # Tests (sim/libs/nccl/tests/): C programs on 2 and 4 simulated GPUs
 NCCL_SIM_T := $(BUILD)/tests/sim/nccl
-$(NCCL_SIM_T)/nccl_coll: $(NCCL_SRC)/tests/nccl_coll.c $(NCCL_SIM_LIB)
+$(NCCL_SIM_T)/nccl_coll: $(NCCL_SRC)/tests/nccl_coll.c sim/libs/test_check.h $(NCCL_SIM_LIB)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS) -L$(SIM_BUILD) -l:libnccl.so.2 -L$(CUDA_HOME)/lib64 -lcudart \
+	$(CC) $(ALL_CFLAGS) -Isim/libs -o $@ $< $(ALL_LDFLAGS) -L$(SIM_BUILD) -l:libnccl.so.2 -L$(CUDA_HOME)/lib64 -lcudart \
 	    -Wl,-rpath-link=$(CUDA_HOME)/lib64 -lpthread
-ALL   += $(NCCL_SIM_T)/nccl_coll
-TESTS += sim/libs/nccl/tests/nccl_coll.sh
+# an NVTX injection library counting the NCCL domain's ranges (nccl_nvtx.sh)
+$(NCCL_SIM_T)/libnvtx_count.so: $(NCCL_SRC)/tests/nvtx_count.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -shared -o $@ $< $(ALL_LDFLAGS) -lpthread
+ALL   += $(NCCL_SIM_T)/nccl_coll $(NCCL_SIM_T)/libnvtx_count.so
+TESTS += sim/libs/nccl/tests/nccl_coll.sh sim/libs/nccl/tests/nccl_nvtx.sh
 # PyTorch's ProcessGroupNCCL (the client virtualenv: no sanitizer, no cross build)
 ifeq ($(SANITIZE)$(CROSS),)
 TESTS += sim/libs/nccl/tests/torch_pg.sh

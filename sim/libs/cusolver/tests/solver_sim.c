@@ -23,21 +23,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CK(x)                                                                                  \
-    do {                                                                                       \
-        long r_ = (long)(x);                                                                   \
-        if (r_ != 0) {                                                                         \
-            fprintf(stderr, "%s:%d: %s = %ld\n", __FILE__, __LINE__, #x, r_);                  \
-            exit(1);                                                                           \
-        }                                                                                      \
-    } while (0)
-#define TRUE(x)                                                                                \
-    do {                                                                                       \
-        if (!(x)) {                                                                            \
-            fprintf(stderr, "%s:%d: not true: %s\n", __FILE__, __LINE__, #x);                  \
-            exit(1);                                                                           \
-        }                                                                                      \
-    } while (0)
+#include "test_check.h"
+
 
 typedef double complex zd;
 static cusolverDnHandle_t h;

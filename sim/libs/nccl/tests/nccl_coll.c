@@ -16,7 +16,10 @@
  *   fault    rank 1's recvbuff on cuda:0: the call succeeds, rank 1's
  *            device faults (cudaErrorIllegalAddress at its next
  *            synchronization), rank 0 gets its sum
- *   stream   rank 0 handed a stream of cuda:1: ncclUnhandledCudaError */
+ *   stream   rank 0 handed a stream of cuda:1: ncclUnhandledCudaError
+ *   getters  100 rounds of ncclCommCuDevice and ncclCommUserRank on every
+ *            rank, then one grouped AllReduce (nccl_nvtx.sh counts the NVTX
+ *            ranges they push) */
 #include <nccl.h>
 #include <cuda_runtime_api.h>
 #include <pthread.h>
@@ -25,21 +28,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CK(x)                                                                                  \
-    do {                                                                                       \
-        long r_ = (long)(x);                                                                   \
-        if (r_ != 0) {                                                                         \
-            fprintf(stderr, "%s:%d: %s = %ld\n", __FILE__, __LINE__, #x, r_);                  \
-            exit(1);                                                                           \
-        }                                                                                      \
-    } while (0)
-#define TRUE(x)                                                                                \
-    do {                                                                                       \
-        if (!(x)) {                                                                            \
-            fprintf(stderr, "%s:%d: not true: %s\n", __FILE__, __LINE__, #x);                  \
-            exit(1);                                                                           \
-        }                                                                                      \
-    } while (0)
+#include "test_check.h"
+
 
 #define MAXR 16
 enum { N = 37 };                /* elements per rank: odd, not a multiple of any vector width */
@@ -191,6 +181,22 @@ static void sync_all(void)
 }
 
 /* ------------------------------------------------------------------ */
+
+/* a stream per device, then ncclCommInitAll from cuda:0: rank r on cuda:r,
+ * the caller's device kept */
+static void init_all(void)
+{
+    int devs[MAXR], cur;
+    for (int r = 0; r < nr; r++) {
+        devs[r] = r;
+        CK(cudaSetDevice(r));
+        CK(cudaStreamCreate(&streams[r]));
+    }
+    CK(cudaSetDevice(0));
+    CK(ncclCommInitAll(comms, nr, devs));
+    CK(cudaGetDevice(&cur));
+    TRUE(cur == 0);
+}
 
 static void allreduce_types(void)
 {
@@ -526,17 +532,7 @@ static void split(void)
 
 static void mode_all(void)
 {
-    int devs[MAXR];
-    for (int r = 0; r < nr; r++) {
-        devs[r] = r;
-        CK(cudaSetDevice(r));
-        CK(cudaStreamCreate(&streams[r]));
-    }
-    CK(cudaSetDevice(0));
-    CK(ncclCommInitAll(comms, nr, devs));
-    int cur;
-    CK(cudaGetDevice(&cur));
-    TRUE(cur == 0);
+    init_all();
     allreduce_types();
     other_collectives();
     premulsum();
@@ -645,13 +641,7 @@ static void mode_onerank(void)
 
 static void mode_fault(void)
 {
-    int devs[MAXR];
-    for (int r = 0; r < nr; r++) {
-        devs[r] = r;
-        CK(cudaSetDevice(r));
-        CK(cudaStreamCreate(&streams[r]));
-    }
-    CK(ncclCommInitAll(comms, nr, devs));
+    init_all();
     struct bufs b;
     bufs_make(&b, N, N);
     float *wrong = dev_alloc(0, N * sizeof(float));
@@ -670,13 +660,7 @@ static void mode_fault(void)
 
 static void mode_stream(void)
 {
-    int devs[MAXR];
-    for (int r = 0; r < nr; r++) {
-        devs[r] = r;
-        CK(cudaSetDevice(r));
-        CK(cudaStreamCreate(&streams[r]));
-    }
-    CK(ncclCommInitAll(comms, nr, devs));
+    init_all();
     struct bufs b;
     bufs_make(&b, N, N);
     ncclResult_t res[MAXR];
@@ -686,6 +670,26 @@ static void mode_stream(void)
     ncclResult_t end = ncclGroupEnd();
     printf("stream: calls %d, ncclGroupEnd %d\n", (int)res[0], (int)end);
     TRUE(end == ncclUnhandledCudaError);
+}
+
+static void mode_getters(void)
+{
+    init_all();
+    for (int k = 0; k < 100; k++)
+        for (int r = 0; r < nr; r++) {
+            int v;
+            CK(ncclCommCuDevice(comms[r], &v));
+            CK(ncclCommUserRank(comms[r], &v));
+        }
+    struct bufs b;
+    bufs_make(&b, N, N);
+    CK(ncclGroupStart());
+    for (int r = 0; r < nr; r++)
+        CK(ncclAllReduce(b.send[r], b.recv[r], N, ncclFloat, ncclSum, comms[r], streams[r]));
+    CK(ncclGroupEnd());
+    for (int r = 0; r < nr; r++)
+        CK(ncclCommDestroy(comms[r]));
+    bufs_free(&b);
 }
 
 int main(int argc, char **argv)
@@ -707,6 +711,8 @@ int main(int argc, char **argv)
         mode_fault();
     else if (!strcmp(mode, "stream"))
         mode_stream();
+    else if (!strcmp(mode, "getters"))
+        mode_getters();
     else {
         fprintf(stderr, "nccl_coll: unknown mode %s\n", mode);
         return 2;
