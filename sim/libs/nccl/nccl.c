@@ -25,7 +25,10 @@
  * thread submits next sees the result; a rank waiting for ranks this same
  * thread drives is completed when they arrive (on a GPU its kernel would
  * wait for them): an ungrouped call per rank from one thread works, as it
- * does on a GPU once connections exist.
+ * does on a GPU once connections exist.  A rank that gets nothing back (a
+ * send, a non-root's Reduce or Gather) never waits.  A thread that waits
+ * for ranks nobody submits waits as NCCL does, forever, saying so on
+ * stderr after 10 s.
  *
  * Where each behaviour comes from is said at the function, from NCCL
  * 2.30.7's sources (github.com/NVIDIA/nccl, src/init.cc, src/collectives.cc,
@@ -927,8 +930,12 @@ static ncclResult_t finish(struct task *t)
             if (e != ncclSuccess) {
                 if (q == p)
                     ret = e;
-                else if (comm_ok(q->comm))
-                    q->comm->async_error = e;       /* the deferred rank's error: ncclCommGetAsyncError */
+                else {                                  /* the deferred rank's: ncclCommGetAsyncError */
+                    pthread_mutex_lock(&lock);
+                    if (comm_ok(q->comm))
+                        q->comm->async_error = e;
+                    pthread_mutex_unlock(&lock);
+                }
             }
         }
     }
