@@ -26,9 +26,6 @@ $(CS_OBJ)/dn12.o: $(CS_SRC)/dn.c $(CS_HDRS)
 
 $(eval $(call SIMLIB_LIBRARY,CS,libcusolver.so.12,libcusolver.so.12,$(CS_REAL),$(CS_HEADERS),cusolverStatus_t,CUSOLVER_STATUS_NOT_SUPPORTED,cusolver[A-Z],$(CS_OBJS),$(SIM_BUILD)/libcublas.so.13 -lm,$(SIM_BUILD)))
 $(eval $(call SIMLIB_LIBRARY,CS12,libcusolver.so.11,libcusolver.so.11,$(CS_REAL),$(CS_HEADERS),cusolverStatus_t,CUSOLVER_STATUS_NOT_SUPPORTED,cusolver[A-Z],$(CS12_OBJS),$(SIM_BUILD)/cu12/libcublas.so.12 -lm,$(SIM_BUILD)/cu12,libcusolver.so.12))
-# libs.mk's prerequisite filter does not see these (GNU make's patterns take one %)
-$(CS_LIB): $(SIM_BUILD)/libcublas.so.13
-$(CS12_LIB): $(SIM_BUILD)/cu12/libcublas.so.12
 
 SIM_LIBS += $(CS_LIB)
 ALL += $(CS12_LIB)
