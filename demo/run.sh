@@ -94,10 +94,11 @@ done <"$TMP/scenarios"
 # with the clients' virtualenv (mk/pyenv.sh; skipped with one line when it
 # cannot be made).  Each buggy program must be reported with its .py lines
 # (PyTorch's own error explained as a framework_device_error), or refused as
-# a GPU refuses it (the Triton kernel under the wrong current device:
-# Triton's own ValueError before any launch; devcheck's explanation of the
-# refusal is issue 36's second step); each fixed twin must run to its OK line
-# with no such finding.  (Findings in PyTorch's own kernels, from stale words
+# a GPU refuses it and explained (the Triton kernel under the wrong current
+# device: Triton's own ValueError before any launch, and devcheck's
+# pointer_refused naming the tensor's device, the current one, the call and
+# allocation lines); each fixed twin must run to its OK line with no such
+# finding.  (Findings in PyTorch's own kernels, from stale words
 # in their by-value structs, are the precision work's: counted, not judged.)
 # name|what it reproduces[|what a run must show: reported (the default) or refused]
 PYSEEDS='vision_merge|image features on cuda:1 concatenated with text embeddings on cuda:0 (torch.cat)
@@ -129,7 +130,7 @@ except (OSError, ValueError):
     pass
 def ours(r):    # a finding the script's own code is behind: its op or launch line is in the script
     return any(f.get("file", "").endswith("/" + script) for f in r.get("launch_python_stack") or [])
-mine = [r for r in recs.values() if r["severity"] == "error" and (r["kind"] == "framework_device_error" or
+mine = [r for r in recs.values() if r["severity"] == "error" and (r["kind"] in ("framework_device_error", "pointer_refused") or
         (ours(r) and "at::native" not in (r.get("kernel") or "")))]
 theirs = [r for r in recs.values() if r["severity"] == "error" and r not in mine]
 note = "; %d in PyTorch's own kernels (not judged)" % len(theirs) if theirs else ""
@@ -137,8 +138,10 @@ if want == "reported":
     print("ok %d finding(s) for the script's bug%s" % (len(mine), note) if mine else "bad no finding for the script's bug")
 elif want == "refused":
     refused = rc != 0 and any(l.rstrip("\n") == refusal for l in open(sys.argv[5], errors="replace"))
-    print("ok refused before any launch, as on a GPU: %s" % refusal if refused else
-          "bad no Triton refusal (exit status %d)" % rc)
+    why = [r for r in mine if r["kind"] == "pointer_refused"]
+    print("ok refused before any launch, as on a GPU: %s; explained: cuda:%d's tensor with cuda:%d current" %
+          (refusal, why[0]["launch"]["device"], why[0]["launch"]["current_device"]) if refused and why else
+          "bad no Triton refusal (exit status %d)" % rc if not refused else "bad the refusal is not explained")
 else:
     print(("ok no finding for the script, exit status 0%s" % note) if not mine and rc == 0 else
           "bad %d finding(s), exit status %d" % (len(mine), rc))

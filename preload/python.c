@@ -27,7 +27,14 @@
  *        dc_framework_error; 0 reported, -1 not: devcheck not started, inside
  *        a hook, bad arguments);
  *  - int devcheck_framework_match(message): 1 for a device-mismatch message
- *        (the excepthook's test). */
+ *        (the excepthook's test);
+ *  - size_t devcheck_pointer_refusal(void): the pointer the driver last
+ *        refused on this thread that devcheck knows is another device's
+ *        memory, 0 none (the Triton launcher's wrapper asks it when Triton
+ *        raises its ValueError; core.h, dc_pointer_refusal_pending);
+ *  - int devcheck_pointer_refused(framework, message, param, nframes, frames,
+ *        ntensors, tensors, note, note_len): the hook's report of that
+ *        refusal (core.h, dc_pointer_refused_error; 0 reported, -1 not). */
 #include "preload/preload.h"
 #include "core/core.h"
 
@@ -46,6 +53,27 @@ DC_EXPORT int devcheck_framework_error(
         return -1;
     dc_guard++;
     int rc = dc_framework_error(framework, message, nframes, frames, ntensors, tensors, note, note_len);
+    dc_guard--;
+    return rc;
+}
+
+DC_EXPORT size_t devcheck_pointer_refusal(void)
+{
+    return dc_pointer_refusal_pending();
+}
+
+DC_EXPORT int devcheck_pointer_refused(const char *framework, const char *message, int param, unsigned nframes,
+                                       const struct dc_fw_frame *frames, unsigned ntensors,
+                                       const struct dc_fw_tensor *tensors, char *note, size_t note_len)
+{
+    if (note && note_len)
+        note[0] = 0;
+    if (dc_guard)
+        return -1;
+    if (!__atomic_load_n(&dc_ready, __ATOMIC_ACQUIRE) && !dc_enter_slow())
+        return -1;
+    dc_guard++;
+    int rc = dc_pointer_refused_error(framework, message, param, nframes, frames, ntensors, tensors, note, note_len);
     dc_guard--;
     return rc;
 }

@@ -25,7 +25,7 @@ const char *dc_finding_kind_name(enum dc_finding_kind k)
 {
     static const char *const names[DC_F_KIND_COUNT] = {
         "device_mismatch", "peer_access", "host_memory", "stream_mismatch", "unchecked_kernel",
-        "async_error", "framework_device_error",
+        "async_error", "framework_device_error", "pointer_refused",
     };
     return (unsigned)k < DC_F_KIND_COUNT ? names[k] : "unknown";
 }
@@ -44,4 +44,9 @@ const char *dc_word_kind_name(enum dc_word_kind k)
 int dc_finding_shape_only(const struct dc_finding *f)
 {
     return f->evidence && !strcmp(f->evidence, "launch_shape");
+}
+
+int dc_finding_framework(const struct dc_finding *f)
+{
+    return f->kind == DC_F_FRAMEWORK_DEVICE_ERROR || f->kind == DC_F_POINTER_REFUSED;
 }

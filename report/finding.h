@@ -33,9 +33,15 @@ enum dc_finding_kind {
     DC_F_UNCHECKED_KERNEL,
     DC_F_ASYNC_ERROR,
     DC_F_FRAMEWORK_DEVICE_ERROR,    /* a framework refused an op over devices (PyTorch's own error) */
+    DC_F_POINTER_REFUSED,           /* the driver refused another device's pointer before a framework's launch (Triton's ValueError) */
     DC_F_KIND_COUNT
 };
 const char *dc_finding_kind_name(enum dc_finding_kind k);  /* "device_mismatch", ... */
+struct dc_finding;
+/* A framework's own error explained from the interpreter (framework_device_error,
+ * pointer_refused): no kernel ran; the fields below "framework_device_error"
+ * describe it. */
+int dc_finding_framework(const struct dc_finding *f);
 
 enum dc_severity { DC_SEV_ERROR = 0, DC_SEV_WARNING, DC_SEV_INFO };
 const char *dc_severity_name(enum dc_severity s);   /* "error", "warning", "info" */
@@ -153,8 +159,10 @@ struct dc_finding {
     /* NVTX ranges open on the thread, outermost first (any kind) */
     const char *const *nvtx;
     unsigned nnvtx;
-    /* framework_device_error */
-    const char *framework;      /* "torch" */
+    /* framework_device_error, pointer_refused (param: the kernel parameter the
+     * refused pointer was, -1 unknown; address: the pointer; launch->device its
+     * owner, launch->current_device the current device) */
+    const char *framework;      /* "torch", "triton" */
     const char *message;        /* the framework's own error message */
     const struct dc_tensor *tensors;
     unsigned ntensors;

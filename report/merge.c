@@ -650,6 +650,21 @@ void dc_model_message(const struct dc_json *r, struct dc_sbuf *o)
     int dev = (int)dc_json_int(dc_json_get(l, "device"), -1);
     if (!kind)
         kind = "finding";
+    const char *fw = dc_json_str(dc_json_get(r, "framework")), *fmsg = dc_json_str(dc_json_get(r, "message"));
+    if (!strcmp(kind, "framework_device_error") || !strcmp(kind, "pointer_refused")) {
+        /* no kernel ran: the framework's own error */
+        if (!strcmp(kind, "pointer_refused")) {
+            long long param = dc_json_int(dc_json_get(r, "param"), -1);
+            dc_sput(o, "%s: %s refused a pointer of cuda:%d with cuda:%lld current", kind, fw ? fw : "the framework",
+                    dev, dc_json_int(dc_json_get(l, "current_device"), -1));
+            if (param >= 0)
+                dc_sput(o, " (parameter %lld)", param);
+        } else {
+            dc_sput(o, "%s: %s refused an op over devices", kind, fw ? fw : "the framework");
+        }
+        dc_sput(o, ": %s", fmsg ? fmsg : "?");
+        return;
+    }
     dc_sput(o, "%s: kernel %s ", kind, kernel_name(r));
     if (!strcmp(kind, "stream_mismatch")) {
         dc_sput(o, "launched into a stream of cuda:%lld while the current device is cuda:%lld",

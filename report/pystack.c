@@ -426,6 +426,9 @@ int dc_py_user_file(const char *f)
         return 0;
     if (strstr(f, "/site-packages/") || strstr(f, "/dist-packages/"))
         return 0;
+    size_t n = strlen(f), h = strlen("/_devcheck_hook.py");
+    if (n >= h && !strcmp(f + n - h, "/_devcheck_hook.py"))
+        return 0;                               /* devcheck's own Python hook (its Triton launcher wrapper) */
     const char *s = strstr(f, "/lib/python3.");
     if (s) {                                    /* the standard library: .../lib/python3.N/x.py */
         s += strlen("/lib/python3.");

@@ -245,7 +245,7 @@ void dc_report_framework_note(const struct dc_finding *f, char *out, size_t len)
     if (!out || !len)
         return;
     out[0] = 0;
-    if (!f || f->kind != DC_F_FRAMEWORK_DEVICE_ERROR)
+    if (!f || !dc_finding_framework(f))
         return;
     struct dc_buf b = { out, len, 0, 0 };
     pthread_mutex_lock(&rep_lock);

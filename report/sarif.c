@@ -51,6 +51,18 @@ static const struct rule {
       "With sync=1 devcheck synchronised after the launch and the launch failed on the device (for example "
       "CUDA_ERROR_ILLEGAL_ADDRESS); its operands and their owners are in the message.",
       "An operand the launch device may not access is the usual cause: move it to the launch device." },
+    { "framework_device_error", "FrameworkDeviceError", "error",
+      "A framework refused an op over tensors on different devices",
+      "PyTorch raised its own device-mismatch error (Expected all tensors to be on the same device, a convolution's "
+      "Input type ... and weight type ...) before any kernel ran; the op's tensors and where each was allocated are "
+      "in the message.",
+      "Move every tensor of the op to one device (tensor.to(other.device), module.to(input.device))." },
+    { "pointer_refused", "PointerRefused", "error",
+      "The driver refused another device's pointer before a framework's launch",
+      "A framework asked the driver for a tensor's device address in the current context (Triton's launcher: "
+      "cuPointerGetAttribute) and raised (Pointer argument cannot be accessed from Triton (cpu tensor?)): the tensor "
+      "is on another GPU than the current one, without peer access; no kernel ran.",
+      "Launch under torch.cuda.device(tensor.device), or move the tensor to the current device." },
 };
 #define NRULES (sizeof rules / sizeof rules[0])
 

@@ -15,8 +15,8 @@
 #    cuda.bindings, Buffer.copy_to, tensor.to), numba's operand named as the
 #    Python call passed it;
 #  - demo/python/custom_kernel.py: Triton's refusal of another device's
-#    tensor, before any launch (issue 36's second step: explained there,
-#    inside torch.cuda.nvtx.range_push("decoder.layer.3"));
+#    tensor, before any launch, explained (pointer_refused) at its call and
+#    allocation lines inside torch.cuda.nvtx.range_push("decoder.layer.3");
 #  - --kernel-name-exclude=at::native in a torch process checks none of
 #    PyTorch's own kernels (the names are demangled in a Python process).
 . "$ROOT/tests/lib.sh"
@@ -78,13 +78,19 @@ python3 "$ROOT/tests/unit/jsonschema_lite.py" "$ROOT/report/finding.schema.json"
     fail "JSON records do not match report/finding.schema.json"
 
 # 3. demo/python/custom_kernel.py: Triton refuses the cuda:1 tensor with
-# cuda:0 current, before any launch, as on a GPU.  Issue 36's second step
-# asserts devcheck's explanation here: the refusal at the script's call and
-# allocation lines, inside the NVTX range decoder.layer.3 pushed from Python.
+# cuda:0 current, before any launch, as on a GPU, and devcheck explains the
+# refusal (pointer_refused): at the script's call and allocation lines,
+# inside the NVTX range decoder.layer.3 pushed from Python, the note on the
+# exception; --fixed is clean.
 CK=$ROOT/demo/python/custom_kernel.py
 "$DEVCHECK" --json "$TMPD/ck.json" -- "$PY" "$CK" >"$TMPD/ck.out" 2>"$TMPD/ck.err" && fail "custom_kernel: status 0"
 expect_grep '^ValueError: Pointer argument cannot be accessed from Triton \(cpu tensor\?\)$' "$TMPD/ck.err"
-expect_eq "custom_kernel: findings" "" "$(canon "$TMPD/ck.json" | grep -v '^summary')"
+expect_grep "^devcheck: pointer_refused: not a CPU tensor: cuda:1's memory, refused with cuda:0 current\$" "$TMPD/ck.err"
+expect_eq "custom_kernel: findings" "pointer_refused owner=cuda:1 current=cuda:0 param=0 at=$(at "$CK" 'scale_kernel\[') tensors=x@cuda:1@$(at "$CK" 'x = torch.ones'),out@cuda:1@$(at "$CK" 'out = torch.empty_like') nvtx=decoder.layer.3 hint=with torch.cuda.device(x.device): launch the kernel there (every tensor is on cuda:1)" \
+    "$(canon "$TMPD/ck.json" | grep -v '^summary')"
+"$DEVCHECK" --json "$TMPD/ckf.json" -- "$PY" "$CK" --fixed >"$TMPD/ckf.out" 2>"$TMPD/ckf.err" ||
+    fail "custom_kernel --fixed: status $?"
+expect_eq "custom_kernel --fixed: findings" "" "$(canon "$TMPD/ckf.json" | grep -v '^summary')"
 
 # 4. PyTorch's kernels excluded by their demangled namespace
 VM=$ROOT/demo/python/vision_merge.py

@@ -41,7 +41,8 @@ def check(p, sub):
     rules = run["tool"]["driver"]["rules"]
     assert run["tool"]["driver"]["name"] == "devcheck"
     assert [r["id"] for r in rules] == ["device_mismatch", "peer_access", "host_memory", "stream_mismatch",
-                                        "unchecked_kernel", "async_error"], rules
+                                        "unchecked_kernel", "async_error", "framework_device_error",
+                                        "pointer_refused"], rules
     for r in rules:
         assert r["shortDescription"]["text"] and r["fullDescription"]["text"] and r["help"]["text"]
         assert len(r["properties"]["tags"]) < 20
