@@ -41,17 +41,26 @@
 #include <dlfcn.h>
 #include <link.h>
 
-DC_EXPORT int devcheck_framework_error(
-    const char *framework, const char *message, unsigned nframes, const struct dc_fw_frame *frames,
-    unsigned ntensors, const struct dc_fw_tensor *tensors, char *note, size_t note_len)
+/* The hook's calls: "" in note, and whether devcheck may work now (then the
+ * guard is held: dc_guard-- when done). */
+static int py_enter(char *note, size_t note_len)
 {
     if (note && note_len)
         note[0] = 0;
     if (dc_guard)
-        return -1;
+        return 0;
     if (!__atomic_load_n(&dc_ready, __ATOMIC_ACQUIRE) && !dc_enter_slow())
-        return -1;
+        return 0;
     dc_guard++;
+    return 1;
+}
+
+DC_EXPORT int devcheck_framework_error(
+    const char *framework, const char *message, unsigned nframes, const struct dc_fw_frame *frames,
+    unsigned ntensors, const struct dc_fw_tensor *tensors, char *note, size_t note_len)
+{
+    if (!py_enter(note, note_len))
+        return -1;
     int rc = dc_framework_error(framework, message, nframes, frames, ntensors, tensors, note, note_len);
     dc_guard--;
     return rc;
@@ -66,13 +75,8 @@ DC_EXPORT int devcheck_pointer_refused(const char *framework, const char *messag
                                        const struct dc_fw_frame *frames, unsigned ntensors,
                                        const struct dc_fw_tensor *tensors, char *note, size_t note_len)
 {
-    if (note && note_len)
-        note[0] = 0;
-    if (dc_guard)
+    if (!py_enter(note, note_len))
         return -1;
-    if (!__atomic_load_n(&dc_ready, __ATOMIC_ACQUIRE) && !dc_enter_slow())
-        return -1;
-    dc_guard++;
     int rc = dc_pointer_refused_error(framework, message, param, nframes, frames, ntensors, tensors, note, note_len);
     dc_guard--;
     return rc;

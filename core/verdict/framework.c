@@ -163,6 +163,28 @@ static uint64_t fw_convert(const char *message, unsigned nframes, const struct d
     return h;
 }
 
+/* Reports f (its kind and the framework's facts filled in): the launch
+ * fields name the framework, the device (and the current one), the key the
+ * hash; the note for the exception into note[0..note_len). */
+static void fw_report(struct dc_finding *f, const char *framework, uint64_t h, int dev, int cur, char *note,
+                      size_t note_len)
+{
+    struct dc_finding_launch l = {
+        .kernel = NULL,
+        .kernel_key = (const void *)(uintptr_t)(h | 1),
+        .api = framework ? framework : "python",
+        .device = dev,
+        .current_device = cur,
+        .path = DC_PATH_INTERPOSE,
+    };
+    f->severity = DC_SEV_ERROR;
+    f->launch = &l;
+    f->framework = l.api;
+    dc_report_finding(f);
+    if (note && note_len)
+        dc_report_framework_note(f, note, note_len);
+}
+
 int dc_framework_error(const char *framework, const char *message, unsigned nframes, const struct dc_fw_frame *frames,
                        unsigned ntensors, const struct dc_fw_tensor *tensors, char *note, size_t note_len)
 {
@@ -183,31 +205,17 @@ int dc_framework_error(const char *framework, const char *message, unsigned nfra
     int dev = -1;
     if (ntensors && tensors[anchor].device && !strncmp(tensors[anchor].device, "cuda:", 5))
         sscanf(tensors[anchor].device + 5, "%d", &dev);
-
-    struct dc_finding_launch l = {
-        .kernel = NULL,
-        .kernel_key = (const void *)(uintptr_t)(h | 1),
-        .api = framework ? framework : "python",
-        .device = dev,
-        .current_device = -1,
-        .path = DC_PATH_INTERPOSE,
-    };
     struct dc_finding f;
     memset(&f, 0, sizeof f);
     f.kind = DC_F_FRAMEWORK_DEVICE_ERROR;
-    f.severity = DC_SEV_ERROR;
-    f.launch = &l;
     f.param = -1;
-    f.framework = l.api;
     f.message = message;
     f.tensors = t;
     f.ntensors = ntensors;
     f.pylocs = pl;
     f.npylocs = nframes;
     f.fix = fix[0] ? fix : NULL;
-    dc_report_finding(&f);
-    if (note && note_len)
-        dc_report_framework_note(&f, note, note_len);
+    fw_report(&f, framework, h, dev, -1, note, note_len);
     return 0;
 }
 
@@ -293,30 +301,17 @@ int dc_pointer_refused_error(const char *framework, const char *message, int par
         snprintf(fix, sizeof fix, "make %s current (torch.cuda.device(%d)) or move the memory to %s", own, owner,
                  cur_s);
 
-    struct dc_finding_launch l = {
-        .kernel = NULL,
-        .kernel_key = (const void *)(uintptr_t)(h | 1),
-        .api = framework ? framework : "python",
-        .device = owner,
-        .current_device = cur,
-        .path = DC_PATH_INTERPOSE,
-    };
     struct dc_finding f;
     memset(&f, 0, sizeof f);
     f.kind = DC_F_POINTER_REFUSED;
-    f.severity = DC_SEV_ERROR;
-    f.launch = &l;
     f.param = param;
     f.address = ptr;
-    f.framework = l.api;
     f.message = message;
     f.tensors = t;
     f.ntensors = n;
     f.pylocs = pl;
     f.npylocs = nframes;
     f.fix = fix;
-    dc_report_finding(&f);
-    if (note && note_len)
-        dc_report_framework_note(&f, note, note_len);
+    fw_report(&f, framework, h, owner, cur, note, note_len);
     return 0;
 }
