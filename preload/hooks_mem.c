@@ -331,8 +331,12 @@ DC_EXPORT CUresult CUDAAPI cuPointerGetAttribute(void *data, CUpointer_attribute
     if (!dc_enter())
         return DC_REAL(cuPointerGetAttribute, data, attribute, ptr);
     CUresult r = DC_REAL(cuPointerGetAttribute, data, attribute, ptr);
-    if (__builtin_expect(r == CUDA_ERROR_INVALID_VALUE, 0) && attribute == CU_POINTER_ATTRIBUTE_DEVICE_POINTER)
-        dc_pointer_refused((uintptr_t)ptr);
+    if (attribute == CU_POINTER_ATTRIBUTE_DEVICE_POINTER) {
+        if (__builtin_expect(r == CUDA_ERROR_INVALID_VALUE, 0))
+            dc_pointer_refused((uintptr_t)ptr);
+        else if (r == CUDA_SUCCESS)
+            dc_pointer_accepted((uintptr_t)ptr);
+    }
     dc_leave();
     return r;
 }

@@ -243,6 +243,12 @@ void dc_pointer_refused(uintptr_t ptr)
     refusal.current = cur;
 }
 
+void dc_pointer_accepted(uintptr_t ptr)
+{
+    if (__builtin_expect(refusal.ptr == ptr, 0))
+        refusal.ptr = 0;
+}
+
 uintptr_t dc_pointer_refusal_pending(void)
 {
     return refusal.ptr;

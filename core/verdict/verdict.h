@@ -131,6 +131,9 @@ int dc_framework_device_message(const char *message);
  * -1 when no refusal is pending on the thread (nothing reported, note "").
  * Takes the pending refusal. */
 void dc_pointer_refused(uintptr_t ptr);
+/* The same query answered for ptr (peer access enabled since, its device
+ * current): a refusal remembered for ptr is forgotten. */
+void dc_pointer_accepted(uintptr_t ptr);
 uintptr_t dc_pointer_refusal_pending(void);
 int dc_pointer_refused_error(const char *framework, const char *message, int param, unsigned nframes,
                              const struct dc_fw_frame *frames, unsigned ntensors, const struct dc_fw_tensor *tensors,

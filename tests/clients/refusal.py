@@ -18,6 +18,10 @@ mode per run; each prints `refusal: MODE ...` lines.
     pinned      a pinned host tensor, cuda:0 current: accessible; runs
     graph       the kernel captured into a CUDA graph on cuda:1 and
                 replayed: runs
+    retry       caught refused as in `caught`; then, after PyTorch enabled
+                peer access, x is accepted and a real CPU tensor is refused
+                (Triton's ValueError again, caught): that one is no
+                device's memory, and its exception gets no note
 Results are computed where the kernel has a host twin (DEVCHECK_CLIENT_TWINS)."""
 import sys
 
@@ -63,6 +67,19 @@ if mode in ("caught", "uncaught", "peer"):
                 print(f"refusal: note: {n.splitlines()[0]}")
             sys.exit(0)
     add_kernel[(1,)](x, y, out, 4, BLOCK=4)             # CALL2
+elif mode == "retry":
+    y = torch.tensor(Y, device="cuda:0")
+    out = torch.empty(4, device="cuda:0")
+    try:
+        add_kernel[(1,)](x, y, out, 4, BLOCK=4)         # RETRY1
+    except ValueError:
+        print("refusal: retry refused")
+    y.to("cuda:1")                                      # peer access cuda:0 -> cuda:1
+    try:
+        add_kernel[(1,)](x, torch.tensor(Y), out, 4, BLOCK=4)   # RETRY2: a CPU tensor
+    except ValueError as e:
+        print(f"refusal: retry refused again, notes={len(getattr(e, '__notes__', []))}")
+    sys.exit(0)
 elif mode == "own":
     with torch.cuda.device(x.device):
         y = torch.tensor(Y, device="cuda:1")

@@ -10,7 +10,9 @@
 #  - the legal neighbours report no error: peer access enabled (a
 #    peer_access warning, no refusal), the pointer's own device current, a
 #    probe that handles the refusal itself, managed memory, pinned memory, a
-#    CUDA graph capture.
+#    CUDA graph capture;
+#  - retry: a refusal answered later (peer access enabled since) is
+#    forgotten, so a real CPU tensor refused next is not blamed on it.
 . "$ROOT/tests/lib.sh"
 need_pyenv
 DEVCHECK=$BUILD/bin/devcheck
@@ -67,6 +69,15 @@ expect_eq "peer: status" 0 "$?"
 expect_grep '^refusal: peer result=\[11\.0, 22\.0, 33\.0, 44\.0\]$' "$TMPD/peer.out"
 expect_eq "peer: findings" "peer_access kernel=add_kernel launch=$(at "$R" '# CALL2$') alloc=$(at "$R" 'x = torch.tensor(X') nvtx=-
 summary errors=0 launches=1" "$(canon "$TMPD/peer.json")"
+
+# a refusal later answered (peer access enabled since) is forgotten: the
+# next refusal, of a real CPU tensor, is not blamed on it
+run retry
+expect_eq "retry: status" 0 "$?"
+expect_grep '^refusal: retry refused$' "$TMPD/retry.out"
+expect_grep '^refusal: retry refused again, notes=0$' "$TMPD/retry.out"
+expect_eq "retry: findings" "pointer_refused at=$(at "$R" '# RETRY1$')" \
+    "$(canon "$TMPD/retry.json" | grep -v '^summary' | sed 's/ owner=[^ ]* current=[^ ]* param=[^ ]*//; s/ tensors=.*//')"
 
 for m in own probe managed pinned graph; do
     run "$m"
