@@ -138,7 +138,10 @@ static char *parse_string(struct parser *ps)
                     ps->p += 6;
                 }
             }
-            put_utf8(out, &o, cp);
+            if (cp >= 0xdc80 && cp < 0xdd00)   /* a raw byte (format.h, PEP 383) */
+                out[o++] = (char)(cp - 0xdc00);
+            else
+                put_utf8(out, &o, cp);
             break;
         }
         default:
