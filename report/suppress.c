@@ -240,23 +240,29 @@ static const char *glob_elem(const char *p, unsigned char c, int *ok)
     }
     if (*p == '[') {
         const char *q = p + 1;
-        int neg = *q == '!' || *q == '^', hit = 0;
+        int neg = *q == '!' || *q == '^', hit = 0, broken = 0;
         q += neg;
         for (int first = 1; *q && (first || *q != ']'); first = 0) {
             unsigned char lo, hi;
-            if (*q == '\\' && q[1])
-                q++;
+            if (*q == '\\')
+                broken |= !*++q;
+            if (!*q)
+                break;
             lo = hi = (unsigned char)*q++;
+            if (*q == '-' && !q[1])
+                broken = 1;
             if (*q == '-' && q[1] && q[1] != ']') {
                 q++;
-                if (*q == '\\' && q[1])
-                    q++;
+                if (*q == '\\')
+                    broken |= !*++q;
+                if (!*q)
+                    break;
                 hi = (unsigned char)*q++;
             }
             hit |= lo <= c && c <= hi;
         }
-        if (*q != ']') {                    /* no closing bracket: a literal '[' */
-            *ok = c == '[';
+        if (*q != ']') {                    /* no closing bracket: a literal '[' -- */
+            *ok = c == '[' && !broken;      /* unless cut in a range or an escape (fnmatch: no match) */
             return p + 1;
         }
         *ok = hit != neg;

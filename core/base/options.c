@@ -515,7 +515,9 @@ int dc_options_from_argv(int argc, char **argv, int *consumed,
             } else if (i + 1 < argc && argv[i + 1]) {
                 v = argv[++i];
             } else {
-                errf(errbuf, errlen, "devcheck: ERROR: option '%s' needs a value (%s)", a, expected(f->kind));
+                char sa[SHOWN_MAX * 4 + 32];
+                errf(errbuf, errlen, "devcheck: ERROR: option %s needs a value (%s)", shown(a, strlen(a), sa),
+                     expected(f->kind));
                 goto fail;
             }
         }
@@ -529,7 +531,8 @@ int dc_options_from_argv(int argc, char **argv, int *consumed,
             else if (!strchr(v, '\''))
                 quote = "'";
             else {
-                errf(errbuf, errlen, "devcheck: ERROR: the value of option '%s' cannot hold both quote characters", a);
+                errf(errbuf, errlen, "devcheck: ERROR: option '%s': the value cannot hold both quote characters",
+                     f->name);
                 goto fail;
             }
         }

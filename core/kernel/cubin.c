@@ -768,7 +768,7 @@ struct dc_img *dc_img_parse(const void *data, size_t size)
     if (!img)
         return NULL;
     const void *fb;
-    if (dc_img_is_wrapper(data, &fb)) {
+    if ((!size || size >= 16) && dc_img_is_wrapper(data, &fb)) {   /* a sized image shorter is none */
         data = fb;
         size = 0;
     }

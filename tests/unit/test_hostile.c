@@ -150,9 +150,10 @@ static void test_gen_suppressions(void)
 static void test_glob(void)
 {
     static const char *pats[] = { "*", "?", "a*", "*a", "a?c", "[abc]x", "[!a]*", "[^a]*", "[a-c]*", "[]]", "[!]]",
-                                  "\\*", "a\\", "[", "[a", "*[b-]", "**a**b", "a*b*c", "", "x[\\]]y", "[z-a]" };
+                                  "\\*", "a\\", "[", "[a", "*[b-]", "**a**b", "a*b*c", "", "x[\\]]y", "[z-a]",
+                                  "*[nf(l-", "[l-", "[a-b", "[-", "[\\", "[a\\", "[!" };
     static const char *strs[] = { "", "a", "abc", "ba", "ax", "xx", "]", "*", "a\\", "[", "[a", "-", "aXbYc",
-                                  "x]y", "ab", "zz" };
+                                  "x]y", "ab", "zz", "t[nf(l-", "[l-", "[a-b", "[-", "[\\", "[a\\", "[!" };
     for (size_t i = 0; i < sizeof pats / sizeof *pats; i++)
         for (size_t j = 0; j < sizeof strs / sizeof *strs; j++) {
             int want = fnmatch(pats[i], strs[j], 0) == 0, got = dc_supp_glob(pats[i], strs[j]);
