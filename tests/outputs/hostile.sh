@@ -44,4 +44,7 @@ run "$TMPD/full" "$DEVCHECK_BIN" report --json=/dev/full "$TMPD/one.jsonl"
 expect_eq "report --json=/dev/full: status" 2 "$(rc_of "$TMPD/full")"
 expect_grep "cannot write [a-z_]+ '/dev/full'" "$TMPD/full.err"
 if grep -q "'stderr'" "$TMPD/full.err"; then fail "--json=/dev/full named as stderr"; fi
+run "$TMPD/live" "$DEVCHECK_BIN" --sim 2 --json=/dev/full -- "$OP/outprog" launch 1 0
+expect_grep "^devcheck: cannot write json_path '/dev/full': No space left on device" "$TMPD/live.err"
+if grep -q "'stderr'" "$TMPD/live.err"; then fail "a run's --json=/dev/full named as stderr"; fi
 exit 0
