@@ -51,6 +51,17 @@ size_t dc_utf8_seq(const unsigned char *s)
     return n;
 }
 
+int dc_utf8_valid(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n;) {
+        size_t k = s[i] ? dc_utf8_seq((const unsigned char *)s + i) : 1;
+        if (!k || i + k > n)
+            return 0;
+        i += k;
+    }
+    return 1;
+}
+
 /* The JSON escape of the byte sequence at *c (one character, or one byte
  * that is not UTF-8), into e[16]; its length in *in.  NULL: copy *in bytes. */
 static const char *json_esc(const unsigned char *c, size_t *in, char e[16])

@@ -22,6 +22,8 @@ void dc_bjson_str(struct dc_buf *b, const char *s);
  * surrogate, nothing past U+10FFFF), 0 when s starts no such character.
  * Never reads past a NUL. */
 size_t dc_utf8_seq(const unsigned char *s);
+/* Are the n bytes at s valid UTF-8 (a NUL among them is)? */
+int dc_utf8_valid(const char *s, size_t n);
 /* Escapes p[start..end) in place for a terminal: each control character
  * (but tab, and newline unless `newlines`), DEL, and each byte that is not
  * part of a UTF-8 character becomes \xNN.  The result stays below cap bytes

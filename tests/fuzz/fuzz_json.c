@@ -9,17 +9,6 @@
 #include "common/json.h"
 #include "report/merge.h"
 
-static int utf8(const char *s, size_t n)
-{
-    for (size_t i = 0; i < n;) {
-        size_t k = dc_utf8_seq((const unsigned char *)s + i);
-        if (!k || i + k > n)
-            return 0;
-        i += k;
-    }
-    return 1;
-}
-
 static void roundtrip(const char *text, size_t len)
 {
     struct dc_json *v = dc_json_parse(text, len, NULL);
@@ -32,7 +21,7 @@ static void roundtrip(const char *text, size_t len)
         dc_sfree(&a);
         return;
     }
-    FUZZ_CHECK(utf8(a.p, a.len));
+    FUZZ_CHECK(dc_utf8_valid(a.p, a.len));
     struct dc_json *w = dc_json_parse(a.p, a.len, NULL);
     FUZZ_CHECK(w != NULL);
     dc_json_write(w, &b);
@@ -69,7 +58,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct dc_sbuf out = { 0 };
     dc_model_jsonl(m, &out);
     if (!out.oom && out.p) {
-        FUZZ_CHECK(utf8(out.p, out.len));
+        FUZZ_CHECK(dc_utf8_valid(out.p, out.len));
         for (char *s = out.p; *s;) {
             char *e = strchr(s, '\n');
             size_t n = e ? (size_t)(e - s) : strlen(s);

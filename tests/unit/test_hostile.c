@@ -26,17 +26,6 @@
 
 static const char *outdir;
 
-static int valid_utf8(const char *s, size_t n)
-{
-    for (size_t i = 0; i < n;) {
-        size_t k = dc_utf8_seq((const unsigned char *)s + i);
-        if (!k || i + k > n)
-            return 0;
-        i += k;
-    }
-    return 1;
-}
-
 static void report_one(const char *name, const char *tag, char **log, char **json)
 {
     char jp[4096], lp[4096];
@@ -67,7 +56,7 @@ static void test_text_escapes(void)
         for (const unsigned char *c = (const unsigned char *)log; *c; c++)
             if ((*c < 0x20 && *c != '\n' && *c != '\t') || *c == 0x7f)
                 CHECK(!"a raw control byte in the text report");
-        CHECK(valid_utf8(log, strlen(log)));
+        CHECK(dc_utf8_valid(log, strlen(log)));
         /* the header: one line, the whole name in it, escaped */
         CHECK_STR_CONTAINS(log, "==devcheck== ERROR: device_mismatch: kernel evil\\x0a\\x1b[2J\\x1b]0;owned\\x07kernel"
                                 "\\xff\\xfe launched on cuda:0");
@@ -75,7 +64,7 @@ static void test_text_escapes(void)
     CHECK(json != NULL);
     if (json) {
         size_t n = strcspn(json, "\n");
-        CHECK(valid_utf8(json, strlen(json)));
+        CHECK(dc_utf8_valid(json, strlen(json)));
         CHECK_STR_CONTAINS(json, "\\u001b[2J");
         CHECK_STR_CONTAINS(json, "\\udcff\\udcfe");
         struct dc_json *v = dc_json_parse(json, n, NULL);
