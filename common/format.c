@@ -109,15 +109,23 @@ void dc_bjson_str(struct dc_buf *b, const char *s)
     dc_bput(b, "\"");
 }
 
+/* The bytes at c (`left` of them) that stay as they are in text: a UTF-8
+ * character's length, or 0 for a byte to escape.  Reads only inside left. */
+static size_t text_keep(const unsigned char *c, size_t left, int newlines)
+{
+    if ((*c < 0x20 && (*c != '\n' || newlines) && *c != '\t') || *c == 0x7f)
+        return 0;
+    unsigned char u[5] = { 0 };
+    memcpy(u, c, left < 4 ? left : 4);
+    return dc_utf8_seq(u);
+}
+
 size_t dc_text_escape(char *p, size_t start, size_t end, size_t cap, int newlines)
 {
     /* pass 1: how much longer the escaped text is; where to cut so it fits */
     size_t extra = 0, cut = end;
     for (size_t i = start; i < end;) {
-        const unsigned char *c = (const unsigned char *)p + i;
-        size_t n = (*c < 0x20 && (*c != '\n' || newlines) && *c != '\t') || *c == 0x7f ? 0 : dc_utf8_seq(c);
-        if (i + (n ? n : 1) > end)          /* a sequence cut by the end */
-            n = 0;
+        size_t n = text_keep((const unsigned char *)p + i, end - i, newlines);
         size_t grow = n ? 0 : 3;
         if (end + extra + grow >= cap) {
             cut = i;
@@ -126,8 +134,10 @@ size_t dc_text_escape(char *p, size_t start, size_t end, size_t cap, int newline
         extra += grow;
         i += n ? n : 1;
     }
-    if (!extra)
+    if (!extra) {
+        p[cut] = 0;
         return cut;
+    }
     /* pass 2: the text moved to the end of the space, escaped forwards back
      * into place; the writer never passes the reader (extra <= the gap) */
     size_t gap = extra, len = cut - start;
@@ -135,9 +145,7 @@ size_t dc_text_escape(char *p, size_t start, size_t end, size_t cap, int newline
     const unsigned char *r = (const unsigned char *)p + start + gap, *rend = r + len;
     char *w = p + start;
     while (r < rend) {
-        size_t n = (*r < 0x20 && (*r != '\n' || newlines) && *r != '\t') || *r == 0x7f ? 0 : dc_utf8_seq(r);
-        if (r + (n ? n : 1) > rend)
-            n = 0;
+        size_t n = text_keep(r, (size_t)(rend - r), newlines);
         if (n) {
             memmove(w, r, n);
             w += n, r += n;
