@@ -4,6 +4,7 @@
 # the reader's own invariants):
 #   image    core/kernel/cubin.c (fatbin, ELF, PTX) and hostdwarf.c (a cubin's DWARF)
 #   mangle   core/kernel/mangle*.c (parameter lists) and report/demangle.c (libiberty, bounded)
+#   source   core/kernel/source.c: the NVRTC source scanner
 #   json     common/json.c and report/merge.c (devcheck report's JSON Lines)
 #   supp     report/suppress.c: the reader, the glob matcher, --gen-suppressions read back
 #   options  core/base/options.c: DEVCHECK_OPTIONS and the wrapper's flags
@@ -16,7 +17,7 @@
 # a time, niced; FUZZ_TARGETS picks some.  New inputs go to
 # $(BUILD)/fuzz/corpus/TARGET, crashes to $(BUILD)/fuzz/artifacts/: a crash
 # is fixed, then its input copied into tests/fuzz/corpus/TARGET/.
-FUZZ_ALL     := image mangle json supp options
+FUZZ_ALL     := image mangle source json supp options
 FUZZ_TARGETS ?= $(FUZZ_ALL)
 FUZZ_TIME    ?= 180
 FUZZ_DIR     := $(BUILD)/tests/fuzz
