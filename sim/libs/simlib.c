@@ -31,7 +31,7 @@ void simlib_note_once(atomic_flag *said, const char *lib, const char *text)
 
 /* The driver as NVIDIA's runtime (static in NVIDIA's libraries) binds it:
  * dlopen by soname, then one cuGetProcAddress_v2 per entry point with the
- * headers' CUDA_VERSION, so a tool that hands out its own entry points
+ * version of cuda.h's declaration (simlib.h), so a tool that hands out its own entry points
  * through cuGetProcAddress (devcheck) sees every call. */
 static void bind_driver(void)
 {
@@ -48,8 +48,8 @@ static void bind_driver(void)
         return;
     }
     CUdriverProcAddressQueryResult q;
-#define SIMLIB_BIND(n)                                                                                     \
-    if (gpa(#n, &p, CUDA_VERSION, CU_GET_PROC_ADDRESS_DEFAULT, &q) != CUDA_SUCCESS || !p) {                \
+#define SIMLIB_BIND(n, v)                                                                                  \
+    if (gpa(#n, &p, v, CU_GET_PROC_ADDRESS_DEFAULT, &q) != CUDA_SUCCESS || !p) {                           \
         snprintf(drv_problem, sizeof drv_problem, "the driver has no %s", #n);                             \
         return;                                                                                            \
     }                                                                                                      \

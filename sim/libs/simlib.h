@@ -26,15 +26,21 @@
 
 /* The driver entry points the libraries use.  Each member has the type of
  * cuda.h's declaration (a _v2 name where cuda.h maps the name to it); its
- * cuGetProcAddress name is the base name, as NVIDIA's runtime asks. */
-#define SIMLIB_DRIVER(X)                                                              \
-    X(cuInit) X(cuGetErrorName) X(cuDeviceGetCount) X(cuDevicePrimaryCtxRetain)       \
-    X(cuCtxGetCurrent) X(cuCtxSetCurrent) X(cuCtxGetDevice) X(cuCtxSynchronize)       \
-    X(cuStreamGetCtx) X(cuStreamSynchronize) X(cuLibraryLoadData) X(cuLibraryUnload)  \
-    X(cuLibraryGetKernel) X(cuLaunchKernel) X(cuMemAlloc) X(cuMemFree) X(cuMemcpyDtoH) \
-    X(cuMemcpyHtoD) X(cuMemsetD8) X(cuPointerGetAttribute)
+ * cuGetProcAddress name is the base name, as NVIDIA's runtime asks, with
+ * the version of that declaration's ABI: CUDA_VERSION gives the newest
+ * variant, which for cuCtxGetDevice, cuCtxSynchronize (13.0: a context
+ * argument) and cuStreamGetCtx (12.5: a green context) is another
+ * function than cuda.h's plain name (cudaTypedefs.h's PFN_<name>_v<N>). */
+#define SIMLIB_DRIVER(X)                                                                                     \
+    X(cuInit, CUDA_VERSION) X(cuGetErrorName, CUDA_VERSION) X(cuDeviceGetCount, CUDA_VERSION)                \
+    X(cuDevicePrimaryCtxRetain, CUDA_VERSION) X(cuCtxGetCurrent, CUDA_VERSION)                               \
+    X(cuCtxSetCurrent, CUDA_VERSION) X(cuCtxGetDevice, 2000) X(cuCtxSynchronize, 2000)                       \
+    X(cuStreamGetCtx, 9020) X(cuStreamSynchronize, CUDA_VERSION) X(cuLibraryLoadData, CUDA_VERSION)          \
+    X(cuLibraryUnload, CUDA_VERSION) X(cuLibraryGetKernel, CUDA_VERSION) X(cuLaunchKernel, CUDA_VERSION)     \
+    X(cuMemAlloc, CUDA_VERSION) X(cuMemFree, CUDA_VERSION) X(cuMemcpyDtoH, CUDA_VERSION)                     \
+    X(cuMemcpyHtoD, CUDA_VERSION) X(cuMemsetD8, CUDA_VERSION) X(cuPointerGetAttribute, CUDA_VERSION)
 
-#define SIMLIB_DRV_MEMBER(n) __typeof__(&n) n;
+#define SIMLIB_DRV_MEMBER(n, v) __typeof__(&n) n;
 struct simlib_driver {
     SIMLIB_DRIVER(SIMLIB_DRV_MEMBER)
 };
