@@ -9,3 +9,6 @@ $(DNN_T)/dnn_conv: sim/tests/dnn_conv.c $(SIM_BUILD)/libcudnn.so.9
 	    -Wl,-rpath-link=$(CUDA_HOME)/lib64 -lm
 ALL   += $(DNN_T)/dnn_conv
 TESTS += sim/tests/dnn_conv.sh
+ifeq ($(SANITIZE)$(CROSS),)
+TESTS += sim/tests/dnn_torch.sh
+endif
