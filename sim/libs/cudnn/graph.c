@@ -366,6 +366,7 @@ struct desc {
     int nval;
     struct value val[MAXATTR];
     int64_t engines;                /* OPERATIONGRAPH, ENGINEHEUR: how many the sim has for the graph */
+    cudnnBackendAttributeType_t real_last;  /* the type alpha or beta was last set in (0: neither) */
 };
 
 /* What each attribute of a descriptor type is: its type, how many elements
@@ -551,6 +552,7 @@ static void desc_clear(struct desc *d)
     d->nval = 0;
     d->finalized = false;
     d->engines = 0;
+    d->real_last = 0;
 }
 
 static void desc_free(struct desc *d)
@@ -597,6 +599,7 @@ static int desc_copy(struct desc *dst, const struct desc *src)
     }
     dst->finalized = src->finalized;
     dst->engines = src->engines;
+    dst->real_last = src->real_last;
     return 0;
 }
 
@@ -688,10 +691,13 @@ SIMLIB_EXPORT cudnnStatus_t CUDNNWINAPI cudnnBackendSetAttribute(cudnnBackendDes
         return simdnn_fail(CUDNN_STATUS_BAD_PARAM, "ptrDesc->set(attributeName, attributeType, elementCount, "
                                                    "arrayOfElements)");
     if (s->flags & F_REAL) {
-        /* alpha and beta: FLOAT or DOUBLE; anything else is BAD_PARAM on 9.26 */
+        /* alpha and beta: FLOAT or DOUBLE; anything else is BAD_PARAM on
+         * 9.26, NOT_SUPPORTED for the backward-data operation's */
         if (attributeType != CUDNN_TYPE_FLOAT && attributeType != CUDNN_TYPE_DOUBLE)
-            return simdnn_fail(CUDNN_STATUS_BAD_PARAM, "ptrDesc->set(attributeName, attributeType, elementCount, "
-                                                       "arrayOfElements)");
+            return simdnn_fail(d->type == CUDNN_BACKEND_OPERATION_CONVOLUTION_BACKWARD_DATA_DESCRIPTOR
+                                   ? CUDNN_STATUS_NOT_SUPPORTED
+                                   : CUDNN_STATUS_BAD_PARAM,
+                               "ptrDesc->set(attributeName, attributeType, elementCount, arrayOfElements)");
     } else if (attributeType != s->type) {
         return simdnn_failf(CUDNN_STATUS_BAD_PARAM_ATTRIBUTE_TYPE, "attribute %d: type %d != attrType %d",
                             (int)attributeName, (int)s->type, (int)attributeType);
@@ -740,6 +746,8 @@ SIMLIB_EXPORT cudnnStatus_t CUDNNWINAPI cudnnBackendSetAttribute(cudnnBackendDes
             memcpy(nv.v, arrayOfElements, bytes);
         nv.n = elementCount;
     }
+    if (s->flags & F_REAL)
+        d->real_last = attributeType;
     struct value *old = find(d, attributeName);
     if (old) {
         value_clear(old);
@@ -1162,10 +1170,21 @@ SIMLIB_EXPORT cudnnStatus_t CUDNNWINAPI cudnnBackendGetAttribute(cudnnBackendDes
         return simdnn_fail(CUDNN_STATUS_BAD_PARAM, "(nullptr != elemArray) && (0 > requestedElemCount)");
     const struct value *v = find(d, attributeName);
     if (s->flags & F_REAL) {
-        /* alpha/beta answer in the type they were set in (default FLOAT) */
+        /* alpha/beta answer in the type they were set in (default FLOAT);
+         * the backward-filter operation keeps both in the type of the one
+         * set last (9.26: alpha set DOUBLE, then beta FLOAT: alpha answers
+         * as FLOAT only) */
         cudnnBackendAttributeType_t held = v ? v->type : CUDNN_TYPE_FLOAT;
+        if (d->type == CUDNN_BACKEND_OPERATION_CONVOLUTION_BACKWARD_FILTER_DESCRIPTOR && d->real_last)
+            held = d->real_last;
         if (attributeType != held)
             return simdnn_fail(CUDNN_STATUS_BAD_PARAM, "getAlpha().t != attrType");
+        if (v && v->type != held) {
+            double r = v->type == CUDNN_TYPE_DOUBLE ? *(const double *)v->v : *(const float *)v->v;
+            float f = (float)r;
+            return give(held == CUDNN_TYPE_DOUBLE ? (const void *)&r : &f, 1, held, requestedElementCount,
+                        elementCount, arrayOfElements);
+        }
     } else if (attributeName == CUDNN_ATTR_CONVOLUTION_CONV_MODE) {
         /* 9.26's getter compares with CUDNN_TYPE_DATA_TYPE: a call with
          * CUDNN_TYPE_CONVOLUTION_MODE fails ("CUDNN_TYPE_DATA_TYPE !=
