@@ -479,7 +479,8 @@ def main():
     if a.api == "lib":
         if not (a.header and a.err_type and a.err_value and a.api_re and a.lib):
             die("--api lib needs --header, --err-type, --err-value, --api-re and --lib")
-        cfg = dict(APIS["lib"], headers=a.header, err_type=a.err_type, err_value=a.err_value, api_re=a.api_re,
+        cfg = dict(APIS["lib"], headers=a.header, err_type=a.err_type.strip(), err_value=a.err_value.strip(),
+                   api_re=a.api_re.strip(),
                    note="simcuda: %s: %%s is not implemented: %s" % (a.lib, a.err_value))
         if a.imports:
             extra = sorted(imported(a.imports, a.imports_of or a.lib))
@@ -493,7 +494,13 @@ def main():
         write_file(a.map, "%s{\n  global:\n%s  local: *;\n};\n" % (node, body))
     if a.list:
         write_file(a.list, "".join(n + "\n" for n in exports))
-    if unproto or fallback:
+    if (unproto or fallback) and a.api == "lib":
+        # the legacy and C++-only declarations (cublas.h, cublasXt.h, __half
+        # overloads): a count, not the list
+        print("gen_stubs: %s: %d stubbed name(s) without a C prototype in %s (e.g. %s)"
+              % (a.lib, len(unproto) + len(fallback), ", ".join(a.header), (unproto + fallback)[0]),
+              file=sys.stderr)
+    elif unproto or fallback:
         print("gen_stubs: %s: no C prototype for %d stubbed name(s): %s"
               % (a.api, len(unproto) + len(fallback), " ".join(unproto + fallback)),
               file=sys.stderr)

@@ -40,36 +40,38 @@ SIMLIB_CFLAGS  = $(ALL_CFLAGS) -fvisibility=hidden -Isim/libs
 SIMLIB_IMPORTS := sim/libs/imports.tsv
 # device code: nvcc's default target (SASS and PTX); the PTX is the sim's
 # evidence of which parameters the kernels dereference
-SIMLIB_NVCCFLAGS ?= -O2
+SIMLIB_NVCCFLAGS ?= -O2 -Wno-deprecated-gpu-targets -gencode arch=compute_75,code=compute_75
 
 $(SIMLIB_COMMON): sim/libs/simlib.c $(SIMLIB_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(SIMLIB_CFLAGS) -c $< -o $@
 
-$(SIMLIB_OBJ)/%.fatbin: sim/libs/%.cu $(SIMLIB_HDRS)
+$(SIMLIB_OBJ)/%.fatbin: sim/libs/%.cu $(SIMLIB_HDRS) sim/libs/libs.mk
 	@mkdir -p $(@D)
 	$(NVCC) $(SIMLIB_NVCCFLAGS) -Isim/libs -fatbin -o $@ $<
 
+# kept for inspection (cuobjdump, the sim's image reader)
+.PRECIOUS: $(SIMLIB_OBJ)/%.fatbin
 $(SIMLIB_OBJ)/%.image.o: $(SIMLIB_OBJ)/%.fatbin sim/libs/image.S
 	$(CC) -c -DSIMLIB_IMAGE_SYM=$(notdir $*)_image -DSIMLIB_IMAGE_FILE='"$<"' -o $@ sim/libs/image.S
 
 define SIMLIB_LIBRARY
-$(1)_DIR  := $$(SIMLIB_OBJ)/$(2)$(if $(filter $(SIM_BUILD),$(11)),,-$(notdir $(11)))
-$(1)_LIB  := $(11)/$(2)
-$(1)_OBJS := $(9)
-$$($(1)_DIR)/stubs.c $$($(1)_DIR)/exports.map $$($(1)_DIR)/stubbed.txt &: sim/gen_stubs.py $$(SIMLIB_IMPORTS) $(9) $(4)
+$(1)_DIR  := $$(SIMLIB_OBJ)/$(strip $(2))$(if $(filter $(SIM_BUILD),$(strip $(11))),,-$(notdir $(strip $(11))))
+$(1)_LIB  := $(strip $(11))/$(strip $(2))
+$(1)_OBJS := $(strip $(9))
+$$($(1)_DIR)/stubs.c $$($(1)_DIR)/exports.map $$($(1)_DIR)/stubbed.txt &: sim/gen_stubs.py $$(SIMLIB_IMPORTS) $(strip $(9)) $(strip $(4))
 	@mkdir -p $$($(1)_DIR)
-	$$(PYTHON) sim/gen_stubs.py --api lib --real $(4) $$(foreach h,$(5),--header $$(h)) --err-type '$(6)' \
-	    --err-value '$(7)' --api-re '$(8)' --lib $(2) --imports $$(SIMLIB_IMPORTS) \
-	    --imports-of $(if $(12),$(12),$(2)) $(if $(3),--version-node $(3)) --cuda-home $$(CUDA_HOME) --cc $$(CC) \
-	    -o $$($(1)_DIR)/stubs.c --map $$($(1)_DIR)/exports.map --stubbed $$($(1)_DIR)/stubbed.txt $(9)
+	$$(PYTHON) sim/gen_stubs.py --api lib --real $(strip $(4)) $$(foreach h,$(strip $(5)),--header $$(h)) --err-type '$(strip $(6))' \
+	    --err-value '$(strip $(7))' --api-re '$(strip $(8))' --lib $(strip $(2)) --imports $$(SIMLIB_IMPORTS) \
+	    --imports-of $(if $(strip $(12)),$(strip $(12)),$(strip $(2))) $(if $(strip $(3)),--version-node $(strip $(3))) --cuda-home $$(CUDA_HOME) --cc $$(CC) \
+	    -o $$($(1)_DIR)/stubs.c --map $$($(1)_DIR)/exports.map --stubbed $$($(1)_DIR)/stubbed.txt $(strip $(9))
 $$($(1)_DIR)/stubs.o: $$($(1)_DIR)/stubs.c
 	$$(CC) $$(ALL_CFLAGS) -Wno-unused-parameter -fvisibility=hidden -c $$< -o $$@
-$$($(1)_LIB): $(9) $$(SIMLIB_COMMON) $$($(1)_DIR)/stubs.o $$($(1)_DIR)/exports.map $(filter %.so%,$(10))
+$$($(1)_LIB): $(strip $(9)) $$(SIMLIB_COMMON) $$($(1)_DIR)/stubs.o $$($(1)_DIR)/exports.map $(filter %.so%,$(strip $(10)))
 	@mkdir -p $$(@D)
-	$$(CC) -shared -o $$@ $(9) $$(SIMLIB_COMMON) $$($(1)_DIR)/stubs.o -Wl,-soname,$(2) \
+	$$(CC) -shared -o $$@ $(strip $(9)) $$(SIMLIB_COMMON) $$($(1)_DIR)/stubs.o -Wl,-soname,$(strip $(2)) \
 	    -Wl,--version-script=$$($(1)_DIR)/exports.map -Wl,-rpath,'$$$$ORIGIN' $$(if $$(SANITIZE),,-Wl,-z,defs) \
-	    $$(ALL_LDFLAGS) $(10) -ldl -lpthread
+	    $$(ALL_LDFLAGS) $(strip $(10)) -ldl -lpthread
 endef
 
 # imports.tsv anew from the client virtualenv (mk/pyenv.sh) and JAX's CUDA

@@ -30,9 +30,9 @@ void simlib_note_once(atomic_flag *said, const char *lib, const char *text)
 }
 
 /* The driver as NVIDIA's runtime (static in NVIDIA's libraries) binds it:
- * dlopen by soname, then one cuGetProcAddress_v2 per entry point with the
- * version of cuda.h's declaration (simlib.h), so a tool that hands out its own entry points
- * through cuGetProcAddress (devcheck) sees every call. */
+ * dlopen by soname, then one cuGetProcAddress_v2 per entry point at the
+ * version of its ABI (simlib.h), so a tool that hands out its own entry
+ * points through cuGetProcAddress (devcheck) sees every call. */
 static void bind_driver(void)
 {
     void *h = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
@@ -50,7 +50,7 @@ static void bind_driver(void)
     CUdriverProcAddressQueryResult q;
 #define SIMLIB_BIND(n, v)                                                                                  \
     if (gpa(#n, &p, v, CU_GET_PROC_ADDRESS_DEFAULT, &q) != CUDA_SUCCESS || !p) {                           \
-        snprintf(drv_problem, sizeof drv_problem, "the driver has no %s", #n);                             \
+        snprintf(drv_problem, sizeof drv_problem, "the driver has no %s (version %d)", #n, v);             \
         return;                                                                                            \
     }                                                                                                      \
     memcpy(&simlib_drv.n, &p, sizeof p);

@@ -12,11 +12,17 @@
  * and CUPTI see real launches.
  *
  * Linked into each library (hidden symbols: each library has its own copy
- * of the state below). */
+ * of the state below).  A library's own sources are compiled with
+ * SIMLIB_CFLAGS (-fvisibility=hidden) and include the API's headers between
+ * `#pragma GCC visibility push(default)` and `pop`: the functions they
+ * define and the other libraries' functions they call keep default
+ * visibility (the version script decides what is exported), everything
+ * else is hidden. */
 #ifndef SIM_LIBS_SIMLIB_H
 #define SIM_LIBS_SIMLIB_H
 
 #include <cuda.h>
+#include <cudaTypedefs.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stddef.h>
@@ -24,23 +30,21 @@
 #define SIMLIB_HIDDEN __attribute__((visibility("hidden")))
 #define SIMLIB_EXPORT __attribute__((visibility("default")))
 
-/* The driver entry points the libraries use.  Each member has the type of
- * cuda.h's declaration (a _v2 name where cuda.h maps the name to it); its
- * cuGetProcAddress name is the base name, as NVIDIA's runtime asks, with
- * the version of that declaration's ABI: CUDA_VERSION gives the newest
- * variant, which for cuCtxGetDevice, cuCtxSynchronize (13.0: a context
- * argument) and cuStreamGetCtx (12.5: a green context) is another
- * function than cuda.h's plain name (cudaTypedefs.h's PFN_<name>_v<N>). */
-#define SIMLIB_DRIVER(X)                                                                                     \
-    X(cuInit, CUDA_VERSION) X(cuGetErrorName, CUDA_VERSION) X(cuDeviceGetCount, CUDA_VERSION)                \
-    X(cuDevicePrimaryCtxRetain, CUDA_VERSION) X(cuCtxGetCurrent, CUDA_VERSION)                               \
-    X(cuCtxSetCurrent, CUDA_VERSION) X(cuCtxGetDevice, 2000) X(cuCtxSynchronize, 2000)                       \
-    X(cuStreamGetCtx, 9020) X(cuStreamSynchronize, CUDA_VERSION) X(cuLibraryLoadData, CUDA_VERSION)          \
-    X(cuLibraryUnload, CUDA_VERSION) X(cuLibraryGetKernel, CUDA_VERSION) X(cuLaunchKernel, CUDA_VERSION)     \
-    X(cuMemAlloc, CUDA_VERSION) X(cuMemFree, CUDA_VERSION) X(cuMemcpyDtoH, CUDA_VERSION)                     \
-    X(cuMemcpyHtoD, CUDA_VERSION) X(cuMemsetD8, CUDA_VERSION) X(cuPointerGetAttribute, CUDA_VERSION)
+/* The driver entry points the libraries use, each with the version of the
+ * ABI they call (cudaTypedefs.h's PFN_<name>_v<version>): cuGetProcAddress
+ * is asked for that version, as NVIDIA's runtime asks for each entry point
+ * the version it was built against (at 13000, cuCtxGetDevice is the _v2 of
+ * two arguments).  A member's name is cuda.h's (a _v2 where cuda.h maps the
+ * name to it). */
+#define SIMLIB_DRIVER(X)                                                                          \
+    X(cuInit, 2000) X(cuGetErrorName, 6000) X(cuDeviceGetCount, 2000)                             \
+    X(cuDevicePrimaryCtxRetain, 7000) X(cuCtxGetCurrent, 4000) X(cuCtxSetCurrent, 4000)           \
+    X(cuCtxGetDevice, 2000) X(cuCtxSynchronize, 2000) X(cuStreamGetCtx, 9020)                     \
+    X(cuStreamSynchronize, 2000) X(cuLibraryLoadData, 12000) X(cuLibraryUnload, 12000)            \
+    X(cuLibraryGetKernel, 12000) X(cuLaunchKernel, 4000) X(cuMemAlloc, 3020) X(cuMemFree, 3020)   \
+    X(cuMemcpyDtoH, 3020) X(cuMemcpyHtoD, 3020) X(cuMemsetD8, 3020) X(cuPointerGetAttribute, 4000)
 
-#define SIMLIB_DRV_MEMBER(n, v) __typeof__(&n) n;
+#define SIMLIB_DRV_MEMBER(n, v) PFN_##n##_v##v n;
 struct simlib_driver {
     SIMLIB_DRIVER(SIMLIB_DRV_MEMBER)
 };

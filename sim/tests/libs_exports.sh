@@ -53,7 +53,8 @@ while read -r so; do
         expect_eq "$so $stub: lines" 1 "$(grep -c "^simcuda: $so: $stub is not implemented: [A-Za-z_]*\$" "$TMPD/stub.err")"
         st=$(sed -n 's/.*is not implemented: //p' "$TMPD/stub.err")
         grep -q "^$stub returned \([0-9]*\), \1\$" "$TMPD/stub.out" || fail "$so $stub: $(cat "$TMPD/stub.out")"
-        note "$so: $(wc -l < "$TMPD/$so.imports") imported names, $(cut -f1 "$TMPD/$so.imports" | grep -cxFf "$stubbed" || true) of them stubbed; a stub returns $st"
+        awk -F'\t' -v so="$so" '$1 == so && $4 ~ /torch\// { print $2 }' "$IMPORTS" > "$TMPD/$so.torch"
+        note "$so: PyTorch imports $(wc -l < "$TMPD/$so.torch") names, $(grep -cxFf "$stubbed" "$TMPD/$so.torch" || true) of them stubbed ($(grep -xFf "$stubbed" "$TMPD/$so.torch" | tr '\n' ' ')); PyTorch and JAX $(wc -l < "$TMPD/$so.imports"), $(cut -f1 "$TMPD/$so.imports" | grep -cxFf "$stubbed" || true) stubbed; a stub returns $st"
     fi
     n=$((n + 1))
 done < "$LIST"

@@ -5,3 +5,11 @@ $(BUILD)/tests/sim/libs_stub_call: sim/tests/libs_stub_call.c
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS) -ldl
 ALL   += $(BUILD)/tests/sim/libs_stub_call
 TESTS += sim/tests/libs_exports.sh
+
+# the sim's cuBLAS / cuBLASLt compute and fault (blas_sim.sh)
+$(BUILD)/tests/sim/blas_sim: sim/tests/blas_sim.c $(SB_BLAS_LIB) $(SB_LT_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS) -L$(SIM_BUILD) -l:libcublas.so.13 -l:libcublasLt.so.13 \
+	    -Wl,-rpath-link=$(SIM_BUILD) -L$(CUDA_HOME)/lib64 -lcudart -lm
+ALL   += $(BUILD)/tests/sim/blas_sim
+TESTS += sim/tests/blas_sim.sh

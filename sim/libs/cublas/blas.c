@@ -1,0 +1,537 @@
+/* The sim's cuBLAS (libcublas.so.13; sim/libs/cublas/README.md): handles
+ * (the device current at cublasCreate, a stream, a workspace, pointer,
+ * math and atomics modes, an SM count target) and the BLAS calls PyTorch
+ * makes.  Every GEMM, GEMV and dot product is one cublasLtMatmul, called
+ * through the PLT as NVIDIA's libcublas calls into libcublasLt (it needs
+ * libcublasLt.so.13): so a tool hooking both sees the cuBLAS call outside
+ * and cuBLASLt's inside, as on a GPU.  Not implemented (their stubs say so
+ * in one line): the level-1 calls other than the dot products, level 2
+ * other than GEMV, level 3 other than the GEMMs (trsm, syrk, ...), the
+ * batched solvers (getrf/getrs/geqrf/gels/trsm Batched: torch.linalg), the
+ * _64 variants, the legacy API and cublasSetVector/Matrix. */
+/* the API the headers declare has default visibility (SIMLIB_CFLAGS hides
+ * the rest; the version script says which names are exported); libcublasLt's
+ * functions are called through the PLT */
+#pragma GCC visibility push(default)
+#include <cublasLt.h>
+#include <cublas_api.h>
+#include <cuda_runtime_api.h>
+#pragma GCC visibility pop
+#include <stdlib.h>
+#include <string.h>
+
+#include "gemm.h"
+#include "handle.h"
+#include "simlib.h"
+
+#define BLAS_LIB_NAME "libcublas.so.13"
+
+struct cublasContext {
+    struct cublasLtContext head;        /* first: the handle is a cuBLASLt handle too (handle.h) */
+    const int *lib;             /* &this_lib: a handle of this build, not of another version's */
+    int device;
+    cudaStream_t stream;
+    cublasPointerMode_t pointer_mode;
+    cublasMath_t math_mode;
+    cublasAtomicsMode_t atomics_mode;
+    int sm_count_target;
+    void *workspace;
+    size_t workspace_size;
+    cublasLtHandle_t lt;
+    CUdeviceptr scratch;        /* 16 bytes of the handle's device: host-mode results */
+    pthread_mutex_t lock;
+};
+
+/* Built twice (libcublas.so.13, and CUDA 12's libcublas.so.12): each build
+ * rejects the other's handles with CUBLAS_STATUS_NOT_INITIALIZED. */
+static const int this_lib;
+
+static int mine(cublasHandle_t h)
+{
+    return h && h->lib == &this_lib;
+}
+
+cublasStatus_t CUBLASWINAPI cublasCreate_v2(cublasHandle_t *handle)
+{
+    if (!handle)
+        return CUBLAS_STATUS_INVALID_VALUE;
+    if (simlib_driver(BLAS_LIB_NAME) != 0)
+        return CUBLAS_STATUS_NOT_INITIALIZED;
+    int dev = simlib_current_device();
+    if (dev < 0)
+        return CUBLAS_STATUS_NOT_INITIALIZED;
+    struct cublasContext *h = calloc(1, sizeof *h);
+    if (!h)
+        return CUBLAS_STATUS_ALLOC_FAILED;
+    cublasStatus_t s = cublasLtCreate(&h->lt);
+    if (s != CUBLAS_STATUS_SUCCESS) {
+        free(h);
+        return s;
+    }
+    h->head.magic = SB_LT_MAGIC;
+    h->lib = &this_lib;
+    h->device = dev;
+    h->pointer_mode = CUBLAS_POINTER_MODE_HOST;
+    h->math_mode = CUBLAS_DEFAULT_MATH;
+    h->atomics_mode = CUBLAS_ATOMICS_NOT_ALLOWED;
+    pthread_mutex_init(&h->lock, NULL);
+    *handle = h;
+    return CUBLAS_STATUS_SUCCESS;
+}
+
+cublasStatus_t CUBLASWINAPI cublasDestroy_v2(cublasHandle_t handle)
+{
+    if (!mine(handle))
+        return CUBLAS_STATUS_NOT_INITIALIZED;
+    if (handle->scratch)
+        simlib_drv.cuMemFree(handle->scratch);
+    cublasLtDestroy(handle->lt);
+    pthread_mutex_destroy(&handle->lock);
+    handle->lib = NULL;
+    handle->head.magic = 0;
+    free(handle);
+    return CUBLAS_STATUS_SUCCESS;
+}
+
+cublasStatus_t CUBLASWINAPI cublasGetVersion_v2(cublasHandle_t handle, int *version)
+{
+    if (!mine(handle))
+        return CUBLAS_STATUS_NOT_INITIALIZED;
+    if (!version)
+        return CUBLAS_STATUS_INVALID_VALUE;
+    *version = CUBLAS_VERSION;
+    return CUBLAS_STATUS_SUCCESS;
+}
+
+cublasStatus_t CUBLASWINAPI cublasGetProperty(libraryPropertyType type, int *value)
+{
+    return cublasLtGetProperty(type, value);
+}
+
+size_t CUBLASWINAPI cublasGetCudartVersion(void)
+{
+    return CUDART_VERSION;
+}
+
+
+const char *CUBLASWINAPI cublasGetStatusName(cublasStatus_t status)
+{
+    return cublasLtGetStatusName(status);
+}
+
+const char *CUBLASWINAPI cublasGetStatusString(cublasStatus_t status)
+{
+    return cublasLtGetStatusString(status);
+}
+
+cublasStatus_t CUBLASWINAPI cublasSetWorkspace_v2(cublasHandle_t handle, void *workspace, size_t workspaceSizeInBytes)
+{
+    if (!mine(handle))
+        return CUBLAS_STATUS_NOT_INITIALIZED;
+    if (!workspace && workspaceSizeInBytes)
+        return CUBLAS_STATUS_INVALID_VALUE;
+    handle->workspace = workspace;
+    handle->workspace_size = workspaceSizeInBytes;
+    return CUBLAS_STATUS_SUCCESS;
+}
+
+cublasStatus_t CUBLASWINAPI cublasSetStream_v2(cublasHandle_t handle, cudaStream_t streamId)
+{
+    if (!mine(handle))
+        return CUBLAS_STATUS_NOT_INITIALIZED;
+    handle->stream = streamId;
+    return CUBLAS_STATUS_SUCCESS;
+}
+
+cublasStatus_t CUBLASWINAPI cublasGetStream_v2(cublasHandle_t handle, cudaStream_t *streamId)
+{
+    if (!mine(handle))
+        return CUBLAS_STATUS_NOT_INITIALIZED;
+    if (!streamId)
+        return CUBLAS_STATUS_INVALID_VALUE;
+    *streamId = handle->stream;
+    return CUBLAS_STATUS_SUCCESS;
+}
+
+cublasStatus_t CUBLASWINAPI cublasGetPointerMode_v2(cublasHandle_t handle, cublasPointerMode_t *mode)
+{
+    if (!mine(handle))
+        return CUBLAS_STATUS_NOT_INITIALIZED;
+    if (!mode)
+        return CUBLAS_STATUS_INVALID_VALUE;
+    *mode = handle->pointer_mode;
+    return CUBLAS_STATUS_SUCCESS;
+}
+
+cublasStatus_t CUBLASWINAPI cublasSetPointerMode_v2(cublasHandle_t handle, cublasPointerMode_t mode)
+{
+    if (!mine(handle))
+        return CUBLAS_STATUS_NOT_INITIALIZED;
+    if (mode != CUBLAS_POINTER_MODE_HOST && mode != CUBLAS_POINTER_MODE_DEVICE)
+        return CUBLAS_STATUS_INVALID_VALUE;
+    handle->pointer_mode = mode;
+    return CUBLAS_STATUS_SUCCESS;
+}
+
+cublasStatus_t CUBLASWINAPI cublasGetAtomicsMode(cublasHandle_t handle, cublasAtomicsMode_t *mode)
+{
+    if (!mine(handle))
+        return CUBLAS_STATUS_NOT_INITIALIZED;
+    if (!mode)
+        return CUBLAS_STATUS_INVALID_VALUE;
+    *mode = handle->atomics_mode;
+    return CUBLAS_STATUS_SUCCESS;
+}
+
+cublasStatus_t CUBLASWINAPI cublasSetAtomicsMode(cublasHandle_t handle, cublasAtomicsMode_t mode)
+{
+    if (!mine(handle))
+        return CUBLAS_STATUS_NOT_INITIALIZED;
+    handle->atomics_mode = mode;
+    return CUBLAS_STATUS_SUCCESS;
+}
+
+/* The math mode is kept and answered; the sim computes every GEMM in
+ * double precision whatever it says. */
+cublasStatus_t CUBLASWINAPI cublasGetMathMode(cublasHandle_t handle, cublasMath_t *mode)
+{
+    if (!mine(handle))
+        return CUBLAS_STATUS_NOT_INITIALIZED;
+    if (!mode)
+        return CUBLAS_STATUS_INVALID_VALUE;
+    *mode = handle->math_mode;
+    return CUBLAS_STATUS_SUCCESS;
+}
+
+cublasStatus_t CUBLASWINAPI cublasSetMathMode(cublasHandle_t handle, cublasMath_t mode)
+{
+    if (!mine(handle))
+        return CUBLAS_STATUS_NOT_INITIALIZED;
+    handle->math_mode = mode;
+    return CUBLAS_STATUS_SUCCESS;
+}
+
+cublasStatus_t CUBLASWINAPI cublasGetSmCountTarget(cublasHandle_t handle, int *smCountTarget)
+{
+    if (!mine(handle))
+        return CUBLAS_STATUS_NOT_INITIALIZED;
+    if (!smCountTarget)
+        return CUBLAS_STATUS_INVALID_VALUE;
+    *smCountTarget = handle->sm_count_target;
+    return CUBLAS_STATUS_SUCCESS;
+}
+
+cublasStatus_t CUBLASWINAPI cublasSetSmCountTarget(cublasHandle_t handle, int smCountTarget)
+{
+    if (!mine(handle))
+        return CUBLAS_STATUS_NOT_INITIALIZED;
+    if (smCountTarget < 0)
+        return CUBLAS_STATUS_INVALID_VALUE;
+    handle->sm_count_target = smCountTarget;
+    return CUBLAS_STATUS_SUCCESS;
+}
+
+/* ---- the matmul every call becomes ---- */
+
+/* cublasGemmEx's table (cuBLAS documentation): alpha and beta are of the
+ * compute type's scalar type, complex when C is. */
+static cudaDataType scale_of(cublasComputeType_t compute, cudaDataType ctype)
+{
+    int cplx = sb_type_complex(ctype);
+    switch (compute) {
+    case CUBLAS_COMPUTE_16F: case CUBLAS_COMPUTE_16F_PEDANTIC:
+        return cplx ? CUDA_C_16F : CUDA_R_16F;
+    case CUBLAS_COMPUTE_64F: case CUBLAS_COMPUTE_64F_PEDANTIC:
+        return cplx ? CUDA_C_64F : CUDA_R_64F;
+    case CUBLAS_COMPUTE_32I: case CUBLAS_COMPUTE_32I_PEDANTIC:
+        return CUDA_R_32I;
+    default:
+        return cplx ? CUDA_C_32F : CUDA_R_32F;
+    }
+}
+
+struct operand {
+    const void *p;
+    cudaDataType type;
+    int64_t rows, cols, ld, stride;
+};
+
+static int layout(cublasLtMatrixLayoutOpaque_t *l, const struct operand *o, int64_t batch, int arrays)
+{
+    int32_t b = (int32_t)batch;
+    uint32_t mode = arrays ? CUBLASLT_BATCH_MODE_POINTER_ARRAY : CUBLASLT_BATCH_MODE_STRIDED;
+    return cublasLtMatrixLayoutInit(l, o->type, (uint64_t)o->rows, (uint64_t)o->cols, o->ld) ||
+           cublasLtMatrixLayoutSetAttribute(l, CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT, &b, sizeof b) ||
+           cublasLtMatrixLayoutSetAttribute(l, CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET, &o->stride,
+                                            sizeof o->stride) ||
+           cublasLtMatrixLayoutSetAttribute(l, CUBLASLT_MATRIX_LAYOUT_BATCH_MODE, &mode, sizeof mode);
+}
+
+/* D = C = alpha op(A) op(B) + beta C as one cublasLtMatmul on the handle's
+ * stream, alpha and beta in `mode`. */
+static cublasStatus_t matmul(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb,
+                             const struct operand *a, const struct operand *b, void *c, const struct operand *cl,
+                             const void *alpha, const void *beta, cublasLtPointerMode_t mode,
+                             cublasComputeType_t compute, cudaDataType scale, int64_t batch, int arrays)
+{
+    cublasLtMatmulDescOpaque_t desc;
+    cublasLtMatrixLayoutOpaque_t la, lb, lc;
+    int32_t opa = ta, opb = tb, pm = mode;
+    if (cublasLtMatmulDescInit(&desc, compute, scale) ||
+        cublasLtMatmulDescSetAttribute(&desc, CUBLASLT_MATMUL_DESC_TRANSA, &opa, sizeof opa) ||
+        cublasLtMatmulDescSetAttribute(&desc, CUBLASLT_MATMUL_DESC_TRANSB, &opb, sizeof opb) ||
+        cublasLtMatmulDescSetAttribute(&desc, CUBLASLT_MATMUL_DESC_POINTER_MODE, &pm, sizeof pm) ||
+        layout(&la, a, batch, arrays) || layout(&lb, b, batch, arrays) || layout(&lc, cl, batch, arrays))
+        return CUBLAS_STATUS_INTERNAL_ERROR;
+    return cublasLtMatmul(h->lt, &desc, alpha, a->p, &la, b->p, &lb, beta, c, &lc, c, &lc, NULL, h->workspace,
+                          h->workspace_size, h->stream);
+}
+
+static int op_ok(cublasOperation_t t)
+{
+    return t == CUBLAS_OP_N || t == CUBLAS_OP_T || t == CUBLAS_OP_C;
+}
+
+/* The GEMM family: strided when stride* are given (batch > 1), arrays of
+ * pointers when `arrays`. */
+static cublasStatus_t gemm(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int64_t m, int64_t n,
+                           int64_t k, const void *alpha, const void *A, cudaDataType at, int64_t lda, int64_t sa,
+                           const void *B, cudaDataType bt, int64_t ldb, int64_t sb, const void *beta, void *C,
+                           cudaDataType ct, int64_t ldc, int64_t sc, int64_t batch, cublasComputeType_t compute,
+                           int arrays)
+{
+    if (!mine(h))
+        return CUBLAS_STATUS_NOT_INITIALIZED;
+    if (!op_ok(ta) || !op_ok(tb) || m < 0 || n < 0 || k < 0 || batch < 0 ||
+        lda < (ta == CUBLAS_OP_N ? m : k) || lda < 1 || ldb < (tb == CUBLAS_OP_N ? k : n) || ldb < 1 ||
+        ldc < m || ldc < 1)
+        return CUBLAS_STATUS_INVALID_VALUE;
+    if (m == 0 || n == 0 || batch == 0)
+        return CUBLAS_STATUS_SUCCESS;
+    struct operand a = { A, at, ta == CUBLAS_OP_N ? m : k, ta == CUBLAS_OP_N ? k : m, lda, sa };
+    struct operand b = { B, bt, tb == CUBLAS_OP_N ? k : n, tb == CUBLAS_OP_N ? n : k, ldb, sb };
+    struct operand c = { C, ct, m, n, ldc, sc };
+    return matmul(h, ta, tb, &a, &b, C, &c, alpha, beta, (cublasLtPointerMode_t)h->pointer_mode, compute,
+                  scale_of(compute, ct), batch, arrays);
+}
+
+#define GEMM_T(name, T, CT, COMPUTE)                                                                               \
+    cublasStatus_t CUBLASWINAPI name(cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb,     \
+                                     int m, int n, int k, const T *alpha, const T *A, int lda, const T *B, int ldb, \
+                                     const T *beta, T *C, int ldc)                                                 \
+    {                                                                                                              \
+        return gemm(handle, transa, transb, m, n, k, alpha, A, CT, lda, 0, B, CT, ldb, 0, beta, C, CT, ldc, 0, 1,   \
+                    COMPUTE, 0);                                                                                   \
+    }
+GEMM_T(cublasSgemm_v2, float, CUDA_R_32F, CUBLAS_COMPUTE_32F)
+GEMM_T(cublasDgemm_v2, double, CUDA_R_64F, CUBLAS_COMPUTE_64F)
+GEMM_T(cublasCgemm_v2, cuComplex, CUDA_C_32F, CUBLAS_COMPUTE_32F)
+GEMM_T(cublasZgemm_v2, cuDoubleComplex, CUDA_C_64F, CUBLAS_COMPUTE_64F)
+
+#define GEMM_STRIDED_T(name, T, CT, COMPUTE)                                                                       \
+    cublasStatus_t CUBLASWINAPI name(cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb,     \
+                                     int m, int n, int k, const T *alpha, const T *A, int lda,                     \
+                                     long long int strideA, const T *B, int ldb, long long int strideB,            \
+                                     const T *beta, T *C, int ldc, long long int strideC, int batchCount)          \
+    {                                                                                                              \
+        return gemm(handle, transa, transb, m, n, k, alpha, A, CT, lda, strideA, B, CT, ldb, strideB, beta, C, CT,  \
+                    ldc, strideC, batchCount, COMPUTE, 0);                                                         \
+    }
+GEMM_STRIDED_T(cublasSgemmStridedBatched, float, CUDA_R_32F, CUBLAS_COMPUTE_32F)
+GEMM_STRIDED_T(cublasDgemmStridedBatched, double, CUDA_R_64F, CUBLAS_COMPUTE_64F)
+GEMM_STRIDED_T(cublasCgemmStridedBatched, cuComplex, CUDA_C_32F, CUBLAS_COMPUTE_32F)
+GEMM_STRIDED_T(cublasZgemmStridedBatched, cuDoubleComplex, CUDA_C_64F, CUBLAS_COMPUTE_64F)
+
+#define GEMM_BATCHED_T(name, T, CT, COMPUTE)                                                                       \
+    cublasStatus_t CUBLASWINAPI name(cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb,     \
+                                     int m, int n, int k, const T *alpha, const T *const Aarray[], int lda,        \
+                                     const T *const Barray[], int ldb, const T *beta, T *const Carray[], int ldc,  \
+                                     int batchCount)                                                               \
+    {                                                                                                              \
+        return gemm(handle, transa, transb, m, n, k, alpha, Aarray, CT, lda, 0, Barray, CT, ldb, 0, beta,           \
+                    (void *)Carray, CT, ldc, 0, batchCount, COMPUTE, 1);                                           \
+    }
+GEMM_BATCHED_T(cublasSgemmBatched, float, CUDA_R_32F, CUBLAS_COMPUTE_32F)
+GEMM_BATCHED_T(cublasDgemmBatched, double, CUDA_R_64F, CUBLAS_COMPUTE_64F)
+GEMM_BATCHED_T(cublasCgemmBatched, cuComplex, CUDA_C_32F, CUBLAS_COMPUTE_32F)
+GEMM_BATCHED_T(cublasZgemmBatched, cuDoubleComplex, CUDA_C_64F, CUBLAS_COMPUTE_64F)
+
+cublasStatus_t CUBLASWINAPI cublasGemmEx(cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb,
+                                         int m, int n, int k, const void *alpha, const void *A, cudaDataType Atype,
+                                         int lda, const void *B, cudaDataType Btype, int ldb, const void *beta,
+                                         void *C, cudaDataType Ctype, int ldc, cublasComputeType_t computeType,
+                                         cublasGemmAlgo_t algo)
+{
+    (void)algo;
+    return gemm(handle, transa, transb, m, n, k, alpha, A, Atype, lda, 0, B, Btype, ldb, 0, beta, C, Ctype, ldc, 0, 1,
+                computeType, 0);
+}
+
+cublasStatus_t CUBLASWINAPI cublasGemmStridedBatchedEx(cublasHandle_t handle, cublasOperation_t transa,
+                                                       cublasOperation_t transb, int m, int n, int k,
+                                                       const void *alpha, const void *A, cudaDataType Atype, int lda,
+                                                       long long int strideA, const void *B, cudaDataType Btype,
+                                                       int ldb, long long int strideB, const void *beta, void *C,
+                                                       cudaDataType Ctype, int ldc, long long int strideC,
+                                                       int batchCount, cublasComputeType_t computeType,
+                                                       cublasGemmAlgo_t algo)
+{
+    (void)algo;
+    return gemm(handle, transa, transb, m, n, k, alpha, A, Atype, lda, strideA, B, Btype, ldb, strideB, beta, C, Ctype,
+                ldc, strideC, batchCount, computeType, 0);
+}
+
+cublasStatus_t CUBLASWINAPI cublasGemmBatchedEx(cublasHandle_t handle, cublasOperation_t transa,
+                                                cublasOperation_t transb, int m, int n, int k, const void *alpha,
+                                                const void *const Aarray[], cudaDataType Atype, int lda,
+                                                const void *const Barray[], cudaDataType Btype, int ldb,
+                                                const void *beta, void *const Carray[], cudaDataType Ctype, int ldc,
+                                                int batchCount, cublasComputeType_t computeType,
+                                                cublasGemmAlgo_t algo)
+{
+    (void)algo;
+    return gemm(handle, transa, transb, m, n, k, alpha, Aarray, Atype, lda, 0, Barray, Btype, ldb, 0, beta,
+                (void *)Carray, Ctype, ldc, 0, batchCount, computeType, 1);
+}
+
+/* cublasSgemmEx: A, B, C of the given types, computed in float (alpha and
+ * beta are floats); cublasCgemmEx the same with complex. */
+cublasStatus_t CUBLASWINAPI cublasSgemmEx(cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb,
+                                          int m, int n, int k, const float *alpha, const void *A, cudaDataType Atype,
+                                          int lda, const void *B, cudaDataType Btype, int ldb, const float *beta,
+                                          void *C, cudaDataType Ctype, int ldc)
+{
+    return gemm(handle, transa, transb, m, n, k, alpha, A, Atype, lda, 0, B, Btype, ldb, 0, beta, C, Ctype, ldc, 0, 1,
+                CUBLAS_COMPUTE_32F, 0);
+}
+
+cublasStatus_t CUBLASWINAPI cublasCgemmEx(cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb,
+                                          int m, int n, int k, const cuComplex *alpha, const void *A,
+                                          cudaDataType Atype, int lda, const void *B, cudaDataType Btype, int ldb,
+                                          const cuComplex *beta, void *C, cudaDataType Ctype, int ldc)
+{
+    return gemm(handle, transa, transb, m, n, k, alpha, A, Atype, lda, 0, B, Btype, ldb, 0, beta, C, Ctype, ldc, 0, 1,
+                CUBLAS_COMPUTE_32F, 0);
+}
+
+/* ---- GEMV and dot products as matmuls ---- */
+
+static atomic_flag said_inc = ATOMIC_FLAG_INIT;
+
+static cublasStatus_t no_negative_inc(void)
+{
+    simlib_note_once(&said_inc, BLAS_LIB_NAME,
+                     "a negative or zero vector increment is not simulated: CUBLAS_STATUS_NOT_SUPPORTED");
+    return CUBLAS_STATUS_NOT_SUPPORTED;
+}
+
+/* y = alpha op(A) x + beta y.  With incy 1: y (m' x 1) = op(A) x, x an
+ * n' x 1 matrix read as the transpose of a 1 x n' one of leading dimension
+ * incx; otherwise y^T = x^T op(A)^T, y^T a 1 x m' matrix of leading
+ * dimension incy (a conjugate op(A) then has no Lt form). */
+static cublasStatus_t gemv(cublasHandle_t h, cublasOperation_t trans, int m, int n, const void *alpha, const void *A,
+                           int lda, const void *x, int incx, const void *beta, void *y, int incy, cudaDataType t,
+                           cublasComputeType_t compute)
+{
+    if (!mine(h))
+        return CUBLAS_STATUS_NOT_INITIALIZED;
+    if (!op_ok(trans) || m < 0 || n < 0 || lda < m || lda < 1 || incx == 0 || incy == 0)
+        return CUBLAS_STATUS_INVALID_VALUE;
+    if (incx < 0 || incy < 0)
+        return no_negative_inc();
+    if (m == 0 || n == 0)
+        return CUBLAS_STATUS_SUCCESS;
+    int64_t rows = trans == CUBLAS_OP_N ? m : n, cols = trans == CUBLAS_OP_N ? n : m;    /* op(A) */
+    struct operand a = { A, t, m, n, lda, 0 };
+    struct operand xv = { x, t, 1, cols, incx, 0 };
+    cublasLtPointerMode_t pm = (cublasLtPointerMode_t)h->pointer_mode;
+    cudaDataType sc = scale_of(compute, t);
+    if (incy == 1) {
+        struct operand yv = { y, t, rows, 1, rows, 0 };
+        return matmul(h, trans, CUBLAS_OP_T, &a, &xv, y, &yv, alpha, beta, pm, compute, sc, 1, 0);
+    }
+    if (trans == CUBLAS_OP_C)
+        return no_negative_inc();
+    struct operand yv = { y, t, 1, rows, incy, 0 };
+    return matmul(h, CUBLAS_OP_N, trans == CUBLAS_OP_N ? CUBLAS_OP_T : CUBLAS_OP_N, &xv, &a, y, &yv, alpha, beta, pm,
+                  compute, sc, 1, 0);
+}
+
+#define GEMV_T(name, T, CT, COMPUTE)                                                                               \
+    cublasStatus_t CUBLASWINAPI name(cublasHandle_t handle, cublasOperation_t trans, int m, int n, const T *alpha,  \
+                                     const T *A, int lda, const T *x, int incx, const T *beta, T *y, int incy)      \
+    {                                                                                                              \
+        return gemv(handle, trans, m, n, alpha, A, lda, x, incx, beta, y, incy, CT, COMPUTE);                      \
+    }
+GEMV_T(cublasSgemv_v2, float, CUDA_R_32F, CUBLAS_COMPUTE_32F)
+GEMV_T(cublasDgemv_v2, double, CUDA_R_64F, CUBLAS_COMPUTE_64F)
+GEMV_T(cublasCgemv_v2, cuComplex, CUDA_C_32F, CUBLAS_COMPUTE_32F)
+GEMV_T(cublasZgemv_v2, cuDoubleComplex, CUDA_C_64F, CUBLAS_COMPUTE_64F)
+
+/* result = sum x_i y_i (conj: of conj(x_i)) as a 1 x 1 matmul of depth n:
+ * x a 1 x n matrix of leading dimension incx, y the transpose of another.
+ * Host pointer mode: into the handle's 16 bytes of device memory, then
+ * copied back after the stream synchronised, as NVIDIA's library returns a
+ * host-mode result. */
+static cublasStatus_t dot(cublasHandle_t h, int n, const void *x, cudaDataType xt, int incx, const void *y,
+                          cudaDataType yt, int incy, void *result, cudaDataType rt, cudaDataType exec, int conj)
+{
+    if (!mine(h))
+        return CUBLAS_STATUS_NOT_INITIALIZED;
+    if (!result)
+        return CUBLAS_STATUS_INVALID_VALUE;
+    if (n > 0 && (incx <= 0 || incy <= 0))
+        return no_negative_inc();
+    int64_t k = n > 0 ? n : 0;
+    struct operand xv = { x, xt, 1, k, incx > 0 ? incx : 1, 0 };
+    struct operand yv = { y, yt, 1, k, incy > 0 ? incy : 1, 0 };
+    struct operand r = { NULL, rt, 1, 1, 1, 0 };
+    double one[2] = { 1, 0 }, zero[2] = { 0, 0 };
+    cudaDataType sc = sb_type_complex(exec) ? CUDA_C_64F : CUDA_R_64F;
+    cublasComputeType_t compute = CUBLAS_COMPUTE_64F;
+    int size = sb_type_size(rt);
+    if (!size)
+        return CUBLAS_STATUS_NOT_SUPPORTED;
+    if (h->pointer_mode == CUBLAS_POINTER_MODE_DEVICE)
+        return matmul(h, conj ? CUBLAS_OP_C : CUBLAS_OP_N, CUBLAS_OP_T, &xv, &yv, result, &r, one, zero,
+                      CUBLASLT_POINTER_MODE_HOST, compute, sc, 1, 0);
+    pthread_mutex_lock(&h->lock);
+    cublasStatus_t s = CUBLAS_STATUS_SUCCESS;
+    if (!h->scratch && simlib_drv.cuMemAlloc(&h->scratch, 16) != CUDA_SUCCESS)
+        s = CUBLAS_STATUS_ALLOC_FAILED;
+    if (s == CUBLAS_STATUS_SUCCESS)
+        s = matmul(h, conj ? CUBLAS_OP_C : CUBLAS_OP_N, CUBLAS_OP_T, &xv, &yv, (void *)(uintptr_t)h->scratch, &r, one,
+                   zero, CUBLASLT_POINTER_MODE_HOST, compute, sc, 1, 0);
+    if (s == CUBLAS_STATUS_SUCCESS && (simlib_drv.cuStreamSynchronize((CUstream)h->stream) != CUDA_SUCCESS ||
+                                       simlib_drv.cuMemcpyDtoH(result, h->scratch, (size_t)size) != CUDA_SUCCESS))
+        s = CUBLAS_STATUS_EXECUTION_FAILED;
+    pthread_mutex_unlock(&h->lock);
+    return s;
+}
+
+#define DOT_T(name, T, CT, CONJ)                                                                                   \
+    cublasStatus_t CUBLASWINAPI name(cublasHandle_t handle, int n, const T *x, int incx, const T *y, int incy,      \
+                                     T *result)                                                                    \
+    {                                                                                                              \
+        return dot(handle, n, x, CT, incx, y, CT, incy, result, CT, CT, CONJ);                                     \
+    }
+DOT_T(cublasSdot_v2, float, CUDA_R_32F, 0)
+DOT_T(cublasDdot_v2, double, CUDA_R_64F, 0)
+DOT_T(cublasCdotu_v2, cuComplex, CUDA_C_32F, 0)
+DOT_T(cublasCdotc_v2, cuComplex, CUDA_C_32F, 1)
+DOT_T(cublasZdotu_v2, cuDoubleComplex, CUDA_C_64F, 0)
+DOT_T(cublasZdotc_v2, cuDoubleComplex, CUDA_C_64F, 1)
+
+cublasStatus_t CUBLASWINAPI cublasDotEx(cublasHandle_t handle, int n, const void *x, cudaDataType xType, int incx,
+                                        const void *y, cudaDataType yType, int incy, void *result,
+                                        cudaDataType resultType, cudaDataType executionType)
+{
+    return dot(handle, n, x, xType, incx, y, yType, incy, result, resultType, executionType, 0);
+}
+
+cublasStatus_t CUBLASWINAPI cublasDotcEx(cublasHandle_t handle, int n, const void *x, cudaDataType xType, int incx,
+                                         const void *y, cudaDataType yType, int incy, void *result,
+                                         cudaDataType resultType, cudaDataType executionType)
+{
+    return dot(handle, n, x, xType, incx, y, yType, incy, result, resultType, executionType, 1);
+}

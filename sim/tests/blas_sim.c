@@ -1,0 +1,340 @@
+/* The sim's cuBLAS and cuBLASLt compute (sim/libs/cublas/README.md;
+ * blas_sim.sh runs each mode on two simulated GPUs):
+ *   values    every GEMM form against a host reference: cublasSgemm_v2 with
+ *             transposes, cublasGemmEx (fp16 in and out, fp32 compute),
+ *             cublasGemmStridedBatchedEx (bf16), cublasSgemmBatched and
+ *             cublasGemmBatchedEx (pointer arrays in device memory),
+ *             cublasZgemm_v2 (conjugate transpose), device pointer mode,
+ *             cublasSgemv_v2, cublasSdot_v2 (host and device results),
+ *             cublasLtMatmul with the BIAS, RELU_BIAS, GELU_BIAS and
+ *             GELU_AUX_BIAS epilogues, a heuristic's algorithm, a batched
+ *             Lt matmul with a bias batch stride;
+ *   wrong     cublasSgemm_v2 on cuda:0 with B on cuda:1 (no peer access):
+ *             the call succeeds, the next synchronisation reports
+ *             cudaErrorIllegalAddress, and again (sticky);
+ *   peer      the same with peer access enabled: legal, right values;
+ *   array     cublasSgemmBatched whose second B (an element of the device
+ *             pointer array) is on cuda:1: faults at the synchronisation;
+ *   host      cublasLtMatmul whose bias is pageable host memory: faults.
+ * Prints `blas_sim MODE: ok` or the first mismatch; exit 0, or 1. */
+#include <cublasLt.h>
+#include <cublas_api.h>
+#include <cuda_runtime_api.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CK(x)                                                                                \
+    do {                                                                                     \
+        long long r_ = (long long)(x);                                                       \
+        if (r_) {                                                                            \
+            printf("%s:%d: %s = %lld\n", __FILE__, __LINE__, #x, r_);                        \
+            exit(1);                                                                         \
+        }                                                                                    \
+    } while (0)
+
+static int bad;
+
+static void expect_close(const char *what, const float *got, const double *want, int n, double tol)
+{
+    for (int i = 0; i < n; i++)
+        if (fabs(got[i] - want[i]) > tol * (1 + fabs(want[i]))) {
+            printf("%s[%d] = %g, want %g\n", what, i, got[i], want[i]);
+            bad = 1;
+            return;
+        }
+}
+
+/* column-major reference: C = alpha op(A) op(B) + beta C */
+static void ref(int ta, int tb, int m, int n, int k, double alpha, const float *A, int lda, const float *B, int ldb,
+                double beta, const float *C0, int ldc, double *C)
+{
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < m; i++) {
+            double s = 0;
+            for (int l = 0; l < k; l++)
+                s += (double)(ta ? A[i * lda + l] : A[l * lda + i]) * (tb ? B[l * ldb + j] : B[j * ldb + l]);
+            C[j * m + i] = alpha * s + beta * C0[j * ldc + i];
+        }
+}
+
+static void *dev(const void *host, size_t bytes)
+{
+    void *p;
+    CK(cudaMalloc(&p, bytes));
+    if (host)
+        CK(cudaMemcpy(p, host, bytes, cudaMemcpyHostToDevice));
+    else
+        CK(cudaMemset(p, 0, bytes));
+    return p;
+}
+
+static void fill(float *v, int n, int seed)
+{
+    for (int i = 0; i < n; i++)
+        v[i] = (float)((i * 7 + seed * 13) % 11) - 5.0f;
+}
+
+/* fp16 / bf16 by their bits (the values used are exact in both) */
+static unsigned short to_half(float f)
+{
+    unsigned x;
+    memcpy(&x, &f, 4);
+    if (f == 0)
+        return 0;
+    return (unsigned short)(((x >> 16) & 0x8000) | ((((x >> 23) & 0xff) - 112) << 10) | ((x >> 13) & 0x3ff));
+}
+
+static float from_half(unsigned short h)
+{
+    int e = (h >> 10) & 31;
+    float v = e ? ldexpf((float)((h & 1023) | 1024), e - 25) : ldexpf((float)(h & 1023), -24);
+    return h & 0x8000 ? -v : v;
+}
+
+static void values(void)
+{
+    enum { M = 5, N = 4, K = 3 };
+    float A[K * M], B[N * K], C0[M * N], C[M * N];      /* A stored k x m (transposed), B k x n */
+    double want[M * N];
+    fill(A, K * M, 1), fill(B, N * K, 2), fill(C0, M * N, 3);
+    cublasHandle_t h;
+    CK(cublasCreate_v2(&h));
+    cudaStream_t s;
+    CK(cudaStreamCreate(&s));
+    CK(cublasSetStream_v2(h, s));
+    float *dA = dev(A, sizeof A), *dB = dev(B, sizeof B), *dC = dev(C0, sizeof C0);
+    float alpha = 2, beta = 0.5f;
+    /* C = 2 A^T B + 0.5 C */
+    CK(cublasSgemm_v2(h, CUBLAS_OP_T, CUBLAS_OP_N, M, N, K, &alpha, dA, K, dB, K, &beta, dC, M));
+    CK(cudaMemcpy(C, dC, sizeof C, cudaMemcpyDeviceToHost));
+    ref(1, 0, M, N, K, 2, A, K, B, K, 0.5, C0, M, want);
+    expect_close("Sgemm", C, want, M * N, 1e-6);
+
+    /* device pointer mode: alpha, beta read from device memory */
+    float sc[2] = { 1, 0 };
+    float *dsc = dev(sc, sizeof sc);
+    CK(cublasSetPointerMode_v2(h, CUBLAS_POINTER_MODE_DEVICE));
+    CK(cublasSgemm_v2(h, CUBLAS_OP_T, CUBLAS_OP_N, M, N, K, dsc, dA, K, dB, K, dsc + 1, dC, M));
+    CK(cublasSetPointerMode_v2(h, CUBLAS_POINTER_MODE_HOST));
+    CK(cudaMemcpy(C, dC, sizeof C, cudaMemcpyDeviceToHost));
+    ref(1, 0, M, N, K, 1, A, K, B, K, 0, C0, M, want);
+    expect_close("Sgemm device mode", C, want, M * N, 1e-6);
+
+    /* GemmEx: fp16 A, B, C; fp32 compute */
+    unsigned short hA[K * M], hB[N * K], hC[M * N];
+    for (int i = 0; i < K * M; i++) hA[i] = to_half(A[i]);
+    for (int i = 0; i < N * K; i++) hB[i] = to_half(B[i]);
+    void *dhA = dev(hA, sizeof hA), *dhB = dev(hB, sizeof hB), *dhC = dev(NULL, sizeof hC);
+    float one = 1, zero = 0;
+    CK(cublasGemmEx(h, CUBLAS_OP_T, CUBLAS_OP_N, M, N, K, &one, dhA, CUDA_R_16F, K, dhB, CUDA_R_16F, K, &zero, dhC,
+                    CUDA_R_16F, M, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
+    CK(cudaMemcpy(hC, dhC, sizeof hC, cudaMemcpyDeviceToHost));
+    for (int i = 0; i < M * N; i++) C[i] = from_half(hC[i]);
+    ref(1, 0, M, N, K, 1, A, K, B, K, 0, C0, M, want);
+    expect_close("GemmEx fp16", C, want, M * N, 1e-3);
+
+    /* strided batched, bf16 (the values are exact in bf16): two items */
+    unsigned short bA[2 * K * M], bB[2 * N * K], bC[2 * M * N];
+    for (int b = 0; b < 2; b++) {
+        for (int i = 0; i < K * M; i++) { float f = A[i] * (b + 1); unsigned x; memcpy(&x, &f, 4); bA[b * K * M + i] = (unsigned short)(x >> 16); }
+        for (int i = 0; i < N * K; i++) { unsigned x; memcpy(&x, &B[i], 4); bB[b * N * K + i] = (unsigned short)(x >> 16); }
+    }
+    void *dbA = dev(bA, sizeof bA), *dbB = dev(bB, sizeof bB), *dbC = dev(NULL, sizeof bC);
+    CK(cublasGemmStridedBatchedEx(h, CUBLAS_OP_T, CUBLAS_OP_N, M, N, K, &one, dbA, CUDA_R_16BF, K, K * M, dbB,
+                                  CUDA_R_16BF, K, N * K, &zero, dbC, CUDA_R_16BF, M, M * N, 2, CUBLAS_COMPUTE_32F,
+                                  CUBLAS_GEMM_DEFAULT));
+    CK(cudaMemcpy(bC, dbC, sizeof bC, cudaMemcpyDeviceToHost));
+    for (int b = 0; b < 2; b++) {
+        for (int i = 0; i < M * N; i++) { unsigned x = (unsigned)bC[b * M * N + i] << 16; memcpy(&C[i], &x, 4); }
+        ref(1, 0, M, N, K, b + 1, A, K, B, K, 0, C0, M, want);
+        expect_close("GemmStridedBatchedEx bf16", C, want, M * N, 1e-2);
+    }
+
+    /* pointer arrays in device memory: item b is A, B, C of batch b */
+    float *pA[2] = { dA, dA }, *pB[2] = { dB, dB }, *pC[2] = { dev(NULL, sizeof C), dev(NULL, sizeof C) };
+    float **dpA = dev(pA, sizeof pA), **dpB = dev(pB, sizeof pB), **dpC = dev(pC, sizeof pC);
+    CK(cublasSgemmBatched(h, CUBLAS_OP_T, CUBLAS_OP_N, M, N, K, &alpha, (const float *const *)dpA, K,
+                          (const float *const *)dpB, K, &zero, dpC, M, 2));
+    ref(1, 0, M, N, K, 2, A, K, B, K, 0, C0, M, want);
+    for (int b = 0; b < 2; b++) {
+        CK(cudaMemcpy(C, pC[b], sizeof C, cudaMemcpyDeviceToHost));
+        expect_close("SgemmBatched", C, want, M * N, 1e-6);
+    }
+    CK(cublasGemmBatchedEx(h, CUBLAS_OP_T, CUBLAS_OP_N, M, N, K, &one, (const void *const *)dpA, CUDA_R_32F, K,
+                           (const void *const *)dpB, CUDA_R_32F, K, &zero, (void *const *)dpC, CUDA_R_32F, M, 2,
+                           CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
+    ref(1, 0, M, N, K, 1, A, K, B, K, 0, C0, M, want);
+    CK(cudaMemcpy(C, pC[1], sizeof C, cudaMemcpyDeviceToHost));
+    expect_close("GemmBatchedEx", C, want, M * N, 1e-6);
+
+    /* Zgemm, conjugate transpose of a 2x2 complex A: C = A^H A */
+    cuDoubleComplex z[4] = { { 1, 2 }, { 3, -1 }, { 0, 1 }, { 2, 2 } }, zc[4];
+    cuDoubleComplex zone = { 1, 0 }, zzero = { 0, 0 };
+    void *dz = dev(z, sizeof z), *dzc = dev(NULL, sizeof zc);
+    CK(cublasZgemm_v2(h, CUBLAS_OP_C, CUBLAS_OP_N, 2, 2, 2, &zone, dz, 2, dz, 2, &zzero, dzc, 2));
+    CK(cudaMemcpy(zc, dzc, sizeof zc, cudaMemcpyDeviceToHost));
+    /* (A^H A)(0,1) = conj(a00) a01 + conj(a10) a11 = (1-2i)(i) + (3+i)(2+2i) = (2+i) + (4+8i) = 6+9i */
+    if (fabs(zc[2].x - 6) > 1e-12 || fabs(zc[2].y - 9) > 1e-12 || fabs(zc[0].x - 15) > 1e-12 || zc[0].y != 0) {
+        printf("Zgemm: (%g,%g) (%g,%g)\n", zc[0].x, zc[0].y, zc[2].x, zc[2].y);
+        bad = 1;
+    }
+
+    /* gemv y = A^T x (A stored k x m), and dot products */
+    float x[K] = { 1, 2, 3 }, y[M];
+    float *dx = dev(x, sizeof x), *dy = dev(NULL, sizeof y);
+    CK(cublasSgemv_v2(h, CUBLAS_OP_T, K, M, &one, dA, K, dx, 1, &zero, dy, 1));
+    CK(cudaMemcpy(y, dy, sizeof y, cudaMemcpyDeviceToHost));
+    for (int i = 0; i < M; i++)
+        want[i] = A[i * K] * 1.0 + A[i * K + 1] * 2.0 + A[i * K + 2] * 3.0;
+    expect_close("Sgemv", y, want, M, 1e-6);
+    float d = -1;
+    CK(cublasSdot_v2(h, K, dx, 1, dA, 1, &d));          /* host pointer mode: a host result */
+    want[0] = A[0] + 2.0 * A[1] + 3.0 * A[2];
+    expect_close("Sdot host", &d, want, 1, 1e-6);
+    CK(cublasSetPointerMode_v2(h, CUBLAS_POINTER_MODE_DEVICE));
+    CK(cublasSdot_v2(h, K, dx, 1, dA, 1, dsc));
+    CK(cublasSetPointerMode_v2(h, CUBLAS_POINTER_MODE_HOST));
+    CK(cudaMemcpy(&d, dsc, sizeof d, cudaMemcpyDeviceToHost));
+    expect_close("Sdot device", &d, want, 1, 1e-6);
+
+    /* cuBLASLt: D = A^T B + bias with the epilogues nn.Linear and
+     * _addmm_activation use; GELU_AUX_BIAS also stores the GELU's input */
+    cublasLtHandle_t lt;
+    CK(cublasLtCreate(&lt));
+    cublasLtMatmulDesc_t desc;
+    CK(cublasLtMatmulDescCreate(&desc, CUBLAS_COMPUTE_32F, CUDA_R_32F));
+    int32_t opT = CUBLAS_OP_T;
+    CK(cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_TRANSA, &opT, sizeof opT));
+    cublasLtMatrixLayout_t la, lb, ld;
+    CK(cublasLtMatrixLayoutCreate(&la, CUDA_R_32F, K, M, K));
+    CK(cublasLtMatrixLayoutCreate(&lb, CUDA_R_32F, K, N, K));
+    CK(cublasLtMatrixLayoutCreate(&ld, CUDA_R_32F, M, N, M));
+    float bias[M] = { 1, -2, 3, -4, 0.5f }, aux[M * N];
+    float *dbias = dev(bias, sizeof bias), *daux = dev(NULL, sizeof aux), *dD = dev(NULL, sizeof C);
+    CK(cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &dbias, sizeof dbias));
+    CK(cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_POINTER, &daux, sizeof daux));
+    int64_t auxld = M;
+    CK(cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_LD, &auxld, sizeof auxld));
+    cublasLtMatmulPreference_t pref;
+    CK(cublasLtMatmulPreferenceCreate(&pref));
+    ref(1, 0, M, N, K, 1, A, K, B, K, 0, C0, M, want);
+    static const uint32_t eps[] = { CUBLASLT_EPILOGUE_BIAS, CUBLASLT_EPILOGUE_RELU_BIAS, CUBLASLT_EPILOGUE_GELU_BIAS,
+                                    CUBLASLT_EPILOGUE_GELU_AUX_BIAS, CUBLASLT_EPILOGUE_DEFAULT };
+    for (unsigned e = 0; e < sizeof eps / sizeof eps[0]; e++) {
+        CK(cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_EPILOGUE, &eps[e], sizeof eps[e]));
+        cublasLtMatmulHeuristicResult_t r;
+        int n = 0;
+        CK(cublasLtMatmulAlgoGetHeuristic(lt, desc, la, lb, ld, ld, pref, 1, &r, &n));
+        if (n != 1 || r.state != CUBLAS_STATUS_SUCCESS) {
+            printf("heuristic: %d results\n", n);
+            bad = 1;
+        }
+        CK(cublasLtMatmul(lt, desc, &one, dA, la, dB, lb, &zero, dD, ld, dD, ld, &r.algo, NULL, 0, s));
+        CK(cudaMemcpy(C, dD, sizeof C, cudaMemcpyDeviceToHost));
+        double w[M * N], pre[M * N];
+        for (int i = 0; i < M * N; i++) {
+            double v = want[i] + (eps[e] & CUBLASLT_EPILOGUE_BIAS ? bias[i % M] : 0);
+            pre[i] = v;
+            if (eps[e] & CUBLASLT_EPILOGUE_RELU)
+                v = v > 0 ? v : 0;
+            if (eps[e] & CUBLASLT_EPILOGUE_GELU)
+                v = 0.5 * v * (1 + tanh(0.7978845608028654 * (v + 0.044715 * v * v * v)));
+            w[i] = v;
+        }
+        char what[64];
+        snprintf(what, sizeof what, "cublasLtMatmul epilogue %u", eps[e]);
+        expect_close(what, C, w, M * N, 1e-6);
+        if (eps[e] == CUBLASLT_EPILOGUE_GELU_AUX_BIAS) {
+            CK(cudaMemcpy(aux, daux, sizeof aux, cudaMemcpyDeviceToHost));
+            expect_close("GELU_AUX_BIAS aux", aux, pre, M * N, 1e-6);
+        }
+    }
+    /* batched: two items of D, the second with the bias advanced by M (the batch stride) */
+    int32_t two = 2;
+    int64_t sa = 0, sbst = 0, sd = M * N, bst = 0;
+    float bias2[2 * M];
+    for (int i = 0; i < 2 * M; i++) bias2[i] = (float)i;
+    float *dbias2 = dev(bias2, sizeof bias2), *dD2 = dev(NULL, 2 * sizeof C);
+    bst = M;
+    uint32_t ep = CUBLASLT_EPILOGUE_BIAS;
+    CK(cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_EPILOGUE, &ep, sizeof ep));
+    CK(cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &dbias2, sizeof dbias2));
+    CK(cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_BIAS_BATCH_STRIDE, &bst, sizeof bst));
+    cublasLtMatrixLayout_t l2[3] = { la, lb, ld };
+    int64_t strides[3] = { sa, sbst, sd };
+    for (int i = 0; i < 3; i++) {
+        CK(cublasLtMatrixLayoutSetAttribute(l2[i], CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT, &two, sizeof two));
+        CK(cublasLtMatrixLayoutSetAttribute(l2[i], CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET, &strides[i],
+                                            sizeof strides[i]));
+    }
+    CK(cublasLtMatmul(lt, desc, &one, dA, la, dB, lb, &zero, dD2, ld, dD2, ld, NULL, NULL, 0, s));
+    float C2[2 * M * N];
+    CK(cudaMemcpy(C2, dD2, sizeof C2, cudaMemcpyDeviceToHost));
+    double w2[2 * M * N];
+    for (int i = 0; i < 2 * M * N; i++)
+        w2[i] = want[i % (M * N)] + bias2[(i / (M * N)) * M + i % M];
+    expect_close("batched Lt bias", C2, w2, 2 * M * N, 1e-6);
+    CK(cudaStreamSynchronize(s));
+    CK(cublasDestroy_v2(h));
+}
+
+int main(int argc, char **argv)
+{
+    const char *mode = argc > 1 ? argv[1] : "values";
+    if (!strcmp(mode, "values")) {
+        values();
+        printf("blas_sim values: %s\n", bad ? "FAILED" : "ok");
+        return bad;
+    }
+    /* the fault modes: an 8 x 8 GEMM on cuda:0 */
+    float ones[64];
+    for (int i = 0; i < 64; i++) ones[i] = 1;
+    int peer = !strcmp(mode, "peer");
+    CK(cudaSetDevice(1));
+    float *B1 = dev(ones, sizeof ones);
+    CK(cudaSetDevice(0));
+    if (peer)
+        CK(cudaDeviceEnablePeerAccess(1, 0));
+    float *A = dev(ones, sizeof ones), *B = dev(ones, sizeof ones), *C = dev(NULL, sizeof ones);
+    cublasHandle_t h;
+    CK(cublasCreate_v2(&h));
+    float one = 1, zero = 0, got[64];
+    if (!strcmp(mode, "wrong") || peer) {
+        CK(cublasSgemm_v2(h, CUBLAS_OP_N, CUBLAS_OP_N, 8, 8, 8, &one, A, 8, B1, 8, &zero, C, 8));
+    } else if (!strcmp(mode, "array")) {
+        float *pA[2] = { A, A }, *pB[2] = { B, B1 }, *pC[2] = { C, C };
+        void *dpA = dev(pA, sizeof pA), *dpB = dev(pB, sizeof pB), *dpC = dev(pC, sizeof pC);
+        CK(cublasSgemmBatched(h, CUBLAS_OP_N, CUBLAS_OP_N, 8, 8, 8, &one, dpA, 8, dpB, 8, &zero, dpC, 8, 2));
+    } else if (!strcmp(mode, "host")) {
+        cublasLtHandle_t lt;
+        cublasLtMatmulDesc_t desc;
+        cublasLtMatrixLayout_t l;
+        CK(cublasLtCreate(&lt));
+        CK(cublasLtMatmulDescCreate(&desc, CUBLAS_COMPUTE_32F, CUDA_R_32F));
+        CK(cublasLtMatrixLayoutCreate(&l, CUDA_R_32F, 8, 8, 8));
+        static float hostbias[8];
+        float *hb = hostbias;
+        uint32_t ep = CUBLASLT_EPILOGUE_BIAS;
+        CK(cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_EPILOGUE, &ep, sizeof ep));
+        CK(cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &hb, sizeof hb));
+        CK(cublasLtMatmul(lt, desc, &one, A, l, B, l, &zero, C, l, C, l, NULL, NULL, 0, NULL));
+    } else {
+        printf("unknown mode %s\n", mode);
+        return 2;
+    }
+    cudaError_t e1 = cudaDeviceSynchronize(), e2 = cudaDeviceSynchronize();
+    if (peer) {
+        CK(e1);
+        CK(cudaMemcpy(got, C, sizeof got, cudaMemcpyDeviceToHost));
+        double want[64];
+        for (int i = 0; i < 64; i++) want[i] = 8;
+        expect_close("peer Sgemm", got, want, 64, 0);
+    } else if (e1 != cudaErrorIllegalAddress || e2 != cudaErrorIllegalAddress) {
+        printf("synchronize after the fault: %d, then %d (want %d twice)\n", e1, e2, cudaErrorIllegalAddress);
+        bad = 1;
+    }
+    printf("blas_sim %s: %s\n", mode, bad ? "FAILED" : "ok");
+    return bad;
+}

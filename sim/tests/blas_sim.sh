@@ -1,0 +1,25 @@
+#!/bin/sh
+# blas_sim: the sim's cuBLAS and cuBLASLt compute real values and fault as a
+# GPU does (sim/tests/blas_sim.c says what each mode asserts), on two
+# simulated GPUs: `values` every GEMM form, GEMV, dot, the Lt epilogues
+# against a host reference; `wrong` a B of cuda:1 in a GEMM on cuda:0 and
+# `array` one in a device pointer array: CUDA_ERROR_ILLEGAL_ADDRESS at the
+# next synchronisation, sticky; `host` a pageable host bias: the same;
+# `peer` the B of cuda:1 with peer access: legal, right values.  The
+# faulting launch is the library's kernel inside the call (SIMCUDA_VERBOSE
+# names it).
+. "$ROOT/tests/lib.sh"
+P=$BUILD/tests/sim/blas_sim
+[ -x "$P" ] || fail "missing $P (run make first)"
+for mode in values wrong peer array host; do
+    on_sim env SIMCUDA_DEVICES=2 SIMCUDA_VERBOSE=1 "$P" $mode >"$TMPD/$mode.out" 2>"$TMPD/$mode.err"
+    rc=$?
+    [ $rc = 0 ] || { cat "$TMPD/$mode.out" "$TMPD/$mode.err" >&2; fail "blas_sim $mode: exit $rc"; }
+    expect_grep "^blas_sim $mode: ok\$" "$TMPD/$mode.out"
+done
+expect_grep '^simcuda: simblas_gemm on device 0: pointer parameter 2 = 0x[0-9a-f]+ \(device 1 memory' "$TMPD/wrong.err"
+expect_grep '^simcuda: simblas_gemm_batched on device 0: the host twin accessed 0x[0-9a-f]+ \(device 1 memory' "$TMPD/array.err"
+expect_grep '^simcuda: simblas_gemm on device 0: pointer parameter 5 = 0x[0-9a-f]+ \(pageable host memory\)' "$TMPD/host.err"
+expect_no_grep 'simcuda' "$TMPD/values.err"
+expect_no_grep 'simcuda' "$TMPD/peer.err"
+echo "blas_sim: ok"
