@@ -1,7 +1,7 @@
 /* bench/libcalls.c: the instructions of a library call checked at its API
- * (bench/libcalls.sh), on the stand-in libraries of tests/libapi/ (the real
- * sonames and symbol versions; they do no math, so an unhooked call costs
- * what the stand-in does: a real library's host side costs far more).
+ * (bench/libcalls.sh), on the libraries of tests/libapi/ (the real sonames
+ * and symbol versions: the sim's cuBLAS and cuBLASLt, which compute an 8 x 8
+ * GEMM through their kernel; stand-ins doing no math for NCCL and cuSOLVER).
  * Under callgrind (--instr-atstart=no) only the measured loops count; each
  * is dumped as its name: sgemm (cublasSgemm_v2, which calls cublasLtMatmul
  * inside, host pointer mode), ltmatmul (cublasLtMatmul with a bias pointer

@@ -1,10 +1,11 @@
 #!/bin/sh
 # The cost of a library call checked at its API (`make bench`, after
 # bench/run.sh): instructions per call (callgrind, the measured loops of
-# bench/libcalls.c only) without devcheck and under it, on the stand-in
-# libraries of tests/libapi/, and their ratio.  The stand-ins do no work, so
-# the ratio is against a call that costs almost nothing: the added
-# instructions are devcheck's cost per call.  Environment: BUILD, N (calls
+# bench/libcalls.c only) without devcheck and under it, on the libraries of
+# tests/libapi/ (the sim's cuBLAS and cuBLASLt, which compute and launch
+# their kernel; stand-ins doing no work for NCCL and cuSOLVER), and their
+# ratio.  The added instructions are devcheck's cost per call: the API check
+# and, for cuBLAS, the check of the library kernel's launch inside the call.  Environment: BUILD, N (calls
 # per section, 2000), OUT.
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)

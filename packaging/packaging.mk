@@ -32,15 +32,18 @@ $(DEVCHECK_MAN): $(DEVCHECK_BIN) packaging/manpage.py pyproject.toml
 # PRELOAD_PY: devcheck's Python hook (sitecustomize.py, _devcheck_hook.py).
 dc_empty :=
 dc_space := $(dc_empty) $(dc_empty)
-INSTALL_SIM := $(DRV_LIB) $(RT_LIB) $(CUPTI_LIB) $(NVML_LIB)
+# the sim's NVIDIA libraries (sim/libs/) and the list `devcheck --sim` preloads
+INSTALL_SIM := $(DRV_LIB) $(RT_LIB) $(CUPTI_LIB) $(NVML_LIB) $(SIM_LIBS)
+INSTALL_SIM_DATA := $(SIM_BUILD)/preload.list
 INSTALL_DOC := README.md report/FORMAT.md report/finding.schema.json
 INSTALL_GROUPS := $(DEVCHECK_BIN)|bin|755 \
                   $(PRELOAD_SO)|lib/devcheck|755 \
                   $(subst $(dc_space),:,$(strip $(INSTALL_SIM)))|lib/devcheck/sim|755 \
+                  $(INSTALL_SIM_DATA)|lib/devcheck/sim|644 \
                   $(subst $(dc_space),:,$(strip $(PRELOAD_PY)))|lib/devcheck/python|644 \
                   $(subst $(dc_space),:,$(INSTALL_DOC))|share/doc/devcheck|644 \
                   $(DEVCHECK_MAN)|share/man/man1|644
-INSTALL_SRCS := $(DEVCHECK_BIN) $(PRELOAD_SO) $(INSTALL_SIM) $(PRELOAD_PY) $(INSTALL_DOC) $(DEVCHECK_MAN)
+INSTALL_SRCS := $(DEVCHECK_BIN) $(PRELOAD_SO) $(INSTALL_SIM) $(INSTALL_SIM_DATA) $(PRELOAD_PY) $(INSTALL_DOC) $(DEVCHECK_MAN)
 # devcheck's own directories, deepest first (uninstall removes them when empty).
 INSTALL_OWN_DIRS := lib/devcheck/sim lib/devcheck/python lib/devcheck share/doc/devcheck
 

@@ -47,9 +47,11 @@ $(E2E_BUILD)/libkernels/libcublasLt.so.13: tests/e2e/libkernels_lib.cu tests/e2e
 	@mkdir -p $(@D)
 	$(NVCC) $(ALL_NVCCFLAGS) -shared -Xcompiler -fPIC -Xlinker -soname=libcublasLt.so.13 -o $@ $< \
 	    -L$(CUDA_HOME)/lib64/stubs -lcuda
+# an RPATH (not a RUNPATH), as PyTorch's wheels carry: it beats LD_LIBRARY_PATH,
+# whose build/sim holds the sim's own libcublasLt.so.13 (sim/libs/)
 $(E2E_BUILD)/libkernels_prog: tests/e2e/libkernels_prog.cu tests/e2e/libkernels.cuh $(E2E_BUILD)/libkernels/libcublasLt.so.13
 	$(NVCC) $(ALL_NVCCFLAGS) -o $@ $< -L$(E2E_BUILD)/libkernels -l:libcublasLt.so.13 -Xlinker -rpath='$$ORIGIN/libkernels' \
-	    -L$(CUDA_HOME)/lib64/stubs -lcuda
+	    -Xlinker --disable-new-dtags -L$(CUDA_HOME)/lib64/stubs -lcuda
 $(E2E_BUILD)/libkernels/splitk.cubin: tests/e2e/libkernels.cuh
 	@mkdir -p $(@D)
 	$(NVCC) -cubin -arch=sm_80 -DLIBKERNELS_KERNEL_ONLY -x cu -o $@ $<

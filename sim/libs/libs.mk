@@ -24,7 +24,8 @@
 #   API_RE     the pattern of its API's names (Python re)
 #   OBJS       its own objects: every global function they define is
 #              implemented and gets no stub
-#   LDLIBS     what it links besides (another sim library, -lm)
+#   LDLIBS     what it links besides (another sim library by its path under
+#              $(SIM_BUILD), which becomes a prerequisite; -lm)
 #   OUTDIR     where it goes: $(SIM_BUILD) (the fragment appends it to
 #              SIM_LIBS), or another directory for a second build of the
 #              same source under an older soname (CUDA 12's)
@@ -67,7 +68,7 @@ $$($(1)_DIR)/stubs.c $$($(1)_DIR)/exports.map $$($(1)_DIR)/stubbed.txt &: sim/ge
 	    -o $$($(1)_DIR)/stubs.c --map $$($(1)_DIR)/exports.map --stubbed $$($(1)_DIR)/stubbed.txt $(strip $(9))
 $$($(1)_DIR)/stubs.o: $$($(1)_DIR)/stubs.c
 	$$(CC) $$(ALL_CFLAGS) -Wno-unused-parameter -fvisibility=hidden -c $$< -o $$@
-$$($(1)_LIB): $(strip $(9)) $$(SIMLIB_COMMON) $$($(1)_DIR)/stubs.o $$($(1)_DIR)/exports.map $(filter %.so%,$(strip $(10)))
+$$($(1)_LIB): $(strip $(9)) $$(SIMLIB_COMMON) $$($(1)_DIR)/stubs.o $$($(1)_DIR)/exports.map $(filter $(SIM_BUILD)/%,$(strip $(10)))
 	@mkdir -p $$(@D)
 	$$(CC) -shared -o $$@ $(strip $(9)) $$(SIMLIB_COMMON) $$($(1)_DIR)/stubs.o -Wl,-soname,$(strip $(2)) \
 	    -Wl,--version-script=$$($(1)_DIR)/exports.map -Wl,-rpath,'$$$$ORIGIN' $$(if $$(SANITIZE),,-Wl,-z,defs) \

@@ -13,3 +13,10 @@ $(BUILD)/tests/sim/blas_sim: sim/tests/blas_sim.c $(SB_BLAS_LIB) $(SB_LT_LIB)
 	    -Wl,-rpath-link=$(SIM_BUILD) -L$(CUDA_HOME)/lib64 -lcudart -lm
 ALL   += $(BUILD)/tests/sim/blas_sim
 TESTS += sim/tests/blas_sim.sh
+
+# the sim's cuBLASLt descriptors against NVIDIA's, on the CPU (lt_descriptors.sh)
+$(BUILD)/tests/sim/lt_probe: sim/tests/lt_probe.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS) -ldl
+ALL   += $(BUILD)/tests/sim/lt_probe
+TESTS += sim/tests/lt_descriptors.sh

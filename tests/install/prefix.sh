@@ -15,8 +15,11 @@ P=$TMPD/prefix
 make_here install PREFIX="$P" >"$TMPD/install.log" 2>&1 || { cat "$TMPD/install.log" >&2; fail "make install failed"; }
 
 py_files=$(ls "$BUILD/lib/python/"*.py 2>/dev/null | sed 's|.*/|lib/devcheck/python/|')
+# the sim's NVIDIA libraries (sim/libs/): those its preload.list names, and the list
+sim_libs=$(sed 's|^|lib/devcheck/sim/|' "$BUILD/sim/preload.list")
 expected=$(printf '%s\n' bin/devcheck lib/devcheck/libdevcheck.so lib/devcheck/sim/libcuda.so.1 \
     lib/devcheck/sim/libcudart.so.13 lib/devcheck/sim/libcupti.so.13 lib/devcheck/sim/libnvidia-ml.so.1 \
+    lib/devcheck/sim/preload.list $sim_libs \
     share/doc/devcheck/README.md share/doc/devcheck/FORMAT.md share/doc/devcheck/finding.schema.json \
     share/man/man1/devcheck.1 $py_files | sort)
 expect_eq "installed files" "$expected" "$(cd "$P" && find . -type f | sed 's|^\./||' | sort)"

@@ -43,8 +43,11 @@ tools=$(sh "$ROOT/mk/pyenv.sh" "$ROOT/packaging/requirements.txt") || fail "no w
 "$tools/bin/auditwheel" show "$WHL" >"$TMPD/show" 2>&1 || { cat "$TMPD/show" >&2; fail "auditwheel show failed"; }
 tr -s ' \n' ' ' <"$TMPD/show" | grep -q "consistent with the following platform tag: \"$tag\"" ||
     { cat "$TMPD/show" >&2; fail "auditwheel does not find the wheel consistent with $tag"; }
-expect_eq "the sim's libraries in the wheel" "libcuda.so.1 libcudart.so.13 libcupti.so.13 libnvidia-ml.so.1" \
-    "$(ls "$N/lib/devcheck/sim" | tr '\n' ' ' | sed 's/ $//')"
+# and the sim's NVIDIA libraries (sim/libs/) with their preload.list
+expect_eq "the sim's libraries in the wheel" \
+    "$(printf '%s\n' libcuda.so.1 libcudart.so.13 libcupti.so.13 libnvidia-ml.so.1 preload.list $(cat "$BUILD/sim/preload.list") |
+       LC_ALL=C sort | tr '\n' ' ' | sed 's/ $//')" \
+    "$(ls "$N/lib/devcheck/sim" | LC_ALL=C sort | tr '\n' ' ' | sed 's/ $//')"
 bundled=$(ls "$N/lib/devcheck/deps")
 nvidia='^lib(cuda|cudart|cupti|nvidia-|nvrtc|nvJitLink|cublas|cudnn|cufft|cusolver|cusparse|curand|nccl|nvToolsExt|nvperf)'
 echo "$bundled" | grep -Eq "$nvidia" && fail "NVIDIA libraries bundled: $(echo "$bundled" | grep -E "$nvidia")"
@@ -53,6 +56,7 @@ sims='^(libcuda\.so\.1|libcudart\.so\.13|libcupti\.so\.13|libnvidia-ml\.so\.1)$'
 for f in $elves; do
     for n in $(readelf -d "$f" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do
         echo "$n" | grep -Eq "$system|$sims" && continue
+        [ -f "$N/lib/devcheck/sim/$n" ] && continue     # a sim library needing another (RUNPATH $ORIGIN)
         [ -f "$N/lib/devcheck/deps/$n" ] || fail "${f#"$W"/} needs $n, neither system nor bundled"
     done
 done

@@ -1,11 +1,12 @@
 # Library calls checked at their API (issue 26; tests/libapi/README):
 # stand-ins for NVIDIA's libraries (the real sonames, names and symbol
-# versions, built from the real headers, doing no math) under
+# versions, built from the real headers, doing no math; cuBLAS and cuBLASLt
+# are the sim's own, which compute: sim/libs/cublas/) under
 # $(LA_BUILD)/lib, and a buggy/correct program per library, bound by the
 # dynamic linker (NAME_plt) and by dlopen(RTLD_LOCAL) + dlsym(handle)
 # (NAME_dlopen).  C only: they run under every sanitizer.
 # CUDA 12's libraries (hooks_lib.def's DC_LIBOLD): the cuBLAS, cuBLASLt and
-# cuFFT stand-ins again under CUDA 12's sonames and versions in
+# cuFFT stand-ins (the sim's cuBLAS built again) under CUDA 12's sonames and versions in
 # $(LA_BUILD)/lib12, the programs NAME12_plt / NAME12_dlopen bound to them,
 # and both_prog, which loads both versions of each at once.
 LA_BUILD := $(BUILD)/tests/libapi
@@ -33,29 +34,22 @@ LA_SOFLAGS = $(ALL_CFLAGS) -Wno-unused-parameter -shared
 $(LA_BUILD)/%.map:
 	@mkdir -p $(@D)
 	printf '%s { global: %s*; local: *; };\n' $(word 1,$(subst :, ,$(LA_NODE_$*))) $(word 2,$(subst :, ,$(LA_NODE_$*))) >$@
-LA_NODE_cublasLt := libcublasLt.so.13:cublasLt
-LA_NODE_cublas   := libcublas.so.13:cublas
 LA_NODE_cufft    := libcufft.so.12:cufft
 LA_NODE_cudnn    := libcudnn.so.9:cudnn
 LA_NODE_cudnn_adv := libcudnn_adv.so.9:cudnn
 LA_NODE_cusolver := libcusolver.so.12:cusolver
-LA_NODE_cublasLt12 := libcublasLt.so.12:cublasLt
-LA_NODE_cublas12   := libcublas.so.12:cublas
 LA_NODE_cufft12    := libcufft.so.11:cufft
 LA_NODE_cusolver12 := libcusolver.so.11:cusolver
 
-$(LA_LIB)/libcublasLt.so.13: tests/libapi/standin_cublasLt.c $(LA_BUILD)/cublasLt.map
+# cuBLAS and cuBLASLt are the sim's own (sim/libs/cublas/): the libraries
+# that compute, linked here under their sonames so the programs' RUNPATH and
+# the other stand-ins (cuSOLVER calls cuBLAS) find them
+$(LA_LIB)/libcublasLt.so.13 $(LA_LIB)/libcublas.so.13: $(LA_LIB)/%: $(SIM_BUILD)/%
 	@mkdir -p $(@D)
-	$(CC) $(LA_SOFLAGS) -Wl,-soname,libcublasLt.so.13 -Wl,--version-script=$(LA_BUILD)/cublasLt.map -o $@ $< \
-	    $(ALL_LDFLAGS)
-$(LA_BUILD)/standin_kernel.o: tests/libapi/standin_kernel.cu
+	ln -sf $(abspath $<) $@
+$(LA_LIB12)/libcublasLt.so.12 $(LA_LIB12)/libcublas.so.12: $(LA_LIB12)/%: $(SIM_BUILD)/cu12/%
 	@mkdir -p $(@D)
-	$(NVCC) $(NVCCFLAGS) -Xcompiler -fPIC -c -o $@ $<
-$(LA_LIB)/libcublas.so.13: tests/libapi/standin_cublas.c $(LA_BUILD)/standin_kernel.o $(LA_BUILD)/cublas.map \
-                           $(LA_LIB)/libcublasLt.so.13
-	$(CC) $(LA_SOFLAGS) -Wl,-soname,libcublas.so.13 -Wl,--version-script=$(LA_BUILD)/cublas.map -o $@ $< \
-	    $(LA_BUILD)/standin_kernel.o $(ALL_LDFLAGS) -L$(LA_LIB) -l:libcublasLt.so.13 -Wl,-rpath,'$$ORIGIN' \
-	    $(LA_CUDART) -lstdc++
+	ln -sf $(abspath $<) $@
 $(LA_LIB)/libnccl.so.2: tests/libapi/standin_nccl.c
 	@mkdir -p $(@D)
 	$(CC) $(LA_SOFLAGS) -Wl,-soname,libnccl.so.2 -o $@ $< $(ALL_LDFLAGS) $(LA_CUDART)
@@ -64,15 +58,6 @@ $(LA_LIB)/libcufft.so.12: tests/libapi/standin_cufft.c $(LA_BUILD)/cufft.map
 	@mkdir -p $(@D)
 	$(CC) $(LA_SOFLAGS) -Wl,-soname,libcufft.so.12 -Wl,--version-script=$(LA_BUILD)/cufft.map -o $@ $< $(ALL_LDFLAGS)
 
-$(LA_LIB12)/libcublasLt.so.12: tests/libapi/standin_cublasLt.c $(LA_BUILD)/cublasLt12.map
-	@mkdir -p $(@D)
-	$(CC) $(LA_SOFLAGS) -Wl,-soname,libcublasLt.so.12 -Wl,--version-script=$(LA_BUILD)/cublasLt12.map -o $@ $< \
-	    $(ALL_LDFLAGS)
-$(LA_LIB12)/libcublas.so.12: tests/libapi/standin_cublas.c $(LA_BUILD)/standin_kernel.o $(LA_BUILD)/cublas12.map \
-                             $(LA_LIB12)/libcublasLt.so.12
-	$(CC) $(LA_SOFLAGS) -Wl,-soname,libcublas.so.12 -Wl,--version-script=$(LA_BUILD)/cublas12.map -o $@ $< \
-	    $(LA_BUILD)/standin_kernel.o $(ALL_LDFLAGS) -L$(LA_LIB12) -l:libcublasLt.so.12 -Wl,-rpath,'$$ORIGIN' \
-	    $(LA_CUDART) -lstdc++
 $(LA_LIB12)/libcufft.so.11: tests/libapi/standin_cufft.c $(LA_BUILD)/cufft12.map
 	@mkdir -p $(@D)
 	$(CC) $(LA_SOFLAGS) -Wl,-soname,libcufft.so.11 -Wl,--version-script=$(LA_BUILD)/cufft12.map -o $@ $< $(ALL_LDFLAGS)

@@ -30,6 +30,7 @@ struct cublasContext {
     struct cublasLtContext head;        /* first: the handle is a cuBLASLt handle too (handle.h) */
     const int *lib;             /* &this_lib: a handle of this build, not of another version's */
     int device;
+    CUcontext ctx;              /* current at cublasCreate: the handle's device's */
     cudaStream_t stream;
     cublasPointerMode_t pointer_mode;
     cublasMath_t math_mode;
@@ -58,7 +59,8 @@ cublasStatus_t CUBLASWINAPI cublasCreate_v2(cublasHandle_t *handle)
     if (simlib_driver(BLAS_LIB_NAME) != 0)
         return CUBLAS_STATUS_NOT_INITIALIZED;
     int dev = simlib_current_device();
-    if (dev < 0)
+    CUcontext ctx = NULL;
+    if (dev < 0 || simlib_drv.cuCtxGetCurrent(&ctx) != CUDA_SUCCESS)
         return CUBLAS_STATUS_NOT_INITIALIZED;
     struct cublasContext *h = calloc(1, sizeof *h);
     if (!h)
@@ -71,6 +73,7 @@ cublasStatus_t CUBLASWINAPI cublasCreate_v2(cublasHandle_t *handle)
     h->head.magic = SB_LT_MAGIC;
     h->lib = &this_lib;
     h->device = dev;
+    h->ctx = ctx;
     h->pointer_mode = CUBLAS_POINTER_MODE_HOST;
     h->math_mode = CUBLAS_DEFAULT_MATH;
     h->atomics_mode = CUBLAS_ATOMICS_NOT_ALLOWED;
@@ -250,6 +253,27 @@ static cudaDataType scale_of(cublasComputeType_t compute, cudaDataType ctype)
     }
 }
 
+/* A handle's work goes to its device (cuBLAS ties a handle to the device
+ * current at cublasCreate): a stream runs in its own context, and the
+ * default stream is taken in the handle's context, whatever context is
+ * current at the call.  enter() makes it current when it is not and returns
+ * the context to restore (NULL: none), leave() restores it. */
+static CUcontext enter(cublasHandle_t h)
+{
+    CUcontext cur = NULL;
+    if (!h->stream && simlib_drv.cuCtxGetCurrent(&cur) == CUDA_SUCCESS && cur != h->ctx &&
+        simlib_drv.cuCtxSetCurrent(h->ctx) == CUDA_SUCCESS)
+        return cur;
+    return NULL;
+}
+
+static void leave(cublasHandle_t h, CUcontext cur)
+{
+    (void)h;
+    if (cur)
+        simlib_drv.cuCtxSetCurrent(cur);
+}
+
 struct operand {
     const void *p;
     cudaDataType type;
@@ -283,8 +307,11 @@ static cublasStatus_t matmul(cublasHandle_t h, cublasOperation_t ta, cublasOpera
         cublasLtMatmulDescSetAttribute(&desc, CUBLASLT_MATMUL_DESC_POINTER_MODE, &pm, sizeof pm) ||
         layout(&la, a, batch, arrays) || layout(&lb, b, batch, arrays) || layout(&lc, cl, batch, arrays))
         return CUBLAS_STATUS_INTERNAL_ERROR;
-    return cublasLtMatmul(h->lt, &desc, alpha, a->p, &la, b->p, &lb, beta, c, &lc, c, &lc, NULL, h->workspace,
-                          h->workspace_size, h->stream);
+    CUcontext cur = enter(h);
+    cublasStatus_t s = cublasLtMatmul(h->lt, &desc, alpha, a->p, &la, b->p, &lb, beta, c, &lc, c, &lc, NULL,
+                                      h->workspace, h->workspace_size, h->stream);
+    leave(h, cur);
+    return s;
 }
 
 static int op_ok(cublasOperation_t t)
@@ -496,6 +523,7 @@ static cublasStatus_t dot(cublasHandle_t h, int n, const void *x, cudaDataType x
         return matmul(h, conj ? CUBLAS_OP_C : CUBLAS_OP_N, CUBLAS_OP_T, &xv, &yv, result, &r, one, zero,
                       CUBLASLT_POINTER_MODE_HOST, compute, sc, 1, 0);
     pthread_mutex_lock(&h->lock);
+    CUcontext cur = enter(h);
     cublasStatus_t s = CUBLAS_STATUS_SUCCESS;
     if (!h->scratch && simlib_drv.cuMemAlloc(&h->scratch, 16) != CUDA_SUCCESS)
         s = CUBLAS_STATUS_ALLOC_FAILED;
@@ -505,6 +533,7 @@ static cublasStatus_t dot(cublasHandle_t h, int n, const void *x, cudaDataType x
     if (s == CUBLAS_STATUS_SUCCESS && (simlib_drv.cuStreamSynchronize((CUstream)h->stream) != CUDA_SUCCESS ||
                                        simlib_drv.cuMemcpyDtoH(result, h->scratch, (size_t)size) != CUDA_SUCCESS))
         s = CUBLAS_STATUS_EXECUTION_FAILED;
+    leave(h, cur);
     pthread_mutex_unlock(&h->lock);
     return s;
 }

@@ -1,0 +1,46 @@
+#!/bin/sh
+# PyTorch's matmul, nn.Linear, addmm, bmm, F.linear with a bias and a GELU
+# addmm on 2 simulated GPUs under `devcheck --sim 2` give the CPU's numbers
+# (torch_blas.py values; the sim's cuBLAS and cuBLASLt compute), with no
+# finding and no simcuda line; and a cublasSgemm_v2 on torch's handle of
+# cuda:0 with B on cuda:1 (torch_blas.py wrong) is one device_mismatch at
+# that call (argument B, cuda:0, owner cuda:1, at the .py line of the call),
+# then fails as on a GPU: torch.cuda.synchronize raises the illegal memory
+# access (exit 3, with devcheck and without).
+. "$ROOT/tests/lib.sh"
+need_pyenv
+P=$ROOT/tests/clients/torch_blas.py
+"$DEVCHECK_BIN" --sim 2 --json "$TMPD/values.json" -- "$PY" "$P" values >"$TMPD/values.out" 2>"$TMPD/values.err"
+rc=$?
+[ $rc = 0 ] || { sed 's/^/    > /' "$TMPD/values.err" "$TMPD/values.out" >&2; fail "torch_blas values under devcheck --sim 2: exit $rc"; }
+expect_grep '^torch_blas values: ok [0-9]+$' "$TMPD/values.out"
+expect_grep '^devcheck: SUMMARY: 0 findings' "$TMPD/values.err"
+expect_no_grep '^simcuda|==devcheck==' "$TMPD/values.err"
+# 14 comparisons on each of the 2 devices
+n=$(sed -n 's/^torch_blas values: ok //p' "$TMPD/values.out")
+expect_eq "torch_blas values: comparisons" 28 "$n"
+
+on_sim_rt env SIMCUDA_DEVICES=2 "$PY" "$P" wrong >"$TMPD/plain.out" 2>"$TMPD/plain.err"
+expect_eq "torch_blas wrong without devcheck: status" 3 $?
+"$DEVCHECK_BIN" --sim 2 --json "$TMPD/wrong.json" -- "$PY" "$P" wrong >"$TMPD/wrong.out" 2>"$TMPD/wrong.err"
+expect_eq "torch_blas wrong under devcheck: status" 3 $?
+for f in plain wrong; do
+    expect_grep '^torch_blas wrong: cublasSgemm_v2 returned 0$' "$TMPD/$f.out"
+    expect_grep '^torch_blas wrong: synchronize raised: .*illegal memory access' "$TMPD/$f.out"
+done
+line=$(grep -n 'status = lib.cublasSgemm_v2(' "$P" | cut -d: -f1)
+"$PY" - "$TMPD/wrong.json" "$P" "$line" <<'PY' || fail "torch_blas wrong: findings (above)"
+import json, sys
+path, src, line = sys.argv[1], sys.argv[2], int(sys.argv[3])
+recs = [json.loads(l) for l in open(path)]
+found = list({r["id"]: r for r in recs if r["type"] == "finding"}.values())
+def at(stack):
+    return any(f.get("file") == src and f.get("line") == line for f in stack or [])
+got = [(r["kind"], r.get("api"), r.get("argument"), r["launch"]["device"], r["operand"]["owner_device"],
+        at(r.get("launch_python_stack"))) for r in found]
+want = [("device_mismatch", "cublasSgemm_v2", "B", 0, 1, True)]
+if got != want:
+    print("    findings: got %r, want %r" % (got, want), file=sys.stderr)
+    sys.exit(1)
+PY
+echo "torch_blas: ok"
