@@ -47,81 +47,14 @@ struct simdnn_conv {
     int32_t pad_;
 };
 
-/* IEEE binary16 and bfloat16 to and from float, rounding to nearest even
- * (the C compiler has no half type; the kernels use the same code). */
-SIMLIB_HD float simdnn_bits_float(uint32_t u)
-{
-    union { uint32_t u; float f; } v;
-    v.u = u;
-    return v.f;
-}
-
-SIMLIB_HD uint32_t simdnn_float_bits(float f)
-{
-    union { uint32_t u; float f; } v;
-    v.f = f;
-    return v.u;
-}
-
-SIMLIB_HD float simdnn_half_to_float(uint16_t h)
-{
-    uint32_t sign = (uint32_t)(h & 0x8000) << 16, exp = (h >> 10) & 0x1f, man = h & 0x3ff;
-    if (exp == 0x1f)
-        return simdnn_bits_float(sign | 0x7f800000u | (man << 13));
-    if (exp == 0) {
-        if (man == 0)
-            return simdnn_bits_float(sign);
-        /* subnormal: man * 2^-24 */
-        float f = (float)man * (1.0f / 16777216.0f);
-        return sign ? -f : f;
-    }
-    return simdnn_bits_float(sign | ((exp + 112) << 23) | (man << 13));
-}
-
-SIMLIB_HD uint16_t simdnn_float_to_half(float f)
-{
-    uint32_t u = simdnn_float_bits(f);
-    uint32_t sign = (u >> 16) & 0x8000;
-    uint32_t exp = (u >> 23) & 0xff;
-    uint32_t man = u & 0x7fffff;
-    if (exp == 0xff)                                        /* inf, nan */
-        return (uint16_t)(sign | 0x7c00 | (man ? 0x200 | (man >> 13) : 0));
-    int32_t e = (int32_t)exp - 127 + 15;
-    if (e >= 0x1f)
-        return (uint16_t)(sign | 0x7c00);                   /* overflow: inf */
-    if (e <= 0) {                                           /* subnormal or zero */
-        if (e < -10)
-            return (uint16_t)sign;
-        man |= 0x800000;
-        uint32_t shift = (uint32_t)(14 - e);
-        uint32_t h = man >> shift, rem = man & ((1u << shift) - 1), half = 1u << (shift - 1);
-        if (rem > half || (rem == half && (h & 1)))
-            h++;
-        return (uint16_t)(sign | h);
-    }
-    uint32_t h = ((uint32_t)e << 10) | (man >> 13), rem = man & 0x1fff;
-    if (rem > 0x1000 || (rem == 0x1000 && (h & 1)))
-        h++;                                                /* may carry into inf: right */
-    return (uint16_t)(sign | h);
-}
-
-SIMLIB_HD float simdnn_bf16_to_float(uint16_t b) { return simdnn_bits_float((uint32_t)b << 16); }
-
-SIMLIB_HD uint16_t simdnn_float_to_bf16(float f)
-{
-    uint32_t u = simdnn_float_bits(f);
-    if ((u & 0x7f800000u) == 0x7f800000u && (u & 0x7fffff))
-        return (uint16_t)((u >> 16) | 0x40);                /* quiet nan */
-    u += 0x7fff + ((u >> 16) & 1);
-    return (uint16_t)(u >> 16);
-}
-
+/* half and bfloat16 by their bits: simlib_hd.h's, as the sim's other
+ * libraries. */
 SIMLIB_HD double simdnn_load(const void *base, int32_t dtype, int64_t i)
 {
     switch (dtype) {
     case SIMDNN_F64: return ((const double *)base)[i];
-    case SIMDNN_F16: return simdnn_half_to_float(((const uint16_t *)base)[i]);
-    case SIMDNN_BF16: return simdnn_bf16_to_float(((const uint16_t *)base)[i]);
+    case SIMDNN_F16: return simlib_from_half(((const uint16_t *)base)[i]);
+    case SIMDNN_BF16: return simlib_from_bf16(((const uint16_t *)base)[i]);
     default: return ((const float *)base)[i];
     }
 }
@@ -130,8 +63,8 @@ SIMLIB_HD void simdnn_store(void *base, int32_t dtype, int64_t i, double v)
 {
     switch (dtype) {
     case SIMDNN_F64: ((double *)base)[i] = v; break;
-    case SIMDNN_F16: ((uint16_t *)base)[i] = simdnn_float_to_half((float)v); break;
-    case SIMDNN_BF16: ((uint16_t *)base)[i] = simdnn_float_to_bf16((float)v); break;
+    case SIMDNN_F16: ((uint16_t *)base)[i] = simlib_to_half(v); break;
+    case SIMDNN_BF16: ((uint16_t *)base)[i] = simlib_to_bf16(v); break;
     default: ((float *)base)[i] = (float)v; break;
     }
 }

@@ -20,7 +20,7 @@ $(eval $(call SIMLIB_LIBRARY,DNN_GRAPH,libcudnn_graph.so.9,libcudnn_graph.so.9,$
     cudnn_graph.h,cudnnStatus_t,CUDNN_STATUS_NOT_SUPPORTED,cudnn[A-Z],\
     $(DNN_OBJ)/graph.o $(DNN_OBJ)/dnn.o $(DNN_OBJ)/twins.o $(DNN_OBJ)/conv.image.o,,$(SIM_BUILD)))
 $(eval $(call SIMLIB_LIBRARY,DNN_OPS,libcudnn_ops.so.9,libcudnn_ops.so.9,$(call DNN_REAL,libcudnn_ops.so.9),\
-    cudnn_ops.h,cudnnStatus_t,CUDNN_STATUS_NOT_SUPPORTED,cudnn[A-Z],$(DNN_OBJ)/ops.o,\
+    cudnn_ops.h,cudnnStatus_t,CUDNN_STATUS_NOT_SUPPORTED,cudnn[A-Z],$(DNN_OBJ)/ops.o $(DNN_OBJ)/dnn.o,\
     $(SIM_BUILD)/libcudnn_graph.so.9,$(SIM_BUILD)))
 $(eval $(call SIMLIB_LIBRARY,DNN_CNN,libcudnn_cnn.so.9,libcudnn_cnn.so.9,$(call DNN_REAL,libcudnn_cnn.so.9),\
     cudnn_cnn.h,cudnnStatus_t,CUDNN_STATUS_NOT_SUPPORTED,cudnn[A-Z],$(DNN_OBJ)/cnn.o,\

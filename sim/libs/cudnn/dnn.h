@@ -1,7 +1,7 @@
 /* What the sim's cuDNN libraries share (sim/libs/cudnn/README.md): the
- * version they report and the last-error text of the calling thread.
- * Each library (libcudnn_graph.so.9, libcudnn_ops.so.9, libcudnn_cnn.so.9,
- * libcudnn_adv.so.9) compiles dnn.c in, hidden. */
+ * version they report, the last-error text of the calling thread and the
+ * element sizes.  dnn.c is linked, hidden, into the libraries that use it
+ * (libcudnn_graph.so.9, libcudnn_ops.so.9). */
 #ifndef SIM_LIBS_CUDNN_DNN_H
 #define SIM_LIBS_CUDNN_DNN_H
 
@@ -11,6 +11,9 @@
 
 #if CUDNN_MAJOR != 9
 #error "the sim's cuDNN implements cuDNN 9's API"
+/* The size in bytes of an element of type t; 0 for a type a backend tensor
+ * may not hold (9.26's finalize; ops.c narrows it for legacy tensors). */
+size_t simdnn_dtype_size(cudnnDataType_t t) SIMLIB_HIDDEN;
 #endif
 
 /* The version the sim's cuDNN reports: the release whose CPU-only parts its
@@ -31,4 +34,7 @@ cudnnStatus_t simdnn_fail(cudnnStatus_t s, const char *text) SIMLIB_HIDDEN;
 cudnnStatus_t simdnn_failf(cudnnStatus_t s, const char *fmt, ...) SIMLIB_HIDDEN __attribute__((format(printf, 2, 3)));
 /* Copies the calling thread's last error into buf (n bytes) and clears it. */
 void simdnn_last_error(char *buf, size_t n) SIMLIB_HIDDEN;
+/* The size in bytes of an element of type t; 0 for a type a backend tensor
+ * may not hold (9.26's finalize; ops.c narrows it for legacy tensors). */
+size_t simdnn_dtype_size(cudnnDataType_t t) SIMLIB_HIDDEN;
 #endif

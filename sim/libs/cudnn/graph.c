@@ -801,22 +801,6 @@ static double get_real(const struct desc *d, cudnnBackendAttributeName_t a, doub
     return v->type == CUDNN_TYPE_DOUBLE ? *(const double *)v->v : *(const float *)v->v;
 }
 
-static size_t dtype_size(int t)
-{
-    switch (t) {
-    case CUDNN_DATA_DOUBLE: case CUDNN_DATA_INT64: case CUDNN_DATA_COMPLEX_FP32: return 8;
-    case CUDNN_DATA_COMPLEX_FP64: return 16;
-    case CUDNN_DATA_FLOAT: case CUDNN_DATA_INT32: case CUDNN_DATA_UINT32: case CUDNN_DATA_INT8x4:
-    case CUDNN_DATA_UINT8x4: return 4;
-    case CUDNN_DATA_HALF: case CUDNN_DATA_BFLOAT16: return 2;
-    case CUDNN_DATA_INT8x32: return 32;
-    case CUDNN_DATA_INT8: case CUDNN_DATA_UINT8: case CUDNN_DATA_BOOLEAN: case CUDNN_DATA_FP8_E4M3:
-    case CUDNN_DATA_FP8_E5M2: case CUDNN_DATA_FAST_FLOAT_FOR_FP8: case CUDNN_DATA_FP8_E8M0:
-    case CUDNN_DATA_FP4_E2M1: case CUDNN_DATA_INT4: case CUDNN_DATA_UINT4: return 1;
-    default: return 0;
-    }
-}
-
 /* ---- finalize: what each type checks (the messages are 9.26's) */
 static cudnnStatus_t fin_tensor(struct desc *d)
 {
@@ -837,7 +821,7 @@ static cudnnStatus_t fin_tensor(struct desc *d)
             return simdnn_failf(CUDNN_STATUS_BAD_PARAM, "Tensor stride %lld has invalid value %lld (must be >= 0).",
                                 (long long)i, (long long)str[i]);
     int dt = get_enum(d, CUDNN_ATTR_TENSOR_DATA_TYPE, CUDNN_DATA_FLOAT);
-    size_t es = dtype_size(dt);
+    size_t es = simdnn_dtype_size(dt);
     if (!es)    /* 9.26 executes an invalid instruction here */
         return simdnn_failf(CUDNN_STATUS_BAD_PARAM, "Tensor data type %d is not a cudnnDataType_t", dt);
     /* the alignment defaults to 1, so an unset one fails for any type wider

@@ -6,6 +6,8 @@
  * activations, batch normalization, dropout...) are the generated stubs. */
 #include <cudnn_ops.h>
 
+#include "dnn.h"
+
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -26,22 +28,12 @@ struct cudnnFilterStruct {
     int dim[DIMS];
 };
 
-/* The data types a tensor may hold (9.26: is_tensor_supported_datatype), with
- * their sizes. */
+/* The data types a legacy tensor or filter may hold (9.26:
+ * is_tensor_supported_datatype): a backend tensor's but
+ * CUDNN_DATA_FAST_FLOAT_FOR_FP8; their sizes. */
 static size_t dtype_size(cudnnDataType_t t)
 {
-    switch (t) {
-    case CUDNN_DATA_DOUBLE: case CUDNN_DATA_INT64: case CUDNN_DATA_COMPLEX_FP32: return 8;
-    case CUDNN_DATA_COMPLEX_FP64: return 16;
-    case CUDNN_DATA_FLOAT: case CUDNN_DATA_INT32: case CUDNN_DATA_UINT32: case CUDNN_DATA_INT8x4:
-    case CUDNN_DATA_UINT8x4: return 4;
-    case CUDNN_DATA_HALF: case CUDNN_DATA_BFLOAT16: return 2;
-    case CUDNN_DATA_INT8x32: return 32;
-    case CUDNN_DATA_INT8: case CUDNN_DATA_UINT8: case CUDNN_DATA_BOOLEAN: case CUDNN_DATA_FP8_E4M3:
-    case CUDNN_DATA_FP8_E5M2: case CUDNN_DATA_FP8_E8M0: case CUDNN_DATA_FP4_E2M1: case CUDNN_DATA_INT4:
-    case CUDNN_DATA_UINT4: return 1;
-    default: return 0;
-    }
+    return t == CUDNN_DATA_FAST_FLOAT_FOR_FP8 ? 0 : simdnn_dtype_size(t);
 }
 
 static bool format_ok(cudnnTensorFormat_t f)
