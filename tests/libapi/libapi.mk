@@ -1,7 +1,7 @@
 # Library calls checked at their API (issue 26; tests/libapi/README):
 # stand-ins for NVIDIA's libraries (the real sonames, names and symbol
-# versions, built from the real headers, doing no math; cuBLAS and cuBLASLt
-# are the sim's own, which compute: sim/libs/cublas/) under
+# versions, built from the real headers, doing no math; cuBLAS, cuBLASLt,
+# NCCL and cuSOLVER are the sim's own, which compute: sim/libs/) under
 # $(LA_BUILD)/lib, and a buggy/correct program per library, bound by the
 # dynamic linker (NAME_plt) and by dlopen(RTLD_LOCAL) + dlsym(handle)
 # (NAME_dlopen).  C only: they run under every sanitizer.
@@ -37,9 +37,7 @@ $(LA_BUILD)/%.map:
 LA_NODE_cufft    := libcufft.so.12:cufft
 LA_NODE_cudnn    := libcudnn.so.9:cudnn
 LA_NODE_cudnn_adv := libcudnn_adv.so.9:cudnn
-LA_NODE_cusolver := libcusolver.so.12:cusolver
 LA_NODE_cufft12    := libcufft.so.11:cufft
-LA_NODE_cusolver12 := libcusolver.so.11:cusolver
 
 # cuBLAS and cuBLASLt are the sim's own (sim/libs/cublas/): the libraries
 # that compute, linked here under their sonames so the programs' RUNPATH and
@@ -50,9 +48,14 @@ $(LA_LIB)/libcublasLt.so.13 $(LA_LIB)/libcublas.so.13: $(LA_LIB)/%: $(SIM_BUILD)
 $(LA_LIB12)/libcublasLt.so.12 $(LA_LIB12)/libcublas.so.12: $(LA_LIB12)/%: $(SIM_BUILD)/cu12/%
 	@mkdir -p $(@D)
 	ln -sf $(abspath $<) $@
-$(LA_LIB)/libnccl.so.2: tests/libapi/standin_nccl.c
+# so are NCCL (sim/libs/nccl/) and cuSOLVER (sim/libs/cusolver/: it calls
+# cuBLAS, as NVIDIA's does)
+$(LA_LIB)/libnccl.so.2 $(LA_LIB)/libcusolver.so.12: $(LA_LIB)/%: $(SIM_BUILD)/%
 	@mkdir -p $(@D)
-	$(CC) $(LA_SOFLAGS) -Wl,-soname,libnccl.so.2 -o $@ $< $(ALL_LDFLAGS) $(LA_CUDART)
+	ln -sf $(abspath $<) $@
+$(LA_LIB12)/libcusolver.so.11: $(LA_LIB12)/%: $(SIM_BUILD)/cu12/%
+	@mkdir -p $(@D)
+	ln -sf $(abspath $<) $@
 
 $(LA_LIB)/libcufft.so.12: tests/libapi/standin_cufft.c $(LA_BUILD)/cufft.map
 	@mkdir -p $(@D)
@@ -71,15 +74,6 @@ $(LA_LIB)/libcudnn_adv.so.9: tests/libapi/standin_cudnn_adv.c $(LA_BUILD)/cudnn_
 	@mkdir -p $(@D)
 	$(CC) $(LA_SOFLAGS) -Wl,-soname,libcudnn_adv.so.9 -Wl,--version-script=$(LA_BUILD)/cudnn_adv.map -o $@ $< \
 	    $(ALL_LDFLAGS)
-
-# cuSOLVER calls cuBLAS (libcusolver.so.12 needs libcublas.so.13)
-$(LA_LIB)/libcusolver.so.12: tests/libapi/standin_cusolver.c $(LA_BUILD)/cusolver.map $(LA_LIB)/libcublas.so.13
-	$(CC) $(LA_SOFLAGS) -Wl,-soname,libcusolver.so.12 -Wl,--version-script=$(LA_BUILD)/cusolver.map -o $@ $< \
-	    $(ALL_LDFLAGS) -L$(LA_LIB) -l:libcublas.so.13 -Wl,-rpath,'$$ORIGIN' -Wl,-rpath-link=$(LA_LIB) $(LA_CUDART)
-# CUDA 12's (libcusolver.so.11 needs libcublas.so.12)
-$(LA_LIB12)/libcusolver.so.11: tests/libapi/standin_cusolver.c $(LA_BUILD)/cusolver12.map $(LA_LIB12)/libcublas.so.12
-	$(CC) $(LA_SOFLAGS) -Wl,-soname,libcusolver.so.11 -Wl,--version-script=$(LA_BUILD)/cusolver12.map -o $@ $< \
-	    $(ALL_LDFLAGS) -L$(LA_LIB12) -l:libcublas.so.12 -Wl,-rpath,'$$ORIGIN' -Wl,-rpath-link=$(LA_LIB12) $(LA_CUDART)
 
 LA_SONAME_blas := libcublas.so.13
 LA_SONAME_lt   := libcublasLt.so.13
