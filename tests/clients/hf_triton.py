@@ -13,6 +13,14 @@ gets CUDA_ERROR_INVALID_VALUE, and raises `ValueError: Pointer argument (at
 `hf_triton: OK devices=N` when the forward completes, `hf_triton: refused:
 MESSAGE` (exit 4) when Triton raised its ValueError and `hf_triton: fault:
 MESSAGE` (exit 3) when a CUDA error surfaced.
+
+    hf_triton.py              the RMSNorm above, every norm of the model
+    hf_triton.py temperature  one Triton launch by the user's own sampling
+                              code (a sampler's temperature applied in place,
+                              as vLLM's Triton samplers do) on the logits of
+                              the lm_head's GPU, no device guard: one operand
+                              of another GPU in one launch
+                              -> `hf_triton temperature: OK devices=N`
 """
 import contextlib
 import sys
@@ -49,14 +57,43 @@ def triton_rms_norm(self, hidden_states):
     return out
 
 
+@triton.jit
+def temperature_kernel(x_ptr, n, inv_t, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask)
+    tl.store(x_ptr + offs, x * inv_t, mask=mask)
+
+
+def temperature_(logits, t):
+    """logits /= t in place, in one launch."""
+    guard = torch.cuda.device(logits.device) if FIXED else contextlib.nullcontext()
+    with guard:
+        n = logits.numel()
+        temperature_kernel[(triton.cdiv(n, 128),)](logits, n, 1.0 / t, BLOCK=128)
+
+
+def forward(model):
+    model(input_ids=torch.randint(0, hf_tiny.VOCAB, (1, 8)))
+
+
+def temperature(model):
+    input_ids = torch.randint(0, hf_tiny.VOCAB, (1, 8))
+    hidden = model.model(input_ids=input_ids).last_hidden_state
+    last = model.lm_head(hidden)[:, -1].contiguous()            # on the lm_head's GPU
+    temperature_(last, 0.7)
+    return last.argmax(-1)
+
+
 def main():
-    modeling_llama.LlamaRMSNorm.forward = triton_rms_norm
+    part = "temperature" if "temperature" in sys.argv else None
+    if part is None:
+        modeling_llama.LlamaRMSNorm.forward = triton_rms_norm
     n = torch.cuda.device_count()
     model = hf_tiny.split(hf_tiny.llama(), n)
-    input_ids = torch.randint(0, hf_tiny.VOCAB, (1, 8))
     try:
         with torch.no_grad():
-            model(input_ids=input_ids)
+            (temperature if part else forward)(model)
         for d in range(n):
             torch.cuda.synchronize(d)
     except ValueError as e:
@@ -65,7 +102,7 @@ def main():
     except RuntimeError as e:
         print(f"hf_triton: fault: {str(e).splitlines()[0]}")
         sys.exit(3)
-    print(f"hf_triton: OK devices={n}")
+    print(f"hf_triton{' ' + part if part else ''}: OK devices={n}")
 
 
 main()
