@@ -1,5 +1,5 @@
 # Shared by the Hugging Face tests (hf_sim.sh, hf_bugs.sh, hf_triton.sh,
-# torch_libcalls.sh); source it after tests/lib.sh.  Needs the client
+# hf_temperature.sh, torch_libcalls.sh); source it after tests/lib.sh.  Needs the client
 # virtualenv; nothing is downloaded (HF_HUB_OFFLINE=1).
 need_pyenv
 export HF_HUB_OFFLINE=1 TRANSFORMERS_VERBOSITY=error
