@@ -28,7 +28,7 @@ static void on_kernel(void *arg, const char *name, int extern_c, const struct dc
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    if (size > (1u << 20))
+    if (!size || size > (1u << 20))     /* a length of 0 means "up to the NUL" (source.h) */
         return 0;
     struct seen s = { size, 0 };
     unsigned k = dc_source_parse((const char *)data, size, on_kernel, &s);
