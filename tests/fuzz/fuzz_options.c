@@ -9,8 +9,6 @@
 
 static void check_err(const char *err)
 {
-    if (getenv("FUZZ_SHOW"))
-        fprintf(stderr, "%s\n", err);
     FUZZ_CHECK(!strncmp(err, "devcheck: ERROR: ", 17));
     for (const unsigned char *c = (const unsigned char *)err; *c; c++)
         FUZZ_CHECK(*c >= 0x20 && *c != 0x7f);
