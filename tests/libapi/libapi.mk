@@ -24,8 +24,14 @@ TESTS += tests/libapi/libapi.sh
 # the stand-ins: Python (the virtualenv of tests/clients.mk), so only
 # without a sanitizer and not in a cross build
 ifeq ($(SANITIZE)$(CROSS),)
-TESTS += tests/libapi/gpu_progs.sh
+TESTS += tests/libapi/gpu_progs.sh tests/libapi/dnn_real.sh
 endif
+# NVIDIA's own libcudnn.so.9 (the nvidia-cudnn wheel of that virtualenv),
+# loaded by path: dnn_real.sh
+ALL += $(LA_BUILD)/dnn_real
+$(LA_BUILD)/dnn_real: tests/libapi/dnn_real.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS) $(LA_CUDART) -ldl
 
 LA_CUDART := -L$(CUDA_HOME)/lib64 -lcudart -Wl,-rpath-link=$(CUDA_HOME)/lib64
 LA_SOFLAGS = $(ALL_CFLAGS) -Wno-unused-parameter -shared
