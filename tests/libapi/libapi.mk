@@ -26,6 +26,10 @@ TESTS += tests/libapi/libapi.sh
 ifeq ($(SANITIZE)$(CROSS),)
 TESTS += tests/libapi/gpu_progs.sh tests/libapi/dnn_real.sh
 endif
+# callgrind counts devcheck's own calls into cuBLASLt (valgrind: not under a sanitizer)
+ifeq ($(SANITIZE),)
+TESTS += tests/libapi/lt_calls.sh
+endif
 # NVIDIA's own libcudnn.so.9 (the nvidia-cudnn wheel of that virtualenv),
 # loaded by path: dnn_real.sh
 ALL += $(LA_BUILD)/dnn_real

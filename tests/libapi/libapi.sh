@@ -7,6 +7,9 @@
 #  - buggy: exactly one finding naming the call (api), the argument, the
 #    call's device, the owner's, and the allocation line (the program's line
 #    marked `// @alloc-...`); the launch line is the call's;
+#  - lt stale: a bias pointer of cuda:1 left in a descriptor whose epilogue
+#    went back to DEFAULT (cuBLASLt does not read it): no finding; lt zero:
+#    m = 0, A and B of cuda:1 (nothing is read): no finding;
 #  - correct (host pointer mode scalars, device pointer mode, a host
 #    workspace of size 0, a non-root rank's host sendbuff, cuSOLVER's host
 #    bufferOnHost and vectors a job does not compute, NULL optional
@@ -49,6 +52,8 @@ blas buggy mode=migrate device_mismatch error cublasSgemm_v2 B 0 1 alloc-B 3
 blas dot - device_mismatch error cublasSdot_v2 result 0 1 alloc-result 3
 lt buggy - device_mismatch error cublasLtMatmul CUBLASLT_MATMUL_DESC_BIAS_POINTER 0 1 alloc-bias 0
 lt correct - - - - - - - - 0
+lt stale - - - - - - - - 0
+lt zero - - - - - - - - 0
 nccl buggy - device_mismatch error ncclAllReduce recvbuff 1 0 alloc-recv 0
 nccl correct - - - - - - - - 0
 nccl host - host_memory error ncclAllReduce sendbuff 0 -1 - 0
@@ -70,6 +75,7 @@ blas12 correct - - - - - - - - 0
 blas12 dot - device_mismatch error cublasSdot_v2 result 0 1 alloc-result 3
 lt12 buggy - device_mismatch error cublasLtMatmul CUBLASLT_MATMUL_DESC_BIAS_POINTER 0 1 alloc-bias 0
 lt12 correct - - - - - - - - 0
+lt12 stale - - - - - - - - 0
 fft12 buggy - device_mismatch error cufftExecC2C idata 0 1 alloc-in1 0
 fft12 work - device_mismatch error cufftSetWorkArea workArea 0 1 alloc-work1 0
 fft12 correct - - - - - - - - 0
