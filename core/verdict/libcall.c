@@ -236,14 +236,18 @@ struct dc_libsync *dc_libcall_sync_begin(const char *api, int device, uintptr_t 
     return r;
 }
 
-void dc_libcall_sync_end(struct dc_libsync *r, int ok)
+int dc_libcall_sync_end(struct dc_libsync *r, int ok)
 {
+    int failed = 0;
     if (!r)
-        return;
+        return 0;
     if (ok && !dc_capture_conflict(r->stream, 0)) {
         CUresult e = DC_CALL(cuStreamSynchronize, r->stream);
-        if (e != CUDA_SUCCESS && e != CUDA_ERROR_NOT_FOUND)
+        if (e != CUDA_SUCCESS && e != CUDA_ERROR_NOT_FOUND) {
             dc_check_libcall_async(r->api, r->device, (uintptr_t)r->stream, r->a, r->n, dc_err_name(e));
+            failed = 1;
+        }
     }
     free(r);
+    return failed;
 }

@@ -55,7 +55,7 @@ void dc_check_libcall_async(const char *api, int device, uintptr_t stream, const
 struct dc_libsync;
 struct dc_libsync *dc_libcall_sync_begin(const char *api, int device, uintptr_t stream,
                                          const struct dc_lib_arg *args, unsigned n);
-void dc_libcall_sync_end(struct dc_libsync *r, int ok);
+int dc_libcall_sync_end(struct dc_libsync *r, int ok);    /* 1: it reported an asynchronous error */
 
 /* A library call checked at its API is running on this thread (the
  * interposer's hooks say so around the real call): sync=1 synchronises the

@@ -19,7 +19,7 @@ LA_STANDINS := $(LA_LIB)/libcublasLt.so.13 $(LA_LIB)/libcublas.so.13 $(LA_LIB)/l
 LA_PROGS := $(foreach p,blas lt nccl fft dnn solver blas12 lt12 fft12 solver12,$(LA_BUILD)/$(p)_plt $(LA_BUILD)/$(p)_dlopen) \
             $(LA_BUILD)/both_prog
 ALL += $(LA_STANDINS) $(LA_PROGS)
-TESTS += tests/libapi/libapi.sh
+TESTS += tests/libapi/libapi.sh tests/libapi/nccl_group.sh
 # the real-GPU battery's library programs (tests/gpu/lib_progs.py) against
 # the stand-ins: Python (the virtualenv of tests/clients.mk), so only
 # without a sanitizer and not in a cross build
