@@ -72,6 +72,7 @@ enum {
     DC_LIBH_CUFFT_STREAM,       /* cufftHandle -> cufftSetStream's stream */
     DC_LIBH_CUDNN,              /* cudnnHandle_t -> device at cudnnCreate */
     DC_LIBH_CUSOLVER,           /* cusolverDnHandle_t -> device at cusolverDnCreate */
+    DC_LIBH_CUFFT_WSIZE,        /* cufftHandle -> the work area size cufftMakePlan* said */
 };
 #define DC_LIBH_MULTI UINT64_MAX
 /* Remembers handle h of `kind` with value v (a device, a work area); a

@@ -12,6 +12,8 @@
 #    call (its weak warning of the same recvbuff is not reported); nccl
 #    zero: count 0 with a pageable sendbuff and another device's recvbuff
 #    (NCCL reads and writes nothing): no finding;
+#  - blas zero: m = 0 and a batchCount of 0 with another device's B
+#    (cuBLAS returns at once): no finding;
 #  - lt stale: a bias pointer of cuda:1 left in a descriptor whose epilogue
 #    went back to DEFAULT (cuBLASLt does not read it): no finding; lt zero:
 #    m = 0, A and B of cuda:1 (nothing is read): no finding;
@@ -51,6 +53,7 @@ export LD_LIBRARY_PATH="$LA/lib:$LA/lib12${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 # not synchronise)
 cases="blas buggy - device_mismatch error cublasSgemm_v2 B 0 1 alloc-B 3
 blas correct - - - - - - - - 0
+blas zero - - - - - - - - 0
 blas peer - peer_access warning cublasSgemm_v2 B 0 1 alloc-B 0
 blas capture - device_mismatch error cublasSgemm_v2 B 0 1 alloc-B 0
 blas buggy mode=migrate device_mismatch error cublasSgemm_v2 B 0 1 alloc-B 3
