@@ -181,13 +181,10 @@ LT_SETTER(cublasLtMatrixLayoutSetAttribute,
 LT_DESTROY(cublasLtMatmulDescDestroy, cublasLtMatmulDesc_t, DC_LIBD_LT_DESC)
 LT_DESTROY(cublasLtMatrixLayoutDestroy, cublasLtMatrixLayout_t, DC_LIBD_LT_LAYOUT)
 
-/* A layout's dimension (rows: 0, cols: 1), or -1 when devcheck did not see it made. */
-static int64_t lt_dim(cublasLtMatrixLayout_t l, int cols)
+/* A layout's size, or 0 when devcheck did not see it made. */
+static int lt_size(cublasLtMatrixLayout_t l, struct lt_layout *r)
 {
-    struct lt_layout r;
-    if (!l || !dc_libd_get(DC_LIBD_LT_LAYOUT, P(l), &r, sizeof r))
-        return -1;
-    return (int64_t)(cols ? r.cols : r.rows);
+    return l && dc_libd_get(DC_LIBD_LT_LAYOUT, P(l), r, sizeof *r);
 }
 
 static void lt_check(cublasLtMatmulDesc_t desc, const void *alpha, const void *A, cublasLtMatrixLayout_t Adesc,
@@ -201,11 +198,12 @@ static void lt_check(cublasLtMatmulDesc_t desc, const void *alpha, const void *A
         dc_libd_unseen("cublasLtMatmul", "a matmul descriptor");
     /* m or n 0: nothing is read or written; k 0: A and B are not read
      * (D = beta * C) */
-    if (lt_dim(Ddesc, 0) == 0 || lt_dim(Ddesc, 1) == 0) {
+    struct lt_layout ld, la;
+    if (lt_size(Ddesc, &ld) && (!ld.rows || !ld.cols)) {
         dc_lib_check("cublasLtMatmul", dev, P(stream), NULL, 0);
         return;
     }
-    int k0 = seen && lt_dim(Adesc, d.transa == CUBLAS_OP_N) == 0;
+    int k0 = seen && lt_size(Adesc, &la) && !(d.transa == CUBLAS_OP_N ? la.cols : la.rows);
     /* alpha: host only in host mode; beta: host in host mode and
      * ALPHA_DEVICE_VECTOR_BETA_HOST, not read under _BETA_ZERO; an unseen
      * descriptor's mode is not known: neither is checked */

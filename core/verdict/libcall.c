@@ -117,6 +117,23 @@ struct dslot {
 };
 static struct dslot dtable[DSLOTS];
 static unsigned dlive;
+/* Bumped (under dlock) by every change of the table: a thread's cached
+ * copies (below) made at an older generation are stale. */
+static uint64_t dgen = 1;
+
+/* Each thread's last records read (a collective's communicator, a matmul's
+ * descriptor and layouts): read again without the lock while no record has
+ * changed since -- the hot path of a library call costs a generation load
+ * and a copy.  Records of at most CACHE_BYTES only. */
+#define CACHE_WAYS 4
+#define CACHE_BYTES 128
+struct dcache {
+    int kind;
+    uint64_t h, gen;
+    unsigned char rec[CACHE_BYTES];
+};
+static __thread struct dcache dcache[CACHE_WAYS];
+static __thread unsigned dcache_next;
 
 static size_t dhome(int kind, uint64_t h) { return home(kind, h) * 5 & (DSLOTS - 1); }
 
@@ -143,8 +160,10 @@ int dc_libd_update(int kind, uint64_t h, size_t size, int make, void (*fn)(void 
         dlive++;
     }
     int ran = s->kind != 0;
-    if (ran)
+    if (ran) {
         fn(s->rec, arg);
+        __atomic_store_n(&dgen, dgen + 1, __ATOMIC_RELEASE);
+    }
     pthread_mutex_unlock(&dlock);
     return ran;
 }
@@ -153,11 +172,26 @@ int dc_libd_get(int kind, uint64_t h, void *out, size_t size)
 {
     if (size > DC_LIBD_MAX)
         return 0;
+    uint64_t gen = __atomic_load_n(&dgen, __ATOMIC_ACQUIRE);
+    if (size <= CACHE_BYTES)
+        for (unsigned i = 0; i < CACHE_WAYS; i++)
+            if (dcache[i].gen == gen && dcache[i].kind == kind && dcache[i].h == h) {
+                memcpy(out, dcache[i].rec, size);
+                return 1;
+            }
     pthread_mutex_lock(&dlock);
     struct dslot *s = dfind(kind, h);
     int found = s->kind != 0;
-    if (found)
+    if (found) {
         memcpy(out, s->rec, size);
+        if (size <= CACHE_BYTES) {
+            struct dcache *c = &dcache[dcache_next++ % CACHE_WAYS];
+            c->kind = kind;
+            c->h = h;
+            c->gen = dgen;
+            memcpy(c->rec, s->rec, size);
+        }
+    }
     pthread_mutex_unlock(&dlock);
     return found;
 }
@@ -169,6 +203,7 @@ void dc_libd_forget(int kind, uint64_t h)
     if (s->kind) {
         free(s->rec);
         dlive--;
+        __atomic_store_n(&dgen, dgen + 1, __ATOMIC_RELEASE);
         /* shift back every later entry of the run that may not stay
          * behind the hole (its home is not cyclically in (hole, j]) */
         size_t hole = (size_t)(s - dtable), j = hole;
