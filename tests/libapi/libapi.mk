@@ -107,5 +107,10 @@ $(LA_BUILD)/%12_plt: tests/libapi/%_prog.c tests/libapi/bind.h $(LA_STANDINS)
 $(LA_BUILD)/%12_dlopen: tests/libapi/%_prog.c tests/libapi/bind.h $(LA_STANDINS)
 	$(CC) $(ALL_CFLAGS) -DBIND_DLOPEN -DLIBAPI_SONAME='"$(LA_SONAME12_$*)"' -o $@ $< $(ALL_LDFLAGS) \
 	    -Wl,-rpath,'$$ORIGIN/lib12' $(LA_CUDART) -ldl
+# which ncclAlltoAll a weak reference finds (nccl_group.sh)
+ALL += $(LA_BUILD)/nccl_weak
+$(LA_BUILD)/nccl_weak: tests/libapi/nccl_weak.c $(LA_STANDINS)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS) -L$(LA_LIB) -Wl,--no-as-needed -l:libnccl.so.2 -Wl,--as-needed \
+	    -Wl,-rpath,'$$ORIGIN/lib' -Wl,-rpath-link=$(LA_LIB) $(LA_CUDART) -ldl
 $(LA_BUILD)/both_prog: tests/libapi/both_prog.c $(LA_STANDINS)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS) -Wl,-rpath,'$$ORIGIN/lib:$$ORIGIN/lib12' $(LA_CUDART) -ldl

@@ -13,7 +13,9 @@
 #    cuda:0) is an async_error naming ncclAllReduce and the argument, at the
 #    ncclGroupEnd line, besides the call's device_mismatch; the kernel the
 #    sim's NCCL launches there is judged as one inside a checked call (no
-#    weak warning, no async_error of its own).
+#    weak warning, no async_error of its own);
+#  - nccl_weak: a weak reference to ncclAlltoAll (NCCL 2.28) binds to
+#    NCCL's own, not devcheck's; dlsym of a handle gets devcheck's hook.
 . "$ROOT/tests/lib.sh"
 unset NCCL_NVTX_DISABLE
 LA=$BUILD/tests/libapi
@@ -53,4 +55,13 @@ if got != want:
     print("    got  %r\n    want %r" % (got, want), file=sys.stderr)
     sys.exit(1)
 PY
+# NCCL 2.28's ncclAlltoAll is not exported by devcheck (hooks_lib.def's
+# DC_LIBNEW): a weak reference finds NCCL's own, as without devcheck (an
+# older NCCL would leave it NULL); dlsym(handle) gets devcheck's hook (the
+# door), as ncclAllReduce
+under_devcheck env SIMCUDA_DEVICES=2 "$LA/nccl_weak" >"$TMPD/weak.out" 2>"$TMPD/weak.err" ||
+    { cat "$TMPD/weak.err" >&2; fail "nccl_weak"; }
+expect_grep "^weak: libnccl.so.2$" "$TMPD/weak.out"
+expect_grep "^dlsym: libdevcheck.so$" "$TMPD/weak.out"
+expect_grep "^allreduce: libdevcheck.so$" "$TMPD/weak.out"
 echo "nccl_group: ok"
