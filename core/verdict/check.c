@@ -432,7 +432,7 @@ static __attribute__((noinline)) void report_word(struct ctx *c, const struct wo
             f.severity = DC_SEV_ERROR;
             f.access = denied_note(a->kind);
             if (l->origin == DC_ORIGIN_LIBRARY) {
-                if (dc_libcall_active)          /* its library call was checked at its API */
+                if (dc_libcall_active == 1)     /* its library call's check covered its operands */
                     return;
                 f.severity = DC_SEV_WARNING;    /* weak evidence: check the call at the library's API */
                 f.weak = 1;
