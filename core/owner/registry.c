@@ -683,6 +683,16 @@ size_t dc_reg_drop_from_driver(void)
 
 size_t dc_reg_count(void) { return __atomic_load_n(&live_count, __ATOMIC_RELAXED); }
 
+size_t dc_reg_bytes(void)
+{
+    pthread_mutex_lock(&reg_lock);
+    const struct table *t = table;
+    size_t n = (size_t)nslabs * SLAB_SIZE * sizeof(struct entry) +
+               (t ? sizeof *t + ((size_t)t->mask + 1) * sizeof t->slot[0] : 0);
+    pthread_mutex_unlock(&reg_lock);
+    return n;
+}
+
 /* ---- peers and pools ------------------------------------------------------- */
 
 static int dev_ok(int d) { return d >= 0 && d < DC_MAX_DEVICES; }

@@ -109,6 +109,8 @@ size_t dc_reg_drop_ctx(uint64_t ctx, unsigned kind_mask);
  * with the module).  Returns count. */
 size_t dc_reg_drop_from_driver(void);
 size_t dc_reg_count(void);
+/* Bytes the registry holds (its entries' slabs and its table): --stats. */
+size_t dc_reg_bytes(void);
 
 /* Peer access: device `from` may access device `to`'s DC_MEM_DEVICE/IPC memory. */
 void dc_reg_set_peer(int from, int to, int enabled);

@@ -24,6 +24,7 @@
 #include "report/report.h"
 #include "report/matrix.h"
 #include "report/stack.h"
+#include "report/stats.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -50,6 +51,7 @@ struct ctx {
 static void describe(struct dc_finding_launch *out, const struct dc_launch *l)
 {
     out->kernel = l->kernel;
+    out->kernel_hash = l->kernel_hash;
     out->kernel_key = l->kernel_key;
     out->api = l->api;
     out->device = l->device;
@@ -716,10 +718,21 @@ static void libcall_launch(struct dc_launch *l, struct ctx *c, const char *api, 
     c->have_fl = 1;
 }
 
+static int check_libcall(const char *api, int device, uintptr_t stream, const struct dc_lib_arg *args, unsigned n);
 int dc_check_libcall(const char *api, int device, uintptr_t stream, const struct dc_lib_arg *args, unsigned n)
 {
     if (!api || !args || dc_opt.mode == DC_MODE_OFF || device < 0)
         return 0;
+    uint64_t t = DC_STATS_BEGIN();
+    if (t)
+        dc_stats_count_libcall();
+    int errors = check_libcall(api, device, stream, args, n);
+    DC_STATS_END(DC_T_LIBCALL, t);
+    return errors;
+}
+
+static int check_libcall(const char *api, int device, uintptr_t stream, const struct dc_lib_arg *args, unsigned n)
+{
     struct dc_launch l;
     struct ctx c;
     libcall_launch(&l, &c, api, device, stream);
