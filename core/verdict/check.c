@@ -601,6 +601,10 @@ static __attribute__((noinline)) void scan_plan(struct ctx *c, const struct dc_l
             own++;
             continue;
         }
+        if (tc->addr[i ^ 1] == v && tc->gen[i ^ 1] == g && (tc->own[i ^ 1] & bit)) {     /* the other way */
+            own++;
+            continue;
+        }
         plan_word_check(c, pw, v);      /* may have filled the cache: tc stays (freed only at thread exit) */
         g = __atomic_load_n(&dc_reg_gen, __ATOMIC_ACQUIRE);
     }
