@@ -559,9 +559,11 @@ static void finish_locked(int fault)
 {
     init_locked();
     finished = 1;
-    if (dc_stats_on) {                  /* the report's own tables, beside the core's (dc_stats_table) */
+    if (dc_stats_on && !fault) {        /* the report's own tables, beside the core's (dc_stats_table); not
+                                         * in a fault's handler: their locks may be held */
         dc_stats_table("findings store", dc_store_bytes());
         dc_stats_table("stack depot", dc_stackdepot_bytes());
+        dc_stats_table("symbol cache", dc_symbolize_bytes());
         dc_stats_table("Python code descriptions", dc_py_bytes());
     }
     struct dc_report_stats st;
