@@ -111,6 +111,9 @@ void dc_model_merge(struct dc_model *m);
  * reads, one record per merged finding with its fingerprint and processes,
  * and one summary; the HTML report embeds it). */
 void dc_model_jsonl(const struct dc_model *m, struct dc_sbuf *out);
+/* The same, each finding also with its "headline" (dc_model_message) and
+ * its "report" (dc_model_text) when with_text: the HTML report's data. */
+void dc_model_jsonl_text(const struct dc_model *m, struct dc_sbuf *out, int with_text);
 
 /* --- for the writers ---------------------------------------------------------- */
 
@@ -122,6 +125,10 @@ void dc_model_jsonl(const struct dc_model *m, struct dc_sbuf *out);
  * Returns the frame (NULL: none). */
 const struct dc_json *dc_model_site(const struct dc_model *m, const struct dc_json *r, const char *which,
                                     const char **file, char *rel, size_t rellen, int *in_tree);
+/* file as SARIF and the text name it: relative to the root when inside it
+ * and not a system or installed library file (returns 1), else as recorded
+ * (returns 0). */
+int dc_model_relpath(const struct dc_model *m, const char *file, char *rel, size_t rellen);
 /* One line saying what the finding is (SARIF message, JUnit message). */
 void dc_model_message(const struct dc_json *r, struct dc_sbuf *out);
 /* The text report of a finding, as the log shows it (JUnit failure text). */

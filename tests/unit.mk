@@ -83,3 +83,9 @@ TESTS += $(UNIT_DIR)/test_outputs
 UNIT_PROGS += test_framework
 ALL   += $(UNIT_DIR)/test_framework
 TESTS += $(UNIT_DIR)/test_framework
+
+# Every finding kind (report/kinds.def) through every merged sink (issue 41):
+# SARIF's rules and results, JUnit, HTML, the text of `devcheck report`.
+UNIT_PROGS += test_kinds
+ALL   += $(UNIT_DIR)/test_kinds
+TESTS += $(UNIT_DIR)/test_kinds
