@@ -652,6 +652,30 @@ static const char *show_file(void *ctx, const char *file, char *buf, size_t len)
     return buf;
 }
 
+/* A frame outside the user's code: a system or installed library's file, or
+ * no file at all (a native frame of a library). */
+static int library_frame(const struct dc_json *fr)
+{
+    const char *file = dc_json_str(dc_json_get(fr, "file"));
+    return !file || !*file || system_file(file);
+}
+
+/* The library a frame belongs to, for a fold's line: the folder after
+ * site-packages/ or dist-packages/, else the module's or file's base name. */
+static void library_name(const struct dc_json *fr, char *out, size_t len)
+{
+    const char *file = dc_json_str(dc_json_get(fr, "file")), *mod = dc_json_str(dc_json_get(fr, "module"));
+    const char *p = file ? strstr(file, "-packages/") : NULL;
+    if (p) {
+        p += 10;
+        snprintf(out, len, "%.*s", (int)strcspn(p, "/."), p);
+        return;
+    }
+    const char *s = file && *file ? file : mod ? mod : "?";
+    const char *base = strrchr(s, '/');
+    snprintf(out, len, "%s", base ? base + 1 : s);
+}
+
 static void text_frames(const struct dc_model *m, struct dc_sbuf *o, const char *title, const struct dc_json *st)
 {
     size_t n = dc_json_len(st);
@@ -660,6 +684,27 @@ static void text_frames(const struct dc_model *m, struct dc_sbuf *o, const char 
     dc_sput(o, "    %s:\n", title);
     for (size_t i = 0; i < n; i++) {
         const struct dc_json *fr = dc_json_at(st, i);
+        /* the innermost frame always; a run of two or more library frames
+         * after it folded behind a count (m->verbosity unfolds) */
+        size_t run = 0;
+        while (i && !m->verbosity && i + run < n && library_frame(dc_json_at(st, i + run)))
+            run++;
+        if (run >= 2) {
+            char libs[256] = "", one[64];
+            size_t used = 0;
+            int k = 0;
+            for (size_t j = i; j < i + run && k < 4; j++) {
+                library_name(dc_json_at(st, j), one, sizeof one);
+                if (strstr(libs, one))
+                    continue;
+                used += (size_t)snprintf(libs + used, sizeof libs - used, "%s%s", k++ ? ", " : "", one);
+                if (used >= sizeof libs)
+                    break;
+            }
+            dc_sput(o, "      ... %zu library frames (%s)\n", run, libs);
+            i += run - 1;
+            continue;
+        }
         const char *fn = dc_json_str(dc_json_get(fr, "function"));
         const char *file = dc_json_str(dc_json_get(fr, "file"));
         const char *mod = dc_json_str(dc_json_get(fr, "module"));
@@ -677,6 +722,7 @@ static void text_frames(const struct dc_model *m, struct dc_sbuf *o, const char 
     }
 }
 
+
 void dc_model_text(const struct dc_model *m, const struct dc_mfinding *f, struct dc_sbuf *o)
 {
     const struct dc_json *r = f->rec;
@@ -685,6 +731,9 @@ void dc_model_text(const struct dc_model *m, const struct dc_mfinding *f, struct
     dc_model_message(r, o);
     dc_sput(o, "\n");
     dc_kind_details(r, o, show_file, (void *)m);
+    const char *test = dc_json_str(dc_json_get(r, "test"));
+    if (test)
+        dc_sput(o, "    test: %s\n", test);
     const struct dc_json *nvtx = dc_json_get(r, "nvtx");
     if (dc_json_len(nvtx)) {
         dc_sput(o, "    NVTX:");

@@ -89,6 +89,7 @@ struct dc_model {
     unsigned procs_without_summary;
     uint64_t bad_lines;
     int migrate;                /* set by the caller: mode=migrate (the summary names bytes migrated) */
+    int verbosity;              /* set by the caller: >= 1 unfolds library frames in the text (dc_model_text) */
     struct dc_model_priv *priv;
 };
 
@@ -131,7 +132,11 @@ const struct dc_json *dc_model_site(const struct dc_model *m, const struct dc_js
 int dc_model_relpath(const struct dc_model *m, const char *file, char *rel, size_t rellen);
 /* One line saying what the finding is (SARIF message, JUnit message). */
 void dc_model_message(const struct dc_json *r, struct dc_sbuf *out);
-/* The text report of a finding, as the log shows it (JUnit failure text). */
+/* The text report of a finding, as the log shows it (JUnit failure text):
+ * its headline, its kind's details, its stacks -- the innermost frame, then
+ * the user's frames, each run of two or more library frames (installed or
+ * system files, native frames without a file) folded into one line with
+ * their count and libraries unless m->verbosity -- its hint, its processes. */
 void dc_model_text(const struct dc_model *m, const struct dc_mfinding *f, struct dc_sbuf *out);
 /* "devcheck: SUMMARY: ..." of the merged model (dc_summary_text; bytes
  * migrated under m->migrate or when any were, processes when more than

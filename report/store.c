@@ -24,6 +24,8 @@ struct dc_stored {
     char *json_head;            /* the JSON line up to "count": */
     char *json_tail;            /* after the count value, with the newline */
     struct dc_stored *next;     /* in id order, for the exit updates */
+    uint64_t window;            /* the window of its last occurrence (dc_store_window_open) */
+    uint64_t window_count;      /* its occurrences in that window */
 };
 
 struct kset {
@@ -36,6 +38,16 @@ static struct kset *kernels;
 static uint64_t nfindings, nkernels, ncalls, sev_count[3], dropped;
 static unsigned long errors_atomic;
 static uint64_t suppressed;                             /* occurrences */
+static uint64_t window = 1;                             /* the current window */
+
+static void count_in_window(struct dc_stored *r)
+{
+    if (r->window != window) {
+        r->window = window;
+        r->window_count = 0;
+    }
+    r->window_count++;
+}
 
 static uint64_t fnv1a(const void *p, size_t n, uint64_t h)
 {
@@ -100,6 +112,7 @@ int dc_store_repeat(const struct dc_store_key *key)
     if (!r)
         return 0;
     r->count++;
+    count_in_window(r);
     if (r->supp >= 0) {
         dc_supp_add(r->supp, 1);
         suppressed++;
@@ -122,6 +135,7 @@ struct dc_stored *dc_store_add(const struct dc_store_key *key, enum dc_severity 
     r->count = 1;
     r->severity = sev;
     r->supp = -1;
+    count_in_window(r);
     store_oom = 0;
     HASH_ADD(hh, findings, key, sizeof r->key, r);
     if (store_oom) {
@@ -171,6 +185,16 @@ uint64_t dc_store_line(const struct dc_stored *r, const char **head, const char 
     *head = r->json_head;
     *tail = r->json_tail;
     return r->count;
+}
+
+void dc_store_window_open(void)
+{
+    window++;
+}
+
+uint64_t dc_store_window_count(const struct dc_stored *r)
+{
+    return r->window == window ? r->window_count : 0;
 }
 
 void dc_store_stats(struct dc_report_stats *s)

@@ -671,6 +671,7 @@ static int report_main(int argc, char **argv)
     struct dc_model *m = dc_model_new(dc_opt.source_root);
     if (!m)
         die(2, "devcheck: out of memory%s%s", "", "");
+    m->verbosity = dc_opt.verbosity;
     int unreadable = 0;
     for (char **f = files; *f; f++) {
         if (dc_model_add_file(m, *f, bad_line, NULL) != 0) {
