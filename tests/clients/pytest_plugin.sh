@@ -13,7 +13,10 @@
 #  - the JSON records carry the test's node id ("test");
 #  - JUnit: each finding is a `devcheck` property of its own testcase;
 #  - --devcheck-fail fails the catching test (an unexpected error), never
-#    the expected one, and fails the marked test that found nothing.
+#    the expected one, and fails the marked test that found nothing;
+#  - --gen-suppressions writes for the pytest.raises error an entry (op:cat,
+#    py: frames) that hides that error alone: the same op at the same line
+#    from the two other tests is still reported.
 . "$ROOT/tests/lib.sh"
 need_pyenv
 "$PY" -c "import pytest" 2>/dev/null || fail "no pytest in the Python client environment"
@@ -94,4 +97,21 @@ expect_grep '3 failed, 2 passed' "$TMPD/fail.out"
 expect_grep 'FAILED test_vlm.py::test_caught' "$TMPD/fail.out"
 expect_grep 'FAILED test_vlm.py::test_marked_quiet' "$TMPD/fail.out"
 expect_no_grep 'FAILED test_vlm.py::test_raises' "$TMPD/fail.out"
+# --gen-suppressions: the entry written for test_raises's error hides that
+# error and nothing else (test_caught and test_uncaught run the same op at
+# the same line, called from other tests)
+DEVCHECK_OPTIONS="json_path=$TMPD/gen.json" "$PY" -m pytest -p devcheck.pytest_plugin -p no:cacheprovider \
+    --devcheck --devcheck-options "--sim 2 --gen-suppressions --log-file $TMPD/gen.log" test_vlm.py \
+    >"$TMPD/gen.out" 2>"$TMPD/gen.err"
+awk '/^    test: test_vlm.py::test_raises$/ { want = 1 } want && /^\{$/ { on = 1 } on { print } on && /^\}$/ { exit }' \
+    "$TMPD/gen.log" | sed 's/<insert_a_suppression_name_here>/raises-on-purpose/' >"$TMPD/raises.supp"
+expect_grep '^   op:cat$' "$TMPD/raises.supp"
+expect_grep '^   py:\*/test_vlm.py:test_raises:' "$TMPD/raises.supp"
+DEVCHECK_OPTIONS="json_path=$TMPD/supp.json" "$PY" -m pytest -p devcheck.pytest_plugin -p no:cacheprovider \
+    --devcheck --devcheck-options "--sim 2 --suppressions $TMPD/raises.supp" test_vlm.py \
+    >"$TMPD/supp.out" 2>"$TMPD/supp.err"
+expect_no_grep '^test_vlm.py::test_raises: [0-9]+ finding' "$TMPD/supp.out"
+expect_grep '^test_vlm.py::test_caught: 1 finding$' "$TMPD/supp.out"
+expect_grep '^test_vlm.py::test_uncaught: 1 finding$' "$TMPD/supp.out"
+expect_grep 'used_suppression: 1 raises-on-purpose' "$TMPD/supp.err"
 exit 0
