@@ -33,6 +33,7 @@
 #include "preload/preload.h"
 #include "core/core.h"
 #include "report/report.h"
+#include "report/pystack.h"
 
 #include <dlfcn.h>
 #include <link.h>
@@ -73,6 +74,14 @@ DC_EXPORT int devcheck_test_begin(const char *nodeid)
     dc_report_test_begin(nodeid);
     dc_guard--;
     return 0;
+}
+
+/* devcheck's Python hook, as it starts: a folder where the interpreter put
+ * libraries, and the rule that says so (report/pystack.h, dc_py_root_add);
+ * their files are never the user's code.  Listed at verbosity 1 (report.c). */
+DC_EXPORT int devcheck_library_root(const char *rule, const char *path)
+{
+    return dc_py_root_add(rule, path);
 }
 
 DC_EXPORT long devcheck_test_findings(char *out, size_t len)

@@ -2,6 +2,7 @@
  * merge.h). */
 #include "report/merge.h"
 #include "report/kinds.h"
+#include "report/pystack.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -576,7 +577,7 @@ static int in_root(const struct dc_model *m, const char *file, char *rel, size_t
 /* System and toolkit headers are never the user's code. */
 static int system_file(const char *f)
 {
-    return !strncmp(f, "/usr/", 5) || strstr(f, "/cuda/include/") || strstr(f, "/site-packages/") ||
+    return !strncmp(f, "/usr/", 5) || dc_py_library_rule(f, NULL) || strstr(f, "/cuda/include/") || strstr(f, "/site-packages/") ||
            strstr(f, "/dist-packages/") || strstr(f, "/lib/python3");
 }
 

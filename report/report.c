@@ -14,6 +14,7 @@
 #include "common/format.h"
 #include "common/forklock.h"
 #include "report/frames.h"
+#include "report/pystack.h"
 #include "report/jsonl.h"
 #include "report/counts.h"
 #include "report/matrix.h"
@@ -178,8 +179,15 @@ void dc_report_init(const struct dc_report_config *c)
         dc_stack_set_debuginfod(cfg.debuginfod);
         if (dc_supp_load(cfg.suppressions, supp_err, sizeof supp_err) != 0)
             dc_supp_reset();
+        dc_py_roots_add_list("option", c->library_roots);
+        cfg.library_roots = NULL;               /* kept by report/pystack.c */
     }
     int was = inited;
+    if (!was) {                         /* which rule makes each folder a library's */
+        const char *rule, *root;
+        for (unsigned i = 0; (root = dc_py_root_at(i, &rule)) != NULL; i++)
+            dc_logv(1, "Python library root (%s): %s", rule, root);
+    }
     init_locked();
     pthread_mutex_unlock(&rep_lock);
     if (supp_err[0])

@@ -44,6 +44,7 @@ struct dc_report_config {
     const char *source_root;    /* SARIF paths relative to this (NULL: the working directory) */
     const char *suppressions;   /* comma-separated suppression files (loaded by dc_report_init) */
     int gen_suppressions;       /* print a suppression entry under each report */
+    const char *library_roots;  /* comma-separated folders of Python libraries (report/pystack.h) */
     /* The wrapper's directory: each process's JSON Lines also go to
      * TREE_DIR/<pid>.<n>.jsonl; the wrapper prints the one summary of the
      * process tree and writes the documents, so the process prints no

@@ -2,6 +2,7 @@
  * suppress.h). */
 #include "report/suppress.h"
 #include "common/format.h"
+#include "report/pystack.h"
 
 #include <errno.h>
 #include <fnmatch.h>
@@ -375,8 +376,7 @@ void dc_supp_generate(struct dc_buf *b, const char *kind, const char *kmangled, 
 /* A file, a user's frame: not the standard library's or an installed one's. */
 static int library_file(const char *f)
 {
-    return !f || !*f || strstr(f, "/site-packages/") || strstr(f, "/dist-packages/") || strstr(f, "/lib/python3") ||
-           f[0] == '<';
+    return !dc_py_user_file(f);
 }
 
 /* py: lines for the Python frames, innermost first: every frame up to the
