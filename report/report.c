@@ -468,6 +468,28 @@ void dc_report_stats(struct dc_report_stats *s)
     pthread_mutex_unlock(&rep_lock);
 }
 
+/* This process's stored records into m, each with its count (window: its
+ * occurrences in the current test's window, those without any left out);
+ * returns the lines added. */
+static long add_stored_locked(struct dc_model *m, int window)
+{
+    long line = 0;
+    for (const struct dc_stored *r = dc_store_next(NULL); r; r = dc_store_next(r)) {
+        const char *head, *tail;
+        uint64_t count = dc_store_line(r, &head, &tail);
+        if (window)
+            count = dc_store_window_count(r);
+        if (!count || !head || !tail)
+            continue;
+        struct dc_sbuf b = { 0 };
+        dc_sput(&b, "%s%llu%s", head, (unsigned long long)count, tail);
+        if (b.p)
+            dc_model_add(m, b.p, b.len, "", ++line, NULL, 0);
+        dc_sfree(&b);
+    }
+    return line;
+}
+
 /* The documents (SARIF, JUnit, HTML) from this process's own records: its
  * JSON lines with their final counts and its summary, read back as
  * `devcheck report` reads files. */
@@ -480,18 +502,7 @@ static void write_documents_locked(const char *summary_line, size_t summary_len)
         dc_log("out of memory: no SARIF, JUnit or HTML written");
         return;
     }
-    long line = 0;
-    for (const struct dc_stored *r = dc_store_next(NULL); r; r = dc_store_next(r)) {
-        const char *head, *tail;
-        uint64_t count = dc_store_line(r, &head, &tail);
-        if (!head || !tail)
-            continue;
-        struct dc_sbuf b = { 0 };
-        dc_sput(&b, "%s%llu%s", head, (unsigned long long)count, tail);
-        if (b.p)
-            dc_model_add(m, b.p, b.len, "", ++line, NULL, 0);
-        dc_sfree(&b);
-    }
+    long line = add_stored_locked(m, 0);
     dc_model_add(m, summary_line, summary_len, "", ++line, NULL, 0);
     dc_model_merge(m);
     dc_model_write_documents(m, cfg.sarif_path, cfg.junit_path, cfg.html_path, NULL);
@@ -620,19 +631,7 @@ size_t dc_report_test_findings(char *out, size_t len)
     struct dc_model *m = dc_model_new(cfg.source_root);
     size_t need = 0;
     if (m) {
-        long line = 0;
-        for (const struct dc_stored *r = dc_store_next(NULL); r; r = dc_store_next(r)) {
-            const char *head, *tail;
-            uint64_t n = dc_store_window_count(r);
-            dc_store_line(r, &head, &tail);
-            if (!n || !head || !tail)
-                continue;
-            struct dc_sbuf b = { 0 };
-            dc_sput(&b, "%s%llu%s", head, (unsigned long long)n, tail);
-            if (b.p)
-                dc_model_add(m, b.p, b.len, "", ++line, NULL, 0);
-            dc_sfree(&b);
-        }
+        add_stored_locked(m, 1);
         dc_model_merge(m);
         struct dc_sbuf b = { 0 };
         if (m->nf)
