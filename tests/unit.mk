@@ -89,3 +89,10 @@ TESTS += $(UNIT_DIR)/test_framework
 UNIT_PROGS += test_kinds
 ALL   += $(UNIT_DIR)/test_kinds
 TESTS += $(UNIT_DIR)/test_kinds
+
+# Hostile names through report/ (issue 40): text escapes, valid UTF-8 in
+# JSON with the raw bytes recoverable, --gen-suppressions read back, the
+# linear glob.
+UNIT_PROGS += test_hostile
+ALL   += $(UNIT_DIR)/test_hostile
+TESTS += $(UNIT_DIR)/test_hostile

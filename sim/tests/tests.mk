@@ -6,3 +6,4 @@
 -include sim/tests/fidelity_tests.mk
 -include sim/tests/nvml_tests.mk
 -include sim/tests/libs_tests.mk
+-include sim/tests/dnn_tests.mk

@@ -19,7 +19,7 @@ run "$TMPD/c" "$DEVCHECK_BIN" --sim=2 --sync sh -c 'echo ran; exit 5'
 expect_eq "--sync prog: the bool alone, the program runs" 5 "$(rc_of "$TMPD/c")"
 run "$TMPD/d" "$DEVCHECK_BIN" --sim python x.py
 expect_eq "--sim python: a bad value is exit 2" 2 "$(rc_of "$TMPD/d")"
-expect_grep "invalid value 'python' for option 'sim'" "$TMPD/d.err"
+expect_grep "option 'sim': invalid value 'python'" "$TMPD/d.err"
 run "$TMPD/e" "$DEVCHECK_BIN" --json --sync sh -c 'exit 0'
 expect_eq "--json --sync: a missing value is exit 2" 2 "$(rc_of "$TMPD/e")"
 expect_grep "option '--json' needs a value" "$TMPD/e.err"
