@@ -81,5 +81,8 @@ const char *dc_py_root_at(unsigned i, const char **rule);
 /* Each comma-separated path of list under rule. */
 void dc_py_roots_add_list(const char *rule, const char *list);
 
+/* Bytes the descriptions of code objects hold: --stats. */
+size_t dc_py_bytes(void);
+
 #pragma GCC visibility pop
 #endif
