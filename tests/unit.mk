@@ -89,6 +89,12 @@ UNIT_PROGS += test_framework
 ALL   += $(UNIT_DIR)/test_framework
 TESTS += $(UNIT_DIR)/test_framework
 
+# Every finding kind (report/kinds.def) through every merged sink (issue 41):
+# SARIF's rules and results, JUnit, HTML, the text of `devcheck report`.
+UNIT_PROGS += test_kinds
+ALL   += $(UNIT_DIR)/test_kinds
+TESTS += $(UNIT_DIR)/test_kinds
+
 # Hostile names through report/ (issue 40): text escapes, valid UTF-8 in
 # JSON with the raw bytes recoverable, --gen-suppressions read back, the
 # linear glob.
