@@ -24,10 +24,21 @@ const char *dc_mem_kind_name(enum dc_mem_kind k)
 const char *dc_finding_kind_name(enum dc_finding_kind k)
 {
     static const char *const names[DC_F_KIND_COUNT] = {
-        "device_mismatch", "peer_access", "host_memory", "stream_mismatch", "unchecked_kernel",
-        "async_error", "framework_device_error", "pointer_refused",
+#define DC_KIND(E, id, ...) [DC_F_##E] = #id,
+#include "report/kinds.def"
+#undef DC_KIND
     };
     return (unsigned)k < DC_F_KIND_COUNT ? names[k] : "unknown";
+}
+
+uint64_t dc_kernel_name_hash(const char *name)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (const unsigned char *c = (const unsigned char *)name; c && *c; c++) {
+        h ^= *c;
+        h *= 0x100000001b3ull;
+    }
+    return h ? h : 1;
 }
 
 const char *dc_action_name(enum dc_action a)

@@ -25,18 +25,16 @@ enum dc_mem_kind {
 };
 const char *dc_mem_kind_name(enum dc_mem_kind k);   /* "device", "pool", ... (JSON "memory") */
 
-enum dc_finding_kind {
-    DC_F_DEVICE_MISMATCH = 0,
-    DC_F_PEER_ACCESS,
-    DC_F_HOST_MEMORY,
-    DC_F_STREAM_MISMATCH,
-    DC_F_UNCHECKED_KERNEL,
-    DC_F_ASYNC_ERROR,
-    DC_F_FRAMEWORK_DEVICE_ERROR,    /* a framework refused an op over devices (PyTorch's own error) */
-    DC_F_POINTER_REFUSED,           /* the driver refused another device's pointer before a framework's launch (Triton's ValueError) */
+enum dc_finding_kind {          /* described once each in report/kinds.def */
+#define DC_KIND(E, id, ...) DC_F_##E,
+#include "report/kinds.def"
+#undef DC_KIND
     DC_F_KIND_COUNT
 };
 const char *dc_finding_kind_name(enum dc_finding_kind k);  /* "device_mismatch", ... */
+/* FNV-1a of a kernel's name: a finding's kernel in the store's key
+ * (report/store.h).  Never 0 (0 says "not given" in dc_finding_launch). */
+uint64_t dc_kernel_name_hash(const char *name);
 struct dc_finding;
 /* A framework's own error explained from the interpreter (framework_device_error,
  * pointer_refused): no kernel ran; the fields below "framework_device_error"
@@ -78,6 +76,7 @@ struct dc_finding_launch {
     uintptr_t stream;          /* as the program passed it */
     enum dc_path path;         /* the detection path that saw it */
     const char *origin;        /* who made the kernel's image: "program", "jit", "framework", "library", "unknown"; NULL: not said */
+    uint64_t kernel_hash;      /* dc_kernel_name_hash(kernel) when the caller has it (computed once per kernel); 0: not given */
 };
 
 /* An allocation a finding names, as reported. */

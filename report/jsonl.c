@@ -1,6 +1,8 @@
 /* jsonl: findings and the summary as JSON Lines records (see jsonl.h). */
 #include "report/jsonl.h"
+#include "report/testname.h"
 #include "report/counts.h"
+#include "report/stats.h"
 #include "report/matrix.h"
 #include "report/suppress.h"
 #include "report/hint.h"
@@ -185,6 +187,10 @@ static void json_proc(struct dc_buf *b, const struct dc_proc *p)
         dc_bput(b, "null");
     dc_bput(b, ",\"host\":");
     dc_bjson_str(b, p->host);
+    if (dc_test_name()) {               /* the test it happened in (the pytest plugin) */
+        dc_bput(b, ",\"test\":");
+        dc_bjson_str(b, dc_test_name());
+    }
 }
 
 void dc_jsonl_finding(struct dc_buf *b, const struct dc_finding *f, uint64_t id, const struct dc_proc *proc,
@@ -389,5 +395,9 @@ void dc_jsonl_summary(struct dc_buf *b, const struct dc_report_stats *s, const s
     }
     dc_bput(b, "]");
     json_matrices(b);
+    if (dc_stats_on) {                  /* --stats */
+        dc_bput(b, ",");
+        dc_stats_json(b, s);
+    }
     dc_bput(b, "}\n");
 }

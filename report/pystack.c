@@ -207,6 +207,7 @@ static pthread_mutex_t desc_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct desc *descs;          /* by (code, first line) */
 static struct desc **desc_by_id;    /* [id - 1] */
 static uint32_t ndescs, cap_descs;
+static size_t desc_bytes;           /* --stats */
 
 /* Appends code point c as UTF-8. */
 static size_t put_utf8(char *o, size_t room, uint32_t c)
@@ -288,6 +289,7 @@ static struct desc *describe_locked(uintptr_t c, int32_t firstlineno)
         return NULL;
     }
     desc_by_id[ndescs++] = d;
+    desc_bytes += sizeof *d + (d->file ? strlen(d->file) + 1 : 0) + (d->name ? strlen(d->name) + 1 : 0) + d->ntable;
     return d;
 }
 
@@ -402,6 +404,14 @@ int dc_py_resolve(uint32_t id, uint32_t offset, char *file, size_t filelen, int 
 
 /* fork: the loading lock, then the descriptions' (neither is taken while
  * the other is held). */
+size_t dc_py_bytes(void)
+{
+    pthread_mutex_lock(&desc_lock);
+    size_t n = desc_bytes + (size_t)cap_descs * sizeof *desc_by_id;
+    pthread_mutex_unlock(&desc_lock);
+    return n;
+}
+
 void dc_py_fork_prepare(void)
 {
     pthread_mutex_lock(&py_init_lock);
@@ -420,22 +430,99 @@ void dc_py_fork_child(void)
     dc_mutex_fork_child(&py_init_lock);
 }
 
-int dc_py_user_file(const char *f)
+/* Library roots: folders whose files are never the user's code, each with
+ * the rule that named it.  Written once each (an entry is complete before
+ * the count that publishes it), read without a lock. */
+#define ROOTS_MAX 128
+static struct root {
+    char path[1024];
+    size_t len;
+    char rule[32];
+} roots[ROOTS_MAX];
+static unsigned nroots;
+static pthread_mutex_t roots_lock = PTHREAD_MUTEX_INITIALIZER;
+
+int dc_py_root_add(const char *rule, const char *path)
 {
-    if (!f || !*f || f[0] == '<')
-        return 0;
-    if (strstr(f, "/site-packages/") || strstr(f, "/dist-packages/"))
-        return 0;
+    size_t n = path ? strlen(path) : 0;
+    while (n > 1 && path[n - 1] == '/')
+        n--;
+    if (!n || path[0] != '/' || n >= sizeof roots[0].path)
+        return -1;
+    pthread_mutex_lock(&roots_lock);
+    unsigned k = __atomic_load_n(&nroots, __ATOMIC_RELAXED);
+    int rc = -1;
+    for (unsigned i = 0; i < k; i++)
+        if (roots[i].len == n && !strncmp(roots[i].path, path, n)) {
+            rc = 0;                             /* named already: the first rule stands */
+            goto out;
+        }
+    if (k < ROOTS_MAX) {
+        memcpy(roots[k].path, path, n);
+        roots[k].path[n] = 0;
+        roots[k].len = n;
+        snprintf(roots[k].rule, sizeof roots[k].rule, "%s", rule && *rule ? rule : "option");
+        __atomic_store_n(&nroots, k + 1, __ATOMIC_RELEASE);
+        rc = 1;
+    }
+out:
+    pthread_mutex_unlock(&roots_lock);
+    return rc;
+}
+
+const char *dc_py_root_at(unsigned i, const char **rule)
+{
+    if (i >= __atomic_load_n(&nroots, __ATOMIC_ACQUIRE))
+        return NULL;
+    *rule = roots[i].rule;
+    return roots[i].path;
+}
+
+void dc_py_roots_add_list(const char *rule, const char *list)
+{
+    char one[1024];
+    for (const char *p = list; p && *p;) {
+        size_t n = strcspn(p, ",");
+        snprintf(one, sizeof one, "%.*s", (int)(n < sizeof one ? n : sizeof one - 1), p);
+        dc_py_root_add(rule, one);
+        p += n + (p[n] == ',');
+    }
+}
+
+const char *dc_py_library_rule(const char *f, const char **root)
+{
+    if (root)
+        *root = NULL;
+    if (!f || !*f)
+        return NULL;
+    if (f[0] == '<')
+        return "generated";
     size_t n = strlen(f), h = strlen("/_devcheck_hook.py");
     if (n >= h && !strcmp(f + n - h, "/_devcheck_hook.py"))
-        return 0;                               /* devcheck's own Python hook (its Triton launcher wrapper) */
+        return "devcheck";                      /* devcheck's own Python hook (its Triton launcher wrapper) */
+    unsigned k = __atomic_load_n(&nroots, __ATOMIC_ACQUIRE);
+    for (unsigned i = 0; i < k; i++)
+        if (!strncmp(f, roots[i].path, roots[i].len) && f[roots[i].len] == '/') {
+            if (root)
+                *root = roots[i].path;
+            return roots[i].rule;
+        }
+    if (strstr(f, "/site-packages/"))
+        return "site-packages";
+    if (strstr(f, "/dist-packages/"))
+        return "dist-packages";
     const char *s = strstr(f, "/lib/python3.");
     if (s) {                                    /* the standard library: .../lib/python3.N/x.py */
         s += strlen("/lib/python3.");
         while (*s >= '0' && *s <= '9')
             s++;
         if (*s == '/')
-            return 0;
+            return "stdlib";
     }
-    return 1;
+    return NULL;
+}
+
+int dc_py_user_file(const char *f)
+{
+    return f && *f && !dc_py_library_rule(f, NULL);
 }

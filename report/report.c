@@ -13,6 +13,8 @@
 #include "report/finding.h"
 #include "common/format.h"
 #include "common/forklock.h"
+#include "report/frames.h"
+#include "report/pystack.h"
 #include "report/jsonl.h"
 #include "report/counts.h"
 #include "report/matrix.h"
@@ -23,8 +25,11 @@
 #include "report/suppress.h"
 #include "report/stack.h"
 #include "report/stackdepot.h"
+#include "report/pystack.h"
+#include "report/stats.h"
 #include "report/store.h"
 #include "report/symbolize.h"
+#include "report/testname.h"
 #include "report/text.h"
 
 #include <pthread.h>
@@ -105,6 +110,7 @@ static void fork_child(void)
     /* The child is a process of its own: its report starts empty, and a
      * path with %p, and the tree file, are its own. */
     reset_findings_locked();
+    dc_stats_reset();
     dc_supp_zero();
     dc_matrix_reset();
     dc_sinks_forget_root();
@@ -176,8 +182,15 @@ void dc_report_init(const struct dc_report_config *c)
         dc_stack_set_debuginfod(cfg.debuginfod);
         if (dc_supp_load(cfg.suppressions, supp_err, sizeof supp_err) != 0)
             dc_supp_reset();
+        dc_py_roots_add_list("option", c->library_roots);
+        cfg.library_roots = NULL;               /* kept by report/pystack.c */
     }
     int was = inited;
+    if (!was) {                         /* which rule makes each folder a library's */
+        const char *rule, *root;
+        for (unsigned i = 0; (root = dc_py_root_at(i, &rule)) != NULL; i++)
+            dc_logv(1, "Python library root (%s): %s", rule, root);
+    }
     init_locked();
     pthread_mutex_unlock(&rep_lock);
     if (supp_err[0])
@@ -202,27 +215,117 @@ static void halt(void)
     abort();
 }
 
-static int record_finding(const struct dc_finding *f, const struct dc_store_key *key);
+static int record_finding(const struct dc_finding *f, const struct dc_store_key *key,
+                          struct dc_stored **kept, uint64_t *gen);
+
+/* --- the thread's memo of findings already in the store ------------------------
+ *
+ * A repeat (a training step's warning, a suppressed finding, one past
+ * print_limit) is decided from its key by one probe of this thread's memo
+ * and counted with atomics (dc_store_count_repeat): no lock, no lookup in
+ * the store's table.  An entry is the store's record of its key, valid while
+ * the store's generation is the one it was taken in (a fork child's reset,
+ * a test's, bump it; reset runs only where no other thread reports).  Filled
+ * after the locked lookup that found or made the record. */
+#define MEMO_SETS 32                    /* of 2 ways each */
+struct memo_entry {
+    struct dc_store_key key;
+    struct dc_stored *r;
+    uint64_t gen;
+};
+struct memo {
+    struct memo_entry way[MEMO_SETS][2];
+    unsigned char victim[MEMO_SETS];    /* the way the next miss replaces */
+};
+static __thread struct memo *memo_tls __attribute__((tls_model("initial-exec")));
+static __thread int memo_failed __attribute__((tls_model("initial-exec")));
+static pthread_key_t memo_key;
+static pthread_once_t memo_once = PTHREAD_ONCE_INIT;
+
+static void memo_gone(void *p)
+{
+    if (memo_tls == p)
+        memo_tls = NULL;
+    free(p);
+}
+static void memo_key_make(void) { (void)pthread_key_create(&memo_key, memo_gone); }
+
+static inline size_t memo_set(const struct dc_store_key *k)
+{
+    uint64_t h = k->kernel ^ ((uint64_t)k->launch_stack << 32) ^ ((uint64_t)(uint32_t)k->param << 8) ^
+                 k->word_offset ^ ((uint64_t)k->alloc_stack << 20) ^ ((uint64_t)k->kind << 4) ^ k->action;
+    h ^= h >> 29;
+    return (size_t)((h * 0x9e3779b97f4a7c15ull) >> 59) % MEMO_SETS;
+}
+
+static inline int memo_is(const struct memo_entry *e, const struct dc_store_key *key, uint64_t gen)
+{
+    return e->r && e->gen == gen && !memcmp(&e->key, key, sizeof *key);
+}
+
+/* 1 when key is a finding this thread has seen in the store: counted. */
+static inline int memo_repeat(const struct dc_store_key *key)
+{
+    struct memo *m = memo_tls;
+    if (!m)
+        return 0;
+    struct memo_entry *w = m->way[memo_set(key)];
+    uint64_t gen = dc_store_generation();
+    struct memo_entry *e = memo_is(&w[0], key, gen) ? &w[0] : memo_is(&w[1], key, gen) ? &w[1] : NULL;
+    if (!e)
+        return 0;
+    dc_store_count_repeat(e->r);
+    return 1;
+}
+
+static void memo_put(const struct dc_store_key *key, struct dc_stored *r, uint64_t gen)
+{
+    struct memo *m = memo_tls;
+    if (!m && !memo_failed) {
+        pthread_once(&memo_once, memo_key_make);
+        m = calloc(1, sizeof *m);
+        if (m && pthread_setspecific(memo_key, m) != 0) {
+            free(m);
+            m = NULL;
+        }
+        memo_failed = !m;
+        memo_tls = m;
+    }
+    if (!m || !r)
+        return;
+    size_t s = memo_set(key);
+    struct memo_entry *e = &m->way[s][m->victim[s]];
+    m->victim[s] ^= 1;
+    e->key = *key;
+    e->r = r;
+    e->gen = gen;
+}
 
 /* halt_on_error stops at the first occurrence of an error finding, whether
  * it was printed, only counted (print_limit) or dropped.
  *
- * A repeat is decided first, from the key alone: one lookup under rep_lock
- * and a count, nothing gathered that only a first occurrence needs (NVTX
- * ranges, symbols).  A finding that is new gathers its NVTX ranges, then is
- * recorded (record_finding looks the key up again: another thread may have
- * recorded it meanwhile, and then it is a repeat). */
+ * A repeat is decided first, from the key alone: the thread's memo, else
+ * one lookup under rep_lock and a count, nothing gathered that only a first
+ * occurrence needs (NVTX ranges, symbols).  A finding that is new gathers
+ * its NVTX ranges, then is recorded (record_finding looks the key up again:
+ * another thread may have recorded it meanwhile, and then it is a
+ * repeat). */
 void dc_report_finding(const struct dc_finding *f)
 {
     if (!f || !f->launch)
         return;
     struct dc_store_key key;
     dc_store_key(f, &key);
-    pthread_mutex_lock(&rep_lock);
-    int repeat = dc_store_repeat(&key);
-    pthread_mutex_unlock(&rep_lock);
-    if (repeat)
+    if (memo_repeat(&key))
         return;
+    pthread_mutex_lock(&rep_lock);
+    struct dc_stored *known = dc_store_repeat(&key);
+    uint64_t gen = dc_store_generation();
+    pthread_mutex_unlock(&rep_lock);
+    if (known) {
+        memo_put(&key, known, gen);
+        return;
+    }
     /* the NVTX ranges open on this thread (the launch's: findings are
      * reported on the thread that made the call) */
     struct dc_finding g;
@@ -236,7 +339,12 @@ void dc_report_finding(const struct dc_finding *f)
             f = &g;
         }
     }
-    if (record_finding(f, &key) && f->severity == DC_SEV_ERROR && cfg.halt_on_error)
+    struct dc_stored *kept = NULL;
+    uint64_t t = DC_STATS_BEGIN();
+    int reported = record_finding(f, &key, &kept, &gen);
+    DC_STATS_END(DC_T_REPORT, t);
+    memo_put(&key, kept, gen);
+    if (reported && f->severity == DC_SEV_ERROR && cfg.halt_on_error)
         halt();
 }
 
@@ -294,21 +402,66 @@ static void format_record(struct dc_buf *b, char *stat, size_t statlen, char **h
 /* The symbolized launch frames as the suppression matcher sees them. */
 static size_t match_frames(size_t n)
 {
+    size_t nat = dc_frames_native(frames_a, n);
     for (size_t i = 0; i < n; i++)
         sframes[i] = (struct dc_sframe){ frames_a[i].function, frames_a[i].mangled, frames_a[i].module,
-                                         frames_a[i].file, frames_a[i].line };
+                                         frames_a[i].file, frames_a[i].line, i >= nat };
     return n;
 }
 
+/* A framework error's Python stack (the op's) as the matcher sees it. */
+static size_t match_pylocs(const struct dc_finding *f)
+{
+    size_t n = 0;
+    for (unsigned i = 0; i < f->npylocs && n < FRAMES_SHOWN; i++)
+        sframes[n++] = (struct dc_sframe){ f->pylocs[i].function, NULL, f->pylocs[i].file, f->pylocs[i].file,
+                                           f->pylocs[i].line, 1 };
+    return n;
+}
+
+/* A framework error's operator, from its message: the method PyTorch names
+ * ("... in method wrapper_CUDA_cat)" -> "cat", "wrapper_CUDA__index_select"
+ * -> "index_select"); "" when it names none. */
+static void framework_op(const char *msg, char *out, size_t len)
+{
+    out[0] = 0;
+    const char *p = msg ? strstr(msg, "in method ") : NULL;
+    if (!p)
+        return;
+    p += 10;
+    size_t n = strcspn(p, ") \n");
+    const char *w = p;
+    if (!strncmp(w, "wrapper_", 8)) {          /* wrapper_<DispatchKey>_<op> */
+        const char *u = memchr(w + 8, '_', n > 8 ? n - 8 : 0);
+        if (u) {
+            n -= (size_t)(u + 1 - w);
+            w = u + 1;
+        }
+    }
+    while (n && *w == '_')
+        w++, n--;
+    snprintf(out, len, "%.*s", (int)n, w);
+}
+
+/* The frames the matcher and --gen-suppressions see: the launch's, or a
+ * framework error's Python stack. */
+static size_t supp_frames(const struct dc_finding *f, size_t nl)
+{
+    return f->kind == DC_F_FRAMEWORK_DEVICE_ERROR ? match_pylocs(f) : match_frames(nl);
+}
+
 /* 0: a repeat of a finding already recorded (counted only), or a
- * suppressed one. */
-static int record_finding(const struct dc_finding *f, const struct dc_store_key *key)
+ * suppressed one.  *kept: the store's record of key (NULL: none kept), in
+ * generation *gen, for the thread's memo. */
+static int record_finding(const struct dc_finding *f, const struct dc_store_key *key,
+                          struct dc_stored **kept, uint64_t *gen)
 {
     const struct dc_finding_launch *l = f->launch;
 
     pthread_mutex_lock(&rep_lock);
     init_locked();
-    if (dc_store_repeat(key)) {
+    *gen = dc_store_generation();
+    if ((*kept = dc_store_repeat(key)) != NULL) {
         pthread_mutex_unlock(&rep_lock);
         return 0;
     }
@@ -317,6 +470,7 @@ static int record_finding(const struct dc_finding *f, const struct dc_store_key 
         pthread_mutex_unlock(&rep_lock);
         return 1;
     }
+    *kept = r;
 
     char kname[1024];
     if (l->kernel)
@@ -328,11 +482,15 @@ static int record_finding(const struct dc_finding *f, const struct dc_store_key 
     size_t nl = 0;
     int need_frames = dc_supp_count() || cfg.gen_suppressions;
     int print = cfg.print_limit <= 0 || printed < (uint64_t)cfg.print_limit;
+    uint64_t ts = DC_STATS_BEGIN();
     if (need_frames || print || want_json())
         nl = dc_stack_symbolize_ex(f->launch_stack, frames_a, FRAMES_SHOWN, l->kernel);
+    DC_STATS_END(DC_T_SYMBOLIZE, ts);
+    char op[128];
+    framework_op(f->kind == DC_F_FRAMEWORK_DEVICE_ERROR ? f->message : NULL, op, sizeof op);
     if (dc_supp_count()) {
-        int supp = dc_supp_match(dc_finding_kind_name(f->kind), l->kernel, l->kernel ? kname : NULL, sframes,
-                                 match_frames(nl), 1);
+        int supp = dc_supp_match_op(dc_finding_kind_name(f->kind), l->kernel, l->kernel ? kname : NULL, op,
+                                    sframes, supp_frames(f, nl), 1);
         if (supp >= 0) {
             dc_store_suppress(r, supp);
             pthread_mutex_unlock(&rep_lock);
@@ -351,8 +509,10 @@ static int record_finding(const struct dc_finding *f, const struct dc_store_key 
         return 1;
     }
 
+    ts = DC_STATS_BEGIN();
     size_t na = f->has_operand && f->alloc_known
                     ? dc_stack_symbolize(f->alloc.alloc_stack, frames_b, FRAMES_SHOWN) : 0;
+    DC_STATS_END(DC_T_SYMBOLIZE, ts);
     struct fmt_ctx c = { f, kname, nl, na, id, 0 };
     if (print) {
         struct dc_buf b;
@@ -361,7 +521,7 @@ static int record_finding(const struct dc_finding *f, const struct dc_store_key 
         if (cfg.gen_suppressions && !b.truncated) {
             char gen[8192];
             struct dc_buf g = { gen, sizeof gen, 0, 0 };
-            dc_supp_generate(&g, dc_finding_kind_name(f->kind), l->kernel, sframes, match_frames(nl));
+            dc_supp_generate_op(&g, dc_finding_kind_name(f->kind), l->kernel, op, sframes, supp_frames(f, nl));
             if (!g.truncated && b.pos + g.pos < b.len)
                 dc_bput(&b, "%s", gen);
         }
@@ -405,6 +565,7 @@ static void stats_locked(struct dc_report_stats *s)
     s->printed = printed;
     s->write_errors = dc_sinks_write_errors();
     s->quiet = dc_report_quiet_operands();
+    s->repeated = dc_store_repeats();
 }
 
 void dc_report_stats(struct dc_report_stats *s)
@@ -412,6 +573,28 @@ void dc_report_stats(struct dc_report_stats *s)
     pthread_mutex_lock(&rep_lock);
     stats_locked(s);
     pthread_mutex_unlock(&rep_lock);
+}
+
+/* This process's stored records into m, each with its count (window: its
+ * occurrences in the current test's window, those without any left out);
+ * returns the lines added. */
+static long add_stored_locked(struct dc_model *m, int window)
+{
+    long line = 0;
+    for (const struct dc_stored *r = dc_store_next(NULL); r; r = dc_store_next(r)) {
+        const char *head, *tail;
+        uint64_t count = dc_store_line(r, &head, &tail);
+        if (window)
+            count = dc_store_window_count(r);
+        if (!count || !head || !tail)
+            continue;
+        struct dc_sbuf b = { 0 };
+        dc_sput(&b, "%s%llu%s", head, (unsigned long long)count, tail);
+        if (b.p)
+            dc_model_add(m, b.p, b.len, "", ++line, NULL, 0);
+        dc_sfree(&b);
+    }
+    return line;
 }
 
 /* The documents (SARIF, JUnit, HTML) from this process's own records: its
@@ -426,18 +609,7 @@ static void write_documents_locked(const char *summary_line, size_t summary_len)
         dc_log("out of memory: no SARIF, JUnit or HTML written");
         return;
     }
-    long line = 0;
-    for (const struct dc_stored *r = dc_store_next(NULL); r; r = dc_store_next(r)) {
-        const char *head, *tail;
-        uint64_t count = dc_store_line(r, &head, &tail);
-        if (!head || !tail)
-            continue;
-        struct dc_sbuf b = { 0 };
-        dc_sput(&b, "%s%llu%s", head, (unsigned long long)count, tail);
-        if (b.p)
-            dc_model_add(m, b.p, b.len, "", ++line, NULL, 0);
-        dc_sfree(&b);
-    }
+    long line = add_stored_locked(m, 0);
     dc_model_add(m, summary_line, summary_len, "", ++line, NULL, 0);
     dc_model_merge(m);
     dc_model_write_documents(m, cfg.sarif_path, cfg.junit_path, cfg.html_path, NULL);
@@ -452,6 +624,13 @@ static void finish_locked(int fault)
 {
     init_locked();
     finished = 1;
+    if (dc_stats_on && !fault) {        /* the report's own tables, beside the core's (dc_stats_table); not
+                                         * in a fault's handler: their locks may be held */
+        dc_stats_table("findings store", dc_store_bytes());
+        dc_stats_table("stack depot", dc_stackdepot_bytes());
+        dc_stats_table("symbol cache", dc_symbolize_bytes());
+        dc_stats_table("Python code descriptions", dc_py_bytes());
+    }
     struct dc_report_stats st;
     if (want_json()) {
         for (const struct dc_stored *r = dc_store_next(NULL); r; r = dc_store_next(r)) {
@@ -493,6 +672,12 @@ static void finish_locked(int fault)
         struct dc_buf tb = { text, sizeof text, 0, 0 };
         dc_summary_text(&tb, &st, cfg.migrate, 1);
         dc_log("SUMMARY: %s", text);
+    }
+    if (dc_stats_on) {                  /* one table, one write: every process prints its own */
+        char table[2048];
+        struct dc_buf sb = { table, sizeof table, 0, 0 };
+        dc_stats_text(&sb, &st);
+        dc_sink_text(sb.p, sb.pos);
     }
     dc_sinks_close();
 }
@@ -546,4 +731,43 @@ void dc_report_reset(void)
     inited = 0;
     finished = 0;
     pthread_mutex_unlock(&rep_lock);
+}
+
+/* ---- the pytest plugin's windows (report.h) ------------------------------- */
+
+void dc_report_test_begin(const char *name)
+{
+    pthread_mutex_lock(&rep_lock);
+    dc_store_window_open();
+    dc_test_name_set(name);
+    pthread_mutex_unlock(&rep_lock);
+}
+
+size_t dc_report_test_findings(char *out, size_t len)
+{
+    if (out && len)
+        out[0] = 0;
+    pthread_mutex_lock(&rep_lock);
+    struct dc_model *m = dc_model_new(cfg.source_root);
+    size_t need = 0;
+    if (m) {
+        add_stored_locked(m, 1);
+        dc_model_merge(m);
+        struct dc_sbuf b = { 0 };
+        if (m->nf)
+            dc_model_jsonl_text(m, &b, 1);
+        if (b.p) {
+            /* the findings only: the model's summary line is the last */
+            char *last = b.len > 1 ? memrchr(b.p, '\n', b.len - 1) : NULL;
+            need = last ? (size_t)(last - b.p) + 1 : 0;
+            if (out && len > need) {
+                memcpy(out, b.p, need);
+                out[need] = 0;
+            }
+        }
+        dc_sfree(&b);
+        dc_model_free(m);
+    }
+    pthread_mutex_unlock(&rep_lock);
+    return need;
 }

@@ -338,6 +338,11 @@ def generate(api, real, objs, cc, cuda_home, extra_inc=(), cfg=None, extra_names
         real_syms = nm_symbols(["-D", real])
         if not real_syms:
             die("no exported symbols in " + real)
+        if api == "lib":
+            # C++ names are a library's internals, not its C API: cuDNN's
+            # sub-libraries export thousands (libcudnn_graph.so.9: 2778
+            # names, 31 of them cudnn*), which no program calls by name
+            real_syms = {n: k for n, k in real_syms.items() if not n.startswith("_Z")}
         for n in extra_names:
             real_syms.setdefault(n, "T")
     own = nm_symbols(objs) if objs else {}

@@ -7,3 +7,4 @@
 -include sim/tests/nvml_tests.mk
 -include sim/tests/ptrattr_tests.mk
 -include sim/tests/libs_tests.mk
+-include sim/tests/dnn_tests.mk

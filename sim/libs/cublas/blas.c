@@ -240,7 +240,7 @@ cublasStatus_t CUBLASWINAPI cublasSetSmCountTarget(cublasHandle_t handle, int sm
  * compute type's scalar type, complex when C is. */
 static cudaDataType scale_of(cublasComputeType_t compute, cudaDataType ctype)
 {
-    int cplx = sb_type_complex(ctype);
+    int cplx = simlib_type_complex(ctype);
     switch (compute) {
     case CUBLAS_COMPUTE_16F: case CUBLAS_COMPUTE_16F_PEDANTIC:
         return cplx ? CUDA_C_16F : CUDA_R_16F;
@@ -514,9 +514,9 @@ static cublasStatus_t dot(cublasHandle_t h, int n, const void *x, cudaDataType x
     struct operand yv = { y, yt, 1, k, incy > 0 ? incy : 1, 0 };
     struct operand r = { NULL, rt, 1, 1, 1, 0 };
     double one[2] = { 1, 0 }, zero[2] = { 0, 0 };
-    cudaDataType sc = sb_type_complex(exec) ? CUDA_C_64F : CUDA_R_64F;
+    cudaDataType sc = simlib_type_complex(exec) ? CUDA_C_64F : CUDA_R_64F;
     cublasComputeType_t compute = CUBLAS_COMPUTE_64F;
-    int size = sb_type_size(rt);
+    int size = simlib_type_size(rt);
     if (!size)
         return CUBLAS_STATUS_NOT_SUPPORTED;
     if (h->pointer_mode == CUBLAS_POINTER_MODE_DEVICE)

@@ -461,7 +461,7 @@ static int read_layout(cublasLtMatrixLayout_t l, struct mat *m)
     if (order != CUBLASLT_ORDER_COL && order != CUBLASLT_ORDER_ROW)
         return -2;
     m->row = order == CUBLASLT_ORDER_ROW;
-    if (get(&LAYOUT, l, CUBLASLT_MATRIX_LAYOUT_PLANE_OFFSET) != 0 || !sb_type_size(m->type))
+    if (get(&LAYOUT, l, CUBLASLT_MATRIX_LAYOUT_PLANE_OFFSET) != 0 || !simlib_type_size(m->type))
         return -2;
     if (m->rows < 0 || m->cols < 0 || m->batch < 1 || m->ld < (m->row ? m->cols : m->rows) || m->ld < 1)
         return -1;
@@ -538,7 +538,7 @@ static cublasStatus_t plan(cublasLtMatmulDesc_t desc, cublasLtMatrixLayout_t la,
     g->lda = a.ld, g->ldb = b.ld, g->ldc = c.ld, g->ldd = d.ld;
     g->stride_a = a.stride, g->stride_b = b.stride, g->stride_c = c.stride, g->stride_d = d.stride;
     g->type_scale = (int)get(&DESC, desc, CUBLASLT_MATMUL_DESC_SCALE_TYPE);
-    if (!sb_type_size(g->type_scale)) {
+    if (!simlib_type_size(g->type_scale)) {
         *why = "this scale type";
         return CUBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -550,7 +550,7 @@ static cublasStatus_t plan(cublasLtMatmulDesc_t desc, cublasLtMatrixLayout_t la,
     g->type_aux = at == -1 ? d.type : (int)at;
     g->aux_ld = get(&DESC, desc, CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_LD);
     g->aux_stride = get(&DESC, desc, CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_BATCH_STRIDE);
-    if (!sb_type_size(g->type_bias) || !sb_type_size(g->type_aux)) {
+    if (!simlib_type_size(g->type_bias) || !simlib_type_size(g->type_aux)) {
         *why = "this bias or aux data type";
         return CUBLAS_STATUS_NOT_SUPPORTED;
     }
@@ -736,8 +736,8 @@ cublasStatus_t CUBLASWINAPI cublasLtMatmul(cublasLtHandle_t lightHandle, cublasL
         return CUBLAS_STATUS_INVALID_VALUE;
     if (!g.device_scalars) {
         /* host pointer mode: read now, as NVIDIA's library reads them at the call */
-        sb_load(alpha, g.type_scale, 0, g.alpha);
-        sb_load(beta, g.type_scale, 0, g.beta);
+        simlib_load(alpha, g.type_scale, 0, g.alpha);
+        simlib_load(beta, g.type_scale, 0, g.beta);
         alpha = beta = NULL;
     }
     if (g.m == 0 || g.n == 0)
