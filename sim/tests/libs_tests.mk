@@ -20,3 +20,15 @@ $(BUILD)/tests/sim/lt_probe: sim/tests/lt_probe.c
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS) -ldl
 ALL   += $(BUILD)/tests/sim/lt_probe
 TESTS += sim/tests/lt_descriptors.sh
+
+# the sim's cuFFT computes and faults (fft_sim.sh)
+$(BUILD)/tests/sim/fft_sim: sim/tests/fft_sim.c $(SF_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS) -L$(SIM_BUILD) -l:libcufft.so.12 -Wl,-rpath-link=$(SIM_BUILD) \
+	    -L$(CUDA_HOME)/lib64 -lcudart -lm
+ALL   += $(BUILD)/tests/sim/fft_sim
+TESTS += sim/tests/fft_sim.sh
+# PyTorch's FFTs on the sim's cuFFT (the client virtualenv: no sanitizer)
+ifeq ($(SANITIZE)$(CROSS),)
+TESTS += sim/tests/fft_torch.sh
+endif
