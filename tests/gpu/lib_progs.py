@@ -43,12 +43,13 @@ ones already loaded; else the loader's search path, then the nvidia-*
 wheels' lib directories (cuSOLVER: torch loads it only at its first linalg
 call).
 
-LIB_PROGS_STANDINS=1 (or a comma-separated list of programs: cufft,cudnn,...):
-the libraries are tests/libapi's stand-ins on the simulated GPUs
+LIB_PROGS_STANDINS=1 (or a comma-separated list of programs: nccl,cusolver):
+the libraries are tests/libapi's on the simulated GPUs
 (tests/libapi/gpu_progs.sh): torch is not imported, and the listed programs
-(1: all) check no result (those stand-ins do no math) and print `gpu-prog:
-NAME OK`.  cuBLAS and cuBLASLt there are the sim's own, which compute: left
-out of the list, their results are checked and a buggy one fails as on a GPU.
+(1: all) check no result (their stand-ins do no math) and print `gpu-prog:
+NAME OK`.  cuBLAS, cuBLASLt, cuFFT and cuDNN there are the sim's own, which
+compute: left out of the list, their results are checked and a buggy one
+fails as on a GPU.
 """
 import ctypes
 import glob

@@ -1,12 +1,13 @@
 #!/bin/sh
 # The real-GPU battery's library programs (tests/gpu/lib_progs.py, `make
-# gpu-check`) on the simulated GPUs, against tests/libapi's stand-ins
+# gpu-check`) on the simulated GPUs, against tests/libapi's libraries
 # (LIB_PROGS_STANDINS: no torch; no result read back from the stand-ins that
-# do no math; cuBLAS and cuBLASLt are the sim's, which compute), so their
-# call sequences are proven before GPU time is spent on them:
+# do no math, NCCL's and cuSOLVER's; cuBLAS, cuBLASLt, cuFFT and cuDNN are
+# the sim's, which compute), so their call sequences are proven before GPU
+# time is spent on them:
 #  - each program prints `gpu-prog: NAME OK` and exits 0, without devcheck
-#    and under it alike; a buggy cuBLAS/cuBLASLt one (and cuSOLVER's, whose
-#    stand-in calls cuBLAS on A) faults at the
+#    and under it alike; a buggy cuBLAS/cuBLASLt/cuFFT/cuDNN one (and
+#    cuSOLVER's, whose stand-in calls cuBLAS on A) faults at the
 #    synchronisation after the call and exits 3, as on a GPU;
 #  - a correct one: no finding; a buggy one: exactly one error naming the
 #    call (api), the argument, the call's device and the owner's (-1: pageable
@@ -19,10 +20,10 @@
 need_pyenv
 LA=$BUILD/tests/libapi
 PROGS=$ROOT/tests/gpu/lib_progs.py
-# cuBLAS and cuBLASLt are the sim's, which compute (their results are
-# checked; a buggy one faults and exits 3, as on a GPU); the other
-# libraries' stand-ins do no math
-export LD_LIBRARY_PATH="$LA/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" LIB_PROGS_STANDINS=cufft,cudnn,nccl,cusolver
+# cuBLAS, cuBLASLt, cuFFT and cuDNN are the sim's, which compute (their
+# results are checked; a buggy one faults and exits 3, as on a GPU); NCCL's
+# and cuSOLVER's stand-ins do no math
+export LD_LIBRARY_PATH="$LA/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" LIB_PROGS_STANDINS=nccl,cusolver
 # prog gpus kind api argument call-device owner-device status
 cases="cublas 1 - - - - - 0
 cublas_bug 1 host_memory cublasSgemm_v2 B 0 -1 3
@@ -30,9 +31,9 @@ cublaslt 1 - - - - - 0
 cublaslt_bug 1 host_memory cublasLtMatmul CUBLASLT_MATMUL_DESC_BIAS_POINTER 0 -1 3
 cublaslt_bug 2 device_mismatch cublasLtMatmul CUBLASLT_MATMUL_DESC_BIAS_POINTER 0 1 3
 cufft 1 - - - - - 0
-cufft_bug 1 host_memory cufftExecC2C idata 0 -1 0
+cufft_bug 1 host_memory cufftExecC2C idata 0 -1 3
 cudnn 1 - - - - - 0
-cudnn_bug 1 host_memory cudnnConvolutionForward w 0 -1 0
+cudnn_bug 1 host_memory cudnnConvolutionForward w 0 -1 3
 nccl 1 - - - - - 0
 nccl_bug 1 host_memory ncclAllReduce sendbuff 0 -1 0
 cusolver 1 - - - - - 0

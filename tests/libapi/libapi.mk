@@ -1,21 +1,23 @@
 # Library calls checked at their API (issue 26; tests/libapi/README):
-# stand-ins for NVIDIA's libraries (the real sonames, names and symbol
-# versions, built from the real headers, doing no math; cuBLAS and cuBLASLt
-# are the sim's own, which compute: sim/libs/cublas/) under
-# $(LA_BUILD)/lib, and a buggy/correct program per library, bound by the
-# dynamic linker (NAME_plt) and by dlopen(RTLD_LOCAL) + dlsym(handle)
-# (NAME_dlopen).  C only: they run under every sanitizer.
-# CUDA 12's libraries (hooks_lib.def's DC_LIBOLD): the cuBLAS, cuBLASLt and
-# cuFFT stand-ins (the sim's cuBLAS built again) under CUDA 12's sonames and versions in
-# $(LA_BUILD)/lib12, the programs NAME12_plt / NAME12_dlopen bound to them,
-# and both_prog, which loads both versions of each at once.
+# NVIDIA's libraries under $(LA_BUILD)/lib -- the sim's own cuBLAS,
+# cuBLASLt, cuFFT and cuDNN (sim/libs/: they compute), stand-ins for NCCL
+# and cuSOLVER (the real sonames, names and symbol versions, built from the
+# real headers, doing no math) -- and a buggy/correct program per library,
+# bound by the dynamic linker (NAME_plt) and by dlopen(RTLD_LOCAL) +
+# dlsym(handle) (NAME_dlopen).  C only: they run under every sanitizer.
+# CUDA 12's libraries (hooks_lib.def's DC_LIBOLD): the sim's cuBLAS,
+# cuBLASLt and cuFFT built as CUDA 12's and the cuSOLVER stand-in under CUDA
+# 12's sonames and versions in $(LA_BUILD)/lib12, the programs NAME12_plt /
+# NAME12_dlopen bound to them, and both_prog, which loads both versions of
+# each at once.
 LA_BUILD := $(BUILD)/tests/libapi
 LA_LIB   := $(LA_BUILD)/lib
 LA_LIB12 := $(LA_BUILD)/lib12
-LA_STANDINS := $(LA_LIB)/libcublasLt.so.13 $(LA_LIB)/libcublas.so.13 $(LA_LIB)/libnccl.so.2 $(LA_LIB)/libcufft.so.12 \
-               $(LA_LIB)/libcudnn.so.9 $(LA_LIB)/libcudnn_adv.so.9 $(LA_LIB)/libcusolver.so.12 \
-               $(LA_LIB12)/libcublasLt.so.12 $(LA_LIB12)/libcublas.so.12 $(LA_LIB12)/libcufft.so.11 \
-               $(LA_LIB12)/libcusolver.so.11
+LA_SIMLIBS  := libcublasLt.so.13 libcublas.so.13 libcufft.so.12 libcudnn.so.9 libcudnn_graph.so.9 libcudnn_ops.so.9 \
+               libcudnn_cnn.so.9 libcudnn_adv.so.9
+LA_SIMLIBS12 := libcublasLt.so.12 libcublas.so.12 libcufft.so.11
+LA_STANDINS := $(addprefix $(LA_LIB)/,$(LA_SIMLIBS)) $(LA_LIB)/libnccl.so.2 $(LA_LIB)/libcusolver.so.12 \
+               $(addprefix $(LA_LIB12)/,$(LA_SIMLIBS12)) $(LA_LIB12)/libcusolver.so.11
 LA_PROGS := $(foreach p,blas lt nccl fft dnn solver blas12 lt12 fft12 solver12,$(LA_BUILD)/$(p)_plt $(LA_BUILD)/$(p)_dlopen) \
             $(LA_BUILD)/both_prog
 ALL += $(LA_STANDINS) $(LA_PROGS)
@@ -34,43 +36,23 @@ LA_SOFLAGS = $(ALL_CFLAGS) -Wno-unused-parameter -shared
 $(LA_BUILD)/%.map:
 	@mkdir -p $(@D)
 	printf '%s { global: %s*; local: *; };\n' $(word 1,$(subst :, ,$(LA_NODE_$*))) $(word 2,$(subst :, ,$(LA_NODE_$*))) >$@
-LA_NODE_cufft    := libcufft.so.12:cufft
-LA_NODE_cudnn    := libcudnn.so.9:cudnn
-LA_NODE_cudnn_adv := libcudnn_adv.so.9:cudnn
 LA_NODE_cusolver := libcusolver.so.12:cusolver
-LA_NODE_cufft12    := libcufft.so.11:cufft
 LA_NODE_cusolver12 := libcusolver.so.11:cusolver
 
-# cuBLAS and cuBLASLt are the sim's own (sim/libs/cublas/): the libraries
-# that compute, linked here under their sonames so the programs' RUNPATH and
-# the other stand-ins (cuSOLVER calls cuBLAS) find them
-$(LA_LIB)/libcublasLt.so.13 $(LA_LIB)/libcublas.so.13: $(LA_LIB)/%: $(SIM_BUILD)/%
+# cuBLAS, cuBLASLt, cuFFT and cuDNN are the sim's own (sim/libs/): the
+# libraries that compute, linked here under their sonames so the programs'
+# RUNPATH and the other stand-ins (cuSOLVER calls cuBLAS) find them, and
+# cuDNN's shim its sub-libraries beside it (as NVIDIA's: libcudnn.so.9
+# loads libcudnn_adv.so.9 for the RNN calls)
+$(addprefix $(LA_LIB)/,$(LA_SIMLIBS)): $(LA_LIB)/%: $(SIM_BUILD)/%
 	@mkdir -p $(@D)
 	ln -sf $(abspath $<) $@
-$(LA_LIB12)/libcublasLt.so.12 $(LA_LIB12)/libcublas.so.12: $(LA_LIB12)/%: $(SIM_BUILD)/cu12/%
+$(addprefix $(LA_LIB12)/,$(LA_SIMLIBS12)): $(LA_LIB12)/%: $(SIM_BUILD)/cu12/%
 	@mkdir -p $(@D)
 	ln -sf $(abspath $<) $@
 $(LA_LIB)/libnccl.so.2: tests/libapi/standin_nccl.c
 	@mkdir -p $(@D)
 	$(CC) $(LA_SOFLAGS) -Wl,-soname,libnccl.so.2 -o $@ $< $(ALL_LDFLAGS) $(LA_CUDART)
-
-$(LA_LIB)/libcufft.so.12: tests/libapi/standin_cufft.c $(LA_BUILD)/cufft.map
-	@mkdir -p $(@D)
-	$(CC) $(LA_SOFLAGS) -Wl,-soname,libcufft.so.12 -Wl,--version-script=$(LA_BUILD)/cufft.map -o $@ $< $(ALL_LDFLAGS)
-
-$(LA_LIB12)/libcufft.so.11: tests/libapi/standin_cufft.c $(LA_BUILD)/cufft12.map
-	@mkdir -p $(@D)
-	$(CC) $(LA_SOFLAGS) -Wl,-soname,libcufft.so.11 -Wl,--version-script=$(LA_BUILD)/cufft12.map -o $@ $< $(ALL_LDFLAGS)
-
-$(LA_LIB)/libcudnn.so.9: tests/libapi/standin_cudnn.c $(LA_BUILD)/cudnn.map
-	@mkdir -p $(@D)
-	$(CC) $(LA_SOFLAGS) -Wl,-soname,libcudnn.so.9 -Wl,--version-script=$(LA_BUILD)/cudnn.map -o $@ $< $(ALL_LDFLAGS) \
-	    -ldl
-# cuDNN 9's RNN calls: libcudnn.so.9 dlopens this one (not linked)
-$(LA_LIB)/libcudnn_adv.so.9: tests/libapi/standin_cudnn_adv.c $(LA_BUILD)/cudnn_adv.map
-	@mkdir -p $(@D)
-	$(CC) $(LA_SOFLAGS) -Wl,-soname,libcudnn_adv.so.9 -Wl,--version-script=$(LA_BUILD)/cudnn_adv.map -o $@ $< \
-	    $(ALL_LDFLAGS)
 
 # cuSOLVER calls cuBLAS (libcusolver.so.12 needs libcublas.so.13)
 $(LA_LIB)/libcusolver.so.12: tests/libapi/standin_cusolver.c $(LA_BUILD)/cusolver.map $(LA_LIB)/libcublas.so.13
