@@ -286,53 +286,59 @@ static int pow2(int64_t v)
     return v > 0 && (v & (v - 1)) == 0;
 }
 
-/* Fills p's shape and layout from a make or size call's arguments; p's
- * handle state is untouched.  The checks are the documented ones: rank 1 to
- * 3, sizes and batch at least 1 (CUFFT_INVALID_SIZE), input, output and
- * execution types of one precision making C2C, R2C or C2R
- * (CUFFT_INVALID_TYPE), half precision on powers of two only
- * (CUFFT_NOT_SUPPORTED); a non-positive stride with an embed is
+/* What a make or size call describes: its arguments. */
+struct shape {
+    int rank;
+    const long long *n, *inembed, *onembed;
+    long long istride, idist, ostride, odist, batch;
+    int itype, otype, etype;        /* cudaDataType: input, output, execution */
+};
+
+/* Fills p's shape and layout from s; p's handle state is untouched.  The
+ * checks are the documented ones: rank 1 to 3, sizes and batch at least 1
+ * (CUFFT_INVALID_SIZE), input, output and execution types of one precision
+ * making C2C, R2C or C2R (CUFFT_INVALID_TYPE), half precision on powers of
+ * two only (CUFFT_NOT_SUPPORTED); a non-positive stride with an embed is
  * CUFFT_INVALID_VALUE (not documented). */
-static cufftResult describe(struct plan *p, int rank, const long long *n, const long long *inembed, long long istride,
-                            long long idist, int itype, const long long *onembed, long long ostride, long long odist,
-                            int otype, long long batch, int etype)
+static cufftResult describe(struct plan *p, const struct shape *s)
 {
-    if (rank < 1 || rank > SIMFFT_MAXRANK || !n || batch < 1)
+    if (s->rank < 1 || s->rank > SIMFFT_MAXRANK || !s->n || s->batch < 1)
         return CUFFT_INVALID_SIZE;
-    int ci = complex_of(itype), co = complex_of(otype);
-    if (!ci || ci != co || ci != etype)
+    int ci = complex_of(s->itype), co = complex_of(s->otype);
+    if (!ci || ci != co || ci != s->etype)
         return CUFFT_INVALID_TYPE;
-    int icx = itype == ci, ocx = otype == co;
+    int icx = s->itype == ci, ocx = s->otype == co;
     if (!icx && !ocx)
         return CUFFT_INVALID_TYPE;
     p->kind = icx && ocx ? SIMFFT_C2C : icx ? SIMFFT_C2R : SIMFFT_R2C;
-    p->itype = itype, p->otype = otype;
-    p->rank = rank;
-    p->batch = batch;
-    for (int a = 0; a < rank; a++) {
-        if (n[a] < 1)
+    p->itype = s->itype, p->otype = s->otype;
+    p->rank = s->rank;
+    p->batch = s->batch;
+    for (int a = 0; a < s->rank; a++) {
+        if (s->n[a] < 1)
             return CUFFT_INVALID_SIZE;
-        if ((ci == CUDA_C_16F || ci == CUDA_C_16BF) && !pow2(n[a]))
+        if ((ci == CUDA_C_16F || ci == CUDA_C_16BF) && !pow2(s->n[a]))
             return CUFFT_NOT_SUPPORTED;
-        p->n[a] = n[a];
+        p->n[a] = s->n[a];
     }
-    p->basic_in = !inembed, p->basic_out = !onembed;
-    const long long *emb[2] = { inembed, onembed }, st[2] = { istride, ostride }, di[2] = { idist, odist };
+    p->basic_in = !s->inembed, p->basic_out = !s->onembed;
+    const long long *emb[2] = { s->inembed, s->onembed }, st[2] = { s->istride, s->ostride },
+                    di[2] = { s->idist, s->odist };
     struct simfft_layout *y[2] = { &p->in, &p->out };
-    for (int s = 0; s < 2; s++) {
-        if (!emb[s]) {
-            basic_layout(p, s == 0 ? icx : ocx, 0, y[s]);
+    for (int i = 0; i < 2; i++) {
+        if (!emb[i]) {
+            basic_layout(p, i == 0 ? icx : ocx, 0, y[i]);
             continue;
         }
-        if (st[s] < 1 || (batch > 1 && di[s] < 1))
+        if (st[i] < 1 || (s->batch > 1 && di[i] < 1))
             return CUFFT_INVALID_VALUE;
-        for (int a = 0; a < rank; a++) {
-            if (a > 0 && emb[s][a] < 1)
+        for (int a = 0; a < s->rank; a++) {
+            if (a > 0 && emb[i][a] < 1)
                 return CUFFT_INVALID_VALUE;
-            y[s]->embed[a] = emb[s][a];
+            y[i]->embed[a] = emb[i][a];
         }
-        y[s]->stride = st[s];
-        y[s]->dist = di[s];
+        y[i]->stride = st[i];
+        y[i]->dist = di[i];
     }
     p->work_size = work_bytes(p);
     return p->work_size ? CUFFT_SUCCESS : CUFFT_INVALID_SIZE;
@@ -341,9 +347,7 @@ static cufftResult describe(struct plan *p, int rank, const long long *n, const 
 /* Makes plan h: its device is the current one (a plan runs on the GPU
  * current when it was made, cuFFT documentation "cuFFT and Multiple GPUs");
  * with auto-allocation its work area is allocated there now. */
-static cufftResult make(cufftHandle h, int rank, const long long *n, const long long *inembed, long long istride,
-                        long long idist, int itype, const long long *onembed, long long ostride, long long odist,
-                        int otype, long long batch, int etype, size_t *workSize)
+static cufftResult make(cufftHandle h, const struct shape *s, size_t *workSize)
 {
     if (simlib_driver(FFT_LIB_NAME) != 0)
         return CUFFT_SETUP_FAILED;
@@ -358,7 +362,7 @@ static cufftResult make(cufftHandle h, int rank, const long long *n, const long 
         return CUFFT_INVALID_PLAN;
     }
     struct plan d = *p;
-    cufftResult r = describe(&d, rank, n, inembed, istride, idist, itype, onembed, ostride, odist, otype, batch, etype);
+    cufftResult r = describe(&d, s);
     if (r == CUFFT_SUCCESS) {
         drop_own(p);
         d.work = p->work;
@@ -379,32 +383,42 @@ static cufftResult make(cufftHandle h, int rank, const long long *n, const long 
     return r;
 }
 
-/* The work area size of a plan described so, without making it. */
-static cufftResult size_of(int rank, const long long *n, const long long *inembed, long long istride,
-                           long long idist, int itype, const long long *onembed, long long ostride, long long odist,
-                           int otype, long long batch, int etype, size_t *workSize)
+/* What a call does with its description: make plan h; give the work area
+ * size of the description for plan h (cufftGetSize*), or with no plan
+ * (cufftEstimate*). */
+enum op { MAKE, SIZE_OF_PLAN, ESTIMATE };
+
+static cufftResult plan_op(enum op op, cufftHandle h, const struct shape *s, size_t *workSize)
 {
-    struct plan d;
-    memset(&d, 0, sizeof d);
+    if (op == MAKE)
+        return make(h, s, workSize);
+    if (op == SIZE_OF_PLAN) {
+        pthread_mutex_lock(&lock);
+        int ok = get(h) != NULL;
+        pthread_mutex_unlock(&lock);
+        if (!ok)
+            return CUFFT_INVALID_PLAN;
+    }
     if (!workSize)
         return CUFFT_INVALID_VALUE;
-    cufftResult r = describe(&d, rank, n, inembed, istride, idist, itype, onembed, ostride, odist, otype, batch, etype);
+    struct plan d;
+    memset(&d, 0, sizeof d);
+    cufftResult r = describe(&d, s);
     if (r == CUFFT_SUCCESS)
         *workSize = d.work_size;
     return r;
 }
 
-static cufftResult size_of_plan(cufftHandle h, int rank, const long long *n, const long long *inembed,
-                                long long istride, long long idist, int itype, const long long *onembed,
-                                long long ostride, long long odist, int otype, long long batch, int etype,
-                                size_t *workSize)
+/* A call of the cufftType API (64-bit sizes). */
+static cufftResult legacy64(enum op op, cufftHandle h, int rank, const long long *n, const long long *inembed,
+                            long long istride, long long idist, const long long *onembed, long long ostride,
+                            long long odist, cufftType type, long long batch, size_t *workSize)
 {
-    pthread_mutex_lock(&lock);
-    int ok = get(h) != NULL;
-    pthread_mutex_unlock(&lock);
-    if (!ok)
-        return CUFFT_INVALID_PLAN;
-    return size_of(rank, n, inembed, istride, idist, itype, onembed, ostride, odist, otype, batch, etype, workSize);
+    struct shape s = { rank, n, inembed, onembed, istride, idist, ostride, odist, batch, 0, 0, 0 };
+    if (!legacy_types(type, &s.itype, &s.otype))
+        return CUFFT_INVALID_TYPE;
+    s.etype = complex_of(s.itype);
+    return plan_op(op, h, &s, workSize);
 }
 
 /* int arrays of the 32-bit calls as long long; NULL stays NULL. */
@@ -417,46 +431,41 @@ static const long long *widen(const int *v, int rank, long long out[SIMFFT_MAXRA
     return out;
 }
 
-/* The arguments of a legacy-typed call of rank r and sizes n (NULL embeds,
- * the basic layout), as make/size_of take them. */
-#define LEGACY_ARGS(r, n, type, batch, it, ot)                                                          \
-    (r), (n), NULL, 1, 1, (it), NULL, 1, 1, (ot), (batch), complex_of(it)
-#define LEGACY_TYPES(type, it, ot)                                                                      \
-    int it, ot;                                                                                         \
-    if (!legacy_types((type), &it, &ot))                                                                \
-        return CUFFT_INVALID_TYPE
+/* A call of the cufftType API (32-bit sizes). */
+static cufftResult legacy(enum op op, cufftHandle h, int rank, const int *n, const int *inembed, int istride,
+                          int idist, const int *onembed, int ostride, int odist, cufftType type, int batch,
+                          size_t *workSize)
+{
+    long long nn[SIMFFT_MAXRANK], ie[SIMFFT_MAXRANK], oe[SIMFFT_MAXRANK];
+    if (rank < 1 || rank > SIMFFT_MAXRANK)
+        return CUFFT_INVALID_SIZE;
+    return legacy64(op, h, rank, widen(n, rank, nn), widen(inembed, rank, ie), istride, idist,
+                    widen(onembed, rank, oe), ostride, odist, type, batch, workSize);
+}
+
+/* The basic layout's arguments (NULL embeds) after the sizes. */
+#define BASIC NULL, 1, 1, NULL, 1, 1
 
 cufftResult CUFFTAPI cufftMakePlan1d(cufftHandle plan, int nx, cufftType type, int batch, size_t *workSize)
 {
-    LEGACY_TYPES(type, it, ot);
-    long long n[1] = { nx };
-    return make(plan, LEGACY_ARGS(1, n, type, batch, it, ot), workSize);
+    return legacy(MAKE, plan, 1, (int[]){ nx }, BASIC, type, batch, workSize);
 }
 
 cufftResult CUFFTAPI cufftMakePlan2d(cufftHandle plan, int nx, int ny, cufftType type, size_t *workSize)
 {
-    LEGACY_TYPES(type, it, ot);
-    long long n[2] = { nx, ny };
-    return make(plan, LEGACY_ARGS(2, n, type, 1, it, ot), workSize);
+    return legacy(MAKE, plan, 2, (int[]){ nx, ny }, BASIC, type, 1, workSize);
 }
 
 cufftResult CUFFTAPI cufftMakePlan3d(cufftHandle plan, int nx, int ny, int nz, cufftType type, size_t *workSize)
 {
-    LEGACY_TYPES(type, it, ot);
-    long long n[3] = { nx, ny, nz };
-    return make(plan, LEGACY_ARGS(3, n, type, 1, it, ot), workSize);
+    return legacy(MAKE, plan, 3, (int[]){ nx, ny, nz }, BASIC, type, 1, workSize);
 }
 
 cufftResult CUFFTAPI cufftMakePlanMany(cufftHandle plan, int rank, int *n, int *inembed, int istride, int idist,
                                        int *onembed, int ostride, int odist, cufftType type, int batch,
                                        size_t *workSize)
 {
-    LEGACY_TYPES(type, it, ot);
-    long long nn[SIMFFT_MAXRANK], ie[SIMFFT_MAXRANK], oe[SIMFFT_MAXRANK];
-    if (rank < 1 || rank > SIMFFT_MAXRANK)
-        return CUFFT_INVALID_SIZE;
-    return make(plan, rank, widen(n, rank, nn), widen(inembed, rank, ie), istride, idist, it,
-                widen(onembed, rank, oe), ostride, odist, ot, batch, complex_of(it), workSize);
+    return legacy(MAKE, plan, rank, n, inembed, istride, idist, onembed, ostride, odist, type, batch, workSize);
 }
 
 cufftResult CUFFTAPI cufftMakePlanMany64(cufftHandle plan, int rank, long long int *n, long long int *inembed,
@@ -464,9 +473,7 @@ cufftResult CUFFTAPI cufftMakePlanMany64(cufftHandle plan, int rank, long long i
                                          long long int ostride, long long int odist, cufftType type,
                                          long long int batch, size_t *workSize)
 {
-    LEGACY_TYPES(type, it, ot);
-    return make(plan, rank, n, inembed, istride, idist, it, onembed, ostride, odist, ot, batch, complex_of(it),
-                workSize);
+    return legacy64(MAKE, plan, rank, n, inembed, istride, idist, onembed, ostride, odist, type, batch, workSize);
 }
 
 cufftResult CUFFTAPI cufftXtMakePlanMany(cufftHandle plan, int rank, long long int *n, long long int *inembed,
@@ -475,22 +482,21 @@ cufftResult CUFFTAPI cufftXtMakePlanMany(cufftHandle plan, int rank, long long i
                                          cudaDataType outputtype, long long int batch, size_t *workSize,
                                          cudaDataType executiontype)
 {
-    return make(plan, rank, n, inembed, istride, idist, inputtype, onembed, ostride, odist, outputtype, batch,
-                executiontype, workSize);
+    struct shape s = { rank, n, inembed, onembed, istride, idist, ostride, odist, batch, inputtype, outputtype,
+                       executiontype };
+    return plan_op(MAKE, plan, &s, workSize);
 }
 
 /* Creates a plan and makes it; on failure the plan is destroyed again. */
-static cufftResult create_made(cufftHandle *plan, int rank, const long long *n, const long long *inembed,
-                               long long istride, long long idist, const long long *onembed, long long ostride,
-                               long long odist, cufftType type, long long batch)
+static cufftResult create_made(cufftHandle *plan, int rank, const int *n, const int *inembed, int istride, int idist,
+                               const int *onembed, int ostride, int odist, cufftType type, int batch)
 {
-    LEGACY_TYPES(type, it, ot);
     if (!plan)
         return CUFFT_INVALID_VALUE;
     cufftResult r = cufftCreate(plan);
     if (r != CUFFT_SUCCESS)
         return r;
-    r = make(*plan, rank, n, inembed, istride, idist, it, onembed, ostride, odist, ot, batch, complex_of(it), NULL);
+    r = legacy(MAKE, *plan, rank, n, inembed, istride, idist, onembed, ostride, odist, type, batch, NULL);
     if (r != CUFFT_SUCCESS)
         cufftDestroy(*plan);
     return r;
@@ -498,97 +504,69 @@ static cufftResult create_made(cufftHandle *plan, int rank, const long long *n, 
 
 cufftResult CUFFTAPI cufftPlan1d(cufftHandle *plan, int nx, cufftType type, int batch)
 {
-    long long n[1] = { nx };
-    return create_made(plan, 1, n, NULL, 1, 1, NULL, 1, 1, type, batch);
+    return create_made(plan, 1, (int[]){ nx }, BASIC, type, batch);
 }
 
 cufftResult CUFFTAPI cufftPlan2d(cufftHandle *plan, int nx, int ny, cufftType type)
 {
-    long long n[2] = { nx, ny };
-    return create_made(plan, 2, n, NULL, 1, 1, NULL, 1, 1, type, 1);
+    return create_made(plan, 2, (int[]){ nx, ny }, BASIC, type, 1);
 }
 
 cufftResult CUFFTAPI cufftPlan3d(cufftHandle *plan, int nx, int ny, int nz, cufftType type)
 {
-    long long n[3] = { nx, ny, nz };
-    return create_made(plan, 3, n, NULL, 1, 1, NULL, 1, 1, type, 1);
+    return create_made(plan, 3, (int[]){ nx, ny, nz }, BASIC, type, 1);
 }
 
 cufftResult CUFFTAPI cufftPlanMany(cufftHandle *plan, int rank, int *n, int *inembed, int istride, int idist,
                                    int *onembed, int ostride, int odist, cufftType type, int batch)
 {
-    long long nn[SIMFFT_MAXRANK], ie[SIMFFT_MAXRANK], oe[SIMFFT_MAXRANK];
-    if (rank < 1 || rank > SIMFFT_MAXRANK)
-        return CUFFT_INVALID_SIZE;
-    return create_made(plan, rank, widen(n, rank, nn), widen(inembed, rank, ie), istride, idist,
-                       widen(onembed, rank, oe), ostride, odist, type, batch);
+    return create_made(plan, rank, n, inembed, istride, idist, onembed, ostride, odist, type, batch);
 }
 
 /* ---- sizes without a plan made */
 
 cufftResult CUFFTAPI cufftEstimate1d(int nx, cufftType type, int batch, size_t *workSize)
 {
-    LEGACY_TYPES(type, it, ot);
-    long long n[1] = { nx };
-    return size_of(LEGACY_ARGS(1, n, type, batch, it, ot), workSize);
+    return legacy(ESTIMATE, 0, 1, (int[]){ nx }, BASIC, type, batch, workSize);
 }
 
 cufftResult CUFFTAPI cufftEstimate2d(int nx, int ny, cufftType type, size_t *workSize)
 {
-    LEGACY_TYPES(type, it, ot);
-    long long n[2] = { nx, ny };
-    return size_of(LEGACY_ARGS(2, n, type, 1, it, ot), workSize);
+    return legacy(ESTIMATE, 0, 2, (int[]){ nx, ny }, BASIC, type, 1, workSize);
 }
 
 cufftResult CUFFTAPI cufftEstimate3d(int nx, int ny, int nz, cufftType type, size_t *workSize)
 {
-    LEGACY_TYPES(type, it, ot);
-    long long n[3] = { nx, ny, nz };
-    return size_of(LEGACY_ARGS(3, n, type, 1, it, ot), workSize);
+    return legacy(ESTIMATE, 0, 3, (int[]){ nx, ny, nz }, BASIC, type, 1, workSize);
 }
 
 cufftResult CUFFTAPI cufftEstimateMany(int rank, int *n, int *inembed, int istride, int idist, int *onembed,
                                        int ostride, int odist, cufftType type, int batch, size_t *workSize)
 {
-    LEGACY_TYPES(type, it, ot);
-    long long nn[SIMFFT_MAXRANK], ie[SIMFFT_MAXRANK], oe[SIMFFT_MAXRANK];
-    if (rank < 1 || rank > SIMFFT_MAXRANK)
-        return CUFFT_INVALID_SIZE;
-    return size_of(rank, widen(n, rank, nn), widen(inembed, rank, ie), istride, idist, it, widen(onembed, rank, oe),
-                   ostride, odist, ot, batch, complex_of(it), workSize);
+    return legacy(ESTIMATE, 0, rank, n, inembed, istride, idist, onembed, ostride, odist, type, batch, workSize);
 }
 
 cufftResult CUFFTAPI cufftGetSize1d(cufftHandle handle, int nx, cufftType type, int batch, size_t *workSize)
 {
-    LEGACY_TYPES(type, it, ot);
-    long long n[1] = { nx };
-    return size_of_plan(handle, LEGACY_ARGS(1, n, type, batch, it, ot), workSize);
+    return legacy(SIZE_OF_PLAN, handle, 1, (int[]){ nx }, BASIC, type, batch, workSize);
 }
 
 cufftResult CUFFTAPI cufftGetSize2d(cufftHandle handle, int nx, int ny, cufftType type, size_t *workSize)
 {
-    LEGACY_TYPES(type, it, ot);
-    long long n[2] = { nx, ny };
-    return size_of_plan(handle, LEGACY_ARGS(2, n, type, 1, it, ot), workSize);
+    return legacy(SIZE_OF_PLAN, handle, 2, (int[]){ nx, ny }, BASIC, type, 1, workSize);
 }
 
 cufftResult CUFFTAPI cufftGetSize3d(cufftHandle handle, int nx, int ny, int nz, cufftType type, size_t *workSize)
 {
-    LEGACY_TYPES(type, it, ot);
-    long long n[3] = { nx, ny, nz };
-    return size_of_plan(handle, LEGACY_ARGS(3, n, type, 1, it, ot), workSize);
+    return legacy(SIZE_OF_PLAN, handle, 3, (int[]){ nx, ny, nz }, BASIC, type, 1, workSize);
 }
 
 cufftResult CUFFTAPI cufftGetSizeMany(cufftHandle handle, int rank, int *n, int *inembed, int istride, int idist,
                                       int *onembed, int ostride, int odist, cufftType type, int batch,
                                       size_t *workArea)
 {
-    LEGACY_TYPES(type, it, ot);
-    long long nn[SIMFFT_MAXRANK], ie[SIMFFT_MAXRANK], oe[SIMFFT_MAXRANK];
-    if (rank < 1 || rank > SIMFFT_MAXRANK)
-        return CUFFT_INVALID_SIZE;
-    return size_of_plan(handle, rank, widen(n, rank, nn), widen(inembed, rank, ie), istride, idist, it,
-                        widen(onembed, rank, oe), ostride, odist, ot, batch, complex_of(it), workArea);
+    return legacy(SIZE_OF_PLAN, handle, rank, n, inembed, istride, idist, onembed, ostride, odist, type, batch,
+                  workArea);
 }
 
 cufftResult CUFFTAPI cufftGetSizeMany64(cufftHandle plan, int rank, long long int *n, long long int *inembed,
@@ -596,9 +574,8 @@ cufftResult CUFFTAPI cufftGetSizeMany64(cufftHandle plan, int rank, long long in
                                         long long int ostride, long long int odist, cufftType type,
                                         long long int batch, size_t *workSize)
 {
-    LEGACY_TYPES(type, it, ot);
-    return size_of_plan(plan, rank, n, inembed, istride, idist, it, onembed, ostride, odist, ot, batch,
-                        complex_of(it), workSize);
+    return legacy64(SIZE_OF_PLAN, plan, rank, n, inembed, istride, idist, onembed, ostride, odist, type, batch,
+                    workSize);
 }
 
 cufftResult CUFFTAPI cufftXtGetSizeMany(cufftHandle plan, int rank, long long int *n, long long int *inembed,
@@ -607,8 +584,9 @@ cufftResult CUFFTAPI cufftXtGetSizeMany(cufftHandle plan, int rank, long long in
                                         cudaDataType outputtype, long long int batch, size_t *workSize,
                                         cudaDataType executiontype)
 {
-    return size_of_plan(plan, rank, n, inembed, istride, idist, inputtype, onembed, ostride, odist, outputtype, batch,
-                        executiontype, workSize);
+    struct shape s = { rank, n, inembed, onembed, istride, idist, ostride, odist, batch, inputtype, outputtype,
+                       executiontype };
+    return plan_op(SIZE_OF_PLAN, plan, &s, workSize);
 }
 
 /* ---- execution */
