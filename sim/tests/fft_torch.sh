@@ -30,18 +30,6 @@ for f in plain wrong; do
     expect_grep '^torch_fft wrong: synchronize raised: .*illegal memory access' "$TMPD/$f.out"
 done
 line=$(grep -n 'status = lib.cufftExecC2C(' "$P" | cut -d: -f1)
-"$PY" - "$TMPD/wrong.json" "$P" "$line" <<'PY' || fail "torch_fft wrong: findings (above)"
-import json, sys
-path, src, line = sys.argv[1], sys.argv[2], int(sys.argv[3])
-recs = [json.loads(l) for l in open(path)]
-found = list({r["id"]: r for r in recs if r["type"] == "finding"}.values())
-def at(stack):
-    return any(f.get("file") == src and f.get("line") == line for f in stack or [])
-got = [(r["kind"], r.get("api"), r.get("argument"), r["launch"]["device"], r["operand"]["owner_device"],
-        at(r.get("launch_python_stack"))) for r in found]
-want = [("device_mismatch", "cufftExecC2C", "idata", 0, 1, True)]
-if got != want:
-    print("    findings: got %r, want %r" % (got, want), file=sys.stderr)
-    sys.exit(1)
-PY
+expect_eq "torch_fft wrong: findings" "device_mismatch cufftExecC2C idata launch=0 owner=1 at=$line" \
+    "$("$PY" "$ROOT/tests/clients/libcall_findings.py" "$TMPD/wrong.json" "$P")"
 echo "fft_torch: ok"

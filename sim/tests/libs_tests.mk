@@ -22,7 +22,7 @@ ALL   += $(BUILD)/tests/sim/lt_probe
 TESTS += sim/tests/lt_descriptors.sh
 
 # the sim's cuFFT computes and faults (fft_sim.sh)
-$(BUILD)/tests/sim/fft_sim: sim/tests/fft_sim.c $(SF_LIB)
+$(BUILD)/tests/sim/fft_sim: sim/tests/fft_sim.c sim/tests/ck.h $(SF_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS) -L$(SIM_BUILD) -l:libcufft.so.12 -Wl,-rpath-link=$(SIM_BUILD) \
 	    -L$(CUDA_HOME)/lib64 -lcudart -lm
