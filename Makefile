@@ -30,7 +30,7 @@ WARN      := -Wall -Wextra -Werror
 CFLAGS    ?= -O2 -g
 ALL_CFLAGS = -std=gnu11 $(CFLAGS) $(WARN) $(SANFLAGS) -fPIC -D_GNU_SOURCE -I$(CUDA_INC)
 ALL_LDFLAGS = $(SANFLAGS) $(LDFLAGS)
-# devcheck's own code (core/, report/, cupti/, preload/, wrapper/): include
+# devcheck's own code (common/, core/, report/, cupti/, preload/, wrapper/): include
 # root the repository, nothing exported unless marked.
 DCCORE_CFLAGS = $(ALL_CFLAGS) -fvisibility=hidden -I.
 # nvcc-built programs: debug info, shared cudart (so the sim or the real
@@ -57,6 +57,7 @@ $(DEPS_STAMP): mk/deps.sh
 	@touch $@
 
 include sim/sim.mk
+include common/common.mk
 include report/report.mk
 include core/core.mk
 include cupti/cupti.mk

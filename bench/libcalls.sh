@@ -1,11 +1,12 @@
 #!/bin/sh
 # The cost of a library call checked at its API (`make bench`, after
 # bench/run.sh): instructions per call (callgrind, the measured loops of
-# bench/libcalls.c only) without devcheck and under it, on the libraries of
-# tests/libapi/ (the sim's cuBLAS and cuBLASLt, which compute and launch
-# their kernel; stand-ins doing no work for NCCL and cuSOLVER), and their
-# ratio.  The added instructions are devcheck's cost per call: the API check
-# and, for cuBLAS, the check of the library kernel's launch inside the call.  Environment: BUILD, N (calls
+# bench/libcalls.c only) without devcheck and under it, on the sim's
+# libraries (sim/libs/: cuBLAS, cuBLASLt, NCCL and cuSOLVER, which compute
+# and launch their kernels; allreduce on one rank is a cudaMemcpyAsync, as
+# NCCL's), and their ratio.  The added instructions are devcheck's cost per
+# call: the API check and the check of the library's launches inside the
+# call.  Environment: BUILD, N (calls
 # per section, 2000), OUT.
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)

@@ -1,4 +1,4 @@
-/* regbench: the registry's lookups (core/registry.c) from 1, 2 and 4
+/* regbench: the registry's lookups (core/owner/registry.c) from 1, 2 and 4
  * threads, the way launches on several devices use it: 10,000 live
  * allocations of mixed sizes, each thread resolving interior addresses of
  * them.  The sim serialises launches, so only the registry itself can show
@@ -12,7 +12,7 @@
  * makes it several times that when the threads run at the same time), and
  * `scaling_rwlock: R2 R4` for the same lookups each under one process-wide
  * rwlock, the old registry's scheme, as the reference. */
-#include "core/registry.h"
+#include "core/owner/registry.h"
 
 #include <pthread.h>
 #include <stdio.h>

@@ -3,11 +3,11 @@
  * reset), which takes its memory and its peer links with it.  The caller
  * holds the guard. */
 #include "core/contexts.h"
-#include "core/driver.h"
-#include "core/kernels.h"
-#include "core/ptrinfo.h"
-#include "core/registry.h"
-#include "report/forklock.h"
+#include "core/base/cudacall.h"
+#include "core/kernel/kernels.h"
+#include "core/owner/ptrinfo.h"
+#include "core/owner/registry.h"
+#include "common/forklock.h"
 
 #include <pthread.h>
 #include <string.h>

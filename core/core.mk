@@ -2,18 +2,26 @@
 # description and check, the modes, options, devcheck's own driver calls).
 #
 # DCCORE_LIB    what a program or shared object linking the core links: the
-#               core archive, then report/'s (the core feeds the report).
+#               core archive, then report/'s (the core feeds the report), then
+#               common/'s (everyone's ground floor).
 #               Position-independent, -fvisibility=hidden.
 # DCCORE_LDLIBS what it needs besides.
 DCCORE_ARCHIVE := $(BUILD)/obj/libdccore.a
-DCCORE_LIB     := $(DCCORE_ARCHIVE) $(DCREPORT_LIB)
+DCCORE_LIB     := $(DCCORE_ARCHIVE) $(DCREPORT_LIB) $(DCCOMMON_LIB)
 # libunwind and libdw are loaded with dlopen(RTLD_LOCAL) by report/stack.c,
 # never linked: nothing of theirs may come ahead of the program's libraries.
 DCCORE_LDLIBS  := -l:libiberty.a -lpthread -ldl
-DCCORE_SRCS    := core/registry.c core/check.c core/filter.c core/options.c core/driver.c core/kernels.c core/launch.c \
-                  core/migrate.c core/memory.c core/contexts.c core/capture.c core/core.c core/frontends.c core/mangle.c \
-                  core/image.c core/images.c core/source.c core/evidence.c core/hostdwarf.c core/ptrinfo.c core/transfers.c \
-                  core/framework.c core/epoch.c core/origin.c core/record.c core/blocks.c core/libapi.c
+# The rooms, from the ground up (README.md, Layout): each may use the ones
+# before it, never one after it (tests/unit/layering.sh).
+DCCORE_BASE    := core/base/cudacall.c core/base/options.c core/base/epoch.c
+DCCORE_OWNER   := core/owner/registry.c core/owner/ptrinfo.c core/owner/blocks.c core/owner/memory.c core/owner/transfers.c
+DCCORE_KERNEL  := core/kernel/kernels.c core/kernel/evidence.c core/kernel/images.c core/kernel/cubin.c \
+                  core/kernel/hostdwarf.c core/kernel/mangle.c core/kernel/mangle_type.c core/kernel/source.c core/kernel/origin.c \
+                  core/kernel/select.c
+DCCORE_VERDICT := core/verdict/launch.c core/verdict/check.c core/verdict/filter.c core/verdict/migrate.c \
+                  core/verdict/capture.c core/verdict/record.c core/verdict/framework.c core/verdict/libcall.c
+DCCORE_SRCS    := $(DCCORE_BASE) $(DCCORE_OWNER) $(DCCORE_KERNEL) $(DCCORE_VERDICT) \
+                  core/lifecycle.c core/contexts.c core/frontends.c
 DCCORE_OBJS    := $(patsubst %.c,$(BUILD)/obj/%.o,$(DCCORE_SRCS))
 
 ALL += $(DCCORE_ARCHIVE)

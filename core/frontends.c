@@ -2,7 +2,7 @@
  * Its own file: only the start-up links it, and the section it walks exists
  * only where a front end registered itself (libdevcheck.so). */
 #include "core/core.h"
-#include "core/options.h"
+#include "core/base/options.h"
 
 /* The linker's bounds of section dc_frontends (DC_FRONTEND records). */
 extern const struct dc_frontend __start_dc_frontends[] __attribute__((visibility("hidden")));

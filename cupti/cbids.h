@@ -1,8 +1,9 @@
 /* The CUPTI callbacks devcheck enables, in one place for the subscriber
- * (cupti.c) and for `make bench`'s floor under backend=cupti
- * (bench/cupti_floor.c, which enables the same ones and returns at once).
- * Included once per program: the tables are static.  tests/cupti/fake_cupti.c
- * refuses the launches by is_driver_launch. */
+ * (cupti/subscribe.c enables them, cupti/translate.c reads them) and for
+ * `make bench`'s floor under backend=cupti (bench/cupti_floor.c, which
+ * enables the same ones and returns at once).  The tables are static: each
+ * translation unit that includes this has its own copy.
+ * tests/cupti/fake_cupti.c refuses the launches by is_driver_launch. */
 #ifndef DEVCHECK_CUPTI_CBIDS_H
 #define DEVCHECK_CUPTI_CBIDS_H
 #include <cupti.h>
@@ -13,7 +14,7 @@
  * nodes and stream capture, and a driver client's cuGetProcAddress.  None
  * is made once per launch or per allocation, and the hook of every one
  * calls the driver with the guard held: beside the interposer, one that
- * arrives with no guard held came past the hooks (want_busy). */
+ * arrives with no guard held came past the hooks (dc_cupti_want_busy). */
 static const CUpti_CallbackId driver_cbids[] = {
     CUPTI_DRIVER_TRACE_CBID_cuGraphAddKernelNode_v2,
     CUPTI_DRIVER_TRACE_CBID_cuGraphKernelNodeSetParams_v2,
@@ -62,8 +63,8 @@ static const CUpti_CallbackId driver_cbids[] = {
 };
 
 /* The busy ones: launches, allocations and frees, copies (the transfer
- * matrix, core/transfers.c).  Enabled at once with backend=cupti; beside the
- * interposer once a call past the hooks showed up (want_busy). */
+ * matrix, core/owner/transfers.c).  Enabled at once with backend=cupti; beside the
+ * interposer once a call past the hooks showed up (dc_cupti_want_busy). */
 static const CUpti_CallbackId busy_cbids[] = {
     CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,
     CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
@@ -97,7 +98,8 @@ static const CUpti_CallbackId busy_cbids[] = {
     CUPTI_DRIVER_TRACE_CBID_cuMemPrefetchAsync_v2,
 };
 
-/* A driver launch entry point (the ones cupti.c's driver_launch handles). */
+/* A driver launch entry point (the ones cupti/translate.c's driver_launch
+ * handles). */
 static inline int is_driver_launch(CUpti_CallbackId cbid)
 {
     switch (cbid) {

@@ -17,18 +17,19 @@
 # the cross build's `make test` with "not built" until it is).  The
 # library stand-ins of tests/libapi link this machine's libcudart (and
 # libcublas's an nvcc-built kernel): left out with their programs, their
-# test and the bench's library calls.
+# test and the bench's library calls; so is tests/preload/nvrtc_local.sh,
+# whose library links this machine's libnvrtc.
 CROSS_NO_BUILD := $(SAMPLE_PROGRAMS) $(BENCH_BUILD)/launches $(E2E_BUILD)/modes_prog \
     $(addprefix $(PT_BUILD)/,xdev libctor_kern.so libctor.so ctor_main fork_test launches threads \
-        xdev_nodebug capture libxlocal.so nvtx) \
+        xdev_nodebug capture libxlocal.so nvtx liblocal_nvrtc.so) \
     $(addprefix $(CT_BUILD)/,bypass ctx_destroy peer_again late_sub fork_sub) \
     $(RT_TEST_BINS) $(RT_TEST_DIR)/rt_globals $(DRV_T)/cupti_rt \
     $(BUILD)/tests/image_parse $(OUT_PROGS) $(UNIT_DIR)/test_pyframes \
-    $(LA_STANDINS) $(LA_PROGS) $(BENCH_BUILD)/libcalls
+    $(LA_LIBS) $(LA_PROGS) $(BENCH_BUILD)/libcalls
 CROSS_NO_TEST := tests/e2e/% tests/outputs/% tests/install/% tests/bench/% demo/run.sh tests/unit/pyframes.sh \
     tests/replay/record_sim.sh tests/libapi/libapi.sh \
     $(addprefix tests/preload/,ctor.sh xdev.sh bad_options.sh exitcode.sh fork.sh launches.sh threads.sh \
-        debuginfod.sh capture.sh rtld_local.sh rt12.sh nvtx.sh) \
+        debuginfod.sh capture.sh rtld_local.sh rt12.sh nvtx.sh nvrtc_local.sh) \
     $(addprefix tests/cupti/,bypass.sh holder.sh missing.sh ctx_destroy.sh peer_again.sh late_sub.sh \
         fork_sub.sh outermost.sh) \
     $(filter sim/tests/rt_%,$(TESTS)) sim/tests/drv_version.sh sim/tests/cupti_rt.sh \

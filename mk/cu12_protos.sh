@@ -5,7 +5,8 @@
 # functions in the toolkit's headers (CUDA_HOME/include) and in the older
 # version's (the include directories given, e.g. the nvidia-*-cu12 wheels'
 # nvidia/cublas/include), as gcc -aux-info prints them; and the value of
-# every enumerator preload/hooks_lib.c reads.  Prints each difference; exits
+# every enumerator the library hooks read (preload/hooks_lib.h, hooks_lib.c
+# and each library's preload/hooks_<library>.c).  Prints each difference; exits
 # 1 when there is one, 0 when every hooked function may be exported for the
 # older version too.  A maintainer's check before adding a DC_LIBOLD row
 # (the older headers are not part of the build).
@@ -19,18 +20,23 @@ old_inc=
 for d in "$@"; do old_inc="$old_inc -I$d"; done
 tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT
-# the headers hooks_lib.c includes (cublas_v2.h first: CUDA 12's cublas_api.h
+# the files of the library hooks: the machinery, then one per DC_LIB library
+lib_files="$ROOT/preload/hooks_lib.h $ROOT/preload/hooks_lib.c $(
+    printf '#define DC_LIB(id, soname, version) LIB id\n#include "preload/hooks_lib.def"\n' |
+        $CC -E -P -I"$ROOT" -x c - | awk '$1 == "LIB" { printf "%s/preload/hooks_%s.c\n", root, tolower($2) }' root="$ROOT")"
+# the headers hooks_lib.h includes (cublas_v2.h first: CUDA 12's cublas_api.h
 # wants its CUBLASAPI)
 {
     echo '#include <cublas_v2.h>'
-    grep '^#include <' "$ROOT/preload/hooks_lib.c" | grep -v '<dlfcn.h>\|<stdio.h>\|<string.h>\|<unistd.h>'
+    grep '^#include <' "$ROOT/preload/hooks_lib.h" | grep -v '<dlfcn.h>\|<stdio.h>\|<string.h>\|<unistd.h>'
 } >"$tmp/h.c"
 # the functions of the libraries with an older version: "name"
 printf '#define DC_LIBOLD(id, node) OLD id\n#define DC_LIBFN(id, n) FN id n\n#define DC_LIBAUX(id, n) FN id n\n#include "preload/hooks_lib.def"\n' |
     $CC -E -P -I"$ROOT" -x c - | awk '$1 == "OLD" { old[$2] = 1 } $1 == "FN" && ($2 in old) { print $3 }' >"$tmp/fns"
 [ -s "$tmp/fns" ] || { echo "no DC_LIBOLD library in preload/hooks_lib.def" >&2; exit 2; }
-# the enumerators hooks_lib.c reads
-grep -oE '\b(CUBLAS|CUBLASLT|CUFFT|CUSOLVER|CUSPARSE|CUDNN|NCCL)_[A-Z0-9_]+\b' "$ROOT/preload/hooks_lib.c" |
+# the enumerators the library hooks read
+# shellcheck disable=SC2086
+cat $lib_files | grep -oE '\b(CUBLAS|CUBLASLT|CUFFT|CUSOLVER|CUSPARSE|CUDNN|NCCL)_[A-Z0-9_]+\b' |
     grep -v '_HOOK$' | sort -u >"$tmp/enums"
 {
     cat "$tmp/h.c"

@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 """manpage.py DEVCHECK VERSION: prints devcheck(1) in troff, made from what
-`DEVCHECK --help` prints (the option table of core/flags.def, the one source
+`DEVCHECK --help` prints (the option table of core/base/flags.def, the one source
 of DEVCHECK_OPTIONS, the command line and --help), and from
 `DEVCHECK report --help` when the wrapper has that subcommand.
 
-Nothing of the option table is written here: a flag added to core/flags.def
-is in the next build's page.  The --help layout it reads (core/options.c,
+Nothing of the option table is written here: a flag added to core/base/flags.def
+is in the next build's page.  The --help layout it reads (core/base/options.c,
 dc_options_help) is, per flag:
 
       NAME  TYPE  default VALUE

@@ -49,8 +49,10 @@ from devcheck_build import ROOT, project
 
 # NVIDIA's libraries: never bundled (the program brings its own, or the sim's stand in).
 NVIDIA = re.compile(r"^lib(cuda|cudart|cupti|nvidia-|nvrtc|nvJitLink|cublas|cudnn|cufft|cusolver|cusparse|curand|nccl|nvToolsExt|nvperf)")
-# A soname a file names for dlopen: "libfoo.so.N" alone in a string.
-DLOPEN_NAME = re.compile(rb"(?<=\0)(lib[A-Za-z0-9_+-]+\.so\.[0-9]+)(?=\0)")
+# A soname a file names for dlopen: "libfoo.so.N" ending a string.  What comes
+# before it need not be a NUL: the linker places strings where it likes (after
+# a jump table), and may make one the tail of a longer one.
+DLOPEN_NAME = re.compile(rb"(?<![A-Za-z0-9_+.-])(lib[A-Za-z0-9_+-]+\.so\.[0-9]+)(?=\0)")
 DEPS = "lib/devcheck/deps"
 # Never bundled: glibc's libraries and the C/C++ runtime (on every manylinux
 # platform: auditwheel's policies list them).  Everything else is, even

@@ -12,7 +12,7 @@
 #       driver and Python lacks bundled (packaging/mkwheel.py).  `pip install .`
 #       runs it through packaging/devcheck_build.py (pyproject.toml).
 #   $(BUILD)/share/man/man1/devcheck.1            devcheck(1), made from `devcheck --help`
-#       (the option table, core/flags.def) by packaging/manpage.py.
+#       (the option table, core/base/flags.def) by packaging/manpage.py.
 PREFIX  ?= /usr/local
 DESTDIR ?=
 DEVCHECK_VERSION := $(shell sed -n 's/^version *= *"\([^"]*\)".*/\1/p' pyproject.toml)

@@ -1,6 +1,6 @@
 /* The exported dlsym of aarch64: dlsym@@GLIBC_2.34 and dlsym@GLIBC_2.17
  * (preload/arch.h), one entry for both.  It asks dc_dlsym_subst
- * (interpose.c) for a wrapper to hand back; when there is none it branches
+ * (preload/door.c) for a wrapper to hand back; when there is none it branches
  * to the real dlsym with the caller's arguments and the caller's own return
  * address in x30: glibc's dlsym resolves RTLD_NEXT relative to its return
  * address, which must stay our caller's.  Assembly, so that the fall-through
@@ -36,7 +36,7 @@ dc_dlsym_base:
     ldar x16, [x16]
     cbz x16, 1f                         /* no real dlsym: NULL (x9) */
     br x16                              /* x16: a valid branch to a `bti c` */
-1:  cmp x9, #1                          /* DC_DLSYM_NULL (preload.h): NULL */
+1:  cmp x9, #1                          /* DC_DLSYM_NULL (door.c): NULL */
     csel x0, xzr, x9, eq
     ret
     .cfi_endproc

@@ -1,6 +1,6 @@
 /* The exported dlsym of x86-64: dlsym@@GLIBC_2.34 and dlsym@GLIBC_2.2.5
  * (preload/arch.h), one entry for both.  It asks dc_dlsym_subst
- * (interpose.c) for a wrapper to hand back (DC_DLSYM_NULL, 1: hand back
+ * (preload/door.c) for a wrapper to hand back (DC_DLSYM_NULL, 1: hand back
  * NULL); when there is none it jumps to
  * the real dlsym with the caller's arguments and the caller's own return
  * address still on the stack: glibc's dlsym resolves RTLD_NEXT relative to
@@ -36,7 +36,7 @@ dc_dlsym_base:
     testq %rax, %rax
     jz 1f                               /* no real dlsym: NULL */
     jmp *%rax
-1:  cmpq $1, %rax                       /* DC_DLSYM_NULL (preload.h): NULL */
+1:  cmpq $1, %rax                       /* DC_DLSYM_NULL (door.c): NULL */
     jne 2f
     xorl %eax, %eax
 2:  ret

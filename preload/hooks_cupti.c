@@ -7,7 +7,7 @@
  * (one line; devcheck goes on with interposition alone, and does not
  * subscribe again), then call the program's libcupti.  A program that links
  * libcupti binds to these exports; one that loads it with dlopen gets them
- * from the dlsym hook (dc_cupti_substitute).
+ * from the dlsym door (preload/door.c, dc_cupti_substitute).
  *
  * Exported with libcupti's symbol versions (name@@libcupti.so.13,
  * name@libcupti.so.12): NVIDIA's libcupti versions its symbols, so a program
@@ -15,19 +15,18 @@
  * The real function: the one the program's dlsym found (recorded), else the
  * libcupti the calling object depends on (its own lookup scope), else a
  * loaded libcupti of the entry's version, then of the other, else the next
- * definition after libdevcheck.so in the global scope. */
+ * definition after libdevcheck.so in the global scope; all found by the
+ * resolver (preload/resolve.h). */
 #include <cupti.h>
 #include "core/core.h"
-#include "preload/yield.h"
-#include "preload/symver.h"
+#include "preload/hooks_cupti.h"
+#include "preload/resolve.h"
+#include "preload/startup.h"
+#include "preload/export.h"
 
-#include <dlfcn.h>
-#include <link.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
-
-#define DC_EXPORT __attribute__((visibility("default")))
 
 enum {
 #define DC_CUPTI(name) H_##name,
@@ -45,50 +44,16 @@ static void *recorded[N_HOOKS];
 enum { V13 = 0, V12, NV };
 static const char *const soname[NV] = { "libcupti.so.13", "libcupti.so.12" };
 
-/* The object holding address p, or NULL. */
-static struct link_map *object_of(const void *p)
-{
-    Dl_info info;
-    struct link_map *lm = NULL;
-    if (!p || !dladdr1(p, &info, (void **)&lm, RTLD_DL_LINKMAP))
-        return NULL;
-    return lm;
-}
-
-/* Entry point `name` as the object h (and its dependencies) define it, not
- * ours. */
-static void *lookup_in(void *h, int which, const struct link_map *self)
-{
-    void *p = dlsym(h, hook_name[which]);
-    return p && object_of(p) != self ? p : NULL;
-}
-
 static void *real_function(int which, int version, const void *caller)
 {
     void *p = __atomic_load_n(&recorded[which], __ATOMIC_ACQUIRE);
     if (p)
         return p;
-    dc_guard++;                 /* our own lookups: no dlsym substitution */
-    struct link_map *self = object_of((const void *)real_function), *from = object_of(caller);
-    if (from && from != self && from->l_name && from->l_name[0]) {
-        void *h = dlopen(from->l_name, RTLD_LAZY | RTLD_NOLOAD);
-        if (h) {
-            p = lookup_in(h, which, self);
-            dlclose(h);
-        }
-    }
-    for (int k = 0; !p && k < NV; k++) {
-        void *h = dlopen(soname[k ? !version : version], RTLD_LAZY | RTLD_NOLOAD);
-        if (h) {
-            p = lookup_in(h, which, self);
-            dlclose(h);
-        }
-    }
+    p = dc_resolve_near(caller, hook_name[which]);
+    for (int k = 0; !p && k < NV; k++)
+        p = dc_resolve_scope(soname[k ? !version : version], hook_name[which]);
     if (!p)
         p = dc_next_symbol(hook_name[which]);
-    if (p && object_of(p) == self)
-        p = NULL;
-    dc_guard--;
     if (!p) {
         char line[200];
         int n = snprintf(line, sizeof line, "devcheck: cannot find the real %s in this process; the call returns "
@@ -116,7 +81,6 @@ void *dc_cupti_substitute(const char *name, void *real)
 /* Each hook: one body, inlined into an entry per libcupti version (the plain
  * name is name@@libcupti.so.13; cupti12_<name> is name@libcupti.so.12). */
 #define BODY static inline __attribute__((always_inline)) CUptiResult
-#define DC_UNPAREN(...) __VA_ARGS__
 #define ENTRIES(name, params, args)                                                     \
     DC_EXPORT CUptiResult CUPTIAPI name params                                          \
     {                                                                                   \
@@ -154,7 +118,7 @@ ENTRIES(cuptiSubscribe_v2,
          CUpti_SubscriberParams *params),
         (subscriber, callback, userdata, params))
 
-/* The symbol versions (DC_SYMVER_AS, preload.h). */
+/* The symbol versions (DC_SYMVER_AS, preload/export.h). */
 #define DC_CUPTI(name) DC_SYMVER_AS(name, name, "c13", "@@libcupti.so.13") \
     DC_SYMVER_AS(name, cupti12_##name, "c12", "@libcupti.so.12")
 #include "preload/hooks.def"

@@ -25,7 +25,6 @@
             return DC_REAL(name, DC_UNPAREN args);                                       \
         return checked_##name args;                                                      \
     }
-#define DC_UNPAREN(...) __VA_ARGS__
 
 #define LAUNCH_KERNEL(name)                                                              \
     static __attribute__((noinline)) CUresult checked_##name DRIVER_LAUNCH_PARAMS        \
@@ -179,7 +178,7 @@ DC_EXPORT CUresult CUDAAPI cuGraphExecNodeSetParams(CUgraphExec hGraphExec, CUgr
     return r;
 }
 
-/* --- stream capture: recorded after the real call (core/capture.c) ----------- */
+/* --- stream capture: recorded after the real call (core/verdict/capture.c) ----------- */
 
 /* The stream as the core keys it: a _ptsz entry point's NULL stream is the
  * per-thread stream. */

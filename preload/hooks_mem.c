@@ -349,7 +349,7 @@ DC_EXPORT CUresult CUDAAPI cuDevicePrimaryCtxReset_v2(CUdevice dev)
  * Passed through, without the guard (what the call does inside, e.g. a
  * runtime's first initialisation, is seen as without devcheck); afterwards,
  * devcheck or not, the per-thread caches of the current device are asked
- * again (core/driver.h).  dc_enter() first: the real pointers are bound. */
+ * again (core/base/cudacall.h).  dc_enter() first: the real pointers are bound. */
 #define CURRENT_HOOK(name, params, args)                                          \
     DC_EXPORT CUresult CUDAAPI name params                                        \
     {                                                                             \

@@ -2,7 +2,7 @@
  * Each hook passes the call through and, when it succeeded, tells the core
  * which image a module or library holds and which name a function or kernel
  * handle has (core/core.h, dc_image_*): devcheck's own image reader
- * (core/image.c) then knows the parameters of kernels the driver cannot
+ * (core/kernel/cubin.c) then knows the parameters of kernels the driver cannot
  * describe (no cuFuncGetParamInfo before driver 12.4; plain `extern "C"`
  * names), and the kernel names a driver before 12.3 cannot give. */
 #include "preload/preload.h"

@@ -1,5 +1,5 @@
 /* hooks_nvrtc: the source a program compiles with NVRTC and the code it gets
- * back (hooks.def, DC_NVRTC), for kernels without types (core/source.h):
+ * back (hooks.def, DC_NVRTC), for kernels without types (core/kernel/source.h):
  * nvrtcCreateProgram's source is read, nvrtcGetLoweredName's answers kept,
  * the code nvrtcGetCUBIN / nvrtcGetPTX wrote is remembered by its bytes, so
  * the module the program then loads from it has its kernels' parameters
@@ -11,21 +11,22 @@
  * exports (NVIDIA's libnvrtc versions its symbols: name@@libnvrtc.so.13 here
  * too, and name@libnvrtc.so.12); one that loads it with dlopen and looks the
  * names up (cuda-bindings through cuda-pathfinder, CuPy) gets them from the
- * dlsym hook (dc_nvrtc_substitute, preload/interpose.c), which records the
- * real function it found.  The real function: the recorded one, else the
- * entry's version after libdevcheck.so in the global scope, else the other
- * version's, else any definition there.  No NVRTC in the process: these
- * are never called and cost nothing. */
+ * dlsym door (dc_nvrtc_substitute, preload/door.c), which records the real
+ * function it found.  The real function: the recorded one, else the entry's
+ * version in the loaded libnvrtc of that version (by SONAME and symbol
+ * version: RTLD_LOCAL loads included, preload/resolve.h), else the other
+ * version's, else any definition after libdevcheck.so in the global scope
+ * (dlvsym(RTLD_NEXT) alone misses a libnvrtc that arrived as the dependency
+ * of an object loaded RTLD_LOCAL: every NVRTC call of such a library would
+ * fail).  No NVRTC in the process: these are never called and cost
+ * nothing. */
 #include <nvrtc.h>
 #include "core/core.h"
-#include "core/source.h"
-#include "preload/yield.h"
-#include "preload/symver.h"
+#include "preload/hooks_nvrtc.h"
+#include "preload/resolve.h"
+#include "preload/export.h"
 
-#include <dlfcn.h>
 #include <string.h>
-
-#define DC_EXPORT __attribute__((visibility("default")))
 
 enum {
 #define DC_NVRTC(name) H_##name,
@@ -41,7 +42,7 @@ static void *const wrapper[N_HOOKS] = {
 #include "preload/hooks.def"
 };
 /* What the program's dlsym found for each name (the latest), and what the
- * global scope gave, per version. */
+ * loaded objects gave, per version. */
 static void *recorded[N_HOOKS];
 enum { V13 = 0, V12, NV };
 static const char *const version[NV] = { "libnvrtc.so.13", "libnvrtc.so.12" };
@@ -55,13 +56,11 @@ static void *real_function(int which, int v)
     p = __atomic_load_n(&next[which][v], __ATOMIC_ACQUIRE);
     if (p)
         return p;
-    dc_guard++;
-    p = dlvsym(RTLD_NEXT, hook_name[which], version[v]);
+    p = dc_resolve_lib(version[v], hook_name[which], version[v]);
     if (!p)
-        p = dlvsym(RTLD_NEXT, hook_name[which], version[!v]);
+        p = dc_resolve_lib(version[!v], hook_name[which], version[!v]);
     if (!p)
         p = dc_next_symbol(hook_name[which]);
-    dc_guard--;
     if (p == wrapper[which])
         p = NULL;
     __atomic_store_n(&next[which][v], p, __ATOMIC_RELEASE);
@@ -80,26 +79,9 @@ void *dc_nvrtc_substitute(const char *name, void *real)
     return NULL;
 }
 
-/* `name` in the object that defines the real function fn (the size query
- * of the same libnvrtc), or NULL. */
-static void *sibling(void *fn, const char *name)
-{
-    Dl_info info;
-    if (!fn || !dladdr(fn, &info) || !info.dli_fname)
-        return NULL;
-    dc_guard++;
-    void *h = dlopen(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD);
-    void *p = h ? dlsym(h, name) : NULL;
-    if (h)
-        dlclose(h);
-    dc_guard--;
-    return p;
-}
-
 /* Each hook: one body, inlined into an entry per libnvrtc version (the plain
  * name is name@@libnvrtc.so.13; nvrtc12_<name> is name@libnvrtc.so.12). */
 #define BODY static inline __attribute__((always_inline)) nvrtcResult
-#define DC_UNPAREN(...) __VA_ARGS__
 #define ENTRIES(name, params, args)                                                     \
     DC_EXPORT nvrtcResult name params { return body_##name(V13, DC_UNPAREN args); }     \
     __attribute__((used)) static nvrtcResult nvrtc12_##name params                      \
@@ -148,7 +130,7 @@ static nvrtcResult get_code(nvrtcResult (*get)(nvrtcProgram, char *), const char
     if (r != NVRTC_SUCCESS || !out || dc_guard)
         return r;
     nvrtcResult (*size_of)(nvrtcProgram, size_t *) =
-        (nvrtcResult(*)(nvrtcProgram, size_t *))sibling((void *)get, size_name);
+        (nvrtcResult(*)(nvrtcProgram, size_t *))dc_resolve_near((void *)get, size_name);
     size_t n = 0;
     if (size_of && size_of(prog, &n) == NVRTC_SUCCESS && n)
         dc_source_output(prog, out, n);
@@ -180,7 +162,7 @@ BODY body_nvrtcGetLoweredName(int v, nvrtcProgram prog, const char *const name_e
 ENTRIES(nvrtcGetLoweredName, (nvrtcProgram prog, const char *const name_expression, const char **lowered_name),
         (prog, name_expression, lowered_name))
 
-/* The symbol versions (DC_SYMVER_AS, preload.h). */
+/* The symbol versions (DC_SYMVER_AS, preload/export.h). */
 #define DC_NVRTC(name) DC_SYMVER_AS(name, name, "n13", "@@libnvrtc.so.13") \
     DC_SYMVER_AS(name, nvrtc12_##name, "n12", "@libnvrtc.so.12")
 #include "preload/hooks.def"

@@ -1,31 +1,22 @@
-/* hooks_runtime: every runtime (libcudart) hook: the kernel launches, which
+/* hooks_runtime: the runtime (libcudart) hooks of the kernel launches, which
  * the core describes as the interposer's driver launches are (dc_launch_begin
- * _kernel / _stub ... dc_launch_end), and the runtime's ways to driver entry
- * points, cudaGetDriverEntryPoint*, whose answers get our wrappers.
+ * _kernel / _stub ... dc_launch_end), of the runtime's current device, and
+ * of nvcc's registration of fatbins and kernels.  The runtime's ways to
+ * driver entry points, cudaGetDriverEntryPoint*, are the door's
+ * (preload/door.c).
  *
  * Each hook is one body taking the runtime its caller is bound to (enum
- * dc_rt), inlined into one thin entry per libcudart version node: the plain
- * name is name@@libcudart.so.13, and for entry points older toolkits have,
+ * dc_rt), inlined into one thin entry per libcudart version node
+ * (DC_RT_ENTRIES, preload/export.h): the plain name is
+ * name@@libcudart.so.13, and for entry points older toolkits have,
  * rt12_<name> and rt11_<name> become name@libcudart.so.12 and
- * name@libcudart.so.11.0 (.symver, end of file; set in this translation unit,
- * which defines them).  The body forwards to that runtime's own function
- * (DC_REAL_RT, interpose.c): a CUDA 12 caller reaches libcudart.so.12, a
- * CUDA 13 caller libcudart.so.13, wherever and however each was loaded. */
+ * name@libcudart.so.11.0 (.symver, end of file; set in this translation
+ * unit, which defines them).  The body forwards to that runtime's own
+ * function (DC_REAL_RT, preload/bind.h): a CUDA 12 caller reaches
+ * libcudart.so.12, a CUDA 13 caller libcudart.so.13, wherever and however
+ * each was loaded. */
 #include "preload/preload.h"
 
-/* The entries of hook `name` with parameters `params` and arguments `args`:
- * body_<name>(rt, args...) inlined into each. */
-#define RT_ENTRIES(name, params, args)                                                    \
-    DC_EXPORT cudaError_t CUDARTAPI name params { return body_##name(DC_RT13, DC_UNPAREN args); } \
-    __attribute__((used)) static cudaError_t CUDARTAPI rt12_##name params                 \
-    {                                                                                     \
-        return body_##name(DC_RT12, DC_UNPAREN args);                                     \
-    }                                                                                     \
-    __attribute__((used)) static cudaError_t CUDARTAPI rt11_##name params                 \
-    {                                                                                     \
-        return body_##name(DC_RT11, DC_UNPAREN args);                                     \
-    }
-#define DC_UNPAREN(...) __VA_ARGS__
 #define BODY static inline __attribute__((always_inline)) cudaError_t
 
 #define CUDA_LAUNCH_KERNEL(name)                                                          \
@@ -41,7 +32,7 @@
         dc_leave();                                                                       \
         return r;                                                                         \
     }                                                                                     \
-    RT_ENTRIES(name, (cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem, \
+    DC_RT_ENTRIES(name, (cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem, \
                       cudaStream_t stream), (kernel, gridDim, blockDim, args, sharedMem, stream))
 CUDA_LAUNCH_KERNEL(__cudaLaunchKernel)
 CUDA_LAUNCH_KERNEL(__cudaLaunchKernel_ptsz)
@@ -59,7 +50,7 @@ CUDA_LAUNCH_KERNEL(__cudaLaunchKernel_ptsz)
         dc_leave();                                                                       \
         return r;                                                                         \
     }                                                                                     \
-    RT_ENTRIES(name, (const void *func, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem, \
+    DC_RT_ENTRIES(name, (const void *func, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem, \
                       cudaStream_t stream), (func, gridDim, blockDim, args, sharedMem, stream))
 RT_LAUNCH(cudaLaunchKernel)
 RT_LAUNCH(cudaLaunchKernel_ptsz)
@@ -78,70 +69,28 @@ RT_LAUNCH(cudaLaunchCooperativeKernel_ptsz)
         dc_leave();                                                                       \
         return r;                                                                         \
     }                                                                                     \
-    RT_ENTRIES(name, (const cudaLaunchConfig_t *config, const void *func, void **args), (config, func, args))
+    DC_RT_ENTRIES(name, (const cudaLaunchConfig_t *config, const void *func, void **args), (config, func, args))
 RT_LAUNCH_EX(cudaLaunchKernelExC)
 RT_LAUNCH_EX(cudaLaunchKernelExC_ptsz)
-
-/* --- runtime entry points to the driver --------------------------------------- */
-
-/* The runtime's way to the driver: the real one runs with the guard held (so
- * our cuGetProcAddress passes through) and we substitute its answer. */
-#define ENTRY_POINT_HOOK(name, params, args)                              \
-    BODY body_##name(int rt, DC_UNPAREN params)                           \
-    {                                                                     \
-        if (!dc_enter())                                                  \
-            return DC_REAL_RT(rt, name, DC_UNPAREN args);                 \
-        cudaError_t r = DC_REAL_RT(rt, name, DC_UNPAREN args);            \
-        if (r == cudaSuccess && funcPtr)                                  \
-            *funcPtr = dc_substitute(*funcPtr);                           \
-        dc_leave();                                                       \
-        return r;                                                         \
-    }                                                                     \
-    RT_ENTRIES(name, params, args)
-ENTRY_POINT_HOOK(cudaGetDriverEntryPoint,
-    (const char *symbol, void **funcPtr, unsigned long long flags, enum cudaDriverEntryPointQueryResult *driverStatus),
-    (symbol, funcPtr, flags, driverStatus))
-ENTRY_POINT_HOOK(cudaGetDriverEntryPoint_ptsz,
-    (const char *symbol, void **funcPtr, unsigned long long flags, enum cudaDriverEntryPointQueryResult *driverStatus),
-    (symbol, funcPtr, flags, driverStatus))
-ENTRY_POINT_HOOK(cudaGetDriverEntryPointByVersion,
-    (const char *symbol, void **funcPtr, unsigned int cudaVersion, unsigned long long flags,
-     enum cudaDriverEntryPointQueryResult *driverStatus),
-    (symbol, funcPtr, cudaVersion, flags, driverStatus))
-ENTRY_POINT_HOOK(cudaGetDriverEntryPointByVersion_ptsz,
-    (const char *symbol, void **funcPtr, unsigned int cudaVersion, unsigned long long flags,
-     enum cudaDriverEntryPointQueryResult *driverStatus),
-    (symbol, funcPtr, cudaVersion, flags, driverStatus))
 
 /* --- the runtime's current device ------------------------------------------- *
  * Passed through without the guard (it may be the runtime's first call: its
  * initialisation must reach the driver through devcheck's hooks); afterwards,
  * devcheck or not, the launch path asks the runtime's current device again
- * (core/driver.h). */
+ * (core/base/cudacall.h). */
 BODY body_cudaSetDevice(int rt, int device)
 {
     cudaError_t r = DC_REAL_RT(rt, cudaSetDevice, device);
     dc_ctx_current_changed();
     return r;
 }
-RT_ENTRIES(cudaSetDevice, (int device), (device))
+DC_RT_ENTRIES(cudaSetDevice, (int device), (device))
 
 /* --- nvcc's registration of fatbins and kernels ------------------------------ *
  * Called from constructors, before main and before devcheck starts: they
  * pass straight through to the caller's runtime and describe the fatbin and
  * kernel names to the core (which keeps them for its image reader,
- * core/images.c) without starting devcheck and without calling CUDA. */
-
-#define REG_ENTRIES(ret, name, params, args)                                              \
-    DC_EXPORT ret CUDARTAPI name params { return body_##name(DC_RT13, DC_UNPAREN args); } \
-    __attribute__((used)) static ret CUDARTAPI rt12_##name params                         \
-    {                                                                                     \
-        return body_##name(DC_RT12, DC_UNPAREN args);                                     \
-    }                                                                                     \
-    __attribute__((used)) static ret CUDARTAPI rt11_##name params                         \
-    {                                                                                     \
-        return body_##name(DC_RT11, DC_UNPAREN args);                                     \
-    }
+ * core/kernel/images.c) without starting devcheck and without calling CUDA. */
 
 static inline __attribute__((always_inline)) void **body___cudaRegisterFatBinary(int rt, void *fatCubin)
 {
@@ -151,7 +100,7 @@ static inline __attribute__((always_inline)) void **body___cudaRegisterFatBinary
         dc_image_fatbin_registered(h, fatCubin);
     return h;
 }
-REG_ENTRIES(void **, __cudaRegisterFatBinary, (void *fatCubin), (fatCubin))
+DC_RT_ENTRIES_OF(void **, __cudaRegisterFatBinary, (void *fatCubin), (fatCubin))
 
 /* Returns 0 so that each entry is a plain tail of its body. */
 static inline __attribute__((always_inline)) int body___cudaRegisterFunction(
@@ -192,11 +141,8 @@ VOID_ENTRIES(__cudaRegisterFunction,
     (fatCubinHandle, hostFun, deviceFun, deviceName, thread_limit, tid, bid, bDim, gDim, wSize))
 VOID_ENTRIES(__cudaUnregisterFatBinary, (void **fatCubinHandle), (fatCubinHandle))
 
-/* The symbol versions (see hooks.def; DC_SYMVER_AS, preload.h).  An entry
- * of a version the hook is not exported under stays a local function nobody
- * calls. */
-#define DC_SYMVER_DC_CUDA13(name) DC_SYMVER_AS(name, name, "v13", "@@libcudart.so.13")
-#define DC_SYMVER_DC_CUDA12(name) DC_SYMVER_DC_CUDA13(name) DC_SYMVER_AS(name, rt12_##name, "v12", "@libcudart.so.12")
-#define DC_SYMVER_DC_CUDA11(name) DC_SYMVER_DC_CUDA12(name) DC_SYMVER_AS(name, rt11_##name, "v11", "@libcudart.so.11.0")
-#define DC_RT(name, since) DC_SYMVER_##since(name)
+/* The symbol versions (see hooks.def; DC_RT_SYMVER, preload/export.h); the
+ * door's runtime hooks (DC_RT_DOOR) have theirs in preload/door.c. */
+#define DC_RT(name, since) DC_RT_SYMVER(name, since)
+#define DC_RT_DOOR(name, since)
 #include "preload/hooks.def"

@@ -11,7 +11,7 @@
  * allocator's mutex, with the GIL released.  libc10_cuda.so imports the
  * symbol (undefined, unversioned), so the loader binds its call to the first
  * definition in the global scope: ours, libdevcheck.so being preloaded.  We
- * record the block (core/blocks.h, with the allocating stack, native and
+ * record the block (core/owner/blocks.h, with the allocating stack, native and
  * Python, as the cudaMalloc hook records a segment) and call the real one,
  * found in the loaded libc10.so (dc_resolve_lib: RTLD_NOLOAD, as libc10.so
  * may be in no global scope).
@@ -30,7 +30,6 @@
  * on unchanged in the same register: the real function sees the bits its
  * caller passed.  The other four are pointer- and integer-sized scalars. */
 #include "preload/preload.h"
-#include "core/blocks.h"
 #include "report/stack.h"
 
 #define C10_REPORT "_ZN3c1027reportMemoryUsageToProfilerEPvlmmNS_6DeviceE"

@@ -10,6 +10,7 @@
  * (not nested per thread) and names of devices or streams are not recorded.
  *
  * Defined against the toolkit's nvtx3 headers (types and callback ids). */
+#include "preload/export.h"
 #include "report/ranges.h"
 
 #include <nvtx3/nvToolsExt.h>
@@ -95,7 +96,7 @@ static void set_slot(NvtxGetExportTableFunc_t get, NvtxCallbackModule module, un
     *table[id] = fn;
 }
 
-__attribute__((visibility("default"))) int InitializeInjectionNvtx2(NvtxGetExportTableFunc_t get)
+DC_EXPORT int InitializeInjectionNvtx2(NvtxGetExportTableFunc_t get)
 {
     if (!get)
         return 0;

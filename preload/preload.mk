@@ -6,9 +6,15 @@
 # The same flags in every build type: the exported set never depends on it.
 
 PRELOAD_SO    := $(BUILD)/lib/libdevcheck.so
-PRELOAD_SRCS  := preload/interpose.c preload/startup.c preload/hooks_mem.c preload/hooks_launch.c \
-                 preload/hooks_runtime.c preload/hooks_cupti.c preload/hooks_module.c preload/hooks_copy.c \
-                 preload/python.c preload/nvtx.c preload/hooks_nvrtc.c preload/hooks_torch.c preload/hooks_lib.c
+# From the bottom: the resolver of real symbols, the hook table's real
+# functions, the start-up; the hook families (the library calls: shared
+# machinery, then one file per library); the door (dlsym, cuGetProcAddress).
+PRELOAD_LIBS  := cublas cublaslt nccl cufft cudnn cusolver
+PRELOAD_SRCS  := preload/resolve.c preload/bind.c preload/startup.c \
+                 preload/hooks_mem.c preload/hooks_launch.c preload/hooks_runtime.c preload/hooks_copy.c \
+                 preload/hooks_module.c preload/hooks_cupti.c preload/hooks_nvrtc.c preload/hooks_torch.c \
+                 preload/hooks_lib.c $(PRELOAD_LIBS:%=preload/hooks_%.c) \
+                 preload/python.c preload/nvtx.c preload/door.c
 # the dlsym entry stub, per architecture (ARCH: mk/arch.mk)
 PRELOAD_ASM   := preload/arch_$(ARCH).S
 PRELOAD_OBJS  := $(patsubst %.c,$(BUILD)/obj/%.o,$(PRELOAD_SRCS)) $(patsubst %.S,$(BUILD)/obj/%.o,$(PRELOAD_ASM))

@@ -1,4 +1,4 @@
-/* python: devcheck's side of framework errors (core/framework.c has the
+/* python: devcheck's side of framework errors (core/verdict/framework.c has the
  * finding; preload/python/ the interpreter side, put on PYTHONPATH by the
  * wrapper).
  *
@@ -30,12 +30,11 @@
  *        (the excepthook's test). */
 #include "preload/preload.h"
 #include "core/core.h"
-#include "core/options.h"
 
 #include <dlfcn.h>
 #include <link.h>
 
-__attribute__((visibility("default"))) int devcheck_framework_error(
+DC_EXPORT int devcheck_framework_error(
     const char *framework, const char *message, unsigned nframes, const struct dc_fw_frame *frames,
     unsigned ntensors, const struct dc_fw_tensor *tensors, char *note, size_t note_len)
 {
@@ -51,7 +50,7 @@ __attribute__((visibility("default"))) int devcheck_framework_error(
     return rc;
 }
 
-__attribute__((visibility("default"))) int devcheck_framework_match(const char *message)
+DC_EXPORT int devcheck_framework_match(const char *message)
 {
     return dc_framework_device_message(message);
 }
@@ -143,7 +142,7 @@ static translate_fn *find_translate(void *caller)
     return p;
 }
 
-__attribute__((visibility("default"))) void TORCH_TRANSLATE(const void *eptr);
+DC_EXPORT void TORCH_TRANSLATE(const void *eptr);
 void TORCH_TRANSLATE(const void *eptr)
 {
     translate_fn *real = __atomic_load_n(&real_translate, __ATOMIC_ACQUIRE);

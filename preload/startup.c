@@ -1,6 +1,6 @@
 /* startup: devcheck's start-up and finish, the one place that starts
- * everything: binds the driver (interpose.c), parses the options, opens the
- * report, starts the front ends and learns the program's exit status.
+ * everything: binds the driver (preload/bind.c), parses the options, opens
+ * the report, starts the front ends and learns the program's exit status.
  *
  * Start-up is lazy and once-only (pthread_once): the first hooked call in the
  * process initialises, whichever thread and whenever it comes, including from
@@ -8,10 +8,10 @@
  * does no CUDA work: a process that never touches CUDA is left alone.  The
  * CUPTI subscriber is started through the core's front-end registration
  * (dc_core_start_frontends): the interposer never names it. */
-#include "preload/preload.h"
+#include "preload/bind.h"
+#include "preload/startup.h"
+#include "preload/export.h"
 #include "preload/arch.h"
-#include "preload/yield.h"
-#include "core/options.h"
 #include "report/report.h"
 
 #include <dlfcn.h>
@@ -308,9 +308,9 @@ static int main_hook(int argc, char **argv, char **envp)
 static int start_main(const char *version, main_fn main, int argc, char **argv, void (*init_fn)(void),
                       void (*fini)(void), void (*rtld_fini)(void), void *stack_end)
 {
-    lsm_fn real = (lsm_fn)dlvsym(RTLD_NEXT, "__libc_start_main", version);
+    lsm_fn real = (lsm_fn)dc_next_versioned("__libc_start_main", version);
     if (!real)
-        real = (lsm_fn)dlvsym(RTLD_NEXT, "__libc_start_main", "GLIBC_2.34");
+        real = (lsm_fn)dc_next_versioned("__libc_start_main", "GLIBC_2.34");
     if (!real) {
         early_line("cannot find __libc_start_main");
         _exit(127);
@@ -344,7 +344,7 @@ __asm__(".symver dc_lsm_v2_34, __libc_start_main@@GLIBC_2.34\n"
 DC_EXPORT void exit(int status)
 {
     exit_status = status & 0xff;
-    void (*real)(int) = (void (*)(int))dlvsym(RTLD_NEXT, "exit", DC_GLIBC_BASE);
+    void (*real)(int) = (void (*)(int))dc_next_versioned("exit", DC_GLIBC_BASE);
     if (real)
         real(status);
     fflush(NULL);

@@ -18,20 +18,10 @@
  *                              the kernel's origin (its `origin`, else the
  *                              --origins TSV).
  * A kernel is one handle per trace, name and layout; its description is
- * devcheck's own (core/kernels.c: the mangled name's evidence). */
+ * devcheck's own (core/kernel/kernels.c: the mangled name's evidence). */
 #include "replay/replay.h"
-#include "core/check.h"
 #include "core/core.h"
-#include "core/hostdwarf.h"
-#include "core/image.h"
-#include "core/kernels.h"
-#include "core/launch.h"
-#include "core/options.h"
-#include "core/origin.h"
-#include "core/ptrinfo.h"
-#include "core/source.h"
-#include "core/registry.h"
-#include "report/json.h"
+#include "common/json.h"
 #include "report/report.h"
 #include "report/stack.h"
 

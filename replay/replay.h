@@ -9,7 +9,7 @@
  *   replay/ (records) ----/
  *
  * What the core asks of the process and its driver -- the driver's entry
- * points (core/driver.def: what memory an address is, a kernel's name and
+ * points (core/base/cudacall.def: what memory an address is, a kernel's name and
  * parameter layout, the launch device) and the process's own state (the
  * mapping that holds an address, the object that made a kernel's image) --
  * the replay answers from the record of the launch being judged

@@ -1,4 +1,5 @@
-/* counts: the launch counters, one block per thread (report.c owns them).
+/* counts: the launch counters, one block per thread, and the bytes
+ * migrated: what the core counts on its hot paths for the summary.
  * A launch writes only its own thread's block -- no shared cache line, no
  * atomic read-modify-write -- and the summary and the access matrix sum
  * every block.  Blocks are never freed: a thread's block goes back to the
@@ -9,6 +10,7 @@
 #include <stdint.h>
 #include "report/finding.h"             /* enum dc_path */
 #include "report/matrix.h"              /* DC_MATRIX_DEVICES */
+#include "report/summary.h"             /* struct dc_report_stats */
 
 #pragma GCC visibility push(hidden)
 
@@ -51,6 +53,20 @@ static inline void dc_counts_clean(struct dc_launch_counts *c, int device, uint6
     dc_counts_add(c, &c->clean[device][0], own);
     dc_counts_add(c, &c->clean[device][1], managed);
 }
+
+/* Counts a launch for the summary: checked (1) or unchecked (0), seen by
+ * detection path `path` (dc_counts_launch on the calling thread's block). */
+void dc_report_count_launch(int checked, enum dc_path path);
+/* Adds to the summary's bytes_migrated. */
+void dc_report_count_migrated(uint64_t bytes);
+/* The clean operands of launches on `device`, summed over every thread:
+ * managed 0 its own memory, 1 managed memory (the access matrix). */
+uint64_t dc_report_clean_operands(int device, int managed);
+/* The summary's launch counters and bytes migrated into s (the other
+ * fields untouched). */
+void dc_counts_stats(struct dc_report_stats *s);
+/* Zeroes every counter (a fork child, tests); the blocks stay. */
+void dc_counts_reset(void);
 
 #pragma GCC visibility pop
 #endif

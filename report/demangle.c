@@ -17,7 +17,7 @@
  * version and a base64 digest of its compile flags
  * (`add[abi:v1][abi:cw51cXTLSUwv1sDU...]`), and `[abi:cxx11]` says nothing
  * to a reader either.  Filters still see the mangled name. */
-#include "report/symbolize.h"
+#include "report/demangle.h"
 
 #include <libiberty/demangle.h>
 #include <stdio.h>

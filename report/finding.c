@@ -1,7 +1,7 @@
 /* finding: the names of the finding vocabulary (see finding.h), as the
- * reports spell them. */
+ * reports spell them, and what a finding's evidence amounts to. */
 #include "report/finding.h"
-#include "report/report.h"
+#include <string.h>
 
 const char *dc_severity_name(enum dc_severity s)
 {
@@ -19,11 +19,6 @@ const char *dc_mem_kind_name(enum dc_mem_kind k)
         "device", "pool", "vmm", "ipc", "managed", "pinned", "registered", "pageable",
     };
     return (unsigned)k < DC_MEM_KIND_COUNT ? names[k] : "unknown";
-}
-
-const char *dc_halt_name(enum dc_halt h)
-{
-    return h == DC_HALT_ABORT ? "abort" : h == DC_HALT_TRAP ? "trap" : "?";
 }
 
 const char *dc_finding_kind_name(enum dc_finding_kind k)
@@ -44,4 +39,9 @@ const char *dc_word_kind_name(enum dc_word_kind k)
 {
     static const char *const names[DC_WK_COUNT] = { "pointer_param", "pointer_field", "unknown", "buffer" };
     return (unsigned)k < DC_WK_COUNT ? names[k] : "unknown";
+}
+
+int dc_finding_shape_only(const struct dc_finding *f)
+{
+    return f->evidence && !strcmp(f->evidence, "launch_shape");
 }

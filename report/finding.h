@@ -1,5 +1,5 @@
 /* finding: the vocabulary of devcheck's findings and the one call that
- * hands a finding to the report.  The core (core/check.c) fills a struct
+ * hands a finding to the report.  The core (core/verdict/check.c) fills a struct
  * dc_finding with values; report/ never reaches back into the core: what a
  * finding says about its launch and its allocation is copied here.
  * report/ includes nothing of core/, preload/ or cupti/; core/ includes this
@@ -58,6 +58,9 @@ enum dc_word_kind {
     DC_WK_COUNT
 };
 const char *dc_word_kind_name(enum dc_word_kind k);       /* "pointer_param", ... */
+struct dc_finding;
+/* Is the finding's only evidence the launch's shape (core/kernel/kernels.h)? */
+int dc_finding_shape_only(const struct dc_finding *f);
 
 /* The launch a finding belongs to, as reported. */
 struct dc_finding_launch {
@@ -79,7 +82,7 @@ struct dc_finding_alloc {
     int owner;                  /* owning device, -1 for host memory */
     uint32_t alloc_stack;       /* dc_stack id of the allocating call, 0 if none */
     int from_driver;            /* devcheck did not see it allocated: the driver told its owner */
-    /* a caching allocator's block (core/blocks.h): base, size and
+    /* a caching allocator's block (core/owner/blocks.h): base, size and
      * alloc_stack are the block's, these the segment's; segment_size 0: not a block */
     uintptr_t segment_base;
     size_t segment_size;
@@ -137,7 +140,7 @@ struct dc_finding {
     const char *argument;       /* a library call's argument by its header name ("B", "sendbuff",
                                  * "CUBLASLT_MATMUL_DESC_BIAS_POINTER"); launch->api names the call,
                                  * launch->kernel is NULL; "" for a library call's async_error
-                                 * without a suspect; NULL for a kernel launch (core/libcall.h) */
+                                 * without a suspect; NULL for a kernel launch (core/verdict/libcall.h) */
     /* mode=migrate */
     enum dc_action action;
     int to_device;              /* DC_ACT_MIGRATED: the copy's device */
@@ -169,11 +172,6 @@ void dc_report_finding(const struct dc_finding *f);
  * report/text.h, dc_text_framework_note) into out[0..len), cut when it does
  * not fit; whether or not the finding was a repeat. */
 void dc_report_framework_note(const struct dc_finding *f, char *out, size_t len);
-/* Counts a launch for the summary: checked (1) or unchecked (0), seen by
- * detection path `path`. */
-void dc_report_count_launch(int checked, enum dc_path path);
-/* Adds to the summary's bytes_migrated. */
-void dc_report_count_migrated(uint64_t bytes);
 
 #pragma GCC visibility pop
 #endif

@@ -10,7 +10,7 @@
 /* PyTorch's caching allocator turned off by the program's environment
  * (PYTORCH_NO_CUDA_MEMORY_CACHING=1; the wrapper never sets it): its frames
  * are still there, calling cudaMalloc once per tensor.  (With caching on, a
- * finding names the tensor's block instead when core/blocks.h knows it:
+ * finding names the tensor's block instead when core/owner/blocks.h knows it:
  * then the callers do not ask this.) */
 static int torch_caching_off(void)
 {
@@ -173,4 +173,12 @@ int dc_call_arg(const char *file, int line, const char *name, int arg, char *out
         return -1;
     }
     return -1;
+}
+
+const struct dc_pyloc *dc_framework_user_frame(const struct dc_finding *f)
+{
+    for (unsigned i = 0; i < f->npylocs; i++)
+        if (dc_py_user_file(f->pylocs[i].file))
+            return &f->pylocs[i];
+    return f->npylocs ? &f->pylocs[0] : NULL;
 }

@@ -1,8 +1,10 @@
 /* frames: what a report says about a symbolized stack (report/symbolize.h)
- * besides its frames: where its Python part starts, the user's own line,
+ * besides its frames: where its Python part starts, the user's own line
+ * (also among a framework error's op stack), the client that launched,
  * whether the allocation is a caching allocator's segment. */
 #ifndef DEVCHECK_REPORT_FRAMES_H
 #define DEVCHECK_REPORT_FRAMES_H
+#include "report/finding.h"
 #include "report/symbolize.h"
 
 #include <stddef.h>
@@ -20,6 +22,10 @@ const struct dc_frame *dc_frames_user(const struct dc_frame *fr, size_t n);
  * unless PYTORCH_NO_CUDA_MEMORY_CACHING is set in the process, its
  * expandable segments, XLA/TensorFlow's BFC allocator, RMM's pools)? */
 int dc_frames_segment(const struct dc_frame *fr, size_t n);
+/* framework_device_error: the user's frame among the op's Python stack (the
+ * innermost frame in the user's own code, else the op's), or NULL; the
+ * report leads with it. */
+const struct dc_pyloc *dc_framework_user_frame(const struct dc_finding *f);
 
 /* The program's client library, as the launch tells: its Python frames
  * (numba, cuda.core, PyTorch or Triton), else cuda.core's launcher among its

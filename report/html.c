@@ -12,7 +12,7 @@
  * The data is the merged JSON Lines (dc_model_jsonl) embedded as one JSON
  * array; the script draws the page from it.  Every number the matrices show
  * is also in a data-* attribute, so a test compares them with the JSON. */
-#include "report/merge.h"
+#include "report/html.h"
 
 #include <stdio.h>
 #include <string.h>

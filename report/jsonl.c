@@ -1,12 +1,13 @@
 /* jsonl: findings and the summary as JSON Lines records (see jsonl.h). */
 #include "report/jsonl.h"
+#include "report/counts.h"
 #include "report/matrix.h"
 #include "report/suppress.h"
-#include "report/text.h"
+#include "report/hint.h"
 #include "report/frames.h"
-#include "report/stack.h"
 
 #include <stdio.h>
+#include <string.h>
 
 static void json_stack(struct dc_buf *b, const struct dc_frame *fr, size_t n)
 {
@@ -243,7 +244,7 @@ void dc_jsonl_finding(struct dc_buf *b, const struct dc_finding *f, uint64_t id,
     char hint[1024];
     struct dc_buf hb = { hint, sizeof hint, 0, 0 };
     hint[0] = 0;
-    dc_text_hint(&hb, f, dc_frames_client(launch_frames, nl));
+    dc_hint(&hb, f, dc_frames_client(launch_frames, nl));
     if (hint[0]) {
         dc_bput(b, ",\"hint\":");
         dc_bjson_str(b, hint);
@@ -271,19 +272,86 @@ void dc_jsonl_finding(struct dc_buf *b, const struct dc_finding *f, uint64_t id,
     dc_bput(b, "}\n");
 }
 
-void dc_jsonl_summary_counts(char *out, size_t len, const struct dc_report_stats *s)
+/* ---- the matrices of the summary ------------------------------------------------ */
+
+#define TOP_SITES 5                             /* per pair in the summary */
+
+/* "function at file:line" of a copy's call site: its innermost frame with a
+ * source file outside CUDA's libraries, else the innermost frame. */
+static void site_name(uint32_t id, char *out, size_t len)
 {
-    snprintf(out, len,
-             "\"findings\":%llu,\"errors\":%llu,\"warnings\":%llu,\"infos\":%llu,"
-             "\"kernels\":%llu,\"library_calls\":%llu,\"launches_checked\":%llu,\"launches_unchecked\":%llu,"
-             "\"launches_interpose\":%llu,\"launches_cupti\":%llu,\"not_recorded\":%llu,\"bytes_migrated\":%llu,"
-             "\"write_errors\":%llu,\"quiet_operands\":%llu",
-             (unsigned long long)s->findings, (unsigned long long)s->errors, (unsigned long long)s->warnings,
-             (unsigned long long)s->infos, (unsigned long long)s->kernels, (unsigned long long)s->calls, (unsigned long long)s->launches_checked,
-             (unsigned long long)s->launches_unchecked, (unsigned long long)s->launches_interpose,
-             (unsigned long long)s->launches_cupti, (unsigned long long)s->dropped,
-             (unsigned long long)s->bytes_migrated, (unsigned long long)s->write_errors,
-             (unsigned long long)s->quiet);
+    static struct dc_frame fr[16];
+    size_t n = id ? dc_stack_symbolize(id, fr, 16) : 0;
+    snprintf(out, len, "(unknown)");
+    const struct dc_frame *pick = NULL;
+    for (size_t i = 0; i < n && !pick; i++) {
+        const char *b = strrchr(fr[i].module, '/');
+        b = b ? b + 1 : fr[i].module;
+        if (fr[i].file[0] && strncmp(b, "libcudart", 9) && strncmp(b, "libcuda.", 8))
+            pick = &fr[i];
+    }
+    if (!pick && n)
+        pick = &fr[0];
+    if (!pick)
+        return;
+    if (pick->file[0])
+        snprintf(out, len, "%s at %s:%d", pick->function[0] ? pick->function : "??", pick->file, pick->line);
+    else
+        snprintf(out, len, "%s (%s+0x%zx)", pick->function[0] ? pick->function : "??",
+                 strrchr(pick->module, '/') ? strrchr(pick->module, '/') + 1 : pick->module, (size_t)pick->offset);
+}
+
+/* ,"access":[...],"transfers":[...]: the operands counted per (launch device,
+ * owner) (report/matrix.h) with each device's clean operands
+ * (report/counts.h), and the copies per (source, destination) with their
+ * top call sites by bytes (symbolized: exit only). */
+static void json_matrices(struct dc_buf *b)
+{
+    dc_bput(b, ",\"access\":[");
+    int first = 1;
+    for (int d = 0; d < DC_MATRIX_DEVICES; d++)
+        for (int c = 0; c < DC_MATRIX_COLS; c++) {
+            uint64_t n = dc_matrix_operands(d, c);
+            if (c == dc_matrix_index(d))
+                n += dc_report_clean_operands(d, 0);
+            else if (c == dc_matrix_index(DC_COL_MANAGED))
+                n += dc_report_clean_operands(d, 1);
+            if (!n)
+                continue;
+            dc_bput(b, "%s{\"launch_device\":%d,\"owner\":%d,\"operands\":%llu}", first ? "" : ",", d,
+                    dc_matrix_col(c), (unsigned long long)n);
+            first = 0;
+        }
+    dc_bput(b, "],\"transfers\":[");
+    static struct dc_matrix_copy used[DC_MATRIX_SITES];        /* under the report's lock */
+    size_t nused = dc_matrix_copies(used, DC_MATRIX_SITES);
+    first = 1;
+    for (int s = 0; s < DC_MATRIX_COLS; s++)
+        for (int d = 0; d < DC_MATRIX_COLS; d++) {
+            uint64_t calls = 0, bytes = 0;
+            for (size_t i = 0; i < nused; i++)
+                if (used[i].src == s && used[i].dst == d)
+                    calls += used[i].calls, bytes += used[i].bytes;
+            if (!calls)
+                continue;
+            dc_bput(b, "%s{\"src\":%d,\"dst\":%d,\"calls\":%llu,\"bytes\":%llu,\"sites\":[", first ? "" : ",",
+                    dc_matrix_col(s), dc_matrix_col(d), (unsigned long long)calls, (unsigned long long)bytes);
+            first = 0;
+            int shown = 0;
+            for (size_t i = 0; i < nused && shown < TOP_SITES; i++) {
+                if (used[i].src != s || used[i].dst != d)
+                    continue;
+                char name[1200];
+                site_name(used[i].site, name, sizeof name);
+                dc_bput(b, "%s{\"site\":", shown ? "," : "");
+                dc_bjson_str(b, name);
+                dc_bput(b, ",\"calls\":%llu,\"bytes\":%llu}", (unsigned long long)used[i].calls,
+                        (unsigned long long)used[i].bytes);
+                shown++;
+            }
+            dc_bput(b, "]}");
+        }
+    dc_bput(b, "]");
 }
 
 void dc_jsonl_summary(struct dc_buf *b, const struct dc_report_stats *s, const struct dc_proc *proc,
@@ -292,8 +360,8 @@ void dc_jsonl_summary(struct dc_buf *b, const struct dc_report_stats *s, const s
     dc_bput(b, "{\"type\":\"summary\"");
     json_proc(b, proc);
     dc_bput(b, ",\"driver_version\":%d,\"param_layouts\":\"%s\"", driver_version, driver_layouts ? "driver" : "images");
-    char counts[DC_JSONL_COUNTS_MAX];
-    dc_jsonl_summary_counts(counts, sizeof counts, s);
+    char counts[DC_SUMMARY_JSON_MAX];
+    dc_summary_json_counts(counts, sizeof counts, s);
     dc_bput(b, ",%s,\"suppressed\":[", counts);
     int first = 1;
     const char *name, *file;
@@ -310,6 +378,6 @@ void dc_jsonl_summary(struct dc_buf *b, const struct dc_report_stats *s, const s
         first = 0;
     }
     dc_bput(b, "]");
-    dc_matrix_json(b);
+    json_matrices(b);
     dc_bput(b, "}\n");
 }

@@ -5,7 +5,7 @@
  * a run without findings gives one passing testcase.  Follows the Apache Ant
  * schema (tests/schemas/JUnit.xsd) that Jenkins, GitLab and most CI readers
  * take. */
-#include "report/merge.h"
+#include "report/junit.h"
 
 #include <stdio.h>
 #include <stdlib.h>

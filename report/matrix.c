@@ -1,15 +1,11 @@
 /* matrix: operand and transfer counters (see matrix.h). */
 #include "report/matrix.h"
-#include "report/stack.h"
-#include "report/symbolize.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define COLS (DC_MATRIX_DEVICES + 3)            /* devices, pinned, pageable, managed */
-#define SITES 4096                              /* (pair, site) slots; a power of two */
-#define TOP_SITES 5                             /* per pair in the summary */
+#define COLS DC_MATRIX_COLS
+#define SITES DC_MATRIX_SITES
 
 static uint64_t operands[DC_MATRIX_DEVICES][COLS];     /* atomics */
 static uint64_t quiet;                                  /* atomic */
@@ -88,95 +84,41 @@ void dc_matrix_reset(void)
     __atomic_store_n(&quiet, 0, __ATOMIC_RELAXED);
 }
 
-/* "function at file:line" of a copy's call site: its innermost frame with a
- * source file outside CUDA's libraries, else the innermost frame. */
-static void site_name(uint32_t id, char *out, size_t len)
+static uint64_t copy_key(const struct dc_matrix_copy *c)
 {
-    static struct dc_frame fr[16];
-    size_t n = id ? dc_stack_symbolize(id, fr, 16) : 0;
-    snprintf(out, len, "(unknown)");
-    const struct dc_frame *pick = NULL;
-    for (size_t i = 0; i < n && !pick; i++) {
-        const char *b = strrchr(fr[i].module, '/');
-        b = b ? b + 1 : fr[i].module;
-        if (fr[i].file[0] && strncmp(b, "libcudart", 9) && strncmp(b, "libcuda.", 8))
-            pick = &fr[i];
-    }
-    if (!pick && n)
-        pick = &fr[0];
-    if (!pick)
-        return;
-    if (pick->file[0])
-        snprintf(out, len, "%s at %s:%d", pick->function[0] ? pick->function : "??", pick->file, pick->line);
-    else
-        snprintf(out, len, "%s (%s+0x%zx)", pick->function[0] ? pick->function : "??",
-                 strrchr(pick->module, '/') ? strrchr(pick->module, '/') + 1 : pick->module, (size_t)pick->offset);
+    return (uint64_t)(c->src * COLS + c->dst + 1) << 32 | c->site;
 }
 
+/* Most bytes first, then by (pair, site): the order of the slots' keys. */
 static int by_bytes(const void *a, const void *b)
 {
-    const struct slot *x = a, *y = b;
-    return x->bytes < y->bytes ? 1 : x->bytes > y->bytes ? -1 : (x->key > y->key) - (x->key < y->key);
+    const struct dc_matrix_copy *x = a, *y = b;
+    uint64_t kx = copy_key(x), ky = copy_key(y);
+    return x->bytes < y->bytes ? 1 : x->bytes > y->bytes ? -1 : (kx > ky) - (kx < ky);
 }
 
-void dc_matrix_json(struct dc_buf *b)
+int dc_matrix_col(int i) { return col_value(i); }
+int dc_matrix_index(int col) { return col_index(col); }
+
+uint64_t dc_matrix_operands(int device, int i)
 {
-    dc_bput(b, ",\"access\":[");
-    int first = 1;
-    for (int d = 0; d < DC_MATRIX_DEVICES; d++)
-        for (int c = 0; c < COLS; c++) {
-            uint64_t n = __atomic_load_n(&operands[d][c], __ATOMIC_RELAXED);
-            if (c == col_index(d))
-                n += dc_report_clean_operands(d, 0);
-            else if (c == col_index(DC_COL_MANAGED))
-                n += dc_report_clean_operands(d, 1);
-            if (!n)
-                continue;
-            dc_bput(b, "%s{\"launch_device\":%d,\"owner\":%d,\"operands\":%llu}", first ? "" : ",", d,
-                    col_value(c), (unsigned long long)n);
-            first = 0;
-        }
-    dc_bput(b, "],\"transfers\":[");
-    /* a snapshot of the slots in use (other threads may still copy), each
-     * pair's sites sorted by bytes */
-    static struct slot used_slots[SITES], *used[SITES];
-    size_t nused = 0;
-    for (size_t i = 0; i < SITES; i++) {
+    if (device < 0 || device >= DC_MATRIX_DEVICES || i < 0 || i >= COLS)
+        return 0;
+    return __atomic_load_n(&operands[device][i], __ATOMIC_RELAXED);
+}
+
+size_t dc_matrix_copies(struct dc_matrix_copy *out, size_t max)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < SITES && n < max; i++) {
         uint64_t k = __atomic_load_n(&sites[i].key, __ATOMIC_ACQUIRE);
         if (!k)
             continue;
-        used_slots[nused] = (struct slot){ k, __atomic_load_n(&sites[i].calls, __ATOMIC_RELAXED),
-                                           __atomic_load_n(&sites[i].bytes, __ATOMIC_RELAXED) };
-        nused++;
+        uint32_t pair = (uint32_t)(k >> 32) - 1;
+        out[n++] = (struct dc_matrix_copy){ (int)(pair / COLS), (int)(pair % COLS), (uint32_t)k,
+                                            __atomic_load_n(&sites[i].calls, __ATOMIC_RELAXED),
+                                            __atomic_load_n(&sites[i].bytes, __ATOMIC_RELAXED) };
     }
-    qsort(used_slots, nused, sizeof *used_slots, by_bytes);
-    for (size_t i = 0; i < nused; i++)
-        used[i] = &used_slots[i];
-    first = 1;
-    for (int s = 0; s < COLS; s++)
-        for (int d = 0; d < COLS; d++) {
-            uint64_t pair = (uint64_t)(s * COLS + d + 1), calls = 0, bytes = 0;
-            for (size_t i = 0; i < nused; i++)
-                if (used[i]->key >> 32 == pair)
-                    calls += used[i]->calls, bytes += used[i]->bytes;
-            if (!calls)
-                continue;
-            dc_bput(b, "%s{\"src\":%d,\"dst\":%d,\"calls\":%llu,\"bytes\":%llu,\"sites\":[", first ? "" : ",",
-                    col_value(s), col_value(d), (unsigned long long)calls, (unsigned long long)bytes);
-            first = 0;
-            int shown = 0;
-            for (size_t i = 0; i < nused && shown < TOP_SITES; i++) {
-                if (used[i]->key >> 32 != pair)
-                    continue;
-                char name[1200];
-                site_name((uint32_t)used[i]->key, name, sizeof name);
-                dc_bput(b, "%s{\"site\":", shown ? "," : "");
-                dc_bjson_str(b, name);
-                dc_bput(b, ",\"calls\":%llu,\"bytes\":%llu}", (unsigned long long)used[i]->calls,
-                        (unsigned long long)used[i]->bytes);
-                shown++;
-            }
-            dc_bput(b, "]}");
-        }
-    dc_bput(b, "]");
+    qsort(out, n, sizeof *out, by_bytes);
+    return n;
 }

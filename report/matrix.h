@@ -1,5 +1,6 @@
-/* matrix: the counters behind the HTML report's two matrices, kept in the
- * JSON summary ("access", "transfers"; report/FORMAT.md):
+/* matrix: the counters behind the HTML report's two matrices, which the
+ * JSON summary gives ("access", "transfers"; report/FORMAT.md, written by
+ * report/jsonl.c):
  *  - operands checked per (launch device, owner): each word of a launch
  *    that pointed into known memory or host memory;
  *  - copies per (source, destination, call site): calls and bytes.
@@ -13,7 +14,6 @@
 #define DEVCHECK_REPORT_MATRIX_H
 #include <stddef.h>
 #include <stdint.h>
-#include "report/format.h"
 
 #pragma GCC visibility push(hidden)
 
@@ -21,6 +21,8 @@
 #define DC_COL_PAGEABLE (-2)
 #define DC_COL_MANAGED  (-3)
 #define DC_MATRIX_DEVICES 64
+#define DC_MATRIX_COLS (DC_MATRIX_DEVICES + 3)  /* the columns: each device, pinned, pageable, managed */
+#define DC_MATRIX_SITES 4096                    /* (pair, call site) slots; a power of two */
 
 /* An operand of a launch on `device` pointing into memory of column `owner`. */
 void dc_report_count_operand(int device, int owner);
@@ -32,16 +34,28 @@ void dc_report_count_operands(int device, int owner, uint64_t n);
  * report/FORMAT.md); the summary's quiet_operands. */
 void dc_report_count_quiet(void);
 uint64_t dc_report_quiet_operands(void);
-/* The clean operands of launches on `device` (counted per thread,
- * report/counts.h), summed over every thread: managed 0 its own memory, 1
- * managed memory. */
-uint64_t dc_report_clean_operands(int device, int managed);
 /* A copy of `bytes` from column src to column dst, at call site `site` (a
  * dc_stack id of the copying call; 0 if none). */
 void dc_report_count_transfer(int src, int dst, uint64_t bytes, uint32_t site);
-/* The JSON summary's ,"access":[...],"transfers":[...] (symbolizes the top
- * call sites: exit only). */
-void dc_matrix_json(struct dc_buf *b);
+
+/* Reading the counters (the JSON summary).  Column i (0 .. DC_MATRIX_COLS)
+ * is owner or copy end dc_matrix_col(i); dc_matrix_index is the inverse (-1:
+ * not a column). */
+int dc_matrix_col(int i);
+int dc_matrix_index(int col);
+/* Operands of launches on `device` counted into column i (the clean ones a
+ * launch counts per thread are not among them: dc_report_clean_operands). */
+uint64_t dc_matrix_operands(int device, int i);
+/* One (source, destination, call site) of the copies: columns, the site's
+ * dc_stack id (0: none), calls and bytes. */
+struct dc_matrix_copy {
+    int src, dst;
+    uint32_t site;
+    uint64_t calls, bytes;
+};
+/* A snapshot of the copies counted (other threads may still copy), at most
+ * max, most bytes first; returns the count. */
+size_t dc_matrix_copies(struct dc_matrix_copy *out, size_t max);
 /* Forget everything (a fork child, tests). */
 void dc_matrix_reset(void);
 

@@ -1,9 +1,6 @@
 /* merge: JSON Lines records read back, merged across processes (see
  * merge.h). */
 #include "report/merge.h"
-#include "report/jsonl.h"
-#include "report/sinks.h"
-#include "report/text.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -833,8 +830,8 @@ void dc_model_jsonl(const struct dc_model *m, struct dc_sbuf *o)
      * file's): a merged file read again keeps its rank */
     dc_sput(o, "{\"type\":\"summary\",");
     dc_model_put_proc(o, p0 ? p0->pid : (int)getpid(), p0 ? p0->rank : -1, p0 ? p0->host : "");
-    char counts[DC_JSONL_COUNTS_MAX];
-    dc_jsonl_summary_counts(counts, sizeof counts, t);
+    char counts[DC_SUMMARY_JSON_MAX];
+    dc_summary_json_counts(counts, sizeof counts, t);
     dc_sput(o, ",%s,\"suppressed\":[", counts);
     for (size_t i = 0; i < m->nsupps; i++) {
         dc_sput(o, "%s{\"name\":", i ? "," : "");
@@ -877,33 +874,8 @@ void dc_model_jsonl(const struct dc_model *m, struct dc_sbuf *o)
     dc_sput(o, "]}\n");
 }
 
-int dc_model_write_documents(const struct dc_model *m, const char *sarif, const char *junit, const char *html,
-                             const char *jsonl)
-{
-    struct {
-        const char *what, *path;
-        void (*fn)(const struct dc_model *, struct dc_sbuf *);
-    } docs[] = {
-        { "json_path", jsonl, dc_model_jsonl },
-        { "sarif_path", sarif, dc_model_sarif },
-        { "junit_path", junit, dc_model_junit },
-        { "html_path", html, dc_model_html },
-    };
-    int bad = 0;
-    for (size_t i = 0; i < sizeof docs / sizeof docs[0]; i++) {
-        if (!docs[i].path || !*docs[i].path)
-            continue;
-        struct dc_sbuf b = { 0 };
-        docs[i].fn(m, &b);
-        if (b.oom || !b.p || dc_sinks_write_document(docs[i].what, docs[i].path, b.p, b.len) != 0)
-            bad++;
-        dc_sfree(&b);
-    }
-    return bad;
-}
-
 void dc_text_summary_for_model(const struct dc_model *m, struct dc_buf *b)
 {
     dc_bput(b, "devcheck: SUMMARY: ");
-    dc_text_summary(b, &m->totals, m->migrate || m->totals.bytes_migrated > 0, (unsigned)m->nprocs);
+    dc_summary_text(b, &m->totals, m->migrate || m->totals.bytes_migrated > 0, (unsigned)m->nprocs);
 }

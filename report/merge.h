@@ -1,6 +1,7 @@
 /* merge: devcheck's JSON Lines records from any number of processes,
  * ranks and hosts, read back and merged into one deduplicated model; the
- * documents (merged JSON Lines, SARIF, JUnit, HTML) are written from it.
+ * documents (merged JSON Lines, SARIF, JUnit, HTML: report/documents.h) are
+ * written from it.
  * Used three ways: by a process at exit (its own records), by the wrapper
  * (every process of its tree), by `devcheck report FILE...`.
  *
@@ -23,9 +24,9 @@
 #define DEVCHECK_REPORT_MERGE_H
 #include <stddef.h>
 #include <stdint.h>
-#include "report/format.h"
-#include "report/json.h"
-#include "report/report.h"
+#include "common/format.h"
+#include "common/json.h"
+#include "report/summary.h"
 
 #pragma GCC visibility push(hidden)
 
@@ -106,13 +107,9 @@ int dc_model_add_file(struct dc_model *m, const char *path,
  * suppressions, matrices. */
 void dc_model_merge(struct dc_model *m);
 
-/* The documents; each path may be NULL (not written); %p %r %h %q{VAR}
- * expanded.  Returns the number that could not be written (said why). */
-int dc_model_write_documents(const struct dc_model *m, const char *sarif, const char *junit, const char *html,
-                             const char *jsonl);
-void dc_model_sarif(const struct dc_model *m, struct dc_sbuf *out);
-void dc_model_junit(const struct dc_model *m, struct dc_sbuf *out);
-void dc_model_html(const struct dc_model *m, struct dc_sbuf *out);
+/* The model written back as JSON Lines (merged JSON Lines: the format it
+ * reads, one record per merged finding with its fingerprint and processes,
+ * and one summary; the HTML report embeds it). */
 void dc_model_jsonl(const struct dc_model *m, struct dc_sbuf *out);
 
 /* --- for the writers ---------------------------------------------------------- */
@@ -129,7 +126,7 @@ const struct dc_json *dc_model_site(const struct dc_model *m, const struct dc_js
 void dc_model_message(const struct dc_json *r, struct dc_sbuf *out);
 /* The text report of a finding, as the log shows it (JUnit failure text). */
 void dc_model_text(const struct dc_model *m, const struct dc_mfinding *f, struct dc_sbuf *out);
-/* "devcheck: SUMMARY: ..." of the merged model (dc_text_summary; bytes
+/* "devcheck: SUMMARY: ..." of the merged model (dc_summary_text; bytes
  * migrated under m->migrate or when any were, processes when more than
  * one). */
 void dc_text_summary_for_model(const struct dc_model *m, struct dc_buf *b);

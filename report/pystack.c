@@ -19,7 +19,7 @@
  * is inside the hook, and every object on the chain is alive. */
 #include "report/pystack.h"
 
-#include "report/forklock.h"
+#include "common/forklock.h"
 
 #include <dlfcn.h>
 #include <pthread.h>

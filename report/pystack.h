@@ -15,8 +15,8 @@
  * PyGILState_GetThisThreadState(), the thread's own (a thread-specific key),
  * never from the GIL holder.
  *
- * A stack seen for the first time (report/stack.c deduplicates them) has its
- * code objects described at once, while the frames hold them: file, name,
+ * A stack seen for the first time (report/stackdepot.c deduplicates them)
+ * has its code objects described at once, while the frames hold them: file, name,
  * first line, a copy of the line table, once per code object.  Report time
  * reads only those descriptions, so a code object freed before the report
  * (a function made by exec(), a finished script's module code, a module
@@ -50,7 +50,7 @@ void dc_py_describe(const struct dc_pyraw *py, size_t n, uint32_t *ids);
  * at byte offset `offset` in the code described by `id`.  Returns 1, or 0
  * for an unknown id (then "<unknown>"). */
 int dc_py_resolve(uint32_t id, uint32_t offset, char *file, size_t filelen, int *line, char *func, size_t funclen);
-/* fork handlers (report/stack.c calls them with its own) */
+/* fork handlers (report/stack.c calls them after its own) */
 void dc_py_fork_prepare(void);
 void dc_py_fork_parent(void);
 void dc_py_fork_child(void);

@@ -1,24 +1,29 @@
-/* report: dedup, counters, summary, halt; the records are formatted by
- * text.c and jsonl.c and written by sinks.c.
+/* report: the orchestrator.  It opens the sinks (report/sinks.h), hands
+ * each finding to the store (report/store.h, which tells a repeat from a
+ * new finding), has the first occurrence formatted (report/text.h,
+ * report/jsonl.h) and written, applies print_limit, the suppressions and
+ * halt_on_error, and at exit writes the count updates, the summary and the
+ * documents merged from this process's own records (report/documents.h).
  *
- * A finding is identified by (kind, kernel, parameter, word, allocation stack,
- * launch stack); the first occurrence is formatted and written, repeats only
- * count.  All formatting goes into static fixed buffers under rep_lock (first
+ * All formatting goes into static fixed buffers under rep_lock (first
  * occurrences only: the repeat path is a hash lookup and an increment), and
  * every record leaves with one write().  Symbolization (libdw, demangling) is
  * the only part that allocates. */
 #include "report/report.h"
 #include "report/finding.h"
-#include "report/format.h"
-#include "report/forklock.h"
+#include "common/format.h"
+#include "common/forklock.h"
 #include "report/jsonl.h"
 #include "report/counts.h"
 #include "report/matrix.h"
+#include "report/documents.h"
 #include "report/merge.h"
 #include "report/ranges.h"
 #include "report/sinks.h"
 #include "report/suppress.h"
 #include "report/stack.h"
+#include "report/stackdepot.h"
+#include "report/store.h"
 #include "report/symbolize.h"
 #include "report/text.h"
 
@@ -31,59 +36,14 @@
 #include <time.h>
 #include <unistd.h>
 
-#define HASH_NONFATAL_OOM 1
-static int rep_oom;
-#define uthash_nonfatal_oom(obj) do { (void)(obj); rep_oom = 1; } while (0)
-#include <uthash.h>
-
-#define MAX_FINDINGS 100000
 #define TEXT_MAX (64 * 1024)
 #define JSON_MAX (64 * 1024)
 #define RECORD_MAX (64u << 20)          /* a record beyond this is cut (text) or left out (JSON) */
 #define FRAMES_SHOWN DC_FRAMES_MAX
 
-struct fkey {
-    uint32_t kind;
-    int32_t param;
-    uint64_t kernel;            /* FNV-1a of the kernel name (or its key) */
-    uint32_t word_offset;
-    uint32_t alloc_stack;
-    uint32_t launch_stack;
-    uint32_t action;            /* enum dc_action */
-};
-
-struct frec {
-    struct fkey key;
-    UT_hash_handle hh;
-    uint64_t id;
-    uint64_t count;
-    enum dc_severity severity;
-    int supp;                   /* index of the suppression that matched it, -1: none */
-    char *json_head;            /* the JSON line up to "count": */
-    char *json_tail;            /* after the count value, with the newline */
-    struct frec *next;          /* in id order, for the exit updates */
-};
-
-struct kset {
-    uint64_t kernel;
-    UT_hash_handle hh;
-};
-
 static pthread_mutex_t rep_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct frec *findings, *first_rec, *last_rec;
-static struct kset *kernels;
-static uint64_t nfindings, nkernels, ncalls, sev_count[3], dropped;
-static unsigned long errors_atomic;
-/* Launch counts (report/counts.h): the blocks, the fallback. */
-static struct dc_launch_counts *count_blocks;                  /* atomic list head */
-static struct dc_launch_counts count_fallback = { .shared = 1 };   /* when a block cannot be made */
-__thread struct dc_launch_counts *dc_my_counts __attribute__((tls_model("initial-exec")));
-static pthread_key_t counts_key;
-static pthread_once_t counts_once = PTHREAD_ONCE_INIT;
-static uint64_t bytes_migrated;                         /* atomic */
-static uint64_t printed;
+static uint64_t printed;                                /* text reports printed (print_limit) */
 static int limit_noted;
-static uint64_t suppressed;                             /* occurrences, under rep_lock */
 
 /* The process the records name (set at init, again in a fork child). */
 static struct dc_proc proc = { .rank = -1 };
@@ -99,6 +59,11 @@ static char json_buf[JSON_MAX];
 static struct dc_frame frames_a[FRAMES_SHOWN], frames_b[FRAMES_SHOWN];
 static struct dc_sframe sframes[FRAMES_SHOWN];
 
+const char *dc_halt_name(enum dc_halt h)
+{
+    return h == DC_HALT_ABORT ? "abort" : h == DC_HALT_TRAP ? "trap" : "?";
+}
+
 static void set_proc(void)
 {
     proc.pid = (int)getpid();
@@ -108,11 +73,14 @@ static void set_proc(void)
     proc.host = proc_host;
 }
 
-/* Lock order at fork: report, then the symbolizer and the stacks (the
+/* Lock order at fork: report, then the symbolizer, the stack depot and the
+ * capture (libunwind, then the Python frame reader), then the sinks (the
  * report symbolizes while it holds rep_lock). */
 static void fork_prepare(void)
 {
     pthread_mutex_lock(&rep_lock);
+    dc_symbolize_fork_prepare();
+    dc_stackdepot_fork_prepare();
     dc_stack_fork_prepare();
     dc_sinks_fork_prepare();
 }
@@ -121,6 +89,8 @@ static void fork_parent(void)
 {
     dc_sinks_fork_parent();
     dc_stack_fork_parent();
+    dc_stackdepot_fork_parent();
+    dc_symbolize_fork_parent();
     pthread_mutex_unlock(&rep_lock);
 }
 
@@ -130,6 +100,8 @@ static void fork_child(void)
 {
     dc_sinks_fork_child();
     dc_stack_fork_child();
+    dc_stackdepot_fork_child();
+    dc_symbolize_fork_child();
     /* The child is a process of its own: its report starts empty, and a
      * path with %p, and the tree file, are its own. */
     reset_findings_locked();
@@ -200,7 +172,7 @@ void dc_report_init(const struct dc_report_config *c)
         cfg.source_root = keep_path(c->source_root, &source_root);
         cfg.suppressions = keep_path(c->suppressions, &supps);
         cfg.tree_dir = keep_path(c->tree_dir, &tree_dir);
-        dc_sinks_set_verbosity(cfg.verbosity);
+        dc_log_set_verbosity(cfg.verbosity);
         dc_stack_set_debuginfod(cfg.debuginfod);
         if (dc_supp_load(cfg.suppressions, supp_err, sizeof supp_err) != 0)
             dc_supp_reset();
@@ -217,52 +189,6 @@ void dc_report_init(const struct dc_report_config *c)
     }
 }
 
-/* ---- findings ---------------------------------------------------------------------- */
-
-static uint64_t fnv1a(const void *p, size_t n, uint64_t h)
-{
-    const unsigned char *c = p;
-    for (size_t i = 0; i < n; i++) {
-        h ^= c[i];
-        h *= 0x100000001b3ull;
-    }
-    return h;
-}
-
-/* The kernel a finding names, or (a library call's: f->argument set) the
- * entry point, in its own hash space. */
-static uint64_t kernel_hash(const struct dc_finding *f)
-{
-    const struct dc_finding_launch *l = f->launch;
-    uint64_t h = 0xcbf29ce484222325ull;
-    if (f->argument && !l->kernel)
-        return fnv1a(l->api ? l->api : "", l->api ? strlen(l->api) : 0, h ^ 2);
-    if (l->kernel)
-        return fnv1a(l->kernel, strlen(l->kernel), h);
-    uintptr_t k = (uintptr_t)l->kernel_key;
-    return fnv1a(&k, sizeof k, h ^ 1);
-}
-
-/* Counts k once in *count (nkernels, or ncalls for a library call's). */
-static void note_kernel_locked(uint64_t k, uint64_t *count)
-{
-    struct kset *s;
-    HASH_FIND(hh, kernels, &k, sizeof k, s);
-    if (s)
-        return;
-    s = calloc(1, sizeof *s);
-    if (!s)
-        return;
-    s->kernel = k;
-    rep_oom = 0;
-    HASH_ADD(hh, kernels, kernel, sizeof s->kernel, s);
-    if (rep_oom) {
-        free(s);
-        return;
-    }
-    (*count)++;
-}
-
 /* halt_on_error: the report, the summary and the JSON file complete and on
  * disk (dc_report_finish closes the sinks after fsync), then stop. */
 static void halt(void)
@@ -276,9 +202,7 @@ static void halt(void)
     abort();
 }
 
-static int record_finding(const struct dc_finding *f, const struct fkey *key);
-static void finding_key(const struct dc_finding *f, struct fkey *key);
-static int count_repeat_locked(const struct fkey *key);
+static int record_finding(const struct dc_finding *f, const struct dc_store_key *key);
 
 /* halt_on_error stops at the first occurrence of an error finding, whether
  * it was printed, only counted (print_limit) or dropped.
@@ -292,10 +216,10 @@ void dc_report_finding(const struct dc_finding *f)
 {
     if (!f || !f->launch)
         return;
-    struct fkey key;
-    finding_key(f, &key);
+    struct dc_store_key key;
+    dc_store_key(f, &key);
     pthread_mutex_lock(&rep_lock);
-    int repeat = count_repeat_locked(&key);
+    int repeat = dc_store_repeat(&key);
     pthread_mutex_unlock(&rep_lock);
     if (repeat)
         return;
@@ -376,70 +300,20 @@ static size_t match_frames(size_t n)
     return n;
 }
 
-/* The dedup key: (kind, kernel, parameter, word, allocation stack, launch
- * stack, action); unchecked_kernel by kernel alone. */
-static void finding_key(const struct dc_finding *f, struct fkey *key)
-{
-    memset(key, 0, sizeof *key);
-    key->kind = f->kind;
-    key->param = f->has_operand ? f->param : -1;
-    key->kernel = kernel_hash(f);
-    key->word_offset = f->has_operand ? f->word_offset : 0;
-    key->alloc_stack = f->has_operand && f->alloc_known ? f->alloc.alloc_stack : 0;
-    key->launch_stack = f->launch_stack_in_key ? f->launch_stack : 0;
-    key->action = f->action;
-}
-
-/* 1 when `key` is a finding already recorded: one more occurrence counted
- * (and its suppression's).  rep_lock held. */
-static int count_repeat_locked(const struct fkey *key)
-{
-    struct frec *r;
-    HASH_FIND(hh, findings, key, sizeof *key, r);
-    if (!r)
-        return 0;
-    r->count++;
-    if (r->supp >= 0) {
-        dc_supp_add(r->supp, 1);
-        suppressed++;
-    }
-    return 1;
-}
-
 /* 0: a repeat of a finding already recorded (counted only), or a
  * suppressed one. */
-static int record_finding(const struct dc_finding *f, const struct fkey *keyp)
+static int record_finding(const struct dc_finding *f, const struct dc_store_key *key)
 {
     const struct dc_finding_launch *l = f->launch;
-    struct fkey key = *keyp;
 
     pthread_mutex_lock(&rep_lock);
     init_locked();
-    struct frec *r;
-    if (count_repeat_locked(&key)) {
+    if (dc_store_repeat(key)) {
         pthread_mutex_unlock(&rep_lock);
         return 0;
     }
-    if (nfindings >= MAX_FINDINGS) {
-        dropped++;
-        pthread_mutex_unlock(&rep_lock);
-        return 1;
-    }
-    r = calloc(1, sizeof *r);
-    if (!r) {
-        dropped++;
-        pthread_mutex_unlock(&rep_lock);
-        return 1;
-    }
-    r->key = key;
-    r->count = 1;
-    r->severity = f->severity;
-    r->supp = -1;
-    rep_oom = 0;
-    HASH_ADD(hh, findings, key, sizeof r->key, r);
-    if (rep_oom) {
-        free(r);
-        dropped++;
+    struct dc_stored *r = dc_store_add(key, f->severity);
+    if (!r) {                           /* not recorded (counted) */
         pthread_mutex_unlock(&rep_lock);
         return 1;
     }
@@ -457,26 +331,16 @@ static int record_finding(const struct dc_finding *f, const struct fkey *keyp)
     if (need_frames || print || want_json())
         nl = dc_stack_symbolize_ex(f->launch_stack, frames_a, FRAMES_SHOWN, l->kernel);
     if (dc_supp_count()) {
-        r->supp = dc_supp_match(dc_finding_kind_name(f->kind), l->kernel, l->kernel ? kname : NULL, sframes,
-                                match_frames(nl), 1);
-        if (r->supp >= 0) {
-            suppressed++;
+        int supp = dc_supp_match(dc_finding_kind_name(f->kind), l->kernel, l->kernel ? kname : NULL, sframes,
+                                 match_frames(nl), 1);
+        if (supp >= 0) {
+            dc_store_suppress(r, supp);
             pthread_mutex_unlock(&rep_lock);
             return 0;
         }
     }
 
-    r->id = ++nfindings;
-    if (last_rec)
-        last_rec->next = r;
-    else
-        first_rec = r;
-    last_rec = r;
-    sev_count[f->severity]++;
-    if (f->severity == DC_SEV_ERROR)
-        __atomic_fetch_add(&errors_atomic, 1, __ATOMIC_RELAXED);
-    if (f->kind != DC_F_FRAMEWORK_DEVICE_ERROR)     /* no kernel ran */
-        note_kernel_locked(key.kernel, f->argument ? &ncalls : &nkernels);
+    uint64_t id = dc_store_number(r, f);
 
     if (!print && !want_json()) {
         if (!limit_noted) {
@@ -489,7 +353,7 @@ static int record_finding(const struct dc_finding *f, const struct fkey *keyp)
 
     size_t na = f->has_operand && f->alloc_known
                     ? dc_stack_symbolize(f->alloc.alloc_stack, frames_b, FRAMES_SHOWN) : 0;
-    struct fmt_ctx c = { f, kname, nl, na, r->id, 0 };
+    struct fmt_ctx c = { f, kname, nl, na, id, 0 };
     if (print) {
         struct dc_buf b;
         char *heap;
@@ -517,11 +381,9 @@ static int record_finding(const struct dc_finding *f, const struct fkey *keyp)
         if (!b.truncated) {
             if (dc_sinks_have_json())
                 dc_sink_json(b.p, b.pos);
-            /* "1" follows count_at: keep what surrounds it for the exit update */
-            r->json_head = strndup(b.p, c.count_at);
-            r->json_tail = strdup(b.p + c.count_at + 1);
+            dc_store_keep_json(r, b.p, c.count_at);
         } else {
-            dc_log("JSON record of finding %llu is over %u MiB; left out", (unsigned long long)r->id,
+            dc_log("JSON record of finding %llu is over %u MiB; left out", (unsigned long long)id,
                    RECORD_MAX >> 20);
         }
         free(heap);
@@ -530,95 +392,17 @@ static int record_finding(const struct dc_finding *f, const struct fkey *keyp)
     return 1;
 }
 
-void dc_report_count_migrated(uint64_t bytes)
-{
-    __atomic_fetch_add(&bytes_migrated, bytes, __ATOMIC_RELAXED);
-}
-
-static void counts_gone(void *p)
-{
-    struct dc_launch_counts *c = p;
-    if (dc_my_counts == c)
-        dc_my_counts = NULL;
-    __atomic_store_n(&c->in_use, 0, __ATOMIC_RELEASE);
-}
-static void counts_key_make(void) { (void)pthread_key_create(&counts_key, counts_gone); }
-
-struct dc_launch_counts *dc_counts_claim(void)
-{
-    pthread_once(&counts_once, counts_key_make);
-    struct dc_launch_counts *c;
-    for (c = __atomic_load_n(&count_blocks, __ATOMIC_ACQUIRE); c; c = c->next) {
-        int zero = 0;
-        if (!__atomic_load_n(&c->in_use, __ATOMIC_RELAXED) &&
-            __atomic_compare_exchange_n(&c->in_use, &zero, 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
-            break;
-    }
-    if (!c) {
-        c = calloc(1, sizeof *c);
-        if (!c)
-            return &count_fallback;
-        c->in_use = 1;
-        struct dc_launch_counts *head = __atomic_load_n(&count_blocks, __ATOMIC_RELAXED);
-        do
-            c->next = head;
-        while (!__atomic_compare_exchange_n(&count_blocks, &head, c, 1, __ATOMIC_RELEASE, __ATOMIC_RELAXED));
-    }
-    (void)pthread_setspecific(counts_key, c);
-    return dc_my_counts = c;
-}
-
-void dc_report_count_launch(int checked, enum dc_path path) { dc_counts_launch(dc_counts(), checked, path); }
-
-/* The sum over every block (field at `off`). */
-static uint64_t count_sum(size_t off)
-{
-    uint64_t n = __atomic_load_n((uint64_t *)((char *)&count_fallback + off), __ATOMIC_RELAXED);
-    for (struct dc_launch_counts *c = __atomic_load_n(&count_blocks, __ATOMIC_ACQUIRE); c; c = c->next)
-        n += __atomic_load_n((uint64_t *)((char *)c + off), __ATOMIC_RELAXED);
-    return n;
-}
-
-static void count_zero(struct dc_launch_counts *c)
-{
-    __atomic_store_n(&c->checked, 0, __ATOMIC_RELAXED);
-    __atomic_store_n(&c->unchecked, 0, __ATOMIC_RELAXED);
-    for (int p = 0; p < DC_PATH_COUNT; p++)
-        __atomic_store_n(&c->by_path[p], 0, __ATOMIC_RELAXED);
-    for (int d = 0; d < DC_MATRIX_DEVICES; d++)
-        for (int m = 0; m < 2; m++)
-            __atomic_store_n(&c->clean[d][m], 0, __ATOMIC_RELAXED);
-}
-
-uint64_t dc_report_clean_operands(int device, int managed)
-{
-    if ((unsigned)device >= DC_MATRIX_DEVICES)
-        return 0;
-    return count_sum(offsetof(struct dc_launch_counts, clean) + ((size_t)device * 2 + (managed != 0)) * sizeof(uint64_t));
-}
-
 unsigned long dc_report_error_count(void)
 {
-    return __atomic_load_n(&errors_atomic, __ATOMIC_RELAXED);
+    return dc_store_errors();
 }
 
 /* rep_lock held. */
 static void stats_locked(struct dc_report_stats *s)
 {
-    s->findings = nfindings;
-    s->errors = sev_count[DC_SEV_ERROR];
-    s->warnings = sev_count[DC_SEV_WARNING];
-    s->infos = sev_count[DC_SEV_INFO];
-    s->kernels = nkernels;
-    s->calls = ncalls;
+    dc_store_stats(s);
+    dc_counts_stats(s);
     s->printed = printed;
-    s->dropped = dropped;
-    s->launches_checked = count_sum(offsetof(struct dc_launch_counts, checked));
-    s->launches_unchecked = count_sum(offsetof(struct dc_launch_counts, unchecked));
-    s->bytes_migrated = __atomic_load_n(&bytes_migrated, __ATOMIC_RELAXED);
-    s->launches_interpose = count_sum(offsetof(struct dc_launch_counts, by_path[DC_PATH_INTERPOSE]));
-    s->launches_cupti = count_sum(offsetof(struct dc_launch_counts, by_path[DC_PATH_CUPTI]));
-    s->suppressed = suppressed;
     s->write_errors = dc_sinks_write_errors();
     s->quiet = dc_report_quiet_operands();
 }
@@ -643,11 +427,13 @@ static void write_documents_locked(const char *summary_line, size_t summary_len)
         return;
     }
     long line = 0;
-    for (struct frec *r = first_rec; r; r = r->next) {
-        if (!r->json_head || !r->json_tail)
+    for (const struct dc_stored *r = dc_store_next(NULL); r; r = dc_store_next(r)) {
+        const char *head, *tail;
+        uint64_t count = dc_store_line(r, &head, &tail);
+        if (!head || !tail)
             continue;
         struct dc_sbuf b = { 0 };
-        dc_sput(&b, "%s%llu%s", r->json_head, (unsigned long long)r->count, r->json_tail);
+        dc_sput(&b, "%s%llu%s", head, (unsigned long long)count, tail);
         if (b.p)
             dc_model_add(m, b.p, b.len, "", ++line, NULL, 0);
         dc_sfree(&b);
@@ -668,16 +454,18 @@ static void finish_locked(int fault)
     finished = 1;
     struct dc_report_stats st;
     if (want_json()) {
-        for (struct frec *r = first_rec; r; r = r->next) {
-            if (r->count <= 1 || !r->json_head || !r->json_tail || !dc_sinks_have_json())
+        for (const struct dc_stored *r = dc_store_next(NULL); r; r = dc_store_next(r)) {
+            const char *head, *tail;
+            uint64_t count = dc_store_line(r, &head, &tail);
+            if (count <= 1 || !head || !tail || !dc_sinks_have_json())
                 continue;
             struct dc_buf b = { json_buf, sizeof json_buf, 0, 0 };
-            dc_bput(&b, "%s%llu%s", r->json_head, (unsigned long long)r->count, r->json_tail);
+            dc_bput(&b, "%s%llu%s", head, (unsigned long long)count, tail);
             if (!b.truncated) {
                 dc_sink_json(b.p, b.pos);
             } else if (!fault) {        /* over 64 KiB: not dropped */
                 struct dc_sbuf h = { 0 };
-                dc_sput(&h, "%s%llu%s", r->json_head, (unsigned long long)r->count, r->json_tail);
+                dc_sput(&h, "%s%llu%s", head, (unsigned long long)count, tail);
                 if (h.p)
                     dc_sink_json(h.p, h.len);
                 dc_sfree(&h);
@@ -703,7 +491,7 @@ static void finish_locked(int fault)
             dc_log("%s", cfg.driver_note);
         char text[1024];
         struct dc_buf tb = { text, sizeof text, 0, 0 };
-        dc_text_summary(&tb, &st, cfg.migrate, 1);
+        dc_summary_text(&tb, &st, cfg.migrate, 1);
         dc_log("SUMMARY: %s", text);
     }
     dc_sinks_close();
@@ -743,27 +531,10 @@ void dc_report_finish_signal(int fault)
 
 static void reset_findings_locked(void)
 {
-    struct frec *r, *tmp;
-    HASH_ITER(hh, findings, r, tmp) {
-        HASH_DEL(findings, r);
-        free(r->json_head);
-        free(r->json_tail);
-        free(r);
-    }
-    struct kset *k, *ktmp;
-    HASH_ITER(hh, kernels, k, ktmp) {
-        HASH_DEL(kernels, k);
-        free(k);
-    }
-    first_rec = last_rec = NULL;
-    nfindings = nkernels = ncalls = dropped = printed = suppressed = 0;
-    memset(sev_count, 0, sizeof sev_count);
+    dc_store_reset();
+    dc_counts_reset();
+    printed = 0;
     limit_noted = 0;
-    __atomic_store_n(&errors_atomic, 0, __ATOMIC_RELAXED);
-    __atomic_store_n(&bytes_migrated, 0, __ATOMIC_RELAXED);
-    count_zero(&count_fallback);
-    for (struct dc_launch_counts *c = __atomic_load_n(&count_blocks, __ATOMIC_ACQUIRE); c; c = c->next)
-        count_zero(c);
 }
 
 void dc_report_reset(void)

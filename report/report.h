@@ -1,20 +1,26 @@
-/* report: findings (report/finding.h) -> deduplicated, symbolized reports on
- * stderr/log_path, JSON Lines (json_path), and the exit summary.
- * Thread-safe; formats into fixed buffers and writes each record with one
- * write().  A child after fork starts with an empty report, and sinks whose
- * path holds %p are reopened under the child's pid.  The bottom layer of
- * devcheck: it includes and calls nothing of core/, preload/ or cupti/. */
+/* report: what the rest of devcheck asks of the report (report/report.c,
+ * the orchestrator): its configuration and the sinks it opens, the exit
+ * (count updates, summary, documents), the error count for the exit status.
+ * Findings enter through report/finding.h and leave as deduplicated
+ * (report/store.h), symbolized reports on stderr/log_path, JSON Lines
+ * (json_path), and the exit summary.  Thread-safe; formats into fixed
+ * buffers and writes each record with one write().  A child after fork
+ * starts with an empty report, and sinks whose path holds %p are reopened
+ * under the child's pid.  The bottom layer of devcheck: report/ includes and
+ * calls nothing of the tool but common/. */
 #ifndef DEVCHECK_REPORT_H
 #define DEVCHECK_REPORT_H
 #include <stddef.h>
 #include <stdint.h>
+#include "report/log.h"               /* dc_log, dc_logv: every folder logs */
+#include "report/summary.h"           /* struct dc_report_stats */
 
 /* How halt_on_error stops the program (the option `halt`). */
 enum dc_halt { DC_HALT_ABORT = 0, DC_HALT_TRAP };
 const char *dc_halt_name(enum dc_halt h);           /* "abort", "trap" */
 
 /* What the report is told at dc_report_init (the core fills it from the
- * options: core/core.c). */
+ * options: core/lifecycle.c). */
 struct dc_report_config {
     const char *log_path;       /* reports to this file (%p: the pid); NULL or "": stderr */
     const char *json_path;      /* JSON Lines to this file (%p: the pid); NULL or "": none */
@@ -71,25 +77,7 @@ void dc_report_finish(void);
 void dc_report_finish_signal(int fault);
 /* Error-severity findings so far (unique findings, for error_exitcode). */
 unsigned long dc_report_error_count(void);
-/* One line `devcheck: <msg>` on the log sink (stderr by default). printf-style,
- * fixed buffer, no allocation. */
-void dc_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* dc_log only when the configured verbosity >= level. */
-void dc_logv(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-/* Counters behind the summary line (tests, the wrapper). */
-struct dc_report_stats {
-    uint64_t findings, errors, warnings, infos, kernels;
-    uint64_t calls;             /* distinct library calls (core/libcall.h) with findings */
-    uint64_t launches_checked, launches_unchecked;
-    uint64_t launches_interpose, launches_cupti;    /* by detection path (checked + unchecked) */
-    uint64_t printed;           /* text reports printed (print_limit) */
-    uint64_t dropped;           /* unique findings beyond the table's capacity */
-    uint64_t bytes_migrated;    /* mode=migrate: bytes copied both ways */
-    uint64_t suppressed;        /* occurrences of findings matched by a suppression */
-    uint64_t write_errors;      /* records an output file could not take */
-    uint64_t quiet;             /* operands counted but not reported: what a library's or framework's kernel word proves */
-};
+/* The counters behind the summary line (tests, the wrapper). */
 void dc_report_stats(struct dc_report_stats *s);
 
 /* Tests: forget all findings and counters, close the sinks; the next report

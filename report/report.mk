@@ -5,11 +5,11 @@
 #               -fvisibility=hidden (nothing in it is exported from the
 #               shared object it is linked into).
 DCREPORT_LIB  := $(BUILD)/obj/libdcreport.a
-DCREPORT_SRCS := report/report.c report/finding.c report/format.c report/sinks.c report/text.c report/jsonl.c \
-                 report/json.c report/merge.c report/sarif.c report/junit.c report/html.c report/suppress.c \
-                 report/matrix.c \
+DCREPORT_SRCS := report/report.c report/store.c report/finding.c report/sinks.c report/text.c report/jsonl.c \
+                 report/merge.c report/sarif.c report/junit.c report/html.c report/documents.c report/suppress.c \
+                 report/matrix.c report/counts.c report/summary.c report/hint.c report/log.c \
                  report/demangle.c report/pystack.c report/frames.c report/ranges.c \
-                 report/stack.c
+                 report/stack.c report/stackdepot.c report/symbolize.c
 DCREPORT_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(DCREPORT_SRCS))
 
 ALL += $(DCREPORT_LIB)

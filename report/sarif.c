@@ -6,7 +6,7 @@
  * partialFingerprints from the fingerprint).  Within GitHub's published
  * limits: at most 5,000 results (errors first), one location and at most
  * two related locations per result, fewer than 20 tags per rule. */
-#include "report/merge.h"
+#include "report/sarif.h"
 
 #include <stdio.h>
 #include <stdlib.h>

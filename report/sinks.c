@@ -1,8 +1,7 @@
 /* sinks: where the report's records go (see sinks.h for the guarantees). */
 #include "report/sinks.h"
-#include "report/report.h"
-#include "report/forklock.h"
-#include "report/format.h"
+#include "common/forklock.h"
+#include "common/format.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -39,7 +38,6 @@ static struct sink sinks[S_COUNT] = {
  * taken in a signal handler (dc_sinks_signal_mode). */
 static pthread_mutex_t sink_lock = PTHREAD_MUTEX_INITIALIZER;
 static int in_signal;
-static int verbosity;                   /* dc_logv's threshold */
 static int root = -1;                   /* this process is its tree's root (-1: not asked yet) */
 static char claim_dir[4096];            /* tree_dir: a shared file's first opener truncates it */
 static int shared_truncated;            /* the root truncated its shared files (once) */
@@ -458,43 +456,6 @@ static void sink_write(struct sink *s, const char *p, size_t n)
         done += (size_t)w;
     }
     unlock();
-}
-
-/* ---- the log ---------------------------------------------------------------------- */
-
-static void vlog_line(const char *fmt, va_list ap)
-{
-    char line[2048];
-    int n = snprintf(line, sizeof line, "devcheck: ");
-    int m = vsnprintf(line + n, sizeof line - (size_t)n - 1, fmt, ap);
-    size_t len = (size_t)n + (m < 0 ? 0 : (size_t)m);
-    if (len > sizeof line - 2)
-        len = sizeof line - 2;
-    line[len++] = '\n';
-    sink_write(&sinks[S_LOG], line, len);
-}
-
-void dc_log(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vlog_line(fmt, ap);
-    va_end(ap);
-}
-
-void dc_logv(int level, const char *fmt, ...)
-{
-    if (__atomic_load_n(&verbosity, __ATOMIC_RELAXED) < level)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vlog_line(fmt, ap);
-    va_end(ap);
-}
-
-void dc_sinks_set_verbosity(int level)
-{
-    __atomic_store_n(&verbosity, level, __ATOMIC_RELAXED);
 }
 
 /* ---- open, reopen, close ------------------------------------------------------------ */

@@ -2,7 +2,7 @@
  * log_path) for text reports and dc_log lines, JSON Lines (json_path), the
  * wrapper's per-process file (tree_dir), and the whole documents written at
  * exit (SARIF, JUnit, HTML).  The report (report.c) opens, reopens and closes
- * the sinks under its lock; dc_log writes from any thread.
+ * the sinks under its lock; dc_log (report/log.h) writes from any thread.
  *
  * Guarantees (report/FORMAT.md, "Output files"):
  *  - devcheck writes only to an fd it opened and still owns: each file is
@@ -43,8 +43,6 @@ void dc_sinks_reopen_child(const char *log_path, const char *json_path, const ch
 /* fsync and close all (on disk before the program may die: halt_on_error);
  * the log goes back to stderr. */
 void dc_sinks_close(void);
-/* dc_logv's threshold (the option verbosity). */
-void dc_sinks_set_verbosity(int level);
 int  dc_sinks_have_json(void);                  /* a JSON or tree sink is open */
 void dc_sink_text(const char *s, size_t n);     /* to the log */
 void dc_sink_json(const char *s, size_t n);     /* to JSON Lines and the tree file, if open */

@@ -1,7 +1,7 @@
 /* suppress: suppression files, matching and generated entries (see
  * suppress.h). */
 #include "report/suppress.h"
-#include "report/format.h"
+#include "common/format.h"
 
 #include <errno.h>
 #include <fnmatch.h>

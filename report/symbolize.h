@@ -1,10 +1,19 @@
-/* symbolize: report-time names for a captured stack (internal to report/,
- * and core/filter.c's demangling).  Not for the hot path: takes a lock, may
- * read ELF/DWARF files and allocate. */
+/* symbolize: report-time names for a stack of the depot (report/stackdepot.h;
+ * compiler-rt's symbolizer): function, module+offset, file:line, the
+ * functions inlined at each address, Python frames.  Not for the hot path:
+ * takes a lock, may read ELF/DWARF files and allocate.  Without libdw
+ * (loaded on first use) names come from the dynamic symbols only.  Used inside report/
+ * and by core/kernel/select.c (demangling, report/demangle.h, included here
+ * because every name the symbolizer gives is demangled by it). */
 #ifndef DEVCHECK_SYMBOLIZE_H
 #define DEVCHECK_SYMBOLIZE_H
 #include <stddef.h>
 #include <stdint.h>
+#include "report/demangle.h"
+#include "report/stack.h"               /* DC_STACK_MAX */
+
+/* Frames a symbolized stack may hold: native and Python (DC_PYSTACK_MAX). */
+#define DC_FRAMES_MAX (DC_STACK_MAX + 32)
 
 struct dc_frame {
     uintptr_t ip;               /* return address as captured */
@@ -31,13 +40,15 @@ size_t dc_stack_symbolize(uint32_t id, struct dc_frame *out, size_t max);
  * Each address expands into the functions inlined at it (addr2line -i), so
  * an inlined cuda_runtime.h template does not hide the program's line. */
 size_t dc_stack_symbolize_ex(uint32_t id, struct dc_frame *out, size_t max, const char *drop_symbol);
-/* Demangles an Itanium C++ name (demangle.c: libiberty's demangler, linked in,
- * so every process gets readable names).  Writes the demangled name, or `name`
- * unchanged, to out (cut to len); 0 if demangled, -1 otherwise.  No
- * allocation; thread-safe. */
-int dc_demangle(const char *name, char *out, size_t len);
-/* fork handlers (report.c registers them with the others). */
-void dc_stack_fork_prepare(void);
-void dc_stack_fork_parent(void);
-void dc_stack_fork_child(void);
+/* 1: symbolization may ask the debuginfod servers of DEBUGINFOD_URLS for
+ * debug info (libdw's standard lookup); 0 (the default): local files only.
+ * Takes effect before the first symbolization. */
+void dc_stack_set_debuginfod(int on);
+/* Native frames of the Python interpreter kept in stacks that have Python
+ * frames (1), or cut there (0, the default). */
+void dc_stack_set_interpreter_frames(int keep);
+/* fork handlers (report/report.c orders them with the others). */
+void dc_symbolize_fork_prepare(void);
+void dc_symbolize_fork_parent(void);
+void dc_symbolize_fork_child(void);
 #endif

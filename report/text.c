@@ -1,9 +1,7 @@
 /* text: one finding as the human-readable report block (see text.h). */
 #include "report/text.h"
-#include "report/report.h"
 #include "report/frames.h"
-#include "report/pystack.h"
-#include "report/stack.h"
+#include "report/hint.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -206,128 +204,12 @@ static void text_action(struct dc_buf *b, const struct dc_finding *f)
     }
 }
 
-/* device_mismatch in the client's words: where the data lives, how that
- * client moves it or launches where it is. */
-static int client_hint(struct dc_buf *b, const struct dc_finding *f, enum dc_client client)
-{
-    int d = f->launch->device, o = f->alloc_known ? f->alloc.owner : -1;
-    if (o < 0)
-        return 0;
-    switch (client) {
-    case DC_CLIENT_TORCH:
-        dc_bput(b, "the tensor lives on cuda:%d: move it to the launch device (tensor.to(\"cuda:%d\")), or launch "
-                   "the kernel where its data is (with torch.cuda.device(\"cuda:%d\"):)", o, d, o);
-        return 1;
-    case DC_CLIENT_NUMBA:
-        dc_bput(b, "the array lives on cuda:%d: make it on the launch device (with cuda.gpus[%d]: "
-                   "cuda.to_device(...)), or launch the kernel under cuda.gpus[%d]", o, d, o);
-        return 1;
-    case DC_CLIENT_CUDA_CORE:
-        dc_bput(b, "the buffer lives on cuda:%d: copy it into a buffer of Device(%d) (Buffer.copy_to(dst, "
-                   "stream=...)), or launch on a stream of Device(%d)", o, d, o);
-        return 1;
-    default:
-        return 0;
-    }
-}
-
-/* Is the finding's only evidence the launch's shape (core/kernels.h)? */
-static int shape_only(const struct dc_finding *f)
-{
-    return f->evidence && !strcmp(f->evidence, "launch_shape");
-}
-
-/* The fix hint, one sentence (also the JSON "hint"), in the words of the
- * client that launched (report/frames.h). */
-void dc_text_hint(struct dc_buf *b, const struct dc_finding *f, enum dc_client client)
-{
-    const struct dc_finding_launch *l = f->launch;
-    int d = l->device;
-    if (f->weak && shape_only(f)) {
-        dc_bput(b, "if param %d is a pointer, hand the kernel memory cuda:%d may access (cudaMemcpy, "
-                   "tensor.to(\"cuda:%d\")); devcheck has no type for it: compile with -G or through NVRTC "
-                   "under devcheck to say what it is", f->param, d, d);
-        return;
-    }
-    if (f->weak) {
-        dc_bput(b, "check the library call that launched it: its device pointers must be memory cuda:%d may access "
-                   "(cudaMemcpyPeer, or enable peer access); its scalars may be host pointers it never reads", d);
-        return;
-    }
-    if (f->argument && f->kind == DC_F_DEVICE_MISMATCH && f->alloc_known && f->alloc.owner >= 0) {
-        if (client == DC_CLIENT_TORCH)
-            dc_bput(b, "%s runs on cuda:%d but %s lives on cuda:%d: move it (tensor.to(\"cuda:%d\")) before the "
-                       "call, or make the call on cuda:%d (with torch.cuda.device(%d):)",
-                    l->api, d, f->argument, f->alloc.owner, d, f->alloc.owner, f->alloc.owner);
-        else
-            dc_bput(b, "%s runs on cuda:%d (its handle, stream or communicator) but %s lives on cuda:%d: copy it "
-                       "to cuda:%d first (cudaMemcpyPeerAsync), or make the call with a handle/stream of cuda:%d",
-                    l->api, d, f->argument, f->alloc.owner, d, f->alloc.owner);
-        return;
-    }
-    if (f->argument && f->kind == DC_F_HOST_MEMORY && !f->alloc_known) {
-        dc_bput(b, "%s takes %s in device memory: copy it to cuda:%d first (cudaMemcpy, tensor.to(\"cuda:%d\")); "
-                   "only scalars in host pointer mode may be host pointers",
-                l->api, f->argument, d, d);
-        return;
-    }
-    if ((f->kind == DC_F_DEVICE_MISMATCH || f->kind == DC_F_ASYNC_ERROR) && f->action == DC_ACT_REPORTED &&
-        client_hint(b, f, client))
-        return;
-    if (f->action != DC_ACT_REPORTED && f->kind == DC_F_HOST_MEMORY) {
-        dc_bput(b, "move the operand to cuda:%d before the launch (cudaMemcpy, tensor.to(\"cuda:%d\")), or allocate it with cudaMallocHost / cudaMallocManaged", d, d);
-        return;
-    }
-    switch (f->kind) {
-    case DC_F_DEVICE_MISMATCH:
-        if (client == DC_CLIENT_PYTHON)
-            dc_bput(b, "move the operand to cuda:%d before the launch (cuMemcpyPeer / cudaMemcpyPeer of "
-                       "cuda.bindings), or ", d);
-        else
-            dc_bput(b, "move the operand to cuda:%d before the launch (cudaMemcpyPeer), or ", d);
-        if (f->alloc.kind == DC_MEM_VMM)
-            dc_bput(b, "grant cuda:%d access with cuMemSetAccess", d);
-        else if (f->alloc.kind == DC_MEM_POOL)
-            dc_bput(b, "grant cuda:%d access to the pool with cudaMemPoolSetAccess", d);
-        else
-            dc_bput(b, "enable peer access (cudaDeviceEnablePeerAccess)");
-        break;
-    case DC_F_PEER_ACCESS:
-        dc_bput(b, "legal, but every access crosses NVLink/PCIe; copy the data to cuda:%d once if the kernel reads it repeatedly (peer=ignore silences this)", d);
-        break;
-    case DC_F_HOST_MEMORY:
-        if (f->alloc_known)
-            dc_bput(b, "legal but slow: the kernel reads host memory over PCIe; copy it to cuda:%d first (cudaMemcpyAsync, tensor.to(\"cuda:%d\")) (host_memory=auto, the default, counts it without a report)", d, d);
-        else
-            dc_bput(b, "copy the data to cuda:%d (cudaMemcpy, tensor.to(\"cuda:%d\")) or allocate it with cudaMallocHost / cudaMallocManaged", d, d);
-        break;
-    case DC_F_STREAM_MISMATCH:
-        dc_bput(b, "call cudaSetDevice(%d) before launching into a stream of cuda:%d, or launch into a stream created on cuda:%d",
-             d, d, l->current_device);
-        break;
-    case DC_F_ASYNC_ERROR:
-        if (f->argument) {
-            dc_bput(b, "%s failed on the device (found by sync=1); an argument cuda:%d may not access is the usual "
-                       "cause: move it to cuda:%d before the call", l->api, d, d);
-            break;
-        }
-        dc_bput(b, "this launch failed on the device (found by sync=1); an operand cuda:%d may not access is the usual cause: move it to cuda:%d before the launch", d, d);
-        break;
-    case DC_F_UNCHECKED_KERNEL:
-        dc_bput(b, "no parameter layout: %s; its launches are counted as unchecked",
-                f->reason ? f->reason : "the driver gave none");
-        break;
-    default:
-        break;
-    }
-}
-
 static void text_hint(struct dc_buf *b, const struct dc_finding *f, enum dc_client client)
 {
     size_t at = b->pos;
     dc_bput(b, "    hint: ");
     size_t start = b->pos;
-    dc_text_hint(b, f, client);
+    dc_hint(b, f, client);
     if (b->pos == start)
         b->pos = at, b->p[at] = 0;      /* no hint for this kind */
     else
@@ -342,14 +224,6 @@ static void text_nvtx(struct dc_buf *b, const struct dc_finding *f)
     for (unsigned i = 0; i < f->nnvtx; i++)
         dc_bput(b, "%s%s", i ? " > " : " ", f->nvtx[i]);
     dc_bput(b, "\n");
-}
-
-const struct dc_pyloc *dc_framework_user_frame(const struct dc_finding *f)
-{
-    for (unsigned i = 0; i < f->npylocs; i++)
-        if (dc_py_user_file(f->pylocs[i].file))
-            return &f->pylocs[i];
-    return f->npylocs ? &f->pylocs[0] : NULL;
 }
 
 /* "<indent>at FILE:LINE in FUNC: SOURCE" */
@@ -464,7 +338,7 @@ void dc_text_finding(struct dc_buf *b, const struct dc_finding *f, const char *k
         text_operand(b, f);
         text_numba_arg(b, f, kname, launch_frames, nl);
     }
-    if (f->weak && shape_only(f))
+    if (f->weak && dc_finding_shape_only(f))
         dc_bput(b, "    evidence: weak: launch shape only: the kernel has no type for this parameter (no mangled "
                    "name, no debug information, no source seen); it is an 8-byte parameter holding this address, "
                    "and an 8-byte integer with the same value would look the same\n");
@@ -477,30 +351,4 @@ void dc_text_finding(struct dc_buf *b, const struct dc_finding *f, const char *k
     if (f->has_operand && f->alloc_known)
         text_stacks(b, segment ? "segment allocated at" : "allocated at", alloc_frames, na);
     text_hint(b, f, dc_frames_client(launch_frames, nl));
-}
-
-void dc_text_summary(struct dc_buf *b, const struct dc_report_stats *s, int migrate, unsigned processes)
-{
-    unsigned long long n = s->findings, e = s->errors, w = s->warnings, k = s->kernels, c = s->calls;
-    unsigned long long lc = s->launches_checked, lu = s->launches_unchecked;
-    dc_bput(b, "%llu finding%s (%llu error%s, %llu warning%s) in ", n, n == 1 ? "" : "s", e, e == 1 ? "" : "s", w,
-            w == 1 ? "" : "s");
-    if (k || !c)
-        dc_bput(b, "%llu kernel%s%s", k, k == 1 ? "" : "s", c ? " and " : "");
-    if (c)
-        dc_bput(b, "%llu library call%s", c, c == 1 ? "" : "s");
-    dc_bput(b, "; %llu launch%s checked, %llu unchecked (%llu seen by interpose, %llu by cupti)",
-            lc, lc == 1 ? "" : "es", lu, (unsigned long long)s->launches_interpose,
-            (unsigned long long)s->launches_cupti);
-    if (migrate)
-        dc_bput(b, "; %llu bytes migrated", (unsigned long long)s->bytes_migrated);
-    if (s->suppressed)
-        dc_bput(b, "; %llu suppressed", (unsigned long long)s->suppressed);
-    if (s->quiet)
-        dc_bput(b, "; %llu host memory operand%s not reported", (unsigned long long)s->quiet,
-                s->quiet == 1 ? "" : "s");
-    if (s->write_errors)
-        dc_bput(b, "; %llu write error%s", (unsigned long long)s->write_errors, s->write_errors == 1 ? "" : "s");
-    if (processes > 1)
-        dc_bput(b, "; %u processes", processes);
 }

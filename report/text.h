@@ -5,7 +5,7 @@
 #ifndef DEVCHECK_REPORT_TEXT_H
 #define DEVCHECK_REPORT_TEXT_H
 #include "report/finding.h"
-#include "report/format.h"
+#include "common/format.h"
 #include "report/frames.h"
 #include "report/symbolize.h"
 
@@ -16,21 +16,11 @@
 void dc_text_finding(struct dc_buf *b, const struct dc_finding *f, const char *kname,
                      const struct dc_frame *launch_frames, size_t nl, const struct dc_frame *alloc_frames, size_t na);
 
-/* framework_device_error: the user's frame (the innermost Python frame in
- * the user's own code, else the op's), or NULL; the report leads with it. */
-const struct dc_pyloc *dc_framework_user_frame(const struct dc_finding *f);
 /* framework_device_error: the note attached to the framework's exception
  * (the user's line, each tensor's device and allocation line, the fix), no
  * trailing newline.  Under the report's lock (dc_report_framework_note). */
 void dc_text_framework_note(struct dc_buf *b, const struct dc_finding *f);
 
-/* The fix hint for f, one sentence, no prefix or newline (nothing for a
- * kind without one); the text block's `hint:` line and the JSON "hint". */
-void dc_text_hint(struct dc_buf *b, const struct dc_finding *f, enum dc_client client);
-/* The summary line's text after "SUMMARY: " (the report's and the
- * wrapper's for a process tree: processes > 1 adds "in N processes"). */
-struct dc_report_stats;
-void dc_text_summary(struct dc_buf *b, const struct dc_report_stats *s, int migrate, unsigned processes);
 
 #pragma GCC visibility pop
 #endif

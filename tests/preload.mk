@@ -8,6 +8,7 @@ PT_PROGS := $(PT_BUILD)/xdev $(PT_BUILD)/ctor_main $(PT_BUILD)/libctor.so $(PT_B
             $(PT_BUILD)/fakedrv/libcuda.so.1 $(PT_BUILD)/fakedrv_lacking/libcuda.so.1 \
             $(PT_BUILD)/throw_main $(PT_BUILD)/libthrow.so $(PT_BUILD)/xdev_nodebug \
             $(PT_BUILD)/local_main $(PT_BUILD)/libxlocal.so $(PT_BUILD)/liblocal_twin.so \
+            $(PT_BUILD)/liblocal_nvrtc.so \
             $(PT_BUILD)/capture $(PT_BUILD)/stale_main $(PT_BUILD)/stale_kernels.cubin
 ALL   += $(PT_PROGS)
 TESTS += tests/preload/exports.sh tests/preload/wrapper.sh tests/preload/dlsym.sh \
@@ -16,7 +17,7 @@ TESTS += tests/preload/exports.sh tests/preload/wrapper.sh tests/preload/dlsym.s
          tests/preload/nodriver.sh tests/preload/launches.sh tests/preload/rt12.sh \
          tests/preload/threads.sh tests/preload/optional.sh tests/preload/unwind.sh \
          tests/preload/debuginfod.sh tests/preload/rtld_local.sh tests/preload/capture.sh \
-         tests/preload/stale.sh tests/preload/nvtx.sh
+         tests/preload/stale.sh tests/preload/nvtx.sh tests/preload/nvrtc_local.sh
 
 $(PT_BUILD)/xdev: tests/preload/xdev.cu
 	@mkdir -p $(@D)
@@ -114,13 +115,13 @@ $(PT_BUILD)/threads: tests/preload/threads.cu
 	$(NVCC) $(ALL_NVCCFLAGS) -o $@ $< -lpthread
 
 # Stand-in drivers with only the required entry points (from hooks.def and
-# core/driver.def), one
+# core/base/cudacall.def), one
 # of them also without cuMemFree_v2.
-$(PT_BUILD)/fakedrv/libcuda.so.1: tests/preload/fake_driver.c preload/hooks.def core/driver.def
+$(PT_BUILD)/fakedrv/libcuda.so.1: tests/preload/fake_driver.c preload/hooks.def core/base/cudacall.def
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -I. -shared -o $@ $< $(ALL_LDFLAGS) -Wl,-soname,libcuda.so.1
 
-$(PT_BUILD)/fakedrv_lacking/libcuda.so.1: tests/preload/fake_driver.c preload/hooks.def core/driver.def \
+$(PT_BUILD)/fakedrv_lacking/libcuda.so.1: tests/preload/fake_driver.c preload/hooks.def core/base/cudacall.def \
                                            tests/preload/fake_driver_lacking.map
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -I. -shared -o $@ $< $(ALL_LDFLAGS) -Wl,-soname,libcuda.so.1 \
@@ -149,6 +150,13 @@ $(PT_BUILD)/libxlocal.so: tests/preload/local_lib.cu
 $(PT_BUILD)/liblocal_twin.so: tests/preload/local_twin.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -shared -o $@ $< $(ALL_LDFLAGS)
+
+# nvrtc_local.sh: a library with its own libnvrtc.so.13 dependency, loaded
+# RTLD_LOCAL (its kernel's twin: liblocal_twin.so).
+$(PT_BUILD)/liblocal_nvrtc.so: tests/preload/local_nvrtc.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -shared -o $@ $< $(ALL_LDFLAGS) -L$(CUDA_HOME)/lib64/stubs -lcuda \
+	    -L$(CUDA_HOME)/lib64 -lnvrtc -Wl,-rpath=$(CUDA_HOME)/lib64
 
 $(PT_BUILD)/local_main: tests/preload/local_main.c
 	@mkdir -p $(@D)

@@ -65,7 +65,7 @@ $(EVIDENCE_DIR)/evidence_ptr.cubin: tests/unit/evidence_ptr.ptx
 
 ALL   += $(UNIT_BINS) $(EVIDENCE_IMGS)
 UNIT_TESTS := $(UNIT_DIR)/test_registry $(UNIT_DIR)/test_blocks $(UNIT_DIR)/test_options $(UNIT_DIR)/test_demangle $(UNIT_DIR)/test_stack tests/unit/check_reports.sh \
-              tests/unit/ownframes.sh tests/unit/layering.sh tests/unit/evidence.sh tests/unit/pyframes.sh
+              tests/unit/ownframes.sh tests/unit/layering.sh tests/unit/layering_planted.sh tests/unit/evidence.sh tests/unit/pyframes.sh
 TESTS += $(UNIT_TESTS)
 
 .PHONY: unit
@@ -78,7 +78,7 @@ UNIT_PROGS += test_outputs
 ALL   += $(UNIT_DIR)/test_outputs
 TESTS += $(UNIT_DIR)/test_outputs
 
-# core/framework.c called as devcheck's Python hook calls it (issue 27): the
+# core/verdict/framework.c called as devcheck's Python hook calls it (issue 27): the
 # message test, the note, the fix, the JSON record.
 UNIT_PROGS += test_framework
 ALL   += $(UNIT_DIR)/test_framework

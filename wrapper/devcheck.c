@@ -45,7 +45,8 @@
  * Exit status of the wrapper itself: 2 for a bad command line (a malformed
  * suppression file included: the program is not started), 127 (126) when
  * the program cannot be run. */
-#include "core/options.h"
+#include "core/base/options.h"
+#include "report/documents.h"
 #include "report/merge.h"
 #include "report/report.h"
 #include "report/sinks.h"

@@ -26,7 +26,7 @@
 #    `model`) and gives `input_ids = input_ids.to(model.device)`.
 # PyTorch's caching allocator is on (the wrapper changes nothing in how the
 # program allocates): each tensor's allocation line is its own block's
-# (core/blocks.h), never the segment's; with caching turned off by the
+# (core/owner/blocks.h), never the segment's; with caching turned off by the
 # program's own environment (PYTORCH_NO_CUDA_MEMORY_CACHING=1, passed on)
 # the finding is the same.  (That a fixed twin gives no finding at all
 # is the precision work's: PyTorch's kernels carry stale words.)  A program that does not import torch runs

@@ -1,5 +1,5 @@
 #!/bin/sh
-# devcheck's signature parser (core/mangle.c) on every kernel of PyTorch's
+# devcheck's signature parser (core/kernel/mangle.c) on every kernel of PyTorch's
 # CUDA library: each kernel's mangled name against its host stub's (nvcc
 # gives the stub the kernel's parameters, pointers as pointers): every name
 # understood, the same parameter count, no parameter called a pointer that

@@ -22,10 +22,10 @@ restore_build() {
     ASIDE=""
 }
 
-# flag_names: every key of core/flags.def.
-flag_names() { sed -n 's/^DC_FLAG([^,]*,[^,]*, *\([a-z_0-9]*\) *,.*/\1/p' "$ROOT/core/flags.def"; }
+# flag_names: every key of core/base/flags.def.
+flag_names() { sed -n 's/^DC_FLAG([^,]*,[^,]*, *\([a-z_0-9]*\) *,.*/\1/p' "$ROOT/core/base/flags.def"; }
 
-# expect_man PAGE: the page lists every option of core/flags.def with its
+# expect_man PAGE: the page lists every option of core/base/flags.def with its
 # command-line spelling, as many as `devcheck --help` (DEVCHECK) prints.
 expect_man() {
     [ -s "$1" ] || fail "no man page $1"
@@ -36,7 +36,7 @@ expect_man() {
         dashed=$(echo "$k" | sed 's/_/\\\\-/g')
         grep -q "^\\\\fB\\\\-\\\\-$dashed\\\\fR" "$1" || fail "$1: no entry for --$(echo "$k" | tr _ -) (flags.def key $k)"
     done
-    [ "$n" -gt 10 ] || fail "read only $n keys from core/flags.def"
+    [ "$n" -gt 10 ] || fail "read only $n keys from core/base/flags.def"
     expect_eq "options in $1 (.TP entries under OPTIONS)" "$n" \
         "$(sed -n '/^\.SH OPTIONS/,/^\.SH /p' "$1" | grep -c '^\.TP')"
 }

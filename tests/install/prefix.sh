@@ -2,7 +2,7 @@
 # make install PREFIX=<temporary prefix> (and DESTDIR): exactly the files of
 # the layout (bin/devcheck, lib/devcheck/{libdevcheck.so,sim/*,python/*},
 # share/doc/devcheck/*, share/man/man1/devcheck.1), none naming the build
-# tree; the man page lists every option of core/flags.def; ldd of the
+# tree; the man page lists every option of core/base/flags.def; ldd of the
 # installed library shows glibc alone.  Then, with the build tree
 # moved away and from a directory outside the clone, the installed
 # `devcheck --sim 4` finds in vision_merge what the build tree's finds

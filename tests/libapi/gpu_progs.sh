@@ -1,29 +1,27 @@
 #!/bin/sh
 # The real-GPU battery's library programs (tests/gpu/lib_progs.py, `make
-# gpu-check`) on the simulated GPUs, against tests/libapi's libraries
-# (LIB_PROGS_STANDINS: no torch; no result read back from the stand-ins that
-# do no math, NCCL's and cuSOLVER's; cuBLAS, cuBLASLt, cuFFT and cuDNN are
-# the sim's, which compute), so their call sequences are proven before GPU
+# gpu-check`) on the simulated GPUs, against tests/libapi's libraries, the
+# sim's own cuBLAS, cuBLASLt, cuFFT, cuDNN, NCCL and cuSOLVER, which compute
+# (LIB_PROGS_SIM: no torch), so their call sequences are proven before GPU
 # time is spent on them:
 #  - each program prints `gpu-prog: NAME OK` and exits 0, without devcheck
-#    and under it alike; a buggy cuBLAS/cuBLASLt/cuFFT/cuDNN one (and
-#    cuSOLVER's, whose stand-in calls cuBLAS on A) faults at the
-#    synchronisation after the call and exits 3, as on a GPU;
+#    and under it alike; a buggy one faults at the synchronisation after the
+#    call and exits 3, as on a GPU;
 #  - a correct one: no finding; a buggy one: exactly one error naming the
 #    call (api), the argument, the call's device and the owner's (-1: pageable
 #    host memory), at the program's line that makes the call (`lib.API(`),
 #    for another GPU's memory allocated at the line marked `# the bug`;
 #  - cublaslt_bug on 1 GPU hands the bias from the host, on 2 from cuda:1;
-#    cusolver_bug's A is found at cusolverDnSpotrf only (the stand-in's
-#    nested cublasSgemm_v2 of the same A is not a second finding).
+#    cusolver_bug's A is found at cusolverDnSpotrf only (the sim's cuSOLVER
+#    calls cublasSgemm_v2 inside it, as NVIDIA's calls cuBLAS: not a second
+#    finding).
 . "$ROOT/tests/lib.sh"
 need_pyenv
 LA=$BUILD/tests/libapi
 PROGS=$ROOT/tests/gpu/lib_progs.py
-# cuBLAS, cuBLASLt, cuFFT and cuDNN are the sim's, which compute (their
-# results are checked; a buggy one faults and exits 3, as on a GPU); NCCL's
-# and cuSOLVER's stand-ins do no math
-export LD_LIBRARY_PATH="$LA/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" LIB_PROGS_STANDINS=nccl,cusolver
+# the sim's libraries compute: their results are checked; a buggy one
+# faults and exits 3, as on a GPU
+export LD_LIBRARY_PATH="$LA/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" LIB_PROGS_SIM=1
 # prog gpus kind api argument call-device owner-device status
 cases="cublas 1 - - - - - 0
 cublas_bug 1 host_memory cublasSgemm_v2 B 0 -1 3
@@ -35,7 +33,7 @@ cufft_bug 1 host_memory cufftExecC2C idata 0 -1 3
 cudnn 1 - - - - - 0
 cudnn_bug 1 host_memory cudnnConvolutionForward w 0 -1 3
 nccl 1 - - - - - 0
-nccl_bug 1 host_memory ncclAllReduce sendbuff 0 -1 0
+nccl_bug 1 host_memory ncclAllReduce sendbuff 0 -1 3
 cusolver 1 - - - - - 0
 cusolver_bug 1 host_memory cusolverDnSpotrf A 0 -1 3"
 echo "$cases" | while read -r prog gpus kind api arg dev owner status; do

@@ -1,5 +1,5 @@
 /* A minimal stand-in for an old libcuda.so.1, generated from the hook table
- * and the core's own driver calls (preload/hooks.def, core/driver.def): it
+ * and the core's own driver calls (preload/hooks.def, core/base/cudacall.def): it
  * has every entry point devcheck requires (DC_REQUIRED) and none of the
  * optional ones.  Each returns 999, a value no real entry point returns, so a
  * test sees that a call reached the driver.  A test stub, not a driver: the
@@ -11,4 +11,4 @@
 #define DC_DRV(name, req) DEF_##req(name)
 #include "preload/hooks.def"
 #define DC_AUX(name, req) DEF_##req(name)
-#include "core/driver.def"
+#include "core/base/cudacall.def"

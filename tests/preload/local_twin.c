@@ -1,6 +1,7 @@
-/* The host twin of local_lib.cu's kernel (the sim runs it for the launch),
- * in a library of its own that the tests load RTLD_GLOBAL: the twin is found
- * whatever scope the kernel's library was loaded in. */
+/* The host twins of local_lib.cu's and local_nvrtc.c's kernels (the sim runs
+ * them for the launch), in a library of its own that the tests load
+ * RTLD_GLOBAL: the twin is found whatever scope the kernel's library was
+ * loaded in. */
 void simcuda_twin_local_scale(void **args, const unsigned grid[3], const unsigned block[3]);
 void simcuda_twin_local_scale(void **args, const unsigned grid[3], const unsigned block[3])
 {
@@ -10,4 +11,10 @@ void simcuda_twin_local_scale(void **args, const unsigned grid[3], const unsigne
     (void)grid;
     for (unsigned i = 0; i < block[0] && (int)i < n; i++)
         out[i] = 7 * in[i];
+}
+
+void simcuda_twin_nvrtc_scale(void **args, const unsigned grid[3], const unsigned block[3]);
+void simcuda_twin_nvrtc_scale(void **args, const unsigned grid[3], const unsigned block[3])
+{
+    simcuda_twin_local_scale(args, grid, block);
 }

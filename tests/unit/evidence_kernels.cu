@@ -1,5 +1,5 @@
 // Kernels whose images tests/unit/test_evidence.c reads with devcheck's own
-// reader (core/image.c): built by nvcc into a fatbin (PTX compressed with
+// reader (core/kernel/cubin.c): built by nvcc into a fatbin (PTX compressed with
 // zstd, nvcc's default), a fatbin compressed with LZ4 (-compress-mode=speed),
 // one with every entry zstd-compressed (-compress-mode=size), a cubin and PTX
 // (tests/unit.mk).  Never run.

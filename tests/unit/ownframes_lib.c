@@ -2,11 +2,11 @@
  * one exported entry point that registers an allocation and checks a launch
  * the way a hook would.  test_ownframes checks that the reports show only the
  * program's frames. */
-#include "core/registry.h"
-#include "core/check.h"
+#include "core/owner/registry.h"
+#include "core/verdict/check.h"
 #include "report/report.h"
 #include "report/stack.h"
-#include "core/options.h"
+#include "core/base/options.h"
 #include "core/core.h"
 
 #include <string.h>

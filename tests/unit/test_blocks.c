@@ -1,11 +1,11 @@
-/* Unit tests for core/blocks.c: a finding's view names the caching
+/* Unit tests for core/owner/blocks.c: a finding's view names the caching
  * allocator's block holding an address (its base, size and stack), inside
  * its segment only; a block taken back, or one whose segment was freed and
  * whose address came back in another allocation, is never named; the table
  * grows and deletes (backward shift) like a model of it; threads add and
  * remove while another views. */
-#include "core/blocks.h"
-#include "core/registry.h"
+#include "core/owner/blocks.h"
+#include "core/owner/registry.h"
 #include "tests/unit/unit.h"
 
 #include <pthread.h>

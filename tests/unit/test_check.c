@@ -4,13 +4,13 @@
  * report counters and the text output.  Writes its JSON Lines files to the
  * directory argv[1] for tests/unit/check_reports.sh to validate against
  * report/finding.schema.json (scenario files: <dir>/<name>.json, .log). */
-#include "core/registry.h"
-#include "core/check.h"
+#include "core/owner/registry.h"
+#include "core/verdict/check.h"
 #include "report/report.h"
 #include "report/stack.h"
-#include "core/options.h"
+#include "core/base/options.h"
 #include "core/core.h"
-#include "core/origin.h"
+#include "core/kernel/origin.h"
 #include "report/matrix.h"
 #include "tests/unit/unit.h"
 
@@ -162,7 +162,7 @@ struct by_value {           /* a struct of pointers passed by value */
 
 static const char *VADD = "_Z4vaddPKfS0_Pfi";
 
-/* Parameters as the kernel's evidence describes them (core/kernels.h): a
+/* Parameters as the kernel's evidence describes them (core/kernel/kernels.h): a
  * pointer parameter, a non-pointer, and struct by_value with its pointer
  * fields known (its host function's debug information would say so). */
 #define PTR(off)        { (uint32_t)(off), 8, DC_PC_POINTER, DC_EV_SIGNATURE, NULL }

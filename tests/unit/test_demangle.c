@@ -2,7 +2,7 @@
  * program that has no C++ runtime at all (this test is not linked with
  * libstdc++, as a Python process has none in its global scope), numba's ABI
  * tags are left out, bad input comes back unchanged, a short buffer is cut. */
-#include "report/symbolize.h"
+#include "report/demangle.h"
 #include "tests/unit/unit.h"
 
 #include <dlfcn.h>

@@ -1,6 +1,6 @@
-/* Unit tests of the kernel evidence and the word classes (core/mangle.c,
- * core/image.c, core/hostdwarf.c, core/evidence.c, core/ptrinfo.c) and of
- * what each class can prove in the launch check (core/check.c):
+/* Unit tests of the kernel evidence and the word classes (core/kernel/mangle.c,
+ * core/kernel/cubin.c, core/kernel/hostdwarf.c, core/kernel/evidence.c, core/owner/ptrinfo.c) and of
+ * what each class can prove in the launch check (core/verdict/check.c):
  *  - the signature parser on real mangled names (nvcc, PyTorch, numba,
  *    nvcc's extended lambdas) and on fuzzed ones;
  *  - devcheck's image reader on real nvcc / ptxas output (fatbins with zstd
@@ -17,17 +17,17 @@
  *    reservation, /dev/nvidia* mappings).
  * argv[1]: the directory holding the fixtures tests/unit.mk builds; argv[2]:
  * where to write the check's report files; argv[3] (optional): fuzz rounds. */
-#include "core/check.h"
+#include "core/verdict/check.h"
 #include "core/core.h"
-#include "core/hostdwarf.h"
-#include "core/image.h"
-#include "core/kernels.h"
-#include "core/mangle.h"
-#include "core/options.h"
-#include "core/origin.h"
-#include "core/ptrinfo.h"
-#include "core/registry.h"
-#include "core/source.h"
+#include "core/kernel/hostdwarf.h"
+#include "core/kernel/cubin.h"
+#include "core/kernel/kernels.h"
+#include "core/kernel/mangle.h"
+#include "core/base/options.h"
+#include "core/kernel/origin.h"
+#include "core/owner/ptrinfo.h"
+#include "core/owner/registry.h"
+#include "core/kernel/source.h"
 #include "report/report.h"
 #include "tests/unit/unit.h"
 

@@ -1,4 +1,4 @@
-/* Unit tests of the core's framework errors (core/framework.c, issue 27),
+/* Unit tests of the core's framework errors (core/verdict/framework.c, issue 27),
  * called directly as devcheck's Python hook calls them:
  *  - the message test made before any interpreter work: PyTorch's device
  *    messages match; an index error, a dtype error, a size error and NULL

@@ -1,6 +1,6 @@
 /* Unit tests for the flag table: DEVCHECK_OPTIONS parsing, errors, help, and
  * the wrapper's command-line mapping. */
-#include "core/options.h"
+#include "core/base/options.h"
 #include "tests/unit/unit.h"
 
 #include <stdlib.h>

@@ -12,7 +12,7 @@
  *    two shares; a later line of the same id replaces the first.
  * Usage: test_outputs [OUTDIR] (default: a new directory under /tmp) */
 #include "report/finding.h"
-#include "report/json.h"
+#include "common/json.h"
 #include "report/merge.h"
 #include "report/report.h"
 #include "report/sinks.h"

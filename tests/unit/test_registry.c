@@ -1,6 +1,6 @@
-/* Unit tests for core/registry.c: interior lookups, reuse, overlap replacement,
+/* Unit tests for core/owner/registry.c: interior lookups, reuse, overlap replacement,
  * 1,000,000 live allocations, may_access for every kind, concurrency. */
-#include "core/registry.h"
+#include "core/owner/registry.h"
 #include "tests/unit/unit.h"
 
 #include <pthread.h>

@@ -1,0 +1,83 @@
+/* libcall: library calls checked at their API (issue 26).  The interposer's
+ * library hooks (preload/hooks_lib.h) describe a call of cuBLAS, cuBLASLt,
+ * NCCL, cuFFT, cuDNN or cuSOLVER as the device it runs on and its
+ * device-pointer arguments, by their header names; the core checks each
+ * argument as a pointer parameter of a kernel launched on that device
+ * (core/verdict/check.c: the registry, peer access and access grants, host memory
+ * policy) and reports a finding
+ * naming the call (launch.api) and the argument (dc_finding.argument).  The
+ * caller leaves out what the header allows to be host memory (scalars in
+ * host pointer mode, host workspaces): a 0 pointer is never checked.
+ *
+ * Handles: which device a library handle belongs to (a cuBLAS handle: the
+ * device current at cublasCreate; a cuFFT plan: the device current when it
+ * was made), kept per (kind, handle) value.
+ *
+ * Contract: call with the guard held (core/core.h); thread-safe; nothing
+ * here fails the program (a full table forgets, the caller then falls back
+ * to the current device). */
+#ifndef DEVCHECK_CORE_LIBCALL_H
+#define DEVCHECK_CORE_LIBCALL_H
+#include <stdint.h>
+
+#pragma GCC visibility push(hidden)
+
+struct dc_lib_arg {
+    const char *name;           /* as the header names it: "B", "sendbuff", "CUBLASLT_MATMUL_DESC_BIAS_POINTER" */
+    uintptr_t ptr;              /* as passed; 0: nothing to check */
+    int host_ok;                /* host memory is legal here (a cuDNN by-value tensor): only device memory
+                                 * is checked */
+};
+
+/* Checks a call of entry point `api` (a string that lives as long as the
+ * process: its identity in the report) running on `device` (stream as the
+ * program passed it): every argument must be memory `device` may access, by
+ * the rules of a kernel's pointer parameter.  mode=migrate reports each
+ * finding as not migrated (DC_NO_REWRITE_LIBCALL).  device < 0 or mode=off:
+ * nothing.  Returns the number of error findings. */
+int dc_check_libcall(const char *api, int device, uintptr_t stream, const struct dc_lib_arg *args, unsigned n);
+
+/* sync=1: the call (checked, then run by the caller) ended with the
+ * asynchronous error `error`: an async_error naming the call, every argument
+ * devcheck knows with whether `device` may access it, and the first it may
+ * not access (the suspect: JSON argument; none: "") with its allocation. */
+void dc_check_libcall_async(const char *api, int device, uintptr_t stream, const struct dc_lib_arg *args, unsigned n,
+                            const char *error);
+
+/* sync=1 around a library call (core/verdict/libcall.c).  Begin, after the check and
+ * before the real call: NULL when the call is not to be synchronised (sync
+ * off, the stream captures or another capture forbids it, or the stream
+ * already holds an error: not this call's); else a record of the call (the
+ * arguments copied, names too).  End, after the real call (ok: it returned
+ * success): synchronises the stream and reports an asynchronous error as the
+ * call's (dc_check_libcall_async); frees the record. */
+struct dc_libsync;
+struct dc_libsync *dc_libcall_sync_begin(const char *api, int device, uintptr_t stream,
+                                         const struct dc_lib_arg *args, unsigned n);
+void dc_libcall_sync_end(struct dc_libsync *r, int ok);
+
+/* A library call checked at its API is running on this thread (the
+ * interposer's hooks say so around the real call): a weak finding of a
+ * kernel it launches is not reported (the call's own check is the strong
+ * evidence), and sync=1 synchronises the call, not each of its launches. */
+extern __thread int dc_libcall_active __attribute__((tls_model("initial-exec")));
+
+/* Kinds of handles. */
+enum {
+    DC_LIBH_CUBLAS = 1,         /* cublasHandle_t -> device at cublasCreate */
+    DC_LIBH_CUFFT,              /* cufftHandle -> device it was made on; DC_LIBH_MULTI: a multi-GPU plan */
+    DC_LIBH_CUFFT_STREAM,       /* cufftHandle -> cufftSetStream's stream */
+    DC_LIBH_CUDNN,              /* cudnnHandle_t -> device at cudnnCreate */
+    DC_LIBH_CUSOLVER,           /* cusolverDnHandle_t -> device at cusolverDnCreate */
+};
+#define DC_LIBH_MULTI UINT64_MAX
+/* Remembers handle h of `kind` with value v (a device, a work area); a
+ * handle already known gets the new value. */
+void dc_libh_set(int kind, uint64_t h, uint64_t v);
+/* The value remembered for h: 1 with *v, 0 when unknown. */
+int dc_libh_get(int kind, uint64_t h, uint64_t *v);
+/* h is gone (cublasDestroy, cufftDestroy). */
+void dc_libh_forget(int kind, uint64_t h);
+
+#pragma GCC visibility pop
+#endif

@@ -1,0 +1,158 @@
+/* hooks_cublas: cuBLAS calls checked at their API (preload/hooks_lib.h has
+ * the machinery, preload/hooks_lib.def the table): a handle's device (the
+ * device current at cublasCreate, or its stream's), its pointer mode, and
+ * the device-pointer arguments of the GEMMs, GEMVs, dots and axpys torch
+ * calls (CUDABlas.cpp). */
+#include "preload/hooks_lib.h"
+
+#define LIB_THIS CUBLAS
+
+/* The device a handle's calls run on (dc_lib_handle_device). */
+static int blas_device(cublasHandle_t h, uintptr_t *stream)
+{
+    cudaStream_t s = NULL;
+    __typeof__(&cublasGetStream_v2) gs = REAL(cublasGetStream_v2);
+    int got = gs && gs(h, &s) == CUBLAS_STATUS_SUCCESS;
+    return dc_lib_handle_device(DC_LIBH_CUBLAS, P(h), got, s, stream);
+}
+
+/* alpha, beta (and a dot's result) are host pointers under
+ * CUBLAS_POINTER_MODE_HOST (the default), device pointers under _DEVICE. */
+static int blas_host_scalars(cublasHandle_t h)
+{
+    cublasPointerMode_t m = CUBLAS_POINTER_MODE_HOST;
+    __typeof__(&cublasGetPointerMode_v2) g = REAL(cublasGetPointerMode_v2);
+    if (g && g(h, &m) != CUBLAS_STATUS_SUCCESS)
+        m = CUBLAS_POINTER_MODE_HOST;
+    return m == CUBLAS_POINTER_MODE_HOST;
+}
+
+static void blas_check(cublasHandle_t h, const char *api, const struct dc_lib_arg *a, unsigned n)
+{
+    uintptr_t stream;
+    int d = blas_device(h, &stream);
+    dc_lib_check(api, d, stream, a, n);
+}
+
+LIB_CREATE_HOOK(cublasStatus_t, CUBLASWINAPI, cublasCreate_v2, cublasHandle_t, DC_LIBH_CUBLAS,
+                CUBLAS_STATUS_NOT_INITIALIZED, CUBLAS_STATUS_SUCCESS)
+LIB_DESTROY_HOOK(cublasStatus_t, CUBLASWINAPI, cublasDestroy_v2, cublasHandle_t, DC_LIBH_CUBLAS,
+                 CUBLAS_STATUS_NOT_INITIALIZED, CUBLAS_STATUS_SUCCESS)
+
+/* A cuBLAS entry point `name` with parameters `params`, arguments `args`,
+ * and the device pointers `checked` (struct dc_lib_arg initialisers; a
+ * scalar by SCALAR: not checked in host pointer mode). */
+#define BLAS_HOOK(name, params, args, ...)                                          \
+    LIB_HOOK(cublasStatus_t, CUBLASWINAPI, name, params, args, CUBLAS_STATUS_NOT_INITIALIZED,  \
+             CUBLAS_STATUS_SUCCESS,                                                 \
+             (int host_scalars_ = blas_host_scalars(handle); (void)host_scalars_;   \
+              struct dc_lib_arg a[] = { __VA_ARGS__ }; blas_check(handle, #name, a, NARGS(a))))
+#define SCALAR(name) ARG(#name, host_scalars_ ? NULL : (name))
+
+#define GEMM_ARGS SCALAR(alpha), ARG("A", A), ARG("B", B), SCALAR(beta), ARG("C", C)
+BLAS_HOOK(cublasSgemm_v2,
+    (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k,
+     const float *alpha, const float *A, int lda, const float *B, int ldb, const float *beta, float *C, int ldc),
+    (handle, transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc), GEMM_ARGS)
+BLAS_HOOK(cublasDgemm_v2,
+    (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k,
+     const double *alpha, const double *A, int lda, const double *B, int ldb, const double *beta, double *C, int ldc),
+    (handle, transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc), GEMM_ARGS)
+BLAS_HOOK(cublasGemmEx,
+    (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k,
+     const void *alpha, const void *A, cudaDataType Atype, int lda, const void *B, cudaDataType Btype, int ldb,
+     const void *beta, void *C, cudaDataType Ctype, int ldc, cublasComputeType_t computeType, cublasGemmAlgo_t algo),
+    (handle, transa, transb, m, n, k, alpha, A, Atype, lda, B, Btype, ldb, beta, C, Ctype, ldc, computeType, algo),
+    GEMM_ARGS)
+BLAS_HOOK(cublasSgemmStridedBatched,
+    (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k,
+     const float *alpha, const float *A, int lda, long long int strideA, const float *B, int ldb,
+     long long int strideB, const float *beta, float *C, int ldc, long long int strideC, int batchCount),
+    (handle, transa, transb, m, n, k, alpha, A, lda, strideA, B, ldb, strideB, beta, C, ldc, strideC, batchCount),
+    GEMM_ARGS)
+BLAS_HOOK(cublasDgemmStridedBatched,
+    (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k,
+     const double *alpha, const double *A, int lda, long long int strideA, const double *B, int ldb,
+     long long int strideB, const double *beta, double *C, int ldc, long long int strideC, int batchCount),
+    (handle, transa, transb, m, n, k, alpha, A, lda, strideA, B, ldb, strideB, beta, C, ldc, strideC, batchCount),
+    GEMM_ARGS)
+BLAS_HOOK(cublasGemmStridedBatchedEx,
+    (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k,
+     const void *alpha, const void *A, cudaDataType Atype, int lda, long long int strideA, const void *B,
+     cudaDataType Btype, int ldb, long long int strideB, const void *beta, void *C, cudaDataType Ctype, int ldc,
+     long long int strideC, int batchCount, cublasComputeType_t computeType, cublasGemmAlgo_t algo),
+    (handle, transa, transb, m, n, k, alpha, A, Atype, lda, strideA, B, Btype, ldb, strideB, beta, C, Ctype, ldc,
+     strideC, batchCount, computeType, algo),
+    GEMM_ARGS)
+/* The pointer arrays live in device memory (cuBLAS reads them on the
+ * device): the arrays themselves are checked, not read. */
+BLAS_HOOK(cublasGemmBatchedEx,
+    (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k,
+     const void *alpha, const void *const Aarray[], cudaDataType Atype, int lda, const void *const Barray[],
+     cudaDataType Btype, int ldb, const void *beta, void *const Carray[], cudaDataType Ctype, int ldc,
+     int batchCount, cublasComputeType_t computeType, cublasGemmAlgo_t algo),
+    (handle, transa, transb, m, n, k, alpha, Aarray, Atype, lda, Barray, Btype, ldb, beta, Carray, Ctype, ldc,
+     batchCount, computeType, algo),
+    SCALAR(alpha), ARG("Aarray", Aarray), ARG("Barray", Barray), SCALAR(beta),
+    ARG("Carray", Carray))
+
+BLAS_HOOK(cublasCgemm_v2,
+    (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k,
+     const cuComplex *alpha, const cuComplex *A, int lda, const cuComplex *B, int ldb, const cuComplex *beta,
+     cuComplex *C, int ldc),
+    (handle, transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc), GEMM_ARGS)
+BLAS_HOOK(cublasZgemm_v2,
+    (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k,
+     const cuDoubleComplex *alpha, const cuDoubleComplex *A, int lda, const cuDoubleComplex *B, int ldb,
+     const cuDoubleComplex *beta, cuDoubleComplex *C, int ldc),
+    (handle, transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc), GEMM_ARGS)
+BLAS_HOOK(cublasCgemmStridedBatched,
+    (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k,
+     const cuComplex *alpha, const cuComplex *A, int lda, long long int strideA, const cuComplex *B, int ldb,
+     long long int strideB, const cuComplex *beta, cuComplex *C, int ldc, long long int strideC, int batchCount),
+    (handle, transa, transb, m, n, k, alpha, A, lda, strideA, B, ldb, strideB, beta, C, ldc, strideC, batchCount),
+    GEMM_ARGS)
+BLAS_HOOK(cublasZgemmStridedBatched,
+    (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k,
+     const cuDoubleComplex *alpha, const cuDoubleComplex *A, int lda, long long int strideA,
+     const cuDoubleComplex *B, int ldb, long long int strideB, const cuDoubleComplex *beta, cuDoubleComplex *C,
+     int ldc, long long int strideC, int batchCount),
+    (handle, transa, transb, m, n, k, alpha, A, lda, strideA, B, ldb, strideB, beta, C, ldc, strideC, batchCount),
+    GEMM_ARGS)
+#define BATCHED_ARGS SCALAR(alpha), ARG("Aarray", Aarray), ARG("Barray", Barray), SCALAR(beta), \
+    ARG("Carray", Carray)
+BLAS_HOOK(cublasSgemmBatched,
+    (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k,
+     const float *alpha, const float *const Aarray[], int lda, const float *const Barray[], int ldb,
+     const float *beta, float *const Carray[], int ldc, int batchCount),
+    (handle, transa, transb, m, n, k, alpha, Aarray, lda, Barray, ldb, beta, Carray, ldc, batchCount), BATCHED_ARGS)
+BLAS_HOOK(cublasDgemmBatched,
+    (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k,
+     const double *alpha, const double *const Aarray[], int lda, const double *const Barray[], int ldb,
+     const double *beta, double *const Carray[], int ldc, int batchCount),
+    (handle, transa, transb, m, n, k, alpha, Aarray, lda, Barray, ldb, beta, Carray, ldc, batchCount), BATCHED_ARGS)
+BLAS_HOOK(cublasSgemv_v2,
+    (cublasHandle_t handle, cublasOperation_t trans, int m, int n, const float *alpha, const float *A, int lda,
+     const float *x, int incx, const float *beta, float *y, int incy),
+    (handle, trans, m, n, alpha, A, lda, x, incx, beta, y, incy),
+    SCALAR(alpha), ARG("A", A), ARG("x", x), SCALAR(beta), ARG("y", y))
+BLAS_HOOK(cublasDgemv_v2,
+    (cublasHandle_t handle, cublasOperation_t trans, int m, int n, const double *alpha, const double *A, int lda,
+     const double *x, int incx, const double *beta, double *y, int incy),
+    (handle, trans, m, n, alpha, A, lda, x, incx, beta, y, incy),
+    SCALAR(alpha), ARG("A", A), ARG("x", x), SCALAR(beta), ARG("y", y))
+BLAS_HOOK(cublasSdot_v2,
+    (cublasHandle_t handle, int n, const float *x, int incx, const float *y, int incy, float *result),
+    (handle, n, x, incx, y, incy, result), ARG("x", x), ARG("y", y), SCALAR(result))
+BLAS_HOOK(cublasDdot_v2,
+    (cublasHandle_t handle, int n, const double *x, int incx, const double *y, int incy, double *result),
+    (handle, n, x, incx, y, incy, result), ARG("x", x), ARG("y", y), SCALAR(result))
+BLAS_HOOK(cublasSaxpy_v2,
+    (cublasHandle_t handle, int n, const float *alpha, const float *x, int incx, float *y, int incy),
+    (handle, n, alpha, x, incx, y, incy), SCALAR(alpha), ARG("x", x), ARG("y", y))
+BLAS_HOOK(cublasDaxpy_v2,
+    (cublasHandle_t handle, int n, const double *alpha, const double *x, int incx, double *y, int incy),
+    (handle, n, alpha, x, incx, y, incy), SCALAR(alpha), ARG("x", x), ARG("y", y))
+/* The workspace the handle's calls will use: checked where it is handed over. */
+BLAS_HOOK(cublasSetWorkspace_v2, (cublasHandle_t handle, void *workspace, size_t workspaceSizeInBytes),
+    (handle, workspace, workspaceSizeInBytes), ARG("workspace", workspaceSizeInBytes ? workspace : NULL))

@@ -1,0 +1,162 @@
+/* hooks_cusolver: dense cuSOLVER calls checked at their API
+ * (preload/hooks_lib.h has the machinery, preload/hooks_lib.def the table):
+ * a handle's device (its stream's, else the device current at
+ * cusolverDnCreate); the factorizations and solvers torch's linalg calls
+ * (aten/src/ATen/native/cuda/linalg/CUDASolver.cpp), the legacy S/D ones
+ * and the 64-bit X API.  The _bufferSize queries take no data: not hooked. */
+#include "preload/hooks_lib.h"
+
+#define LIB_THIS CUSOLVER
+
+/* The device a handle's calls run on (dc_lib_handle_device); cuSOLVER calls cuBLAS
+ * inside (its handle's cuBLAS handle): the outermost call is checked. */
+static void solver_check(cusolverDnHandle_t h, const char *api, const struct dc_lib_arg *a, unsigned n)
+{
+    cudaStream_t s = NULL;
+    uintptr_t stream;
+    __typeof__(&cusolverDnGetStream) gs = REAL(cusolverDnGetStream);
+    int got = gs && gs(h, &s) == CUSOLVER_STATUS_SUCCESS;
+    int d = dc_lib_handle_device(DC_LIBH_CUSOLVER, P(h), got, s, &stream);
+    dc_lib_check(api, d, stream, a, n);
+}
+
+LIB_CREATE_HOOK(cusolverStatus_t, CUSOLVERAPI, cusolverDnCreate, cusolverDnHandle_t, DC_LIBH_CUSOLVER,
+                CUSOLVER_STATUS_NOT_INITIALIZED, CUSOLVER_STATUS_SUCCESS)
+LIB_DESTROY_HOOK(cusolverStatus_t, CUSOLVERAPI, cusolverDnDestroy, cusolverDnHandle_t, DC_LIBH_CUSOLVER,
+                 CUSOLVER_STATUS_NOT_INITIALIZED, CUSOLVER_STATUS_SUCCESS)
+
+/* Every data argument is device memory (A, B, the factors, pivots,
+ * eigen/singular values and vectors, the workspace, the info words); a
+ * workspace of size 0 is not checked, nor vectors the job does not
+ * compute (gesvdj's U, V unless jobz is CUSOLVER_EIG_MODE_VECTOR; Xgesvd's
+ * U, VT unless jobu, jobvt is 'A' or 'S').  The X API's bufferOnHost is
+ * host memory by design: never checked. */
+#define SOLVER_HOOK(name, params, args, ...)                                        \
+    LIB_HOOK(cusolverStatus_t, CUSOLVERAPI, name, params, args, CUSOLVER_STATUS_NOT_INITIALIZED, \
+             CUSOLVER_STATUS_SUCCESS,                                               \
+             (struct dc_lib_arg a[] = { __VA_ARGS__ }; solver_check(handle, #name, a, NARGS(a))))
+#define SOLVER_POTRF(name, T)                                                       \
+    SOLVER_HOOK(name,                                                               \
+        (cusolverDnHandle_t handle, cublasFillMode_t uplo, int n, T *A, int lda, T *Workspace, int Lwork,  \
+         int *devInfo),                                                             \
+        (handle, uplo, n, A, lda, Workspace, Lwork, devInfo),                       \
+        ARG("A", A), SPACE(Workspace, Lwork), ARG("devInfo", devInfo))
+SOLVER_POTRF(cusolverDnSpotrf, float)
+SOLVER_POTRF(cusolverDnDpotrf, double)
+#define SOLVER_POTRS(name, T)                                                       \
+    SOLVER_HOOK(name,                                                               \
+        (cusolverDnHandle_t handle, cublasFillMode_t uplo, int n, int nrhs, const T *A, int lda, T *B, int ldb, \
+         int *devInfo),                                                             \
+        (handle, uplo, n, nrhs, A, lda, B, ldb, devInfo),                           \
+        ARG("A", A), ARG("B", B), ARG("devInfo", devInfo))
+SOLVER_POTRS(cusolverDnSpotrs, float)
+SOLVER_POTRS(cusolverDnDpotrs, double)
+/* devIpiv NULL: no pivoting */
+#define SOLVER_GETRF(name, T)                                                       \
+    SOLVER_HOOK(name,                                                               \
+        (cusolverDnHandle_t handle, int m, int n, T *A, int lda, T *Workspace, int *devIpiv, int *devInfo), \
+        (handle, m, n, A, lda, Workspace, devIpiv, devInfo),                        \
+        ARG("A", A), ARG("Workspace", Workspace), ARG("devIpiv", devIpiv), ARG("devInfo", devInfo))
+SOLVER_GETRF(cusolverDnSgetrf, float)
+SOLVER_GETRF(cusolverDnDgetrf, double)
+#define SOLVER_GETRS(name, T)                                                       \
+    SOLVER_HOOK(name,                                                               \
+        (cusolverDnHandle_t handle, cublasOperation_t trans, int n, int nrhs, const T *A, int lda,  \
+         const int *devIpiv, T *B, int ldb, int *devInfo),                          \
+        (handle, trans, n, nrhs, A, lda, devIpiv, B, ldb, devInfo),                 \
+        ARG("A", A), ARG("devIpiv", devIpiv), ARG("B", B), ARG("devInfo", devInfo))
+SOLVER_GETRS(cusolverDnSgetrs, float)
+SOLVER_GETRS(cusolverDnDgetrs, double)
+#define SOLVER_GEQRF(name, T)                                                       \
+    SOLVER_HOOK(name,                                                               \
+        (cusolverDnHandle_t handle, int m, int n, T *A, int lda, T *TAU, T *Workspace, int Lwork, int *devInfo), \
+        (handle, m, n, A, lda, TAU, Workspace, Lwork, devInfo),                     \
+        ARG("A", A), ARG("TAU", TAU), SPACE(Workspace, Lwork), ARG("devInfo", devInfo))
+SOLVER_GEQRF(cusolverDnSgeqrf, float)
+SOLVER_GEQRF(cusolverDnDgeqrf, double)
+#define SOLVER_ORGQR(name, T)                                                       \
+    SOLVER_HOOK(name,                                                               \
+        (cusolverDnHandle_t handle, int m, int n, int k, T *A, int lda, const T *tau, T *work, int lwork,  \
+         int *info),                                                                \
+        (handle, m, n, k, A, lda, tau, work, lwork, info),                          \
+        ARG("A", A), ARG("tau", tau), SPACE(work, lwork), ARG("info", info))
+SOLVER_ORGQR(cusolverDnSorgqr, float)
+SOLVER_ORGQR(cusolverDnDorgqr, double)
+#define SOLVER_SYEVD(name, T)                                                       \
+    SOLVER_HOOK(name,                                                               \
+        (cusolverDnHandle_t handle, cusolverEigMode_t jobz, cublasFillMode_t uplo, int n, T *A, int lda, T *W, \
+         T *work, int lwork, int *info),                                            \
+        (handle, jobz, uplo, n, A, lda, W, work, lwork, info),                      \
+        ARG("A", A), ARG("W", W), SPACE(work, lwork), ARG("info", info))
+SOLVER_SYEVD(cusolverDnSsyevd, float)
+SOLVER_SYEVD(cusolverDnDsyevd, double)
+#define GESVDJ_ARGS                                                                 \
+    ARG("A", A), ARG("S", S), ARG("U", jobz == CUSOLVER_EIG_MODE_VECTOR ? U : NULL),  \
+    ARG("V", jobz == CUSOLVER_EIG_MODE_VECTOR ? V : NULL), SPACE(work, lwork), ARG("info", info)
+#define SOLVER_GESVDJ(name, T)                                                      \
+    SOLVER_HOOK(name,                                                               \
+        (cusolverDnHandle_t handle, cusolverEigMode_t jobz, int econ, int m, int n, T *A, int lda, T *S, T *U, \
+         int ldu, T *V, int ldv, T *work, int lwork, int *info, gesvdjInfo_t params), \
+        (handle, jobz, econ, m, n, A, lda, S, U, ldu, V, ldv, work, lwork, info, params), GESVDJ_ARGS)
+SOLVER_GESVDJ(cusolverDnSgesvdj, float)
+SOLVER_GESVDJ(cusolverDnDgesvdj, double)
+#define SOLVER_GESVDJ_BATCHED(name, T)                                              \
+    SOLVER_HOOK(name,                                                               \
+        (cusolverDnHandle_t handle, cusolverEigMode_t jobz, int m, int n, T *A, int lda, T *S, T *U, int ldu, \
+         T *V, int ldv, T *work, int lwork, int *info, gesvdjInfo_t params, int batchSize),  \
+        (handle, jobz, m, n, A, lda, S, U, ldu, V, ldv, work, lwork, info, params, batchSize), GESVDJ_ARGS)
+SOLVER_GESVDJ_BATCHED(cusolverDnSgesvdjBatched, float)
+SOLVER_GESVDJ_BATCHED(cusolverDnDgesvdjBatched, double)
+
+/* The 64-bit X API */
+#define DEV_BUFFER SPACE(bufferOnDevice, workspaceInBytesOnDevice)
+SOLVER_HOOK(cusolverDnXpotrf,
+    (cusolverDnHandle_t handle, cusolverDnParams_t params, cublasFillMode_t uplo, int64_t n, cudaDataType dataTypeA,
+     void *A, int64_t lda, cudaDataType computeType, void *bufferOnDevice, size_t workspaceInBytesOnDevice,
+     void *bufferOnHost, size_t workspaceInBytesOnHost, int *info),
+    (handle, params, uplo, n, dataTypeA, A, lda, computeType, bufferOnDevice, workspaceInBytesOnDevice, bufferOnHost,
+     workspaceInBytesOnHost, info),
+    ARG("A", A), DEV_BUFFER, ARG("info", info))
+SOLVER_HOOK(cusolverDnXpotrs,
+    (cusolverDnHandle_t handle, cusolverDnParams_t params, cublasFillMode_t uplo, int64_t n, int64_t nrhs,
+     cudaDataType dataTypeA, const void *A, int64_t lda, cudaDataType dataTypeB, void *B, int64_t ldb, int *info),
+    (handle, params, uplo, n, nrhs, dataTypeA, A, lda, dataTypeB, B, ldb, info),
+    ARG("A", A), ARG("B", B), ARG("info", info))
+SOLVER_HOOK(cusolverDnXgetrf,
+    (cusolverDnHandle_t handle, cusolverDnParams_t params, int64_t m, int64_t n, cudaDataType dataTypeA, void *A,
+     int64_t lda, int64_t *ipiv, cudaDataType computeType, void *bufferOnDevice, size_t workspaceInBytesOnDevice,
+     void *bufferOnHost, size_t workspaceInBytesOnHost, int *info),
+    (handle, params, m, n, dataTypeA, A, lda, ipiv, computeType, bufferOnDevice, workspaceInBytesOnDevice,
+     bufferOnHost, workspaceInBytesOnHost, info),
+    ARG("A", A), ARG("ipiv", ipiv), DEV_BUFFER, ARG("info", info))
+SOLVER_HOOK(cusolverDnXgetrs,
+    (cusolverDnHandle_t handle, cusolverDnParams_t params, cublasOperation_t trans, int64_t n, int64_t nrhs,
+     cudaDataType dataTypeA, const void *A, int64_t lda, const int64_t *ipiv, cudaDataType dataTypeB, void *B,
+     int64_t ldb, int *info),
+    (handle, params, trans, n, nrhs, dataTypeA, A, lda, ipiv, dataTypeB, B, ldb, info),
+    ARG("A", A), ARG("ipiv", ipiv), ARG("B", B), ARG("info", info))
+SOLVER_HOOK(cusolverDnXgeqrf,
+    (cusolverDnHandle_t handle, cusolverDnParams_t params, int64_t m, int64_t n, cudaDataType dataTypeA, void *A,
+     int64_t lda, cudaDataType dataTypeTau, void *tau, cudaDataType computeType, void *bufferOnDevice,
+     size_t workspaceInBytesOnDevice, void *bufferOnHost, size_t workspaceInBytesOnHost, int *info),
+    (handle, params, m, n, dataTypeA, A, lda, dataTypeTau, tau, computeType, bufferOnDevice,
+     workspaceInBytesOnDevice, bufferOnHost, workspaceInBytesOnHost, info),
+    ARG("A", A), ARG("tau", tau), DEV_BUFFER, ARG("info", info))
+SOLVER_HOOK(cusolverDnXsyevd,
+    (cusolverDnHandle_t handle, cusolverDnParams_t params, cusolverEigMode_t jobz, cublasFillMode_t uplo, int64_t n,
+     cudaDataType dataTypeA, void *A, int64_t lda, cudaDataType dataTypeW, void *W, cudaDataType computeType,
+     void *bufferOnDevice, size_t workspaceInBytesOnDevice, void *bufferOnHost, size_t workspaceInBytesOnHost,
+     int *info),
+    (handle, params, jobz, uplo, n, dataTypeA, A, lda, dataTypeW, W, computeType, bufferOnDevice,
+     workspaceInBytesOnDevice, bufferOnHost, workspaceInBytesOnHost, info),
+    ARG("A", A), ARG("W", W), DEV_BUFFER, ARG("info", info))
+#define SVD_VECTORS(job) ((job) == 'A' || (job) == 'S')
+SOLVER_HOOK(cusolverDnXgesvd,
+    (cusolverDnHandle_t handle, cusolverDnParams_t params, signed char jobu, signed char jobvt, int64_t m, int64_t n,
+     cudaDataType dataTypeA, void *A, int64_t lda, cudaDataType dataTypeS, void *S, cudaDataType dataTypeU, void *U,
+     int64_t ldu, cudaDataType dataTypeVT, void *VT, int64_t ldvt, cudaDataType computeType, void *bufferOnDevice,
+     size_t workspaceInBytesOnDevice, void *bufferOnHost, size_t workspaceInBytesOnHost, int *info),
+    (handle, params, jobu, jobvt, m, n, dataTypeA, A, lda, dataTypeS, S, dataTypeU, U, ldu, dataTypeVT, VT, ldvt,
+     computeType, bufferOnDevice, workspaceInBytesOnDevice, bufferOnHost, workspaceInBytesOnHost, info),
+    ARG("A", A), ARG("S", S), ARG("U", SVD_VECTORS(jobu) ? U : NULL), ARG("VT", SVD_VECTORS(jobvt) ? VT : NULL),
+    DEV_BUFFER, ARG("info", info))

@@ -1,0 +1,211 @@
+/* store: the findings kept once each, and their counters (see store.h).
+ * A repeat is one hash lookup and an increment; only a new finding
+ * allocates (its record, its kernel's entry, its JSON line). */
+#include "report/store.h"
+#include "report/suppress.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define HASH_NONFATAL_OOM 1
+static int store_oom;
+#define uthash_nonfatal_oom(obj) do { (void)(obj); store_oom = 1; } while (0)
+#include <uthash.h>
+
+#define MAX_FINDINGS 100000
+
+struct dc_stored {
+    struct dc_store_key key;
+    UT_hash_handle hh;
+    uint64_t id;
+    uint64_t count;
+    enum dc_severity severity;
+    int supp;                   /* index of the suppression that matched it, -1: none */
+    char *json_head;            /* the JSON line up to "count": */
+    char *json_tail;            /* after the count value, with the newline */
+    struct dc_stored *next;     /* in id order, for the exit updates */
+};
+
+struct kset {
+    uint64_t kernel;
+    UT_hash_handle hh;
+};
+
+static struct dc_stored *findings, *first_rec, *last_rec;
+static struct kset *kernels;
+static uint64_t nfindings, nkernels, ncalls, sev_count[3], dropped;
+static unsigned long errors_atomic;
+static uint64_t suppressed;                             /* occurrences */
+
+static uint64_t fnv1a(const void *p, size_t n, uint64_t h)
+{
+    const unsigned char *c = p;
+    for (size_t i = 0; i < n; i++) {
+        h ^= c[i];
+        h *= 0x100000001b3ull;
+    }
+    return h;
+}
+
+/* The kernel a finding names, or (a library call's: f->argument set) the
+ * entry point, in its own hash space. */
+static uint64_t kernel_hash(const struct dc_finding *f)
+{
+    const struct dc_finding_launch *l = f->launch;
+    uint64_t h = 0xcbf29ce484222325ull;
+    if (f->argument && !l->kernel)
+        return fnv1a(l->api ? l->api : "", l->api ? strlen(l->api) : 0, h ^ 2);
+    if (l->kernel)
+        return fnv1a(l->kernel, strlen(l->kernel), h);
+    uintptr_t k = (uintptr_t)l->kernel_key;
+    return fnv1a(&k, sizeof k, h ^ 1);
+}
+
+/* Counts k once in *count (nkernels, or ncalls for a library call's). */
+static void note_kernel(uint64_t k, uint64_t *count)
+{
+    struct kset *s;
+    HASH_FIND(hh, kernels, &k, sizeof k, s);
+    if (s)
+        return;
+    s = calloc(1, sizeof *s);
+    if (!s)
+        return;
+    s->kernel = k;
+    store_oom = 0;
+    HASH_ADD(hh, kernels, kernel, sizeof s->kernel, s);
+    if (store_oom) {
+        free(s);
+        return;
+    }
+    (*count)++;
+}
+
+void dc_store_key(const struct dc_finding *f, struct dc_store_key *key)
+{
+    memset(key, 0, sizeof *key);
+    key->kind = f->kind;
+    key->param = f->has_operand ? f->param : -1;
+    key->kernel = kernel_hash(f);
+    key->word_offset = f->has_operand ? f->word_offset : 0;
+    key->alloc_stack = f->has_operand && f->alloc_known ? f->alloc.alloc_stack : 0;
+    key->launch_stack = f->launch_stack_in_key ? f->launch_stack : 0;
+    key->action = f->action;
+}
+
+int dc_store_repeat(const struct dc_store_key *key)
+{
+    struct dc_stored *r;
+    HASH_FIND(hh, findings, key, sizeof *key, r);
+    if (!r)
+        return 0;
+    r->count++;
+    if (r->supp >= 0) {
+        dc_supp_add(r->supp, 1);
+        suppressed++;
+    }
+    return 1;
+}
+
+struct dc_stored *dc_store_add(const struct dc_store_key *key, enum dc_severity sev)
+{
+    if (nfindings >= MAX_FINDINGS) {
+        dropped++;
+        return NULL;
+    }
+    struct dc_stored *r = calloc(1, sizeof *r);
+    if (!r) {
+        dropped++;
+        return NULL;
+    }
+    r->key = *key;
+    r->count = 1;
+    r->severity = sev;
+    r->supp = -1;
+    store_oom = 0;
+    HASH_ADD(hh, findings, key, sizeof r->key, r);
+    if (store_oom) {
+        free(r);
+        dropped++;
+        return NULL;
+    }
+    return r;
+}
+
+void dc_store_suppress(struct dc_stored *r, int supp)
+{
+    r->supp = supp;
+    suppressed++;
+}
+
+uint64_t dc_store_number(struct dc_stored *r, const struct dc_finding *f)
+{
+    r->id = ++nfindings;
+    if (last_rec)
+        last_rec->next = r;
+    else
+        first_rec = r;
+    last_rec = r;
+    sev_count[f->severity]++;
+    if (f->severity == DC_SEV_ERROR)
+        __atomic_fetch_add(&errors_atomic, 1, __ATOMIC_RELAXED);
+    if (f->kind != DC_F_FRAMEWORK_DEVICE_ERROR)     /* no kernel ran */
+        note_kernel(r->key.kernel, f->argument ? &ncalls : &nkernels);
+    return r->id;
+}
+
+void dc_store_keep_json(struct dc_stored *r, const char *line, size_t count_at)
+{
+    /* "1" follows count_at: keep what surrounds it for the exit update */
+    r->json_head = strndup(line, count_at);
+    r->json_tail = strdup(line + count_at + 1);
+}
+
+const struct dc_stored *dc_store_next(const struct dc_stored *r)
+{
+    return r ? r->next : first_rec;
+}
+
+uint64_t dc_store_line(const struct dc_stored *r, const char **head, const char **tail)
+{
+    *head = r->json_head;
+    *tail = r->json_tail;
+    return r->count;
+}
+
+void dc_store_stats(struct dc_report_stats *s)
+{
+    s->findings = nfindings;
+    s->errors = sev_count[DC_SEV_ERROR];
+    s->warnings = sev_count[DC_SEV_WARNING];
+    s->infos = sev_count[DC_SEV_INFO];
+    s->kernels = nkernels;
+    s->calls = ncalls;
+    s->dropped = dropped;
+    s->suppressed = suppressed;
+}
+
+unsigned long dc_store_errors(void)
+{
+    return __atomic_load_n(&errors_atomic, __ATOMIC_RELAXED);
+}
+
+void dc_store_reset(void)
+{
+    struct dc_stored *r, *tmp;
+    HASH_ITER(hh, findings, r, tmp) {
+        HASH_DEL(findings, r);
+        free(r->json_head);
+        free(r->json_tail);
+        free(r);
+    }
+    struct kset *k, *ktmp;
+    HASH_ITER(hh, kernels, k, ktmp) {
+        HASH_DEL(kernels, k);
+        free(k);
+    }
+    first_rec = last_rec = NULL;
+    nfindings = nkernels = ncalls = dropped = suppressed = 0;
+    memset(sev_count, 0, sizeof sev_count);
+    __atomic_store_n(&errors_atomic, 0, __ATOMIC_RELAXED);
+}

@@ -1,0 +1,383 @@
+/* symbolize: names for a stack of the depot, at report time (compiler-rt's
+ * symbolizer; see symbolize.h).
+ *
+ * Serialized by sym_lock: dladdr for the module and its base, libdw (dwfl
+ * over /proc/self/maps) for the ELF symbol (static functions too) and the
+ * DWARF file:line, the functions inlined at each address (addr2line -i),
+ * names demangled by the linked-in demangler (report/demangle.h); Python
+ * frames from the descriptions of their code objects (report/pystack.h).
+ *
+ * libdw is never linked: it brings libelf, zlib, bzip2, lzma and zstd, which
+ * as dependencies of a preloaded object would come ahead of the program's
+ * own libraries in the global scope.  It is loaded with dlopen(RTLD_LOCAL)
+ * at the first report and called through a table of pointers typed from its
+ * header (common/lazylib.h): its symbols stay out of the global scope.
+ *
+ * Symbolization is offline unless dc_stack_set_debuginfod(1): libdw's standard
+ * debuginfo lookup asks the debuginfod servers of DEBUGINFOD_URLS for every
+ * module without local debug info (up to 90 s each, inside a report, sending
+ * the program's build ids out); devcheck's own lookup reads local files only
+ * (the build-id tree, then the .gnu_debuglink places). */
+#include "report/symbolize.h"
+#include "common/lazylib.h"
+#include "report/pystack.h"
+#include "report/stackdepot.h"
+
+#include <dlfcn.h>
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
+#include <fcntl.h>
+#include <link.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* libdw.so.1, loaded on first use */
+#define DW_FUNCS(X)                     \
+    X(dwfl_begin)                       \
+    X(dwfl_report_begin)                \
+    X(dwfl_linux_proc_report)           \
+    X(dwfl_report_end)                  \
+    X(dwfl_addrmodule)                  \
+    X(dwfl_module_addrname)             \
+    X(dwfl_module_info)                 \
+    X(dwfl_module_getsrc)               \
+    X(dwfl_lineinfo)                    \
+    X(dwfl_module_addrdie)              \
+    X(dwfl_linux_proc_find_elf)         \
+    X(dwfl_standard_find_debuginfo)     \
+    X(dwfl_build_id_find_debuginfo)     \
+    X(dwarf_getscopes)                  \
+    X(dwarf_getsrcfiles)                \
+    X(dwarf_tag)                        \
+    X(dwarf_attr)                       \
+    X(dwarf_attr_integrate)             \
+    X(dwarf_formstring)                 \
+    X(dwarf_formudata)                  \
+    X(dwarf_diename)                    \
+    X(dwarf_filesrc)
+
+DC_LAZY_POINTERS(DW_FUNCS)
+
+/* libdw: under sym_lock. */
+static int dw_state;                    /* 0 not tried, 1 loaded, -1 unavailable */
+
+static int dw_ready(void)
+{
+    if (dw_state == 0) {
+        void *h_ = dlopen("libdw.so.1", RTLD_NOW | RTLD_LOCAL);
+        int ok = 0;
+        if (h_)
+            DC_LAZY_BIND(h_, DW_FUNCS, ok);
+        dw_state = ok ? 1 : -1;
+    }
+    return dw_state == 1;
+}
+
+static int use_debuginfod;
+
+void dc_stack_set_debuginfod(int on) { __atomic_store_n(&use_debuginfod, on != 0, __ATOMIC_RELAXED); }
+
+_Static_assert(DC_FRAMES_MAX == DC_STACK_MAX + DC_PYSTACK_MAX, "symbolize.h's DC_FRAMES_MAX");
+#define DC_INLINE_MAX 16        /* frames one address can expand to (inlining) */
+
+static int keep_interpreter;
+
+void dc_stack_set_interpreter_frames(int keep) { __atomic_store_n(&keep_interpreter, keep != 0, __ATOMIC_RELAXED); }
+
+/* ---- symbolization -------------------------------------------------------------- */
+
+static pthread_mutex_t sym_lock = PTHREAD_MUTEX_INITIALIZER;
+static Dwfl *dwfl;
+static int own_known, own_is_main;
+static void *own_base;
+
+/* Opens fd on path; the path is handed to libdw (it frees it). */
+static int open_debug(const char *path, char **debuginfo_file_name)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd >= 0 && debuginfo_file_name) {
+        free(*debuginfo_file_name);
+        *debuginfo_file_name = strdup(path);
+    }
+    return fd;
+}
+
+/* libdw's find_debuginfo callback without the network: the build-id tree
+ * (/usr/lib/debug/.build-id/xx/yyyy.debug, dwfl_build_id_find_debuginfo, which
+ * never asks debuginfod), then the places gdb looks for a .gnu_debuglink
+ * file: beside the object, its .debug/, /usr/lib/debug/<its directory>/. */
+static int find_debuginfo_offline(Dwfl_Module *mod, void **userdata, const char *modname, GElf_Addr base,
+                                  const char *file_name, const char *debuglink_file, GElf_Word debuglink_crc,
+                                  char **debuginfo_file_name)
+{
+    int fd = p_dwfl_build_id_find_debuginfo(mod, userdata, modname, base, file_name, debuglink_file,
+                                            debuglink_crc, debuginfo_file_name);
+    if (fd >= 0 || !debuglink_file || !*debuglink_file || !file_name || strchr(debuglink_file, '/'))
+        return fd;
+    const char *slash = strrchr(file_name, '/');
+    int dlen = slash ? (int)(slash - file_name) : 0;
+    static const char *const fmt[] = { "%.*s/%s", "%.*s/.debug/%s", "/usr/lib/debug%.*s/%s" };
+    for (size_t i = 0; i < sizeof fmt / sizeof fmt[0]; i++) {
+        char path[4096];
+        int n = snprintf(path, sizeof path, fmt[i], dlen, file_name, debuglink_file);
+        if (n <= 0 || (size_t)n >= sizeof path || !strcmp(path, file_name))
+            continue;
+        if ((fd = open_debug(path, debuginfo_file_name)) >= 0)
+            return fd;
+    }
+    return -1;
+}
+
+static Dwfl_Callbacks dwfl_cb;
+
+static void dwfl_refresh(void)
+{
+    if (!dwfl) {
+        if (!dw_ready())
+            return;
+        dwfl_cb.find_elf = p_dwfl_linux_proc_find_elf;
+        dwfl_cb.find_debuginfo = __atomic_load_n(&use_debuginfod, __ATOMIC_RELAXED) ? p_dwfl_standard_find_debuginfo
+                                                                                  : find_debuginfo_offline;
+        dwfl = p_dwfl_begin(&dwfl_cb);
+        if (!dwfl)
+            return;
+    }
+    p_dwfl_report_begin(dwfl);
+    if (p_dwfl_linux_proc_report(dwfl, getpid()) != 0) {
+        p_dwfl_report_end(dwfl, NULL, NULL);
+        return;
+    }
+    p_dwfl_report_end(dwfl, NULL, NULL);
+}
+
+static void own_module(void)
+{
+    if (own_known)
+        return;
+    Dl_info info;
+    struct link_map *lm = NULL;
+    if (dladdr1((void *)(uintptr_t)dc_stack_symbolize_ex, &info, (void **)&lm, RTLD_DL_LINKMAP)) {
+        own_base = info.dli_fbase;
+        own_is_main = !lm || !lm->l_name || !lm->l_name[0];
+    } else {
+        own_is_main = 1;
+    }
+    own_known = 1;
+}
+
+static int ends_with(const char *s, const char *suffix)
+{
+    size_t a = strlen(s), b = strlen(suffix);
+    return a >= b && !strcmp(s + a - b, suffix);
+}
+
+/* Frames that say nothing about the program: nvcc's launch stubs, the
+ * kernel's host-side wrapper (it has the kernel's own symbol), the toolkit's
+ * inline helpers (cudaLaunchKernel<>, cudaMalloc<> of cuda_runtime.h,
+ * __cudaLaunchKernel_helper of crt/), and the C library's start-up below
+ * main. */
+static int boring_frame(const struct dc_frame *f, const char *drop_symbol)
+{
+    if (drop_symbol && *drop_symbol && f->mangled[0] && !strcmp(f->mangled, drop_symbol))
+        return 1;
+    return strstr(f->function, "__device_stub__") != NULL ||
+           strstr(f->mangled, "__device_stub__") != NULL ||
+           !strncmp(f->mangled, "__cudaLaunch", 12) ||        /* __cudaLaunchKernel_helper */
+           ends_with(f->file, "/cuda_runtime.h") ||
+           strstr(f->file, "/include/crt/") != NULL ||
+           !strncmp(f->mangled, "__libc_start_", 13) || !strcmp(f->mangled, "_start");
+}
+
+/* Innermost frames of a stack captured in a CUPTI callback: the driver and
+ * libcupti delivering it (libcuda.so*, libcupti.so*).  Dropped while no
+ * frame has been kept, so the stack starts where the program's call entered
+ * CUDA, as the interposer's do. */
+static int callback_machinery(const struct dc_frame *f)
+{
+    const char *b = strrchr(f->module, '/');
+    b = b ? b + 1 : f->module;
+    return !strncmp(b, "libcuda.so", 10) || !strncmp(b, "libcupti.so", 11);
+}
+
+static void set_name(struct dc_frame *f, const char *sym)
+{
+    if (!sym)
+        return;
+    /* strip a symbol version: __libc_start_main@@GLIBC_2.34 */
+    snprintf(f->mangled, sizeof f->mangled, "%.*s", (int)strcspn(sym, "@"), sym);
+    dc_demangle(f->mangled, f->function, sizeof f->function);
+}
+
+/* Name of a subprogram or inlined-subroutine DIE: its linkage name (mangled)
+ * if it has one, else its plain name; through DW_AT_abstract_origin. */
+static const char *die_name(Dwarf_Die *die)
+{
+    Dwarf_Attribute attr;
+    const char *n = NULL;
+    if (p_dwarf_attr_integrate(die, DW_AT_linkage_name, &attr) ||
+        p_dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &attr))
+        n = p_dwarf_formstring(&attr);
+    return n ? n : p_dwarf_diename(die);
+}
+
+/* Symbolizes one captured address into up to max frames: the function that
+ * holds the call, and the functions inlined into it (innermost first, as
+ * addr2line -i).  Returns the number of frames written (>= 1 when max >= 1). */
+static size_t symbolize_ip(uintptr_t ip, struct dc_frame *out, size_t max, int *refreshed)
+{
+    if (!max)
+        return 0;
+    uintptr_t pc = ip ? ip - 1 : 0;       /* return address -> call instruction */
+    struct dc_frame *f = &out[0];
+    memset(f, 0, sizeof *f);
+    f->ip = ip;
+    f->offset = pc;
+    Dl_info info;
+    memset(&info, 0, sizeof info);
+    if (dladdr((void *)pc, &info) && info.dli_fname) {
+        snprintf(f->module, sizeof f->module, "%s", info.dli_fname);
+        f->offset = pc - (uintptr_t)info.dli_fbase;
+        f->module_base = (uintptr_t)info.dli_fbase;
+    }
+    const char *sym = info.dli_sname;
+    Dwfl_Module *mod = dwfl ? p_dwfl_addrmodule(dwfl, pc) : NULL;
+    if (!mod && !*refreshed) {
+        *refreshed = 1;               /* a library loaded since the last report */
+        dwfl_refresh();
+        mod = dwfl ? p_dwfl_addrmodule(dwfl, pc) : NULL;
+    }
+    if (!mod) {
+        set_name(f, sym);
+        return 1;
+    }
+    const char *s = p_dwfl_module_addrname(mod, pc);
+    if (s)
+        sym = s;
+    if (!f->module[0]) {
+        const char *mname = p_dwfl_module_info(mod, NULL, NULL, NULL, NULL, NULL, NULL, NULL);
+        if (mname)
+            snprintf(f->module, sizeof f->module, "%s", mname);
+    }
+    Dwfl_Line *ln = p_dwfl_module_getsrc(mod, pc);
+    if (ln) {
+        int line = 0;
+        const char *file = p_dwfl_lineinfo(ln, NULL, &line, NULL, NULL, NULL);
+        if (file && line > 0) {
+            snprintf(f->file, sizeof f->file, "%s", file);
+            f->line = line;
+        }
+    }
+    set_name(f, sym);
+
+    /* Inline chain: scopes[0] is the innermost scope holding pc. */
+    Dwarf_Addr bias = 0;
+    Dwarf_Die *cu = p_dwfl_module_addrdie(mod, pc, &bias);
+    Dwarf_Die *scopes = NULL;
+    int nscopes = cu ? p_dwarf_getscopes(cu, pc - bias, &scopes) : 0;
+    if (nscopes <= 0) {
+        free(scopes);
+        return 1;
+    }
+    Dwarf_Files *files = NULL;
+    size_t nfiles = 0;
+    if (p_dwarf_getsrcfiles(cu, &files, &nfiles) != 0)
+        files = NULL;
+    size_t k = 0;               /* frame being filled: out[k] */
+    for (int i = 0; i < nscopes; i++) {
+        int tag = p_dwarf_tag(&scopes[i]);
+        if (tag != DW_TAG_inlined_subroutine && tag != DW_TAG_subprogram)
+            continue;
+        if (tag == DW_TAG_subprogram) {
+            /* the physical function: keep the ELF symbol name unless none */
+            if (!out[k].mangled[0])
+                set_name(&out[k], die_name(&scopes[i]));
+            break;
+        }
+        /* out[k] is inside this inlined subroutine; its caller gets a frame
+         * at the call site */
+        set_name(&out[k], die_name(&scopes[i]));
+        if (k + 1 >= max)
+            break;
+        struct dc_frame *c = &out[k + 1];
+        *c = out[k];
+        c->mangled[0] = c->function[0] = c->file[0] = 0;
+        c->line = 0;
+        c->mangled[0] = 0;
+        Dwarf_Attribute attr;
+        Dwarf_Word w;
+        if (p_dwarf_attr(&scopes[i], DW_AT_call_line, &attr) && p_dwarf_formudata(&attr, &w) == 0)
+            c->line = (int)w;
+        if (files && p_dwarf_attr(&scopes[i], DW_AT_call_file, &attr) && p_dwarf_formudata(&attr, &w) == 0) {
+            const char *file = p_dwarf_filesrc(files, (size_t)w, NULL, NULL);
+            if (file)
+                snprintf(c->file, sizeof c->file, "%s", file);
+        }
+        if (!c->file[0])
+            c->line = 0;
+        /* the outermost function's name is the ELF symbol, set below if the
+         * chain ends without a subprogram scope */
+        set_name(c, sym);
+        k++;
+    }
+    free(scopes);
+    return k + 1;
+}
+
+size_t dc_stack_symbolize_ex(uint32_t id, struct dc_frame *out, size_t max, const char *drop_symbol)
+{
+    uintptr_t ips[DC_STACK_MAX];
+    struct dc_pyraw py[DC_PYSTACK_MAX];
+    uint32_t desc[DC_PYSTACK_MAX];
+    size_t n = dc_stackdepot_get(id, ips, DC_STACK_MAX), k = 0;
+    size_t npy = dc_stackdepot_get_py(id, py, desc, DC_PYSTACK_MAX);
+    if ((!n && !npy) || !max)
+        return 0;
+    if (npy > max / 2)
+        npy = max / 2;
+    size_t nmax = max - npy;                        /* room left for the Python frames */
+    /* With Python frames, the native stack ends where the interpreter begins
+     * (unless interpreter frames are kept): the Python frames say the rest. */
+    uintptr_t interp = npy && !__atomic_load_n(&keep_interpreter, __ATOMIC_RELAXED) ? dc_py_interpreter_base() : 0;
+    static struct dc_frame tmp[DC_INLINE_MAX];     /* under sym_lock */
+    pthread_mutex_lock(&sym_lock);
+    own_module();
+    if (!dwfl)
+        dwfl_refresh();
+    int refreshed = 0;
+    for (size_t i = 0; i < n && k < nmax; i++) {
+        size_t m = symbolize_ip(ips[i], tmp, DC_INLINE_MAX, &refreshed);
+        if (!own_is_main && own_base && tmp[0].module_base == (uintptr_t)own_base)
+            continue;               /* inside libdevcheck itself */
+        if (!k && callback_machinery(&tmp[0]))
+            continue;               /* the driver or CUPTI calling a CUPTI callback */
+        if (interp && tmp[0].module_base == interp)
+            break;                  /* the interpreter: its Python frames follow */
+        for (size_t j = 0; j < m && k < nmax; j++)
+            if (!boring_frame(&tmp[j], drop_symbol))
+                out[k++] = tmp[j];
+    }
+    for (size_t i = 0; i < npy && k < max; i++) {
+        struct dc_frame *f = &out[k++];
+        memset(f, 0, sizeof *f);
+        f->python = 1;
+        dc_py_resolve(desc[i], py[i].offset, f->file, sizeof f->file, &f->line, f->function, sizeof f->function);
+    }
+    pthread_mutex_unlock(&sym_lock);
+    return k;
+}
+
+size_t dc_stack_symbolize(uint32_t id, struct dc_frame *out, size_t max)
+{
+    return dc_stack_symbolize_ex(id, out, max, NULL);
+}
+
+/* fork: sym_lock is taken before the depot's and the capture's locks
+ * (report/report.c orders them); dc_stack_symbolize reads the depot before
+ * it takes sym_lock, so the two are never held together. */
+void dc_symbolize_fork_prepare(void) { pthread_mutex_lock(&sym_lock); }
+void dc_symbolize_fork_parent(void) { pthread_mutex_unlock(&sym_lock); }
+void dc_symbolize_fork_child(void) { pthread_mutex_unlock(&sym_lock); }
