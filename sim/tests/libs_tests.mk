@@ -5,6 +5,11 @@ $(BUILD)/tests/sim/libs_stub_call: sim/tests/libs_stub_call.c
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS) -ldl
 ALL   += $(BUILD)/tests/sim/libs_stub_call
 TESTS += sim/tests/libs_exports.sh
+# imports.tsv still lists what the client virtualenv's PyTorch imports
+# (Python: no sanitizer, no cross build)
+ifeq ($(SANITIZE)$(CROSS),)
+TESTS += sim/tests/imports_fresh.sh
+endif
 
 # the sim's cuBLAS / cuBLASLt compute and fault (blas_sim.sh)
 $(BUILD)/tests/sim/blas_sim: sim/tests/blas_sim.c $(SB_BLAS_LIB) $(SB_LT_LIB)
