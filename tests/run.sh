@@ -1,8 +1,11 @@
 #!/bin/sh
 # Test runner: runs each test given as an argument (an executable: a compiled
 # test program or a shell script), each with a time limit, its output kept in
-# $BUILD/test-logs/.  A test passes when it exits 0.  The last line printed is
-# `N passed, N failed`; the exit status is non-zero when any test failed.
+# $BUILD/test-logs/.  A test passes when it exits 0.  TEST_JOBS=N runs N tests
+# at once (each test keeps its files in its own mktemp directory, tests/lib.sh);
+# the results are printed in the order given, each with its seconds.  The last
+# line printed is `N passed, N failed`; the exit status is non-zero when any
+# test failed.
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${BUILD:-build}
@@ -11,24 +14,43 @@ export ROOT BUILD
 export CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
 export SANITIZE=${SANITIZE:-}
 TEST_TIMEOUT=${TEST_TIMEOUT:-300}
+TEST_JOBS=${TEST_JOBS:-1}
 logs=$BUILD/test-logs
-rm -rf "$logs"; mkdir -p "$logs"
-passed=0; failed=0; failures=""
-for t in "$@"; do
+export TEST_TIMEOUT logs
+
+# one TEST: runs it, leaving its exit status and seconds in $logs/NAME.rc.
+if [ "${1:-}" = --one ]; then
+    t=$2
     case $t in /*) path=$t ;; *) path=$ROOT/$t ;; esac
     name=$(echo "$t" | sed "s|^$BUILD/||; s|^build[^/]*/||; s|/|_|g")
     log=$logs/$name.log
+    start=$(date +%s)
     if [ ! -x "$path" ]; then
         echo "missing test executable: $path" >"$log"; rc=127
     else
         (cd "$ROOT" && timeout -k 10 "$TEST_TIMEOUT" "$path") >"$log" 2>&1 </dev/null
         rc=$?
     fi
-    if [ $rc -eq 0 ]; then
-        passed=$((passed + 1)); echo "PASS  $t"
+    echo "$rc $(($(date +%s) - start))" >"$logs/$name.rc"
+    exit 0
+fi
+
+rm -rf "$logs"; mkdir -p "$logs"
+case $TEST_JOBS in ''|*[!0-9]*|0) echo "run.sh: TEST_JOBS must be a positive number (got '$TEST_JOBS')" >&2; exit 2 ;; esac
+# TEST_JOBS=1: each result as it comes; more: all run first, then the results
+[ $# -gt 0 ] && [ "$TEST_JOBS" -gt 1 ] && printf '%s\n' "$@" | xargs -P "$TEST_JOBS" -n 1 sh "$0" --one
+passed=0; failed=0; failures=""
+for t in "$@"; do
+    [ "$TEST_JOBS" -eq 1 ] && sh "$0" --one "$t"
+    name=$(echo "$t" | sed "s|^$BUILD/||; s|^build[^/]*/||; s|/|_|g")
+    log=$logs/$name.log
+    rc=125; secs=0
+    [ -f "$logs/$name.rc" ] && read -r rc secs <"$logs/$name.rc"
+    if [ "$rc" -eq 0 ]; then
+        passed=$((passed + 1)); echo "PASS  $t (${secs} s)"
     else
         failed=$((failed + 1)); failures="$failures $t"
-        echo "FAIL  $t (exit $rc; log: $log)"
+        echo "FAIL  $t (exit $rc; ${secs} s; log: $log)"
         tail -n 25 "$log" | sed 's/^/    | /'
     fi
 done

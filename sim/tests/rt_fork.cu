@@ -10,7 +10,7 @@
 #include "rt_check.h"
 
 static float *a, *b, *c;
-static volatile int stop;
+static volatile int stop, started;
 
 static void *launcher(void *)
 {
@@ -19,6 +19,7 @@ static void *launcher(void *)
         void *t = NULL;
         if (cudaMalloc(&t, 256) == cudaSuccess)
             cudaFree(t);
+        started = 1;
     }
     return NULL;
 }
@@ -49,6 +50,13 @@ int main()
     CHECK(cudaMalloc(&c, 128));
     pthread_t th;
     EXPECT(pthread_create(&th, NULL, launcher, NULL) == 0);
+    // nvcc's stub for vadd initialises a static by __cudaGetKernel under a
+    // C++ guard (__cxa_guard_acquire) on its first call: a fork while the
+    // launcher thread is inside it leaves the child waiting on a guard no
+    // thread of its own holds (seen under load: the child hung), a hazard of
+    // fork in any threaded C++ program, not the runtime's
+    while (!started)
+        usleep(100);
     for (int i = 0; i < 20; i++) {
         usleep(1000);
         pid = fork();
