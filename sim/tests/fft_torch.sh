@@ -21,15 +21,6 @@ expect_grep '^torch_fft values: ok 22$' "$TMPD/values.out"
 expect_grep '^devcheck: SUMMARY: 0 findings' "$TMPD/values.err"
 expect_no_grep '^simcuda|==devcheck==|Warning' "$TMPD/values.err"
 
-on_sim_rt env SIMCUDA_DEVICES=2 "$PY" "$P" wrong >"$TMPD/plain.out" 2>"$TMPD/plain.err"
-expect_eq "torch_fft wrong without devcheck: status" 3 $?
-"$DEVCHECK_BIN" --sim 2 --json "$TMPD/wrong.json" -- "$PY" "$P" wrong >"$TMPD/wrong.out" 2>"$TMPD/wrong.err"
-expect_eq "torch_fft wrong under devcheck: status" 3 $?
-for f in plain wrong; do
-    expect_grep '^torch_fft wrong: cufftExecC2C returned 0$' "$TMPD/$f.out"
-    expect_grep '^torch_fft wrong: synchronize raised: .*illegal memory access' "$TMPD/$f.out"
-done
-line=$(grep -n 'status = lib.cufftExecC2C(' "$P" | cut -d: -f1)
-expect_eq "torch_fft wrong: findings" "device_mismatch cufftExecC2C idata launch=0 owner=1 at=$line" \
-    "$("$PY" "$ROOT/tests/clients/libcall_findings.py" "$TMPD/wrong.json" "$P")"
+. "$ROOT/tests/clients/libcall_wrong.sh"
+expect_libcall_wrong torch_fft "$P" cufftExecC2C idata
 echo "fft_torch: ok"

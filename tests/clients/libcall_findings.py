@@ -5,7 +5,7 @@ line per id, in id order) as one line:
 
 LINE is the line of the launch's Python frame in the program argv[2] ("-"
 when no frame is there): what a test of a library call compares
-(tests/clients/torch_blas.sh, sim/tests/fft_torch.sh)."""
+(tests/clients/libcall_wrong.sh)."""
 import json
 import sys
 

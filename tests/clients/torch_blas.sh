@@ -20,15 +20,6 @@ expect_no_grep '^simcuda|==devcheck==' "$TMPD/values.err"
 n=$(sed -n 's/^torch_blas values: ok //p' "$TMPD/values.out")
 expect_eq "torch_blas values: comparisons" 28 "$n"
 
-on_sim_rt env SIMCUDA_DEVICES=2 "$PY" "$P" wrong >"$TMPD/plain.out" 2>"$TMPD/plain.err"
-expect_eq "torch_blas wrong without devcheck: status" 3 $?
-"$DEVCHECK_BIN" --sim 2 --json "$TMPD/wrong.json" -- "$PY" "$P" wrong >"$TMPD/wrong.out" 2>"$TMPD/wrong.err"
-expect_eq "torch_blas wrong under devcheck: status" 3 $?
-for f in plain wrong; do
-    expect_grep '^torch_blas wrong: cublasSgemm_v2 returned 0$' "$TMPD/$f.out"
-    expect_grep '^torch_blas wrong: synchronize raised: .*illegal memory access' "$TMPD/$f.out"
-done
-line=$(grep -n 'status = lib.cublasSgemm_v2(' "$P" | cut -d: -f1)
-expect_eq "torch_blas wrong: findings" "device_mismatch cublasSgemm_v2 B launch=0 owner=1 at=$line" \
-    "$("$PY" "$ROOT/tests/clients/libcall_findings.py" "$TMPD/wrong.json" "$P")"
+. "$ROOT/tests/clients/libcall_wrong.sh"
+expect_libcall_wrong torch_blas "$P" cublasSgemm_v2 B
 echo "torch_blas: ok"
