@@ -101,7 +101,8 @@ PYSEEDS='vision_merge|image features on cuda:1 concatenated with text embeddings
 embedding_lookup|token ids on cuda:1, embedding table on cuda:0
 cross_entropy|logits on cuda:3, labels on cuda:1 (F.cross_entropy)
 host_tokens|token ids left on the CPU, model on cuda:0
-custom_kernel|a Triton kernel launched under the wrong current device, inside NVTX range decoder.layer.3'
+custom_kernel|a Triton kernel launched under the wrong current device, inside NVTX range decoder.layer.3
+llava_merge|a tiny LLaVA (transformers, split by accelerate): image features of the vision tower on cuda:3 merged into text embeddings on cuda:0'
 # show_py TITLE SCRIPT WANT [ARGS]: WANT is "reported" or "fixed".
 show_py() {
     title=$1 script=$2 want=$3
@@ -144,6 +145,7 @@ if PYENV=$(sh "$ROOT/mk/pyenv.sh" 2>"$TMP/pyenv.err"); then
     PY=$PYENV/bin/python
     export TRITON_CACHE_DIR="${DEVCHECK_CACHE:-$HOME/.cache/devcheck}/triton" TRITON_DEFAULT_FP_FUSION=1
     export PYTHONDONTWRITEBYTECODE=1 PATH="$PYENV/bin:$PATH"
+    export HF_HUB_OFFLINE=1 TRANSFORMERS_VERBOSITY=error     # llava_merge.py: built from its config, nothing downloaded
     echo
     echo "The Python act: the same bugs in PyTorch and Triton programs (demo/python/), each reported with its"
     echo "own .py lines, then the fixed programs."

@@ -41,8 +41,13 @@ TESTS := $(filter-out $(CROSS_NO_TEST),$(TESTS))
 # Test programs link -lcuda against the toolkit's stub libcuda.so, which is
 # this machine's: the linker skips it as incompatible and takes the sim's
 # (same names, same SONAME libcuda.so.1), found first here and built first.
+# So do those that link the runtime (-lcudart: the sim's libraries' tests):
+# the sim's libcudart.so.13, by the development name the linker looks for.
 ALL_LDFLAGS += -L$(SIM_BUILD)
-$(filter-out $(SIM_BUILD)/% %.cubin %.fatbin %.ptx %.a,$(ALL)): | $(DRV_LINK)
+CROSS_RT_LINK := $(SIM_BUILD)/libcudart.so
+$(CROSS_RT_LINK): $(RT_LIB)
+	ln -sf $(notdir $<) $@
+$(filter-out $(SIM_BUILD)/% %.cubin %.fatbin %.ptx %.a,$(ALL)): | $(DRV_LINK) $(CROSS_RT_LINK)
 
 # The runner under qemu-user: mk/qemu.sh makes this machine run $(ARCH)
 # programs (binfmt_misc), then runs the command.

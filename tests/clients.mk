@@ -20,7 +20,9 @@ ALL   += $(CLIENT_T)/libclient_twins.so $(CLIENT_T)/libpylaunch.so $(CLIENT_T)/f
 TESTS += $(addprefix tests/clients/,pyenv.sh torch_sim.sh bindings_sim.sh triton_sim.sh ext_sim.sh \
                                     nvidia_runtime.sh devcheck_buggy.sh devcheck_correct.sh \
                                     torch_signatures.sh python_frames.sh framework_errors.sh raise_versions.sh \
-                                    record_replay.sh untyped_sim.sh torch_caching.sh torch_blas.sh)
+                                    record_replay.sh untyped_sim.sh torch_caching.sh torch_blas.sh \
+                                    hf_sim.sh hf_bugs.sh hf_triton.sh hf_temperature.sh \
+                                    torch_libcalls.sh)
 
 # The virtualenv is made, and the C++ extension of ext_add.py built (into
 # TORCH_EXTENSIONS_DIR, beside the virtualenv), before any test starts: a

@@ -37,8 +37,14 @@ fi
 
 rm -rf "$logs"; mkdir -p "$logs"
 case $TEST_JOBS in ''|*[!0-9]*|0) echo "run.sh: TEST_JOBS must be a positive number (got '$TEST_JOBS')" >&2; exit 2 ;; esac
-# TEST_JOBS=1: each result as it comes; more: all run first, then the results
-[ $# -gt 0 ] && [ "$TEST_JOBS" -gt 1 ] && printf '%s\n' "$@" | xargs -P "$TEST_JOBS" -n 1 sh "$0" --one
+# TEST_JOBS=1: each result as it comes.  More: all run first, then the
+# results; a script with the line `# run.sh: alone` (it moves the build tree
+# aside, or runs make in it) runs after the others, by itself.
+alone() { case $1 in *.sh) grep -q '^# run.sh: alone$' "$ROOT/$1" 2>/dev/null ;; *) false ;; esac; }
+if [ $# -gt 0 ] && [ "$TEST_JOBS" -gt 1 ]; then
+    for t in "$@"; do alone "$t" || printf '%s\n' "$t"; done | xargs -P "$TEST_JOBS" -n 1 sh "$0" --one
+    for t in "$@"; do ! alone "$t" || sh "$0" --one "$t"; done
+fi
 passed=0; failed=0; failures=""
 for t in "$@"; do
     [ "$TEST_JOBS" -eq 1 ] && sh "$0" --one "$t"

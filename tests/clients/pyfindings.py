@@ -9,7 +9,15 @@ site-packages, not the standard library), its file as a basename; "-" when
 there is none.  For framework_device_error, at= and each tensor's line are
 devcheck's own `at` and `alloc_at` (made:FILE:LINE: `made_at`, a CPU
 tensor's making statement), checked against the stacks they come from.  NAME is the demangled kernel name without its parameters.
-Then one line: `summary errors=N launches=N`."""
+Then one line: `summary errors=N launches=N`.
+
+With --facts (before the file), one line per distinct fact instead, sorted,
+for the findings that are not framework_device_error:
+
+  KIND SEVERITY call=KERNEL|API operand=pPARAM|ARGUMENT launch=D owner=O at=FILE:LINE
+
+(the kernel's name as above, or the library call's API and argument; at= the
+launch's innermost user frame), then the summary line."""
 import json
 import os
 import sys
@@ -28,8 +36,9 @@ def loc(frame):
     return "%s:%s" % (os.path.basename(frame["file"]), frame["line"]) if frame else "-"
 
 
+facts = sys.argv[1] == "--facts"
 recs, summary = {}, None
-for line in open(sys.argv[1]):
+for line in open(sys.argv[-1]):
     if not line.strip():
         continue
     r = json.loads(line)
@@ -37,6 +46,20 @@ for line in open(sys.argv[1]):
         summary = r
     elif r.get("type") == "finding":
         recs[r["id"]] = r
+if facts:
+    lines = set()
+    for r in recs.values():
+        if r["kind"] == "framework_device_error":
+            continue
+        call = (r.get("kernel") or "").split("(")[0] or r.get("api") or "?"
+        op = r.get("operand") or {}
+        what = r.get("argument") or "p%s" % op.get("param", "-")
+        lines.add("%s %s call=%s operand=%s launch=%s owner=%s at=%s" % (
+            r["kind"], r["severity"], call, what, r["launch"]["device"], op.get("owner_device", "-"),
+            user(r.get("launch_python_stack"))))
+    for fact in sorted(lines):
+        print(fact)
+    recs = {}
 for i in sorted(recs):
     r = recs[i]
     nvtx = ">".join(r.get("nvtx") or []) or "-"

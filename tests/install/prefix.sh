@@ -1,4 +1,5 @@
 #!/bin/sh
+# run.sh: alone
 # make install PREFIX=<temporary prefix> (and DESTDIR): exactly the files of
 # the layout (bin/devcheck, lib/devcheck/{libdevcheck.so,sim/*,python/*},
 # share/doc/devcheck/*, share/man/man1/devcheck.1), none naming the build

@@ -1,4 +1,5 @@
 #!/bin/sh
+# run.sh: alone
 # pip install <clone> into a fresh virtualenv (the build backend runs make
 # wheel), then:
 # - the wheel file (build/devcheck-V-py3-none-manylinux_2_X_ARCH.whl): X is
