@@ -1,6 +1,7 @@
 /* json: a small recursive-descent JSON reader (see json.h). */
 #include "common/json.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -138,7 +139,10 @@ static char *parse_string(struct parser *ps)
                     ps->p += 6;
                 }
             }
-            put_utf8(out, &o, cp);
+            if (cp >= 0xdc80 && cp < 0xdd00)   /* a raw byte (format.h, PEP 383) */
+                out[o++] = (char)(cp - 0xdc00);
+            else
+                put_utf8(out, &o, cp);
             break;
         }
         default:
@@ -243,7 +247,12 @@ static struct dc_json *parse_number(struct parser *ps)
         return NULL;
     }
     v->is_int = is_int && fabs(v->num) < 9.0e18;
-    v->i = v->is_int ? strtoll(tmp, NULL, 10) : (long long)v->num;
+    if (v->is_int)
+        v->i = strtoll(tmp, NULL, 10);
+    else if (fabs(v->num) < 9.0e18)     /* NaN fails this too */
+        v->i = (long long)v->num;
+    else                                /* 1e23: no long long holds it */
+        v->i = v->num > 0 ? LLONG_MAX : v->num < 0 ? LLONG_MIN : 0;
     return v;
 }
 

@@ -1,7 +1,8 @@
 /* json: a small JSON reader for devcheck's own records (merging JSON Lines
  * from many processes: report/merge.c).  Parses one text into a tree of
  * values; never crashes on bad input (NULL and the byte offset of the
- * error).  Strings are decoded (\uXXXX to UTF-8).  Nesting is bounded. */
+ * error).  Strings are decoded (\uXXXX to UTF-8; a lone \udc80-\udcff to the
+ * raw byte it stands for, as format.h writes one).  Nesting is bounded. */
 #ifndef DEVCHECK_REPORT_JSON_H
 #define DEVCHECK_REPORT_JSON_H
 #include <stddef.h>

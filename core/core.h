@@ -44,6 +44,9 @@ void dc_core_open(void);
  * program that returned `program_status` (error_exitcode when it was 0 and
  * errors were found; -1: keep the program's; program_status < 0: unknown). */
 int dc_core_finish(int program_status);
+/* --stats: the start-up took ns (the preload's init, the driver bound and
+ * the front ends started). */
+void dc_core_started(uint64_t ns);
 /* Before main (the start-up's constructor, options parsed): the first
  * process of a tree truncates the shared output files (report/). */
 void dc_core_prestart(void);

@@ -15,6 +15,7 @@
 #include "core/verdict/record.h"
 #include "core/owner/registry.h"
 #include "report/report.h"
+#include "report/stats.h"
 #include "report/symbolize.h"
 
 #include <pthread.h>
@@ -104,6 +105,7 @@ void dc_core_open(void)
         .gen_suppressions = dc_opt.gen_suppressions,
         .tree_dir = dc_opt.tree_dir,
     };
+    dc_stats_enable(dc_opt.stats);
     dc_report_init(&rc);
     dc_stack_set_interpreter_frames(dc_opt.python_interpreter_frames);
     dc_record_open();
@@ -121,8 +123,23 @@ void dc_core_finish_signal(int fault)
     dc_report_finish_signal(fault);
 }
 
+/* --stats: the core's tables beside the report's. */
+static void stats_tables(void)
+{
+    if (!dc_stats_on)
+        return;
+    dc_stats_table("allocation registry", dc_reg_bytes());
+    dc_stats_table("kernel descriptions", dc_kernels_bytes());
+}
+
+void dc_core_started(uint64_t ns)
+{
+    dc_stats_set_start(ns);
+}
+
 int dc_core_finish(int program_status)
 {
+    stats_tables();
     dc_record_finish();
     dc_report_finish();
     /* Under the wrapper (tree_dir) the wrapper applies error_exitcode to

@@ -30,6 +30,11 @@ have_header zstd.h && have_lib libzstd.so || missing="$missing $(lib_pkg libzstd
 have_header zlib.h && have_lib libz.so || missing="$missing $(lib_pkg zlib1g-dev)"   # devcheck replay: gzip'd traces
 have_header libiberty/demangle.h && have_lib libiberty.a || missing="$missing $(lib_pkg libiberty-dev)"   # the demangler, linked statically
 command -v python3 >/dev/null   || missing="$missing python3"
+if [ -z "$deb_arch" ]; then         # make fuzz (tests/fuzz/): clang's libFuzzer, for this machine only
+    command -v clang >/dev/null || missing="$missing clang"
+    [ -e "$(clang -print-resource-dir 2>/dev/null)/lib/linux/libclang_rt.fuzzer-$(uname -m).a" ] ||
+        missing="$missing libclang-rt-dev"
+fi
 have_header valgrind/callgrind.h || missing="$missing valgrind"    # make bench, tests/bench: callgrind
 command -v valgrind >/dev/null  || case $missing in *valgrind*) ;; *) missing="$missing valgrind" ;; esac
 command -v xmllint >/dev/null   || missing="$missing libxml2-utils" # tests: JUnit XML against its schema

@@ -49,7 +49,16 @@ LIB_DESTROY_HOOK(cublasStatus_t, CUBLASWINAPI, cublasDestroy_v2, cublasHandle_t,
               struct dc_lib_arg a[] = { __VA_ARGS__ }; blas_check(handle, #name, a, NARGS(a))))
 #define SCALAR(name) ARG(#name, host_scalars_ ? NULL : (name))
 
-#define GEMM_ARGS SCALAR(alpha), ARG("A", A), ARG("B", B), SCALAR(beta), ARG("C", C)
+/* Sizes of 0: cuBLAS returns at once and touches nothing when m, n (or
+ * batchCount) is 0; with k = 0 it reads neither A nor B (C = beta C); a
+ * vector call of n <= 0 reads nothing (a dot still writes its result, 0).
+ * IF(live, p): p when the call uses it. */
+#define IF(live, p) ((live) ? (p) : NULL)
+#define SCALAR_IF(live, name) ARG(#name, host_scalars_ || !(live) ? NULL : (name))
+#define GEMM_ARGS_(mn, mnk)                                                         \
+    SCALAR_IF(mn, alpha), ARG("A", IF(mnk, A)), ARG("B", IF(mnk, B)), SCALAR_IF(mn, beta), ARG("C", IF(mn, C))
+#define GEMM_ARGS GEMM_ARGS_(m && n, m && n && k)
+#define SB_GEMM_ARGS GEMM_ARGS_(m && n && batchCount, m && n && k && batchCount)
 BLAS_HOOK(cublasSgemm_v2,
     (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k,
      const float *alpha, const float *A, int lda, const float *B, int ldb, const float *beta, float *C, int ldc),
@@ -69,13 +78,13 @@ BLAS_HOOK(cublasSgemmStridedBatched,
      const float *alpha, const float *A, int lda, long long int strideA, const float *B, int ldb,
      long long int strideB, const float *beta, float *C, int ldc, long long int strideC, int batchCount),
     (handle, transa, transb, m, n, k, alpha, A, lda, strideA, B, ldb, strideB, beta, C, ldc, strideC, batchCount),
-    GEMM_ARGS)
+    SB_GEMM_ARGS)
 BLAS_HOOK(cublasDgemmStridedBatched,
     (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k,
      const double *alpha, const double *A, int lda, long long int strideA, const double *B, int ldb,
      long long int strideB, const double *beta, double *C, int ldc, long long int strideC, int batchCount),
     (handle, transa, transb, m, n, k, alpha, A, lda, strideA, B, ldb, strideB, beta, C, ldc, strideC, batchCount),
-    GEMM_ARGS)
+    SB_GEMM_ARGS)
 BLAS_HOOK(cublasGemmStridedBatchedEx,
     (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k,
      const void *alpha, const void *A, cudaDataType Atype, int lda, long long int strideA, const void *B,
@@ -83,7 +92,7 @@ BLAS_HOOK(cublasGemmStridedBatchedEx,
      long long int strideC, int batchCount, cublasComputeType_t computeType, cublasGemmAlgo_t algo),
     (handle, transa, transb, m, n, k, alpha, A, Atype, lda, strideA, B, Btype, ldb, strideB, beta, C, Ctype, ldc,
      strideC, batchCount, computeType, algo),
-    GEMM_ARGS)
+    SB_GEMM_ARGS)
 /* The pointer arrays live in device memory (cuBLAS reads them on the
  * device): the arrays themselves are checked, not read. */
 BLAS_HOOK(cublasGemmBatchedEx,
@@ -93,8 +102,9 @@ BLAS_HOOK(cublasGemmBatchedEx,
      int batchCount, cublasComputeType_t computeType, cublasGemmAlgo_t algo),
     (handle, transa, transb, m, n, k, alpha, Aarray, Atype, lda, Barray, Btype, ldb, beta, Carray, Ctype, ldc,
      batchCount, computeType, algo),
-    SCALAR(alpha), ARG("Aarray", Aarray), ARG("Barray", Barray), SCALAR(beta),
-    ARG("Carray", Carray))
+    SCALAR_IF(m && n && batchCount, alpha), ARG("Aarray", IF(m && n && k && batchCount, Aarray)),
+    ARG("Barray", IF(m && n && k && batchCount, Barray)), SCALAR_IF(m && n && batchCount, beta),
+    ARG("Carray", IF(m && n && batchCount, Carray)))
 
 BLAS_HOOK(cublasCgemm_v2,
     (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k,
@@ -111,16 +121,17 @@ BLAS_HOOK(cublasCgemmStridedBatched,
      const cuComplex *alpha, const cuComplex *A, int lda, long long int strideA, const cuComplex *B, int ldb,
      long long int strideB, const cuComplex *beta, cuComplex *C, int ldc, long long int strideC, int batchCount),
     (handle, transa, transb, m, n, k, alpha, A, lda, strideA, B, ldb, strideB, beta, C, ldc, strideC, batchCount),
-    GEMM_ARGS)
+    SB_GEMM_ARGS)
 BLAS_HOOK(cublasZgemmStridedBatched,
     (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k,
      const cuDoubleComplex *alpha, const cuDoubleComplex *A, int lda, long long int strideA,
      const cuDoubleComplex *B, int ldb, long long int strideB, const cuDoubleComplex *beta, cuDoubleComplex *C,
      int ldc, long long int strideC, int batchCount),
     (handle, transa, transb, m, n, k, alpha, A, lda, strideA, B, ldb, strideB, beta, C, ldc, strideC, batchCount),
-    GEMM_ARGS)
-#define BATCHED_ARGS SCALAR(alpha), ARG("Aarray", Aarray), ARG("Barray", Barray), SCALAR(beta), \
-    ARG("Carray", Carray)
+    SB_GEMM_ARGS)
+#define BATCHED_ARGS SCALAR_IF(m && n && batchCount, alpha), ARG("Aarray", IF(m && n && k && batchCount, Aarray)), \
+    ARG("Barray", IF(m && n && k && batchCount, Barray)), SCALAR_IF(m && n && batchCount, beta),               \
+    ARG("Carray", IF(m && n && batchCount, Carray))
 BLAS_HOOK(cublasSgemmBatched,
     (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k,
      const float *alpha, const float *const Aarray[], int lda, const float *const Barray[], int ldb,
@@ -135,24 +146,28 @@ BLAS_HOOK(cublasSgemv_v2,
     (cublasHandle_t handle, cublasOperation_t trans, int m, int n, const float *alpha, const float *A, int lda,
      const float *x, int incx, const float *beta, float *y, int incy),
     (handle, trans, m, n, alpha, A, lda, x, incx, beta, y, incy),
-    SCALAR(alpha), ARG("A", A), ARG("x", x), SCALAR(beta), ARG("y", y))
+    SCALAR_IF(m && n, alpha), ARG("A", IF(m && n, A)), ARG("x", IF(m && n, x)), SCALAR_IF(m && n, beta),
+    ARG("y", IF(m && n, y)))
 BLAS_HOOK(cublasDgemv_v2,
     (cublasHandle_t handle, cublasOperation_t trans, int m, int n, const double *alpha, const double *A, int lda,
      const double *x, int incx, const double *beta, double *y, int incy),
     (handle, trans, m, n, alpha, A, lda, x, incx, beta, y, incy),
-    SCALAR(alpha), ARG("A", A), ARG("x", x), SCALAR(beta), ARG("y", y))
+    SCALAR_IF(m && n, alpha), ARG("A", IF(m && n, A)), ARG("x", IF(m && n, x)), SCALAR_IF(m && n, beta),
+    ARG("y", IF(m && n, y)))
 BLAS_HOOK(cublasSdot_v2,
     (cublasHandle_t handle, int n, const float *x, int incx, const float *y, int incy, float *result),
-    (handle, n, x, incx, y, incy, result), ARG("x", x), ARG("y", y), SCALAR(result))
+    (handle, n, x, incx, y, incy, result), ARG("x", IF(n > 0, x)), ARG("y", IF(n > 0, y)), SCALAR(result))
 BLAS_HOOK(cublasDdot_v2,
     (cublasHandle_t handle, int n, const double *x, int incx, const double *y, int incy, double *result),
-    (handle, n, x, incx, y, incy, result), ARG("x", x), ARG("y", y), SCALAR(result))
+    (handle, n, x, incx, y, incy, result), ARG("x", IF(n > 0, x)), ARG("y", IF(n > 0, y)), SCALAR(result))
 BLAS_HOOK(cublasSaxpy_v2,
     (cublasHandle_t handle, int n, const float *alpha, const float *x, int incx, float *y, int incy),
-    (handle, n, alpha, x, incx, y, incy), SCALAR(alpha), ARG("x", x), ARG("y", y))
+    (handle, n, alpha, x, incx, y, incy), SCALAR_IF(n > 0, alpha), ARG("x", IF(n > 0, x)),
+    ARG("y", IF(n > 0, y)))
 BLAS_HOOK(cublasDaxpy_v2,
     (cublasHandle_t handle, int n, const double *alpha, const double *x, int incx, double *y, int incy),
-    (handle, n, alpha, x, incx, y, incy), SCALAR(alpha), ARG("x", x), ARG("y", y))
+    (handle, n, alpha, x, incx, y, incy), SCALAR_IF(n > 0, alpha), ARG("x", IF(n > 0, x)),
+    ARG("y", IF(n > 0, y)))
 /* The workspace the handle's calls will use: checked where it is handed over. */
 BLAS_HOOK(cublasSetWorkspace_v2, (cublasHandle_t handle, void *workspace, size_t workspaceSizeInBytes),
     (handle, workspace, workspaceSizeInBytes), ARG("workspace", workspaceSizeInBytes ? workspace : NULL))

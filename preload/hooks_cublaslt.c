@@ -1,57 +1,224 @@
 /* hooks_cublaslt: cuBLASLt's matmul checked at its API (preload/hooks_lib.h
  * has the machinery, preload/hooks_lib.def the table): the stream
- * argument's device, the descriptor's pointer mode and its pointer
- * attributes. */
+ * argument's device; the matmul descriptor's pointer mode, epilogue and
+ * pointer attributes and the layouts' sizes, recorded when the program sets
+ * them (issue 37: no getter at cublasLtMatmul -- each of cuBLASLt's getters
+ * is a logged API call, eleven per matmul were +1774 instructions and eleven
+ * log lines at CUBLASLT_LOG_LEVEL=5). */
 #include "preload/hooks_lib.h"
+
+#include <string.h>
 
 #define LIB_THIS CUBLASLT
 
 /* The descriptor attributes that hold device pointers (cublasLt.h: "Device
- * pointer to ..."); NULL (the default) is never checked. */
-#define LT_ATTR(a) { a, #a }
+ * pointer to ..."); NULL (the default) is never checked.  `epi`: the
+ * epilogue bits under which the library reads it (0: whenever set) --
+ * cuBLASLt keeps a bias pointer when the epilogue goes back to DEFAULT and
+ * does not read it then (tests/gpu/lib_progs.py on an H200; the sim's
+ * cuBLASLt copies it: sim/libs/cublas/lt.c). */
+#define LT_BIAS_READ (CUBLASLT_EPILOGUE_BIAS | 16 /* _BGRAD */ | CUBLASLT_EPILOGUE_BGRADA | CUBLASLT_EPILOGUE_BGRADB)
+#define LT_AUX_READ 128         /* the _AUX epilogues (and DRELU, DGELU) */
+#define LT_ATTR(a, epi) { a, #a, epi }
 static const struct {
     cublasLtMatmulDescAttributes_t attr;
     const char *name;
+    int epi;
 } lt_pointer_attrs[] = {
-    LT_ATTR(CUBLASLT_MATMUL_DESC_BIAS_POINTER),
-    LT_ATTR(CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_POINTER),
-    LT_ATTR(CUBLASLT_MATMUL_DESC_A_SCALE_POINTER),
-    LT_ATTR(CUBLASLT_MATMUL_DESC_B_SCALE_POINTER),
-    LT_ATTR(CUBLASLT_MATMUL_DESC_C_SCALE_POINTER),
-    LT_ATTR(CUBLASLT_MATMUL_DESC_D_SCALE_POINTER),
-    LT_ATTR(CUBLASLT_MATMUL_DESC_AMAX_D_POINTER),
-    LT_ATTR(CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_SCALE_POINTER),
-    LT_ATTR(CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_AMAX_POINTER),
-    LT_ATTR(CUBLASLT_MATMUL_DESC_D_OUT_SCALE_POINTER),
+    LT_ATTR(CUBLASLT_MATMUL_DESC_BIAS_POINTER, LT_BIAS_READ),
+    LT_ATTR(CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_POINTER, LT_AUX_READ),
+    LT_ATTR(CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, 0),
+    LT_ATTR(CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, 0),
+    LT_ATTR(CUBLASLT_MATMUL_DESC_C_SCALE_POINTER, 0),
+    LT_ATTR(CUBLASLT_MATMUL_DESC_D_SCALE_POINTER, 0),
+    LT_ATTR(CUBLASLT_MATMUL_DESC_AMAX_D_POINTER, 0),
+    LT_ATTR(CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_SCALE_POINTER, LT_AUX_READ),
+    LT_ATTR(CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_AMAX_POINTER, LT_AUX_READ),
+    LT_ATTR(CUBLASLT_MATMUL_DESC_D_OUT_SCALE_POINTER, 0),
 };
 #define N_LT_ATTRS (sizeof lt_pointer_attrs / sizeof lt_pointer_attrs[0])
 
-static void lt_check(cublasLtMatmulDesc_t desc, const void *alpha, const void *A, const void *B, const void *beta,
-                     const void *C, const void *D, const void *workspace, size_t workspaceSize, cudaStream_t stream)
+/* A matmul descriptor as set (cublasLt.h's defaults at creation). */
+struct lt_desc {
+    int32_t mode, epilogue, transa;
+    uintptr_t p[N_LT_ATTRS];
+};
+/* A layout's size. */
+struct lt_layout {
+    uint64_t rows, cols;
+};
+
+struct lt_set {
+    int attr;
+    const void *buf;
+    size_t size;
+};
+static void desc_set(void *rec, const void *arg)
 {
-    __typeof__(&cublasLtMatmulDescGetAttribute) get = REAL(cublasLtMatmulDescGetAttribute);
-    int32_t mode = CUBLASLT_POINTER_MODE_HOST;
-    size_t written = 0;
-    if (get && (get(desc, CUBLASLT_MATMUL_DESC_POINTER_MODE, &mode, sizeof mode, &written) != CUBLAS_STATUS_SUCCESS ||
-                written != sizeof mode))
-        mode = CUBLASLT_POINTER_MODE_HOST;
+    struct lt_desc *d = rec;
+    const struct lt_set *s = arg;
+    if (s->attr < 0) {                  /* made */
+        *d = (struct lt_desc){ .mode = CUBLASLT_POINTER_MODE_HOST, .epilogue = CUBLASLT_EPILOGUE_DEFAULT,
+                               .transa = CUBLAS_OP_N };
+        return;
+    }
+    int32_t v;
+    switch (s->attr) {
+    case CUBLASLT_MATMUL_DESC_POINTER_MODE:
+    case CUBLASLT_MATMUL_DESC_EPILOGUE:
+    case CUBLASLT_MATMUL_DESC_TRANSA:
+        if (s->size != sizeof v)
+            return;
+        memcpy(&v, s->buf, sizeof v);
+        *(s->attr == CUBLASLT_MATMUL_DESC_POINTER_MODE ? &d->mode
+          : s->attr == CUBLASLT_MATMUL_DESC_EPILOGUE   ? &d->epilogue
+                                                       : &d->transa) = v;
+        return;
+    default:
+        for (size_t i = 0; i < N_LT_ATTRS; i++)
+            if ((int)lt_pointer_attrs[i].attr == s->attr && s->size == sizeof d->p[i])
+                memcpy(&d->p[i], s->buf, sizeof d->p[i]);
+        return;
+    }
+}
+static void layout_set(void *rec, const void *arg)
+{
+    struct lt_layout *l = rec;
+    const struct lt_set *s = arg;
+    if (s->size != sizeof(uint64_t))
+        return;
+    if (s->attr == CUBLASLT_MATRIX_LAYOUT_ROWS)
+        memcpy(&l->rows, s->buf, sizeof l->rows);
+    else if (s->attr == CUBLASLT_MATRIX_LAYOUT_COLS)
+        memcpy(&l->cols, s->buf, sizeof l->cols);
+}
+/* A matmul descriptor or layout was made (or initialised in the program's
+ * memory: the _internal forms of cublasLt.h's inline Init functions). */
+static void desc_made(uintptr_t d)
+{
+    struct lt_set s = { -1, NULL, 0 };
+    if (dc_enter()) {
+        dc_libd_update(DC_LIBD_LT_DESC, d, sizeof(struct lt_desc), 1, desc_set, &s);
+        dc_leave();
+    }
+}
+static void layout_made(uintptr_t l, uint64_t rows, uint64_t cols)
+{
+    if (dc_enter()) {
+        struct lt_set r = { CUBLASLT_MATRIX_LAYOUT_ROWS, &rows, sizeof rows };
+        struct lt_set c = { CUBLASLT_MATRIX_LAYOUT_COLS, &cols, sizeof cols };
+        dc_libd_update(DC_LIBD_LT_LAYOUT, l, sizeof(struct lt_layout), 1, layout_set, &r);
+        dc_libd_update(DC_LIBD_LT_LAYOUT, l, sizeof(struct lt_layout), 1, layout_set, &c);
+        dc_leave();
+    }
+}
+static void lt_forget(int kind, uintptr_t h)
+{
+    if (h && dc_enter()) {
+        dc_libd_forget(kind, h);
+        dc_leave();
+    }
+}
+/* A setter the library took: recorded on a descriptor devcheck saw made. */
+static void lt_record(int kind, uintptr_t h, int attr, const void *buf, size_t size)
+{
+    struct lt_set s = { attr, buf, size };
+    if (buf && dc_enter()) {
+        dc_libd_update(kind, h, kind == DC_LIBD_LT_DESC ? sizeof(struct lt_desc) : sizeof(struct lt_layout), 0,
+                       kind == DC_LIBD_LT_DESC ? desc_set : layout_set, &s);
+        dc_leave();
+    }
+}
+
+/* A hook that runs the real call, then `after` when it succeeded, outside
+ * any other library call (cuBLAS makes its own descriptors for the
+ * cublasLtMatmul it calls, which is not checked: dc_lib_depth). */
+#define LT_SETTER(name, params, args, after)                                        \
+    LIB_BODY(cublasStatus_t, name, params)                                          \
+    {                                                                               \
+        LIB_REAL(name);                                                             \
+        if (!real)                                                                  \
+            return dc_lib_missing(#name), CUBLAS_STATUS_NOT_INITIALIZED;            \
+        cublasStatus_t r = real args;                                               \
+        if (r == CUBLAS_STATUS_SUCCESS && !dc_lib_depth)                            \
+            DC_UNPAREN after;                                                       \
+        return r;                                                                   \
+    }                                                                               \
+    LIB_ENTRIES(cublasStatus_t, CUBLASWINAPI, name, params, args)
+
+LT_SETTER(cublasLtMatmulDescCreate,
+    (cublasLtMatmulDesc_t *matmulDesc, cublasComputeType_t computeType, cudaDataType_t scaleType),
+    (matmulDesc, computeType, scaleType), (if (matmulDesc) desc_made(P(*matmulDesc))))
+LT_SETTER(cublasLtMatmulDescInit_internal,
+    (cublasLtMatmulDesc_t matmulDesc, size_t size, cublasComputeType_t computeType, cudaDataType_t scaleType),
+    (matmulDesc, size, computeType, scaleType), (desc_made(P(matmulDesc))))
+LT_SETTER(cublasLtMatmulDescSetAttribute,
+    (cublasLtMatmulDesc_t matmulDesc, cublasLtMatmulDescAttributes_t attr, const void *buf, size_t sizeInBytes),
+    (matmulDesc, attr, buf, sizeInBytes), (lt_record(DC_LIBD_LT_DESC, P(matmulDesc), (int)attr, buf, sizeInBytes)))
+LT_SETTER(cublasLtMatrixLayoutCreate,
+    (cublasLtMatrixLayout_t *matLayout, cudaDataType type, uint64_t rows, uint64_t cols, int64_t ld),
+    (matLayout, type, rows, cols, ld), (if (matLayout) layout_made(P(*matLayout), rows, cols)))
+LT_SETTER(cublasLtMatrixLayoutInit_internal,
+    (cublasLtMatrixLayout_t matLayout, size_t size, cudaDataType type, uint64_t rows, uint64_t cols, int64_t ld),
+    (matLayout, size, type, rows, cols, ld), (layout_made(P(matLayout), rows, cols)))
+LT_SETTER(cublasLtMatrixLayoutSetAttribute,
+    (cublasLtMatrixLayout_t matLayout, cublasLtMatrixLayoutAttribute_t attr, const void *buf, size_t sizeInBytes),
+    (matLayout, attr, buf, sizeInBytes), (lt_record(DC_LIBD_LT_LAYOUT, P(matLayout), (int)attr, buf, sizeInBytes)))
+
+/* Destroyed: forgotten before the real call (the address may be reused as
+ * soon as it returns). */
+#define LT_DESTROY(name, type, kind)                                                \
+    LIB_BODY(cublasStatus_t, name, (type h))                                        \
+    {                                                                               \
+        LIB_REAL(name);                                                             \
+        if (!real)                                                                  \
+            return dc_lib_missing(#name), CUBLAS_STATUS_NOT_INITIALIZED;            \
+        if (!dc_lib_depth)                                                          \
+            lt_forget(kind, P(h));                                                  \
+        return real(h);                                                             \
+    }                                                                               \
+    LIB_ENTRIES(cublasStatus_t, CUBLASWINAPI, name, (type h), (h))
+LT_DESTROY(cublasLtMatmulDescDestroy, cublasLtMatmulDesc_t, DC_LIBD_LT_DESC)
+LT_DESTROY(cublasLtMatrixLayoutDestroy, cublasLtMatrixLayout_t, DC_LIBD_LT_LAYOUT)
+
+/* A layout's size, or 0 when devcheck did not see it made. */
+static int lt_size(cublasLtMatrixLayout_t l, struct lt_layout *r)
+{
+    return l && dc_libd_get(DC_LIBD_LT_LAYOUT, P(l), r, sizeof *r);
+}
+
+static void lt_check(cublasLtMatmulDesc_t desc, const void *alpha, const void *A, cublasLtMatrixLayout_t Adesc,
+                     const void *B, const void *beta, const void *C, const void *D, cublasLtMatrixLayout_t Ddesc,
+                     const void *workspace, size_t workspaceSize, cudaStream_t stream)
+{
+    int dev = dc_stream_device((CUstream)stream);
+    struct lt_desc d;
+    int seen = dc_libd_get(DC_LIBD_LT_DESC, P(desc), &d, sizeof d);
+    if (!seen)
+        dc_libd_unseen("cublasLtMatmul", "a matmul descriptor");
+    /* m or n 0: nothing is read or written; k 0: A and B are not read
+     * (D = beta * C) */
+    struct lt_layout ld, la;
+    if (lt_size(Ddesc, &ld) && (!ld.rows || !ld.cols)) {
+        dc_lib_check("cublasLtMatmul", dev, P(stream), NULL, 0);
+        return;
+    }
+    int k0 = seen && lt_size(Adesc, &la) && !(d.transa == CUBLAS_OP_N ? la.cols : la.rows);
     /* alpha: host only in host mode; beta: host in host mode and
-     * ALPHA_DEVICE_VECTOR_BETA_HOST, not read under _BETA_ZERO */
-    int alpha_dev = mode != CUBLASLT_POINTER_MODE_HOST;
-    int beta_dev = mode == CUBLASLT_POINTER_MODE_DEVICE || mode == CUBLASLT_POINTER_MODE_DEVICE_VECTOR;
+     * ALPHA_DEVICE_VECTOR_BETA_HOST, not read under _BETA_ZERO; an unseen
+     * descriptor's mode is not known: neither is checked */
+    int alpha_dev = seen && d.mode != CUBLASLT_POINTER_MODE_HOST;
+    int beta_dev = seen && (d.mode == CUBLASLT_POINTER_MODE_DEVICE || d.mode == CUBLASLT_POINTER_MODE_DEVICE_VECTOR);
     struct dc_lib_arg a[7 + N_LT_ATTRS] = {
-        ARG("alpha", alpha_dev ? alpha : NULL), ARG("A", A), ARG("B", B), ARG("beta", beta_dev ? beta : NULL),
-        ARG("C", C), ARG("D", D), ARG("workspace", workspaceSize ? workspace : NULL),
+        ARG("alpha", alpha_dev ? alpha : NULL), ARG("A", k0 ? NULL : A), ARG("B", k0 ? NULL : B),
+        ARG("beta", beta_dev ? beta : NULL), ARG("C", C), ARG("D", D),
+        ARG("workspace", workspaceSize ? workspace : NULL),
     };
     unsigned n = 7;
-    for (size_t i = 0; get && i < N_LT_ATTRS; i++) {
-        void *p = NULL;
-        written = 0;
-        if (get(desc, lt_pointer_attrs[i].attr, &p, sizeof p, &written) == CUBLAS_STATUS_SUCCESS &&
-            written == sizeof p && p)
-            a[n++] = (struct dc_lib_arg)ARG(lt_pointer_attrs[i].name, p);
-    }
-    dc_lib_check("cublasLtMatmul", dc_stream_device((CUstream)stream), P(stream), a, n);
+    for (size_t i = 0; seen && i < N_LT_ATTRS; i++)
+        if (d.p[i] && (!lt_pointer_attrs[i].epi || (d.epilogue & lt_pointer_attrs[i].epi)))
+            a[n++] = (struct dc_lib_arg)ARG(lt_pointer_attrs[i].name, d.p[i]);
+    dc_lib_check("cublasLtMatmul", dev, P(stream), a, n);
 }
 
 LIB_HOOK(cublasStatus_t, CUBLASWINAPI, cublasLtMatmul,
@@ -62,4 +229,4 @@ LIB_HOOK(cublasStatus_t, CUBLASWINAPI, cublasLtMatmul,
     (lightHandle, computeDesc, alpha, A, Adesc, B, Bdesc, beta, C, Cdesc, D, Ddesc, algo, workspace,
      workspaceSizeInBytes, stream),
     CUBLAS_STATUS_NOT_INITIALIZED, CUBLAS_STATUS_SUCCESS,
-    (lt_check(computeDesc, alpha, A, B, beta, C, D, workspace, workspaceSizeInBytes, stream)))
+    (lt_check(computeDesc, alpha, A, Adesc, B, beta, C, D, Ddesc, workspace, workspaceSizeInBytes, stream)))

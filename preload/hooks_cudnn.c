@@ -4,7 +4,9 @@
  * variant pack, the legacy convolutions and the RNN calls. */
 #include "preload/hooks_lib.h"
 
+#include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
 
 #define LIB_THIS CUDNN
 
@@ -43,33 +45,194 @@ LIB_ENTRIES(cudnnStatus_t, CUDNNWINAPI, cudnnCreate, (cudnnHandle_t *handle), (h
 LIB_DESTROY_HOOK(cudnnStatus_t, CUDNNWINAPI, cudnnDestroy, cudnnHandle_t, DC_LIBH_CUDNN,
                  CUDNN_STATUS_NOT_INITIALIZED, CUDNN_STATUS_SUCCESS)
 
-/* The variant pack's data pointers (by unique id) and workspace.  A tensor
- * marked CUDNN_ATTR_TENSOR_IS_BY_VALUE (SDPA's scale) is a host pointer,
- * and the variant pack does not say which: host memory is legal for every
- * data pointer, another device's memory never is.  At most VP_MAX. */
+/* The v9 backend (issue 37): what devcheck needs at cudnnBackendExecute is
+ * recorded when the program sets it, never asked back (real cuDNN 9.26
+ * refuses a finalized variant pack's UNIQUE_IDS and DATA_POINTERS:
+ * cudnnBackendGetAttribute returns CUDNN_STATUS_NOT_SUPPORTED,
+ * tests/libapi/dnn_real.c).  A variant pack: its unique ids, data pointers
+ * and workspace as last set (paired by index, at most VP_MAX); a tensor:
+ * its unique id and whether it is by value (CUDNN_ATTR_TENSOR_IS_BY_VALUE:
+ * SDPA's scale, a host pointer), counted per unique id (DC_LIBD_DNN_UID)
+ * so that a data pointer is allowed host memory only when its uid is a
+ * by-value tensor's or no tensor devcheck saw has it.  Records are forgotten
+ * at cudnnBackendDestroyDescriptor. */
 #define VP_MAX 64
+struct dnn_pack {
+    int64_t nuid, nptr;
+    int64_t uids[VP_MAX];
+    uintptr_t ptrs[VP_MAX];
+    uintptr_t ws;
+};
+struct dnn_tensor {
+    int64_t uid;
+    int has_uid, by_value;
+};
+struct dnn_uid {
+    int64_t plain, by_value;    /* live tensors with this uid */
+};
+
+struct dnn_set {
+    cudnnBackendAttributeName_t name;
+    int64_t n;
+    const void *v;
+};
+static void pack_set(void *rec, const void *arg)
+{
+    struct dnn_pack *p = rec;
+    const struct dnn_set *a = arg;
+    int64_t n = a->n < 0 ? 0 : a->n > VP_MAX ? VP_MAX : a->n;
+    if (a->name == CUDNN_ATTR_VARIANT_PACK_UNIQUE_IDS) {
+        memcpy(p->uids, a->v, (size_t)n * sizeof p->uids[0]);
+        p->nuid = n;
+    } else if (a->name == CUDNN_ATTR_VARIANT_PACK_DATA_POINTERS) {
+        memcpy(p->ptrs, a->v, (size_t)n * sizeof p->ptrs[0]);
+        p->nptr = n;
+    } else if (n) {
+        memcpy(&p->ws, a->v, sizeof p->ws);
+    }
+}
+/* The tensor's new record (arg: a struct dnn_set); the old one is kept in
+ * the set's `v`'s target below (tensor_set). */
+struct tensor_change {
+    struct dnn_set set;
+    struct dnn_tensor old, now;
+};
+static void tensor_set(void *rec, const void *arg)
+{
+    struct dnn_tensor *t = rec;
+    struct tensor_change *c = (struct tensor_change *)arg;
+    c->old = *t;
+    if (c->set.name == CUDNN_ATTR_TENSOR_UNIQUE_ID) {
+        memcpy(&t->uid, c->set.v, sizeof t->uid);
+        t->has_uid = 1;
+    } else {
+        bool b;
+        memcpy(&b, c->set.v, sizeof b);
+        t->by_value = b;
+    }
+    c->now = *t;
+}
+struct uid_change {
+    const struct dnn_tensor *t;
+    int d, empty;
+};
+static void uid_add(void *rec, const void *arg)
+{
+    struct dnn_uid *u = rec;
+    struct uid_change *c = (struct uid_change *)arg;
+    if (c->t->by_value)
+        u->by_value += c->d;
+    else
+        u->plain += c->d;
+    c->empty = u->by_value <= 0 && u->plain <= 0;
+}
+/* Moves a tensor's count from its old uid (forgotten when none is left)
+ * to its new one. */
+static void uid_move(const struct dnn_tensor *old, const struct dnn_tensor *now)
+{
+    if (old->has_uid) {
+        struct uid_change c = { old, -1, 0 };
+        if (dc_libd_update(DC_LIBD_DNN_UID, (uint64_t)old->uid, sizeof(struct dnn_uid), 0, uid_add, &c) && c.empty)
+            dc_libd_forget(DC_LIBD_DNN_UID, (uint64_t)old->uid);
+    }
+    if (now && now->has_uid) {
+        struct uid_change c = { now, 1, 0 };
+        dc_libd_update(DC_LIBD_DNN_UID, (uint64_t)now->uid, sizeof(struct dnn_uid), 1, uid_add, &c);
+    }
+}
+
+static void dnn_record(cudnnBackendDescriptor_t d, cudnnBackendAttributeName_t name, cudnnBackendAttributeType_t type,
+                       int64_t n, const void *v)
+{
+    struct dnn_set a = { name, n, v };
+    switch (name) {
+    case CUDNN_ATTR_VARIANT_PACK_UNIQUE_IDS:
+        if (type == CUDNN_TYPE_INT64)
+            dc_libd_update(DC_LIBD_DNN_PACK, P(d), sizeof(struct dnn_pack), 1, pack_set, &a);
+        break;
+    case CUDNN_ATTR_VARIANT_PACK_DATA_POINTERS:
+    case CUDNN_ATTR_VARIANT_PACK_WORKSPACE:
+        if (type == CUDNN_TYPE_VOID_PTR)
+            dc_libd_update(DC_LIBD_DNN_PACK, P(d), sizeof(struct dnn_pack), 1, pack_set, &a);
+        break;
+    case CUDNN_ATTR_TENSOR_UNIQUE_ID:
+    case CUDNN_ATTR_TENSOR_IS_BY_VALUE:
+        if (n == 1 && type == (name == CUDNN_ATTR_TENSOR_UNIQUE_ID ? CUDNN_TYPE_INT64 : CUDNN_TYPE_BOOLEAN)) {
+            struct tensor_change c = { .set = a };
+            if (dc_libd_update(DC_LIBD_DNN_TENSOR, P(d), sizeof(struct dnn_tensor), 1, tensor_set, &c))
+                uid_move(&c.old, &c.now);
+        }
+        break;
+    default:
+        break;
+    }
+}
+
+/* cudnnBackendSetAttribute: recorded once the library took it. */
+LIB_BODY(cudnnStatus_t, cudnnBackendSetAttribute,
+    (cudnnBackendDescriptor_t descriptor, cudnnBackendAttributeName_t attributeName,
+     cudnnBackendAttributeType_t attributeType, int64_t elementCount, const void *arrayOfElements))
+{
+    LIB_REAL(cudnnBackendSetAttribute);
+    if (!real)
+        return dc_lib_missing("cudnnBackendSetAttribute"), CUDNN_STATUS_NOT_INITIALIZED;
+    cudnnStatus_t r = real(descriptor, attributeName, attributeType, elementCount, arrayOfElements);
+    if (r == CUDNN_STATUS_SUCCESS && arrayOfElements && elementCount >= 0 && dc_enter()) {
+        dnn_record(descriptor, attributeName, attributeType, elementCount, arrayOfElements);
+        dc_leave();
+    }
+    return r;
+}
+LIB_ENTRIES(cudnnStatus_t, CUDNNWINAPI, cudnnBackendSetAttribute,
+    (cudnnBackendDescriptor_t descriptor, cudnnBackendAttributeName_t attributeName,
+     cudnnBackendAttributeType_t attributeType, int64_t elementCount, const void *arrayOfElements),
+    (descriptor, attributeName, attributeType, elementCount, arrayOfElements))
+
+static void tensor_get(void *rec, const void *arg) { *(struct dnn_tensor *)arg = *(struct dnn_tensor *)rec; }
+
+/* cudnnBackendDestroyDescriptor: its records forgotten (before the real
+ * call: the address may be reused as soon as it returns). */
+LIB_BODY(cudnnStatus_t, cudnnBackendDestroyDescriptor, (cudnnBackendDescriptor_t descriptor))
+{
+    LIB_REAL(cudnnBackendDestroyDescriptor);
+    if (!real)
+        return dc_lib_missing("cudnnBackendDestroyDescriptor"), CUDNN_STATUS_NOT_INITIALIZED;
+    if (descriptor && dc_enter()) {
+        struct dnn_tensor t;
+        if (dc_libd_update(DC_LIBD_DNN_TENSOR, P(descriptor), sizeof t, 0, tensor_get, &t)) {
+            uid_move(&t, NULL);
+            dc_libd_forget(DC_LIBD_DNN_TENSOR, P(descriptor));
+        }
+        dc_libd_forget(DC_LIBD_DNN_PACK, P(descriptor));
+        dc_leave();
+    }
+    return real(descriptor);
+}
+LIB_ENTRIES(cudnnStatus_t, CUDNNWINAPI, cudnnBackendDestroyDescriptor, (cudnnBackendDescriptor_t descriptor),
+    (descriptor))
+
+/* The variant pack's data pointers (by unique id) and workspace, as
+ * recorded.  A pack devcheck never saw set is not checked (said, counted)
+ * and its kernels' weak findings are reported (dc_libcall_active 2). */
 static void dnn_variant_pack(cudnnHandle_t handle, cudnnBackendDescriptor_t vp)
 {
-    __typeof__(&cudnnBackendGetAttribute) get = REAL(cudnnBackendGetAttribute);
-    if (!get)
+    struct dnn_pack mine, *pk = &mine;
+    if (!dc_libd_get(DC_LIBD_DNN_PACK, P(vp), pk, sizeof *pk)) {
+        dc_libd_unseen("cudnnBackendExecute", "a variant pack");
+        dnn_check(handle, "cudnnBackendExecute", NULL, 0);
+        dc_libcall_active = 2;
         return;
-    int64_t uids[VP_MAX], n = 0, m = 0, nw = 0;
-    void *ptrs[VP_MAX], *ws = NULL;
-    if (get(vp, CUDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, CUDNN_TYPE_INT64, VP_MAX, &n, uids) != CUDNN_STATUS_SUCCESS)
-        n = 0;
-    if (get(vp, CUDNN_ATTR_VARIANT_PACK_DATA_POINTERS, CUDNN_TYPE_VOID_PTR, VP_MAX, &m, ptrs) != CUDNN_STATUS_SUCCESS)
-        m = 0;
-    if (get(vp, CUDNN_ATTR_VARIANT_PACK_WORKSPACE, CUDNN_TYPE_VOID_PTR, 1, &nw, &ws) != CUDNN_STATUS_SUCCESS || nw != 1)
-        ws = NULL;
-    n = n < m ? n : m;
-    n = n < 0 ? 0 : n > VP_MAX ? VP_MAX : n;
+    }
+    int64_t n = pk->nuid < pk->nptr ? pk->nuid : pk->nptr;
     struct dc_lib_arg a[VP_MAX + 1];
     char names[VP_MAX][64];
     unsigned k = 0;
-    a[k++] = (struct dc_lib_arg)ARG("CUDNN_ATTR_VARIANT_PACK_WORKSPACE", ws);
+    a[k++] = (struct dc_lib_arg)ARG("CUDNN_ATTR_VARIANT_PACK_WORKSPACE", pk->ws);
     for (int64_t i = 0; i < n; i++) {
-        snprintf(names[i], sizeof names[i], "CUDNN_ATTR_VARIANT_PACK_DATA_POINTERS[uid=%lld]", (long long)uids[i]);
-        a[k++] = (struct dc_lib_arg){ .name = names[i], .ptr = P(ptrs[i]), .host_ok = 1 };
+        struct dnn_uid u = { 0, 0 };
+        int known = dc_libd_get(DC_LIBD_DNN_UID, (uint64_t)pk->uids[i], &u, sizeof u) && (u.plain || u.by_value);
+        snprintf(names[i], sizeof names[i], "CUDNN_ATTR_VARIANT_PACK_DATA_POINTERS[uid=%lld]", (long long)pk->uids[i]);
+        a[k++] = (struct dc_lib_arg){ .name = names[i], .ptr = pk->ptrs[i], .host_ok = !known || u.by_value > 0 };
     }
     dnn_check(handle, "cudnnBackendExecute", a, k);
 }

@@ -14,13 +14,19 @@
  * from 1). */
 #define FFT_KEY(plan, lib_v) ((uint64_t)(unsigned)(plan) | (uint64_t)(lib_v) << 32)
 
-static void fft_made(int lib_v, cufftHandle plan)
+/* A plan was made (workSize: the work area it needs, as cufftMakePlan*
+ * said; NULL: not said). */
+static void fft_made(int lib_v, cufftHandle plan, const size_t *workSize)
 {
     if (!dc_enter())
         return;
     int d = dc_current_device();
     if (d >= 0 && !dc_libh_get(DC_LIBH_CUFFT, FFT_KEY(plan, lib_v), NULL))    /* cufftXtSetGPUs said */
         dc_libh_set(DC_LIBH_CUFFT, FFT_KEY(plan, lib_v), (uint64_t)d);
+    if (workSize)
+        dc_libh_set(DC_LIBH_CUFFT_WSIZE, FFT_KEY(plan, lib_v), (uint64_t)*workSize);
+    else
+        dc_libh_forget(DC_LIBH_CUFFT_WSIZE, FFT_KEY(plan, lib_v));
     dc_leave();
 }
 
@@ -48,15 +54,20 @@ static void fft_check(int lib_v, const char *api, cufftHandle plan, const char *
 
 /* The work area is checked where the program hands it over (made after the
  * plan, as cuFFT requires): once, at the line that chose it. */
+/* A plan that needs no work area (cufftMakePlan* said 0 bytes) never
+ * reads it: not checked. */
 static void fft_work_area(int lib_v, cufftHandle plan, void *workArea)
 {
+    uint64_t size;
+    if (dc_libh_get(DC_LIBH_CUFFT_WSIZE, FFT_KEY(plan, lib_v), &size) && !size)
+        return;
     uintptr_t stream;
     int d = fft_device(lib_v, plan, &stream);
     struct dc_lib_arg a[] = { ARG("workArea", workArea) };
     dc_check_libcall("cufftSetWorkArea", d, stream, a, NARGS(a));  /* no work of its own: never synchronised */
 }
 
-#define FFT_PLAN_HOOK(name, params, args, planv)                                    \
+#define FFT_PLAN_HOOK(name, params, args, planv, ws)                                \
     LIB_BODY(cufftResult, name, params)                                             \
     {                                                                               \
         LIB_REAL(name);                                                             \
@@ -64,40 +75,40 @@ static void fft_work_area(int lib_v, cufftHandle plan, void *workArea)
             return dc_lib_missing(#name), CUFFT_INTERNAL_ERROR;                        \
         cufftResult r = real args;                                                  \
         if (r == CUFFT_SUCCESS)                                                     \
-            fft_made(lib_v, planv);                                                 \
+            fft_made(lib_v, planv, ws);                                             \
         return r;                                                                   \
     }                                                                               \
     LIB_ENTRIES(cufftResult, CUFFTAPI, name, params, args)
-FFT_PLAN_HOOK(cufftPlan1d, (cufftHandle *plan, int nx, cufftType type, int batch), (plan, nx, type, batch), *plan)
-FFT_PLAN_HOOK(cufftPlan2d, (cufftHandle *plan, int nx, int ny, cufftType type), (plan, nx, ny, type), *plan)
+FFT_PLAN_HOOK(cufftPlan1d, (cufftHandle *plan, int nx, cufftType type, int batch), (plan, nx, type, batch), *plan, NULL)
+FFT_PLAN_HOOK(cufftPlan2d, (cufftHandle *plan, int nx, int ny, cufftType type), (plan, nx, ny, type), *plan, NULL)
 FFT_PLAN_HOOK(cufftPlan3d, (cufftHandle *plan, int nx, int ny, int nz, cufftType type), (plan, nx, ny, nz, type),
-              *plan)
+              *plan, NULL)
 FFT_PLAN_HOOK(cufftPlanMany,
     (cufftHandle *plan, int rank, int *n, int *inembed, int istride, int idist, int *onembed, int ostride, int odist,
      cufftType type, int batch),
-    (plan, rank, n, inembed, istride, idist, onembed, ostride, odist, type, batch), *plan)
+    (plan, rank, n, inembed, istride, idist, onembed, ostride, odist, type, batch), *plan, NULL)
 FFT_PLAN_HOOK(cufftMakePlan1d, (cufftHandle plan, int nx, cufftType type, int batch, size_t *workSize),
-              (plan, nx, type, batch, workSize), plan)
+              (plan, nx, type, batch, workSize), plan, workSize)
 FFT_PLAN_HOOK(cufftMakePlan2d, (cufftHandle plan, int nx, int ny, cufftType type, size_t *workSize),
-              (plan, nx, ny, type, workSize), plan)
+              (plan, nx, ny, type, workSize), plan, workSize)
 FFT_PLAN_HOOK(cufftMakePlan3d, (cufftHandle plan, int nx, int ny, int nz, cufftType type, size_t *workSize),
-              (plan, nx, ny, nz, type, workSize), plan)
+              (plan, nx, ny, nz, type, workSize), plan, workSize)
 FFT_PLAN_HOOK(cufftMakePlanMany,
     (cufftHandle plan, int rank, int *n, int *inembed, int istride, int idist, int *onembed, int ostride, int odist,
      cufftType type, int batch, size_t *workSize),
-    (plan, rank, n, inembed, istride, idist, onembed, ostride, odist, type, batch, workSize), plan)
+    (plan, rank, n, inembed, istride, idist, onembed, ostride, odist, type, batch, workSize), plan, workSize)
 FFT_PLAN_HOOK(cufftMakePlanMany64,
     (cufftHandle plan, int rank, long long int *n, long long int *inembed, long long int istride,
      long long int idist, long long int *onembed, long long int ostride, long long int odist, cufftType type,
      long long int batch, size_t *workSize),
-    (plan, rank, n, inembed, istride, idist, onembed, ostride, odist, type, batch, workSize), plan)
+    (plan, rank, n, inembed, istride, idist, onembed, ostride, odist, type, batch, workSize), plan, workSize)
 FFT_PLAN_HOOK(cufftXtMakePlanMany,
     (cufftHandle plan, int rank, long long int *n, long long int *inembed, long long int istride,
      long long int idist, cudaDataType inputtype, long long int *onembed, long long int ostride,
      long long int odist, cudaDataType outputtype, long long int batch, size_t *workSize,
      cudaDataType executiontype),
     (plan, rank, n, inembed, istride, idist, inputtype, onembed, ostride, odist, outputtype, batch, workSize,
-     executiontype), plan)
+     executiontype), plan, workSize)
 
 /* The hooks that only remember what a plan was given (guard held for it). */
 #define FFT_NOTE_HOOK(name, params, args, note)                                     \
@@ -123,7 +134,8 @@ FFT_NOTE_HOOK(cufftSetWorkArea, (cufftHandle plan, void *workArea), (plan, workA
               fft_work_area(lib_v, plan, workArea))
 FFT_NOTE_HOOK(cufftDestroy, (cufftHandle plan), (plan),
               (dc_libh_forget(DC_LIBH_CUFFT, FFT_KEY(plan, lib_v)),
-               dc_libh_forget(DC_LIBH_CUFFT_STREAM, FFT_KEY(plan, lib_v))))
+               dc_libh_forget(DC_LIBH_CUFFT_STREAM, FFT_KEY(plan, lib_v)),
+              dc_libh_forget(DC_LIBH_CUFFT_WSIZE, FFT_KEY(plan, lib_v))))
 
 #define FFT_EXEC_HOOK(name, params, args, in_name, in, out_name, out)               \
     LIB_HOOK(cufftResult, CUFFTAPI, name, params, args, CUFFT_INTERNAL_ERROR, CUFFT_SUCCESS, \

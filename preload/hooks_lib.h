@@ -203,6 +203,14 @@ static inline int dc_lib_handle_device(int kind, uintptr_t h, int got, cudaStrea
     ret dc_lib_old_##name params { return body_##name(1, DC_UNPAREN args); }        \
     LIB_SYMVERS(LIB_THIS, name)
 
+/* The same for a function of no parameters (ncclGroupStart, ncclGroupEnd). */
+#define LIB_BODY_VOID(ret, name) static inline __attribute__((always_inline)) ret body_##name(int lib_v)
+#define LIB_ENTRIES_VOID(ret, name)                                                 \
+    DC_EXPORT ret name(void) { return body_##name(0); }                             \
+    extern __typeof__(name) dc_lib_entry_##name __attribute__((alias(#name)));     \
+    ret dc_lib_old_##name(void) { return body_##name(1); }                          \
+    LIB_SYMVERS(LIB_THIS, name)
+
 /* A checked entry point: `ret attr name params`, forwarding `args`.
  * Without its real function it says so once and returns `fail`; the
  * outermost call runs `check` (a parenthesised statement, guard held; lib_v

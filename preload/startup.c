@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 /* --- state --------------------------------------------------------------- */
@@ -53,6 +54,8 @@ static void early_line(const char *msg)
 
 static void init(void)
 {
+    struct timespec t0;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
     dc_guard++;
     __atomic_store_n(&init_running, 1, __ATOMIC_RELEASE);
     const struct dc_binding *b = dc_bind_driver();
@@ -105,6 +108,9 @@ static void init(void)
         __atomic_store_n(&dc_interpose, dc_opt.backend != DC_BACKEND_CUPTI || !seen, __ATOMIC_RELAXED);
         if (dc_interpose)
             dc_ctx_track();         /* every context change reaches a hook from now on */
+        struct timespec t1;
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        dc_core_started((uint64_t)(t1.tv_sec - t0.tv_sec) * 1000000000u + (uint64_t)t1.tv_nsec - (uint64_t)t0.tv_nsec);
     }
     __atomic_store_n(&init_state, ST_DONE, __ATOMIC_RELEASE);
     __atomic_store_n(&dc_ready, active, __ATOMIC_RELEASE);

@@ -31,6 +31,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <zlib.h>
 
 #define uthash_nonfatal_oom(obj) do { (void)(obj); } while (0)
@@ -497,10 +498,15 @@ static void trace_name(struct trace *t)
     }
 }
 
+/* The first REPLAY_BAD_SHOWN bad lines of a trace are named; the rest are
+ * counted once at its end (a file that is not a trace is said so in a few
+ * lines, not one per line). */
+#define REPLAY_BAD_SHOWN 5
+
 static void bad(struct trace *t, const char *why)
 {
-    t->skipped++;
-    fprintf(stderr, "devcheck: %s:%ld: %s; skipped\n", t->path, t->lineno, why);
+    if (++t->skipped <= REPLAY_BAD_SHOWN)
+        fprintf(stderr, "devcheck: %s:%ld: %s; skipped\n", t->path, t->lineno, why);
 }
 
 /* "0x1f" or a JSON integer; 0 when neither. */
@@ -874,6 +880,11 @@ static void judge_line(struct trace *t, const char *line, size_t len)
 /* Reads and judges one trace; 0, or -1 when it cannot be opened (said). */
 static int judge_trace(struct trace *t)
 {
+    struct stat st;
+    if (stat(t->path, &st) == 0 && S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "devcheck: ERROR: replay: cannot read '%s': %s\n", t->path, strerror(EISDIR));
+        return -1;
+    }
     errno = 0;
     gzFile f = gzopen(t->path, "rb");
     if (!f) {
@@ -922,6 +933,10 @@ static int judge_trace(struct trace *t)
         fprintf(stderr, "devcheck: ERROR: replay: out of memory reading '%s'\n", t->path);
         rc = -1;
     }
+    if (t->skipped > REPLAY_BAD_SHOWN)
+        fprintf(stderr, "devcheck: %s: %lu of %ld lines skipped (the first %d named above)%s\n", t->path,
+                t->skipped, t->lineno, REPLAY_BAD_SHOWN,
+                t->judged ? "; the rest was judged" : "; not a launch trace");
     free(buf);
     gzclose(f);
     return rc;

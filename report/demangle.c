@@ -13,6 +13,15 @@
  * state, thread-safe (the demangler keeps its work space on the stack, sized
  * by the name; names longer than DC_DEMANGLE_IN_MAX are left as they are).
  *
+ * Bounded work: a name's substitutions can make its printed form double with
+ * every few bytes of input (213 bytes that print 2^40 characters), and the
+ * printer runs until it has printed everything.  put() counts what the
+ * printer produced and, past DC_DEMANGLE_OUT_MAX, jumps back out of it:
+ * the demangler's work space is its callers' stack arrays (no heap, no lock,
+ * nothing to release), so leaving through longjmp loses nothing.  Such a name
+ * is shown mangled, with its length (`_Z1f... [213-byte name, demangled over
+ * 65536 bytes]`).
+ *
  * ABI tags are left out of the result: numba tags every kernel with its
  * version and a base64 digest of its compile flags
  * (`add[abi:v1][abi:cw51cXTLSUwv1sDU...]`), and `[abi:cxx11]` says nothing
@@ -20,6 +29,7 @@
 #include "report/demangle.h"
 
 #include <libiberty/demangle.h>
+#include <setjmp.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -28,16 +38,18 @@
 struct sink {
     char *out;
     size_t len, pos;
-    int truncated;
+    size_t total;           /* bytes the printer produced, kept or not */
+    jmp_buf over;           /* taken once total passes DC_DEMANGLE_OUT_MAX */
 };
 
 static void put(const char *s, size_t n, void *opaque)
 {
     struct sink *k = opaque;
-    if (k->pos + n >= k->len) {
+    k->total += n;
+    if (k->total > DC_DEMANGLE_OUT_MAX)
+        longjmp(k->over, 1);
+    if (k->pos + n >= k->len)
         n = k->len - 1 - k->pos;
-        k->truncated = 1;
-    }
     memcpy(k->out + k->pos, s, n);
     k->pos += n;
     k->out[k->pos] = 0;
@@ -60,6 +72,15 @@ static void drop_abi_tags(char *s)
     *w = 0;
 }
 
+/* 1 demangled, 0 not a name libiberty reads, -1 over the budget.  Apart
+ * from dc_demangle so that nothing live across setjmp is a register. */
+static __attribute__((noinline)) int print_bounded(const char *name, struct sink *k)
+{
+    if (setjmp(k->over))
+        return -1;
+    return cplus_demangle_v3_callback(name, DMGL_PARAMS | DMGL_ANSI, put, k) ? 1 : 0;
+}
+
 int dc_demangle(const char *name, char *out, size_t len)
 {
     if (!len)
@@ -67,9 +88,15 @@ int dc_demangle(const char *name, char *out, size_t len)
     snprintf(out, len, "%s", name ? name : "");
     if (!name || name[0] != '_' || name[1] != 'Z' || strnlen(name, DC_DEMANGLE_IN_MAX) >= DC_DEMANGLE_IN_MAX)
         return -1;
-    struct sink k = { out, len, 0, 0 };
+    struct sink k = { .out = out, .len = len };
     out[0] = 0;
-    if (!cplus_demangle_v3_callback(name, DMGL_PARAMS | DMGL_ANSI, put, &k) || !out[0]) {
+    int rc = print_bounded(name, &k);
+    if (rc < 0) {
+        snprintf(out, len, "%s [%zu-byte name, demangled over %d bytes]", name, strlen(name),
+                 DC_DEMANGLE_OUT_MAX);
+        return -2;
+    }
+    if (!rc || !out[0]) {
         snprintf(out, len, "%s", name);
         return -1;
     }

@@ -30,6 +30,16 @@ const char *dc_finding_kind_name(enum dc_finding_kind k)
     return (unsigned)k < DC_F_KIND_COUNT ? names[k] : "unknown";
 }
 
+uint64_t dc_kernel_name_hash(const char *name)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (const unsigned char *c = (const unsigned char *)name; c && *c; c++) {
+        h ^= *c;
+        h *= 0x100000001b3ull;
+    }
+    return h ? h : 1;
+}
+
 const char *dc_action_name(enum dc_action a)
 {
     return a == DC_ACT_MIGRATED ? "migrated" : a == DC_ACT_NOT_MIGRATED ? "not_migrated" : "reported";

@@ -36,6 +36,9 @@ enum dc_finding_kind {
     DC_F_KIND_COUNT
 };
 const char *dc_finding_kind_name(enum dc_finding_kind k);  /* "device_mismatch", ... */
+/* FNV-1a of a kernel's name: a finding's kernel in the store's key
+ * (report/store.h).  Never 0 (0 says "not given" in dc_finding_launch). */
+uint64_t dc_kernel_name_hash(const char *name);
 
 enum dc_severity { DC_SEV_ERROR = 0, DC_SEV_WARNING, DC_SEV_INFO };
 const char *dc_severity_name(enum dc_severity s);   /* "error", "warning", "info" */
@@ -72,6 +75,7 @@ struct dc_finding_launch {
     uintptr_t stream;          /* as the program passed it */
     enum dc_path path;         /* the detection path that saw it */
     const char *origin;        /* who made the kernel's image: "program", "jit", "framework", "library", "unknown"; NULL: not said */
+    uint64_t kernel_hash;      /* dc_kernel_name_hash(kernel) when the caller has it (computed once per kernel); 0: not given */
 };
 
 /* An allocation a finding names, as reported. */

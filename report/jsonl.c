@@ -1,6 +1,7 @@
 /* jsonl: findings and the summary as JSON Lines records (see jsonl.h). */
 #include "report/jsonl.h"
 #include "report/counts.h"
+#include "report/stats.h"
 #include "report/matrix.h"
 #include "report/suppress.h"
 #include "report/hint.h"
@@ -379,5 +380,9 @@ void dc_jsonl_summary(struct dc_buf *b, const struct dc_report_stats *s, const s
     }
     dc_bput(b, "]");
     json_matrices(b);
+    if (dc_stats_on) {                  /* --stats */
+        dc_bput(b, ",");
+        dc_stats_json(b, s);
+    }
     dc_bput(b, "}\n");
 }

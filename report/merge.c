@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define HASH_NONFATAL_OOM 1
@@ -185,11 +186,17 @@ int dc_model_add_file(struct dc_model *m, const char *path,
     FILE *f = fopen(path, "re");
     if (!f)
         return -1;
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+        fclose(f);
+        errno = EISDIR;
+        return -1;
+    }
     const char *origin = keep(m, path);
     char *line = NULL;
     size_t cap = 0;
     ssize_t n;
-    long lineno = 0;
+    long lineno = 0, nbad = 0, nrec = 0;
     while ((n = getline(&line, &cap, f)) >= 0) {
         lineno++;
         size_t len = (size_t)n;
@@ -202,16 +209,36 @@ int dc_model_add_file(struct dc_model *m, const char *path,
         char why[256] = "";
         /* a whole record without its newline is kept (the writer died
          * after it); a cut one is named as such */
+        if (len > DC_MODEL_LINE_MAX) {
+            m->bad_lines++;
+            snprintf(why, sizeof why, "a line of %zu bytes (at most %u)", len, DC_MODEL_LINE_MAX);
+            if (bad && ++nbad <= DC_MODEL_BAD_SHOWN)
+                bad(ctx, path, lineno, why);
+            continue;
+        }
         if (dc_model_add(m, line, len, origin, lineno, why, sizeof why) != 0) {
             m->bad_lines++;
             if (!complete && !strncmp(why, "not JSON", 8))
                 snprintf(why, sizeof why, "truncated record (the file ends inside it)");
-            if (bad)
+            if (bad && ++nbad <= DC_MODEL_BAD_SHOWN)
                 bad(ctx, path, lineno, why);
+        } else {
+            nrec++;
         }
     }
+    int rerr = ferror(f) ? errno : 0;
     free(line);
     fclose(f);
+    if (rerr) {
+        errno = rerr;
+        return -1;
+    }
+    if (bad && nbad > DC_MODEL_BAD_SHOWN) {
+        char why[256];
+        snprintf(why, sizeof why, "%ld of %ld lines are not devcheck records (the first %d named above)%s", nbad,
+                 nbad + nrec, DC_MODEL_BAD_SHOWN, nrec ? "; the rest was read" : "; not a devcheck JSON Lines file");
+        bad(ctx, path, 0, why);
+    }
     return 0;
 }
 
@@ -710,8 +737,10 @@ void dc_model_text(const struct dc_model *m, const struct dc_mfinding *f, struct
 {
     const struct dc_json *r = f->rec;
     const char *sev = dc_json_str(dc_json_get(r, "severity"));
+    size_t start = o->len;
     dc_sput(o, "%s: ", sev ? sev : "?");
     dc_model_message(r, o);
+    dc_stext_escape(o, start, 1);       /* the header: one line, whatever the names hold */
     dc_sput(o, "\n");
     const struct dc_json *nvtx = dc_json_get(r, "nvtx");
     if (dc_json_len(nvtx)) {
@@ -738,6 +767,7 @@ void dc_model_text(const struct dc_model *m, const struct dc_mfinding *f, struct
         dc_sput(o, " (%llu)", (unsigned long long)s->count);
     }
     dc_sput(o, "\n");
+    dc_stext_escape(o, start, 0);       /* names, paths, hosts from the files: \x1b, not ESC */
 }
 
 void dc_json_write(const struct dc_json *v, struct dc_sbuf *o)

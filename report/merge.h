@@ -99,8 +99,14 @@ void dc_model_free(struct dc_model *m);
  * with why (when why is not NULL) when it is not a devcheck record. */
 int dc_model_add(struct dc_model *m, const char *line, size_t len, const char *origin, long lineno, char *why,
                  size_t whylen);
-/* Every line of a file; bad lines are each reported with bad(ctx, origin,
- * lineno, why).  -1 (errno) when the file cannot be read. */
+/* The longest line read (a longer one is a bad line, named), and how many
+ * bad lines of one file are named one by one. */
+#define DC_MODEL_LINE_MAX (64u << 20)
+#define DC_MODEL_BAD_SHOWN 5
+/* Every line of a file; the first DC_MODEL_BAD_SHOWN bad lines are each
+ * reported with bad(ctx, origin, lineno, why), and when there were more,
+ * one bad(ctx, origin, 0, why) counts them.  -1 (errno) when the file
+ * cannot be read (a directory: EISDIR). */
 int dc_model_add_file(struct dc_model *m, const char *path,
                       void (*bad)(void *ctx, const char *origin, long lineno, const char *why), void *ctx);
 /* Merges what was added (once, after the last add): findings, totals,

@@ -207,6 +207,7 @@ static pthread_mutex_t desc_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct desc *descs;          /* by (code, first line) */
 static struct desc **desc_by_id;    /* [id - 1] */
 static uint32_t ndescs, cap_descs;
+static size_t desc_bytes;           /* --stats */
 
 /* Appends code point c as UTF-8. */
 static size_t put_utf8(char *o, size_t room, uint32_t c)
@@ -288,6 +289,7 @@ static struct desc *describe_locked(uintptr_t c, int32_t firstlineno)
         return NULL;
     }
     desc_by_id[ndescs++] = d;
+    desc_bytes += sizeof *d + (d->file ? strlen(d->file) + 1 : 0) + (d->name ? strlen(d->name) + 1 : 0) + d->ntable;
     return d;
 }
 
@@ -402,6 +404,14 @@ int dc_py_resolve(uint32_t id, uint32_t offset, char *file, size_t filelen, int 
 
 /* fork: the loading lock, then the descriptions' (neither is taken while
  * the other is held). */
+size_t dc_py_bytes(void)
+{
+    pthread_mutex_lock(&desc_lock);
+    size_t n = desc_bytes + (size_t)cap_descs * sizeof *desc_by_id;
+    pthread_mutex_unlock(&desc_lock);
+    return n;
+}
+
 void dc_py_fork_prepare(void)
 {
     pthread_mutex_lock(&py_init_lock);

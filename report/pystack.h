@@ -64,5 +64,8 @@ uintptr_t dc_py_interpreter_base(void);
  * dist-packages, or frozen/generated ("<...>")? */
 int dc_py_user_file(const char *file);
 
+/* Bytes the descriptions of code objects hold: --stats. */
+size_t dc_py_bytes(void);
+
 #pragma GCC visibility pop
 #endif

@@ -23,6 +23,8 @@
 #include "report/suppress.h"
 #include "report/stack.h"
 #include "report/stackdepot.h"
+#include "report/pystack.h"
+#include "report/stats.h"
 #include "report/store.h"
 #include "report/symbolize.h"
 #include "report/text.h"
@@ -105,6 +107,7 @@ static void fork_child(void)
     /* The child is a process of its own: its report starts empty, and a
      * path with %p, and the tree file, are its own. */
     reset_findings_locked();
+    dc_stats_reset();
     dc_supp_zero();
     dc_matrix_reset();
     dc_sinks_forget_root();
@@ -202,27 +205,117 @@ static void halt(void)
     abort();
 }
 
-static int record_finding(const struct dc_finding *f, const struct dc_store_key *key);
+static int record_finding(const struct dc_finding *f, const struct dc_store_key *key,
+                          struct dc_stored **kept, uint64_t *gen);
+
+/* --- the thread's memo of findings already in the store ------------------------
+ *
+ * A repeat (a training step's warning, a suppressed finding, one past
+ * print_limit) is decided from its key by one probe of this thread's memo
+ * and counted with atomics (dc_store_count_repeat): no lock, no lookup in
+ * the store's table.  An entry is the store's record of its key, valid while
+ * the store's generation is the one it was taken in (a fork child's reset,
+ * a test's, bump it; reset runs only where no other thread reports).  Filled
+ * after the locked lookup that found or made the record. */
+#define MEMO_SETS 32                    /* of 2 ways each */
+struct memo_entry {
+    struct dc_store_key key;
+    struct dc_stored *r;
+    uint64_t gen;
+};
+struct memo {
+    struct memo_entry way[MEMO_SETS][2];
+    unsigned char victim[MEMO_SETS];    /* the way the next miss replaces */
+};
+static __thread struct memo *memo_tls __attribute__((tls_model("initial-exec")));
+static __thread int memo_failed __attribute__((tls_model("initial-exec")));
+static pthread_key_t memo_key;
+static pthread_once_t memo_once = PTHREAD_ONCE_INIT;
+
+static void memo_gone(void *p)
+{
+    if (memo_tls == p)
+        memo_tls = NULL;
+    free(p);
+}
+static void memo_key_make(void) { (void)pthread_key_create(&memo_key, memo_gone); }
+
+static inline size_t memo_set(const struct dc_store_key *k)
+{
+    uint64_t h = k->kernel ^ ((uint64_t)k->launch_stack << 32) ^ ((uint64_t)(uint32_t)k->param << 8) ^
+                 k->word_offset ^ ((uint64_t)k->alloc_stack << 20) ^ ((uint64_t)k->kind << 4) ^ k->action;
+    h ^= h >> 29;
+    return (size_t)((h * 0x9e3779b97f4a7c15ull) >> 59) % MEMO_SETS;
+}
+
+static inline int memo_is(const struct memo_entry *e, const struct dc_store_key *key, uint64_t gen)
+{
+    return e->r && e->gen == gen && !memcmp(&e->key, key, sizeof *key);
+}
+
+/* 1 when key is a finding this thread has seen in the store: counted. */
+static inline int memo_repeat(const struct dc_store_key *key)
+{
+    struct memo *m = memo_tls;
+    if (!m)
+        return 0;
+    struct memo_entry *w = m->way[memo_set(key)];
+    uint64_t gen = dc_store_generation();
+    struct memo_entry *e = memo_is(&w[0], key, gen) ? &w[0] : memo_is(&w[1], key, gen) ? &w[1] : NULL;
+    if (!e)
+        return 0;
+    dc_store_count_repeat(e->r);
+    return 1;
+}
+
+static void memo_put(const struct dc_store_key *key, struct dc_stored *r, uint64_t gen)
+{
+    struct memo *m = memo_tls;
+    if (!m && !memo_failed) {
+        pthread_once(&memo_once, memo_key_make);
+        m = calloc(1, sizeof *m);
+        if (m && pthread_setspecific(memo_key, m) != 0) {
+            free(m);
+            m = NULL;
+        }
+        memo_failed = !m;
+        memo_tls = m;
+    }
+    if (!m || !r)
+        return;
+    size_t s = memo_set(key);
+    struct memo_entry *e = &m->way[s][m->victim[s]];
+    m->victim[s] ^= 1;
+    e->key = *key;
+    e->r = r;
+    e->gen = gen;
+}
 
 /* halt_on_error stops at the first occurrence of an error finding, whether
  * it was printed, only counted (print_limit) or dropped.
  *
- * A repeat is decided first, from the key alone: one lookup under rep_lock
- * and a count, nothing gathered that only a first occurrence needs (NVTX
- * ranges, symbols).  A finding that is new gathers its NVTX ranges, then is
- * recorded (record_finding looks the key up again: another thread may have
- * recorded it meanwhile, and then it is a repeat). */
+ * A repeat is decided first, from the key alone: the thread's memo, else
+ * one lookup under rep_lock and a count, nothing gathered that only a first
+ * occurrence needs (NVTX ranges, symbols).  A finding that is new gathers
+ * its NVTX ranges, then is recorded (record_finding looks the key up again:
+ * another thread may have recorded it meanwhile, and then it is a
+ * repeat). */
 void dc_report_finding(const struct dc_finding *f)
 {
     if (!f || !f->launch)
         return;
     struct dc_store_key key;
     dc_store_key(f, &key);
-    pthread_mutex_lock(&rep_lock);
-    int repeat = dc_store_repeat(&key);
-    pthread_mutex_unlock(&rep_lock);
-    if (repeat)
+    if (memo_repeat(&key))
         return;
+    pthread_mutex_lock(&rep_lock);
+    struct dc_stored *known = dc_store_repeat(&key);
+    uint64_t gen = dc_store_generation();
+    pthread_mutex_unlock(&rep_lock);
+    if (known) {
+        memo_put(&key, known, gen);
+        return;
+    }
     /* the NVTX ranges open on this thread (the launch's: findings are
      * reported on the thread that made the call) */
     struct dc_finding g;
@@ -236,7 +329,12 @@ void dc_report_finding(const struct dc_finding *f)
             f = &g;
         }
     }
-    if (record_finding(f, &key) && f->severity == DC_SEV_ERROR && cfg.halt_on_error)
+    struct dc_stored *kept = NULL;
+    uint64_t t = DC_STATS_BEGIN();
+    int reported = record_finding(f, &key, &kept, &gen);
+    DC_STATS_END(DC_T_REPORT, t);
+    memo_put(&key, kept, gen);
+    if (reported && f->severity == DC_SEV_ERROR && cfg.halt_on_error)
         halt();
 }
 
@@ -301,14 +399,17 @@ static size_t match_frames(size_t n)
 }
 
 /* 0: a repeat of a finding already recorded (counted only), or a
- * suppressed one. */
-static int record_finding(const struct dc_finding *f, const struct dc_store_key *key)
+ * suppressed one.  *kept: the store's record of key (NULL: none kept), in
+ * generation *gen, for the thread's memo. */
+static int record_finding(const struct dc_finding *f, const struct dc_store_key *key,
+                          struct dc_stored **kept, uint64_t *gen)
 {
     const struct dc_finding_launch *l = f->launch;
 
     pthread_mutex_lock(&rep_lock);
     init_locked();
-    if (dc_store_repeat(key)) {
+    *gen = dc_store_generation();
+    if ((*kept = dc_store_repeat(key)) != NULL) {
         pthread_mutex_unlock(&rep_lock);
         return 0;
     }
@@ -317,6 +418,7 @@ static int record_finding(const struct dc_finding *f, const struct dc_store_key 
         pthread_mutex_unlock(&rep_lock);
         return 1;
     }
+    *kept = r;
 
     char kname[1024];
     if (l->kernel)
@@ -328,8 +430,10 @@ static int record_finding(const struct dc_finding *f, const struct dc_store_key 
     size_t nl = 0;
     int need_frames = dc_supp_count() || cfg.gen_suppressions;
     int print = cfg.print_limit <= 0 || printed < (uint64_t)cfg.print_limit;
+    uint64_t ts = DC_STATS_BEGIN();
     if (need_frames || print || want_json())
         nl = dc_stack_symbolize_ex(f->launch_stack, frames_a, FRAMES_SHOWN, l->kernel);
+    DC_STATS_END(DC_T_SYMBOLIZE, ts);
     if (dc_supp_count()) {
         int supp = dc_supp_match(dc_finding_kind_name(f->kind), l->kernel, l->kernel ? kname : NULL, sframes,
                                  match_frames(nl), 1);
@@ -351,8 +455,10 @@ static int record_finding(const struct dc_finding *f, const struct dc_store_key 
         return 1;
     }
 
+    ts = DC_STATS_BEGIN();
     size_t na = f->has_operand && f->alloc_known
                     ? dc_stack_symbolize(f->alloc.alloc_stack, frames_b, FRAMES_SHOWN) : 0;
+    DC_STATS_END(DC_T_SYMBOLIZE, ts);
     struct fmt_ctx c = { f, kname, nl, na, id, 0 };
     if (print) {
         struct dc_buf b;
@@ -405,6 +511,7 @@ static void stats_locked(struct dc_report_stats *s)
     s->printed = printed;
     s->write_errors = dc_sinks_write_errors();
     s->quiet = dc_report_quiet_operands();
+    s->repeated = dc_store_repeats();
 }
 
 void dc_report_stats(struct dc_report_stats *s)
@@ -452,6 +559,13 @@ static void finish_locked(int fault)
 {
     init_locked();
     finished = 1;
+    if (dc_stats_on && !fault) {        /* the report's own tables, beside the core's (dc_stats_table); not
+                                         * in a fault's handler: their locks may be held */
+        dc_stats_table("findings store", dc_store_bytes());
+        dc_stats_table("stack depot", dc_stackdepot_bytes());
+        dc_stats_table("symbol cache", dc_symbolize_bytes());
+        dc_stats_table("Python code descriptions", dc_py_bytes());
+    }
     struct dc_report_stats st;
     if (want_json()) {
         for (const struct dc_stored *r = dc_store_next(NULL); r; r = dc_store_next(r)) {
@@ -493,6 +607,12 @@ static void finish_locked(int fault)
         struct dc_buf tb = { text, sizeof text, 0, 0 };
         dc_summary_text(&tb, &st, cfg.migrate, 1);
         dc_log("SUMMARY: %s", text);
+    }
+    if (dc_stats_on) {                  /* one table, one write: every process prints its own */
+        char table[2048];
+        struct dc_buf sb = { table, sizeof table, 0, 0 };
+        dc_stats_text(&sb, &st);
+        dc_sink_text(sb.p, sb.pos);
     }
     dc_sinks_close();
 }

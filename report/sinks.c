@@ -558,6 +558,7 @@ int dc_sinks_write_document(const char *what, const char *opt, const char *data,
     }
     if (fd >= 0) {
         s.fd = fd;
+        snprintf(s.path, sizeof s.path, "%s", path);    /* named in an error (/dev/full), not "stderr" */
         sink_write(&s, data, n);
         if (owned)
             close(fd);

@@ -23,6 +23,7 @@
 #include "common/forklock.h"
 #include "report/pystack.h"
 #include "report/stackdepot.h"
+#include "report/stats.h"
 
 #include <dlfcn.h>
 #include <libunwind.h>
@@ -30,6 +31,17 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* The thread's Python frames into key words at out (--stats times the
+ * reads that found some). */
+static inline uint32_t py_capture(uintptr_t *out)
+{
+    uint64_t t = DC_STATS_BEGIN();
+    uint32_t n = (uint32_t)dc_py_capture((struct dc_pyraw *)(void *)out, DC_PYSTACK_MAX);
+    if (t && n)
+        dc_stats_add(DC_T_PYFRAMES, dc_stats_clock() - t);
+    return n;
+}
 
 /* --- libunwind, loaded on first use ------------------------------------------------ */
 
@@ -328,7 +340,7 @@ walk_ips(void **raw, int max, uint32_t keep, struct sc_entry *e)
 static inline uint32_t sc_hit(struct sc_entry *e, uint32_t first, uintptr_t *ips)
 {
     uint32_t n = e->got - first;
-    uint32_t npy = (uint32_t)dc_py_capture((struct dc_pyraw *)(void *)(ips + n), DC_PYSTACK_MAX);
+    uint32_t npy = py_capture(ips + n);
     if (!npy && e->id)
         return e->id;
     memcpy(ips, e->raw + first, n * sizeof ips[0]);
@@ -409,7 +421,7 @@ __attribute__((noinline)) uint32_t dc_stack_capture(int skip)
         n = DC_STACK_MAX;
     for (uint32_t i = 0; i < n; i++)
         ips[i] = (uintptr_t)raw[first + i];
-    uint32_t npy = (uint32_t)dc_py_capture((struct dc_pyraw *)(void *)(ips + n), DC_PYSTACK_MAX);
+    uint32_t npy = py_capture(ips + n);
     uint32_t id = stack_id(ips, n, npy);
 #if defined(STACK_CACHE)
     /* A stack seen again is worth caching.  The walk that proves it costs
@@ -491,7 +503,7 @@ __attribute__((noinline)) uint32_t dc_stack_capture_finding(int skip, uintptr_t 
     uint32_t n = sc_kept(got, first) - first;
     for (uint32_t i = 0; i < n; i++)
         ips[i] = (uintptr_t)raw[first + i];
-    uint32_t npy = (uint32_t)dc_py_capture((struct dc_pyraw *)(void *)(ips + n), DC_PYSTACK_MAX);
+    uint32_t npy = py_capture(ips + n);
     uint32_t id = stack_id(ips, n, npy);
     if (!id || c->unproven[id % FC_UNPROVEN] == id)
         return id;

@@ -36,6 +36,7 @@ static struct stack_table *stack_tab;   /* atomic */
 static size_t stack_used;
 static struct stack_rec **by_id;        /* by_id[id - 1] */
 static uint32_t nstacks, cap_ids;
+static size_t rec_bytes, table_bytes;   /* --stats: the records, the tables (old ones kept) */
 
 static struct stack_rec *table_probe(const struct stack_table *t, uint64_t h, const uintptr_t *key, uint32_t n,
                                      uint32_t npy)
@@ -61,6 +62,7 @@ static int table_insert(struct stack_rec *r)
             return -1;
         n->mask = cap - 1;
         n->older = t;
+        table_bytes += sizeof *n + cap * sizeof n->slot[0];
         for (size_t i = 0; t && i <= t->mask; i++) {
             struct stack_rec *o = t->slot[i];
             if (!o)
@@ -131,6 +133,7 @@ uint32_t dc_stackdepot_put(const uintptr_t *ips, uint32_t n, uint32_t npy)
         goto out;
     }
     by_id[nstacks++] = r;
+    rec_bytes += sizeof *r + keylen + npy * sizeof desc[0];
     id = r->id;
 out:
     pthread_rwlock_unlock(&stack_lock);
@@ -160,6 +163,14 @@ size_t dc_stackdepot_get_py(uint32_t id, struct dc_pyraw *py, uint32_t *desc, si
         memcpy(py, r->ips + r->n, n * sizeof *py);
         memcpy(desc, r->py_desc, n * sizeof *desc);
     }
+    pthread_rwlock_unlock(&stack_lock);
+    return n;
+}
+
+size_t dc_stackdepot_bytes(void)
+{
+    pthread_rwlock_rdlock(&stack_lock);
+    size_t n = rec_bytes + table_bytes + (size_t)cap_ids * sizeof *by_id;
     pthread_rwlock_unlock(&stack_lock);
     return n;
 }

@@ -37,5 +37,8 @@ void dc_stackdepot_fork_prepare(void);
 void dc_stackdepot_fork_parent(void);
 void dc_stackdepot_fork_child(void);
 
+/* Bytes the depot holds (records, tables): --stats. */
+size_t dc_stackdepot_bytes(void);
+
 #pragma GCC visibility pop
 #endif

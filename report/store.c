@@ -35,7 +35,9 @@ static struct dc_stored *findings, *first_rec, *last_rec;
 static struct kset *kernels;
 static uint64_t nfindings, nkernels, ncalls, sev_count[3], dropped;
 static unsigned long errors_atomic;
-static uint64_t suppressed;                             /* occurrences */
+static uint64_t suppressed;                             /* occurrences; atomic */
+static uint64_t generation = 1;                         /* atomic; bumped by dc_store_reset */
+static size_t json_bytes;                               /* the JSON lines kept */
 
 static uint64_t fnv1a(const void *p, size_t n, uint64_t h)
 {
@@ -56,7 +58,7 @@ static uint64_t kernel_hash(const struct dc_finding *f)
     if (f->argument && !l->kernel)
         return fnv1a(l->api ? l->api : "", l->api ? strlen(l->api) : 0, h ^ 2);
     if (l->kernel)
-        return fnv1a(l->kernel, strlen(l->kernel), h);
+        return l->kernel_hash ? l->kernel_hash : dc_kernel_name_hash(l->kernel);
     uintptr_t k = (uintptr_t)l->kernel_key;
     return fnv1a(&k, sizeof k, h ^ 1);
 }
@@ -93,18 +95,46 @@ void dc_store_key(const struct dc_finding *f, struct dc_store_key *key)
     key->action = f->action;
 }
 
-int dc_store_repeat(const struct dc_store_key *key)
+void dc_store_count_repeat(struct dc_stored *r)
+{
+    __atomic_fetch_add(&r->count, 1, __ATOMIC_RELAXED);
+    if (r->supp >= 0) {
+        dc_supp_add(r->supp, 1);
+        __atomic_fetch_add(&suppressed, 1, __ATOMIC_RELAXED);
+    }
+}
+
+struct dc_stored *dc_store_repeat(const struct dc_store_key *key)
 {
     struct dc_stored *r;
     HASH_FIND(hh, findings, key, sizeof *key, r);
-    if (!r)
-        return 0;
-    r->count++;
-    if (r->supp >= 0) {
-        dc_supp_add(r->supp, 1);
-        suppressed++;
-    }
-    return 1;
+    if (r)
+        dc_store_count_repeat(r);
+    return r;
+}
+
+uint64_t dc_store_generation(void)
+{
+    return __atomic_load_n(&generation, __ATOMIC_ACQUIRE);
+}
+
+uint64_t dc_store_repeats(void)
+{
+    uint64_t n = 0;
+    for (const struct dc_stored *r = findings; r; r = r->hh.next)
+        if (r->supp < 0)
+            n += __atomic_load_n(&r->count, __ATOMIC_RELAXED) - 1;
+    return n;
+}
+
+size_t dc_store_bytes(void)
+{
+    size_t n = (size_t)HASH_COUNT(findings) * sizeof(struct dc_stored) + (size_t)HASH_COUNT(kernels) * sizeof(struct kset);
+    if (findings)
+        n += HASH_OVERHEAD(hh, findings);
+    if (kernels)
+        n += HASH_OVERHEAD(hh, kernels);
+    return n + json_bytes;
 }
 
 struct dc_stored *dc_store_add(const struct dc_store_key *key, enum dc_severity sev)
@@ -135,7 +165,7 @@ struct dc_stored *dc_store_add(const struct dc_store_key *key, enum dc_severity 
 void dc_store_suppress(struct dc_stored *r, int supp)
 {
     r->supp = supp;
-    suppressed++;
+    __atomic_fetch_add(&suppressed, 1, __ATOMIC_RELAXED);
 }
 
 uint64_t dc_store_number(struct dc_stored *r, const struct dc_finding *f)
@@ -159,6 +189,7 @@ void dc_store_keep_json(struct dc_stored *r, const char *line, size_t count_at)
     /* "1" follows count_at: keep what surrounds it for the exit update */
     r->json_head = strndup(line, count_at);
     r->json_tail = strdup(line + count_at + 1);
+    json_bytes += (r->json_head ? count_at + 1 : 0) + (r->json_tail ? strlen(r->json_tail) + 1 : 0);
 }
 
 const struct dc_stored *dc_store_next(const struct dc_stored *r)
@@ -170,7 +201,7 @@ uint64_t dc_store_line(const struct dc_stored *r, const char **head, const char 
 {
     *head = r->json_head;
     *tail = r->json_tail;
-    return r->count;
+    return __atomic_load_n(&r->count, __ATOMIC_RELAXED);
 }
 
 void dc_store_stats(struct dc_report_stats *s)
@@ -182,7 +213,7 @@ void dc_store_stats(struct dc_report_stats *s)
     s->kernels = nkernels;
     s->calls = ncalls;
     s->dropped = dropped;
-    s->suppressed = suppressed;
+    s->suppressed = __atomic_load_n(&suppressed, __ATOMIC_RELAXED);
 }
 
 unsigned long dc_store_errors(void)
@@ -192,6 +223,7 @@ unsigned long dc_store_errors(void)
 
 void dc_store_reset(void)
 {
+    __atomic_fetch_add(&generation, 1, __ATOMIC_RELEASE);     /* before the records go */
     struct dc_stored *r, *tmp;
     HASH_ITER(hh, findings, r, tmp) {
         HASH_DEL(findings, r);
@@ -206,6 +238,7 @@ void dc_store_reset(void)
     }
     first_rec = last_rec = NULL;
     nfindings = nkernels = ncalls = dropped = suppressed = 0;
+    json_bytes = 0;
     memset(sev_count, 0, sizeof sev_count);
     __atomic_store_n(&errors_atomic, 0, __ATOMIC_RELAXED);
 }

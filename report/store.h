@@ -10,9 +10,14 @@
  * store keeps at most 100,000 findings; beyond that, or without memory, a
  * new finding is only counted as not recorded.
  *
- * Not locked itself: every call but dc_store_errors is made under the
- * report's lock (report/report.c), which also covers the formatting of a
- * new finding between dc_store_add and dc_store_keep_json. */
+ * Not locked itself: every call but dc_store_errors, dc_store_count_repeat
+ * and dc_store_generation is made under the report's lock
+ * (report/report.c), which also covers the formatting of a new finding
+ * between dc_store_add and dc_store_keep_json.  A record, once its lookup
+ * has returned it, stays valid until dc_store_reset (which bumps
+ * dc_store_generation): a thread may keep it and count its repeats without
+ * the lock (dc_store_count_repeat), which is how a repeated finding costs
+ * no lock at all (report.c's per-thread memo). */
 #ifndef DEVCHECK_REPORT_STORE_H
 #define DEVCHECK_REPORT_STORE_H
 #include <stddef.h>
@@ -37,9 +42,20 @@ struct dc_stored;
 
 /* f's key.  No lock needed. */
 void dc_store_key(const struct dc_finding *f, struct dc_store_key *key);
-/* 1 when `key` is a finding already kept: one more occurrence counted (and
- * its suppression's, when one matched it); else 0. */
-int dc_store_repeat(const struct dc_store_key *key);
+/* The record of `key` when it is a finding already kept: one more
+ * occurrence counted (and its suppression's, when one matched it); else
+ * NULL. */
+struct dc_stored *dc_store_repeat(const struct dc_store_key *key);
+/* One more occurrence of r (a record a lookup returned in this
+ * generation), and of its suppression's: atomics only, no lock needed. */
+void dc_store_count_repeat(struct dc_stored *r);
+/* The store's generation: records of an older one may be gone.  Atomic. */
+uint64_t dc_store_generation(void);
+/* Occurrences beyond the first of the findings kept and not suppressed
+ * (--stats' "repeated"). */
+uint64_t dc_store_repeats(void);
+/* Bytes the store holds (records, kernels, JSON lines): --stats. */
+size_t dc_store_bytes(void);
 /* Keeps a new finding (not a repeat: dc_store_repeat said 0) of severity
  * `sev`, seen once, not numbered yet; a later repeat finds it.  NULL when it
  * cannot be kept (the store is full, no memory): then counted as not

@@ -22,6 +22,7 @@ struct dc_report_stats {
     uint64_t suppressed;        /* occurrences of findings matched by a suppression */
     uint64_t write_errors;      /* records an output file could not take */
     uint64_t quiet;             /* operands counted but not reported: what a library's or framework's kernel word proves */
+    uint64_t repeated;          /* occurrences beyond the first of the findings reported (--stats) */
 };
 
 /* The summary line's text after "SUMMARY: " (processes > 1 adds "in N

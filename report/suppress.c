@@ -4,7 +4,6 @@
 #include "common/format.h"
 
 #include <errno.h>
-#include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -93,15 +92,21 @@ static int load_file(struct loader *L, const char *file)
         snprintf(L->err, L->errlen, "devcheck: ERROR: cannot read suppressions file '%s': %s", file, strerror(errno));
         return -1;
     }
-    char buf[4096];
+    char *buf = malloc(DC_SUPP_LINE_MAX + 2);
+    if (!buf) {
+        fclose(f);
+        return bad(L, file, 0, "out of memory");
+    }
     int lineno = 0, state = 0;          /* 0: outside, 1: name, 2: kind, 3: body */
     struct entry cur;
     memset(&cur, 0, sizeof cur);
     int rc = 0;
-    while (fgets(buf, sizeof buf, f)) {
+    while (fgets(buf, DC_SUPP_LINE_MAX + 2, f)) {
         lineno++;
         if (!strchr(buf, '\n') && !feof(f)) {
-            rc = bad(L, file, lineno, "line too long (at most 4095 characters)");
+            char what[64];
+            snprintf(what, sizeof what, "line too long (at most %d characters)", DC_SUPP_LINE_MAX);
+            rc = bad(L, file, lineno, what);
             break;
         }
         char *s = trim(buf);
@@ -187,6 +192,7 @@ static int load_file(struct loader *L, const char *file)
         rc = bad(L, file, lineno + 1, "end of file inside an entry (missing '}')");
     if (rc || state != 0)
         free_entry(&cur);                   /* the unfinished entry */
+    free(buf);
     fclose(f);
     return rc;
 }
@@ -220,7 +226,83 @@ int dc_supp_load(const char *files, char *err, size_t errlen)
     return 0;
 }
 
-static int glob(const char *pat, const char *s) { return s && *s && fnmatch(pat, s, 0) == 0; }
+/* One element of the pattern at p (a character, `?`, `\\c`, a bracket
+ * expression) against the byte c: *ok set, the element's end returned. */
+static const char *glob_elem(const char *p, unsigned char c, int *ok)
+{
+    if (*p == '?') {
+        *ok = 1;
+        return p + 1;
+    }
+    if (*p == '\\') {                     /* a trailing backslash matches nothing (fnmatch) */
+        *ok = p[1] && (unsigned char)p[1] == c;
+        return p[1] ? p + 2 : p + 1;
+    }
+    if (*p == '[') {
+        const char *q = p + 1;
+        int neg = *q == '!' || *q == '^', hit = 0, broken = 0;
+        q += neg;
+        for (int first = 1; *q && (first || *q != ']'); first = 0) {
+            unsigned char lo, hi;
+            if (*q == '\\')
+                broken |= !*++q;
+            if (!*q)
+                break;
+            lo = hi = (unsigned char)*q++;
+            if (*q == '-' && !q[1])
+                broken = 1;
+            if (*q == '-' && q[1] && q[1] != ']') {
+                q++;
+                if (*q == '\\')
+                    broken |= !*++q;
+                if (!*q)
+                    break;
+                hi = (unsigned char)*q++;
+            }
+            hit |= lo <= c && c <= hi;
+        }
+        if (*q != ']') {                    /* no closing bracket: a literal '[' -- */
+            *ok = c == '[' && !broken;      /* unless cut in a range or an escape (fnmatch: no match) */
+            return p + 1;
+        }
+        *ok = hit != neg;
+        return q + 1;
+    }
+    *ok = (unsigned char)*p == c;
+    return p + 1;
+}
+
+/* fnmatch(pat, s, 0) without its backtracking: after a mismatch only the
+ * last `*` is retried one byte further, so the work is at most the
+ * pattern's length times the string's (glibc's fnmatch is exponential in
+ * the number of stars).  Character classes ([:alpha:]) are not supported. */
+int dc_supp_glob(const char *p, const char *s)
+{
+    const char *star_p = NULL, *star_s = NULL;
+    for (;;) {
+        if (*p == '*') {
+            while (*p == '*')
+                p++;
+            star_p = p, star_s = s;
+            continue;
+        }
+        if (*s && *p) {
+            int ok;
+            const char *np = glob_elem(p, (unsigned char)*s, &ok);
+            if (ok) {
+                p = np, s++;
+                continue;
+            }
+        } else if (!*s && !*p) {
+            return 1;
+        }
+        if (!star_p || !*star_s)
+            return 0;
+        p = star_p, s = ++star_s;
+    }
+}
+
+static int glob(const char *pat, const char *s) { return s && *s && dc_supp_glob(pat, s); }
 
 static int frame_matches(const struct fpat *p, const struct dc_sframe *f)
 {
@@ -262,7 +344,7 @@ int dc_supp_match(const char *kind, const char *kmangled, const char *kdemangled
 {
     for (size_t i = 0; i < nentries; i++) {
         const struct entry *e = &entries[i];
-        if (fnmatch(e->kind, kind ? kind : "", 0) != 0)
+        if (!dc_supp_glob(e->kind, kind ? kind : ""))
             continue;
         if (e->kernel && !glob(e->kernel, kmangled) && !glob(e->kernel, kdemangled))
             continue;
@@ -294,13 +376,26 @@ const char *dc_supp_entry(size_t i, const char **file, int *line, uint64_t *coun
     return entries[i].name;
 }
 
-/* Glob metacharacters in a name stand for themselves: escaped. */
+/* A name as a pattern the reader takes back and that matches it: glob
+ * metacharacters escaped; a control character, and a blank at either end
+ * (the reader trims those), as `?`, so the entry stays one line per
+ * pattern; a name longer than the reader's line bound is cut and ends in
+ * `*` (a prefix match). */
 static void put_literal(struct dc_buf *b, const char *s)
 {
-    for (; *s; s++) {
-        if (*s == '*' || *s == '?' || *s == '[' || *s == ']' || *s == '\\')
-            dc_bput(b, "\\");
-        dc_bput(b, "%c", *s);
+    size_t n = strlen(s), room = DC_SUPP_LINE_MAX - 16;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        size_t w = c == '*' || c == '?' || c == '[' || c == ']' || c == '\\' ? 2 : 1;
+        if (w + 1 > room) {
+            dc_bput(b, "*");
+            return;
+        }
+        room -= w;
+        if (c < 0x20 || c == 0x7f || ((c == ' ') && (i == 0 || i == n - 1)))
+            dc_bput(b, "?");
+        else
+            dc_bput(b, "%s%c", w == 2 ? "\\" : "", c);
     }
 }
 

@@ -31,6 +31,10 @@ struct dc_sframe {
     int line;                   /* 0: unknown */
 };
 
+/* The longest line a suppression file may have (a longer one is refused,
+ * naming the file and line); generated entries stay within it. */
+#define DC_SUPP_LINE_MAX 16384
+
 /* Loads the comma-separated files in `files` (replacing what was loaded).
  * 0, or -1 with one line naming the file and line in err (nothing is then
  * loaded). */
@@ -50,6 +54,10 @@ const char *dc_supp_entry(size_t i, const char **file, int *line, uint64_t *coun
 void dc_supp_reset(void);
 /* Zeroes the counts, keeping the entries (a fork child counts its own). */
 void dc_supp_zero(void);
+
+/* fnmatch(pat, s, 0) in at most strlen(pat) * strlen(s) steps: `*`, `?`,
+ * `[...]` (`!` or `^` negates, ranges), `\\` quotes.  1 on a match. */
+int dc_supp_glob(const char *pat, const char *s);
 
 /* A ready-to-paste entry for a finding (--gen-suppressions) into out. */
 struct dc_buf;

@@ -327,6 +327,128 @@ static size_t symbolize_ip(uintptr_t ip, struct dc_frame *out, size_t max, int *
     return k + 1;
 }
 
+/* --- the frames of each address, once ----------------------------------------------
+ *
+ * A program's findings share most of their frames (one training loop, one
+ * call chain, a recursion), and symbolizing an address costs libdw's symbol,
+ * line and scope lookups: each distinct address is symbolized once and its
+ * frames kept, their strings in one block each.  Forgotten when the
+ * process's modules are read again (a library loaded since the last report:
+ * an address may now belong to another object).  At most SYM_CACHE_MAX
+ * addresses; beyond, symbolized each time.  Under sym_lock. */
+#define HASH_NONFATAL_OOM 1
+static int sym_oom;
+#define uthash_nonfatal_oom(obj) do { (void)(obj); sym_oom = 1; } while (0)
+#include <uthash.h>
+#define SYM_CACHE_MAX 65536
+struct sym_cframe {
+    uintptr_t offset, module_base;
+    int line;
+    char *module, *function, *mangled, *file;       /* in one block: module's */
+};
+struct sym_entry {
+    uintptr_t ip;
+    size_t n;
+    struct sym_cframe *f;
+    UT_hash_handle hh;
+};
+static struct sym_entry *sym_cache;
+static size_t sym_bytes;
+
+static void sym_cache_clear(void)
+{
+    struct sym_entry *e, *tmp;
+    HASH_ITER(hh, sym_cache, e, tmp) {
+        HASH_DEL(sym_cache, e);
+        for (size_t i = 0; i < e->n; i++)
+            free(e->f[i].module);
+        free(e->f);
+        free(e);
+    }
+    sym_bytes = 0;
+}
+
+static void sym_cache_put(uintptr_t ip, const struct dc_frame *fr, size_t n)
+{
+    if (HASH_COUNT(sym_cache) >= SYM_CACHE_MAX)
+        return;
+    struct sym_entry *e = calloc(1, sizeof *e);
+    struct sym_cframe *f = calloc(n ? n : 1, sizeof *f);
+    if (!e || !f) {
+        free(e);
+        free(f);
+        return;
+    }
+    size_t bytes = sizeof *e + n * sizeof *f;
+    for (size_t i = 0; i < n; i++) {
+        size_t lm = strlen(fr[i].module) + 1, lf = strlen(fr[i].function) + 1, lg = strlen(fr[i].mangled) + 1,
+               ll = strlen(fr[i].file) + 1;
+        char *s = malloc(lm + lf + lg + ll);
+        if (!s) {
+            for (size_t j = 0; j < i; j++)
+                free(f[j].module);
+            free(f), free(e);
+            return;
+        }
+        f[i] = (struct sym_cframe){ fr[i].offset, fr[i].module_base, fr[i].line, s, s + lm, s + lm + lf,
+                                    s + lm + lf + lg };
+        memcpy(f[i].module, fr[i].module, lm);
+        memcpy(f[i].function, fr[i].function, lf);
+        memcpy(f[i].mangled, fr[i].mangled, lg);
+        memcpy(f[i].file, fr[i].file, ll);
+        bytes += lm + lf + lg + ll;
+    }
+    e->ip = ip;
+    e->n = n;
+    e->f = f;
+    sym_oom = 0;
+    HASH_ADD(hh, sym_cache, ip, sizeof e->ip, e);
+    if (sym_oom) {
+        for (size_t i = 0; i < n; i++)
+            free(f[i].module);
+        free(f), free(e);
+        return;
+    }
+    sym_bytes += bytes;
+}
+
+/* symbolize_ip through the cache. */
+static size_t symbolize_ip_cached(uintptr_t ip, struct dc_frame *out, size_t max, int *refreshed)
+{
+    struct sym_entry *e;
+    HASH_FIND(hh, sym_cache, &ip, sizeof ip, e);
+    if (e && e->n <= max) {
+        for (size_t i = 0; i < e->n; i++) {
+            struct dc_frame *f = &out[i];
+            const struct sym_cframe *c = &e->f[i];
+            f->ip = ip;
+            f->offset = c->offset;
+            f->module_base = c->module_base;
+            f->line = c->line;
+            f->python = 0;
+            snprintf(f->module, sizeof f->module, "%s", c->module);
+            snprintf(f->function, sizeof f->function, "%s", c->function);
+            snprintf(f->mangled, sizeof f->mangled, "%s", c->mangled);
+            snprintf(f->file, sizeof f->file, "%s", c->file);
+        }
+        return e->n;
+    }
+    int was = *refreshed;
+    size_t n = symbolize_ip(ip, out, max, refreshed);
+    if (*refreshed && !was)
+        sym_cache_clear();      /* the modules were read again */
+    sym_cache_put(ip, out, n);
+    return n;
+}
+
+size_t dc_symbolize_bytes(void)
+{
+    pthread_mutex_lock(&sym_lock);
+    size_t n = sym_bytes + (sym_cache ? HASH_OVERHEAD(hh, sym_cache) : 0);
+    pthread_mutex_unlock(&sym_lock);
+    return n;
+}
+
 size_t dc_stack_symbolize_ex(uint32_t id, struct dc_frame *out, size_t max, const char *drop_symbol)
 {
     uintptr_t ips[DC_STACK_MAX];
@@ -349,7 +471,7 @@ size_t dc_stack_symbolize_ex(uint32_t id, struct dc_frame *out, size_t max, cons
         dwfl_refresh();
     int refreshed = 0;
     for (size_t i = 0; i < n && k < nmax; i++) {
-        size_t m = symbolize_ip(ips[i], tmp, DC_INLINE_MAX, &refreshed);
+        size_t m = symbolize_ip_cached(ips[i], tmp, DC_INLINE_MAX, &refreshed);
         if (!own_is_main && own_base && tmp[0].module_base == (uintptr_t)own_base)
             continue;               /* inside libdevcheck itself */
         if (!k && callback_machinery(&tmp[0]))

@@ -51,4 +51,6 @@ void dc_stack_set_interpreter_frames(int keep);
 void dc_symbolize_fork_prepare(void);
 void dc_symbolize_fork_parent(void);
 void dc_symbolize_fork_child(void);
+/* Bytes the cache of symbolized addresses holds: --stats. */
+size_t dc_symbolize_bytes(void);
 #endif

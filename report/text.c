@@ -298,15 +298,24 @@ void dc_text_framework_note(struct dc_buf *b, const struct dc_finding *f)
         b->p[--b->pos] = 0;
 }
 
-void dc_text_finding(struct dc_buf *b, const struct dc_finding *f, const char *kname,
-                     const struct dc_frame *launch_frames, size_t nl, const struct dc_frame *alloc_frames, size_t na)
+/* s as one line for a header: newlines too escaped (see dc_text_escape). */
+static const char *one_line(char *tmp, size_t len, const char *s)
+{
+    snprintf(tmp, len, "%s", s);
+    dc_text_escape(tmp, 0, strlen(tmp), len, 1);
+    return tmp;
+}
+
+static void text_finding(struct dc_buf *b, const struct dc_finding *f, const char *kname_raw,
+                         const struct dc_frame *launch_frames, size_t nl, const struct dc_frame *alloc_frames, size_t na)
 {
     if (f->kind == DC_F_FRAMEWORK_DEVICE_ERROR) {
         text_framework(b, f);
         return;
     }
     const struct dc_finding_launch *l = f->launch;
-    char stream[32];
+    char stream[32], kname[4 * 1024 + 8], arg[1024];
+    one_line(kname, sizeof kname, kname_raw ? kname_raw : "?");
     snprintf(stream, sizeof stream, "0x%zx", (size_t)l->stream);
     if (f->argument && f->kind == DC_F_ASYNC_ERROR) {      /* a library call, sync=1 */
         dc_bput(b, "==devcheck== %s: %s: %s on cuda:%d (stream %s) failed on the device: %s\n",
@@ -314,7 +323,8 @@ void dc_text_finding(struct dc_buf *b, const struct dc_finding *f, const char *k
                 f->error ? f->error : "?");
     } else if (f->argument) {           /* a library call checked at its API */
         dc_bput(b, "==devcheck== %s: %s: %s argument %s on cuda:%d (stream %s)\n", sev_upper(f->severity),
-                dc_finding_kind_name(f->kind), l->api ? l->api : "?", f->argument, l->device, stream);
+                dc_finding_kind_name(f->kind), l->api ? l->api : "?", one_line(arg, sizeof arg, f->argument),
+                l->device, stream);
     } else {
         dc_bput(b, "==devcheck== %s: %s: kernel %s ", sev_upper(f->severity), dc_finding_kind_name(f->kind), kname);
         if (f->kind == DC_F_STREAM_MISMATCH)
@@ -336,7 +346,7 @@ void dc_text_finding(struct dc_buf *b, const struct dc_finding *f, const char *k
         text_operands(b, f);
     if (f->has_operand) {
         text_operand(b, f);
-        text_numba_arg(b, f, kname, launch_frames, nl);
+        text_numba_arg(b, f, kname_raw ? kname_raw : "", launch_frames, nl);
     }
     if (f->weak && dc_finding_shape_only(f))
         dc_bput(b, "    evidence: weak: launch shape only: the kernel has no type for this parameter (no mangled "
@@ -351,4 +361,20 @@ void dc_text_finding(struct dc_buf *b, const struct dc_finding *f, const char *k
     if (f->has_operand && f->alloc_known)
         text_stacks(b, segment ? "segment allocated at" : "allocated at", alloc_frames, na);
     text_hint(b, f, dc_frames_client(launch_frames, nl));
+}
+
+/* Every value in the block (names, paths, messages: the program's and the
+ * images' bytes) reaches a terminal or a CI log: escaped (\x1b), and the
+ * header kept to one line. */
+void dc_text_finding(struct dc_buf *b, const struct dc_finding *f, const char *kname,
+                     const struct dc_frame *launch_frames, size_t nl, const struct dc_frame *alloc_frames, size_t na)
+{
+    size_t p0 = b->pos;
+    text_finding(b, f, kname, launch_frames, nl, alloc_frames, na);
+    if (!b->len)
+        return;
+    size_t end = dc_text_escape(b->p, p0, b->pos, b->len, 0);
+    if (end < b->pos)
+        b->truncated = 1;
+    b->pos = end;
 }

@@ -10,3 +10,4 @@ include tests/corpus/corpus.mk
 include tests/bench.mk
 include tests/replay.mk
 include tests/libapi/libapi.mk
+include tests/fuzz/fuzz.mk

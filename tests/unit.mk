@@ -83,3 +83,10 @@ TESTS += $(UNIT_DIR)/test_outputs
 UNIT_PROGS += test_framework
 ALL   += $(UNIT_DIR)/test_framework
 TESTS += $(UNIT_DIR)/test_framework
+
+# Hostile names through report/ (issue 40): text escapes, valid UTF-8 in
+# JSON with the raw bytes recoverable, --gen-suppressions read back, the
+# linear glob.
+UNIT_PROGS += test_hostile
+ALL   += $(UNIT_DIR)/test_hostile
+TESTS += $(UNIT_DIR)/test_hostile

@@ -272,7 +272,10 @@ struct tfile {
 static void bad_line(void *ctx, const char *origin, long lineno, const char *why)
 {
     (void)ctx;
-    fprintf(stderr, "devcheck: %s:%ld: %s; skipped\n", origin, lineno, why);
+    if (lineno)
+        fprintf(stderr, "devcheck: %s:%ld: %s; skipped\n", origin, lineno, why);
+    else                                /* the file's count (dc_model_add_file) */
+        fprintf(stderr, "devcheck: %s: %s\n", origin, why);
 }
 
 /* The header of a tree file: {"type":"process",...,"paths":{...}}. */

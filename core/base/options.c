@@ -85,6 +85,28 @@ static void errf(char *buf, size_t len, const char *fmt, ...)
     va_end(ap);
 }
 
+/* A value as an error message shows it, after the option's name: at most
+ * SHOWN_MAX bytes, quoted (a longer one is cut, with its length), control
+ * characters as \xNN. */
+#define SHOWN_MAX 64
+static const char *shown(const char *v, size_t n, char out[SHOWN_MAX * 4 + 32])
+{
+    size_t o = 0;
+    out[o++] = '\'';
+    for (size_t i = 0; i < n && i < SHOWN_MAX; i++) {
+        unsigned char c = (unsigned char)v[i];
+        if (c < 0x20 || c == 0x7f)
+            o += (size_t)sprintf(out + o, "\\x%02x", c);
+        else
+            out[o++] = (char)c;
+    }
+    out[o++] = '\'';
+    out[o] = 0;
+    if (n > SHOWN_MAX)
+        sprintf(out + o - 1, "...' (%zu bytes)", n);
+    return out;
+}
+
 static const char *expected(enum dc_flag_kind k)
 {
     switch (k) {
@@ -138,8 +160,14 @@ static int set_value(const struct flag *f, const char *v, size_t n, struct parse
         return 0;
     case DC_K_INT: {
         char tmp[32];
-        if (n == 0 || n >= sizeof tmp)
-            goto bad;
+        if (n == 0 || n >= sizeof tmp) {
+            char sv[SHOWN_MAX * 4 + 32];
+            long lo, hi;
+            int_range(f, &lo, &hi);
+            errf(errbuf, errlen, "devcheck: ERROR: option '%s': invalid value %s (expected an integer in %ld..%ld)",
+                 f->name, shown(v, n, sv), lo, hi);
+            return -1;
+        }
         memcpy(tmp, v, n);
         tmp[n] = 0;
         char *end;
@@ -148,8 +176,9 @@ static int set_value(const struct flag *f, const char *v, size_t n, struct parse
         long lo, hi;
         int_range(f, &lo, &hi);
         if (errno || *end || x < lo || x > hi) {
-            errf(errbuf, errlen, "devcheck: ERROR: invalid value '%.*s' for option '%s' (expected an integer in %ld..%ld)",
-                 (int)n, v, f->name, lo, hi);
+            char sv[SHOWN_MAX * 4 + 32];
+            errf(errbuf, errlen, "devcheck: ERROR: option '%s': invalid value %s (expected an integer in %ld..%ld)",
+                 f->name, shown(v, n, sv), lo, hi);
             return -1;
         }
         if (field)
@@ -229,9 +258,10 @@ static int set_value(const struct flag *f, const char *v, size_t n, struct parse
             *(enum dc_backend *)field = (enum dc_backend)iv;
         return 0;
     }
-bad:
-    errf(errbuf, errlen, "devcheck: ERROR: invalid value '%.*s' for option '%s' (expected %s)",
-         (int)n, v, f->name, expected(f->kind));
+bad:;
+    char sv[SHOWN_MAX * 4 + 32];
+    errf(errbuf, errlen, "devcheck: ERROR: option '%s': invalid value %s (expected %s)", f->name,
+         shown(v, n, sv), expected(f->kind));
     return -1;
 }
 
@@ -278,7 +308,8 @@ static void unknown_key(const char *k, size_t n, char *errbuf, size_t errlen)
 {
     char keys[1024];
     valid_keys(keys, sizeof keys, 0);
-    errf(errbuf, errlen, "devcheck: ERROR: unknown option '%.*s' (valid: %s)", (int)n, k, keys);
+    char sk[SHOWN_MAX * 4 + 32];
+    errf(errbuf, errlen, "devcheck: ERROR: unknown option %s (valid: %s)", shown(k, n, sk), keys);
 }
 
 void dc_options_defaults(void)
@@ -459,7 +490,9 @@ int dc_options_from_argv(int argc, char **argv, int *consumed,
             k = "help";
             kn = 4;
         } else if (a[1] != '-') {
-            errf(errbuf, errlen, "devcheck: ERROR: unknown option '%s' (options are spelled --name; see --help)", a);
+            char sa[SHOWN_MAX * 4 + 32];
+            errf(errbuf, errlen, "devcheck: ERROR: unknown option %s (options are spelled --name; see --help)",
+                 shown(a, strlen(a), sa));
             goto fail;
         } else {
             k = a + 2;
@@ -472,7 +505,8 @@ int dc_options_from_argv(int argc, char **argv, int *consumed,
         if (!f) {
             char keys[1024];
             valid_keys(keys, sizeof keys, 1);
-            errf(errbuf, errlen, "devcheck: ERROR: unknown option '%s' (valid: %s)", a, keys);
+            char sa[SHOWN_MAX * 4 + 32];
+            errf(errbuf, errlen, "devcheck: ERROR: unknown option %s (valid: %s)", shown(a, strlen(a), sa), keys);
             goto fail;
         }
         if (!v) {
@@ -481,7 +515,9 @@ int dc_options_from_argv(int argc, char **argv, int *consumed,
             } else if (i + 1 < argc && argv[i + 1]) {
                 v = argv[++i];
             } else {
-                errf(errbuf, errlen, "devcheck: ERROR: option '%s' needs a value (%s)", a, expected(f->kind));
+                char sa[SHOWN_MAX * 4 + 32];
+                errf(errbuf, errlen, "devcheck: ERROR: option %s needs a value (%s)", shown(a, strlen(a), sa),
+                     expected(f->kind));
                 goto fail;
             }
         }
@@ -495,7 +531,8 @@ int dc_options_from_argv(int argc, char **argv, int *consumed,
             else if (!strchr(v, '\''))
                 quote = "'";
             else {
-                errf(errbuf, errlen, "devcheck: ERROR: the value of option '%s' cannot hold both quote characters", a);
+                errf(errbuf, errlen, "devcheck: ERROR: option '%s': the value cannot hold both quote characters",
+                     f->name);
                 goto fail;
             }
         }

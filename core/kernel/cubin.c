@@ -743,6 +743,8 @@ size_t dc_img_extent(const void *data, size_t avail)
         uint64_t shoff = rd64(d + 0x28);
         unsigned shentsize = rd16(d + 0x3a), shnum = rd16(d + 0x3c);
         uint64_t end = shoff + (uint64_t)shnum * shentsize;
+        if (shentsize < 64)                 /* an ELF64 section header; read 0x28 bytes deep below */
+            return 0;
         if (shoff > MAX_IMAGE || end > MAX_IMAGE || end > avail)
             return end <= MAX_IMAGE ? (size_t)end : 0;
         /* the sections may lie past the section headers */
@@ -768,7 +770,7 @@ struct dc_img *dc_img_parse(const void *data, size_t size)
     if (!img)
         return NULL;
     const void *fb;
-    if (dc_img_is_wrapper(data, &fb)) {
+    if ((!size || size >= 16) && dc_img_is_wrapper(data, &fb)) {   /* a sized image shorter is none */
         data = fb;
         size = 0;
     }

@@ -41,6 +41,7 @@ struct ktable {
     struct kinfo *slot[];
 };
 static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
+static size_t kbytes;           /* --stats: the descriptions and tables (cache_lock) */
 static struct ktable *ktab;     /* atomic */
 uint64_t dc_kernels_gen = 1;   /* atomic */
 static struct kinfo *retired;
@@ -382,6 +383,15 @@ static void plan_words(struct dc_kernel *k)
     k->planned = 1;
 }
 
+size_t dc_kernels_bytes(void)
+{
+    pthread_mutex_lock(&cache_lock);
+    const struct ktable *t = ktab;
+    size_t n = kbytes + (t ? sizeof *t + ((size_t)t->mask + 1) * sizeof t->slot[0] : 0);
+    pthread_mutex_unlock(&cache_lock);
+    return n;
+}
+
 const struct dc_kernel *dc_kernel_lookup_slow(const void *key, int is_kernel, struct dc_kernel *tmp)
 {
     struct kinfo *k = cached(key);
@@ -392,12 +402,15 @@ const struct dc_kernel *dc_kernel_lookup_slow(const void *key, int is_kernel, st
     struct dc_kernel *fill = k ? &k->k : tmp;
     describe(fill, key, is_kernel);
     plan_words(fill);
+    fill->name_hash = fill->name ? dc_kernel_name_hash(fill->name) : 0;     /* a finding's key, hashed once */
     if (!k)
         return NULL;
     if (!fill->is_kernel && DC_CALL(cuCtxGetCurrent, &k->ctx) != CUDA_SUCCESS)
         k->ctx = NULL;
 
     pthread_mutex_lock(&cache_lock);
+    kbytes += sizeof *k + (fill->name ? strlen(fill->name) + 1 : 0) + fill->nparams * sizeof *fill->params +
+              fill->npwords * sizeof *fill->pwords + fill->checked_words + fill->unknown_words;
     const struct ktable *t = ktab;
     struct kinfo *old = t ? table_find(t, key) : NULL;
     if (!old && table_add(k) == 0)

@@ -114,6 +114,7 @@ struct dc_kernel {
     unsigned npwords;
     int planned;                /* pwords is the plan (0: memory ran out; scan the parameters) */
     uint8_t origin;             /* enum dc_origin (core/kernel/origin.h): who made its image */
+    uint64_t name_hash;         /* dc_kernel_name_hash(name) (report/finding.h); 0 when unnamed */
 };
 
 /* The cached description of key (a CUkernel when is_kernel; a CUfunction,
@@ -140,6 +141,8 @@ static inline const struct dc_kernel *dc_kernel_lookup(const void *key, int is_k
     return dc_kernel_lookup_slow(key, is_kernel, tmp);
 }
 void dc_kernel_release_tmp(struct dc_kernel *tmp);
+/* Bytes the kernels' descriptions and their table hold: --stats. */
+size_t dc_kernels_bytes(void);
 
 /* Context ctx went (core/contexts.c): the descriptions of its functions (and
  * of functions whose context is unknown) are retired, since the driver may

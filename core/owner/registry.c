@@ -208,6 +208,12 @@ const struct dc_alloc *dc_reg_lookup_slow(uintptr_t addr)
     uint64_t g = __atomic_load_n(&dc_reg_gen, __ATOMIC_ACQUIRE);
     if (c && c->addr[i] == addr && c->gen[i] == g && addr)
         return &c->a[i];
+    if (c && c->addr[i ^ 1] == addr && c->gen[i ^ 1] == g && addr)
+        return &c->a[i ^ 1];
+    /* its own slot when that holds nothing current, else the one beside it
+     * when that does not, else its own */
+    if (c && c->addr[i] && c->gen[i] == g && !(c->addr[i ^ 1] && c->gen[i ^ 1] == g))
+        i ^= 1;
     struct dc_alloc *out = c ? &c->a[i] : &fallback_answer;   /* a thread without a cache: no caching */
     struct dc_epoch_rec *r = dc_epoch_rec();
     dc_epoch_enter_rec(r);
@@ -682,6 +688,16 @@ size_t dc_reg_drop_from_driver(void)
 }
 
 size_t dc_reg_count(void) { return __atomic_load_n(&live_count, __ATOMIC_RELAXED); }
+
+size_t dc_reg_bytes(void)
+{
+    pthread_mutex_lock(&reg_lock);
+    const struct table *t = table;
+    size_t n = (size_t)nslabs * SLAB_SIZE * sizeof(struct entry) +
+               (t ? sizeof *t + ((size_t)t->mask + 1) * sizeof t->slot[0] : 0);
+    pthread_mutex_unlock(&reg_lock);
+    return n;
+}
 
 /* ---- peers and pools ------------------------------------------------------- */
 

@@ -75,7 +75,9 @@ int  dc_reg_lookup(uintptr_t addr, struct dc_alloc *out);
  * inline part below: the thread's cache, valid while the registry's
  * generation is the one it was filled at). */
 #define DC_REG_TC_SLOTS 64
-/* Direct-mapped, one array per field (a probe indexes by 8 bytes). */
+/* Two-way: an address is in its slot or the one beside it (index ^ 1), so
+ * two words of one launch that hash to one slot do not evict each other at
+ * every launch; one array per field (a probe indexes by 8 bytes). */
 struct dc_reg_tc {
     uintptr_t addr[DC_REG_TC_SLOTS];
     uint64_t gen[DC_REG_TC_SLOTS];
@@ -92,8 +94,11 @@ static inline const struct dc_alloc *dc_reg_lookup_ref(uintptr_t addr)
     struct dc_reg_tc *c = dc_reg_tcache;
     if (__builtin_expect(c != NULL, 1)) {
         size_t i = dc_reg_tc_index(addr);
-        if (c->addr[i] == addr && c->gen[i] == __atomic_load_n(&dc_reg_gen, __ATOMIC_ACQUIRE) && addr)
+        uint64_t g = __atomic_load_n(&dc_reg_gen, __ATOMIC_ACQUIRE);
+        if (c->addr[i] == addr && c->gen[i] == g && addr)
             return &c->a[i];
+        if (c->addr[i ^ 1] == addr && c->gen[i ^ 1] == g && addr)
+            return &c->a[i ^ 1];
     }
     return dc_reg_lookup_slow(addr);
 }
@@ -109,6 +114,8 @@ size_t dc_reg_drop_ctx(uint64_t ctx, unsigned kind_mask);
  * with the module).  Returns count. */
 size_t dc_reg_drop_from_driver(void);
 size_t dc_reg_count(void);
+/* Bytes the registry holds (its entries' slabs and its table): --stats. */
+size_t dc_reg_bytes(void);
 
 /* Peer access: device `from` may access device `to`'s DC_MEM_DEVICE/IPC memory. */
 void dc_reg_set_peer(int from, int to, int enabled);

@@ -24,6 +24,7 @@
 #include "report/report.h"
 #include "report/matrix.h"
 #include "report/stack.h"
+#include "report/stats.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -50,6 +51,7 @@ struct ctx {
 static void describe(struct dc_finding_launch *out, const struct dc_launch *l)
 {
     out->kernel = l->kernel;
+    out->kernel_hash = l->kernel_hash;
     out->kernel_key = l->kernel_key;
     out->api = l->api;
     out->device = l->device;
@@ -432,7 +434,7 @@ static __attribute__((noinline)) void report_word(struct ctx *c, const struct wo
             f.severity = DC_SEV_ERROR;
             f.access = denied_note(a->kind);
             if (l->origin == DC_ORIGIN_LIBRARY) {
-                if (dc_libcall_active)          /* its library call was checked at its API */
+                if (dc_libcall_active == 1)     /* its library call's check covered its operands */
                     return;
                 f.severity = DC_SEV_WARNING;    /* weak evidence: check the call at the library's API */
                 f.weak = 1;
@@ -599,6 +601,10 @@ static __attribute__((noinline)) void scan_plan(struct ctx *c, const struct dc_l
             own++;
             continue;
         }
+        if (tc->addr[i ^ 1] == v && tc->gen[i ^ 1] == g && (tc->own[i ^ 1] & bit)) {     /* the other way */
+            own++;
+            continue;
+        }
         plan_word_check(c, pw, v);      /* may have filled the cache: tc stays (freed only at thread exit) */
         g = __atomic_load_n(&dc_reg_gen, __ATOMIC_ACQUIRE);
     }
@@ -716,10 +722,21 @@ static void libcall_launch(struct dc_launch *l, struct ctx *c, const char *api, 
     c->have_fl = 1;
 }
 
+static int check_libcall(const char *api, int device, uintptr_t stream, const struct dc_lib_arg *args, unsigned n);
 int dc_check_libcall(const char *api, int device, uintptr_t stream, const struct dc_lib_arg *args, unsigned n)
 {
     if (!api || !args || dc_opt.mode == DC_MODE_OFF || device < 0)
         return 0;
+    uint64_t t = DC_STATS_BEGIN();
+    if (t)
+        dc_stats_count_libcall();
+    int errors = check_libcall(api, device, stream, args, n);
+    DC_STATS_END(DC_T_LIBCALL, t);
+    return errors;
+}
+
+static int check_libcall(const char *api, int device, uintptr_t stream, const struct dc_lib_arg *args, unsigned n)
+{
     struct dc_launch l;
     struct ctx c;
     libcall_launch(&l, &c, api, device, stream);

@@ -29,6 +29,7 @@
 
 struct dc_launch {
     const char *kernel;        /* mangled (or plain) kernel name; NULL if unknown */
+    uint64_t kernel_hash;      /* dc_kernel_name_hash(kernel), once per kernel; 0: not given (computed at a finding) */
     const void *kernel_key;    /* CUfunction / CUkernel: identity for once-per-kernel notes */
     const char *api;           /* entry point that launched: "__cudaLaunchKernel", "cuLaunchKernel", ... */
     int device;                /* launch device: the device of the stream's context */

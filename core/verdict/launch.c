@@ -13,6 +13,7 @@
 #include "core/verdict/migrate.h"
 #include "core/base/options.h"
 #include "core/verdict/record.h"
+#include "report/stats.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -51,6 +52,7 @@ launch_begin(struct dc_launch_state *L, int path, const char *api, const void *k
              int current_device, CUstream stream, int has_stream, const char *no_rewrite, void **args, void **extra)
 {
     /* the hot path of report mode: no more than the fields it needs set */
+    uint64_t t0 = DC_STATS_BEGIN();
     int modes = dc_opt.mode == DC_MODE_MIGRATE || dc_opt.sync;
     L->modes = modes;
     if (modes) {
@@ -106,6 +108,7 @@ launch_begin(struct dc_launch_state *L, int path, const char *api, const void *k
     l->moves = NULL;
     l->path = (enum dc_path)path;
     l->kernel = k->name;
+    l->kernel_hash = k->name_hash;
     l->kernel_key = key;
     l->api = api;
     l->device = device;
@@ -140,6 +143,7 @@ launch_begin(struct dc_launch_state *L, int path, const char *api, const void *k
         dc_record_launch(l, k);         /* record_launches: the arguments as the program passed them */
     if (!modes) {
         (void)dc_check_launch(l);
+        DC_STATS_END(DC_T_LAUNCH, t0);
         return;
     }
     if (stream == NULL && api && strstr(api, "_ptsz"))
@@ -186,6 +190,7 @@ launch_begin(struct dc_launch_state *L, int path, const char *api, const void *k
         dc_migrate(L);
         dc_check_moves_report(l, &L->moves);
     }
+    DC_STATS_END(DC_T_LAUNCH, t0);
 }
 
 /* sync=1 left a launch unsynchronised because of another capture: one line

@@ -10,6 +10,7 @@
 #include "core/base/options.h"
 #include "core/owner/registry.h"
 #include "common/forklock.h"
+#include "core/verdict/verdict.h"
 
 #include <pthread.h>
 #include <stddef.h>
@@ -29,9 +30,22 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 /* The lock is a leaf (nothing is called while it is held): its own fork
  * handlers, installed with the first handle, keep it out of a fork. */
 static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
-static void fork_prepare(void) { pthread_mutex_lock(&lock); }
-static void fork_parent(void) { pthread_mutex_unlock(&lock); }
-static void fork_child(void) { dc_mutex_fork_child(&lock); }
+static pthread_mutex_t dlock = PTHREAD_MUTEX_INITIALIZER;    /* the descriptors' table (below) */
+static void fork_prepare(void)
+{
+    pthread_mutex_lock(&lock);
+    pthread_mutex_lock(&dlock);
+}
+static void fork_parent(void)
+{
+    pthread_mutex_unlock(&dlock);
+    pthread_mutex_unlock(&lock);
+}
+static void fork_child(void)
+{
+    dc_mutex_fork_child(&dlock);
+    dc_mutex_fork_child(&lock);
+}
 static void install_atfork(void) { pthread_atfork(fork_prepare, fork_parent, fork_child); }
 
 static size_t home(int kind, uint64_t h) { return (size_t)(dc_mix64(h ^ ((uint64_t)kind << 56)) & (SLOTS - 1)); }
@@ -89,6 +103,135 @@ void dc_libh_forget(int kind, uint64_t h)
     pthread_mutex_unlock(&lock);
 }
 
+/* --- descriptors ------------------------------------------------------------------ */
+
+/* Linear probing with backward-shift deletion: descriptors come and go at
+ * the rate of the calls themselves (torch makes a cuBLASLt matmul
+ * descriptor per GEMM), so no tombstones pile up.  Each record is its own
+ * allocation, made with its slot and freed when forgotten. */
+#define DSLOTS 16384            /* a power of two; at most DSLOTS - 1 live */
+struct dslot {
+    int kind;                   /* 0: empty */
+    uint64_t h;
+    void *rec;
+};
+static struct dslot dtable[DSLOTS];
+static unsigned dlive;
+/* Bumped (under dlock) by every change of the table: a thread's cached
+ * copies (below) made at an older generation are stale. */
+static uint64_t dgen = 1;
+
+/* Each thread's last records read (a collective's communicator, a matmul's
+ * descriptor and layouts): read again without the lock while no record has
+ * changed since -- the hot path of a library call costs a generation load
+ * and a copy.  Records of at most CACHE_BYTES only. */
+#define CACHE_WAYS 4
+#define CACHE_BYTES 128
+struct dcache {
+    int kind;
+    uint64_t h, gen;
+    unsigned char rec[CACHE_BYTES];
+};
+static __thread struct dcache dcache[CACHE_WAYS];
+static __thread unsigned dcache_next;
+
+static size_t dhome(int kind, uint64_t h) { return home(kind, h) * 5 & (DSLOTS - 1); }
+
+/* The slot of (kind, h), or the empty slot where it would go; dlock held. */
+static struct dslot *dfind(int kind, uint64_t h)
+{
+    size_t i = dhome(kind, h);
+    while (dtable[i].kind && !(dtable[i].kind == kind && dtable[i].h == h))
+        i = (i + 1) & (DSLOTS - 1);
+    return &dtable[i];
+}
+
+int dc_libd_update(int kind, uint64_t h, size_t size, int make, void (*fn)(void *rec, const void *arg),
+                   const void *arg)
+{
+    if (kind <= 0 || size > DC_LIBD_MAX || !fn)
+        return 0;
+    pthread_once(&atfork_once, install_atfork);
+    pthread_mutex_lock(&dlock);
+    struct dslot *s = dfind(kind, h);
+    if (!s->kind && make && dlive < DSLOTS - 1 && (s->rec = calloc(1, size)) != NULL) {
+        s->kind = kind;
+        s->h = h;
+        dlive++;
+    }
+    int ran = s->kind != 0;
+    if (ran) {
+        fn(s->rec, arg);
+        __atomic_store_n(&dgen, dgen + 1, __ATOMIC_RELEASE);
+    }
+    pthread_mutex_unlock(&dlock);
+    return ran;
+}
+
+int dc_libd_get(int kind, uint64_t h, void *out, size_t size)
+{
+    if (size > DC_LIBD_MAX)
+        return 0;
+    uint64_t gen = __atomic_load_n(&dgen, __ATOMIC_ACQUIRE);
+    if (size <= CACHE_BYTES)
+        for (unsigned i = 0; i < CACHE_WAYS; i++)
+            if (dcache[i].gen == gen && dcache[i].kind == kind && dcache[i].h == h) {
+                memcpy(out, dcache[i].rec, size);
+                return 1;
+            }
+    pthread_mutex_lock(&dlock);
+    struct dslot *s = dfind(kind, h);
+    int found = s->kind != 0;
+    if (found) {
+        memcpy(out, s->rec, size);
+        if (size <= CACHE_BYTES) {
+            struct dcache *c = &dcache[dcache_next++ % CACHE_WAYS];
+            c->kind = kind;
+            c->h = h;
+            c->gen = dgen;
+            memcpy(c->rec, s->rec, size);
+        }
+    }
+    pthread_mutex_unlock(&dlock);
+    return found;
+}
+
+void dc_libd_forget(int kind, uint64_t h)
+{
+    pthread_mutex_lock(&dlock);
+    struct dslot *s = dfind(kind, h);
+    if (s->kind) {
+        free(s->rec);
+        dlive--;
+        __atomic_store_n(&dgen, dgen + 1, __ATOMIC_RELEASE);
+        /* shift back every later entry of the run that may not stay
+         * behind the hole (its home is not cyclically in (hole, j]) */
+        size_t hole = (size_t)(s - dtable), j = hole;
+        for (;;) {
+            j = (j + 1) & (DSLOTS - 1);
+            if (!dtable[j].kind)
+                break;
+            size_t k = dhome(dtable[j].kind, dtable[j].h);
+            if (hole <= j ? (hole < k && k <= j) : (hole < k || k <= j))
+                continue;
+            dtable[hole] = dtable[j];
+            hole = j;
+        }
+        dtable[hole] = (struct dslot){ 0 };
+    }
+    pthread_mutex_unlock(&dlock);
+}
+
+void dc_libd_unseen(const char *api, const char *what)
+{
+    static int said;
+    if (!__atomic_exchange_n(&said, 1, __ATOMIC_RELAXED))
+        dc_log("%s: %s devcheck never saw set (made before devcheck was loaded?): not checked (said once; "
+               "verbosity=2 names every such call)", api, what);
+    else
+        dc_logv(2, "%s: %s devcheck never saw set: not checked", api, what);
+}
+
 /* --- sync=1 ---------------------------------------------------------------------- */
 
 __thread int dc_libcall_active __attribute__((tls_model("initial-exec")));
@@ -128,14 +271,18 @@ struct dc_libsync *dc_libcall_sync_begin(const char *api, int device, uintptr_t 
     return r;
 }
 
-void dc_libcall_sync_end(struct dc_libsync *r, int ok)
+int dc_libcall_sync_end(struct dc_libsync *r, int ok)
 {
+    int failed = 0;
     if (!r)
-        return;
+        return 0;
     if (ok && !dc_capture_conflict(r->stream, 0)) {
         CUresult e = DC_CALL(cuStreamSynchronize, r->stream);
-        if (e != CUDA_SUCCESS && e != CUDA_ERROR_NOT_FOUND)
+        if (e != CUDA_SUCCESS && e != CUDA_ERROR_NOT_FOUND) {
             dc_check_libcall_async(r->api, r->device, (uintptr_t)r->stream, r->a, r->n, dc_err_name(e));
+            failed = 1;
+        }
     }
     free(r);
+    return failed;
 }

@@ -18,6 +18,7 @@
  * to the current device). */
 #ifndef DEVCHECK_CORE_LIBCALL_H
 #define DEVCHECK_CORE_LIBCALL_H
+#include <stddef.h>
 #include <stdint.h>
 
 #pragma GCC visibility push(hidden)
@@ -54,12 +55,14 @@ void dc_check_libcall_async(const char *api, int device, uintptr_t stream, const
 struct dc_libsync;
 struct dc_libsync *dc_libcall_sync_begin(const char *api, int device, uintptr_t stream,
                                          const struct dc_lib_arg *args, unsigned n);
-void dc_libcall_sync_end(struct dc_libsync *r, int ok);
+int dc_libcall_sync_end(struct dc_libsync *r, int ok);    /* 1: it reported an asynchronous error */
 
 /* A library call checked at its API is running on this thread (the
- * interposer's hooks say so around the real call): a weak finding of a
- * kernel it launches is not reported (the call's own check is the strong
- * evidence), and sync=1 synchronises the call, not each of its launches. */
+ * interposer's hooks say so around the real call): sync=1 synchronises the
+ * call, not each of its launches.  1: the check covered the call's
+ * operands, so a weak finding of a kernel it launches is not reported (the
+ * call's own check is the strong evidence); 2: it did not (a cuDNN variant
+ * pack devcheck never saw set), so its kernels' weak findings are. */
 extern __thread int dc_libcall_active __attribute__((tls_model("initial-exec")));
 
 /* Kinds of handles. */
@@ -69,6 +72,7 @@ enum {
     DC_LIBH_CUFFT_STREAM,       /* cufftHandle -> cufftSetStream's stream */
     DC_LIBH_CUDNN,              /* cudnnHandle_t -> device at cudnnCreate */
     DC_LIBH_CUSOLVER,           /* cusolverDnHandle_t -> device at cusolverDnCreate */
+    DC_LIBH_CUFFT_WSIZE,        /* cufftHandle -> the work area size cufftMakePlan* said */
 };
 #define DC_LIBH_MULTI UINT64_MAX
 /* Remembers handle h of `kind` with value v (a device, a work area); a
@@ -78,6 +82,39 @@ void dc_libh_set(int kind, uint64_t h, uint64_t v);
 int dc_libh_get(int kind, uint64_t h, uint64_t *v);
 /* h is gone (cublasDestroy, cufftDestroy). */
 void dc_libh_forget(int kind, uint64_t h);
+
+/* Descriptors (issue 37): what a library was told when it was told (a
+ * cuDNN variant pack's unique ids, data pointers and workspace; a cuBLASLt
+ * matmul descriptor's epilogue and pointers; an NCCL communicator's device
+ * and rank), so that the check at execute asks the library nothing: real
+ * cuDNN 9 refuses to give a finalized variant pack back, cuBLASLt's
+ * getters log, NCCL's check readiness and emit NVTX ranges.  One record of
+ * at most DC_LIBD_MAX bytes per (kind, descriptor), zeroed when made; the
+ * caller's struct, copied in and out under the table's lock (a record is
+ * never shared).  Full (16384 live descriptors): a new one is not recorded,
+ * and its calls are skipped and counted as a descriptor never seen. */
+enum {
+    DC_LIBD_DNN_PACK = 1,       /* cudnnBackendDescriptor_t (variant pack) */
+    DC_LIBD_DNN_TENSOR,         /* cudnnBackendDescriptor_t (tensor) */
+    DC_LIBD_DNN_UID,            /* a tensor unique id: how many live tensors have it, by value or not */
+    DC_LIBD_LT_DESC,            /* cublasLtMatmulDesc_t */
+    DC_LIBD_LT_LAYOUT,          /* cublasLtMatrixLayout_t */
+    DC_LIBD_NCCL_COMM,          /* ncclComm_t */
+};
+#define DC_LIBD_MAX 1280
+/* Calls fn(rec, arg) on (kind, h)'s record, made (zeroed, `size` bytes)
+ * when missing unless `make` is 0; fn runs under the table's lock and calls
+ * nothing.  Returns 1 when fn ran. */
+int dc_libd_update(int kind, uint64_t h, size_t size, int make, void (*fn)(void *rec, const void *arg),
+                   const void *arg);
+/* Copies (kind, h)'s record (size bytes) into out: 1, or 0 when none. */
+int dc_libd_get(int kind, uint64_t h, void *out, size_t size);
+/* (kind, h) is gone (cudnnBackendDestroyDescriptor, ncclCommDestroy). */
+void dc_libd_forget(int kind, uint64_t h);
+/* A call whose descriptor (`what`) devcheck never saw set (made before
+ * devcheck was loaded, or the table was full) is not checked: said once on
+ * the log, then each one at verbosity=2. */
+void dc_libd_unseen(const char *api, const char *what);
 
 #pragma GCC visibility pop
 #endif

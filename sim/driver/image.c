@@ -43,6 +43,8 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include <zstd.h>
 
 #define FATBIN_MAGIC        0xBA55ED50u
@@ -52,6 +54,7 @@
 #define FATBIN_FLAG_ZSTD    0x8000u
 #define FATBIN_ENTRY_MIN    64          /* fields read from an entry header */
 #define MAX_DECOMPRESSED    (256u << 20)
+#define MAX_UNSIZED         (1ull << 30)    /* the most an unsized image may claim */
 
 #ifndef EM_CUDA
 #define EM_CUDA             190
@@ -278,28 +281,53 @@ static const char *strtab_at(struct view t, uint64_t off)
     return (const char *)t.p + off;
 }
 
+/* Are the n bytes at p mapped in this process?  An image given without its
+ * size (cuModuleLoadData) is bounded only by what its headers claim; a
+ * header that claims more than the program mapped (a .symtab of 0xffffffff
+ * bytes) would make the reader fault, where the driver answers
+ * CUDA_ERROR_INVALID_IMAGE (issue 40's run of hostile images).  mincore()
+ * fails with ENOMEM on a range with an unmapped page. */
+static bool mapped(const void *p, size_t n)
+{
+    static size_t page;
+    if (!page) page = (size_t)sysconf(_SC_PAGESIZE);
+    uintptr_t a = (uintptr_t)p & ~(uintptr_t)(page - 1);
+    if (n > MAX_UNSIZED || (uintptr_t)p + n < (uintptr_t)p) return false;
+    size_t len = (uintptr_t)p + n - a, pages = (len + page - 1) / page;
+    unsigned char *vec = malloc(pages ? pages : 1);
+    if (!vec) return false;
+    bool ok = mincore((void *)a, len, vec) == 0;
+    free(vec);
+    return ok;
+}
+
 /* Size of an ELF image that carries no size: the furthest byte named by its
- * header, section header table or sections. */
+ * header, section header table or sections -- refused when that is not
+ * mapped memory, or a section's size is no multiple of its entry size. */
 static bool elf_extent(const uint8_t *p, size_t *out)
 {
     Elf64_Ehdr eh;
+    if (!mapped(p, sizeof eh)) return false;
     memcpy(&eh, p, sizeof eh);
-    if (eh.e_shentsize != sizeof(Elf64_Shdr) || eh.e_shoff > (1ull << 40) ||
+    if (eh.e_shentsize != sizeof(Elf64_Shdr) || eh.e_shoff > MAX_UNSIZED ||
         eh.e_shnum == 0)
         return false;
-    if (eh.e_phnum && (eh.e_phentsize != sizeof(Elf64_Phdr) || eh.e_phoff > (1ull << 40)))
+    if (eh.e_phnum && (eh.e_phentsize != sizeof(Elf64_Phdr) || eh.e_phoff > MAX_UNSIZED))
         return false;
     uint64_t end = eh.e_shoff + (uint64_t)eh.e_shnum * sizeof(Elf64_Shdr);
     uint64_t phend = eh.e_phoff + (uint64_t)eh.e_phnum * sizeof(Elf64_Phdr);
     if (phend > end) end = phend;
+    if (!mapped(p, (size_t)end)) return false;
     for (unsigned i = 0; i < eh.e_shnum; i++) {
         Elf64_Shdr sh;
         memcpy(&sh, p + eh.e_shoff + i * sizeof sh, sizeof sh);
         if (sh.sh_type == SHT_NOBITS) continue;
-        if (sh.sh_offset > (1ull << 40) || sh.sh_size > (1ull << 40)) return false;
+        if (sh.sh_offset > MAX_UNSIZED || sh.sh_size > MAX_UNSIZED) return false;
+        if (sh.sh_entsize && sh.sh_size % sh.sh_entsize) return false;
         if (sh.sh_offset + sh.sh_size > end) end = sh.sh_offset + sh.sh_size;
     }
     if (end < sizeof eh) end = sizeof eh;
+    if (!mapped(p, (size_t)end)) return false;
     *out = (size_t)end;
     return true;
 }
@@ -465,7 +493,8 @@ static int parse_elf(struct view v, struct acc *a)
     }
     if (i == e.shnum) return 0;             /* no symbols: no kernels */
     struct view syms, strs;
-    if (symsh.sh_entsize != sizeof(Elf64_Sym) || !elf_section(&e, &symsh, &syms) ||
+    if (symsh.sh_entsize != sizeof(Elf64_Sym) || symsh.sh_size % sizeof(Elf64_Sym) ||
+        !elf_section(&e, &symsh, &syms) ||
         !elf_shdr(&e, symsh.sh_link, &strsh) || !elf_section(&e, &strsh, &strs))
         return -1;
 
@@ -1041,7 +1070,8 @@ static size_t image_extent(const uint8_t *p)
         struct view h = { p, 16 };
         uint32_t hs;
         uint64_t fs;
-        if (!rd16(h, 6, &hs) || !rd64(h, 8, &fs) || hs < 16 || fs > MAX_DECOMPRESSED * 4ull)
+        if (!rd16(h, 6, &hs) || !rd64(h, 8, &fs) || hs < 16 || fs > MAX_DECOMPRESSED * 4ull ||
+            !mapped(p, hs + (size_t)fs))
             return 0;
         return hs + (size_t)fs;
     }

@@ -2,13 +2,22 @@
  * and never read outside the bytes given (each input sits in a buffer of
  * exactly its size, so the SANITIZE=address build catches any overread).
  * Truncated binary images must be refused; mutated ones may parse, but only
- * into sane kernels.  Deterministic: a fixed xorshift seed. */
+ * into sane kernels.  Deterministic: a fixed xorshift seed.
+ *
+ * Unsized images (cuModuleLoadData passes no size; issue 40): a cubin whose
+ * headers claim more than the program mapped -- a .symtab of 0xffffffff
+ * bytes, one of 1.5 MiB, a section header table far away -- is refused
+ * (CUDA_ERROR_INVALID_IMAGE), not read: each sits at the very end of its
+ * mapping, the page after it unmapped, so a read past it faults. */
 #include "image.h"
 
+#include <elf.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 static int failures;
 /* reports the first few failures of a kind, counts all */
@@ -123,8 +132,59 @@ static void fuzz(const char *file, int binary, int rounds)
     free(img);
 }
 
+/* A copy of the n bytes ending exactly at the end of a mapping (the next
+ * page unmapped); *base and *len for munmap. */
+static uint8_t *at_map_end(const uint8_t *src, size_t n, void **base, size_t *len)
+{
+    size_t page = (size_t)sysconf(_SC_PAGESIZE), data = (n + page - 1) / page * page;
+    uint8_t *m = mmap(NULL, data + page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED) exit(2);
+    munmap(m + data, page);
+    *base = m, *len = data;
+    memcpy(m + data - n, src, n);
+    return m + data - n;
+}
+
+static void unsized(const char *file)
+{
+    size_t n;
+    uint8_t *img = load(file, &n);
+    Elf64_Ehdr eh;
+    memcpy(&eh, img, sizeof eh);
+    static const uint64_t sizes[] = { 0xffffffffull, 0x180000ull /* 24 * 65536 */, 0xfffffff0ull };
+    for (int k = 0; k < 5; k++) {
+        void *base;
+        size_t len;
+        uint8_t *p = at_map_end(img, n, &base, &len);
+        if (k < 3) {
+            for (unsigned i = 0; i < eh.e_shnum; i++) {
+                Elf64_Shdr sh;
+                memcpy(&sh, p + eh.e_shoff + i * sizeof sh, sizeof sh);
+                if (sh.sh_type != SHT_SYMTAB) continue;
+                sh.sh_size = sizes[k];
+                memcpy(p + eh.e_shoff + i * sizeof sh, &sh, sizeof sh);
+            }
+        } else if (k == 3) {
+            Elf64_Ehdr h = eh;
+            h.e_shoff = 1ull << 29;                 /* the section headers 512 MiB away */
+            memcpy(p, &h, sizeof h);
+        }
+        struct sim_image im;
+        int rc = sim_image_parse(p, 0, &im);
+        if (k < 4 && rc != -1)
+            FAIL("FAIL %s unsized, mutation %d: accepted\n", file, k);
+        if (k == 4 && rc != 0)                      /* intact: still read */
+            FAIL("FAIL %s unsized, intact: refused\n", file);
+        if (rc == 0) sim_image_free(&im);
+        munmap(base, len);
+    }
+    free(img);
+}
+
 int main(void)
 {
+    unsized("kernels.cubin");
+    unsized("rdc.cubin");
     fuzz("kernels.cubin", 1, 20000);
     fuzz("rdc.cubin", 1, 5000);
     fuzz("kernels.fatbin", 1, 20000);

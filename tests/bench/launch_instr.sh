@@ -60,12 +60,14 @@ for c in off interpose cupti both; do
         esac
     done
 done
-# issue 25: a launch that repeats a finding already reported, or one already
-# suppressed (8 findings in turn, 40 frames deep: more stacks than the
-# thread's cache of allocation stacks keeps), costs at most twice the
-# instructions of a clean launch of the same run, with every backend: its
-# stack is proven from the per-thread cache of finding stacks, not unwound,
-# and nothing only a new finding needs is gathered.
+# issues 25 and 38: a launch that repeats a finding already reported, or one
+# already suppressed (8 findings in turn, 40 frames deep: more stacks than
+# the thread's cache of allocation stacks keeps), costs at most 1.4x the
+# instructions of a clean launch of the same run, with every backend (a
+# margin over make bench's 1.2x budget; before issue 38: x1.43 .. x1.46): its stack is proven from the per-thread cache of
+# finding stacks, not unwound, the repeat is decided by the thread's memo of
+# the store's records (no lock), and nothing only a new finding needs is
+# gathered.
 printf '{\n   bench-suppressed\n   devcheck:peer_access\n   kernel:*k_suppressed*\n}\n' >"$TMPD/bench.supp"
 for c in interpose cupti both; do
     env -u DEVCHECK_OPTIONS LD_LIBRARY_PATH="$SIM_DIR" LD_PRELOAD="$DEVCHECK_LIB" \
@@ -81,8 +83,9 @@ for c in interpose cupti both; do
     for s in repeat:reported suppressed:suppressed; do
         eval "v=\$rep_${s%%:*}"
         echo "$c ${s%%:*}: $v instructions per launch, a clean launch $rep_ptr8"
-        [ "$v" -le $((2 * rep_ptr8)) ] ||
-            fail "$c: a launch repeating a ${s#*:} finding costs $v instructions, over twice a clean launch's ($rep_ptr8)"
+        tenths=14
+        [ $((10 * v)) -le $((tenths * rep_ptr8)) ] ||
+            fail "$c: a launch repeating a ${s#*:} finding costs $v instructions, over $tenths/10 of a clean launch's ($rep_ptr8)"
     done
 done
-echo "ok: a launch costs at most $LIMIT added instructions (beyond CUPTI's own delivery with backend=cupti); a repeated or suppressed finding at most twice a clean launch"
+echo "ok: a launch costs at most $LIMIT added instructions (beyond CUPTI's own delivery with backend=cupti); a repeated or suppressed finding at most 1.4x a clean launch"

@@ -21,16 +21,18 @@ for row in "launch, 8 pointers, 10 live" "launch, 64-byte struct, 100 live" "cud
     expect_grep "^$row +[0-9.]+( +\+-?[0-9.]+){6}$" "$TMPD/table"
 done
 expect_grep '^launch, 8 pointers +[0-9]+( +x[0-9.]+){6}$' "$TMPD/table"
+expect_grep '^launch whose finding is ignored \(peer=ignore\) +[0-9.]+( +\+-?[0-9.]+){6}$' "$TMPD/table"
 expect_grep '^  threads=2 cpu_ns_per_lookup=' "$TMPD/table"
 n=$(grep -Ec '^(PASS|FAIL)  ' "$TMPD/table")
-expect_eq "budget lines" 14 "$n"
+expect_eq "budget lines" 15 "$n"
 expect_grep '^info  a PyTorch block handed out and taken back: \+[0-9]+ instr \(worst: backend=(interpose|cupti|both)\), x[0-9.]+ those of a cudaMalloc\+cudaFree record' "$TMPD/table"
 # issue 27: devcheck's own memory in a torch process (the virtualenv is there when the client tests run)
 expect_grep '^info  torch process on the sim \(bench/torch_rss.py\): peak RSS [0-9.]+ MiB without devcheck, [0-9.]+ MiB under the wrapper \(current [0-9.]+ -> [0-9.]+ MiB: anonymous [-+][0-9.]+, file-backed [-+][0-9.]+\)$' "$TMPD/table"
 expect_grep "^(PASS|FAIL)  devcheck's own memory in a torch process: peak RSS \+-?[0-9.]+ MiB <= 32 MiB$" "$TMPD/table"
-# issue 25: a repeated and a suppressed finding against a clean launch of the same run
-expect_grep '^(PASS|FAIL)  launch repeating a reported finding: x[0-9.]+ the instructions of a clean launch \(worst: backend=(interpose|cupti|both); [0-9]+ vs [0-9]+\) <= 2x$' "$TMPD/table"
-expect_grep '^(PASS|FAIL)  launch repeating a suppressed finding: x[0-9.]+ the instructions of a clean launch \(worst: backend=(interpose|cupti|both); [0-9]+ vs [0-9]+\) <= 2x$' "$TMPD/table"
+# issues 25 and 38: a repeated, a suppressed and an ignored finding against a clean launch of the same run
+expect_grep '^(PASS|FAIL)  launch repeating a reported finding: x[0-9.]+ the instructions of a clean launch \(worst: backend=(interpose|cupti|both); [0-9]+ vs [0-9]+\) <= 1.2x$' "$TMPD/table"
+expect_grep '^(PASS|FAIL)  launch repeating a suppressed finding: x[0-9.]+ the instructions of a clean launch \(worst: backend=(interpose|cupti|both); [0-9]+ vs [0-9]+\) <= 1.2x$' "$TMPD/table"
+expect_grep '^(PASS|FAIL)  launch whose finding is ignored by option \(peer=ignore\): x[0-9.]+ the instructions of a clean launch \(worst: backend=(interpose|cupti|both); [0-9]+ vs [0-9]+\) <= 1.2x$' "$TMPD/table"
 # an instruction budget's line names the worst backend and devcheck's own share
 expect_grep '^(PASS|FAIL)  added per launch, 8 pointer params: \+[0-9]+ instr \(worst: backend=(interpose|cupti|both), [0-9]+ live; [0-9]+ in libdevcheck\.so\) <= 600$' "$TMPD/table"
 expect_grep '^(PASS|FAIL)  added per allocation\+free with stack, 40 extra frames: \+[0-9]+ instr \(worst: backend=(interpose|cupti|both); [0-9]+ in libdevcheck\.so\) <= 2000$' "$TMPD/table"

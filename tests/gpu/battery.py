@@ -46,6 +46,9 @@ def programs(probe, ngpus):
         ("torch_misc", t + ["misc"], {}, 0, []),
         ("triton", t + ["triton"], {}, 0, []),
         ("nccl", t + ["nccl"], {}, 0, []),
+        # issue 38: legal peer traffic repeated at every launch (two GPUs):
+        # one warning per line that launches it (timed()'s warm-up and its loop)
+        ("triton_peer", t + ["triton_peer"], {"peer_access/warning": 2}, 0, []),
         ("cupy", o + ["cupy"], {}, 0, []),
         ("cupy_bug", o + ["cupy_bug"], {"host_memory/error": 1}, 3, []),
         ("cupy_repeat", o + ["cupy_repeat"], {"host_memory/warning": 1}, 0, ["--host-memory", "warn"]),
@@ -70,6 +73,8 @@ def programs(probe, ngpus):
     ]
     if not probe:
         progs = [p for p in progs if not p[0].startswith("c_")]
+    if ngpus < 2:
+        progs = [p for p in progs if p[0] != "triton_peer"]
     return progs
 
 
@@ -207,7 +212,7 @@ def main():
         for f in (jpath,):
             if os.path.exists(f):
                 os.unlink(f)
-        dc = [a.devcheck, "--json", jpath] + opts
+        dc = [a.devcheck, "--json", jpath, "--stats"] + opts
         if can_record:
             dc += ["--record-launches", rec]
         rc1, wall1, rss1 = run(dc + ["--"] + argv, pre + ".dc", a.timeout, cupy_cache=cc)
@@ -272,6 +277,15 @@ def main():
                 parts.append(f"{k} {m0[k]:.4g} -> {m1[k]:.4g} (x{ratios.get(k, 0):.2f})")
         if summary:
             parts.append(f"checked {summary.get('launches_checked')} unchecked {summary.get('launches_unchecked')}")
+        st = (summary or {}).get("stats")
+        if st:                          # issue 38: devcheck's own cost, from --stats
+            c = st["cpu_ns"]
+            parts.append(f"devcheck's own CPU {c['total'] / 1e6:.1f} ms ({c['per_launch']} ns per launch; "
+                         f"start {c['start'] / 1e6:.1f} ms, new findings' reports {c['reports'] / 1e6:.1f} ms, "
+                         f"symbolization {c['symbolization'] / 1e6:.1f} ms, Python frames {c['python_frames'] / 1e6:.1f} ms), "
+                         f"tables {st['table_bytes']['total'] / 2**20:.1f} MiB")
+        if "triton_clean_launch_us" in m1 and "triton_peer_launch_us" in m1:
+            parts.append(f"peer launch vs clean under devcheck x{m1['triton_peer_launch_us'] / m1['triton_clean_launch_us']:.2f}")
         print(f"  {name:20} " + "; ".join(parts))
     print()
     print(f"gpu-check: {len(rows) - bad} passed, {bad} failed")

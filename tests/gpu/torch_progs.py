@@ -176,6 +176,34 @@ def triton_():
     metric("triton_launch_us", per * 1e6)
 
 
+def triton_peer():
+    """Issue 38: a Triton kernel on cuda:0 reading cuda:1 with peer access on
+    (legal: one peer_access warning), launched from one line, beside the same
+    kernel on cuda:0's own memory; each launch's time in us.  Under devcheck
+    the repeated peer launch should cost what the clean one does."""
+    import triton
+    import triton.language as tl
+
+    @triton.jit
+    def add(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+        offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+        mask = offs < n
+        tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=mask) + tl.load(y_ptr + offs, mask=mask), mask=mask)
+
+    assert torch.cuda.device_count() > 1 and torch.cuda.can_device_access_peer(0, 1), "needs 2 GPUs with peer access"
+    torch.cuda.set_device(0)
+    far = torch.randn(10000, device="cuda:1")
+    near = far.to("cuda:0")
+    import ctypes                       # the runtime torch loaded (by its SONAME): peer access from cuda:0
+    rc = ctypes.CDLL("libcudart.so.13").cudaDeviceEnablePeerAccess(1, 0)
+    assert rc in (0, 704), f"cudaDeviceEnablePeerAccess: {rc}"   # 704: already enabled
+    y = torch.randn(10000, device="cuda:0")
+    out = torch.empty_like(y)
+    for name, x in (("clean", near), ("peer", far)):
+        per = timed(lambda: add[(10,)](x, y, out, 10000, BLOCK=1024), 5000, warm=20)
+        metric(f"triton_{name}_launch_us", per * 1e6)
+
+
 def nccl():
     import torch.distributed as dist
     os.environ.setdefault("MASTER_ADDR", "127.0.0.1")
@@ -192,7 +220,7 @@ def nccl():
 
 
 PROGS = {"startup": startup, "loop": loop, "mlp": mlp, "llama": llama, "compile": compile_, "graph": graph,
-         "misc": misc, "triton": triton_, "nccl": nccl}
+         "misc": misc, "triton": triton_, "triton_peer": triton_peer, "nccl": nccl}
 
 if __name__ == "__main__":
     name = sys.argv[1]

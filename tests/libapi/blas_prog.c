@@ -12,7 +12,9 @@
  *    finding: argument result).
  * `peer`: as buggy, with peer access from cuda:0 to cuda:1 enabled first
  * (legal: a peer_access warning, as a kernel's operand); `capture`: as
- * buggy, the Sgemm captured into a graph (checked at capture). */
+ * buggy, the Sgemm captured into a graph (checked at capture).  `zero`:
+ * then cublasSgemm_v2 with m = 0 and cublasSgemmStridedBatched with a
+ * batchCount of 0, B of cuda:1 in both (cuBLAS returns at once: legal). */
 #include <cublas_api.h>
 #include <cuda_runtime_api.h>
 #include <string.h>
@@ -26,7 +28,7 @@ int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "correct";
     int peer = !strcmp(mode, "peer"), capture = !strcmp(mode, "capture"), dot = !strcmp(mode, "dot");
-    int buggy = !strcmp(mode, "buggy") || peer || capture;
+    int buggy = !strcmp(mode, "buggy") || peer || capture, zero = !strcmp(mode, "zero");
     BIND(SONAME("libcublas.so.13"));
     float *A, *B, *C, *dscal;
     CK(cudaSetDevice(1));
@@ -69,6 +71,11 @@ int main(int argc, char **argv)
     CK(cudaSetDevice(0));
     CK(F(cublasSgemmStridedBatched)(h2, CUBLAS_OP_N, CUBLAS_OP_N, 4, 4, 4, &alpha, A, 4, 16, B, 4, 16, &beta, C, 4,
                                     16, 2));
+    if (zero) {
+        CK(F(cublasSgemm_v2)(h2, CUBLAS_OP_N, CUBLAS_OP_N, 0, 8, 8, &alpha, A, 8, B1, 8, &beta, C, 8));
+        CK(F(cublasSgemmStridedBatched)(h2, CUBLAS_OP_N, CUBLAS_OP_N, 4, 4, 4, &alpha, A, 4, 16, B1, 4, 16, &beta, C,
+                                        4, 16, 0));
+    }
     CK(F(cublasDestroy_v2)(h));
     CK(F(cublasDestroy_v2)(h2));
     CK(cudaDeviceSynchronize());

@@ -19,13 +19,23 @@ LA_LIBS := $(addprefix $(LA_LIB)/,$(LA_SIMLIBS)) $(addprefix $(LA_LIB12)/,$(LA_S
 LA_PROGS := $(foreach p,blas lt nccl fft dnn solver blas12 lt12 fft12 solver12,$(LA_BUILD)/$(p)_plt $(LA_BUILD)/$(p)_dlopen) \
             $(LA_BUILD)/both_prog
 ALL += $(LA_LIBS) $(LA_PROGS)
-TESTS += tests/libapi/libapi.sh
+TESTS += tests/libapi/libapi.sh tests/libapi/nccl_group.sh
 # the real-GPU battery's library programs (tests/gpu/lib_progs.py) against
 # the stand-ins: Python (the virtualenv of tests/clients.mk), so only
 # without a sanitizer and not in a cross build
 ifeq ($(SANITIZE)$(CROSS),)
-TESTS += tests/libapi/gpu_progs.sh
+TESTS += tests/libapi/gpu_progs.sh tests/libapi/dnn_real.sh
 endif
+# callgrind counts devcheck's own calls into cuBLASLt (valgrind: not under a sanitizer)
+ifeq ($(SANITIZE),)
+TESTS += tests/libapi/lt_calls.sh
+endif
+# NVIDIA's own libcudnn.so.9 (the nvidia-cudnn wheel of that virtualenv),
+# loaded by path: dnn_real.sh
+ALL += $(LA_BUILD)/dnn_real
+$(LA_BUILD)/dnn_real: tests/libapi/dnn_real.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS) $(LA_CUDART) -ldl
 
 LA_CUDART := -L$(CUDA_HOME)/lib64 -lcudart -Wl,-rpath-link=$(CUDA_HOME)/lib64
 
@@ -62,5 +72,10 @@ $(LA_BUILD)/%12_plt: tests/libapi/%_prog.c tests/libapi/bind.h $(LA_LIBS)
 $(LA_BUILD)/%12_dlopen: tests/libapi/%_prog.c tests/libapi/bind.h $(LA_LIBS)
 	$(CC) $(ALL_CFLAGS) -DBIND_DLOPEN -DLIBAPI_SONAME='"$(LA_SONAME12_$*)"' -o $@ $< $(ALL_LDFLAGS) \
 	    -Wl,-rpath,'$$ORIGIN/lib12' $(LA_CUDART) -ldl
+# which ncclAlltoAll a weak reference finds (nccl_group.sh)
+ALL += $(LA_BUILD)/nccl_weak
+$(LA_BUILD)/nccl_weak: tests/libapi/nccl_weak.c $(LA_LIBS)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS) -L$(LA_LIB) -Wl,--no-as-needed -l:libnccl.so.2 -Wl,--as-needed \
+	    -Wl,-rpath,'$$ORIGIN/lib' -Wl,-rpath-link=$(LA_LIB) $(LA_CUDART) -ldl
 $(LA_BUILD)/both_prog: tests/libapi/both_prog.c $(LA_LIBS)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS) -Wl,-rpath,'$$ORIGIN/lib:$$ORIGIN/lib12' $(LA_CUDART) -ldl

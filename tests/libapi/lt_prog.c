@@ -1,11 +1,17 @@
-/* cuBLASLt at its API (tests/libapi/libapi.sh): `lt_prog buggy|correct` on
- * two simulated GPUs, a stream of cuda:0:
+/* cuBLASLt at its API (tests/libapi/libapi.sh): `lt_prog MODE` on two
+ * simulated GPUs, a stream of cuda:0:
  *  - cublasLtMatmul in host pointer mode (alpha/beta on the host stack:
- *    legal), A, B, C, D and the workspace on cuda:0, the bias
- *    (CUBLASLT_MATMUL_DESC_BIAS_POINTER) on cuda:1 when buggy (the one
+ *    legal), A, B, C, D and the workspace on cuda:0, epilogue BIAS with the
+ *    bias (CUBLASLT_MATMUL_DESC_BIAS_POINTER) on cuda:1 when buggy (the one
  *    finding), on cuda:0 when correct;
  *  - again in device pointer mode, alpha/beta on cuda:0, a host workspace
- *    size of 0 with a host pointer (not read: legal). */
+ *    size of 0 with a host pointer (not read: legal);
+ *  - stale: then the epilogue back to DEFAULT and the bias pointer of
+ *    cuda:1 left set (cuBLASLt keeps it and does not read it: legal), 100
+ *    matmuls on that cached descriptor (tests/libapi/lt_calls.sh counts
+ *    devcheck's own calls into cuBLASLt there);
+ *  - zero: a matmul with m = 0, A and B on cuda:1: cuBLASLt reads nothing
+ *    and launches nothing (legal; the sim's returns at once too). */
 #include <cublasLt.h>
 #include <cuda_runtime_api.h>
 #include <string.h>
@@ -17,7 +23,8 @@ FNS(DECL_FN)
 
 int main(int argc, char **argv)
 {
-    int buggy = argc > 1 && !strcmp(argv[1], "buggy");
+    int buggy = argc > 1 && !strcmp(argv[1], "buggy"), stale = argc > 1 && !strcmp(argv[1], "stale");
+    int zero = argc > 1 && !strcmp(argv[1], "zero");
     BIND(SONAME("libcublasLt.so.13"));
     float *A, *B, *C, *D, *bias, *bias1, *dscal;
     void *ws;
@@ -40,6 +47,8 @@ int main(int argc, char **argv)
     CK(F(cublasLtMatmulDescCreate)(&desc, CUBLAS_COMPUTE_32F, CUDA_R_32F));
     CK(F(cublasLtMatrixLayoutCreate)(&l, CUDA_R_32F, 8, 8, 8));
     float *b = buggy ? bias1 : bias;
+    int32_t epi = CUBLASLT_EPILOGUE_BIAS;
+    CK(F(cublasLtMatmulDescSetAttribute)(desc, CUBLASLT_MATMUL_DESC_EPILOGUE, &epi, sizeof epi));
     CK(F(cublasLtMatmulDescSetAttribute)(desc, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &b, sizeof b));
     float alpha = 1.0f, beta = 0.0f;
     CK(F(cublasLtMatmul)(lt, desc, &alpha, A, l, B, l, &beta, C, l, D, l, NULL, ws, 4096, s));
@@ -49,6 +58,25 @@ int main(int argc, char **argv)
     CK(F(cublasLtMatmulDescSetAttribute)(desc, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &b, sizeof b));
     char host_ws[16];
     CK(F(cublasLtMatmul)(lt, desc, dscal, A, l, B, l, dscal + 1, C, l, D, l, NULL, host_ws, 0, s));
+    if (stale) {
+        epi = CUBLASLT_EPILOGUE_DEFAULT;
+        b = bias1;
+        CK(F(cublasLtMatmulDescSetAttribute)(desc, CUBLASLT_MATMUL_DESC_EPILOGUE, &epi, sizeof epi));
+        CK(F(cublasLtMatmulDescSetAttribute)(desc, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &b, sizeof b));
+        for (int i = 0; i < 100; i++)
+            CK(F(cublasLtMatmul)(lt, desc, dscal, A, l, B, l, dscal + 1, C, l, D, l, NULL, ws, 4096, s));
+    }
+    if (zero) {
+        float *A1, *B1;
+        cublasLtMatrixLayout_t l0;
+        CK(cudaSetDevice(1));
+        CK(cudaMalloc((void **)&A1, 64 * sizeof(float)));
+        CK(cudaMalloc((void **)&B1, 64 * sizeof(float)));
+        CK(cudaSetDevice(0));
+        CK(F(cublasLtMatrixLayoutCreate)(&l0, CUDA_R_32F, 0, 8, 8));       /* m = 0 */
+        CK(F(cublasLtMatmul)(lt, desc, dscal, A1, l0, B1, l, dscal + 1, C, l0, D, l0, NULL, ws, 4096, s));
+        CK(cudaStreamSynchronize(s));
+    }
     CK(F(cublasLtMatmulDescDestroy)(desc));
     printf("lt_prog %s: done\n", argc > 1 ? argv[1] : "correct");
     return 0;

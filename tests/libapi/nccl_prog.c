@@ -8,7 +8,11 @@
  *  - ncclBroadcast from root 0 where rank 1 passes a host sendbuff (read on
  *    the root only: legal).
  * `host`: rank 0's AllReduce sendbuff is pageable host memory (the one
- * finding: host_memory, the H200 has no pageable memory access). */
+ * finding: host_memory, the H200 has no pageable memory access).
+ * `zero`: then an AllReduce of count 0 with rank 0's sendbuff pageable and
+ * rank 1's recvbuff on cuda:0 (nothing is read or written: no finding).
+ * `loop`: then 50 more grouped AllReduce rounds (100 collectives; nccl_calls.sh
+ * counts the getter calls a profiler sees). */
 #include <nccl.h>
 #include <cuda_runtime_api.h>
 #include <string.h>
@@ -21,7 +25,8 @@ FNS(DECL_FN)
 int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "correct";
-    int buggy = !strcmp(mode, "buggy"), hostmode = !strcmp(mode, "host");
+    int buggy = !strcmp(mode, "buggy"), hostmode = !strcmp(mode, "host"), zero = !strcmp(mode, "zero");
+    int loop = !strcmp(mode, "loop");
     static float pageable[256];
     printf("probe: ncclAllReduce %s\n", dlsym(RTLD_DEFAULT, "ncclAllReduce") ? "in the global scope" : "absent");
     BIND("libnccl.so.2");
@@ -49,6 +54,13 @@ int main(int argc, char **argv)
         CK(F(ncclBroadcast)(i == 0 ? (const void *)send[0] : (const void *)host, recv[i], 256, ncclFloat, 0,
                             comms[i], s[i]));
     CK(F(ncclGroupEnd)());
+    for (int round = 0; round < (loop ? 50 : zero ? 1 : 0); round++) {
+        CK(F(ncclGroupStart)());
+        for (int i = 0; i < 2; i++)
+            CK(F(ncclAllReduce)(zero && i == 0 ? pageable : send[i], zero && i == 1 ? wrong : recv[i], zero ? 0 : 256,
+                                ncclFloat, ncclSum, comms[i], s[i]));
+        CK(F(ncclGroupEnd)());
+    }
     for (int i = 0; i < 2; i++)
         CK(F(ncclCommDestroy)(comms[i]));
     printf("nccl_prog %s: done\n", mode);

@@ -11,7 +11,8 @@
 # point exists there; CUPTI hooks under libcupti's 13 and 12, NVRTC hooks under
 # libnvrtc's 13 and 12; library hooks also under their older version,
 # hooks_lib.def's DC_LIBOLD: cuBLAS's .12, cuFFT's .11; glibc's at the
-# target architecture's versions).
+# target architecture's versions); not the entry points newer than library
+# versions programs still run (DC_LIBNEW: NCCL 2.28's ncclAlltoAll...).
 . "$ROOT/tests/preload/common.sh"
 need "$DEVCHECK_LIB"
 nm -D --defined-only "$DEVCHECK_LIB" | awk '$2 != "A" { print $3 }' | sort >"$TMPD/nm"
@@ -33,12 +34,14 @@ nm -D --defined-only "$DEVCHECK_LIB" | awk '$2 != "A" { print $3 }' | sort >"$TM
 #define LIB_CUFFT(n) n@@libcufft.so.12;
 #define LIB_CUDNN(n) n@@libcudnn.so.9;
 #define LIB_CUSOLVER(n) n@@libcusolver.so.12;
+#define DC_LIBNEW(id, n)
 #include "preload/hooks_lib.def"
 EOC
     # a library's older version (DC_LIBOLD): each of its hooks also as name@node
     cat <<'EOC' | ${CC:-gcc} -E -P -I"$ROOT" -x c - | awk '$1 == "OLD" { old[$2] = $3 } $1 == "FN" && ($2 in old) { print $3 "@" old[$2] }'
 #define DC_LIBOLD(id, node) OLD id node
 #define DC_LIBFN(id, n) FN id n
+#define DC_LIBNEW(id, n)
 #include "preload/hooks_lib.def"
 EOC
     # glibc's names at the target's base version (preload/arch.h)
@@ -51,6 +54,9 @@ EOC
 } | sort >"$TMPD/want"
 grep -q '^cuLaunchKernel@@DEVCHECK_1$' "$TMPD/want" || fail "could not expand preload/hooks.def"
 grep -q '^cublasSgemm_v2@libcublas.so.12$' "$TMPD/want" || fail "could not expand hooks_lib.def's DC_LIBOLD"
+# NCCL 2.28's calls are not exported (hooks_lib.def's DC_LIBNEW): a weak
+# reference against an older NCCL finds nothing, as without devcheck
+! grep -q '^ncclAlltoAll@' "$TMPD/want" || fail "hooks_lib.def's DC_LIBNEW rows are expected as exports"
 if ! diff -u "$TMPD/want" "$TMPD/nm" >"$TMPD/diff"; then
     sed 's/^/    /' "$TMPD/diff" >&2
     fail "exported symbols differ from the hook table (- table, + nm -D)"

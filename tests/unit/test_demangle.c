@@ -50,6 +50,25 @@ int main(void)
     CHECK_EQ_LL(dc_demangle("_Z", out, sizeof out), -1);
     CHECK_EQ_LL(dc_demangle(NULL, out, sizeof out), -1);
     CHECK(!strcmp(out, ""));
+    /* issue 40: each parameter is A<previous, previous>: 40 of them print
+     * 2^41 characters.  The printer stops at DC_DEMANGLE_OUT_MAX and the name
+     * is shown mangled, with its length (before, this spun for hours). */
+    char bomb[1024] = "_Z1f1AI1XS0_E";
+    for (int i = 2; i < 42; i++) {
+        char ref[8];
+        snprintf(ref, sizeof ref, i < 37 ? "S%c_" : "S1%c_", "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"[(i - 1) % 36]);
+        snprintf(bomb + strlen(bomb), sizeof bomb - strlen(bomb), "S_I%s%sE", ref, ref);
+    }
+    char big[2048];
+    CHECK_EQ_LL(dc_demangle(bomb, big, sizeof big), -2);
+    CHECK(!strncmp(big, bomb, strlen(bomb)));
+    char tail[64];
+    snprintf(tail, sizeof tail, " [%zu-byte name, demangled over %d bytes]", strlen(bomb), DC_DEMANGLE_OUT_MAX);
+    CHECK(!strcmp(big + strlen(bomb), tail));
+    /* a name that prints just under the budget is still demangled (cut) */
+    CHECK_EQ_LL(dc_demangle("_Z1f1AI1XS0_ES_IS1_S1_ES_IS2_S2_ES_IS3_S3_E", big, sizeof big), 0);
+    CHECK(!strncmp(big, "f(A<X, X>, A<A<X, X>, A<X, X> >", 31));
+
     char small[8];
     dc_demangle("_Z4vaddPKfS0_Pfi", small, sizeof small);               /* cut, terminated */
     CHECK(!strcmp(small, "vadd(fl"));

@@ -76,7 +76,7 @@ static void test_parse(void)
 static void test_errors(void)
 {
     CHECK_EQ_LL(dc_options_parse("peer=sometimes:print_limit=7", err, sizeof err), -1);
-    CHECK(!strcmp(err, "devcheck: ERROR: invalid value 'sometimes' for option 'peer' (expected error|warn|ignore)"));
+    CHECK(!strcmp(err, "devcheck: ERROR: option 'peer': invalid value 'sometimes' (expected error|warn|ignore)"));
     CHECK_EQ_LL(dc_opt.print_limit, 100);       /* back to the defaults */
 
     CHECK_EQ_LL(dc_options_parse("print_limit=7:colour=red", err, sizeof err), -1);
@@ -85,17 +85,17 @@ static void test_errors(void)
     CHECK_EQ_LL(dc_opt.print_limit, 100);
 
     CHECK_EQ_LL(dc_options_parse("help=maybe", err, sizeof err), -1);
-    CHECK(!strcmp(err, "devcheck: ERROR: invalid value 'maybe' for option 'help' (expected 0|1|true|false|yes|no)"));
+    CHECK(!strcmp(err, "devcheck: ERROR: option 'help': invalid value 'maybe' (expected 0|1|true|false|yes|no)"));
     CHECK_EQ_LL(dc_options_parse("print_limit=-1", err, sizeof err), -1);
-    CHECK_STR_CONTAINS(err, "invalid value '-1' for option 'print_limit'");
+    CHECK_STR_CONTAINS(err, "option 'print_limit': invalid value '-1'");
     CHECK_EQ_LL(dc_options_parse("print_limit=12abc", err, sizeof err), -1);
     CHECK_EQ_LL(dc_options_parse("print_limit=", err, sizeof err), -1);
     CHECK_EQ_LL(dc_options_parse("error_exitcode=256", err, sizeof err), -1);
     CHECK_EQ_LL(dc_options_parse("verbosity=3", err, sizeof err), -1);
     CHECK_EQ_LL(dc_options_parse("mode=on", err, sizeof err), -1);
-    CHECK(!strcmp(err, "devcheck: ERROR: invalid value 'on' for option 'mode' (expected report|off|migrate)"));
+    CHECK(!strcmp(err, "devcheck: ERROR: option 'mode': invalid value 'on' (expected report|off|migrate)"));
     CHECK_EQ_LL(dc_options_parse("halt=stop", err, sizeof err), -1);
-    CHECK(!strcmp(err, "devcheck: ERROR: invalid value 'stop' for option 'halt' (expected abort|trap)"));
+    CHECK(!strcmp(err, "devcheck: ERROR: option 'halt': invalid value 'stop' (expected abort|trap)"));
     CHECK_EQ_LL(dc_options_parse("sync=sometimes", err, sizeof err), -1);
     CHECK_EQ_LL(dc_options_parse("host_memory=sometimes", err, sizeof err), -1);
     CHECK_STR_CONTAINS(err, "(expected auto|error|warn|ignore)");
@@ -217,7 +217,20 @@ static void test_argv(void)
     CHECK(!strcmp(env, ""));
     char *e2[] = { "--peer", "sometimes" };
     CHECK_EQ_LL(argv_map(e2, 2, &consumed, env, sizeof env), -1);
-    CHECK(!strcmp(err, "devcheck: ERROR: invalid value 'sometimes' for option 'peer' (expected error|warn|ignore)"));
+    CHECK(!strcmp(err, "devcheck: ERROR: option 'peer': invalid value 'sometimes' (expected error|warn|ignore)"));
+    /* issue 40: a long value (with an ESC in it) is named after the option,
+     * shortened, escaped, with its length */
+    static char longv[5001];
+    memset(longv, 'w', 5000);
+    longv[3] = '\x1b';
+    char *e2b[] = { "--peer", longv };
+    CHECK_EQ_LL(argv_map(e2b, 2, &consumed, env, sizeof env), -1);
+    CHECK(!strncmp(err, "devcheck: ERROR: option 'peer': invalid value 'www\\x1bwww", 54));
+    CHECK_STR_CONTAINS(err, "...' (5000 bytes) (expected error|warn|ignore)");
+    CHECK(strlen(err) < 200 && !strchr(err, '\x1b'));
+    char *e2c[] = { "--print-limit", longv };
+    CHECK_EQ_LL(argv_map(e2c, 2, &consumed, env, sizeof env), -1);
+    CHECK(!strncmp(err, "devcheck: ERROR: option 'print_limit': invalid value 'www", 54));
     char *e3[] = { "--print-limit" };
     CHECK_EQ_LL(argv_map(e3, 1, &consumed, env, sizeof env), -1);
     CHECK_STR_CONTAINS(err, "needs a value");
