@@ -103,6 +103,7 @@ void dc_core_open(void)
         .source_root = dc_opt.source_root,
         .suppressions = dc_opt.suppressions,
         .gen_suppressions = dc_opt.gen_suppressions,
+        .library_roots = dc_opt.library_roots,
         .tree_dir = dc_opt.tree_dir,
     };
     dc_stats_enable(dc_opt.stats);

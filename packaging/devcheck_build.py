@@ -46,6 +46,20 @@ def project():
         return key("name"), key("version"), key("description"), key("requires-python"), scripts
 
 
+def entry_points():
+    """{group: {name: object}} of pyproject.toml's [project.entry-points.GROUP] tables
+    (the pytest plugin's pytest11)."""
+    text = open(os.path.join(ROOT, "pyproject.toml"), encoding="utf-8").read()
+    try:
+        import tomllib
+        return tomllib.loads(text)["project"].get("entry-points", {})
+    except ImportError:     # Python < 3.11: by hand
+        out = {}
+        for group, body in re.findall(r'^\[project\.entry-points\.([\w.-]+)\]\s*\n((?:[^\[].*\n?)*)', text, re.M):
+            out[group] = dict(re.findall(r'^(\w[\w-]*)\s*=\s*"([\w.:]+)"', body, re.M))
+        return out
+
+
 def get_requires_for_build_wheel(config_settings=None):
     return []
 

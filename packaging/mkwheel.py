@@ -45,7 +45,7 @@ from elftools.elf.dynamic import DynamicSection
 from elftools.elf.elffile import ELFFile
 from elftools.elf.gnuversions import GNUVerNeedSection
 
-from devcheck_build import ROOT, project
+from devcheck_build import ROOT, entry_points, project
 
 # NVIDIA's libraries: never bundled (the program brings its own, or the sim's stand in).
 NVIDIA = re.compile(r"^lib(cuda|cudart|cupti|nvidia-|nvrtc|nvJitLink|cublas|cudnn|cufft|cusolver|cusparse|curand|nccl|nvToolsExt|nvperf)")
@@ -244,6 +244,8 @@ def main():
                 f"Tag: py3-none-{tag}\n")
     with open(os.path.join(dist, "entry_points.txt"), "w") as f:
         f.write("[console_scripts]\n" + "".join(f"{k} = {v}\n" for k, v in scripts.items()))
+        for group, eps in sorted(entry_points().items()):     # the pytest plugin (pytest11)
+            f.write(f"\n[{group}]\n" + "".join(f"{k} = {v}\n" for k, v in eps.items()))
 
     whl_name = f"{name}-{version}-py3-none-{tag}.whl"
     for old in os.listdir(a.out):

@@ -27,9 +27,13 @@
  *        dc_framework_error; 0 reported, -1 not: devcheck not started, inside
  *        a hook, bad arguments);
  *  - int devcheck_framework_match(message): 1 for a device-mismatch message
- *        (the excepthook's test). */
+ *        (the excepthook's test);
+ *  - devcheck_test_begin, devcheck_test_findings: the pytest plugin's
+ *        windows (below). */
 #include "preload/preload.h"
 #include "core/core.h"
+#include "report/report.h"
+#include "report/pystack.h"
 
 #include <dlfcn.h>
 #include <link.h>
@@ -53,6 +57,43 @@ DC_EXPORT int devcheck_framework_error(
 DC_EXPORT int devcheck_framework_match(const char *message)
 {
     return dc_framework_device_message(message);
+}
+
+/* The pytest plugin's thin module (packaging/python/devcheck/_native.py):
+ * devcheck_test_begin(nodeid) as a test starts (NULL after it),
+ * devcheck_test_findings(out, len) for what the test found, as merged
+ * JSON Lines with each finding's headline and report (report/report.h).
+ * -1: devcheck not started or inside a hook; the data stays here. */
+DC_EXPORT int devcheck_test_begin(const char *nodeid)
+{
+    if (dc_guard)
+        return -1;
+    if (!__atomic_load_n(&dc_ready, __ATOMIC_ACQUIRE) && !dc_enter_slow())
+        return -1;
+    dc_guard++;
+    dc_report_test_begin(nodeid);
+    dc_guard--;
+    return 0;
+}
+
+/* devcheck's Python hook, as it starts: a folder where the interpreter put
+ * libraries, and the rule that says so (report/pystack.h, dc_py_root_add);
+ * their files are never the user's code.  Listed at verbosity 1 (report.c). */
+DC_EXPORT int devcheck_library_root(const char *rule, const char *path)
+{
+    return dc_py_root_add(rule, path);
+}
+
+DC_EXPORT long devcheck_test_findings(char *out, size_t len)
+{
+    if (dc_guard)
+        return -1;
+    if (!__atomic_load_n(&dc_ready, __ATOMIC_ACQUIRE) && !dc_enter_slow())
+        return -1;
+    dc_guard++;
+    size_t n = dc_report_test_findings(out, len);
+    dc_guard--;
+    return (long)n;
 }
 
 /* --- raise time: torch::translate_exception_to_python ------------------------ */

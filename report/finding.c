@@ -24,8 +24,9 @@ const char *dc_mem_kind_name(enum dc_mem_kind k)
 const char *dc_finding_kind_name(enum dc_finding_kind k)
 {
     static const char *const names[DC_F_KIND_COUNT] = {
-        "device_mismatch", "peer_access", "host_memory", "stream_mismatch", "unchecked_kernel",
-        "async_error", "framework_device_error",
+#define DC_KIND(E, id, ...) [DC_F_##E] = #id,
+#include "report/kinds.def"
+#undef DC_KIND
     };
     return (unsigned)k < DC_F_KIND_COUNT ? names[k] : "unknown";
 }

@@ -25,14 +25,10 @@ enum dc_mem_kind {
 };
 const char *dc_mem_kind_name(enum dc_mem_kind k);   /* "device", "pool", ... (JSON "memory") */
 
-enum dc_finding_kind {
-    DC_F_DEVICE_MISMATCH = 0,
-    DC_F_PEER_ACCESS,
-    DC_F_HOST_MEMORY,
-    DC_F_STREAM_MISMATCH,
-    DC_F_UNCHECKED_KERNEL,
-    DC_F_ASYNC_ERROR,
-    DC_F_FRAMEWORK_DEVICE_ERROR,    /* a framework refused an op over devices (PyTorch's own error) */
+enum dc_finding_kind {          /* described once each in report/kinds.def */
+#define DC_KIND(E, id, ...) DC_F_##E,
+#include "report/kinds.def"
+#undef DC_KIND
     DC_F_KIND_COUNT
 };
 const char *dc_finding_kind_name(enum dc_finding_kind k);  /* "device_mismatch", ... */

@@ -6,8 +6,10 @@
  *    migrated;
  *  - the transfer matrix: bytes and calls copied between host and devices
  *    and between devices, with each pair's top call sites;
- *  - the findings grouped by kind, deduplicated, each with its launch and
- *    allocation sites, NVTX ranges, hint and the processes it was seen in;
+ *  - the findings grouped by kind, deduplicated, each with its headline and
+ *    its report as `devcheck report` writes them (report/kinds.h: one
+ *    description per kind for every sink), its launch and allocation sites,
+ *    NVTX ranges, hint and the processes it was seen in;
  *    filters by rank and process for merged reports.
  * The data is the merged JSON Lines (dc_model_jsonl) embedded as one JSON
  * array; the script draws the page from it.  Every number the matrices show
@@ -80,7 +82,6 @@ static const char script[] =
     "Object.keys(ranks).forEach(function(r){rk.appendChild(el('option',{value:r,text:'rank '+r}));});\n"
     "procs.forEach(function(p){pr.appendChild(el('option',{value:p.host+':'+p.pid,text:'pid '+p.pid+(p.host?' on '+p.host:'')+(p.rank!==null&&p.rank!==undefined?' (rank '+p.rank+')':'')}));});\n"
     "if(procs.length<2)document.getElementById('filters').style.display='none';\n"
-    "function frames(st){return (st||[]).map(function(f,i){return '#'+i+' '+(f.function||'?'+'?')+(f.file?' at '+f.file+':'+f.line:'')+(f.module?' ('+f.module.split('/').pop()+'+0x'+(f.offset||0).toString(16)+')':'');}).join('\\n');}\n"
     "function site(st){for(var i=0;i<(st||[]).length;i++){var f=st[i];if(f.file&&!/^\\/usr\\/|site-packages|libcudart|libcuda\\./.test(f.file+' '+(f.module||'')))return f.file+':'+f.line;}return st&&st[0]?(st[0].function||'?'+'?'):'\\u2013';}\n"
     "function draw(){var list=document.getElementById('findings');list.textContent='';var r=rk.value,p=pr.value,shown=0;\n"
     "var kinds={};fs.forEach(function(f){var ps=f.processes||[{pid:f.pid,rank:f.rank,host:f.host,count:f.count}];\n"
@@ -88,7 +89,7 @@ static const char script[] =
     "(kinds[f.kind]=kinds[f.kind]||[]).push(f);});\n"
     "Object.keys(kinds).forEach(function(k){list.appendChild(el('h3',{text:k+' ('+kinds[k].length+')'}));kinds[k].forEach(function(f){shown++;\n"
     "var op=f.operand||{};var d=el('div',{'class':'f '+f.severity,'data-kind':f.kind});\n"
-    "d.appendChild(el('div',{'class':'msg'},[el('span',{'class':'sev '+f.severity,text:f.severity}),el('span',{text:' kernel '+(f.kernel||'?')+' on '+colName(f.launch.device)+(op.memory?' \\u2190 '+(op.owner_device>=0?colName(op.owner_device):op.memory+' host')+' (param '+op.param+')':'')})]));\n"
+    "d.appendChild(el('div',{'class':'msg'},[el('span',{'class':'sev '+f.severity,text:f.severity}),el('span',{'class':'headline',text:' '+f.headline})]));\n"
     "d.appendChild(el('div',{'class':'kv'},[el('span',{text:'launched at '}),el('code',{text:site(f.launch_python_stack&&f.launch_python_stack.length?f.launch_python_stack:f.launch_stack)}),\n"
     "el('span',{text:(f.alloc_stack&&f.alloc_stack.length?' \\u00b7 allocated at ':'')}),f.alloc_stack&&f.alloc_stack.length?el('code',{text:site(f.alloc_python_stack&&f.alloc_python_stack.length?f.alloc_python_stack:f.alloc_stack)}):null,\n"
     "el('span',{text:' \\u00b7 '+f.count+' time'+(f.count===1?'':'s')})]));\n"
@@ -97,7 +98,7 @@ static const char script[] =
     "if(f.hint)d.appendChild(el('div',{'class':'kv',text:'hint: '+f.hint}));\n"
     "var ps=(f.processes||[]).map(function(x){return 'pid '+x.pid+(x.rank!==null&&x.rank!==undefined?' rank '+x.rank:'')+(x.host?' on '+x.host:'')+' ('+x.count+')';}).join(', ');\n"
     "if(ps)d.appendChild(el('div',{'class':'kv',text:'seen in: '+ps}));\n"
-    "d.appendChild(el('details',{},[el('summary',{text:'stacks'}),el('pre',{text:'launch stack:\\n'+frames(f.launch_python_stack)+(f.launch_python_stack&&f.launch_python_stack.length?'\\n':'')+frames(f.launch_stack)+'\\n\\nallocated at:\\n'+frames(f.alloc_python_stack)+(f.alloc_python_stack&&f.alloc_python_stack.length?'\\n':'')+frames(f.alloc_stack)})]));\n"
+    "d.appendChild(el('details',{},[el('summary',{text:'the report'}),el('pre',{text:f.report})]));\n"
     "list.appendChild(d);});});\n"
     "if(!shown)list.appendChild(el('p',{text:'No findings.'}));document.getElementById('shown').textContent=shown+' of '+fs.length;}\n"
     "rk.onchange=draw;pr.onchange=draw;draw();document.body.setAttribute('data-rendered','1');\n"
@@ -119,7 +120,7 @@ static void put_json_script(struct dc_sbuf *o, const char *s, size_t n)
 void dc_model_html(const struct dc_model *m, struct dc_sbuf *o)
 {
     struct dc_sbuf data = { 0 };
-    dc_model_jsonl(m, &data);
+    dc_model_jsonl_text(m, &data, 1);
     char sum[1024];
     struct dc_buf b = { sum, sizeof sum, 0, 0 };
     dc_text_summary_for_model(m, &b);

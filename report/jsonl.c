@@ -1,5 +1,6 @@
 /* jsonl: findings and the summary as JSON Lines records (see jsonl.h). */
 #include "report/jsonl.h"
+#include "report/testname.h"
 #include "report/counts.h"
 #include "report/stats.h"
 #include "report/matrix.h"
@@ -176,6 +177,10 @@ static void json_proc(struct dc_buf *b, const struct dc_proc *p)
         dc_bput(b, "null");
     dc_bput(b, ",\"host\":");
     dc_bjson_str(b, p->host);
+    if (dc_test_name()) {               /* the test it happened in (the pytest plugin) */
+        dc_bput(b, ",\"test\":");
+        dc_bjson_str(b, dc_test_name());
+    }
 }
 
 void dc_jsonl_finding(struct dc_buf *b, const struct dc_finding *f, uint64_t id, const struct dc_proc *proc,

@@ -1,6 +1,8 @@
 /* merge: JSON Lines records read back, merged across processes (see
  * merge.h). */
 #include "report/merge.h"
+#include "report/kinds.h"
+#include "report/pystack.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -602,7 +604,7 @@ static int in_root(const struct dc_model *m, const char *file, char *rel, size_t
 /* System and toolkit headers are never the user's code. */
 static int system_file(const char *f)
 {
-    return !strncmp(f, "/usr/", 5) || strstr(f, "/cuda/include/") || strstr(f, "/site-packages/") ||
+    return !strncmp(f, "/usr/", 5) || dc_py_library_rule(f, NULL) || strstr(f, "/cuda/include/") || strstr(f, "/site-packages/") ||
            strstr(f, "/dist-packages/") || strstr(f, "/lib/python3");
 }
 
@@ -635,6 +637,15 @@ static const struct dc_json *pick(const struct dc_model *m, const struct dc_json
     return NULL;
 }
 
+int dc_model_relpath(const struct dc_model *m, const char *file, char *rel, size_t rellen)
+{
+    if (system_file(file)) {
+        snprintf(rel, rellen, "%s", file);
+        return 0;
+    }
+    return in_root(m, file, rel, rellen);
+}
+
 const struct dc_json *dc_model_site(const struct dc_model *m, const struct dc_json *r, const char *which,
                                     const char **file, char *rel, size_t rellen, int *in_tree)
 {
@@ -651,61 +662,46 @@ const struct dc_json *dc_model_site(const struct dc_model *m, const struct dc_js
     return fr ? fr : dc_json_at(ns, 0);
 }
 
-static const char *kernel_name(const struct dc_json *r)
-{
-    const char *k = dc_json_str(dc_json_get(r, "kernel"));
-    return k ? k : "<unknown kernel>";
-}
-
-static const char *memory_phrase(const char *mem)
-{
-    if (!mem)
-        return "unknown";
-    if (!strcmp(mem, "pageable"))
-        return "pageable host";
-    if (!strcmp(mem, "pinned"))
-        return "pinned host";
-    if (!strcmp(mem, "registered"))
-        return "registered host";
-    return mem;
-}
-
 void dc_model_message(const struct dc_json *r, struct dc_sbuf *o)
 {
-    const char *kind = dc_json_str(dc_json_get(r, "kind"));
-    const struct dc_json *l = dc_json_get(r, "launch"), *op = dc_json_get(r, "operand");
-    int dev = (int)dc_json_int(dc_json_get(l, "device"), -1);
-    if (!kind)
-        kind = "finding";
-    dc_sput(o, "%s: kernel %s ", kind, kernel_name(r));
-    if (!strcmp(kind, "stream_mismatch")) {
-        dc_sput(o, "launched into a stream of cuda:%lld while the current device is cuda:%lld",
-                dc_json_int(dc_json_get(r, "stream_device"), dev), dc_json_int(dc_json_get(r, "current_device"), -1));
-    } else if (!strcmp(kind, "unchecked_kernel")) {
-        dc_sput(o, "launched on cuda:%d: parameter layout unknown, operands not checked", dev);
-    } else if (!strcmp(kind, "async_error")) {
-        dc_sput(o, "launched on cuda:%d failed on the device: %s", dev,
-                dc_json_str(dc_json_get(r, "error")) ? dc_json_str(dc_json_get(r, "error")) : "?");
-    } else {
-        dc_sput(o, "launched on cuda:%d", dev);
+    dc_kind_headline(r, o);
+}
+
+/* A file as the text shows it: relative to the source root inside it,
+ * system files as recorded. */
+static const char *show_file(void *ctx, const char *file, char *buf, size_t len)
+{
+    const struct dc_model *m = ctx;
+    if (!file)
+        return "?";
+    if (system_file(file))
+        return file;
+    in_root(m, file, buf, len);
+    return buf;
+}
+
+/* A frame outside the user's code: a system or installed library's file, or
+ * no file at all (a native frame of a library). */
+static int library_frame(const struct dc_json *fr)
+{
+    const char *file = dc_json_str(dc_json_get(fr, "file"));
+    return !file || !*file || system_file(file);
+}
+
+/* The library a frame belongs to, for a fold's line: the folder after
+ * site-packages/ or dist-packages/, else the module's or file's base name. */
+static void library_name(const struct dc_json *fr, char *out, size_t len)
+{
+    const char *file = dc_json_str(dc_json_get(fr, "file")), *mod = dc_json_str(dc_json_get(fr, "module"));
+    const char *p = file ? strstr(file, "-packages/") : NULL;
+    if (p) {
+        p += 10;
+        snprintf(out, len, "%.*s", (int)strcspn(p, "/."), p);
+        return;
     }
-    if (op && op->type == DC_J_OBJ) {
-        long long owner = dc_json_int(dc_json_get(op, "owner_device"), -1);
-        long long param = dc_json_int(dc_json_get(op, "param"), -1);
-        const char *acc = dc_json_str(dc_json_get(op, "access"));
-        if (param >= 0)
-            dc_sput(o, ": param %lld (word +%lld) is ", param, dc_json_int(dc_json_get(op, "word_offset"), 0));
-        else
-            dc_sput(o, ": argument buffer +%lld is ", dc_json_int(dc_json_get(op, "word_offset"), 0));
-        dc_sput(o, "%s memory", memory_phrase(dc_json_str(dc_json_get(op, "memory"))));
-        if (owner >= 0)
-            dc_sput(o, " owned by cuda:%lld", owner);
-        if (acc && *acc)
-            dc_sput(o, " (%s)", acc);
-    }
-    const char *action = dc_json_str(dc_json_get(r, "action"));
-    if (action && strcmp(action, "reported"))
-        dc_sput(o, "; %s", action);
+    const char *s = file && *file ? file : mod ? mod : "?";
+    const char *base = strrchr(s, '/');
+    snprintf(out, len, "%s", base ? base + 1 : s);
 }
 
 static void text_frames(const struct dc_model *m, struct dc_sbuf *o, const char *title, const struct dc_json *st)
@@ -716,6 +712,27 @@ static void text_frames(const struct dc_model *m, struct dc_sbuf *o, const char 
     dc_sput(o, "    %s:\n", title);
     for (size_t i = 0; i < n; i++) {
         const struct dc_json *fr = dc_json_at(st, i);
+        /* the innermost frame always; a run of two or more library frames
+         * after it folded behind a count (m->verbosity unfolds) */
+        size_t run = 0;
+        while (i && !m->verbosity && i + run < n && library_frame(dc_json_at(st, i + run)))
+            run++;
+        if (run >= 2) {
+            char libs[256] = "", one[64];
+            size_t used = 0;
+            int k = 0;
+            for (size_t j = i; j < i + run && k < 4; j++) {
+                library_name(dc_json_at(st, j), one, sizeof one);
+                if (strstr(libs, one))
+                    continue;
+                used += (size_t)snprintf(libs + used, sizeof libs - used, "%s%s", k++ ? ", " : "", one);
+                if (used >= sizeof libs)
+                    break;
+            }
+            dc_sput(o, "      ... %zu library frames (%s)\n", run, libs);
+            i += run - 1;
+            continue;
+        }
         const char *fn = dc_json_str(dc_json_get(fr, "function"));
         const char *file = dc_json_str(dc_json_get(fr, "file"));
         const char *mod = dc_json_str(dc_json_get(fr, "module"));
@@ -733,6 +750,7 @@ static void text_frames(const struct dc_model *m, struct dc_sbuf *o, const char 
     }
 }
 
+
 void dc_model_text(const struct dc_model *m, const struct dc_mfinding *f, struct dc_sbuf *o)
 {
     const struct dc_json *r = f->rec;
@@ -742,6 +760,10 @@ void dc_model_text(const struct dc_model *m, const struct dc_mfinding *f, struct
     dc_model_message(r, o);
     dc_stext_escape(o, start, 1);       /* the header: one line, whatever the names hold */
     dc_sput(o, "\n");
+    dc_kind_details(r, o, show_file, (void *)m);
+    const char *test = dc_json_str(dc_json_get(r, "test"));
+    if (test)
+        dc_sput(o, "    test: %s\n", test);
     const struct dc_json *nvtx = dc_json_get(r, "nvtx");
     if (dc_json_len(nvtx)) {
         dc_sput(o, "    NVTX:");
@@ -749,7 +771,9 @@ void dc_model_text(const struct dc_model *m, const struct dc_mfinding *f, struct
             dc_sput(o, "%s%s", i ? " > " : " ", dc_json_str(dc_json_at(nvtx, i)) ? dc_json_str(dc_json_at(nvtx, i)) : "?");
         dc_sput(o, "\n");
     }
-    text_frames(m, o, "launch stack (Python)", dc_json_get(r, "launch_python_stack"));
+    const struct dc_kind_desc *kd = dc_kind_by_id(dc_json_str(dc_json_get(r, "kind")));
+    text_frames(m, o, kd && kd->shape == DC_SHAPE_FRAMEWORK ? "op stack (Python)" : "launch stack (Python)",
+                dc_json_get(r, "launch_python_stack"));
     text_frames(m, o, "launch stack", dc_json_get(r, "launch_stack"));
     text_frames(m, o, "allocated at (Python)", dc_json_get(r, "alloc_python_stack"));
     text_frames(m, o, "allocated at", dc_json_get(r, "alloc_stack"));
@@ -830,6 +854,11 @@ static void shares_json(const struct dc_mfinding *f, struct dc_sbuf *o)
 
 void dc_model_jsonl(const struct dc_model *m, struct dc_sbuf *o)
 {
+    dc_model_jsonl_text(m, o, 0);
+}
+
+void dc_model_jsonl_text(const struct dc_model *m, struct dc_sbuf *o, int with_text)
+{
     for (size_t i = 0; i < m->nf; i++) {
         const struct dc_mfinding *f = &m->f[i];
         const struct dc_json *r = f->rec;
@@ -852,6 +881,17 @@ void dc_model_jsonl(const struct dc_model *m, struct dc_sbuf *o)
         }
         dc_sput(o, ",\"fingerprint\":\"%s\",\"processes\":", f->fp);
         shares_json(f, o);
+        if (with_text) {
+            struct dc_sbuf t = { 0 };
+            dc_model_message(r, &t);
+            dc_sput(o, ",\"headline\":");
+            dc_sjson_str(o, t.p ? t.p : "");
+            dc_sfree(&t);
+            dc_model_text(m, f, &t);
+            dc_sput(o, ",\"report\":");
+            dc_sjson_str(o, t.p ? t.p : "");
+            dc_sfree(&t);
+        }
         dc_sput(o, "}\n");
     }
     const struct dc_report_stats *t = &m->totals;

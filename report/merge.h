@@ -89,6 +89,7 @@ struct dc_model {
     unsigned procs_without_summary;
     uint64_t bad_lines;
     int migrate;                /* set by the caller: mode=migrate (the summary names bytes migrated) */
+    int verbosity;              /* set by the caller: >= 1 unfolds library frames in the text (dc_model_text) */
     struct dc_model_priv *priv;
 };
 
@@ -117,6 +118,9 @@ void dc_model_merge(struct dc_model *m);
  * reads, one record per merged finding with its fingerprint and processes,
  * and one summary; the HTML report embeds it). */
 void dc_model_jsonl(const struct dc_model *m, struct dc_sbuf *out);
+/* The same, each finding also with its "headline" (dc_model_message) and
+ * its "report" (dc_model_text) when with_text: the HTML report's data. */
+void dc_model_jsonl_text(const struct dc_model *m, struct dc_sbuf *out, int with_text);
 
 /* --- for the writers ---------------------------------------------------------- */
 
@@ -128,9 +132,17 @@ void dc_model_jsonl(const struct dc_model *m, struct dc_sbuf *out);
  * Returns the frame (NULL: none). */
 const struct dc_json *dc_model_site(const struct dc_model *m, const struct dc_json *r, const char *which,
                                     const char **file, char *rel, size_t rellen, int *in_tree);
+/* file as SARIF and the text name it: relative to the root when inside it
+ * and not a system or installed library file (returns 1), else as recorded
+ * (returns 0). */
+int dc_model_relpath(const struct dc_model *m, const char *file, char *rel, size_t rellen);
 /* One line saying what the finding is (SARIF message, JUnit message). */
 void dc_model_message(const struct dc_json *r, struct dc_sbuf *out);
-/* The text report of a finding, as the log shows it (JUnit failure text). */
+/* The text report of a finding, as the log shows it (JUnit failure text):
+ * its headline, its kind's details, its stacks -- the innermost frame, then
+ * the user's frames, each run of two or more library frames (installed or
+ * system files, native frames without a file) folded into one line with
+ * their count and libraries unless m->verbosity -- its hint, its processes. */
 void dc_model_text(const struct dc_model *m, const struct dc_mfinding *f, struct dc_sbuf *out);
 /* "devcheck: SUMMARY: ..." of the merged model (dc_summary_text; bytes
  * migrated under m->migrate or when any were, processes when more than

@@ -430,19 +430,96 @@ void dc_py_fork_child(void)
     dc_mutex_fork_child(&py_init_lock);
 }
 
-int dc_py_user_file(const char *f)
+/* Library roots: folders whose files are never the user's code, each with
+ * the rule that named it.  Written once each (an entry is complete before
+ * the count that publishes it), read without a lock. */
+#define ROOTS_MAX 128
+static struct root {
+    char path[1024];
+    size_t len;
+    char rule[32];
+} roots[ROOTS_MAX];
+static unsigned nroots;
+static pthread_mutex_t roots_lock = PTHREAD_MUTEX_INITIALIZER;
+
+int dc_py_root_add(const char *rule, const char *path)
 {
-    if (!f || !*f || f[0] == '<')
-        return 0;
-    if (strstr(f, "/site-packages/") || strstr(f, "/dist-packages/"))
-        return 0;
+    size_t n = path ? strlen(path) : 0;
+    while (n > 1 && path[n - 1] == '/')
+        n--;
+    if (!n || path[0] != '/' || n >= sizeof roots[0].path)
+        return -1;
+    pthread_mutex_lock(&roots_lock);
+    unsigned k = __atomic_load_n(&nroots, __ATOMIC_RELAXED);
+    int rc = -1;
+    for (unsigned i = 0; i < k; i++)
+        if (roots[i].len == n && !strncmp(roots[i].path, path, n)) {
+            rc = 0;                             /* named already: the first rule stands */
+            goto out;
+        }
+    if (k < ROOTS_MAX) {
+        memcpy(roots[k].path, path, n);
+        roots[k].path[n] = 0;
+        roots[k].len = n;
+        snprintf(roots[k].rule, sizeof roots[k].rule, "%s", rule && *rule ? rule : "option");
+        __atomic_store_n(&nroots, k + 1, __ATOMIC_RELEASE);
+        rc = 1;
+    }
+out:
+    pthread_mutex_unlock(&roots_lock);
+    return rc;
+}
+
+const char *dc_py_root_at(unsigned i, const char **rule)
+{
+    if (i >= __atomic_load_n(&nroots, __ATOMIC_ACQUIRE))
+        return NULL;
+    *rule = roots[i].rule;
+    return roots[i].path;
+}
+
+void dc_py_roots_add_list(const char *rule, const char *list)
+{
+    char one[1024];
+    for (const char *p = list; p && *p;) {
+        size_t n = strcspn(p, ",");
+        snprintf(one, sizeof one, "%.*s", (int)(n < sizeof one ? n : sizeof one - 1), p);
+        dc_py_root_add(rule, one);
+        p += n + (p[n] == ',');
+    }
+}
+
+const char *dc_py_library_rule(const char *f, const char **root)
+{
+    if (root)
+        *root = NULL;
+    if (!f || !*f)
+        return NULL;
+    if (f[0] == '<')
+        return "generated";
+    unsigned k = __atomic_load_n(&nroots, __ATOMIC_ACQUIRE);
+    for (unsigned i = 0; i < k; i++)
+        if (!strncmp(f, roots[i].path, roots[i].len) && f[roots[i].len] == '/') {
+            if (root)
+                *root = roots[i].path;
+            return roots[i].rule;
+        }
+    if (strstr(f, "/site-packages/"))
+        return "site-packages";
+    if (strstr(f, "/dist-packages/"))
+        return "dist-packages";
     const char *s = strstr(f, "/lib/python3.");
     if (s) {                                    /* the standard library: .../lib/python3.N/x.py */
         s += strlen("/lib/python3.");
         while (*s >= '0' && *s <= '9')
             s++;
         if (*s == '/')
-            return 0;
+            return "stdlib";
     }
-    return 1;
+    return NULL;
+}
+
+int dc_py_user_file(const char *f)
+{
+    return f && *f && !dc_py_library_rule(f, NULL);
 }

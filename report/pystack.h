@@ -60,9 +60,26 @@ void dc_py_fork_child(void);
  * interpreter's own. */
 uintptr_t dc_py_interpreter_base(void);
 
-/* Is `file` the user's own code: not the standard library, site-packages,
- * dist-packages, or frozen/generated ("<...>")? */
+/* Is `file` the user's own code: under no library root, and not the
+ * standard library, site-packages, dist-packages, or frozen/generated
+ * ("<...>")? */
 int dc_py_user_file(const char *file);
+/* The rule that makes `file` a library's, or NULL for the user's code: a
+ * root's rule (*root its folder), else "site-packages", "dist-packages",
+ * "stdlib" (.../lib/python3.N/), "generated". */
+const char *dc_py_library_rule(const char *file, const char **root);
+/* Library roots, told by devcheck's Python hook where the interpreter put
+ * its libraries (rules "prefix", "site-packages", "distribution": a folder on
+ * sys.path holding an installed distribution, as `pip install --target`
+ * leaves it; "editable": an editable install's source (direct_url.json);
+ * "pth": a folder a .pth file adds; "pythonpath": a PYTHONPATH entry holding
+ * a distribution), or by the library_roots option ("option").  An absolute
+ * path; 1 added, 0 known already, -1 refused (relative, too long, full). */
+int dc_py_root_add(const char *rule, const char *path);
+/* Root i (its rule in *rule), NULL past the last. */
+const char *dc_py_root_at(unsigned i, const char **rule);
+/* Each comma-separated path of list under rule. */
+void dc_py_roots_add_list(const char *rule, const char *list);
 
 /* Bytes the descriptions of code objects hold: --stats. */
 size_t dc_py_bytes(void);

@@ -13,6 +13,8 @@
 #include "report/finding.h"
 #include "common/format.h"
 #include "common/forklock.h"
+#include "report/frames.h"
+#include "report/pystack.h"
 #include "report/jsonl.h"
 #include "report/counts.h"
 #include "report/matrix.h"
@@ -27,6 +29,7 @@
 #include "report/stats.h"
 #include "report/store.h"
 #include "report/symbolize.h"
+#include "report/testname.h"
 #include "report/text.h"
 
 #include <pthread.h>
@@ -179,8 +182,15 @@ void dc_report_init(const struct dc_report_config *c)
         dc_stack_set_debuginfod(cfg.debuginfod);
         if (dc_supp_load(cfg.suppressions, supp_err, sizeof supp_err) != 0)
             dc_supp_reset();
+        dc_py_roots_add_list("option", c->library_roots);
+        cfg.library_roots = NULL;               /* kept by report/pystack.c */
     }
     int was = inited;
+    if (!was) {                         /* which rule makes each folder a library's */
+        const char *rule, *root;
+        for (unsigned i = 0; (root = dc_py_root_at(i, &rule)) != NULL; i++)
+            dc_logv(1, "Python library root (%s): %s", rule, root);
+    }
     init_locked();
     pthread_mutex_unlock(&rep_lock);
     if (supp_err[0])
@@ -392,10 +402,52 @@ static void format_record(struct dc_buf *b, char *stat, size_t statlen, char **h
 /* The symbolized launch frames as the suppression matcher sees them. */
 static size_t match_frames(size_t n)
 {
+    size_t nat = dc_frames_native(frames_a, n);
     for (size_t i = 0; i < n; i++)
         sframes[i] = (struct dc_sframe){ frames_a[i].function, frames_a[i].mangled, frames_a[i].module,
-                                         frames_a[i].file, frames_a[i].line };
+                                         frames_a[i].file, frames_a[i].line, i >= nat };
     return n;
+}
+
+/* A framework error's Python stack (the op's) as the matcher sees it. */
+static size_t match_pylocs(const struct dc_finding *f)
+{
+    size_t n = 0;
+    for (unsigned i = 0; i < f->npylocs && n < FRAMES_SHOWN; i++)
+        sframes[n++] = (struct dc_sframe){ f->pylocs[i].function, NULL, f->pylocs[i].file, f->pylocs[i].file,
+                                           f->pylocs[i].line, 1 };
+    return n;
+}
+
+/* A framework error's operator, from its message: the method PyTorch names
+ * ("... in method wrapper_CUDA_cat)" -> "cat", "wrapper_CUDA__index_select"
+ * -> "index_select"); "" when it names none. */
+static void framework_op(const char *msg, char *out, size_t len)
+{
+    out[0] = 0;
+    const char *p = msg ? strstr(msg, "in method ") : NULL;
+    if (!p)
+        return;
+    p += 10;
+    size_t n = strcspn(p, ") \n");
+    const char *w = p;
+    if (!strncmp(w, "wrapper_", 8)) {          /* wrapper_<DispatchKey>_<op> */
+        const char *u = memchr(w + 8, '_', n > 8 ? n - 8 : 0);
+        if (u) {
+            n -= (size_t)(u + 1 - w);
+            w = u + 1;
+        }
+    }
+    while (n && *w == '_')
+        w++, n--;
+    snprintf(out, len, "%.*s", (int)n, w);
+}
+
+/* The frames the matcher and --gen-suppressions see: the launch's, or a
+ * framework error's Python stack. */
+static size_t supp_frames(const struct dc_finding *f, size_t nl)
+{
+    return f->kind == DC_F_FRAMEWORK_DEVICE_ERROR ? match_pylocs(f) : match_frames(nl);
 }
 
 /* 0: a repeat of a finding already recorded (counted only), or a
@@ -434,9 +486,11 @@ static int record_finding(const struct dc_finding *f, const struct dc_store_key 
     if (need_frames || print || want_json())
         nl = dc_stack_symbolize_ex(f->launch_stack, frames_a, FRAMES_SHOWN, l->kernel);
     DC_STATS_END(DC_T_SYMBOLIZE, ts);
+    char op[128];
+    framework_op(f->kind == DC_F_FRAMEWORK_DEVICE_ERROR ? f->message : NULL, op, sizeof op);
     if (dc_supp_count()) {
-        int supp = dc_supp_match(dc_finding_kind_name(f->kind), l->kernel, l->kernel ? kname : NULL, sframes,
-                                 match_frames(nl), 1);
+        int supp = dc_supp_match_op(dc_finding_kind_name(f->kind), l->kernel, l->kernel ? kname : NULL, op,
+                                    sframes, supp_frames(f, nl), 1);
         if (supp >= 0) {
             dc_store_suppress(r, supp);
             pthread_mutex_unlock(&rep_lock);
@@ -467,7 +521,7 @@ static int record_finding(const struct dc_finding *f, const struct dc_store_key 
         if (cfg.gen_suppressions && !b.truncated) {
             char gen[8192];
             struct dc_buf g = { gen, sizeof gen, 0, 0 };
-            dc_supp_generate(&g, dc_finding_kind_name(f->kind), l->kernel, sframes, match_frames(nl));
+            dc_supp_generate_op(&g, dc_finding_kind_name(f->kind), l->kernel, op, sframes, supp_frames(f, nl));
             if (!g.truncated && b.pos + g.pos < b.len)
                 dc_bput(&b, "%s", gen);
         }
@@ -521,6 +575,28 @@ void dc_report_stats(struct dc_report_stats *s)
     pthread_mutex_unlock(&rep_lock);
 }
 
+/* This process's stored records into m, each with its count (window: its
+ * occurrences in the current test's window, those without any left out);
+ * returns the lines added. */
+static long add_stored_locked(struct dc_model *m, int window)
+{
+    long line = 0;
+    for (const struct dc_stored *r = dc_store_next(NULL); r; r = dc_store_next(r)) {
+        const char *head, *tail;
+        uint64_t count = dc_store_line(r, &head, &tail);
+        if (window)
+            count = dc_store_window_count(r);
+        if (!count || !head || !tail)
+            continue;
+        struct dc_sbuf b = { 0 };
+        dc_sput(&b, "%s%llu%s", head, (unsigned long long)count, tail);
+        if (b.p)
+            dc_model_add(m, b.p, b.len, "", ++line, NULL, 0);
+        dc_sfree(&b);
+    }
+    return line;
+}
+
 /* The documents (SARIF, JUnit, HTML) from this process's own records: its
  * JSON lines with their final counts and its summary, read back as
  * `devcheck report` reads files. */
@@ -533,18 +609,7 @@ static void write_documents_locked(const char *summary_line, size_t summary_len)
         dc_log("out of memory: no SARIF, JUnit or HTML written");
         return;
     }
-    long line = 0;
-    for (const struct dc_stored *r = dc_store_next(NULL); r; r = dc_store_next(r)) {
-        const char *head, *tail;
-        uint64_t count = dc_store_line(r, &head, &tail);
-        if (!head || !tail)
-            continue;
-        struct dc_sbuf b = { 0 };
-        dc_sput(&b, "%s%llu%s", head, (unsigned long long)count, tail);
-        if (b.p)
-            dc_model_add(m, b.p, b.len, "", ++line, NULL, 0);
-        dc_sfree(&b);
-    }
+    long line = add_stored_locked(m, 0);
     dc_model_add(m, summary_line, summary_len, "", ++line, NULL, 0);
     dc_model_merge(m);
     dc_model_write_documents(m, cfg.sarif_path, cfg.junit_path, cfg.html_path, NULL);
@@ -666,4 +731,43 @@ void dc_report_reset(void)
     inited = 0;
     finished = 0;
     pthread_mutex_unlock(&rep_lock);
+}
+
+/* ---- the pytest plugin's windows (report.h) ------------------------------- */
+
+void dc_report_test_begin(const char *name)
+{
+    pthread_mutex_lock(&rep_lock);
+    dc_store_window_open();
+    dc_test_name_set(name);
+    pthread_mutex_unlock(&rep_lock);
+}
+
+size_t dc_report_test_findings(char *out, size_t len)
+{
+    if (out && len)
+        out[0] = 0;
+    pthread_mutex_lock(&rep_lock);
+    struct dc_model *m = dc_model_new(cfg.source_root);
+    size_t need = 0;
+    if (m) {
+        add_stored_locked(m, 1);
+        dc_model_merge(m);
+        struct dc_sbuf b = { 0 };
+        if (m->nf)
+            dc_model_jsonl_text(m, &b, 1);
+        if (b.p) {
+            /* the findings only: the model's summary line is the last */
+            char *last = b.len > 1 ? memrchr(b.p, '\n', b.len - 1) : NULL;
+            need = last ? (size_t)(last - b.p) + 1 : 0;
+            if (out && len > need) {
+                memcpy(out, b.p, need);
+                out[need] = 0;
+            }
+        }
+        dc_sfree(&b);
+        dc_model_free(m);
+    }
+    pthread_mutex_unlock(&rep_lock);
+    return need;
 }

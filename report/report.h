@@ -44,6 +44,7 @@ struct dc_report_config {
     const char *source_root;    /* SARIF paths relative to this (NULL: the working directory) */
     const char *suppressions;   /* comma-separated suppression files (loaded by dc_report_init) */
     int gen_suppressions;       /* print a suppression entry under each report */
+    const char *library_roots;  /* comma-separated folders of Python libraries (report/pystack.h) */
     /* The wrapper's directory: each process's JSON Lines also go to
      * TREE_DIR/<pid>.<n>.jsonl; the wrapper prints the one summary of the
      * process tree and writes the documents, so the process prints no
@@ -79,6 +80,19 @@ void dc_report_finish_signal(int fault);
 unsigned long dc_report_error_count(void);
 /* The counters behind the summary line (tests, the wrapper). */
 void dc_report_stats(struct dc_report_stats *s);
+
+/* The pytest plugin (packaging/python/devcheck/pytest_plugin.py, through
+ * devcheck_test_begin / devcheck_test_findings, preload/python.c): a test
+ * named `name` (pytest's node id; NULL or "" between tests) begins: a new
+ * window of occurrences opens, and a finding first seen in it carries the
+ * name ("test" in its JSON record, "test:" in its text block). */
+void dc_report_test_begin(const char *name);
+/* The findings that occurred in the current window, as merged JSON Lines
+ * with their "headline" and "report" (report/merge.h, dc_model_jsonl_text),
+ * each "count" the occurrences in the window; into out when it fits
+ * (terminated), and returns the length it needs (0: none; call again with
+ * more than that room when it did not fit). */
+size_t dc_report_test_findings(char *out, size_t len);
 
 /* Tests: forget all findings and counters, close the sinks; the next report
  * (or dc_report_init) opens them again from the configuration. */

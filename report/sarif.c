@@ -1,65 +1,31 @@
 /* sarif: the merged model as SARIF 2.1.0, as GitHub code scanning takes it
  * (report/FORMAT.md, "SARIF"): one run, tool.driver with one rule per
- * finding kind (stable ids: the kind names), one result per merged finding
- * (ruleId, level, message, the launch site as physicalLocation relative to
- * the source root, the allocation site as a related location,
- * partialFingerprints from the fingerprint).  Within GitHub's published
- * limits: at most 5,000 results (errors first), one location and at most
- * two related locations per result, fewer than 20 tags per rule. */
+ * finding kind (report/kinds.def: stable ids, the kind names), one result
+ * per merged finding (ruleId, level, the kind's headline as the message,
+ * the launch site -- a framework error's op line -- as physicalLocation
+ * relative to the source root; the allocation site and a framework error's
+ * tensors, each at the line that allocated or made it, as related
+ * locations; the Python frames as the code flow; partialFingerprints from
+ * the fingerprint).  Within GitHub's published limits: at most 5,000
+ * results (errors first), 100 related locations and 1,000 thread flow
+ * locations per result, fewer than 20 tags per rule. */
 #include "report/sarif.h"
+#include "report/kinds.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define SARIF_RESULTS_MAX 5000
+#define SARIF_RELATED_MAX 100       /* GitHub keeps 100 locations per result */
+#define SARIF_FLOW_MAX 1000         /* and 1,000 thread flow locations */
 
-static const struct rule {
-    const char *id, *name, *level, *short_text, *full_text, *help;
-} rules[] = {
-    { "device_mismatch", "DeviceMismatch", "error",
-      "A kernel received memory its launch device may not access",
-      "An operand of a kernel launched on one GPU points into memory owned by another GPU, and the launch device has "
-      "no access to it (no peer access, no cuMemSetAccess grant, no pool access). On real hardware this faults with "
-      "an illegal memory access, reported later at an unrelated call.",
-      "Move the operand to the launch device before the launch (cudaMemcpyPeer, tensor.to(device)), or enable peer "
-      "access (cudaDeviceEnablePeerAccess) / grant access (cuMemSetAccess, cudaMemPoolSetAccess)." },
-    { "peer_access", "PeerAccess", "warning",
-      "A kernel reads another GPU's memory over peer access",
-      "An operand lives on another GPU that the launch device may legally access (peer access enabled or access "
-      "granted): correct, but every access crosses NVLink or PCIe.",
-      "Copy the data to the launch device once if the kernel reads it repeatedly; peer=ignore silences this." },
-    { "host_memory", "HostMemory", "error",
-      "A kernel received host memory",
-      "An operand points into host memory: pinned or registered host memory is legal but slow (a warning); "
-      "pageable host memory cannot be read by the device unless it reports pageable memory access (an error).",
-      "Copy the data to the device (cudaMemcpy, tensor.to(device)) or allocate it with cudaMallocHost or "
-      "cudaMallocManaged." },
-    { "stream_mismatch", "StreamMismatch", "error",
-      "A kernel was launched into a stream of another device",
-      "Runtime API: a kernel was launched into a stream created on another device than the thread's current one; "
-      "CUDA refuses such a launch.",
-      "Call cudaSetDevice for the stream's device before the launch, or launch into a stream of the current "
-      "device." },
-    { "unchecked_kernel", "UncheckedKernel", "note",
-      "A kernel's parameters could not be checked",
-      "No parameter layout was available for this kernel (cuFuncGetParamInfo needs driver 12.4 or newer), so its "
-      "launches were counted but their operands not checked.",
-      "Use a driver of version 12.4 or newer, or build the kernel so that its image carries its parameter table." },
-    { "async_error", "AsyncError", "error",
-      "A kernel failed on the device",
-      "With sync=1 devcheck synchronised after the launch and the launch failed on the device (for example "
-      "CUDA_ERROR_ILLEGAL_ADDRESS); its operands and their owners are in the message.",
-      "An operand the launch device may not access is the usual cause: move it to the launch device." },
-};
-#define NRULES (sizeof rules / sizeof rules[0])
-
+/* The rules are the kinds (report/kinds.def), in the enum's order: a
+ * result's ruleIndex is its kind's. */
 static int rule_index(const char *kind)
 {
-    for (size_t i = 0; i < NRULES; i++)
-        if (kind && !strcmp(kind, rules[i].id))
-            return (int)i;
-    return -1;
+    const struct dc_kind_desc *d = dc_kind_by_id(kind);
+    return d ? (int)d->kind : -1;
 }
 
 static const char *level_of(const struct dc_json *r)
@@ -84,18 +50,14 @@ static void put_uri(struct dc_sbuf *o, const char *path)
     dc_sjson_str(o, tmp);
 }
 
-/* "physicalLocation" of a site; 0 when the record has no frame with a file. */
-static int physical(const struct dc_model *m, const struct dc_json *r, const char *which, struct dc_sbuf *o)
+/* "physicalLocation" of file:line (line < 1: none). */
+static void physical_at(const struct dc_model *m, const char *file, long long line, struct dc_sbuf *o)
 {
-    const char *file;
     char rel[4096];
-    int in_tree;
-    const struct dc_json *fr = dc_model_site(m, r, which, &file, rel, sizeof rel, &in_tree);
-    if (!fr || !file)
-        return 0;
+    int in_tree = dc_model_relpath(m, file, rel, sizeof rel);
     dc_sput(o, "\"physicalLocation\":{\"artifactLocation\":{\"uri\":");
     if (in_tree) {
-        put_uri(o, file);
+        put_uri(o, rel);
         dc_sput(o, ",\"uriBaseId\":\"SRCROOT\"}");
     } else {
         char abs[4200];
@@ -103,11 +65,76 @@ static int physical(const struct dc_model *m, const struct dc_json *r, const cha
         put_uri(o, abs);
         dc_sput(o, "}");
     }
-    long long line = dc_json_int(dc_json_get(fr, "line"), 0);
     if (line >= 1)
         dc_sput(o, ",\"region\":{\"startLine\":%lld}", line);
     dc_sput(o, "}");
+}
+
+/* "physicalLocation" of a site; 0 when the record has no frame with a file. */
+static int physical(const struct dc_model *m, const struct dc_json *r, const char *which, struct dc_sbuf *o)
+{
+    const char *file;
+    char rel[4096];
+    int in_tree;
+    const struct dc_json *fr = dc_model_site(m, r, which, &file, rel, sizeof rel, &in_tree);
+    const char *raw = fr ? dc_json_str(dc_json_get(fr, "file")) : NULL;
+    if (!fr || !file || !raw)
+        return 0;
+    physical_at(m, raw, dc_json_int(dc_json_get(fr, "line"), 0), o);
     return 1;
+}
+
+/* relatedLocations: the allocation site (an operand's), and a framework
+ * error's tensors, each at the line that allocated or made it. */
+static void related(const struct dc_model *m, const struct dc_json *r, struct dc_sbuf *o)
+{
+    int id = 0;
+    struct dc_sbuf rel = { 0 };
+    if (physical(m, r, "alloc", &rel))
+        dc_sput(o, ",\"relatedLocations\":[{\"id\":%d,%s,\"message\":{\"text\":\"allocated here\"}}", ++id, rel.p);
+    dc_sfree(&rel);
+    const struct dc_json *ts = dc_json_get(r, "tensors");
+    for (size_t i = 0; i < dc_json_len(ts) && id < SARIF_RELATED_MAX; i++) {
+        const struct dc_json *t = dc_json_at(ts, i);
+        const char *what;
+        const struct dc_json *site = dc_kind_tensor_site(t, &what);
+        if (!site)
+            continue;
+        dc_sput(o, "%s{\"id\":%d,", id ? "," : ",\"relatedLocations\":[", id + 1);
+        id++;
+        physical_at(m, dc_json_str(dc_json_get(site, "file")), dc_json_int(dc_json_get(site, "line"), 0), o);
+        struct dc_sbuf msg = { 0 };
+        const char *expr = dc_json_str(dc_json_get(t, "expr")), *dev = dc_json_str(dc_json_get(t, "device"));
+        dc_sput(&msg, "%s (%s) %s here", expr ? expr : "tensor", dev ? dev : "?", what);
+        dc_sput(o, ",\"message\":{\"text\":");
+        dc_sjson_str(o, msg.p ? msg.p : "");
+        dc_sfree(&msg);
+        dc_sput(o, "}}");
+    }
+    if (id)
+        dc_sput(o, "]");
+}
+
+/* codeFlows: the Python frames of the launch (a framework error's op), the
+ * outermost first as SARIF's threadFlow runs; frames without a file are
+ * left out. */
+static void code_flow(const struct dc_model *m, const struct dc_json *r, struct dc_sbuf *o)
+{
+    const struct dc_json *st = dc_json_get(r, "launch_python_stack");
+    size_t n = dc_json_len(st), k = 0;
+    for (size_t i = n; i-- > 0 && k < SARIF_FLOW_MAX;) {
+        const struct dc_json *fr = dc_json_at(st, i);
+        const char *file = dc_json_str(dc_json_get(fr, "file")), *fn = dc_json_str(dc_json_get(fr, "function"));
+        if (!file || !*file)
+            continue;
+        dc_sput(o, "%s{\"location\":{", k++ ? "," : ",\"codeFlows\":[{\"threadFlows\":[{\"locations\":[");
+        physical_at(m, file, dc_json_int(dc_json_get(fr, "line"), 0), o);
+        dc_sput(o, ",\"message\":{\"text\":");
+        dc_sjson_str(o, fn ? fn : "?");
+        dc_sput(o, "}}}");
+    }
+    if (k)
+        dc_sput(o, "]}]}]");
 }
 
 static int cmp_sev(const void *a, const void *b)
@@ -125,9 +152,10 @@ void dc_model_sarif(const struct dc_model *m, struct dc_sbuf *o)
 {
     dc_sput(o, "{\"$schema\":\"https://json.schemastore.org/sarif-2.1.0.json\",\"version\":\"2.1.0\",\"runs\":[{"
                "\"tool\":{\"driver\":{\"name\":\"devcheck\",\"semanticVersion\":\"0.1.0\",\"rules\":[");
-    for (size_t i = 0; i < NRULES; i++) {
-        const struct rule *ru = &rules[i];
-        dc_sput(o, "%s{\"id\":\"%s\",\"name\":\"%s\",\"shortDescription\":{\"text\":", i ? "," : "", ru->id, ru->name);
+    for (int i = 0; i < DC_F_KIND_COUNT; i++) {
+        const struct dc_kind_desc *ru = dc_kind_desc((enum dc_finding_kind)i);
+        dc_sput(o, "%s{\"id\":\"%s\",\"name\":\"%s\",\"shortDescription\":{\"text\":", i ? "," : "", ru->id,
+                ru->name);
         dc_sjson_str(o, ru->short_text);
         dc_sput(o, "},\"fullDescription\":{\"text\":");
         dc_sjson_str(o, ru->full_text);
@@ -158,7 +186,7 @@ void dc_model_sarif(const struct dc_model *m, struct dc_sbuf *o)
         const char *kind = dc_json_str(dc_json_get(r, "kind"));
         int ri = rule_index(kind);
         dc_sput(o, "%s{\"ruleId\":", i ? "," : "");
-        dc_sjson_str(o, ri >= 0 ? rules[ri].id : kind);
+        dc_sjson_str(o, kind);
         if (ri >= 0)
             dc_sput(o, ",\"ruleIndex\":%d", ri);
         dc_sput(o, ",\"level\":\"%s\",\"message\":{\"text\":", level_of(r));
@@ -176,10 +204,8 @@ void dc_model_sarif(const struct dc_model *m, struct dc_sbuf *o)
         }
         dc_sfree(&loc);
         dc_sput(o, "]");
-        struct dc_sbuf rel = { 0 };
-        if (physical(m, r, "alloc", &rel))
-            dc_sput(o, ",\"relatedLocations\":[{\"id\":1,%s,\"message\":{\"text\":\"allocated here\"}}]", rel.p);
-        dc_sfree(&rel);
+        related(m, r, o);
+        code_flow(m, r, o);
         dc_sput(o, ",\"partialFingerprints\":{\"devcheckFinding/v1\":\"%s\"},\"occurrenceCount\":%llu", f->fp,
                 (unsigned long long)(f->count ? f->count : 1));
         dc_sput(o, ",\"properties\":{\"kernel\":");

@@ -24,6 +24,8 @@ struct dc_stored {
     char *json_head;            /* the JSON line up to "count": */
     char *json_tail;            /* after the count value, with the newline */
     struct dc_stored *next;     /* in id order, for the exit updates */
+    uint64_t window;            /* the window of its last occurrence (dc_store_window_open) */
+    uint64_t window_count;      /* its occurrences in that window */
 };
 
 struct kset {
@@ -38,6 +40,20 @@ static unsigned long errors_atomic;
 static uint64_t suppressed;                             /* occurrences; atomic */
 static uint64_t generation = 1;                         /* atomic; bumped by dc_store_reset */
 static size_t json_bytes;                               /* the JSON lines kept */
+static uint64_t window = 1;                             /* the current window; atomic */
+
+/* One occurrence in the current window (counted without the lock, as the
+ * repeats are: a window's count is exact unless a thread counts across the
+ * window's opening). */
+static void count_in_window(struct dc_stored *r)
+{
+    uint64_t w = __atomic_load_n(&window, __ATOMIC_ACQUIRE);
+    if (__atomic_load_n(&r->window, __ATOMIC_RELAXED) != w) {
+        __atomic_store_n(&r->window_count, 0, __ATOMIC_RELAXED);
+        __atomic_store_n(&r->window, w, __ATOMIC_RELEASE);
+    }
+    __atomic_fetch_add(&r->window_count, 1, __ATOMIC_RELAXED);
+}
 
 static uint64_t fnv1a(const void *p, size_t n, uint64_t h)
 {
@@ -98,6 +114,7 @@ void dc_store_key(const struct dc_finding *f, struct dc_store_key *key)
 void dc_store_count_repeat(struct dc_stored *r)
 {
     __atomic_fetch_add(&r->count, 1, __ATOMIC_RELAXED);
+    count_in_window(r);
     if (r->supp >= 0) {
         dc_supp_add(r->supp, 1);
         __atomic_fetch_add(&suppressed, 1, __ATOMIC_RELAXED);
@@ -152,6 +169,7 @@ struct dc_stored *dc_store_add(const struct dc_store_key *key, enum dc_severity 
     r->count = 1;
     r->severity = sev;
     r->supp = -1;
+    count_in_window(r);
     store_oom = 0;
     HASH_ADD(hh, findings, key, sizeof r->key, r);
     if (store_oom) {
@@ -202,6 +220,17 @@ uint64_t dc_store_line(const struct dc_stored *r, const char **head, const char 
     *head = r->json_head;
     *tail = r->json_tail;
     return __atomic_load_n(&r->count, __ATOMIC_RELAXED);
+}
+
+void dc_store_window_open(void)
+{
+    __atomic_fetch_add(&window, 1, __ATOMIC_RELEASE);
+}
+
+uint64_t dc_store_window_count(const struct dc_stored *r)
+{
+    return __atomic_load_n(&r->window, __ATOMIC_ACQUIRE) == __atomic_load_n(&window, __ATOMIC_ACQUIRE)
+               ? __atomic_load_n(&r->window_count, __ATOMIC_RELAXED) : 0;
 }
 
 void dc_store_stats(struct dc_report_stats *s)

@@ -80,6 +80,13 @@ const struct dc_stored *dc_store_next(const struct dc_stored *r);
  * was kept). */
 uint64_t dc_store_line(const struct dc_stored *r, const char **head, const char **tail);
 
+/* Windows of occurrences (a test of the pytest plugin, report.h's
+ * dc_report_test_begin): a new window opens; each occurrence counts in the
+ * window it happens in.  dc_store_window_count: r's occurrences in the
+ * current window (0: none since it opened). */
+void dc_store_window_open(void);
+uint64_t dc_store_window_count(const struct dc_stored *r);
+
 /* The finding counters into s: findings, errors, warnings, infos, kernels,
  * calls, dropped, suppressed (the other fields untouched). */
 void dc_store_stats(struct dc_report_stats *s);

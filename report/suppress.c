@@ -2,17 +2,19 @@
  * suppress.h). */
 #include "report/suppress.h"
 #include "common/format.h"
+#include "report/pystack.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum fkind { F_FUN, F_OBJ, F_SRC, F_ANY };
+enum fkind { F_FUN, F_OBJ, F_SRC, F_ANY, F_PY };
 
 struct fpat {
     enum fkind kind;
-    char *glob;
+    char *glob;                 /* F_PY: the file's glob; fun and line follow */
+    char *fun, *line;           /* F_PY: globs ("*" when not given) */
 };
 
 struct entry {
@@ -21,6 +23,8 @@ struct entry {
     int line;                   /* of its '{' */
     char *kind;                 /* glob on the finding kind */
     char *kernel;               /* glob or NULL */
+    char *op;                   /* glob on a framework error's operator, or NULL */
+    int python;                 /* its frames are py: (matched against the Python frames only) */
     struct fpat *frames;
     size_t nframes;
     uint64_t count;             /* atomic */
@@ -35,8 +39,12 @@ static void free_entry(struct entry *e)
     free(e->file);
     free(e->kind);
     free(e->kernel);
-    for (size_t j = 0; j < e->nframes; j++)
+    free(e->op);
+    for (size_t j = 0; j < e->nframes; j++) {
         free(e->frames[j].glob);
+        free(e->frames[j].fun);
+        free(e->frames[j].line);
+    }
     free(e->frames);
 }
 
@@ -163,6 +171,15 @@ static int load_file(struct loader *L, const char *file)
                 }
                 cur.kernel = strdup(s + 7);
                 continue;
+            } else if (!strncmp(s, "op:", 3)) {
+                if (cur.nframes || cur.op || !s[3]) {
+                    rc = bad(L, file, lineno, "'op:GLOB' comes once, before the frames");
+                    break;
+                }
+                cur.op = strdup(s + 3);
+                continue;
+            } else if (!strncmp(s, "py:", 3)) {
+                k = F_PY, g = s + 3;
             } else if (!strncmp(s, "fun:", 4)) {
                 k = F_FUN, g = s + 4;
             } else if (!strncmp(s, "obj:", 4)) {
@@ -170,11 +187,20 @@ static int load_file(struct loader *L, const char *file)
             } else if (!strncmp(s, "src:", 4)) {
                 k = F_SRC, g = s + 4;
             } else {
-                rc = bad(L, file, lineno, "expected 'kernel:GLOB', 'fun:GLOB', 'obj:GLOB', 'src:GLOB', '...' or '}'");
+                rc = bad(L, file, lineno, "expected 'kernel:GLOB', 'op:GLOB', 'fun:GLOB', 'obj:GLOB', 'src:GLOB', "
+                                          "'py:FILE[:FUNCTION[:LINE]]', '...' or '}'");
                 break;
             }
             if (k != F_ANY && !*g) {
                 rc = bad(L, file, lineno, "empty pattern");
+                break;
+            }
+            int mixed = 0;              /* py: frames and native frames in one entry */
+            for (size_t j = 0; j < cur.nframes && k != F_ANY; j++)
+                if (cur.frames[j].kind != F_ANY && (cur.frames[j].kind == F_PY) != (k == F_PY))
+                    mixed = 1;
+            if (mixed) {
+                rc = bad(L, file, lineno, "py: frames and fun:/obj:/src: frames cannot be mixed in one entry");
                 break;
             }
             struct fpat *nf = realloc(cur.frames, (cur.nframes + 1) * sizeof *nf);
@@ -183,8 +209,18 @@ static int load_file(struct loader *L, const char *file)
                 break;
             }
             cur.frames = nf;
-            cur.frames[cur.nframes].kind = k;
-            cur.frames[cur.nframes].glob = strdup(g);
+            struct fpat *fp = &cur.frames[cur.nframes];
+            memset(fp, 0, sizeof *fp);
+            fp->kind = k;
+            if (k == F_PY) {                /* FILE[:FUNCTION[:LINE]] */
+                const char *c1 = strchr(g, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+                fp->glob = strndup(g, c1 ? (size_t)(c1 - g) : strlen(g));
+                fp->fun = c1 ? strndup(c1 + 1, c2 ? (size_t)(c2 - c1 - 1) : strlen(c1 + 1)) : strdup("*");
+                fp->line = strdup(c2 ? c2 + 1 : "*");
+                cur.python = 1;
+            } else {
+                fp->glob = strdup(g);
+            }
             cur.nframes++;
         }
     }
@@ -318,6 +354,15 @@ static int frame_matches(const struct fpat *p, const struct dc_sframe *f)
         snprintf(fl, sizeof fl, "%s:%d", f->file, f->line);
         return glob(p->glob, f->file) || (f->line > 0 && glob(p->glob, fl));
     }
+    case F_PY: {
+        if (!f->python || !f->file || !*f->file)
+            return 0;
+        char slashed[4200], line[16];
+        snprintf(slashed, sizeof slashed, "/%s", f->file);     /* a glob for any folder then x.py matches a relative x.py too */
+        snprintf(line, sizeof line, "%d", f->line);
+        return (glob(p->glob, f->file) || (f->file[0] != '/' && glob(p->glob, slashed))) &&
+               (!strcmp(p->fun, "*") || glob(p->fun, f->function)) && glob(p->line, line);
+    }
     default:
         return 1;
     }
@@ -342,13 +387,29 @@ static int match_from(const struct entry *e, size_t i, const struct dc_sframe *f
 int dc_supp_match(const char *kind, const char *kmangled, const char *kdemangled, const struct dc_sframe *frames,
                   size_t nframes, int count_it)
 {
+    return dc_supp_match_op(kind, kmangled, kdemangled, NULL, frames, nframes, count_it);
+}
+
+#define PY_FRAMES_MAX 256
+
+int dc_supp_match_op(const char *kind, const char *kmangled, const char *kdemangled, const char *op,
+                     const struct dc_sframe *frames, size_t nframes, int count_it)
+{
+    /* the Python frames alone, innermost first, for entries of py: frames */
+    struct dc_sframe py[PY_FRAMES_MAX];
+    size_t npy = 0;
+    for (size_t j = 0; j < nframes && npy < PY_FRAMES_MAX; j++)
+        if (frames[j].python)
+            py[npy++] = frames[j];
     for (size_t i = 0; i < nentries; i++) {
         const struct entry *e = &entries[i];
         if (!dc_supp_glob(e->kind, kind ? kind : ""))
             continue;
         if (e->kernel && !glob(e->kernel, kmangled) && !glob(e->kernel, kdemangled))
             continue;
-        if (!match_from(e, 0, frames, nframes, 0))
+        if (e->op && !glob(e->op, op))
+            continue;
+        if (e->python ? !match_from(e, 0, py, npy, 0) : !match_from(e, 0, frames, nframes, 0))
             continue;
         if (count_it)
             __atomic_fetch_add(&entries[i].count, 1, __ATOMIC_RELAXED);
@@ -404,11 +465,65 @@ static void put_literal(struct dc_buf *b, const char *s)
 void dc_supp_generate(struct dc_buf *b, const char *kind, const char *kmangled, const struct dc_sframe *frames,
                       size_t n)
 {
+    dc_supp_generate_op(b, kind, kmangled, NULL, frames, n);
+}
+
+/* A file, a user's frame: not the standard library's or an installed one's. */
+static int library_file(const char *f)
+{
+    return !dc_py_user_file(f);
+}
+
+/* py: lines for the Python frames, innermost first: every frame up to the
+ * second of the user's own (the op's line and its caller), each by its
+ * file's base name, function and line; a run of library frames between them
+ * one `...`.  This names one error and nothing else. */
+static void generate_py(struct dc_buf *b, const struct dc_sframe *frames, size_t n)
+{
+    int users = 0, gap = 0;
+    for (size_t i = 0, k = 0; i < n && users < 2 && k < GEN_FRAMES_MAX; i++) {
+        const struct dc_sframe *f = &frames[i];
+        if (!f->python)
+            continue;
+        if (library_file(f->file)) {
+            if (!gap)
+                dc_bput(b, "   ...\n"), k++;
+            gap = 1;
+            continue;
+        }
+        const char *base = strrchr(f->file, '/');
+        dc_bput(b, "   py:*/");
+        put_literal(b, base ? base + 1 : f->file);
+        dc_bput(b, ":");
+        put_literal(b, f->function && *f->function ? f->function : "*");
+        dc_bput(b, ":%d\n", f->line);
+        k++;
+        users++;
+        gap = 0;
+    }
+}
+
+void dc_supp_generate_op(struct dc_buf *b, const char *kind, const char *kmangled, const char *op,
+                         const struct dc_sframe *frames, size_t n)
+{
     dc_bput(b, "{\n   <insert_a_suppression_name_here>\n   devcheck:%s\n", kind);
     if (kmangled && *kmangled) {
         dc_bput(b, "   kernel:");
         put_literal(b, kmangled);
         dc_bput(b, "\n");
+    }
+    if (op && *op) {
+        dc_bput(b, "   op:");
+        put_literal(b, op);
+        dc_bput(b, "\n");
+    }
+    int native = 0;
+    for (size_t i = 0; i < n; i++)
+        native |= !frames[i].python;
+    if (!native) {                      /* a framework error: its Python frames */
+        generate_py(b, frames, n);
+        dc_bput(b, "}\n");
+        return;
     }
     for (size_t i = 0; i < n && i < GEN_FRAMES_MAX; i++) {
         const struct dc_sframe *f = &frames[i];

@@ -9,6 +9,13 @@
  *      fun:main                         first: fun:, obj:, src: globs, and
  *      ...                              ... for any number of frames)
  *   }
+ *   {
+ *      one-pytorch-error
+ *      devcheck:framework_device_error
+ *      op:cat                          (optional: a framework error's operator)
+ *      py:*vlm.py:merge:8              (Python frames only, innermost first:
+ *      py:*test_vlm.py:test_raises      py:FILE[:FUNCTION[:LINE]] globs, and ...)
+ *   }
  *
  * The matcher works on one list of frames {function, symbol, object, file,
  * line}, innermost first: native frames and (issue 12) Python frames alike.
@@ -29,6 +36,7 @@ struct dc_sframe {
     const char *object;         /* module (ELF object path, or the Python file) */
     const char *file;           /* source file as recorded (absolute or relative) */
     int line;                   /* 0: unknown */
+    int python;                 /* a Python frame (py: patterns match these only) */
 };
 
 /* The longest line a suppression file may have (a longer one is refused,
@@ -45,6 +53,12 @@ size_t dc_supp_count(void);
  * (count_it) — or -1. */
 int dc_supp_match(const char *kind, const char *kernel_mangled, const char *kernel_demangled,
                   const struct dc_sframe *frames, size_t nframes, int count_it);
+/* The same, for a finding with an operator (a framework error's: the
+ * method its message names, "cat"): an entry with op:GLOB matches only
+ * such a finding.  An entry of py: frames is matched against the Python
+ * frames of `frames` alone (innermost first). */
+int dc_supp_match_op(const char *kind, const char *kernel_mangled, const char *kernel_demangled, const char *op,
+                     const struct dc_sframe *frames, size_t nframes, int count_it);
 /* Adds n to entry i's count (repeats of a suppressed finding). */
 void dc_supp_add(int i, uint64_t n);
 /* Entry i: name, file, line where it starts, count so far; NULL name past
@@ -63,6 +77,11 @@ int dc_supp_glob(const char *pat, const char *s);
 struct dc_buf;
 void dc_supp_generate(struct dc_buf *out, const char *kind, const char *kernel_mangled,
                       const struct dc_sframe *frames, size_t nframes);
+/* With the finding's operator (op: line); frames that are all Python frames
+ * (a framework error's) give py: lines up to the second of the user's own
+ * frames, so the entry hides that one error and nothing else. */
+void dc_supp_generate_op(struct dc_buf *out, const char *kind, const char *kernel_mangled, const char *op,
+                         const struct dc_sframe *frames, size_t nframes);
 
 #pragma GCC visibility pop
 #endif

@@ -1,5 +1,6 @@
 /* text: one finding as the human-readable report block (see text.h). */
 #include "report/text.h"
+#include "report/testname.h"
 #include "report/frames.h"
 #include "report/hint.h"
 
@@ -218,6 +219,8 @@ static void text_hint(struct dc_buf *b, const struct dc_finding *f, enum dc_clie
 
 static void text_nvtx(struct dc_buf *b, const struct dc_finding *f)
 {
+    if (dc_test_name())                 /* the test it happened in (the pytest plugin) */
+        dc_bput(b, "    test: %s\n", dc_test_name());
     if (!f->nnvtx)
         return;
     dc_bput(b, "    NVTX:");

@@ -3,7 +3,8 @@
 # wrapper, all in ALL.  Expected findings: tests/e2e/expected/NAME.txt.
 TESTS += tests/e2e/samples_sim.sh tests/e2e/buggy_preload.sh tests/e2e/buggy_wrapper.sh \
          tests/e2e/fixed_clean.sh tests/e2e/peer_pipeline.sh tests/e2e/transparent.sh \
-         tests/e2e/alloc_sites.sh tests/e2e/kernel_filter.sh tests/e2e/wrapper_env.sh tests/e2e/stats.sh
+         tests/e2e/alloc_sites.sh tests/e2e/kernel_filter.sh tests/e2e/wrapper_env.sh tests/e2e/stats.sh \
+         tests/e2e/option_syntax.sh
 
 # mode=migrate, sync=1, halt_on_error (issue 5): the samples under each mode,
 # and modes_prog (threads migrating at once; a captured launch).

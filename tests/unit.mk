@@ -65,7 +65,12 @@ $(EVIDENCE_DIR)/evidence_ptr.cubin: tests/unit/evidence_ptr.ptx
 
 ALL   += $(UNIT_BINS) $(EVIDENCE_IMGS)
 UNIT_TESTS := $(UNIT_DIR)/test_registry $(UNIT_DIR)/test_blocks $(UNIT_DIR)/test_options $(UNIT_DIR)/test_demangle $(UNIT_DIR)/test_stack tests/unit/check_reports.sh \
-              tests/unit/ownframes.sh tests/unit/layering.sh tests/unit/layering_planted.sh tests/unit/evidence.sh tests/unit/pyframes.sh
+              tests/unit/ownframes.sh tests/unit/evidence.sh tests/unit/pyframes.sh
+# the house's rules are read from the sources and the plain build's objects:
+# the same whatever the sanitizer or the target, checked once
+ifeq ($(SANITIZE)$(CROSS),)
+UNIT_TESTS += tests/unit/layering.sh tests/unit/layering_planted.sh
+endif
 TESTS += $(UNIT_TESTS)
 
 .PHONY: unit
@@ -83,6 +88,12 @@ TESTS += $(UNIT_DIR)/test_outputs
 UNIT_PROGS += test_framework
 ALL   += $(UNIT_DIR)/test_framework
 TESTS += $(UNIT_DIR)/test_framework
+
+# Every finding kind (report/kinds.def) through every merged sink (issue 41):
+# SARIF's rules and results, JUnit, HTML, the text of `devcheck report`.
+UNIT_PROGS += test_kinds
+ALL   += $(UNIT_DIR)/test_kinds
+TESTS += $(UNIT_DIR)/test_kinds
 
 # Hostile names through report/ (issue 40): text escapes, valid UTF-8 in
 # JSON with the raw bytes recoverable, --gen-suppressions read back, the

@@ -610,9 +610,12 @@ static int parse_report_line(int argc, char **argv, char **files)
             files[nf++] = argv[i];
             continue;
         }
-        /* one option: alone (a bool, --key=value), else with its value */
-        int consumed = 0;
-        if (dc_options_from_argv(1, argv + i, &consumed, one, sizeof one, err, sizeof err) != 0 &&
+        /* one option: with the next word when that is not an option (its
+         * value, or a file after a bool: the parser takes it only when it
+         * is the bool's value), else alone (a bool, --key=value) */
+        int consumed = 0, two = i + 1 < argc && argv[i + 1][0] != '-';
+        if ((!two || dc_options_from_argv(2, argv + i, &consumed, one, sizeof one, err, sizeof err) != 0) &&
+            dc_options_from_argv(1, argv + i, &consumed, one, sizeof one, err, sizeof err) != 0 &&
             dc_options_from_argv(i + 1 < argc ? 2 : 1, argv + i, &consumed, one, sizeof one, err, sizeof err) != 0) {
             fprintf(stderr, "%s\n", err);
             return 2;
@@ -671,6 +674,7 @@ static int report_main(int argc, char **argv)
     struct dc_model *m = dc_model_new(dc_opt.source_root);
     if (!m)
         die(2, "devcheck: out of memory%s%s", "", "");
+    m->verbosity = dc_opt.verbosity;
     int unreadable = 0;
     for (char **f = files; *f; f++) {
         if (dc_model_add_file(m, *f, bad_line, NULL) != 0) {

@@ -432,7 +432,10 @@ void dc_options_help(FILE *out)
 {
     fprintf(out,
             "devcheck options: DEVCHECK_OPTIONS=key=value:key=value (LD_PRELOAD), or\n"
-            "  devcheck [--key-with-dashes VALUE | --key=VALUE ...] [--] program [args]\n\n");
+            "  devcheck [--key-with-dashes VALUE | --key=VALUE ...] [--] program [args]\n"
+            "  A bool option alone means 1; the next word is its value only when it is one\n"
+            "  (0 1 true false yes no), never the program.  A value that is not one the option\n"
+            "  takes is an error naming the option (exit 2), never a program to run.\n\n");
     for (size_t i = 0; i < NFLAGS; i++) {
         const struct flag *f = &flags[i];
         char def[128], cli[64];
@@ -510,14 +513,21 @@ int dc_options_from_argv(int argc, char **argv, int *consumed,
             goto fail;
         }
         if (!v) {
+            const char *next = i + 1 < argc ? argv[i + 1] : NULL;
             if (f->kind == DC_K_BOOL) {
-                v = "1";
-            } else if (i + 1 < argc && argv[i + 1]) {
+                /* alone it means true; the next word is its value only
+                 * when it is a true/false word, never the program */
+                if (next && set_value(f, next, strlen(next), NULL, NULL, 0) == 0)
+                    v = argv[++i];
+                else
+                    v = "1";
+            } else if (next && !(next[0] == '-' && next[1] == '-')) {
                 v = argv[++i];
             } else {
-                char sa[SHOWN_MAX * 4 + 32];
-                errf(errbuf, errlen, "devcheck: ERROR: option %s needs a value (%s)", shown(a, strlen(a), sa),
-                     expected(f->kind));
+                char sa[SHOWN_MAX * 4 + 32], sn[SHOWN_MAX * 4 + 32];
+                errf(errbuf, errlen, "devcheck: ERROR: option %s needs a value (%s)%s%s%s", shown(a, strlen(a), sa),
+                     expected(f->kind), next ? "; " : "", next ? shown(next, strlen(next), sn) : "",
+                     next ? " is an option (write --key=VALUE for a value that starts with --)" : "");
                 goto fail;
             }
         }

@@ -22,6 +22,7 @@ Two ways in, each explaining an exception once:
     left alone.
 Nothing here may change the user's exception beyond adding the note, and
 no exception of devcheck's own escapes."""
+import os
 import sys
 
 _FLAG_PARAM = 1                 # DC_TENSOR_PARAM (core/core.h)
@@ -32,7 +33,88 @@ _NOTE = "devcheck: "            # the note's start: an exception explained once
 _lib = None
 
 
+_roots = []                     # (folder, rule): where this interpreter put libraries
+
+
+def _library_roots():
+    """Where Python put libraries, each with the rule that says so: the
+    prefixes' lib folders, site-packages (site's own and the user's), every
+    sys.path folder holding an installed distribution (pip install --target,
+    a PYTHONPATH entry), an editable install's source (its direct_url.json),
+    the folders .pth files add.  A folder that holds the working directory is
+    the user's project: never a root."""
+    import json
+    import site
+    cwd = os.path.realpath(os.getcwd())
+    out = []
+
+    def add(rule, path):
+        if not path or not os.path.isdir(path):
+            return
+        given = os.path.abspath(path).rstrip(os.sep)
+        path = os.path.realpath(path)
+        if path == "/" or cwd == path or cwd.startswith(path + os.sep):
+            return
+        for p in (path, given):                 # as Python names its files, and resolved
+            if p and all(p != q for q, _ in out):
+                out.append((p, rule))
+
+    for prefix in {sys.prefix, sys.base_prefix, sys.exec_prefix}:
+        add("prefix", os.path.join(prefix, "lib"))
+    try:
+        for p in site.getsitepackages() + [site.getusersitepackages()]:
+            add("site-packages", p)
+    except Exception:
+        pass
+    pythonpath = [os.path.realpath(p) for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
+    for entry in list(sys.path):
+        if not entry or not os.path.isdir(entry):
+            continue
+        try:
+            names = os.listdir(entry)
+        except OSError:
+            continue
+        dists = [n for n in names if n.endswith((".dist-info", ".egg-info"))]
+        if dists:
+            real = os.path.realpath(entry)
+            add("pythonpath" if real in pythonpath else "distribution", entry)
+        for d in dists:                         # editable installs: their source
+            try:
+                with open(os.path.join(entry, d, "direct_url.json")) as f:
+                    du = json.load(f)
+                if du.get("dir_info", {}).get("editable") and du.get("url", "").startswith("file://"):
+                    add("editable", du["url"][len("file://"):])
+            except (OSError, ValueError, AttributeError):
+                pass
+        for n in names:                         # .pth files: the folders they add
+            if n.endswith(".pth"):
+                try:
+                    with open(os.path.join(entry, n)) as f:
+                        for line in f:
+                            line = line.strip()
+                            if line and not line.startswith(("#", "import ", "import\t")):
+                                add("pth", os.path.join(entry, line))
+                except OSError:
+                    pass
+    return out
+
+
+def _tell_library_roots():
+    global _roots
+    _roots = _library_roots()
+    lib = _devcheck()
+    fn = getattr(lib, "devcheck_library_root", None) if lib is not None else None
+    if fn is None:
+        return
+    for path, rule in _roots:
+        fn(rule.encode(), path.encode("utf-8", "surrogateescape"))
+
+
 def install():
+    try:
+        _tell_library_roots()
+    except Exception:
+        pass
     previous = sys.excepthook
 
     def devcheck_excepthook(etype, value, tb):
@@ -288,8 +370,11 @@ def _tensors_of(pairs, torch):
 
 
 def _user_file(path):
-    return not (path.startswith("<") or "/site-packages/" in path or "/dist-packages/" in path
-                or "/lib/python3." in path and path.split("/lib/python3.", 1)[1].split("/", 1)[0].isdigit())
+    if path.startswith("<") or "/site-packages/" in path or "/dist-packages/" in path \
+            or "/lib/python3." in path and path.split("/lib/python3.", 1)[1].split("/", 1)[0].isdigit():
+        return False
+    real = os.path.realpath(path) if path.startswith("/") else path
+    return not any(real.startswith(root + os.sep) or path.startswith(root + os.sep) for root, _ in _roots)
 
 
 def _explain(value, entries):

@@ -11,10 +11,11 @@
 #    at the .py line of the call; the library's kernels then fault (exit 3);
 #  - conv, legacy API: one device_mismatch at cudnnConvolutionForward,
 #    argument w, the same devices and line; the kernel faults (exit 3).
-#  - conv, graph API: the kernel faults (exit 3); devcheck finds nothing
-#    (pending: its cudnnBackendExecute hook asks the finalized variant pack
-#    for its pointers, which cuDNN 9 refuses, as the sim's does; the
-#    kernels the call launches are then not judged either).
+#  - conv, graph API: one device_mismatch at cudnnBackendExecute, the
+#    variant pack's data pointer of uid 119 -- PyTorch's uid for the weight,
+#    'w' (aten/src/ATen/native/cudnn/Conv_v8.cpp: getTensorDescriptor(w, 'w',
+#    ...)) -- recorded when PyTorch set the pack (a finalized pack gives its
+#    pointers back to no one); the same devices and line; the kernel faults.
 . "$ROOT/tests/lib.sh"
 . "$ROOT/tests/clients/hf_lib.sh"
 P=$CL/torch_libcalls.py
@@ -46,6 +47,7 @@ expect_eq "nn.Conv2d's cudnnConvolutionForward" \
 summary errors=1 launches=$(launches conv_legacy)" "$(facts "$TMPD/conv_legacy.json")"
 
 wrong conv graph
-expect_eq "nn.Conv2d's cudnnBackendExecute (pending: not found)" "summary errors=0 launches=$(launches conv_graph)" \
-    "$(facts "$TMPD/conv_graph.json")"
+expect_eq "nn.Conv2d's cudnnBackendExecute" \
+    "device_mismatch error call=cudnnBackendExecute operand=CUDNN_ATTR_VARIANT_PACK_DATA_POINTERS[uid=119] launch=0 owner=1 at=$(at "$P" 'return conv(img)')
+summary errors=1 launches=$(launches conv_graph)" "$(facts "$TMPD/conv_graph.json")"
 echo "torch_libcalls: ok"

@@ -46,7 +46,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char err[512] = "";
     int rc = load_text(file, strlen(file), err, sizeof err);
     FUZZ_CHECK(rc == 0 || rc == -2 || (rc == -1 && !strncmp(err, "devcheck: ERROR: ", 17) && !strchr(err, '\n')));
-    struct dc_sframe fr = { fun, fun, "/lib/libx.so", "/src/x.cu", 3 };
+    struct dc_sframe fr = { fun, fun, "/lib/libx.so", "/src/x.cu", 3, 0 };
     if (rc == 0) {
         int m = dc_supp_match("device_mismatch", kname, kname, &fr, 1, 1);
         FUZZ_CHECK(m >= -1 && m < (int)dc_supp_count());

@@ -3,7 +3,8 @@
 # library hooks (preload/hooks_lib.def, under their libraries' versions; NCCL
 # unversioned: DEVCHECK_1) plus dlsym,
 # exit and __libc_start_main, devcheck_framework_error and
-# devcheck_framework_match (the Python hook's entries),
+# devcheck_framework_match (the Python hook's entries), devcheck_test_begin
+# and devcheck_test_findings (the pytest plugin's),
 # torch::translate_exception_to_python (PyTorch's errors at raise time),
 # InitializeInjectionNvtx2 (the NVTX injection) and PyTorch's
 # c10::reportMemoryUsageToProfiler (its allocator's blocks), with the right symbol
@@ -48,7 +49,7 @@ EOC
     base=$(printf '#include "preload/arch.h"\nDC_GLIBC_BASE_NODE\n' | ${CC:-gcc} -E -P -I"$ROOT" -x c - | tr -d ' ')
     printf '%s\n' 'dlsym@@GLIBC_2.34' "dlsym@$base" '__libc_start_main@@GLIBC_2.34' \
         "__libc_start_main@$base" "exit@@$base" 'devcheck_framework_error@@DEVCHECK_1' \
-        'devcheck_framework_match@@DEVCHECK_1' \
+        'devcheck_framework_match@@DEVCHECK_1' 'devcheck_test_begin@@DEVCHECK_1' 'devcheck_library_root@@DEVCHECK_1' 'devcheck_test_findings@@DEVCHECK_1' \
         '_ZN5torch29translate_exception_to_pythonERKNSt15__exception_ptr13exception_ptrE@@DEVCHECK_1' \
         'InitializeInjectionNvtx2@@DEVCHECK_1' '_ZN3c1027reportMemoryUsageToProfilerEPvlmmNS_6DeviceE@@DEVCHECK_1'
 } | sort >"$TMPD/want"

@@ -90,7 +90,7 @@ static int supp_roundtrip(const char *name, const char *tag)
 {
     char buf[40000];
     struct dc_buf b = { buf, sizeof buf, 0, 0 };
-    struct dc_sframe fr = { "main", "main", "/bin/prog\nx", "/src/a.cu", 7 };
+    struct dc_sframe fr = { "main", "main", "/bin/prog\nx", "/src/a.cu", 7, 0 };
     dc_supp_generate(&b, "device_mismatch", name, &fr, 1);
     CHECK(!b.truncated);
     char path[4096];

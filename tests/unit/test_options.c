@@ -240,6 +240,39 @@ static void test_argv(void)
     CHECK_EQ_LL(argv_map(e5, 2, &consumed, env, sizeof env), -1);
     char *e6[] = { "--help=perhaps" };
     CHECK_EQ_LL(argv_map(e6, 1, &consumed, env, sizeof env), -1);
+    /* one syntax (issue 41): a bool's value may follow it as the next word
+     * when it is a true/false word; otherwise the bool alone means 1 and the
+     * next word is the program, never swallowed; a value that is not one is
+     * an error naming the option, never a program to run */
+    char *b1[] = { "--sim", "2", "--framework-errors", "0", "--", "python", "x.py" };
+    CHECK_EQ_LL(argv_map(b1, 7, &consumed, env, sizeof env), 0);
+    CHECK_EQ_LL(consumed, 5);           /* argv[5] is the program */
+    CHECK(!strcmp(env, "sim=2:framework_errors=0"));
+    char *b2[] = { "--sim", "2", "--halt-on-error", "false", "python", "x.py" };
+    CHECK_EQ_LL(argv_map(b2, 6, &consumed, env, sizeof env), 0);
+    CHECK_EQ_LL(consumed, 4);           /* python, not /bin/false */
+    CHECK(!strcmp(env, "sim=2:halt_on_error=false"));
+    char *b3[] = { "--sync", "python", "x.py" };
+    CHECK_EQ_LL(argv_map(b3, 3, &consumed, env, sizeof env), 0);
+    CHECK_EQ_LL(consumed, 1);
+    CHECK(!strcmp(env, "sync=1"));
+    char *b4[] = { "--sync=yes", "--nvtx", "no", "--gen-suppressions", "TRUE", "prog" };
+    CHECK_EQ_LL(argv_map(b4, 6, &consumed, env, sizeof env), 0);
+    CHECK_EQ_LL(consumed, 5);
+    CHECK(!strcmp(env, "sync=yes:nvtx=no:gen_suppressions=TRUE"));
+    char *b5[] = { "--sim", "python", "x.py" };
+    CHECK_EQ_LL(argv_map(b5, 3, &consumed, env, sizeof env), -1);
+    CHECK_STR_CONTAINS(err, "option 'sim': invalid value 'python'");
+    char *b6[] = { "--json", "--sync", "prog" };
+    CHECK_EQ_LL(argv_map(b6, 3, &consumed, env, sizeof env), -1);
+    CHECK_STR_CONTAINS(err, "option '--json' needs a value");
+    CHECK_STR_CONTAINS(err, "'--sync' is an option");
+    char *b7[] = { "--json=--odd", "prog" };
+    CHECK_EQ_LL(argv_map(b7, 2, &consumed, env, sizeof env), 0);
+    CHECK(!strcmp(env, "json_path=--odd"));
+    char *b8[] = { "--mode", "python", "x.py" };
+    CHECK_EQ_LL(argv_map(b8, 3, &consumed, env, sizeof env), -1);
+    CHECK_STR_CONTAINS(err, "option 'mode': invalid value 'python'");
     /* out_env too small */
     char tiny[8];
     char *e7[] = { "--log-file", "a-long-path" };

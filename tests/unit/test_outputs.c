@@ -106,7 +106,14 @@ static void test_paths(void)
 
 static struct dc_sframe fr(const char *fn, const char *obj, const char *file, int line)
 {
-    return (struct dc_sframe){ fn, fn, obj, file, line };
+    return (struct dc_sframe){ fn, fn, obj, file, line, 0 };
+}
+
+static const struct dc_sframe *main_only_frames(void)
+{
+    static struct dc_sframe f[1];
+    f[0] = fr("main", "/bin/prog", "/src/prog.cu", 57);
+    return f;
 }
 
 static void test_suppressions(void)
@@ -183,6 +190,66 @@ static void test_suppressions(void)
     dc_supp_reset();
 }
 
+/* Python suppressions (issue 41): py: frames match the Python frames alone,
+ * op: a framework error's operator; a generated entry for a framework error
+ * hides that one error: not the same op at another line, not another test
+ * calling the same line, not another op. */
+static struct dc_sframe pyf(const char *fn, const char *file, int line)
+{
+    return (struct dc_sframe){ fn, NULL, file, file, line, 1 };
+}
+
+static void test_python_suppressions(void)
+{
+    char p[4096], err[1024];
+    snprintf(p, sizeof p, "%s/py.supp", outdir);
+    write_file(p,
+               "{\n   cat-in-merge\n   devcheck:framework_device_error\n   op:cat\n   py:*/vlm.py:merge:8\n}\n"
+               "{\n   loader-anywhere\n   devcheck:device_mismatch\n   ...\n   py:*/loader.py:load\n}\n");
+    CHECK_EQ_LL(dc_supp_load(p, err, sizeof err), 0);
+    struct dc_sframe op[] = { pyf("merge", "/w/vlm.py", 8), pyf("test_caught", "/w/test_vlm.py", 12) };
+    struct dc_sframe op_line9[] = { pyf("merge", "/w/vlm.py", 9) };
+    /* native frames first, then the Python ones: py: looks at the Python frames */
+    struct dc_sframe launch[] = { fr("cuLaunchKernel", "/lib/libcuda.so.1", NULL, 0),
+                                  pyf("__call__", "/venv/lib/python3.11/site-packages/triton/jit.py", 30),
+                                  pyf("load", "/w/loader.py", 5) };
+    CHECK_EQ_LL(dc_supp_match_op("framework_device_error", NULL, NULL, "cat", op, 2, 0), 0);
+    CHECK_EQ_LL(dc_supp_match_op("framework_device_error", NULL, NULL, "index_select", op, 2, 0), -1);
+    CHECK_EQ_LL(dc_supp_match_op("framework_device_error", NULL, NULL, NULL, op, 2, 0), -1);
+    CHECK_EQ_LL(dc_supp_match_op("framework_device_error", NULL, NULL, "cat", op_line9, 1, 0), -1);
+    CHECK_EQ_LL(dc_supp_match_op("device_mismatch", "k", "k", NULL, launch, 3, 0), 1);
+    CHECK_EQ_LL(dc_supp_match_op("device_mismatch", "k", "k", NULL, main_only_frames(), 1, 0), -1);
+    static const char *const bad[] = {
+        "{\n  x\n  devcheck:*\n  fun:main\n  py:*/a.py\n}\n",           /* mixed */
+        "{\n  x\n  devcheck:*\n  py:*/a.py\n  op:cat\n}\n",             /* op: after the frames */
+    };
+    for (size_t i = 0; i < 2; i++) {
+        write_file(p, bad[i]);
+        CHECK_EQ_LL(dc_supp_load(p, err, sizeof err), -1);
+        CHECK_STR_CONTAINS(err, "line 5");
+    }
+    /* generated for a framework error: op and the Python frames up to the
+     * user's second, library frames one `...` */
+    struct dc_sframe stack[] = { pyf("cat", "/venv/lib/python3.11/site-packages/torch/functional.py", 40),
+                                 pyf("merge", "/w/vlm.py", 8), pyf("test_caught", "/w/test_vlm.py", 12),
+                                 pyf("pytest_pyfunc_call", "/venv/lib/python3.11/site-packages/_pytest/python.py", 159) };
+    char gen[2048];
+    struct dc_buf g = { gen, sizeof gen, 0, 0 };
+    dc_supp_generate_op(&g, "framework_device_error", NULL, "cat", stack, 4);
+    CHECK_STR_CONTAINS(gen, "   devcheck:framework_device_error\n   op:cat\n   ...\n   py:*/vlm.py:merge:8\n"
+                            "   py:*/test_vlm.py:test_caught:12\n}\n");
+    char *ins = strstr(gen, "<insert_a_suppression_name_here>");
+    if (ins)
+        memcpy(ins, "generated_entry_xxxxxxxxxxxxxxxx", 32);
+    write_file(p, gen);
+    CHECK_EQ_LL(dc_supp_load(p, err, sizeof err), 0);
+    CHECK_EQ_LL(dc_supp_match_op("framework_device_error", NULL, NULL, "cat", stack, 4, 0), 0);
+    struct dc_sframe other_test[] = { stack[0], stack[1], pyf("test_raises", "/w/test_vlm.py", 20), stack[3] };
+    CHECK_EQ_LL(dc_supp_match_op("framework_device_error", NULL, NULL, "cat", other_test, 4, 0), -1);
+    CHECK_EQ_LL(dc_supp_match_op("framework_device_error", NULL, NULL, "stack", stack, 4, 0), -1);
+    dc_supp_reset();
+}
+
 static void test_json_and_merge(void)
 {
     static const char *bad[] = {
@@ -244,6 +311,7 @@ int main(int argc, char **argv)
     test_big_record();
     test_paths();
     test_suppressions();
+    test_python_suppressions();
     test_json_and_merge();
     if (argc <= 1) {                    /* our own directory: leave nothing behind */
         char cmd[4200];
