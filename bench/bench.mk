@@ -7,7 +7,7 @@ ALL += $(BENCH_BUILD)/launches $(BENCH_BUILD)/libc10.so $(BENCH_BUILD)/libfloor.
        $(BENCH_BUILD)/libcgmark.so
 # library calls checked at their API, on tests/libapi/'s stand-ins (bench/libcalls.sh)
 ALL += $(BENCH_BUILD)/libcalls
-$(BENCH_BUILD)/libcalls: bench/libcalls.c $(LA_STANDINS)
+$(BENCH_BUILD)/libcalls: bench/libcalls.c $(LA_LIBS)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS) -L$(LA_LIB) -l:libcublas.so.13 -l:libcublasLt.so.13 -l:libnccl.so.2 \
 	    -l:libcusolver.so.12 \

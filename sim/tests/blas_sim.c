@@ -15,7 +15,14 @@
  *   peer      the same with peer access enabled: legal, right values;
  *   array     cublasSgemmBatched whose second B (an element of the device
  *             pointer array) is on cuda:1: faults at the synchronisation;
- *   host      cublasLtMatmul whose bias is pageable host memory: faults.
+ *   host      cublasLtMatmul whose bias is pageable host memory: faults;
+ *   lu        cublasDgetrfBatched / cublasDgetrsBatched (both transposes)
+ *             and cublasSgetrfBatched without pivots: op(A) x = b for
+ *             each item of the batch, LAPACK's pivots (each row the
+ *             largest remaining in its column), a singular item's info the
+ *             column of its zero pivot; an item whose pointer is NULL is
+ *             left alone, the call succeeds (one line of the sim's);
+ *   lu_wrong  cublasSgetrsBatched whose second B is on cuda:1: faults.
  * Prints `blas_sim MODE: ok` or the first mismatch; exit 0, or 1. */
 #include <cublasLt.h>
 #include <cublas_api.h>
@@ -280,9 +287,124 @@ static void values(void)
     CK(cublasDestroy_v2(h));
 }
 
+/* the n x n matrix item b of the lu tests (column-major), well conditioned
+ * and needing row interchanges; item 2 singular (its column 1 zero) */
+static void lu_matrix(double *a, int n, int b)
+{
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < n; i++)
+            a[j * n + i] = (double)((i * 5 + j * 3 + b * 7) % 9) - 4 + (i == (j + 1) % n ? 10 : 0);
+    if (b == 2)
+        for (int i = 0; i < n; i++)
+            a[1 * n + i] = 0;
+}
+
+enum { LN = 5, LB = 4, LR = 2 };        /* order, batch (item 3: a NULL pointer), right-hand sides */
+
+static void lu(cublasHandle_t h)
+{
+    double a[LB][LN * LN], b[LB][LN * LR], x[LN * LR], f[LN * LN];
+    double *dA[LB], *dB[LB];
+    int piv[LB * LN], info[LB], hinfo = 7;
+    for (int k = 0; k < LB; k++) {
+        lu_matrix(a[k], LN, k);
+        for (int i = 0; i < LN * LR; i++)
+            b[k][i] = (double)(i % 4) - 1.5 + k;
+        dA[k] = dev(a[k], sizeof a[k]);
+        dB[k] = dev(b[k], sizeof b[k]);
+    }
+    dA[3] = NULL;                       /* left alone */
+    double **pA = dev(dA, sizeof dA), **pB = dev(dB, sizeof dB);
+    int *dP = dev(NULL, sizeof piv), *dI = dev(NULL, sizeof info);
+    CK(cublasDgetrfBatched(h, LN, pA, LN, dP, dI, LB));
+    CK(cudaMemcpy(piv, dP, sizeof piv, cudaMemcpyDeviceToHost));
+    CK(cudaMemcpy(info, dI, sizeof info, cudaMemcpyDeviceToHost));
+    if (info[0] || info[1] || info[2] != 2 || info[3]) {
+        printf("getrfBatched info = %d %d %d %d, want 0 0 2 0\n", info[0], info[1], info[2], info[3]);
+        bad = 1;
+    }
+    /* LAPACK's partial pivoting on a host copy of item 0: the same pivots */
+    memcpy(f, a[0], sizeof f);
+    for (int j = 0; j < LN; j++) {
+        int p = j;
+        for (int i = j + 1; i < LN; i++)
+            if (fabs(f[j * LN + i]) > fabs(f[j * LN + p]))
+                p = i;
+        if (piv[j] != p + 1) {
+            printf("getrfBatched pivot %d = %d, want %d\n", j, piv[j], p + 1);
+            bad = 1;
+        }
+        for (int c = 0; c < LN; c++) {
+            double t = f[c * LN + j];
+            f[c * LN + j] = f[c * LN + p], f[c * LN + p] = t;
+        }
+        for (int i = j + 1; i < LN; i++) {
+            f[j * LN + i] /= f[j * LN + j];
+            for (int c = j + 1; c < LN; c++)
+                f[c * LN + i] -= f[j * LN + i] * f[c * LN + j];
+        }
+    }
+    for (int t = 0; t < 2; t++) {       /* A x = b, then A^T x = b */
+        cublasOperation_t op = t ? CUBLAS_OP_T : CUBLAS_OP_N;
+        for (int k = 0; k < 2; k++)
+            CK(cudaMemcpy(dB[k], b[k], sizeof b[k], cudaMemcpyHostToDevice));
+        CK(cublasDgetrsBatched(h, op, LN, LR, (const double *const *)pA, LN, dP, pB, LN, &hinfo, 2));
+        if (hinfo) {
+            printf("getrsBatched info = %d\n", hinfo);
+            bad = 1;
+        }
+        for (int k = 0; k < 2; k++) {
+            CK(cudaMemcpy(x, dB[k], sizeof x, cudaMemcpyDeviceToHost));
+            double r[LN * LR];
+            for (int c = 0; c < LR; c++)
+                for (int i = 0; i < LN; i++) {
+                    double s = 0;
+                    for (int l = 0; l < LN; l++)
+                        s += (t ? a[k][i * LN + l] : a[k][l * LN + i]) * x[c * LN + l];
+                    r[c * LN + i] = s;
+                }
+            char what[64];
+            snprintf(what, sizeof what, "getrsBatched %s item %d: op(A) x", t ? "T" : "N", k);
+            for (int i = 0; i < LN * LR; i++)
+                if (fabs(r[i] - b[k][i]) > 1e-9 * (1 + fabs(b[k][i]))) {
+                    printf("%s[%d] = %g, want %g\n", what, i, r[i], b[k][i]);
+                    bad = 1;
+                    break;
+                }
+        }
+    }
+    CK(cublasDgetrsBatched(h, CUBLAS_OP_N, -1, LR, (const double *const *)pA, LN, dP, pB, LN, &hinfo, 2) !=
+       CUBLAS_STATUS_INVALID_VALUE);
+    if (hinfo != -2) {
+        printf("getrsBatched n = -1: info = %d, want -2\n", hinfo);
+        bad = 1;
+    }
+    /* without pivots (P NULL), in float: L U of item 0 as is */
+    float s[LN * LN];
+    for (int i = 0; i < LN * LN; i++)
+        s[i] = (float)a[0][i] + (i % (LN + 1) == 0 ? 40.0f : 0.0f);       /* diagonally dominant */
+    float *dS = dev(s, sizeof s), **pS = dev(&dS, sizeof dS);
+    CK(cublasSgetrfBatched(h, LN, pS, LN, NULL, dI, 1));
+    float lu_[LN * LN];
+    CK(cudaMemcpy(lu_, dS, sizeof lu_, cudaMemcpyDeviceToHost));
+    for (int j = 0; j < LN; j++)                /* (L U)(0, j) = U(0, j) = A(0, j): row 0 untouched */
+        if (lu_[j * LN] != s[j * LN]) {
+            printf("getrfBatched without pivots: U(0,%d) = %g, want %g\n", j, lu_[j * LN], s[j * LN]);
+            bad = 1;
+        }
+}
+
 int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "values";
+    if (!strcmp(mode, "lu")) {
+        cublasHandle_t h;
+        CK(cublasCreate_v2(&h));
+        lu(h);
+        CK(cudaDeviceSynchronize());
+        printf("blas_sim lu: %s\n", bad ? "FAILED" : "ok");
+        return bad;
+    }
     if (!strcmp(mode, "values")) {
         values();
         printf("blas_sim values: %s\n", bad ? "FAILED" : "ok");
@@ -307,6 +429,13 @@ int main(int argc, char **argv)
         float *pA[2] = { A, A }, *pB[2] = { B, B1 }, *pC[2] = { C, C };
         void *dpA = dev(pA, sizeof pA), *dpB = dev(pB, sizeof pB), *dpC = dev(pC, sizeof pC);
         CK(cublasSgemmBatched(h, CUBLAS_OP_N, CUBLAS_OP_N, 8, 8, 8, &one, dpA, 8, dpB, 8, &zero, dpC, 8, 2));
+    } else if (!strcmp(mode, "lu_wrong")) {
+        float *pA[2] = { A, A }, *pB[2] = { B, B1 };
+        int piv[16] = { 0 }, info = 0;
+        for (int i = 0; i < 16; i++)
+            piv[i] = i % 8 + 1;
+        void *dpA = dev(pA, sizeof pA), *dpB = dev(pB, sizeof pB), *dP = dev(piv, sizeof piv);
+        CK(cublasSgetrsBatched(h, CUBLAS_OP_N, 8, 8, dpA, 8, dP, dpB, 8, &info, 2));
     } else if (!strcmp(mode, "host")) {
         cublasLtHandle_t lt;
         cublasLtMatmulDesc_t desc;

@@ -21,14 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CK(x)                                                                                    \
-    do {                                                                                         \
-        long long r_ = (long long)(x);                                                           \
-        if (r_) {                                                                                \
-            fprintf(stderr, "%s:%d: %s = %lld\n", __FILE__, __LINE__, #x, r_);                   \
-            exit(3);                                                                             \
-        }                                                                                        \
-    } while (0)
+#include "ck.h"
 
 typedef cudnnBackendDescriptor_t bd;
 enum { FWD, BDATA, BFILT };

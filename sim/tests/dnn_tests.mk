@@ -3,7 +3,7 @@
 # the descriptor API against NVIDIA's real cuDNN on the CPU (Python's
 # virtualenv: without a sanitizer only, tests/clients.mk's rule).
 DNN_T := $(BUILD)/tests/sim
-$(DNN_T)/dnn_conv: sim/tests/dnn_conv.c $(SIM_BUILD)/libcudnn.so.9
+$(DNN_T)/dnn_conv: sim/tests/dnn_conv.c sim/tests/ck.h $(SIM_BUILD)/libcudnn.so.9
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS) -L$(SIM_BUILD) -l:libcudnn.so.9 -L$(CUDA_HOME)/lib64 -lcudart \
 	    -Wl,-rpath-link=$(CUDA_HOME)/lib64 -lm

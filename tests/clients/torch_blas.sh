@@ -20,27 +20,6 @@ expect_no_grep '^simcuda|==devcheck==' "$TMPD/values.err"
 n=$(sed -n 's/^torch_blas values: ok //p' "$TMPD/values.out")
 expect_eq "torch_blas values: comparisons" 28 "$n"
 
-on_sim_rt env SIMCUDA_DEVICES=2 "$PY" "$P" wrong >"$TMPD/plain.out" 2>"$TMPD/plain.err"
-expect_eq "torch_blas wrong without devcheck: status" 3 $?
-"$DEVCHECK_BIN" --sim 2 --json "$TMPD/wrong.json" -- "$PY" "$P" wrong >"$TMPD/wrong.out" 2>"$TMPD/wrong.err"
-expect_eq "torch_blas wrong under devcheck: status" 3 $?
-for f in plain wrong; do
-    expect_grep '^torch_blas wrong: cublasSgemm_v2 returned 0$' "$TMPD/$f.out"
-    expect_grep '^torch_blas wrong: synchronize raised: .*illegal memory access' "$TMPD/$f.out"
-done
-line=$(grep -n 'status = lib.cublasSgemm_v2(' "$P" | cut -d: -f1)
-"$PY" - "$TMPD/wrong.json" "$P" "$line" <<'PY' || fail "torch_blas wrong: findings (above)"
-import json, sys
-path, src, line = sys.argv[1], sys.argv[2], int(sys.argv[3])
-recs = [json.loads(l) for l in open(path)]
-found = list({r["id"]: r for r in recs if r["type"] == "finding"}.values())
-def at(stack):
-    return any(f.get("file") == src and f.get("line") == line for f in stack or [])
-got = [(r["kind"], r.get("api"), r.get("argument"), r["launch"]["device"], r["operand"]["owner_device"],
-        at(r.get("launch_python_stack"))) for r in found]
-want = [("device_mismatch", "cublasSgemm_v2", "B", 0, 1, True)]
-if got != want:
-    print("    findings: got %r, want %r" % (got, want), file=sys.stderr)
-    sys.exit(1)
-PY
+. "$ROOT/tests/clients/libcall_wrong.sh"
+expect_libcall_wrong torch_blas "$P" cublasSgemm_v2 B
 echo "torch_blas: ok"

@@ -1,13 +1,18 @@
 /* cuFFT at its API (tests/libapi/libapi.sh): `fft_prog MODE` on two
- * simulated GPUs.  A plan made on cuda:0 (its stream on cuda:0, its work
- * area set by the program) and one made on cuda:1:
+ * simulated GPUs, against the sim's cuFFT (sim/libs/cufft/), which computes.
+ * A C2C plan made on cuda:0 (its stream on cuda:0, auto-allocation off, its
+ * work area of the size cufftMakePlan1d gives set by the program), an R2C
+ * plan on cuda:0 and a C2C plan made on cuda:1:
  *  - buggy: cufftExecC2C of the cuda:0 plan on idata of cuda:1 (the one
  *    finding: a plan made on cuda:0 executed on cuda:1 data);
  *  - work: the cuda:0 plan's work area on cuda:1 (the one finding: argument
  *    workArea of cufftSetWorkArea, where it is handed over);
  *  - correct: each plan on its own device's data, the cuda:1 plan executed
  *    while cuda:0 is current (the plan's device counts, not the current one).
- * Each also runs cufftExecR2C and cufftXtExec on the cuda:0 plan's data. */
+ * Each also runs cufftExecR2C (the R2C plan) and cufftXtExec (the C2C
+ * plan) on cuda:0's data, then synchronises the stream: the library's
+ * kernel reading cuda:1's memory faults there (buggy, work: exit 3, as on a
+ * GPU). */
 #include <cufft.h>
 #include <cufftXt.h>
 #include <cuda_runtime_api.h>
@@ -28,27 +33,35 @@ int main(int argc, char **argv)
     CK(cudaSetDevice(1));
     CK(cudaMalloc((void **)&in1, 256 * sizeof(cufftComplex)));      // @alloc-in1
     CK(cudaMalloc((void **)&out1, 256 * sizeof(cufftComplex)));
-    CK(cudaMalloc(&work1, 4096));                                   // @alloc-work1
+    CK(cudaMemset(in1, 0, 256 * sizeof(cufftComplex)));
     cufftHandle p1;
     CK(F(cufftPlan1d)(&p1, 256, CUFFT_C2C, 1));
     CK(cudaSetDevice(0));
     CK(cudaMalloc((void **)&in0, 256 * sizeof(cufftComplex)));
     CK(cudaMalloc((void **)&out0, 256 * sizeof(cufftComplex)));
-    CK(cudaMalloc(&work0, 4096));
+    CK(cudaMemset(in0, 0, 256 * sizeof(cufftComplex)));
     cudaStream_t s;
     CK(cudaStreamCreate(&s));
-    cufftHandle p0;
+    cufftHandle p0, pr;
     size_t ws;
     CK(F(cufftCreate)(&p0));
     CK(F(cufftSetAutoAllocation)(p0, 0));
     CK(F(cufftMakePlan1d)(p0, 256, CUFFT_C2C, 1, &ws));
+    CK(cudaSetDevice(1));
+    CK(cudaMalloc(&work1, ws));                                     // @alloc-work1
+    CK(cudaSetDevice(0));
+    CK(cudaMalloc(&work0, ws));
     CK(F(cufftSetStream)(p0, s));
     CK(F(cufftSetWorkArea)(p0, work ? work1 : work0));
     CK(F(cufftExecC2C)(p0, buggy ? in1 : in0, out0, CUFFT_FORWARD));
-    CK(F(cufftExecR2C)(p0, (cufftReal *)in0, out0));
+    CK(F(cufftPlan1d)(&pr, 256, CUFFT_R2C, 1));
+    CK(F(cufftSetStream)(pr, s));
+    CK(F(cufftExecR2C)(pr, (cufftReal *)in0, out0));
     CK(F(cufftXtExec)(p0, in0, out0, CUFFT_FORWARD));
     CK(F(cufftExecC2C)(p1, in1, out1, CUFFT_INVERSE));
+    CK(cudaStreamSynchronize(s));
     CK(F(cufftDestroy)(p0));
+    CK(F(cufftDestroy)(pr));
     CK(F(cufftDestroy)(p1));
     printf("fft_prog %s: done\n", mode);
     return 0;

@@ -1,14 +1,12 @@
 #!/bin/sh
 # The real-GPU battery's library programs (tests/gpu/lib_progs.py, `make
-# gpu-check`) on the simulated GPUs, against tests/libapi's stand-ins
-# (LIB_PROGS_STANDINS: no torch; no result read back from the stand-ins that
-# do no math; cuBLAS, cuBLASLt, NCCL and cuSOLVER are the sim's, which
-# compute), so their
-# call sequences are proven before GPU time is spent on them:
+# gpu-check`) on the simulated GPUs, against tests/libapi's libraries, the
+# sim's own cuBLAS, cuBLASLt, cuFFT, cuDNN, NCCL and cuSOLVER, which compute
+# (LIB_PROGS_SIM: no torch), so their call sequences are proven before GPU
+# time is spent on them:
 #  - each program prints `gpu-prog: NAME OK` and exits 0, without devcheck
-#    and under it alike; a buggy one of a library the sim computes (cuBLAS,
-#    cuBLASLt, NCCL, cuSOLVER) faults at the synchronisation after the call
-#    and exits 3, as on a GPU;
+#    and under it alike; a buggy one faults at the synchronisation after the
+#    call and exits 3, as on a GPU;
 #  - a correct one: no finding; a buggy one: exactly one error naming the
 #    call (api), the argument, the call's device and the owner's (-1: pageable
 #    host memory), at the program's line that makes the call (`lib.API(`),
@@ -21,10 +19,9 @@
 need_pyenv
 LA=$BUILD/tests/libapi
 PROGS=$ROOT/tests/gpu/lib_progs.py
-# cuBLAS, cuBLASLt, NCCL and cuSOLVER are the sim's, which compute (their
-# results are checked; a buggy one faults and exits 3, as on a GPU); the
-# other libraries' stand-ins do no math
-export LD_LIBRARY_PATH="$LA/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" LIB_PROGS_STANDINS=cufft,cudnn
+# the sim's libraries compute: their results are checked; a buggy one
+# faults and exits 3, as on a GPU
+export LD_LIBRARY_PATH="$LA/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" LIB_PROGS_SIM=1
 # prog gpus kind api argument call-device owner-device status
 cases="cublas 1 - - - - - 0
 cublas_bug 1 host_memory cublasSgemm_v2 B 0 -1 3
@@ -32,9 +29,9 @@ cublaslt 1 - - - - - 0
 cublaslt_bug 1 host_memory cublasLtMatmul CUBLASLT_MATMUL_DESC_BIAS_POINTER 0 -1 3
 cublaslt_bug 2 device_mismatch cublasLtMatmul CUBLASLT_MATMUL_DESC_BIAS_POINTER 0 1 3
 cufft 1 - - - - - 0
-cufft_bug 1 host_memory cufftExecC2C idata 0 -1 0
+cufft_bug 1 host_memory cufftExecC2C idata 0 -1 3
 cudnn 1 - - - - - 0
-cudnn_bug 1 host_memory cudnnConvolutionForward w 0 -1 0
+cudnn_bug 1 host_memory cudnnConvolutionForward w 0 -1 3
 nccl 1 - - - - - 0
 nccl_bug 1 host_memory ncclAllReduce sendbuff 0 -1 3
 cusolver 1 - - - - - 0

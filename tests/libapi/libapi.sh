@@ -2,8 +2,8 @@
 # Library calls checked at their API (issue 26; report/FORMAT.md, "Library
 # calls").  Each program of tests/libapi/ on two simulated GPUs, bound by the
 # dynamic linker (_plt) and by dlopen(RTLD_LOCAL) + dlsym(handle) (_dlopen),
-# against the stand-in libraries (tests/libapi/standin_*.c; cuBLAS and
-# cuBLASLt are the sim's own, which compute and fault: sim/libs/cublas/):
+# against tests/libapi's libraries (the sim's own cuBLAS, cuBLASLt, cuFFT,
+# cuDNN, NCCL and cuSOLVER, which compute and fault: sim/libs/):
 #  - buggy: exactly one finding naming the call (api), the argument, the
 #    call's device, the owner's, and the allocation line (the program's line
 #    marked `// @alloc-...`); the launch line is the call's;
@@ -21,7 +21,7 @@
 #    workspace of size 0, a non-root rank's host sendbuff, cuSOLVER's host
 #    bufferOnHost and vectors a job does not compute, NULL optional
 #    pointers): no finding;
-#  - solver buggy: cuSOLVER's stand-in calls cuBLAS on the same A inside
+#  - solver buggy: the sim's cuSOLVER calls cuBLAS on the same A inside
 #    the call (one finding: the outermost call's); dnn rnn/rnnw: the RNN
 #    calls of libcudnn.so.9, which forwards them to libcudnn_adv.so.9;
 #  - blas peer: the same operand with peer access enabled: legal, the
@@ -29,28 +29,28 @@
 #    captured into a graph, found at capture; nccl host: a pageable host
 #    sendbuff, host_memory; blas buggy under mode=migrate: reported as not
 #    migrated, with the reason;
-#  - CUDA 12's libraries (NAME12: the same programs bound to the stand-ins
+#  - CUDA 12's libraries (NAME12: the same programs bound to the libraries
 #    built as libcublas.so.12, libcublasLt.so.12, libcufft.so.11 and
 #    libcusolver.so.11, whose
 #    names carry those versions): the same findings, from devcheck's
 #    name@libcublas.so.12 exports and its dlsym; both_prog: both versions
 #    of cuBLAS and cuFFT loaded at once, each call reaching its own library
-#    (the stand-ins fail a call made with the other version's handle or
-#    plan), each plan's device its own (both number plans from 1);
+#    (a build fails a call made with the other version's handle or plan),
+#    each plan's device its own (both number plans from 1);
 #  - each: the program prints and exits as without devcheck (nccl_prog's
 #    dlsym(RTLD_DEFAULT) probe: NULL when NCCL was loaded RTLD_LOCAL);
 #  - the report follows report/finding.schema.json.
 . "$ROOT/tests/lib.sh"
 LA=$BUILD/tests/libapi
-# the stand-ins by LD_LIBRARY_PATH too: a sanitizer's dlopen interceptor is
+# the libraries by LD_LIBRARY_PATH too: a sanitizer's dlopen interceptor is
 # the caller the loader sees, so the program's RUNPATH would not find them
 # and the toolkit's real libraries (ld.so.conf) would be loaded instead
 export LD_LIBRARY_PATH="$LA/lib:$LA/lib12${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 # prog mode options kind severity api argument call-device owner-device alloc-marker|- status
 # (status: the program's exit status, with devcheck and without: 3 when the
-# sim's library (cuBLAS, cuSOLVER: sim/libs/), which computes, faults on the
-# wrong operand at the next synchronising call, as on a GPU; nccl_prog does
-# not synchronise)
+# sim's library (cuBLAS, cuFFT, cuDNN, cuSOLVER: sim/libs/), which
+# computes, faults on the wrong operand at the next synchronising call, as
+# on a GPU; nccl_prog does not synchronise)
 cases="blas buggy - device_mismatch error cublasSgemm_v2 B 0 1 alloc-B 3
 blas correct - - - - - - - - 0
 blas zero - - - - - - - - 0
@@ -66,11 +66,11 @@ nccl buggy - device_mismatch error ncclAllReduce recvbuff 1 0 alloc-recv 0
 nccl correct - - - - - - - - 0
 nccl zero - - - - - - - - 0
 nccl host - host_memory error ncclAllReduce sendbuff 0 -1 - 0
-fft buggy - device_mismatch error cufftExecC2C idata 0 1 alloc-in1 0
-fft work - device_mismatch error cufftSetWorkArea workArea 0 1 alloc-work1 0
+fft buggy - device_mismatch error cufftExecC2C idata 0 1 alloc-in1 3
+fft work - device_mismatch error cufftSetWorkArea workArea 0 1 alloc-work1 3
 fft correct - - - - - - - - 0
-dnn buggy - device_mismatch error cudnnBackendExecute CUDNN_ATTR_VARIANT_PACK_DATA_POINTERS[uid=2] 0 1 alloc-t2 0
-dnn conv - device_mismatch error cudnnConvolutionForward w 0 1 alloc-w 0
+dnn buggy - device_mismatch error cudnnBackendExecute CUDNN_ATTR_VARIANT_PACK_DATA_POINTERS[uid=2] 0 1 alloc-t2 3
+dnn conv - device_mismatch error cudnnConvolutionForward w 0 1 alloc-w 3
 dnn rnn - device_mismatch error cudnnRNNForward hx 0 1 alloc-hx 0
 dnn rnnw - device_mismatch error cudnnRNNBackwardWeights_v8 dweightSpace 0 1 alloc-dw 0
 dnn correct - - - - - - - - 0
@@ -85,39 +85,17 @@ blas12 dot - device_mismatch error cublasSdot_v2 result 0 1 alloc-result 3
 lt12 buggy - device_mismatch error cublasLtMatmul CUBLASLT_MATMUL_DESC_BIAS_POINTER 0 1 alloc-bias 0
 lt12 correct - - - - - - - - 0
 lt12 stale - - - - - - - - 0
-fft12 buggy - device_mismatch error cufftExecC2C idata 0 1 alloc-in1 0
-fft12 work - device_mismatch error cufftSetWorkArea workArea 0 1 alloc-work1 0
+fft12 buggy - device_mismatch error cufftExecC2C idata 0 1 alloc-in1 3
+fft12 work - device_mismatch error cufftSetWorkArea workArea 0 1 alloc-work1 3
 fft12 correct - - - - - - - - 0
 solver12 buggy - device_mismatch error cusolverDnSpotrf A 0 1 alloc-A 3
 solver12 x - device_mismatch error cusolverDnXgetrf ipiv 0 1 alloc-ipiv 3
 solver12 correct - - - - - - - - 0
 both buggy - device_mismatch error cublasSgemm_v2 B 1 0 alloc-B0 0
 both correct - - - - - - - - 0"
-echo "$cases" | while read -r prog mode opts kind sev api arg dev owner marker status; do
-    src=$ROOT/tests/libapi/${prog%12}_prog.c
-    binds="plt dlopen"
-    [ "$prog" = both ] && binds=prog
-    aline=-
-    if [ "$marker" != - ]; then
-        aline=$(grep -n "// @$marker\$" "$src" | cut -d: -f1)
-        [ -n "$aline" ] || fail "no @$marker in $src"
-    fi
-    [ "$opts" = - ] && opts=
-    for bind in $binds; do
-        exe=$LA/${prog}_$bind
-        [ -x "$exe" ] || fail "missing $exe (run make first)"
-        t=$TMPD/${prog}_${bind}_$mode${opts:+_migrate}
-        on_sim env SIMCUDA_DEVICES=2 "$exe" $mode >"$t.plain.out" 2>"$t.plain.err"
-        echo $? >"$t.plain.rc"
-        under_devcheck env SIMCUDA_DEVICES=2 DEVCHECK_OPTIONS="json_path=$t.json${opts:+:$opts}" "$exe" $mode \
-            >"$t.out" 2>"$t.err"
-        echo $? >"$t.rc"
-        what="${prog}_$bind $mode${opts:+ ($opts)}"
-        expect_eq "$what: plain status" "$status" "$(cat "$t.plain.rc")"
-        expect_same_run "$what" "$t.plain" "$t"
-        python3 "$ROOT/tests/unit/jsonschema_lite.py" "$ROOT/report/finding.schema.json" "$t.json" >"$t.schema" 2>&1 ||
-            { cat "$t.schema" >&2; fail "$what: report does not follow the schema"; }
-        python3 - "$t.json" "$kind" "$sev" "$api" "$arg" "$dev" "$owner" "${prog%12}_prog.c" "$aline" "$opts" <<'PY' ||
+# The findings of one run ($t.json, $t.err) are the case's (its variables).
+check_findings() {
+    python3 - "$t.json" "$kind" "$sev" "$api" "$arg" "$dev" "$owner" "${prog%12}_prog.c" "$aline" "$opts" <<'PY' ||
 import json, sys
 path, kind, sev, api, arg, dev, owner, src, aline, opts = sys.argv[1:]
 recs = [json.loads(l) for l in open(path)]
@@ -152,20 +130,58 @@ for b in bad:
     print("    %s" % b, file=sys.stderr)
 sys.exit(1 if bad else 0)
 PY
-            fail "$what: findings (above)"
-        arg_re=$(printf '%s' "$arg" | sed 's/[][]/\\&/g')
-        if [ "$kind" = - ]; then
-            expect_no_grep '==devcheck==' "$t.err"
+        fail "$what: findings (above)"
+    arg_re=$(printf '%s' "$arg" | sed 's/[][]/\\&/g')
+    if [ "$kind" = - ]; then
+        expect_no_grep '==devcheck==' "$t.err"
+    else
+        expect_grep "^==devcheck== [A-Z]+: $kind: $api argument $arg_re on cuda:$dev " "$t.err"
+        case $kind$api in
+            peer_accesscublas*)
+                expect_grep "^devcheck: SUMMARY: 2 findings \(.*\) in 1 kernel and 1 library call; " "$t.err" ;;
+            *) expect_grep "^devcheck: SUMMARY: 1 finding \(.*\) in 1 library call; " "$t.err" ;;
+        esac
+    fi
+    if [ "$kind" = device_mismatch ]; then
+        expect_grep "^    hint: $api runs on cuda:$dev .* but $arg_re lives on cuda:$owner" "$t.err"
+    fi
+}
+# Expected to fail, each with its reason (the findings' assertions only:
+# the statuses and the same run still hold); an XPASS fails the test: take
+# the case off this list then.  None now (dnn buggy was, until devcheck
+# recorded a variant pack when it is set: issue 37 item 1).
+xfail=""
+echo "$cases" | while read -r prog mode opts kind sev api arg dev owner marker status; do
+    src=$ROOT/tests/libapi/${prog%12}_prog.c
+    binds="plt dlopen"
+    [ "$prog" = both ] && binds=prog
+    aline=-
+    if [ "$marker" != - ]; then
+        aline=$(grep -n "// @$marker\$" "$src" | cut -d: -f1)
+        [ -n "$aline" ] || fail "no @$marker in $src"
+    fi
+    [ "$opts" = - ] && opts=
+    for bind in $binds; do
+        exe=$LA/${prog}_$bind
+        [ -x "$exe" ] || fail "missing $exe (run make first)"
+        t=$TMPD/${prog}_${bind}_$mode${opts:+_migrate}
+        on_sim env SIMCUDA_DEVICES=2 "$exe" $mode >"$t.plain.out" 2>"$t.plain.err"
+        echo $? >"$t.plain.rc"
+        under_devcheck env SIMCUDA_DEVICES=2 DEVCHECK_OPTIONS="json_path=$t.json${opts:+:$opts}" "$exe" $mode \
+            >"$t.out" 2>"$t.err"
+        echo $? >"$t.rc"
+        what="${prog}_$bind $mode${opts:+ ($opts)}"
+        expect_eq "$what: plain status" "$status" "$(cat "$t.plain.rc")"
+        expect_same_run "$what" "$t.plain" "$t"
+        python3 "$ROOT/tests/unit/jsonschema_lite.py" "$ROOT/report/finding.schema.json" "$t.json" >"$t.schema" 2>&1 ||
+            { cat "$t.schema" >&2; fail "$what: report does not follow the schema"; }
+        if echo " $xfail " | grep -q " $prog:$mode "; then
+            if (check_findings) 2>"$t.xfail"; then
+                fail "$what: passes, but is marked expected to fail: take it off xfail"
+            fi
+            note "$what: fails as expected (issue 37): $(grep -m1 -o 'findings: got .*' "$t.xfail")"
         else
-            expect_grep "^==devcheck== [A-Z]+: $kind: $api argument $arg_re on cuda:$dev " "$t.err"
-            case $kind$api in
-                peer_accesscublas*)
-                    expect_grep "^devcheck: SUMMARY: 2 findings \(.*\) in 1 kernel and 1 library call; " "$t.err" ;;
-                *) expect_grep "^devcheck: SUMMARY: 1 finding \(.*\) in 1 library call; " "$t.err" ;;
-            esac
-        fi
-        if [ "$kind" = device_mismatch ]; then
-            expect_grep "^    hint: $api runs on cuda:$dev .* but $arg_re lives on cuda:$owner" "$t.err"
+            check_findings
         fi
     done
 done || exit 1

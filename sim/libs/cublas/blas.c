@@ -7,8 +7,10 @@
  * and cuBLASLt's inside, as on a GPU.  Not implemented (their stubs say so
  * in one line): the level-1 calls other than the dot products, level 2
  * other than GEMV, level 3 other than the GEMMs (trsm, syrk, ...), the
- * batched solvers (getrf/getrs/geqrf/gels/trsm Batched: torch.linalg), the
- * _64 variants, the legacy API and cublasSetVector/Matrix. */
+ * batched solvers other than the LU's getrf/getrs Batched (geqrf, gels,
+ * trsm, getri, matinv Batched), the _64 variants, the legacy API and
+ * cublasSetVector/Matrix.  The batched LU (torch.linalg.solve, lu_factor)
+ * launches lu.cu's kernels on the handle's stream. */
 /* the API the headers declare has default visibility (SIMLIB_CFLAGS hides
  * the rest; the version script says which names are exported); libcublasLt's
  * functions are called through the PLT */
@@ -17,14 +19,19 @@
 #include <cublas_api.h>
 #include <cuda_runtime_api.h>
 #pragma GCC visibility pop
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "gemm.h"
 #include "handle.h"
+#include "lu.h"
 #include "simlib.h"
 
 #define BLAS_LIB_NAME "libcublas.so.13"
+
+extern const unsigned char lu_image[];
+static struct simlib_image image = SIMLIB_IMAGE_INIT(lu_image, BLAS_LIB_NAME);
 
 struct cublasContext {
     struct cublasLtContext head;        /* first: the handle is a cuBLASLt handle too (handle.h) */
@@ -564,3 +571,124 @@ cublasStatus_t CUBLASWINAPI cublasDotcEx(cublasHandle_t handle, int n, const voi
 {
     return dot(handle, n, x, xType, incx, y, yType, incy, result, resultType, executionType, 1);
 }
+
+/* ---- the batched LU (lu.h): one kernel launch per call on the handle's
+ * stream, its twin (lu_twin.c) computing every batch item */
+
+/* The matrix pointers of a call's device array arr (batch of them), read
+ * into host memory for the twin (lu.h): each one the driver knows as an
+ * allocation (cuPointerGetAttribute), else NULL and one line, once, naming
+ * the call.  A GPU would follow such a pointer and fault; the sim's twin
+ * cannot (it is not device memory the sim's guard covers), and the usual
+ * reason on the sim is PyTorch's: its arange kernel, which the sim does not
+ * compute, writes the array.  NULL and ALLOC_FAILED / EXECUTION_FAILED
+ * when the array cannot be read. */
+static void **lu_items(const char *call, const void *arr, int batch, cublasStatus_t *st)
+{
+    static atomic_flag said = ATOMIC_FLAG_INIT;
+    void **v = calloc((size_t)batch, sizeof *v);
+    *st = v ? CUBLAS_STATUS_SUCCESS : CUBLAS_STATUS_ALLOC_FAILED;
+    if (v && simlib_drv.cuMemcpyDtoH(v, (CUdeviceptr)(uintptr_t)arr, (size_t)batch * sizeof *v) != CUDA_SUCCESS) {
+        *st = CUBLAS_STATUS_EXECUTION_FAILED;
+        free(v);
+        return NULL;
+    }
+    for (int i = 0; v && i < batch; i++) {
+        CUdeviceptr base;
+        if (v[i] && simlib_drv.cuPointerGetAttribute(&base, CU_POINTER_ATTRIBUTE_RANGE_START_ADDR,
+                                                     (CUdeviceptr)(uintptr_t)v[i]) == CUDA_SUCCESS)
+            continue;
+        char line[200];
+        snprintf(line, sizeof line, "%s: a matrix pointer of the batch (item %d: %p) is no allocation: "
+                 "not computed (written by a kernel the sim does not compute?)", call, i, v[i]);
+        simlib_note_once(&said, BLAS_LIB_NAME, line);
+        v[i] = NULL;
+    }
+    return v;
+}
+
+static cublasStatus_t lu_launch(cublasHandle_t h, const char *call, const char *kernel, struct sb_lu *w,
+                                const void *a, const void *p, const void *c, const void *b_arr)
+{
+    CUcontext cur = enter(h);
+    cublasStatus_t st;
+    void **items_a = lu_items(call, a, w->batch, &st), **items_b = NULL;
+    if (items_a && b_arr)
+        items_b = lu_items(call, b_arr, w->batch, &st);
+    if (items_a && (items_b || !b_arr)) {
+        w->a = items_a, w->b = items_b;
+        void *params[] = { w, &a, &p, &c };
+        CUresult r = simlib_launch(&image, kernel, 1, (CUstream)h->stream, params);
+        st = r == CUDA_SUCCESS ? CUBLAS_STATUS_SUCCESS : CUBLAS_STATUS_EXECUTION_FAILED;
+    }
+    leave(h, cur);
+    free(items_a), free(items_b);
+    return st;
+}
+
+/* cublas<t>getrfBatched (cuBLAS documentation): each n x n A[i] := P L U,
+ * P (n x batchSize, 1-based as LAPACK's; NULL: no pivoting) and info
+ * (batchSize: 0, or the first k with U(k,k) = 0) in device memory.  The
+ * documentation's CUBLAS_STATUS_INVALID_VALUE: n, lda or batchSize < 0; the
+ * sim also refuses an lda < n, which holds no column of n rows. */
+static cublasStatus_t getrf_batched(const char *call, cublasHandle_t h, cudaDataType t, int n, void *const *A, int lda, int *P,
+                                    int *info, int batch)
+{
+    if (!mine(h))
+        return CUBLAS_STATUS_NOT_INITIALIZED;
+    if (n < 0 || lda < (n > 1 ? n : 1) || batch < 0)
+        return CUBLAS_STATUS_INVALID_VALUE;
+    if (batch == 0)
+        return CUBLAS_STATUS_SUCCESS;
+    struct sb_lu w = { t, n, 0, lda, 0, CUBLAS_OP_N, batch, NULL, NULL };
+    return lu_launch(h, call, "simblas_getrf_batched", &w, A, P, info, NULL);
+}
+
+/* cublas<t>getrsBatched (cuBLAS documentation): each B[i] := op(A[i])^-1
+ * B[i] from getrfBatched's factors and pivots (devIpiv NULL: none); info
+ * is host memory: 0, or -k when the k-th parameter is invalid (counted as
+ * LAPACK's getrs counts them: trans 1, n 2, nrhs 3, lda 5, ldb 8, then
+ * batchSize 10), CUBLAS_STATUS_INVALID_VALUE then.  No singularity test, as
+ * documented. */
+static cublasStatus_t getrs_batched(const char *call, cublasHandle_t h, cudaDataType t, cublasOperation_t trans, int n, int nrhs,
+                                    const void *const *A, int lda, const int *P, void *const *B, int ldb,
+                                    int *info, int batch)
+{
+    if (!mine(h))
+        return CUBLAS_STATUS_NOT_INITIALIZED;
+    if (!info)
+        return CUBLAS_STATUS_INVALID_VALUE;
+    int one = n > 1 ? n : 1;
+    *info = trans != CUBLAS_OP_N && trans != CUBLAS_OP_T && trans != CUBLAS_OP_C ? -1
+            : n < 0                                                              ? -2
+            : nrhs < 0                                                           ? -3
+            : lda < one                                                          ? -5
+            : ldb < one                                                          ? -8
+            : batch < 0                                                          ? -10
+                                                                                 : 0;
+    if (*info)
+        return CUBLAS_STATUS_INVALID_VALUE;
+    if (batch == 0 || n == 0 || nrhs == 0)
+        return CUBLAS_STATUS_SUCCESS;
+    struct sb_lu w = { t, n, nrhs, lda, ldb, trans, batch, NULL, NULL };
+    return lu_launch(h, call, "simblas_getrs_batched", &w, A, P, B, B);
+}
+
+#define LU_T(S, T, CT)                                                                                             \
+    cublasStatus_t CUBLASWINAPI cublas##S##getrfBatched(cublasHandle_t handle, int n, T *const A[], int lda, int *P, \
+                                                        int *info, int batchSize)                                  \
+    {                                                                                                              \
+        return getrf_batched("cublas" #S "getrfBatched", handle, CT, n, (void *const *)A, lda, P, info, batchSize);                            \
+    }                                                                                                              \
+    cublasStatus_t CUBLASWINAPI cublas##S##getrsBatched(cublasHandle_t handle, cublasOperation_t trans, int n,     \
+                                                        int nrhs, const T *const Aarray[], int lda,                \
+                                                        const int *devIpiv, T *const Barray[], int ldb, int *info, \
+                                                        int batchSize)                                             \
+    {                                                                                                              \
+        return getrs_batched("cublas" #S "getrsBatched", handle, CT, trans, n, nrhs, (const void *const *)Aarray, lda, devIpiv,                \
+                             (void *const *)Barray, ldb, info, batchSize);                                         \
+    }
+LU_T(S, float, CUDA_R_32F)
+LU_T(D, double, CUDA_R_64F)
+LU_T(C, cuComplex, CUDA_C_32F)
+LU_T(Z, cuDoubleComplex, CUDA_C_64F)

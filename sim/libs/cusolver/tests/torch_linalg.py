@@ -11,7 +11,9 @@ do afterwards is not compared (tril/triu of a factor: only the factor's
 triangle is; R of torch.linalg.qr comes from triu_, so only Q is; the
 checks of info: see below).
 torch.linalg.solve is not here: its getrs goes through cuBLAS's
-getrsBatched.  Prints `torch_linalg: ok`."""
+getrsBatched with an array of matrix pointers that PyTorch's arange kernel
+writes, which the sim does not compute (sim/libs/cublas/README.md).
+Prints `torch_linalg: ok`."""
 import sys
 
 import torch
