@@ -32,7 +32,7 @@ CROSS_NO_BUILD := $(SAMPLE_PROGRAMS) $(BENCH_BUILD)/launches $(E2E_BUILD)/modes_
 # qemu-user, past the runner's limit (its other modes pass there)
 CROSS_SLOW_OR_NATIVE := sim/tests/lt_descriptors.sh sim/libs/nccl/tests/nccl_coll.sh
 CROSS_NO_TEST := tests/e2e/% tests/outputs/% tests/install/% tests/bench/% demo/run.sh tests/unit/pyframes.sh \
-    tests/replay/record_sim.sh tests/libapi/libapi.sh \
+    tests/replay/record_sim.sh tests/libapi/libapi.sh tests/libapi/nccl_group.sh \
     $(addprefix tests/preload/,ctor.sh xdev.sh bad_options.sh exitcode.sh fork.sh launches.sh threads.sh \
         debuginfod.sh capture.sh rtld_local.sh rt12.sh nvtx.sh nvrtc_local.sh) \
     $(addprefix tests/cupti/,bypass.sh holder.sh missing.sh ctx_destroy.sh peer_again.sh late_sub.sh \

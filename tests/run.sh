@@ -17,12 +17,14 @@ TEST_TIMEOUT=${TEST_TIMEOUT:-300}
 TEST_JOBS=${TEST_JOBS:-1}
 logs=$BUILD/test-logs
 export TEST_TIMEOUT logs
+# name_of TEST: its log's name under $logs (the path, build dir dropped, / as _)
+name_of() { echo "$1" | sed "s|^$BUILD/||; s|^build[^/]*/||; s|/|_|g"; }
 
 # one TEST: runs it, leaving its exit status and seconds in $logs/NAME.rc.
 if [ "${1:-}" = --one ]; then
     t=$2
     case $t in /*) path=$t ;; *) path=$ROOT/$t ;; esac
-    name=$(echo "$t" | sed "s|^$BUILD/||; s|^build[^/]*/||; s|/|_|g")
+    name=$(name_of "$t")
     log=$logs/$name.log
     start=$(date +%s)
     if [ ! -x "$path" ]; then
@@ -48,7 +50,7 @@ fi
 passed=0; failed=0; failures=""
 for t in "$@"; do
     [ "$TEST_JOBS" -eq 1 ] && sh "$0" --one "$t"
-    name=$(echo "$t" | sed "s|^$BUILD/||; s|^build[^/]*/||; s|/|_|g")
+    name=$(name_of "$t")
     log=$logs/$name.log
     rc=125; secs=0
     [ -f "$logs/$name.rc" ] && read -r rc secs <"$logs/$name.rc"

@@ -60,30 +60,8 @@ torch::Tensor add(torch::Tensor x, torch::Tensor y)
 '''
 CPP_SRC = "torch::Tensor add(torch::Tensor x, torch::Tensor y);"
 
-
-def build():
-    """load_inline under an flock of our own: torch's build lock (a file
-    NAME/lock made with O_EXCL and waited on while it exists,
-    torch/utils/file_baton.py) stays behind when a build is killed, and every
-    later build waits on it forever.  The flock goes with its process, so
-    whoever holds it knows a `lock` left there is stale and removes it."""
-    import fcntl
-    root = os.environ.get("TORCH_EXTENSIONS_DIR")
-    if not root:
-        return load_inline(name="devcheck_ext_add", cpp_sources=CPP_SRC, cuda_sources=CUDA_SRC,
-                           functions=["add"], extra_cuda_cflags=["-O1"], verbose=False)
-    os.makedirs(root, exist_ok=True)
-    with open(os.path.join(root, "devcheck_ext_add.flock"), "w") as held:
-        fcntl.flock(held, fcntl.LOCK_EX)
-        stale = os.path.join(root, "devcheck_ext_add", "lock")
-        if os.path.exists(stale):
-            print(f"ext_add: removing {stale}, left by a build that was killed", file=sys.stderr)
-            os.remove(stale)
-        return load_inline(name="devcheck_ext_add", cpp_sources=CPP_SRC, cuda_sources=CUDA_SRC,
-                           functions=["add"], extra_cuda_cflags=["-O1"], verbose=False)
-
-
-ext = build()
+ext = load_inline(name="devcheck_ext_add", cpp_sources=CPP_SRC, cuda_sources=CUDA_SRC, functions=["add"],
+                  extra_cuda_cflags=["-O1"], verbose=False)
 if "--build" in sys.argv:
     print(f"ext_add: built {ext.__file__}")
     sys.exit(0)

@@ -26,8 +26,9 @@ TESTS += tests/libapi/libapi.sh tests/libapi/nccl_group.sh
 ifeq ($(SANITIZE)$(CROSS),)
 TESTS += tests/libapi/gpu_progs.sh tests/libapi/dnn_real.sh
 endif
-# callgrind counts devcheck's own calls into cuBLASLt (valgrind: not under a sanitizer)
-ifeq ($(SANITIZE),)
+# callgrind counts devcheck's own calls into cuBLASLt (valgrind: not under a
+# sanitizer; its programs are not built in a cross build, mk/cross.mk)
+ifeq ($(SANITIZE)$(CROSS),)
 TESTS += tests/libapi/lt_calls.sh
 endif
 # NVIDIA's own libcudnn.so.9 (the nvidia-cudnn wheel of that virtualenv),
