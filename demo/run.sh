@@ -93,26 +93,33 @@ done <"$TMP/scenarios"
 # The Python act: the seeds as PyTorch / Triton programs (demo/python/), run
 # with the clients' virtualenv (mk/pyenv.sh; skipped with one line when it
 # cannot be made).  Each buggy program must be reported with its .py lines
-# (PyTorch's own error explained as a framework_device_error, or the Triton
-# kernel's device_mismatch), each fixed twin must run to its OK line with no
-# such finding.  (Findings in PyTorch's own kernels, from stale words in
-# their by-value structs, are the precision work's: counted, not judged.)
+# (PyTorch's own error explained as a framework_device_error), or refused as
+# a GPU refuses it and explained (the Triton kernel under the wrong current
+# device: Triton's own ValueError before any launch, and devcheck's
+# pointer_refused naming the tensor's device, the current one, the call and
+# allocation lines); each fixed twin must run to its OK line with no such
+# finding.  (Findings in PyTorch's own kernels, from stale words
+# in their by-value structs, are the precision work's: counted, not judged.)
+# name|what it reproduces[|what a run must show: reported (the default) or refused]
 PYSEEDS='vision_merge|image features on cuda:1 concatenated with text embeddings on cuda:0 (torch.cat)
 embedding_lookup|token ids on cuda:1, embedding table on cuda:0
 cross_entropy|logits on cuda:3, labels on cuda:1 (F.cross_entropy)
 host_tokens|token ids left on the CPU, model on cuda:0
-custom_kernel|a Triton kernel launched under the wrong current device, inside NVTX range decoder.layer.3
+custom_kernel|a Triton kernel called under the wrong current device, inside NVTX range decoder.layer.3|refused
 llava_merge|a tiny LLaVA (transformers, split by accelerate): image features of the vision tower on cuda:3 merged into text embeddings on cuda:0'
-# show_py TITLE SCRIPT WANT [ARGS]: WANT is "reported" or "fixed".
+# show_py TITLE SCRIPT WANT [ARGS]: WANT is "reported", "refused" (the
+# program ends with Triton's ValueError, as on a GPU) or "fixed".
 show_py() {
     title=$1 script=$2 want=$3
     shift 3
     printf '\n%s=== %s%s\n' "$BOLD" "$title" "$PLAIN"
-    "$DEVCHECK" --json "$TMP/py.json" -- "$PY" "$ROOT/demo/python/$script.py" "$@" </dev/null
+    "$DEVCHECK" --json "$TMP/py.json" -- "$PY" "$ROOT/demo/python/$script.py" "$@" </dev/null 2>"$TMP/py.err"
     rc=$?
-    verdict=$(python3 - "$TMP/py.json" "$script" "$want" "$rc" <<'PY'
+    cat "$TMP/py.err" >&2
+    verdict=$(python3 - "$TMP/py.json" "$script" "$want" "$rc" "$TMP/py.err" <<'PY'
 import json, sys
 path, script, want, rc = sys.argv[1], sys.argv[2] + ".py", sys.argv[3], int(sys.argv[4])
+refusal = "ValueError: Pointer argument cannot be accessed from Triton (cpu tensor?)"
 recs = {}
 try:
     for line in open(path):
@@ -124,12 +131,18 @@ except (OSError, ValueError):
     pass
 def ours(r):    # a finding the script's own code is behind: its op or launch line is in the script
     return any(f.get("file", "").endswith("/" + script) for f in r.get("launch_python_stack") or [])
-mine = [r for r in recs.values() if r["severity"] == "error" and (r["kind"] == "framework_device_error" or
+mine = [r for r in recs.values() if r["severity"] == "error" and (r["kind"] in ("framework_device_error", "pointer_refused") or
         (ours(r) and "at::native" not in (r.get("kernel") or "")))]
 theirs = [r for r in recs.values() if r["severity"] == "error" and r not in mine]
 note = "; %d in PyTorch's own kernels (not judged)" % len(theirs) if theirs else ""
 if want == "reported":
     print("ok %d finding(s) for the script's bug%s" % (len(mine), note) if mine else "bad no finding for the script's bug")
+elif want == "refused":
+    refused = rc != 0 and any(l.rstrip("\n") == refusal for l in open(sys.argv[5], errors="replace"))
+    why = [r for r in mine if r["kind"] == "pointer_refused"]
+    print("ok refused before any launch, as on a GPU: %s; explained: cuda:%d's tensor with cuda:%d current" %
+          (refusal, why[0]["launch"]["device"], why[0]["launch"]["current_device"]) if refused and why else
+          "bad no Triton refusal (exit status %d)" % rc if not refused else "bad the refusal is not explained")
 else:
     print(("ok no finding for the script, exit status 0%s" % note) if not mine and rc == 0 else
           "bad %d finding(s), exit status %d" % (len(mine), rc))
@@ -150,10 +163,10 @@ if PYENV=$(sh "$ROOT/mk/pyenv.sh" 2>"$TMP/pyenv.err"); then
     echo "The Python act: the same bugs in PyTorch and Triton programs (demo/python/), each reported with its"
     echo "own .py lines, then the fixed programs."
     printf '%s\n' "$PYSEEDS" >"$TMP/pyseeds"
-    while IFS='|' read -r name what; do
-        show_py "$name.py (buggy): $what" "$name" reported
+    while IFS='|' read -r name what want; do
+        show_py "$name.py (buggy): $what" "$name" "${want:-reported}"
     done <"$TMP/pyseeds"
-    while IFS='|' read -r name what; do
+    while IFS='|' read -r name what want; do
         show_py "$name.py --fixed" "$name" fixed --fixed
     done <"$TMP/pyseeds"
 else

@@ -322,6 +322,25 @@ DC_EXPORT CUresult CUDAAPI cuCtxDisablePeerAccess(CUcontext peerContext)
     return r;
 }
 
+/* The pointer query Triton's launcher makes for every tensor (and CuPy,
+ * cuda-python's users): a refusal of DEVICE_POINTER for memory devcheck
+ * knows is on another device is remembered for the framework's error that
+ * follows (core/verdict/framework.c, pointer_refused); nothing else. */
+DC_EXPORT CUresult CUDAAPI cuPointerGetAttribute(void *data, CUpointer_attribute attribute, CUdeviceptr ptr)
+{
+    if (!dc_enter())
+        return DC_REAL(cuPointerGetAttribute, data, attribute, ptr);
+    CUresult r = DC_REAL(cuPointerGetAttribute, data, attribute, ptr);
+    if (attribute == CU_POINTER_ATTRIBUTE_DEVICE_POINTER) {
+        if (__builtin_expect(r == CUDA_ERROR_INVALID_VALUE, 0))
+            dc_pointer_refused((uintptr_t)ptr);
+        else if (r == CUDA_SUCCESS)
+            dc_pointer_accepted((uintptr_t)ptr);
+    }
+    dc_leave();
+    return r;
+}
+
 DC_EXPORT CUresult CUDAAPI cuCtxDestroy_v2(CUcontext ctx)
 {
     if (!dc_enter())

@@ -28,6 +28,13 @@
  *        a hook, bad arguments);
  *  - int devcheck_framework_match(message): 1 for a device-mismatch message
  *        (the excepthook's test);
+ *  - size_t devcheck_pointer_refusal(void): the pointer the driver last
+ *        refused on this thread that devcheck knows is another device's
+ *        memory, 0 none (the Triton launcher's wrapper asks it when Triton
+ *        raises its ValueError; core.h, dc_pointer_refusal_pending);
+ *  - int devcheck_pointer_refused(framework, message, param, nframes, frames,
+ *        ntensors, tensors, note, note_len): the hook's report of that
+ *        refusal (core.h, dc_pointer_refused_error; 0 reported, -1 not);
  *  - devcheck_test_begin, devcheck_test_findings: the pytest plugin's
  *        windows (below). */
 #include "preload/preload.h"
@@ -38,18 +45,43 @@
 #include <dlfcn.h>
 #include <link.h>
 
-DC_EXPORT int devcheck_framework_error(
-    const char *framework, const char *message, unsigned nframes, const struct dc_fw_frame *frames,
-    unsigned ntensors, const struct dc_fw_tensor *tensors, char *note, size_t note_len)
+/* The hook's calls: "" in note, and whether devcheck may work now (then the
+ * guard is held: dc_guard-- when done). */
+static int py_enter(char *note, size_t note_len)
 {
     if (note && note_len)
         note[0] = 0;
     if (dc_guard)
-        return -1;
+        return 0;
     if (!__atomic_load_n(&dc_ready, __ATOMIC_ACQUIRE) && !dc_enter_slow())
-        return -1;
+        return 0;
     dc_guard++;
+    return 1;
+}
+
+DC_EXPORT int devcheck_framework_error(
+    const char *framework, const char *message, unsigned nframes, const struct dc_fw_frame *frames,
+    unsigned ntensors, const struct dc_fw_tensor *tensors, char *note, size_t note_len)
+{
+    if (!py_enter(note, note_len))
+        return -1;
     int rc = dc_framework_error(framework, message, nframes, frames, ntensors, tensors, note, note_len);
+    dc_guard--;
+    return rc;
+}
+
+DC_EXPORT size_t devcheck_pointer_refusal(void)
+{
+    return dc_pointer_refusal_pending();
+}
+
+DC_EXPORT int devcheck_pointer_refused(const char *framework, const char *message, int param, unsigned nframes,
+                                       const struct dc_fw_frame *frames, unsigned ntensors,
+                                       const struct dc_fw_tensor *tensors, char *note, size_t note_len)
+{
+    if (!py_enter(note, note_len))
+        return -1;
+    int rc = dc_pointer_refused_error(framework, message, param, nframes, frames, ntensors, tensors, note, note_len);
     dc_guard--;
     return rc;
 }

@@ -56,3 +56,8 @@ int dc_finding_shape_only(const struct dc_finding *f)
 {
     return f->evidence && !strcmp(f->evidence, "launch_shape");
 }
+
+int dc_finding_framework(const struct dc_finding *f)
+{
+    return f->kind == DC_F_FRAMEWORK_DEVICE_ERROR || f->kind == DC_F_POINTER_REFUSED;
+}

@@ -35,6 +35,11 @@ const char *dc_finding_kind_name(enum dc_finding_kind k);  /* "device_mismatch",
 /* FNV-1a of a kernel's name: a finding's kernel in the store's key
  * (report/store.h).  Never 0 (0 says "not given" in dc_finding_launch). */
 uint64_t dc_kernel_name_hash(const char *name);
+struct dc_finding;
+/* A framework's own error explained from the interpreter (framework_device_error,
+ * pointer_refused): no kernel ran; the fields below "framework_device_error"
+ * describe it. */
+int dc_finding_framework(const struct dc_finding *f);
 
 enum dc_severity { DC_SEV_ERROR = 0, DC_SEV_WARNING, DC_SEV_INFO };
 const char *dc_severity_name(enum dc_severity s);   /* "error", "warning", "info" */
@@ -153,8 +158,10 @@ struct dc_finding {
     /* NVTX ranges open on the thread, outermost first (any kind) */
     const char *const *nvtx;
     unsigned nnvtx;
-    /* framework_device_error */
-    const char *framework;      /* "torch" */
+    /* framework_device_error, pointer_refused (param: the kernel parameter the
+     * refused pointer was, -1 unknown; address: the pointer; launch->device its
+     * owner, launch->current_device the current device) */
+    const char *framework;      /* "torch", "triton" */
     const char *message;        /* the framework's own error message */
     const struct dc_tensor *tensors;
     unsigned ntensors;

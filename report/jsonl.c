@@ -99,7 +99,9 @@ static void json_nvtx(struct dc_buf *b, const struct dc_finding *f)
 }
 
 /* framework_device_error: the launch fields name the framework ("api") and
- * the op's device (the anchor tensor's); the op's Python stack is
+ * the op's device (the anchor tensor's); pointer_refused: the refused
+ * pointer's owner and the current device, the pointer and the kernel
+ * parameter it was.  The op's (the call's) Python stack is
  * launch_python_stack; each tensor carries its allocation's Python stack. */
 static void json_proc(struct dc_buf *b, const struct dc_proc *p);
 
@@ -114,8 +116,16 @@ static void json_framework(struct dc_buf *b, const struct dc_finding *f, uint64_
                "\"kernel_mangled\":null,\"launch\":{\"device\":%d,\"stream\":\"0x0\",\"api\":",
             dc_finding_kind_name(f->kind), dc_severity_name(f->severity), l->device);
     dc_bjson_str(b, l->api);
-    dc_bput(b, ",\"current_device\":-1},\"operand\":null,\"detected_by\":\"python\",\"framework\":");
+    dc_bput(b, ",\"current_device\":%d},\"operand\":null,\"detected_by\":\"python\",\"framework\":",
+            l->current_device);
     dc_bjson_str(b, f->framework);
+    if (f->kind == DC_F_POINTER_REFUSED) {
+        dc_bput(b, ",\"pointer\":\"0x%llx\",\"param\":", (unsigned long long)f->address);
+        if (f->param >= 0)
+            dc_bput(b, "%d", f->param);
+        else
+            dc_bput(b, "null");
+    }
     dc_bput(b, ",\"message\":");
     dc_bjson_str(b, f->message);
     dc_bput(b, ",\"at\":");
@@ -188,7 +198,7 @@ void dc_jsonl_finding(struct dc_buf *b, const struct dc_finding *f, uint64_t id,
                       const struct dc_frame *alloc_frames, size_t na, size_t *count_at)
 {
     const struct dc_finding_launch *l = f->launch;
-    if (f->kind == DC_F_FRAMEWORK_DEVICE_ERROR) {
+    if (dc_finding_framework(f)) {
         json_framework(b, f, id, proc, count_at);
         return;
     }

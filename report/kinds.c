@@ -77,7 +77,7 @@ void dc_kind_headline(const struct dc_json *r, struct dc_sbuf *o)
     int dev = (int)dc_json_int(dc_json_get(l, "device"), -1);
     dc_sput(o, "%s: ", kind ? kind : "finding");
     enum dc_kind_shape shape = d ? d->shape : DC_SHAPE_OPERAND;
-    if (shape != DC_SHAPE_FRAMEWORK) {
+    if (shape != DC_SHAPE_FRAMEWORK && shape != DC_SHAPE_REFUSED) {
         subject(r, o);
         dc_sput(o, " ");
     }
@@ -92,9 +92,18 @@ void dc_kind_headline(const struct dc_json *r, struct dc_sbuf *o)
     case DC_SHAPE_ASYNC:
         dc_sput(o, "launched on cuda:%d failed on the device: %s", dev, str(r, "error") ? str(r, "error") : "?");
         break;
-    case DC_SHAPE_FRAMEWORK: {
+    case DC_SHAPE_FRAMEWORK:
+    case DC_SHAPE_REFUSED: {
         const char *fw = str(r, "framework");
-        dc_sput(o, "%s refused an op over devices", fw ? fw : "the framework");
+        if (shape == DC_SHAPE_REFUSED) {
+            long long param = dc_json_int(dc_json_get(r, "param"), -1);
+            dc_sput(o, "%s refused a pointer of cuda:%d with cuda:%lld current", fw ? fw : "the framework", dev,
+                    dc_json_int(dc_json_get(l, "current_device"), -1));
+            if (param >= 0)
+                dc_sput(o, " (parameter %lld)", param);
+        } else {
+            dc_sput(o, "%s refused an op over devices", fw ? fw : "the framework");
+        }
         const char *msg = str(r, "message");
         if (msg) {              /* the message's first line (torch's are one line) */
             size_t n = strcspn(msg, "\n");
@@ -148,7 +157,8 @@ void dc_kind_details(const struct dc_json *r, struct dc_sbuf *o,
     if (!d)
         return;
     switch (d->shape) {
-    case DC_SHAPE_FRAMEWORK: {
+    case DC_SHAPE_FRAMEWORK:
+    case DC_SHAPE_REFUSED: {
         const char *msg = str(r, "message");
         const struct dc_json *at = dc_json_get(r, "at");
         if (msg && strchr(msg, '\n'))         /* the headline has its first line */

@@ -13,7 +13,8 @@
 #pragma GCC visibility push(hidden)
 
 /* Which fields of a record describe a kind (kinds.def's SHAPE). */
-enum dc_kind_shape { DC_SHAPE_OPERAND, DC_SHAPE_STREAM, DC_SHAPE_UNCHECKED, DC_SHAPE_ASYNC, DC_SHAPE_FRAMEWORK };
+enum dc_kind_shape { DC_SHAPE_OPERAND, DC_SHAPE_STREAM, DC_SHAPE_UNCHECKED, DC_SHAPE_ASYNC, DC_SHAPE_FRAMEWORK,
+                     DC_SHAPE_REFUSED };
 
 struct dc_kind_desc {
     enum dc_finding_kind kind;
@@ -33,7 +34,8 @@ const struct dc_kind_desc *dc_kind_by_id(const char *id);
 /* One line saying what the finding record r is, by its kind's shape:
  * "device_mismatch: kernel K launched on cuda:0: param 1 (word +0) is device
  * memory owned by cuda:1 (...)", "framework_device_error: torch refused an op
- * over devices: Expected all tensors ...". */
+ * over devices: Expected all tensors ...", "pointer_refused: triton refused a
+ * pointer of cuda:1 with cuda:0 current (parameter 0): Pointer argument ...". */
 void dc_kind_headline(const struct dc_json *r, struct dc_sbuf *out);
 /* The lines under the headline that only its shape has, each indented by
  * four spaces and ending in a newline (a framework error's tensors with the

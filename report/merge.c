@@ -772,7 +772,7 @@ void dc_model_text(const struct dc_model *m, const struct dc_mfinding *f, struct
         dc_sput(o, "\n");
     }
     const struct dc_kind_desc *kd = dc_kind_by_id(dc_json_str(dc_json_get(r, "kind")));
-    text_frames(m, o, kd && kd->shape == DC_SHAPE_FRAMEWORK ? "op stack (Python)" : "launch stack (Python)",
+    text_frames(m, o, kd && (kd->shape == DC_SHAPE_FRAMEWORK || kd->shape == DC_SHAPE_REFUSED) ? "op stack (Python)" : "launch stack (Python)",
                 dc_json_get(r, "launch_python_stack"));
     text_frames(m, o, "launch stack", dc_json_get(r, "launch_stack"));
     text_frames(m, o, "allocated at (Python)", dc_json_get(r, "alloc_python_stack"));

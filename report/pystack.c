@@ -497,6 +497,9 @@ const char *dc_py_library_rule(const char *f, const char **root)
         return NULL;
     if (f[0] == '<')
         return "generated";
+    size_t n = strlen(f), h = strlen("/_devcheck_hook.py");
+    if (n >= h && !strcmp(f + n - h, "/_devcheck_hook.py"))
+        return "devcheck";                      /* devcheck's own Python hook (its Triton launcher wrapper) */
     unsigned k = __atomic_load_n(&nroots, __ATOMIC_ACQUIRE);
     for (unsigned i = 0; i < k; i++)
         if (!strncmp(f, roots[i].path, roots[i].len) && f[roots[i].len] == '/') {

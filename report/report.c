@@ -353,7 +353,7 @@ void dc_report_framework_note(const struct dc_finding *f, char *out, size_t len)
     if (!out || !len)
         return;
     out[0] = 0;
-    if (!f || f->kind != DC_F_FRAMEWORK_DEVICE_ERROR)
+    if (!f || !dc_finding_framework(f))
         return;
     struct dc_buf b = { out, len, 0, 0 };
     pthread_mutex_lock(&rep_lock);
@@ -444,10 +444,10 @@ static void framework_op(const char *msg, char *out, size_t len)
 }
 
 /* The frames the matcher and --gen-suppressions see: the launch's, or a
- * framework error's Python stack. */
+ * framework error's (or a pointer refusal's) Python stack. */
 static size_t supp_frames(const struct dc_finding *f, size_t nl)
 {
-    return f->kind == DC_F_FRAMEWORK_DEVICE_ERROR ? match_pylocs(f) : match_frames(nl);
+    return dc_finding_framework(f) ? match_pylocs(f) : match_frames(nl);
 }
 
 /* 0: a repeat of a finding already recorded (counted only), or a

@@ -197,7 +197,7 @@ uint64_t dc_store_number(struct dc_stored *r, const struct dc_finding *f)
     sev_count[f->severity]++;
     if (f->severity == DC_SEV_ERROR)
         __atomic_fetch_add(&errors_atomic, 1, __ATOMIC_RELAXED);
-    if (f->kind != DC_F_FRAMEWORK_DEVICE_ERROR)     /* no kernel ran */
+    if (!dc_finding_framework(f))     /* no kernel ran */
         note_kernel(r->key.kernel, f->argument ? &ncalls : &nkernels);
     return r->id;
 }

@@ -273,12 +273,33 @@ static void framework_tensors(struct dc_buf *b, const char *indent, const struct
 
 /* framework_device_error: the framework's message, the user's line, each
  * tensor with its device and allocation line, the op's Python stack, the fix. */
+/* pointer_refused: "parameter 0 (x) is cuda:1's memory; cuda:0 is current
+ * and has no access to it: the driver gave no device address" */
+static void refused_line(struct dc_buf *b, const char *indent, const struct dc_finding *f)
+{
+    dc_bput(b, "%s", indent);
+    if (f->param >= 0)
+        dc_bput(b, "parameter %d ", f->param);
+    if (f->ntensors && f->tensors[0].alloc_known)
+        dc_bput(b, "%s%s%s", f->param >= 0 ? "(" : "", f->tensors[0].expr, f->param >= 0 ? ") " : " ");
+    dc_bput(b, "is cuda:%d's memory; cuda:%d is current and has no access to it: the driver refused its device "
+               "address (cuPointerGetAttribute), no kernel ran\n",
+            f->launch->device, f->launch->current_device);
+}
+
 static void text_framework(struct dc_buf *b, const struct dc_finding *f)
 {
-    dc_bput(b, "==devcheck== %s: %s: %s refused an op over devices: %s\n", sev_upper(f->severity),
-            dc_finding_kind_name(f->kind), f->framework ? f->framework : "the framework",
-            f->message ? f->message : "?");
+    if (f->kind == DC_F_POINTER_REFUSED)
+        dc_bput(b, "==devcheck== %s: %s: %s refused a pointer of cuda:%d with cuda:%d current: %s\n",
+                sev_upper(f->severity), dc_finding_kind_name(f->kind), f->framework ? f->framework : "the framework",
+                f->launch->device, f->launch->current_device, f->message ? f->message : "?");
+    else
+        dc_bput(b, "==devcheck== %s: %s: %s refused an op over devices: %s\n", sev_upper(f->severity),
+                dc_finding_kind_name(f->kind), f->framework ? f->framework : "the framework",
+                f->message ? f->message : "?");
     framework_at(b, "    ", dc_framework_user_frame(f));
+    if (f->kind == DC_F_POINTER_REFUSED)
+        refused_line(b, "    ", f);
     text_nvtx(b, f);
     dc_bput(b, "    tensors:%s\n", f->ntensors ? "" : " (none found in the failing frame)");
     framework_tensors(b, "      ", f);
@@ -286,14 +307,22 @@ static void text_framework(struct dc_buf *b, const struct dc_finding *f)
     for (unsigned i = 0; i < f->npylocs; i++)
         dc_bput(b, "      #%u %s at %s:%d\n", i, f->pylocs[i].function, display_file(f->pylocs[i].file),
                 f->pylocs[i].line);
-    if (f->fix)
+    if (f->fix && f->kind == DC_F_POINTER_REFUSED)
+        dc_bput(b, "    hint: launch on the device that holds the memory, or move it: %s\n", f->fix);
+    else if (f->fix)
         dc_bput(b, "    hint: put every tensor of the op on one device: %s\n", f->fix);
 }
 
 void dc_text_framework_note(struct dc_buf *b, const struct dc_finding *f)
 {
-    dc_bput(b, "devcheck: %s: the op's tensors are on different devices\n", dc_finding_kind_name(f->kind));
+    if (f->kind == DC_F_POINTER_REFUSED)
+        dc_bput(b, "devcheck: %s: not a CPU tensor: cuda:%d's memory, refused with cuda:%d current\n",
+                dc_finding_kind_name(f->kind), f->launch->device, f->launch->current_device);
+    else
+        dc_bput(b, "devcheck: %s: the op's tensors are on different devices\n", dc_finding_kind_name(f->kind));
     framework_at(b, "  ", dc_framework_user_frame(f));
+    if (f->kind == DC_F_POINTER_REFUSED)
+        refused_line(b, "  ", f);
     framework_tensors(b, "  ", f);
     if (f->fix)
         dc_bput(b, "  fix: %s\n", f->fix);
@@ -312,7 +341,7 @@ static const char *one_line(char *tmp, size_t len, const char *s)
 static void text_finding(struct dc_buf *b, const struct dc_finding *f, const char *kname_raw,
                          const struct dc_frame *launch_frames, size_t nl, const struct dc_frame *alloc_frames, size_t na)
 {
-    if (f->kind == DC_F_FRAMEWORK_DEVICE_ERROR) {
+    if (dc_finding_framework(f)) {
         text_framework(b, f);
         return;
     }

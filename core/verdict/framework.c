@@ -8,6 +8,7 @@
 #include "core/owner/blocks.h"
 #include "core/verdict/verdict.h"
 #include "core/owner/registry.h"
+#include "core/base/cudacall.h"
 #include "report/finding.h"
 
 #include <stdio.h>
@@ -36,10 +37,37 @@ static const char *const device_messages[] = {
     "to have the same device",
 };
 
+/* PyTorch's convolutions (conv1d/2d/3d, their transposes; ATen's
+ * check_input_same_type_as_parameters) say "Input type (torch.cuda.FloatTensor)
+ * and weight type (torch.FloatTensor) should be the same" (also "... and bias
+ * type ..."): a type in the legacy spelling, whose "torch.cuda." prefix is
+ * the device.  A device mismatch when exactly one of the two is a CUDA type;
+ * two CUDA types (FloatTensor, HalfTensor) are a dtype mismatch: not ours. */
+static int conv_type_message(const char *m)
+{
+    const char *in = strstr(m, "Input type (");
+    if (!in || !strstr(m, "should be the same"))
+        return 0;
+    const char *other = strstr(in, ") and weight type (");
+    if (!other)
+        other = strstr(in, ") and bias type (");
+    if (!other)
+        return 0;
+    const char *a = in + strlen("Input type (");
+    const char *b = strchr(other + 2, '(');
+    if (!b)
+        return 0;
+    b++;
+    int a_cuda = !strncmp(a, "torch.cuda.", 11), b_cuda = !strncmp(b, "torch.cuda.", 11);
+    return a_cuda != b_cuda;
+}
+
 int dc_framework_device_message(const char *message)
 {
-    if (!message || !strstr(message, "device"))
+    if (!message)
         return 0;
+    if (!strstr(message, "device"))
+        return conv_type_message(message);
     for (size_t i = 0; i < sizeof device_messages / sizeof device_messages[0]; i++)
         if (strstr(message, device_messages[i]))
             return 1;
@@ -47,16 +75,25 @@ int dc_framework_device_message(const char *message)
 }
 
 /* The anchor: the tensor whose device the op should run on.  A module's
- * parameter or buffer says where the model was put (flag DC_TENSOR_PARAM);
- * otherwise the op's first tensor on a GPU (PyTorch's "self": torch.cat's
- * first input, the logits of a loss), else the first one. */
+ * parameter or buffer on a GPU says where the model was put (flag
+ * DC_TENSOR_PARAM); otherwise the op's first tensor on a GPU (PyTorch's
+ * "self": torch.cat's first input, the logits of a loss; a GPU input of a
+ * module left on the CPU), else a parameter, else the first one. */
+static int on_gpu(const struct dc_fw_tensor *t)
+{
+    return t->device && !strncmp(t->device, "cuda", 4);
+}
+
 static unsigned anchor_of(unsigned n, const struct dc_fw_tensor *t)
 {
     for (unsigned i = 0; i < n; i++)
-        if (t[i].flags & DC_TENSOR_PARAM)
+        if ((t[i].flags & DC_TENSOR_PARAM) && on_gpu(&t[i]))
             return i;
     for (unsigned i = 0; i < n; i++)
-        if (t[i].device && !strncmp(t[i].device, "cuda", 4))
+        if (on_gpu(&t[i]))
+            return i;
+    for (unsigned i = 0; i < n; i++)
+        if (t[i].flags & DC_TENSOR_PARAM)
             return i;
     return 0;
 }
@@ -73,7 +110,19 @@ static void make_fix(char *out, size_t len, unsigned n, const struct dc_fw_tenso
     for (unsigned i = 0; i < n && pos < len; i++) {
         if (i == anchor || !t[i].device || !a->device || !strcmp(t[i].device, a->device))
             continue;
-        int w = snprintf(out + pos, len - pos, "%s%s = %s.to(%s.device)", pos ? "; " : "", t[i].expr, t[i].expr,
+        int w, moved = 0;
+        if ((t[i].flags & DC_TENSOR_PARAM) && t[i].module && !(a->flags & DC_TENSOR_PARAM)) {
+            for (unsigned j = 0; j < i && !moved; j++)      /* its weight and its bias: the module once */
+                moved = (t[j].flags & DC_TENSOR_PARAM) && t[j].module && !strcmp(t[j].module, t[i].module) &&
+                        t[j].device && strcmp(t[j].device, a->device);
+            if (moved)
+                continue;
+        }
+        if ((t[i].flags & DC_TENSOR_PARAM) && t[i].module && !(a->flags & DC_TENSOR_PARAM))
+            /* a module's parameter off the input's device: the module moves (in place) */
+            w = snprintf(out + pos, len - pos, "%s%s.to(%s.device)", pos ? "; " : "", t[i].module, dev_of);
+        else
+            w = snprintf(out + pos, len - pos, "%s%s = %s.to(%s.device)", pos ? "; " : "", t[i].expr, t[i].expr,
                          dev_of);
         if (w < 0)
             break;
@@ -81,20 +130,12 @@ static void make_fix(char *out, size_t len, unsigned n, const struct dc_fw_tenso
     }
 }
 
-int dc_framework_error(const char *framework, const char *message, unsigned nframes, const struct dc_fw_frame *frames,
-                       unsigned ntensors, const struct dc_fw_tensor *tensors, char *note, size_t note_len)
+/* The interpreter's tensors and frames as the finding holds them; the hash
+ * of the message and the frames' lines (the finding's key). */
+static uint64_t fw_convert(const char *message, unsigned nframes, const struct dc_fw_frame *frames, unsigned ntensors,
+                           const struct dc_fw_tensor *tensors, struct dc_tensor *t, struct dc_pyloc *pl)
 {
-    if (note && note_len)
-        note[0] = 0;
-    if (!message || (ntensors && !tensors) || (nframes && !frames))
-        return -1;
-    if (ntensors > DC_TENSORS_MAX)
-        ntensors = DC_TENSORS_MAX;
-    if (nframes > DC_PYLOCS_MAX)
-        nframes = DC_PYLOCS_MAX;
-    struct dc_tensor t[DC_TENSORS_MAX];
-    struct dc_pyloc pl[DC_PYLOCS_MAX];
-    memset(t, 0, sizeof t);
+    memset(t, 0, sizeof *t * DC_TENSORS_MAX);
     for (unsigned i = 0; i < ntensors; i++) {
         const struct dc_fw_tensor *in = &tensors[i];
         t[i].expr = in->expr ? in->expr : "?";
@@ -119,35 +160,164 @@ int dc_framework_error(const char *framework, const char *message, unsigned nfra
         snprintf(ln, sizeof ln, ":%d", frames[i].line);
         h = fnv(ln, fnv(pl[i].file, h));
     }
+    return h;
+}
+
+/* Reports f (its kind and the framework's facts filled in): the launch
+ * fields name the framework, the device (and the current one), the key the
+ * hash; the note for the exception into note[0..note_len). */
+static void fw_report(struct dc_finding *f, const char *framework, uint64_t h, int dev, int cur, char *note,
+                      size_t note_len)
+{
+    struct dc_finding_launch l = {
+        .kernel = NULL,
+        .kernel_key = (const void *)(uintptr_t)(h | 1),
+        .api = framework ? framework : "python",
+        .device = dev,
+        .current_device = cur,
+        .path = DC_PATH_INTERPOSE,
+    };
+    f->severity = DC_SEV_ERROR;
+    f->launch = &l;
+    f->framework = l.api;
+    dc_report_finding(f);
+    if (note && note_len)
+        dc_report_framework_note(f, note, note_len);
+}
+
+int dc_framework_error(const char *framework, const char *message, unsigned nframes, const struct dc_fw_frame *frames,
+                       unsigned ntensors, const struct dc_fw_tensor *tensors, char *note, size_t note_len)
+{
+    if (note && note_len)
+        note[0] = 0;
+    if (!message || (ntensors && !tensors) || (nframes && !frames))
+        return -1;
+    if (ntensors > DC_TENSORS_MAX)
+        ntensors = DC_TENSORS_MAX;
+    if (nframes > DC_PYLOCS_MAX)
+        nframes = DC_PYLOCS_MAX;
+    struct dc_tensor t[DC_TENSORS_MAX];
+    struct dc_pyloc pl[DC_PYLOCS_MAX];
+    uint64_t h = fw_convert(message, nframes, frames, ntensors, tensors, t, pl);
     unsigned anchor = anchor_of(ntensors, tensors);
     char fix[1024];
     make_fix(fix, sizeof fix, ntensors, tensors, anchor);
     int dev = -1;
     if (ntensors && tensors[anchor].device && !strncmp(tensors[anchor].device, "cuda:", 5))
         sscanf(tensors[anchor].device + 5, "%d", &dev);
-
-    struct dc_finding_launch l = {
-        .kernel = NULL,
-        .kernel_key = (const void *)(uintptr_t)(h | 1),
-        .api = framework ? framework : "python",
-        .device = dev,
-        .current_device = -1,
-        .path = DC_PATH_INTERPOSE,
-    };
     struct dc_finding f;
     memset(&f, 0, sizeof f);
     f.kind = DC_F_FRAMEWORK_DEVICE_ERROR;
-    f.severity = DC_SEV_ERROR;
-    f.launch = &l;
-    f.framework = l.api;
+    f.param = -1;
     f.message = message;
     f.tensors = t;
     f.ntensors = ntensors;
     f.pylocs = pl;
     f.npylocs = nframes;
     f.fix = fix[0] ? fix : NULL;
-    dc_report_finding(&f);
+    fw_report(&f, framework, h, dev, -1, note, note_len);
+    return 0;
+}
+
+/* --- pointer refusals -------------------------------------------------------------- */
+
+/* The thread's last refusal devcheck can explain: only ever written by the
+ * pointer hook after a refusal (rare), read when a framework raises. */
+static __thread struct {
+    uintptr_t ptr;
+    int owner, current;
+} refusal;
+
+void dc_pointer_refused(uintptr_t ptr)
+{
+    struct dc_alloc a;
+    if (!ptr || dc_reg_lookup(ptr, &a) != 0 || a.owner < 0)
+        return;
+    if (a.kind != DC_MEM_DEVICE && a.kind != DC_MEM_POOL && a.kind != DC_MEM_VMM && a.kind != DC_MEM_IPC)
+        return;
+    int cur = dc_current_device_tracked();
+    if (cur < 0 || cur == a.owner)
+        return;                 /* refused on its own device: not a placement devcheck can fix */
+    refusal.ptr = ptr;
+    refusal.owner = a.owner;
+    refusal.current = cur;
+}
+
+void dc_pointer_accepted(uintptr_t ptr)
+{
+    if (__builtin_expect(refusal.ptr == ptr, 0))
+        refusal.ptr = 0;
+}
+
+uintptr_t dc_pointer_refusal_pending(void)
+{
+    return refusal.ptr;
+}
+
+int dc_pointer_refused_error(const char *framework, const char *message, int param, unsigned nframes,
+                             const struct dc_fw_frame *frames, unsigned ntensors, const struct dc_fw_tensor *tensors,
+                             char *note, size_t note_len)
+{
     if (note && note_len)
-        dc_report_framework_note(&f, note, note_len);
+        note[0] = 0;
+    uintptr_t ptr = refusal.ptr;
+    int owner = refusal.owner, cur = refusal.current;
+    if (!ptr || !message || (ntensors && !tensors) || (nframes && !frames))
+        return -1;
+    refusal.ptr = 0;
+    if (ntensors > DC_TENSORS_MAX)
+        ntensors = DC_TENSORS_MAX;
+    if (nframes > DC_PYLOCS_MAX)
+        nframes = DC_PYLOCS_MAX;
+    struct dc_tensor t[DC_TENSORS_MAX];
+    struct dc_pyloc pl[DC_PYLOCS_MAX];
+    /* The refused tensor first: the one the report and the fix are about. */
+    struct dc_fw_tensor in[DC_TENSORS_MAX];
+    unsigned n = 0, refused = ntensors;
+    for (unsigned i = 0; i < ntensors; i++)
+        if (refused == ntensors && tensors[i].ptr == ptr)
+            refused = i;
+    char own[16], cur_s[16];
+    snprintf(own, sizeof own, "cuda:%d", owner);
+    snprintf(cur_s, sizeof cur_s, "cuda:%d", cur);
+    if (refused < ntensors)
+        in[n++] = tensors[refused];
+    else if (ntensors < DC_TENSORS_MAX)   /* not among the arguments handed over: the pointer itself */
+        in[n++] = (struct dc_fw_tensor){ .expr = "the refused pointer", .device = own, .ptr = ptr };
+    for (unsigned i = 0; i < ntensors; i++)
+        if (i != refused)
+            in[n++] = tensors[i];
+    uint64_t h = fw_convert(message, nframes, frames, n, in, t, pl);
+    h = fnv("pointer_refused", h);
+    /* The fix: every other tensor already on the owner's device: launch
+     * there; else bring the refused one to the current device. */
+    char fix[1024];
+    const char *expr = refused < ntensors && in[0].expr ? in[0].expr : NULL;
+    int all_on_owner = refused < ntensors;
+    for (unsigned i = 1; i < n && all_on_owner; i++)
+        if (!in[i].device || strcmp(in[i].device, own))
+            all_on_owner = 0;
+    if (expr && all_on_owner && n > 1)
+        snprintf(fix, sizeof fix, "with torch.cuda.device(%s.device): launch the kernel there (every tensor is on %s)",
+                 expr, own);
+    else if (expr)
+        snprintf(fix, sizeof fix, "%s = %s.to(\"%s\")  (or make %s current: with torch.cuda.device(%s.device))", expr,
+                 expr, cur_s, own, expr);
+    else
+        snprintf(fix, sizeof fix, "make %s current (torch.cuda.device(%d)) or move the memory to %s", own, owner,
+                 cur_s);
+
+    struct dc_finding f;
+    memset(&f, 0, sizeof f);
+    f.kind = DC_F_POINTER_REFUSED;
+    f.param = param;
+    f.address = ptr;
+    f.message = message;
+    f.tensors = t;
+    f.ntensors = n;
+    f.pylocs = pl;
+    f.npylocs = nframes;
+    f.fix = fix;
+    fw_report(&f, framework, h, owner, cur, note, note_len);
     return 0;
 }

@@ -109,5 +109,35 @@ int dc_framework_error(const char *framework, const char *message, unsigned nfra
  * before any interpreter work. */
 int dc_framework_device_message(const char *message);
 
+
+/* --- pointer refusals (core/verdict/framework.c) -------------------------------------------- *
+ * A framework asks the driver for a pointer's device address in the current
+ * context before it launches (Triton's launcher: cuPointerGetAttribute(
+ * CU_POINTER_ATTRIBUTE_DEVICE_POINTER) for every tensor) and raises its own
+ * error on CUDA_ERROR_INVALID_VALUE ("Pointer argument cannot be accessed
+ * from Triton (cpu tensor?)"): no kernel runs.
+ * dc_pointer_refused: the hook saw that refusal (guard held).  When devcheck
+ * knows the memory and it is another device's (the query would succeed with
+ * that device current), the thread remembers it: the pointer, its owner and
+ * the current device; no stack is taken, nothing is reported.  A program that
+ * handles the refusal itself (a probe) never hears of it.
+ * dc_pointer_refusal_pending: the thread's remembered refused pointer, 0 none.
+ * dc_pointer_refused_error: the framework raised (the interpreter side saw it
+ * at raise time): reports a pointer_refused ERROR -- the refused tensor's
+ * owner and the current device, the kernel parameter index `param` (-1
+ * unknown), the allocation, the call's Python stack (frames, innermost
+ * first), the fix -- and writes the note for the exception.  tensors: the
+ * call's tensor arguments, the refused one among them.  Returns 0 reported,
+ * -1 when no refusal is pending on the thread (nothing reported, note "").
+ * Takes the pending refusal. */
+void dc_pointer_refused(uintptr_t ptr);
+/* The same query answered for ptr (peer access enabled since, its device
+ * current): a refusal remembered for ptr is forgotten. */
+void dc_pointer_accepted(uintptr_t ptr);
+uintptr_t dc_pointer_refusal_pending(void);
+int dc_pointer_refused_error(const char *framework, const char *message, int param, unsigned nframes,
+                             const struct dc_fw_frame *frames, unsigned ntensors, const struct dc_fw_tensor *tensors,
+                             char *note, size_t note_len);
+
 #pragma GCC visibility pop
 #endif

@@ -20,6 +20,17 @@ Two ways in, each explaining an exception once:
   - sys.excepthook, for an uncaught error that did not come that way (raised
     by Python code); an exception that already carries devcheck's note is
     left alone.
+A third, for a refusal before any launch (report/FORMAT.md, pointer_refused):
+  - Triton's CUDA launcher (CudaLauncher.__call__, wrapped when
+    triton.backends.nvidia.driver is imported) raises
+    `ValueError: Pointer argument cannot be accessed from Triton (cpu
+    tensor?)` when the driver refuses a tensor's device address in the
+    current context.  When libdevcheck.so remembered that refusal for memory
+    it knows is another device's (devcheck_pointer_refusal), the wrapper
+    names the refused argument (its kernel parameter, the user's expression
+    at the call), reports it (devcheck_pointer_refused) and attaches the note
+    before the exception goes on, caught or not.  The wrapper's frame is the
+    one thing it adds to the exception's traceback.
 Nothing here may change the user's exception beyond adding the note, and
 no exception of devcheck's own escapes."""
 import os
@@ -115,6 +126,10 @@ def install():
         _tell_library_roots()
     except Exception:
         pass
+    try:
+        sys.meta_path.insert(0, _TritonFinder())
+    except Exception:
+        pass
     previous = sys.excepthook
 
     def devcheck_excepthook(etype, value, tb):
@@ -131,6 +146,141 @@ def install():
             pass
 
     sys.excepthook = devcheck_excepthook
+
+
+_TRITON_DRIVER = "triton.backends.nvidia.driver"
+
+
+class _TritonFinder:
+    """Finds nothing itself: when Triton's CUDA driver module is imported,
+    hands back the spec the other finders give, with a loader that wraps
+    the module's launcher once it has run."""
+
+    def find_spec(self, name, path=None, target=None):
+        if name != _TRITON_DRIVER:
+            return None
+        try:
+            for finder in sys.meta_path:
+                find = getattr(finder, "find_spec", None)
+                if finder is self or find is None:
+                    continue
+                spec = find(name, path, target)
+                if spec is not None:
+                    if spec.loader is not None and hasattr(spec.loader, "exec_module"):
+                        spec.loader = _WrappingLoader(spec.loader)
+                    return spec
+        except Exception:
+            pass
+        return None
+
+
+class _WrappingLoader:
+    def __init__(self, loader):
+        self._loader = loader
+
+    def __getattr__(self, name):                # get_resource_reader, get_filename, ...
+        return getattr(self._loader, name)
+
+    def create_module(self, spec):
+        return self._loader.create_module(spec)
+
+    def exec_module(self, module):
+        self._loader.exec_module(module)
+        try:
+            _wrap_launcher(getattr(module, "CudaLauncher", None))
+        except Exception:
+            pass
+
+
+def _wrap_launcher(cls):
+    call = getattr(cls, "__call__", None)
+    code = getattr(call, "__code__", None)
+    if code is None or getattr(call, "_devcheck", False):
+        return
+    fixed = code.co_argcount - 1                # gridX ... launch_exit_hook; the kernel's arguments follow
+
+    def __call__(self, *args, **kwargs):
+        try:
+            return call(self, *args, **kwargs)
+        except ValueError as e:
+            _refused(e, args[fixed:], sys._getframe(1))
+            raise
+
+    __call__._devcheck = True
+    __call__.__doc__ = call.__doc__
+    __call__.__wrapped__ = call
+    cls.__call__ = __call__
+
+
+def _refused(value, kargs, caller):
+    """Triton refused a pointer argument: explained when libdevcheck.so saw
+    the driver refuse memory it knows is another device's."""
+    try:
+        lib = _devcheck()
+        if lib is None or _explained(value):
+            return
+        import ctypes
+        lib.devcheck_pointer_refusal.restype = ctypes.c_size_t
+        ptr = lib.devcheck_pointer_refusal()
+        if not ptr:
+            return
+        entries = []
+        f = caller
+        while f is not None:
+            entries.append((f, f.f_lineno))
+            f = f.f_back
+        user = next(((f, l) for f, l in entries if _user_file(f.f_code.co_filename)), None)
+        if len(entries) > _MAX_FRAMES:
+            entries = entries[:_MAX_FRAMES - 1] + [user if user is not None and user not in entries[:_MAX_FRAMES - 1]
+                                                   else entries[_MAX_FRAMES - 1]]
+        names = None                            # the kernel's parameter names (JITFunction.arg_names)
+        for f, _ in entries:
+            names = getattr(f.f_locals.get("self"), "arg_names", None)
+            if isinstance(names, (list, tuple)):
+                break
+            names = None
+        named = {}
+        if user is not None:
+            for text, v in _values(user[0], _statement_exprs(user[0].f_code.co_filename, user[1])):
+                named.setdefault(id(v), text)
+        param, tensors = -1, []
+        for i, a in enumerate(kargs):
+            data_ptr = getattr(a, "data_ptr", None)
+            if not callable(data_ptr):
+                continue
+            p = data_ptr()
+            if not isinstance(p, int):
+                continue
+            if p == ptr and param < 0:
+                param = i
+            name = named.get(id(a)) or (names[i] if names is not None and i < len(names) else "argument %d" % i)
+            tensors.append((name, str(getattr(a, "device", "?")), p))
+        if param < 0:
+            return                              # not this call's argument: another refusal
+        tensors = tensors[:_MAX_TENSORS]
+        note = _call_refused(lib, str(value).split("\n")[0], param, entries, tensors)
+        if note:
+            _add_note(value, note)
+    except Exception:
+        pass
+
+
+def _call_refused(lib, message, param, entries, tensors):
+    import ctypes
+    Frame, Tensor = _structs()
+    enc = lambda s: None if s is None else s.encode("utf-8", "replace")
+    frames = _frames(Frame, entries, enc)
+    ts = (Tensor * max(len(tensors), 1))()
+    for i, (text, device, p) in enumerate(tensors):
+        ts[i] = Tensor(enc(text), enc(device), None, None, None, p, 0, 0)
+    note = ctypes.create_string_buffer(4096)
+    fn = lib.devcheck_pointer_refused
+    fn.restype = ctypes.c_int
+    fn.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_int, ctypes.c_uint, ctypes.POINTER(Frame),
+                   ctypes.c_uint, ctypes.POINTER(Tensor), ctypes.c_char_p, ctypes.c_size_t]
+    if fn(b"triton", enc(message), param, len(entries), frames, len(tensors), ts, note, len(note)) != 0:
+        return ""
+    return note.value.decode("utf-8", "replace")
 
 
 def raised(value):
@@ -371,6 +521,7 @@ def _tensors_of(pairs, torch):
 
 def _user_file(path):
     if path.startswith("<") or "/site-packages/" in path or "/dist-packages/" in path \
+            or path.endswith("/_devcheck_hook.py") \
             or "/lib/python3." in path and path.split("/lib/python3.", 1)[1].split("/", 1)[0].isdigit():
         return False
     real = os.path.realpath(path) if path.startswith("/") else path
@@ -413,27 +564,45 @@ def _explain(value, entries):
     return _report(str(value).split("\n")[0], entries, tensors[:_MAX_TENSORS], user)
 
 
-def _report(message, entries, tensors, user):
-    import ctypes
+_struct_types = None
+
+
+def _structs():
+    """struct dc_fw_frame and struct dc_fw_tensor (core/verdict/verdict.h) as ctypes types."""
+    global _struct_types
+    if _struct_types is None:
+        import ctypes
+
+        class Frame(ctypes.Structure):
+            _fields_ = [("file", ctypes.c_char_p), ("function", ctypes.c_char_p), ("source", ctypes.c_char_p),
+                        ("line", ctypes.c_int)]
+
+        class Tensor(ctypes.Structure):
+            _fields_ = [("expr", ctypes.c_char_p), ("device", ctypes.c_char_p), ("module", ctypes.c_char_p),
+                        ("made_file", ctypes.c_char_p), ("made_function", ctypes.c_char_p),
+                        ("ptr", ctypes.c_size_t), ("flags", ctypes.c_int), ("made_line", ctypes.c_int)]
+
+        _struct_types = (Frame, Tensor)
+    return _struct_types
+
+
+def _frames(Frame, entries, enc):
     import linecache
-    lib = _devcheck()
-    if lib is None:
-        return ""
-
-    class Frame(ctypes.Structure):              # struct dc_fw_frame (core/core.h)
-        _fields_ = [("file", ctypes.c_char_p), ("function", ctypes.c_char_p), ("source", ctypes.c_char_p),
-                    ("line", ctypes.c_int)]
-
-    class Tensor(ctypes.Structure):             # struct dc_fw_tensor
-        _fields_ = [("expr", ctypes.c_char_p), ("device", ctypes.c_char_p), ("module", ctypes.c_char_p),
-                    ("made_file", ctypes.c_char_p), ("made_function", ctypes.c_char_p), ("ptr", ctypes.c_size_t),
-                    ("flags", ctypes.c_int), ("made_line", ctypes.c_int)]
-
-    enc = lambda s: None if s is None else s.encode("utf-8", "replace")
     frames = (Frame * max(len(entries), 1))()
     for i, (f, line) in enumerate(entries):
         name = f.f_code.co_filename
         frames[i] = Frame(enc(name), enc(f.f_code.co_name), enc(linecache.getline(name, line).strip() or None), line)
+    return frames
+
+
+def _report(message, entries, tensors, user):
+    import ctypes
+    lib = _devcheck()
+    if lib is None:
+        return ""
+    Frame, Tensor = _structs()
+    enc = lambda s: None if s is None else s.encode("utf-8", "replace")
+    frames = _frames(Frame, entries, enc)
     ts = (Tensor * max(len(tensors), 1))()
     user_file = user[0].f_code.co_filename if user is not None else None
     for i, (text, t, flags, module, made) in enumerate(tensors):

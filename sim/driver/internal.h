@@ -194,6 +194,10 @@ struct sim_prot { uintptr_t base; size_t len; int fd; off_t off; int kind; };
 /* Fills out[0..max) with every mapping device dev, in context ctx, may not
  * access (sorted within each kind; see guard.c); returns how many. */
 SIM_HIDDEN size_t sim_mem_prot_plan(int dev, const struct sim_ctx *ctx, struct sim_prot *out, size_t max);
+/* A kernel with a host twin is about to run with these arguments: every
+ * allocation a word of its parameters points into counts as written (the
+ * read-back line, mem.c).  Lock held. */
+SIM_HIDDEN void sim_mem_twin_writes(const struct sim_kernel_info *ki, void *const *args);
 /* Module globals (globals.c): zeroed or initialised device memory of ctx,
  * freed only by sim_mem_global_free or with its context. */
 SIM_HIDDEN CUresult sim_mem_global_alloc(struct sim_ctx *ctx, size_t size, const void *init, CUdeviceptr *out,

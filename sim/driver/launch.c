@@ -1039,9 +1039,11 @@ static CUresult do_launch(const struct launch *L)
      * once the process has loaded another object (a ctypes.CDLL after the
      * first launch). */
     int resolved = __atomic_load_n(&f->twin_resolved, __ATOMIC_ACQUIRE);
-    if (resolved)
+    if (resolved) {
         twin = f->twin;
-    else
+        if (twin)
+            sim_mem_twin_writes(ki, args);
+    } else
         need_sym = twin_symbol(f, sym, sizeof sym) == 0;
     if (!resolved && !need_sym)
         __atomic_store_n(&f->twin_resolved, 1, __ATOMIC_RELEASE);
@@ -1061,6 +1063,8 @@ out:
             if (twin)
                 __atomic_store_n(&f->twin_resolved, 1, __ATOMIC_RELEASE);
         }
+        if (twin && sim_obj_get(f, T_FUNC))
+            sim_mem_twin_writes(f->ki, args);
         sim_unlock();
     }
     if (r == CUDA_SUCCESS && twin)

@@ -89,6 +89,7 @@ struct sim_memhandle {
     int fd;
     int released;
     int imported;       /* from cuMemImportFromShareableHandle: no new memory */
+    int shared;         /* exported or imported: another process may write it */
     int nmaps;
     CUmemAllocationProp prop;
     unsigned long long id;
@@ -111,6 +112,9 @@ struct sim_alloc {
     void *ext;          /* pool, vmm_map or ipc_map */
     signed char kind, dev;
     unsigned flags;
+    /* what the simulated GPUs wrote (device kinds; see "written" below) */
+    unsigned char wall;         /* every granule */
+    uint64_t *wbits;            /* one bit per granule, or NULL: none yet */
 };
 
 static void *g_tree;
@@ -484,6 +488,7 @@ static struct sim_alloc *alloc_in(int arena, size_t size, enum kind kind, int de
 static void alloc_release(struct sim_alloc *a)
 {
     table_del(a);
+    free(a->wbits);
     switch (a->kind) {
     case K_DEVICE: case K_PITCH: case K_POOL: case K_HOST: case K_MANAGED: case K_GRAPH: case K_GLOBAL: {
         int ai = arena_of(a->base);
@@ -616,6 +621,136 @@ int sim_mem_accessible(uintptr_t w, int dev, const struct sim_ctx *ctx)
     return sim_g.hmm;       /* pageable host memory */
 }
 
+/* ---------------- what the simulated GPUs wrote ----------------
+ * The sim computes copies, memsets and kernels with a host twin (the sim's
+ * NVIDIA libraries launch such kernels); every other kernel does nothing,
+ * so device memory only such a kernel wrote holds what was there before.
+ * The first copy of the process that reads device memory nothing wrote
+ * into host memory says so in one line (sim/driver/README.md, "Memory
+ * nothing wrote").  Device allocations (cuMemAlloc, pitch, pool, VMM and
+ * graph memory; the others count as written: module globals are
+ * initialised, IPC memory another process writes, host and managed memory
+ * the host writes) keep one bit per granule of WGRAN bytes, made on the
+ * first partial write: PyTorch's caching allocator rounds every block to
+ * 512 bytes, so one tensor's write never counts for its neighbour's.  A
+ * kernel with a host twin counts as writing every allocation a word of its
+ * parameters points into (what the twin wrote is not known).  Lock held. */
+#define WGRAN 512u
+
+static int tracked(const struct sim_alloc *a)
+{
+    if (a->kind == K_VMM)
+        return !((struct vmm_map *)a->ext)->h->shared;
+    return a->kind == K_DEVICE || a->kind == K_PITCH || a->kind == K_POOL || a->kind == K_GRAPH;
+}
+
+static void wrote_all(struct sim_alloc *a)
+{
+    a->wall = 1;
+    free(a->wbits);
+    a->wbits = NULL;
+}
+
+/* [p, end) lies in a */
+static void wrote(struct sim_alloc *a, uintptr_t p, uintptr_t end)
+{
+    if (!tracked(a) || a->wall || end <= p)
+        return;
+    size_t ng = (a->size + WGRAN - 1) / WGRAN;
+    size_t g = (p - a->base) / WGRAN, g1 = (end - 1 - a->base) / WGRAN + 1;
+    if (g == 0 && g1 >= ng) {
+        wrote_all(a);
+        return;
+    }
+    if (!a->wbits && !(a->wbits = calloc((ng + 63) / 64, sizeof *a->wbits))) {
+        wrote_all(a);           /* never a false line */
+        return;
+    }
+    for (; g < g1 && g % 64; g++)
+        a->wbits[g / 64] |= 1ull << (g % 64);
+    for (; g + 64 <= g1; g += 64)
+        a->wbits[g / 64] = ~0ull;
+    for (; g < g1; g++)
+        a->wbits[g / 64] |= 1ull << (g % 64);
+}
+
+/* Some granule of [p, end), which lies in a, was never written. */
+static int unwritten_in(struct sim_alloc *a, uintptr_t p, uintptr_t end)
+{
+    if (!tracked(a) || a->wall || end <= p)
+        return 0;
+    if (!a->wbits)
+        return 1;
+    for (size_t g = (p - a->base) / WGRAN, g1 = (end - 1 - a->base) / WGRAN + 1; g < g1; g++)
+        if (!(a->wbits[g / 64] >> (g % 64) & 1))
+            return 1;
+    return 0;
+}
+
+/* Calls fn for each allocation piece of [p, p + n) (adjacent VMM mappings);
+ * stops at the first nonzero answer, which it returns. */
+static int each_piece(uintptr_t p, size_t n, int (*fn)(struct sim_alloc *, uintptr_t, uintptr_t))
+{
+    for (uintptr_t end = p + n; p < end;) {
+        struct sim_alloc *a = find(p);
+        if (!a)
+            return 0;
+        uintptr_t e = a->base + a->size < end ? a->base + a->size : end;
+        int r = fn(a, p, e);
+        if (r)
+            return r;
+        p = e;
+    }
+    return 0;
+}
+static int wrote_piece(struct sim_alloc *a, uintptr_t p, uintptr_t e) { wrote(a, p, e); return 0; }
+
+/* A copy from [src, src + sn) to [dst, dst + dn) (lock held, both ranges
+ * valid): marks what it writes; 1 when it is the process's first read-back
+ * of memory nothing wrote. */
+static int g_told_unwritten;
+static int copy_writes(uintptr_t dst, size_t dn, uintptr_t src, size_t sn)
+{
+    if (dn == 0 || sn == 0)
+        return 0;
+    int unwritten = each_piece(src, sn, unwritten_in);
+    struct sim_alloc *d = find(dst);
+    if (d && d->kind != K_HOST && d->kind != K_REGISTERED && d->kind != K_MANAGED) {
+        if (!unwritten)         /* device to device carries unwritten bytes on */
+            each_piece(dst, dn, wrote_piece);
+        return 0;
+    }
+    if (!unwritten || g_told_unwritten)
+        return 0;
+    g_told_unwritten = 1;
+    return 1;
+}
+
+/* The line, once (no lock held). */
+static void say_unwritten(uintptr_t src, size_t n)
+{
+    char line[512];
+    int len = snprintf(line, sizeof line,
+                       "simcuda: reading device memory that no computed kernel or copy wrote (0x%llx, %zu bytes; "
+                       "the simulated GPUs compute only copies, memsets, the sim's NVIDIA libraries and kernels with a host twin): values are "
+                       "not what a GPU would give\n",
+                       (unsigned long long)src, n);
+    if (len > 0)
+        (void)!write(2, line, (size_t)len < sizeof line ? (size_t)len : sizeof line - 1);
+}
+
+void sim_mem_twin_writes(const struct sim_kernel_info *ki, void *const *args)
+{
+    for (unsigned i = 0; i < ki->nparams; i++)
+        for (size_t o = 0; o + 8 <= ki->params[i].size; o += 8) {
+            uint64_t w;
+            memcpy(&w, (const unsigned char *)args[i] + o, 8);
+            struct sim_alloc *a = w >= 65536 ? find((uintptr_t)w) : NULL;
+            if (a && tracked(a))
+                wrote_all(a);
+        }
+}
+
 /* ---------------- range validation for copies ---------------- */
 /* 0 ok (device or host range), else the error to return. */
 static CUresult check_range(uintptr_t p, size_t n)
@@ -727,8 +862,13 @@ CUresult CUDAAPI cuMemGetInfo_v2(size_t *free_, size_t *total)
     return LOCKED(mem_info(free_, total));
 }
 
+/* Every allocation the sim made or mapped (cuda.h names cuMemAlloc's and
+ * cuMemAllocPitch's; see README "Pointer queries"), in a current context:
+ * the real driver answers CUDA_ERROR_INVALID_CONTEXT without one. */
 static CUresult addr_range(CUdeviceptr *pbase, size_t *psize, CUdeviceptr p)
 {
+    if (!sim_cur_ctx())
+        return CUDA_ERROR_INVALID_CONTEXT;
     struct sim_alloc *a = find(p);
     if (!a)
         return CUDA_ERROR_NOT_FOUND;
@@ -1235,6 +1375,7 @@ static CUresult pool_export_ptr(CUmemPoolPtrExportData *out, CUdeviceptr ptr)
     _Static_assert(sizeof pl <= sizeof out->reserved, "export data too small");
     memset(out, 0, sizeof *out);
     memcpy(out->reserved, &pl, sizeof pl);
+    wrote_all(a);               /* the importer may write it */
     return CUDA_SUCCESS;
 }
 CUresult CUDAAPI cuMemPoolExportPointer(CUmemPoolPtrExportData *shareData_out, CUdeviceptr ptr)
@@ -1665,6 +1806,7 @@ static CUresult vmm_export(void *out, CUmemGenericAllocationHandle handle, CUmem
     int fd = fcntl(h->fd, F_DUPFD_CLOEXEC, 0);
     if (fd < 0)
         return CUDA_ERROR_OUT_OF_MEMORY;
+    h->shared = 1;
     *(int *)out = fd;
     return CUDA_SUCCESS;
 }
@@ -1731,7 +1873,7 @@ static CUresult vmm_import(CUmemGenericAllocationHandle *handle, void *osHandle,
     h->size = src->size;
     h->prop = src->prop;
     h->id = src->id;
-    h->imported = 1;
+    h->imported = h->shared = 1;
     if (handles_add(h) != 0) {
         close(h->fd);
         free(h);
@@ -1764,6 +1906,7 @@ static CUresult ipc_get(CUipcMemHandle *handle, CUdeviceptr dptr)
     _Static_assert(sizeof pl <= sizeof handle->reserved, "IPC handle too small");
     memset(handle, 0, sizeof *handle);
     memcpy(handle->reserved, &pl, sizeof pl);
+    wrote_all(a);               /* the opener may write it */
     return CUDA_SUCCESS;
 }
 CUresult CUDAAPI cuIpcGetMemHandle(CUipcMemHandle *pHandle, CUdeviceptr dptr) { ENTER(CUDA_ERROR_INVALID_VALUE); return LOCKED(ipc_get(pHandle, dptr)); }
@@ -1941,9 +2084,12 @@ static CUresult copy(uintptr_t dst, uintptr_t src, size_t n, CUstream hs, int as
     struct sim_stream *cap = r == CUDA_SUCCESS ? capturing(hs, async) : NULL;
     if (cap)
         r = n ? sim_capture_memcpy(cap, dst, src, n) : CUDA_SUCCESS;
+    int told = r == CUDA_SUCCESS && !cap && copy_writes(dst, n, src, n);
     sim_unlock();
     if (r == CUDA_SUCCESS && n && !cap)
         memmove((void *)dst, (const void *)src, n);
+    if (told)
+        say_unwritten(src, n);
     return r;
 }
 
@@ -2034,9 +2180,12 @@ static CUresult copy2d(const CUDA_MEMCPY2D *c, CUstream hs, int async)
         r = check_range(s, sspan);
     if (r == CUDA_SUCCESS && capturing(hs, async))
         r = CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;   /* not simulated */
+    int told = r == CUDA_SUCCESS && copy_writes(d, dspan, s, sspan);
     sim_unlock();
     if (r != CUDA_SUCCESS)
         return r;
+    if (told)
+        say_unwritten(s, sspan);
     for (size_t y = 0; y < h; y++)
         memmove((void *)(d + y * dp), (const void *)(s + y * sp), w);
     return CUDA_SUCCESS;
@@ -2076,9 +2225,12 @@ static CUresult copy3d(const CUDA_MEMCPY3D *c, CUstream hs, int async)
         r = check_range(s, sspan);
     if (r == CUDA_SUCCESS && capturing(hs, async))
         r = CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;   /* not simulated */
+    int told = r == CUDA_SUCCESS && copy_writes(d, dspan, s, sspan);
     sim_unlock();
     if (r != CUDA_SUCCESS)
         return r;
+    if (told)
+        say_unwritten(s, sspan);
     for (size_t k = 0; k < z; k++)
         for (size_t y = 0; y < h; y++)
             memmove((void *)(d + k * dp * dh + y * dp), (const void *)(s + k * sp * sh + y * sp), w);
@@ -2107,6 +2259,8 @@ static CUresult set2d(CUdeviceptr dst, size_t pitch, unsigned val, unsigned esz,
     struct sim_stream *cap = r == CUDA_SUCCESS ? capturing(hs, async) : NULL;
     if (cap)
         r = sim_capture_memset(cap, dst, pitch, val, esz, width, height);
+    else if (r == CUDA_SUCCESS)
+        each_piece(dst, span, wrote_piece);
     sim_unlock();
     if (r != CUDA_SUCCESS || cap)
         return r;
@@ -2162,106 +2316,186 @@ CUresult CUDAAPI cuMemsetD2D16Async_ptsz(CUdeviceptr dstDevice, size_t dstPitch,
 CUresult CUDAAPI cuMemsetD2D32Async(CUdeviceptr dstDevice, size_t dstPitch, unsigned int ui, size_t Width, size_t Height, CUstream hStream) SET2(4, ui, hStream, 1)
 CUresult CUDAAPI cuMemsetD2D32Async_ptsz(CUdeviceptr dstDevice, size_t dstPitch, unsigned int ui, size_t Width, size_t Height, CUstream hStream) SET2(4, ui, hStream, 1)
 
-/* ---------------- pointer attributes ---------------- */
+/* ---------------- pointer attributes ----------------
+ * Every answer below, and the text of cuda.h / cuda_runtime_api.h (or the
+ * real-GPU trace) it rests on, is a row of sim/driver/README.md's "Pointer
+ * queries" table; sim/tests/drv_ptrattr.c walks the whole table. */
 static unsigned mem_type(const struct sim_alloc *a)
 {
     return (a->kind == K_HOST || a->kind == K_REGISTERED) ? CU_MEMORYTYPE_HOST : CU_MEMORYTYPE_DEVICE;
 }
 
-/* strict: cuPointerGetAttribute (errors for non-CUDA pointers);
- * otherwise cuPointerGetAttributes (zero values, success). */
+/* Stream-ordered (pool, graph) and VMM memory belongs to no context: its
+ * CU_POINTER_ATTRIBUTE_CONTEXT is NULL. */
+static int context_less(const struct sim_alloc *a)
+{
+    return a->kind == K_POOL || a->kind == K_POOL_IMPORT || a->kind == K_VMM || a->kind == K_GRAPH;
+}
+
+/* The host may dereference it: pinned, registered and managed memory. */
+static int host_accessible(const struct sim_alloc *a)
+{
+    return a->kind == K_HOST || a->kind == K_REGISTERED || a->kind == K_MANAGED;
+}
+
+/* CU_POINTER_ATTRIBUTE_ACCESS_FLAGS of device `dev` (context ctx) on a:
+ * the grant itself where one was made (CU_MEM_ACCESS_FLAGS_PROT_* have the
+ * values of CU_POINTER_ATTRIBUTE_ACCESS_FLAG_*), else all or nothing. */
+static unsigned access_flags(const struct sim_alloc *a, int dev, const struct sim_ctx *ctx)
+{
+    switch (a->kind) {
+    case K_VMM: return ((struct vmm_map *)a->ext)->access[dev];
+    case K_POOL: return ((struct sim_mempool *)a->ext)->access[dev];
+    case K_POOL_IMPORT: return ((struct pool_import *)a->ext)->pool->access[dev];
+    case K_GRAPH: return a->dev == dev ? CU_POINTER_ATTRIBUTE_ACCESS_FLAG_READWRITE : ((unsigned char *)a->ext)[dev];
+    default:
+        return alloc_accessible(a, dev, ctx) ? CU_POINTER_ATTRIBUTE_ACCESS_FLAG_READWRITE
+                                             : CU_POINTER_ATTRIBUTE_ACCESS_FLAG_NONE;
+    }
+}
+
+/* cuPointerGetAttributes' list of supported attributes (cuda.h). */
+static int batch_attr(CUpointer_attribute attr)
+{
+    switch (attr) {
+    case CU_POINTER_ATTRIBUTE_CONTEXT: case CU_POINTER_ATTRIBUTE_MEMORY_TYPE: case CU_POINTER_ATTRIBUTE_DEVICE_POINTER:
+    case CU_POINTER_ATTRIBUTE_HOST_POINTER: case CU_POINTER_ATTRIBUTE_SYNC_MEMOPS: case CU_POINTER_ATTRIBUTE_BUFFER_ID:
+    case CU_POINTER_ATTRIBUTE_IS_MANAGED: case CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL:
+    case CU_POINTER_ATTRIBUTE_RANGE_START_ADDR: case CU_POINTER_ATTRIBUTE_RANGE_SIZE: case CU_POINTER_ATTRIBUTE_MAPPED:
+    case CU_POINTER_ATTRIBUTE_IS_LEGACY_CUDA_IPC_CAPABLE: case CU_POINTER_ATTRIBUTE_ALLOWED_HANDLE_TYPES:
+    case CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE: case CU_POINTER_ATTRIBUTE_IS_HW_DECOMPRESS_CAPABLE:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* strict: cuPointerGetAttribute (an error where no value exists);
+ * otherwise one attribute of cuPointerGetAttributes (NULL / 0 values and
+ * success, except an attribute it does not support).  Lock held. */
 static CUresult ptr_attr(void *data, CUpointer_attribute attr, CUdeviceptr ptr, int strict)
 {
     if (!data)
         return CUDA_ERROR_INVALID_VALUE;
+    if (!strict && !batch_attr(attr))
+        return CUDA_ERROR_INVALID_VALUE;
     struct sim_alloc *a = find(ptr);
     struct sim_ctx *cur = sim_cur_ctx();
-    if (!a && strict)
-        return CUDA_ERROR_INVALID_VALUE;
+    /* a value that does not exist: an error for cuPointerGetAttribute, a
+     * zero of the attribute's size for cuPointerGetAttributes */
+#define NONE_(type, err) do { if (strict) return (err); *(type *)data = (type)0; return CUDA_SUCCESS; } while (0)
+    if (attr == CU_POINTER_ATTRIBUTE_ACCESS_FLAGS) {      /* cuPointerGetAttribute only */
+        if (!cur)
+            return CUDA_ERROR_INVALID_CONTEXT;
+        if (!a)
+            return CUDA_ERROR_INVALID_VALUE;
+        *(unsigned *)data = access_flags(a, cur->dev, cur);
+        return CUDA_SUCCESS;
+    }
+    if (attr == CU_POINTER_ATTRIBUTE_DEVICE_POINTER) {
+        if (!cur)
+            NONE_(CUdeviceptr, CUDA_ERROR_INVALID_CONTEXT);
+        /* pageable memory: through the same address when the device
+         * reads pageable memory (SIMCUDA_HMM=1) */
+        int ok = a ? alloc_accessible(a, cur->dev, cur)
+                   : sim_g.hmm && arena_of(ptr) < 0 && in_reservation(ptr) < 0 && host_mapped(ptr);
+        if (!ok)
+            NONE_(CUdeviceptr, CUDA_ERROR_INVALID_VALUE);
+        *(CUdeviceptr *)data = ptr;
+        return CUDA_SUCCESS;
+    }
+    if (!a) {
+        if (strict)
+            return CUDA_ERROR_INVALID_VALUE;
+        switch (attr) {   /* cuPointerGetAttributes: "default NULL values" */
+        case CU_POINTER_ATTRIBUTE_CONTEXT: *(CUcontext *)data = NULL; break;
+        case CU_POINTER_ATTRIBUTE_HOST_POINTER: *(void **)data = NULL; break;
+        case CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE: *(CUmemoryPool *)data = NULL; break;
+        case CU_POINTER_ATTRIBUTE_MEMORY_TYPE: case CU_POINTER_ATTRIBUTE_ALLOWED_HANDLE_TYPES:
+            *(unsigned *)data = 0;
+            break;
+        case CU_POINTER_ATTRIBUTE_BUFFER_ID: *(unsigned long long *)data = 0; break;
+        case CU_POINTER_ATTRIBUTE_RANGE_START_ADDR: *(CUdeviceptr *)data = 0; break;
+        case CU_POINTER_ATTRIBUTE_RANGE_SIZE: *(size_t *)data = 0; break;
+        case CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL: *(int *)data = -2; break;   /* the H200's answer (traces) */
+        default: *(bool *)data = 0; break;      /* the booleans */
+        }
+        return CUDA_SUCCESS;
+    }
     switch (attr) {
     case CU_POINTER_ATTRIBUTE_CONTEXT:
-        *(CUcontext *)data = a ? (CUcontext)a->ctx : NULL;
+        *(CUcontext *)data = context_less(a) ? NULL : (CUcontext)a->ctx;
         break;
     case CU_POINTER_ATTRIBUTE_MEMORY_TYPE:
-        *(unsigned *)data = a ? mem_type(a) : 0;
-        break;
-    case CU_POINTER_ATTRIBUTE_DEVICE_POINTER:
-        *(CUdeviceptr *)data = a ? ptr : 0;
+        *(unsigned *)data = mem_type(a);
         break;
     case CU_POINTER_ATTRIBUTE_HOST_POINTER:
-        if (a && mem_type(a) != CU_MEMORYTYPE_HOST && a->kind != K_MANAGED) {
-            if (strict)
-                return CUDA_ERROR_INVALID_VALUE;
-            *(void **)data = NULL;
-        } else
-            *(void **)data = a ? (void *)(uintptr_t)ptr : NULL;
+        if (!host_accessible(a))
+            NONE_(void *, CUDA_ERROR_INVALID_VALUE);
+        *(void **)data = (void *)(uintptr_t)ptr;
         break;
     case CU_POINTER_ATTRIBUTE_P2P_TOKENS:
-        return CUDA_ERROR_NOT_SUPPORTED;
+        /* "ptr must be a pointer to memory obtained from cuMemAlloc()";
+         * the query sets SYNC_MEMOPS.  The tokens name the allocation. */
+        if (a->kind != K_DEVICE && a->kind != K_PITCH)
+            return CUDA_ERROR_INVALID_VALUE;
+        ((CUDA_POINTER_ATTRIBUTE_P2P_TOKENS *)data)->p2pToken = a->id;
+        ((CUDA_POINTER_ATTRIBUTE_P2P_TOKENS *)data)->vaSpaceToken = (unsigned)getpid();
+        a->flags |= 0x80000000u;
+        break;
     case CU_POINTER_ATTRIBUTE_SYNC_MEMOPS:
-        *(bool *)data = a ? (a->flags & 0x80000000u) != 0 : 0;
+        *(bool *)data = (a->flags & 0x80000000u) != 0;
         break;
     case CU_POINTER_ATTRIBUTE_BUFFER_ID:
-        *(unsigned long long *)data = a ? a->id : 0;
+        *(unsigned long long *)data = a->id;
         break;
     case CU_POINTER_ATTRIBUTE_IS_MANAGED:
-        *(bool *)data = a && a->kind == K_MANAGED;
+        *(bool *)data = a->kind == K_MANAGED;
         break;
     case CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL:
-        *(int *)data = a ? a->dev : -2;
+        *(int *)data = a->dev;
         break;
     case CU_POINTER_ATTRIBUTE_IS_LEGACY_CUDA_IPC_CAPABLE:
-        *(bool *)data = a && (a->kind == K_DEVICE || a->kind == K_PITCH);
+        *(bool *)data = a->kind == K_DEVICE || a->kind == K_PITCH;
         break;
     case CU_POINTER_ATTRIBUTE_RANGE_START_ADDR:
-        if (a && a->kind == K_VMM) {
-            int ri = in_reservation(a->base);
-            *(CUdeviceptr *)data = ri >= 0 ? g_res[ri].base : a->base;
-        } else
-            *(CUdeviceptr *)data = a ? a->base : 0;
+    case CU_POINTER_ATTRIBUTE_RANGE_SIZE: {
+        /* VMM: the reservation the mapping lies in */
+        uintptr_t base = a->base;
+        size_t size = a->size;
+        int ri = a->kind == K_VMM ? in_reservation(a->base) : -1;
+        if (ri >= 0) {
+            base = g_res[ri].base;
+            size = g_res[ri].size;
+        }
+        if (attr == CU_POINTER_ATTRIBUTE_RANGE_START_ADDR)
+            *(CUdeviceptr *)data = base;
+        else
+            *(size_t *)data = size;
         break;
-    case CU_POINTER_ATTRIBUTE_RANGE_SIZE:
-        if (a && a->kind == K_VMM) {
-            int ri = in_reservation(a->base);
-            *(size_t *)data = ri >= 0 ? g_res[ri].size : a->size;
-        } else
-            *(size_t *)data = a ? a->size : 0;
-        break;
+    }
     case CU_POINTER_ATTRIBUTE_MAPPED:
-        *(bool *)data = a != NULL;
+        *(bool *)data = 1;
         break;
     case CU_POINTER_ATTRIBUTE_ALLOWED_HANDLE_TYPES:
-        *(unsigned *)data = a && a->kind == K_VMM ? (unsigned)((struct vmm_map *)a->ext)->h->prop.requestedHandleTypes :
-                            a && a->kind == K_POOL ? (unsigned)((struct sim_mempool *)a->ext)->props.handleTypes : 0;
+        *(unsigned *)data = a->kind == K_VMM ? (unsigned)((struct vmm_map *)a->ext)->h->prop.requestedHandleTypes :
+                            a->kind == K_POOL ? (unsigned)((struct sim_mempool *)a->ext)->props.handleTypes : 0;
         break;
     case CU_POINTER_ATTRIBUTE_IS_GPU_DIRECT_RDMA_CAPABLE:
         *(bool *)data = 0;
         break;
-    case CU_POINTER_ATTRIBUTE_ACCESS_FLAGS: {
-        unsigned f = 0;
-        if (a && cur)
-            f = sim_mem_accessible(ptr, cur->dev, cur) ? CU_POINTER_ATTRIBUTE_ACCESS_FLAG_READWRITE : CU_POINTER_ATTRIBUTE_ACCESS_FLAG_NONE;
-        if (a && a->kind == K_VMM && cur)
-            f = ((struct vmm_map *)a->ext)->access[cur->dev];
-        if (a && a->kind == K_POOL && cur)
-            f = ((struct sim_mempool *)a->ext)->access[cur->dev];
-        if (a && a->kind == K_POOL_IMPORT && cur)
-            f = ((struct pool_import *)a->ext)->pool->access[cur->dev];
-        *(unsigned *)data = f;
-        break;
-    }
     case CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE:
-        *(CUmemoryPool *)data = a && a->kind == K_POOL ? (CUmemoryPool)a->ext :
-                                a && a->kind == K_POOL_IMPORT ? (CUmemoryPool)((struct pool_import *)a->ext)->pool : NULL;
+        *(CUmemoryPool *)data = a->kind == K_POOL ? (CUmemoryPool)a->ext :
+                                a->kind == K_POOL_IMPORT ? (CUmemoryPool)((struct pool_import *)a->ext)->pool : NULL;
         break;
     case CU_POINTER_ATTRIBUTE_MAPPING_SIZE:
-        *(size_t *)data = a ? a->size : 0;
+        *(size_t *)data = a->size;
         break;
     case CU_POINTER_ATTRIBUTE_MAPPING_BASE_ADDR:
-        *(void **)data = a ? (void *)a->base : NULL;
+        *(void **)data = (void *)a->base;
         break;
-    case CU_POINTER_ATTRIBUTE_MEMORY_BLOCK_ID:
-        *(unsigned long long *)data = a ? a->id : 0;
+    case CU_POINTER_ATTRIBUTE_MEMORY_BLOCK_ID:   /* a VMM mapping has its handle's id */
+        *(unsigned long long *)data = a->id;
         break;
     case CU_POINTER_ATTRIBUTE_IS_HW_DECOMPRESS_CAPABLE:
         *(bool *)data = 0;
@@ -2269,6 +2503,7 @@ static CUresult ptr_attr(void *data, CUpointer_attribute attr, CUdeviceptr ptr, 
     default:
         return CUDA_ERROR_INVALID_VALUE;
     }
+#undef NONE_
     return CUDA_SUCCESS;
 }
 
@@ -2285,11 +2520,8 @@ CUresult CUDAAPI cuPointerGetAttributes(unsigned int numAttributes, CUpointer_at
         return CUDA_ERROR_INVALID_VALUE;
     sim_lock();
     CUresult r = CUDA_SUCCESS;
-    for (unsigned i = 0; i < numAttributes && r == CUDA_SUCCESS; i++) {
+    for (unsigned i = 0; i < numAttributes && r == CUDA_SUCCESS; i++)
         r = ptr_attr(data[i], attributes[i], ptr, 0);
-        if (r == CUDA_ERROR_NOT_SUPPORTED)
-            r = CUDA_SUCCESS;
-    }
     sim_unlock();
     return r;
 }

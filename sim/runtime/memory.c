@@ -741,23 +741,26 @@ RT_API cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attrib
             memtype = 0;
         }
     }
+    /* cuda_runtime_api.h / driver_types.h: devicePointer is "the address
+     * which may be dereferenced on the current device ... or NULL if no
+     * such address exists" (the driver's DEVICE_POINTER: NULL for another
+     * device's memory without peer access); hostPointer likewise, and for
+     * unregistered memory the pointer itself ("CUDA doesn't check if
+     * unregistered memory is allocated"). */
     memset(attributes, 0, sizeof *attributes);
-    if (managed) {
+    attributes->devicePointer = (void *)(uintptr_t)dptr;
+    attributes->hostPointer = hptr;
+    if (managed)
         attributes->type = cudaMemoryTypeManaged;
-        attributes->devicePointer = (void *)(uintptr_t)ptr;
-        attributes->hostPointer = (void *)(uintptr_t)ptr;
-    } else if (memtype == CU_MEMORYTYPE_DEVICE) {
+    else if (memtype == CU_MEMORYTYPE_DEVICE)
         attributes->type = cudaMemoryTypeDevice;
-        attributes->devicePointer = (void *)(uintptr_t)(dptr ? dptr : DPTR(ptr));
-        attributes->hostPointer = NULL;
-    } else if (memtype == CU_MEMORYTYPE_HOST) {
+    else if (memtype == CU_MEMORYTYPE_HOST)
         attributes->type = cudaMemoryTypeHost;
-        attributes->devicePointer = (void *)(uintptr_t)dptr;
-        attributes->hostPointer = hptr ? hptr : (void *)(uintptr_t)ptr;
-    } else {
+    else {
         /* Not a CUDA allocation: success, type unregistered, device -2. */
         attributes->type = cudaMemoryTypeUnregistered;
         attributes->device = cudaInvalidDeviceId;
+        attributes->hostPointer = (void *)(uintptr_t)ptr;
         return cudaSuccess;
     }
     attributes->device = ordinal;

@@ -25,7 +25,9 @@ static void attrs(CUdeviceptr p, int dev, unsigned type, int managed)
     OK(cuPointerGetAttribute(&m, CU_POINTER_ATTRIBUTE_IS_MANAGED, p));
     EQ(m, managed);
     OK(cuPointerGetAttribute(&c, CU_POINTER_ATTRIBUTE_CONTEXT, p));
-    TRUE(c != NULL);
+    CUmemoryPool pool = NULL;
+    OK(cuPointerGetAttribute(&pool, CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE, p));
+    TRUE(pool ? c == NULL : c != NULL);     /* pool memory belongs to no context (README, "Pointer queries") */
     /* interior pointers resolve to the allocation */
     CUdeviceptr start = 0;
     OK(cuPointerGetAttribute(&start, CU_POINTER_ATTRIBUTE_RANGE_START_ADDR, p + 3));

@@ -5,5 +5,6 @@
 -include sim/tests/cupti_tests.mk
 -include sim/tests/fidelity_tests.mk
 -include sim/tests/nvml_tests.mk
+-include sim/tests/ptrattr_tests.mk
 -include sim/tests/libs_tests.mk
 -include sim/tests/dnn_tests.mk

@@ -4,7 +4,10 @@
 # the parameter, the launch device 0 and the owner device 1 (from the JSON
 # report, tests/e2e/findings.py); the program still faults like a GPU (exit
 # 3).  Under mode=migrate the same finding is "migrated" and the program
-# prints the right result.
+# prints the right result.  Triton's missing device guard never launches:
+# its launcher is refused the tensor's device pointer and raises, as on a
+# GPU, in both modes (no launch to check or migrate; devcheck's own
+# explanation of the refusal is issue 36's second step, asserted then).
 . "$ROOT/tests/lib.sh"
 need_pyenv
 cd "$ROOT/tests/clients"
@@ -32,7 +35,15 @@ check cuda_bindings "device_mismatch severity=error kernel=scale api=cuLaunchKer
     '^cuda_bindings_bug: result=\[0\.0, 2\.0, 4\.0, 6\.0, 8\.0, 10\.0, 12\.0, 14\.0\]$' cuda_bindings_bug.py
 check numba "device_mismatch severity=error kernel=add api=cuLaunchKernelEx param=4 launch=0 owner=1 memory=device count=1" \
     '^numba_bug: result=\[10\.0, 11\.0, 12\.0, 13\.0, 14\.0, 15\.0, 16\.0, 17\.0\]$' numba_bug.py
-check triton "device_mismatch severity=error kernel=add_kernel api=cuLaunchKernelEx param=0 launch=0 owner=1 memory=device count=1" \
-    '^triton_add: result=\[11\.0, 22\.0, 33\.0, 44\.0\]$' triton_add.py --bug
 check ext "device_mismatch severity=error kernel=guard_add api=__cudaLaunchKernel param=0 launch=0 owner=1 memory=device count=1" \
     '^ext_add: result=\[11\.0, 22\.0, 33\.0, 44\.0\]$' ext_add.py --bug
+for mode in report migrate; do
+    t=$TMPD/triton.$mode
+    opts=json_path=$t.json
+    [ $mode = migrate ] && opts=$opts:mode=migrate
+    under_devcheck_rt env SIMCUDA_DEVICES=4 DEVCHECK_OPTIONS="$opts" "$PY" triton_add.py --bug >"$t.out" 2>"$t.err"
+    expect_eq "triton ($mode): status" 3 "$?"
+    expect_grep '^triton_add: refused: Pointer argument cannot be accessed from Triton \(cpu tensor\?\)$' "$t.out"
+    python3 "$ROOT/tests/e2e/findings.py" "$t.json" | sed 's/ at=[^ ]*//' >"$t.canon" || fail "triton ($mode): no report"
+    expect_eq "triton ($mode): findings" "summary errors=0 warnings=0 launches=0 unchecked=0" "$(cat "$t.canon")"
+done

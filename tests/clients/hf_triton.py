@@ -8,8 +8,8 @@ launches on cuda:0 with another GPU's tensors (Liger-Kernel #401, triton
 
 On a GPU without peer access Triton refuses before launching: its launcher
 asks the driver for a device pointer of each tensor in the current context,
-gets CUDA_ERROR_INVALID_VALUE, and raises `ValueError: Pointer argument (at
-0) cannot be accessed from Triton (cpu tensor?)`.  Prints
+gets CUDA_ERROR_INVALID_VALUE, and raises `ValueError: Pointer argument
+cannot be accessed from Triton (cpu tensor?)` (Triton 3.9's words).  Prints
 `hf_triton: OK devices=N` when the forward completes, `hf_triton: refused:
 MESSAGE` (exit 4) when Triton raised its ValueError and `hf_triton: fault:
 MESSAGE` (exit 3) when a CUDA error surfaced.

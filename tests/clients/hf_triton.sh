@@ -10,13 +10,12 @@
 #    (x_ptr), 1 (w_ptr) and 2 (out_ptr), launched on cuda:0, owned by cuda:1,
 #    at the launch's line, and nothing else;
 #  - no pair can peer (SIMCUDA_PEER=none; a machine without P2P): on 2 and 4
-#    GPUs, the launches carry another GPU's tensors with no access: one
-#    device_mismatch error per parameter and owner GPU (cuda:1; on 4 GPUs
-#    cuda:1 and cuda:2, where the layers with RMSNorms are) at the launch's
-#    line, and the forward fails with the illegal memory access (exit 3).
-#    (Pending, issue 36: with the sim answering pointer queries as the
-#    driver does, Triton refuses before launching with its ValueError, and
-#    devcheck explains the refusal at the user's line.)
+#    GPUs, as on a GPU, Triton's launcher asks the driver for the first
+#    decoder layer on cuda:1's hidden states in cuda:0's context, is refused,
+#    and raises its ValueError before any launch (the program's `refused`
+#    line, exit 4); devcheck reports exactly one pointer_refused: owner
+#    cuda:1, current cuda:0, parameter 0 (x), at the launch's line, each
+#    tensor of the call with the line that allocated it, the fix.
 #  - --fixed (torch.cuda.device(x.device) around the launch), 4 GPUs, no
 #    peer: the forward completes, 0 findings.
 . "$ROOT/tests/lib.sh"
@@ -39,15 +38,19 @@ expect_grep '^hf_triton: OK devices=2$' "$TMPD/peer.out"
 expect_eq "hf_triton.py with peer access" "$(operand_facts peer_access warning 1)
 summary errors=0 launches=$(launches peer)" "$(facts "$TMPD/peer.json")"
 
+# the call's tensors: x (the hidden states the decoder layer on cuda:1 made,
+# the user's line that ran the model), the norm's weight (accelerate's
+# dispatch in hf_tiny.split) and out (torch.empty_like in the patched norm)
+TENSORS="x@cuda:1@$(at "$P" 'model(input_ids=torch.randint'),self.weight@cuda:1@$(at "$CL/hf_tiny.py" 'return dispatch_model'),out@cuda:1@$(at "$P" 'out = torch.empty_like(x)')"
 for n in 2 4; do
-    owners=1
-    [ $n = 4 ] && owners="1 2"
     SIMCUDA_PEER=none run nopeer$n $n hf_triton.py
-    expect_eq "hf_triton.py without peer access on $n GPUs: status" 3 "$rc"
-    expect_grep '^hf_triton: fault: CUDA error: an illegal memory access was encountered$' "$TMPD/nopeer$n.out"
-    errors=$(sed -n 's/.*"errors":\([0-9]*\).*/\1/p' "$TMPD/nopeer$n.json" | tail -n 1)
-    expect_eq "hf_triton.py without peer access on $n GPUs" "$(operand_facts device_mismatch error $owners)
-summary errors=$errors launches=$(launches nopeer$n)" "$(facts "$TMPD/nopeer$n.json")"
+    expect_eq "hf_triton.py without peer access on $n GPUs: status" 4 "$rc"
+    expect_grep '^hf_triton: refused: Pointer argument cannot be accessed from Triton \(cpu tensor\?\)$' "$TMPD/nopeer$n.out"
+    expect_eq "hf_triton.py without peer access on $n GPUs" "pointer_refused owner=cuda:1 current=cuda:0 param=0 at=$LAUNCH tensors=$TENSORS nvtx=- hint=with torch.cuda.device(x.device): launch the kernel there (every tensor is on cuda:1)
+summary errors=1 launches=$(launches nopeer$n)" "$(canon "$TMPD/nopeer$n.json")"
+    expect_grep '^==devcheck== ERROR: pointer_refused: triton refused a pointer of cuda:1 with cuda:0 current: Pointer argument cannot be accessed from Triton \(cpu tensor\?\)$' \
+        "$TMPD/nopeer$n.err"
+    expect_grep "^    parameter 0 \\(x\\) is cuda:1's memory; cuda:0 is current and has no access to it" "$TMPD/nopeer$n.err"
 done
 
 SIMCUDA_PEER=none run fixed 4 hf_triton.py --fixed

@@ -3,6 +3,7 @@ canonical line per finding (the last line per id), in id order:
 
   KIND kernel=NAME launch=FILE:LINE alloc=FILE:LINE nvtx=A>B
   framework_device_error at=FILE:LINE tensors=EXPR@DEVICE@FILE:LINE,... hint=...
+  pointer_refused owner=cuda:N current=cuda:N param=N at=FILE:LINE tensors=... hint=...
 
 FILE:LINE is the innermost Python frame in the user's own code (not
 site-packages, not the standard library), its file as a basename; "-" when
@@ -26,7 +27,8 @@ import sys
 def user(stack):
     for f in stack or []:
         path = f.get("file") or ""
-        if path.startswith("<") or "/site-packages/" in path or "/lib/python3." in path:
+        if path.startswith("<") or "/site-packages/" in path or "/lib/python3." in path or \
+                path.endswith("/_devcheck_hook.py"):
             continue
         return "%s:%s" % (os.path.basename(path), f.get("line"))
     return "-"
@@ -63,7 +65,7 @@ if facts:
 for i in sorted(recs):
     r = recs[i]
     nvtx = ">".join(r.get("nvtx") or []) or "-"
-    if r["kind"] == "framework_device_error":
+    if r["kind"] in ("framework_device_error", "pointer_refused"):
         at = loc(r.get("at"))
         assert at == user(r.get("launch_python_stack")), (at, "is not the op stack's first user frame")
         ts = []
@@ -73,7 +75,11 @@ for i in sorted(recs):
             made = loc(t.get("made_at"))
             ts.append("%s@%s@%s" % (t["expr"], t["device"], alloc if alloc != "-" else
                                     "made:" + made if made != "-" else "-"))
-        print("framework_device_error at=%s tensors=%s nvtx=%s hint=%s" % (at, ",".join(ts), nvtx, r.get("hint", "-")))
+        head = r["kind"]
+        if r["kind"] == "pointer_refused":
+            head += " owner=cuda:%s current=cuda:%s param=%s" % (r["launch"]["device"], r["launch"]["current_device"],
+                                                                  r.get("param"))
+        print("%s at=%s tensors=%s nvtx=%s hint=%s" % (head, at, ",".join(ts), nvtx, r.get("hint", "-")))
         continue
     kernel = (r.get("kernel") or "?").split("(")[0]
     print("%s kernel=%s launch=%s alloc=%s nvtx=%s" % (r["kind"], kernel, user(r.get("launch_python_stack")),

@@ -8,13 +8,15 @@
 #    thread that released the GIL while the main thread holds it (no
 #    deadlock, frames kept);
 #  - real clients (the venv's CPython): numba-cuda, cuda-bindings,
-#    cuda-core, Triton, a torch extension: the buggy programs' launch and
+#    cuda-core, Triton (launching over peer access: a peer_access warning),
+#    a torch extension: the buggy programs' launch and
 #    allocation lines, the numba and Triton kernels' demangled names, the
 #    hint in each client's words (cuda.to_device, cuMemcpyPeer of
 #    cuda.bindings, Buffer.copy_to, tensor.to), numba's operand named as the
 #    Python call passed it;
-#  - the Triton kernel of demo/python/custom_kernel.py inside
-#    torch.cuda.nvtx.range_push("decoder.layer.3"): that range named;
+#  - demo/python/custom_kernel.py: Triton's refusal of another device's
+#    tensor, before any launch, explained (pointer_refused) at its call and
+#    allocation lines inside torch.cuda.nvtx.range_push("decoder.layer.3");
 #  - --kernel-name-exclude=at::native in a torch process checks none of
 #    PyTorch's own kernels (the names are demangled in a Python process).
 . "$ROOT/tests/lib.sh"
@@ -63,23 +65,32 @@ client bindings "device_mismatch kernel=scale launch=$(at cuda_bindings_bug.py '
 client core "device_mismatch kernel=scale launch=$(at cuda_core_bug.py '# BUG') alloc=$(at cuda_core_bug.py '# the buffer lives on device 1') nvtx=-" \
     'the buffer lives on cuda:1: copy it into a buffer of Device\(0\) \(Buffer.copy_to\(dst, stream=...\)\), or launch on a stream of Device\(1\)$' \
     cuda_core_bug.py
-client triton "device_mismatch kernel=add_kernel launch=$(at triton_add.py '# BUG') alloc=$(at triton_add.py 'x = torch.tensor(X, device="cuda:1")') nvtx=-" \
-    "$TORCH_HINT" triton_add.py --bug
+# Triton launches another device's tensor only with peer access (without,
+# its launcher is refused the pointer and raises: no launch): a peer_access
+# warning, with the same launch and allocation lines
+client triton "peer_access kernel=add_kernel launch=$(at triton_add.py '# BUG') alloc=$(at triton_add.py 'x = torch.tensor(X, device="cuda:1")') nvtx=-" \
+    'legal, but every access crosses NVLink/PCIe; copy the data to cuda:0 once if the kernel reads it repeatedly \(peer=ignore silences this\)$' \
+    triton_add.py --bug --peer
 client ext "device_mismatch kernel=guard_add launch=$(at ext_add.py '# BUG') alloc=$(at ext_add.py 'x = torch.tensor(X, device="cuda:1")') nvtx=-" \
     "$TORCH_HINT" ext_add.py --bug
 
 python3 "$ROOT/tests/unit/jsonschema_lite.py" "$ROOT/report/finding.schema.json" "$TMPD"/*.json ||
     fail "JSON records do not match report/finding.schema.json"
 
-# 3. an NVTX range pushed from Python (torch.cuda.nvtx), under the wrapper
+# 3. demo/python/custom_kernel.py: Triton refuses the cuda:1 tensor with
+# cuda:0 current, before any launch, as on a GPU, and devcheck explains the
+# refusal (pointer_refused): at the script's call and allocation lines,
+# inside the NVTX range decoder.layer.3 pushed from Python, the note on the
+# exception; --fixed is clean.
 CK=$ROOT/demo/python/custom_kernel.py
-"$DEVCHECK" --json "$TMPD/ck.json" -- "$PY" "$CK" >"$TMPD/ck.out" 2>"$TMPD/ck.err"
-expect_eq "custom_kernel" "device_mismatch kernel=scale_kernel launch=$(at "$CK" 'scale_kernel\[(1,)\]') alloc=$(at "$CK" '# this layer') nvtx=decoder.layer.3
-device_mismatch kernel=scale_kernel launch=$(at "$CK" 'scale_kernel\[(1,)\]') alloc=$(at "$CK" 'out = torch.empty_like') nvtx=decoder.layer.3" \
-    "$(canon "$TMPD/ck.json" | grep kernel=scale_kernel)"
-expect_grep '^    NVTX: decoder.layer.3$' "$TMPD/ck.err"
-expect_grep '^    at .*demo/python/custom_kernel.py:[0-9]+ in scale; memory allocated at .*custom_kernel.py:[0-9]+ in main$' \
-    "$TMPD/ck.err"
+"$DEVCHECK" --json "$TMPD/ck.json" -- "$PY" "$CK" >"$TMPD/ck.out" 2>"$TMPD/ck.err" && fail "custom_kernel: status 0"
+expect_grep '^ValueError: Pointer argument cannot be accessed from Triton \(cpu tensor\?\)$' "$TMPD/ck.err"
+expect_grep "^devcheck: pointer_refused: not a CPU tensor: cuda:1's memory, refused with cuda:0 current\$" "$TMPD/ck.err"
+expect_eq "custom_kernel: findings" "pointer_refused owner=cuda:1 current=cuda:0 param=0 at=$(at "$CK" 'scale_kernel\[') tensors=x@cuda:1@$(at "$CK" 'x = torch.ones'),out@cuda:1@$(at "$CK" 'out = torch.empty_like') nvtx=decoder.layer.3 hint=with torch.cuda.device(x.device): launch the kernel there (every tensor is on cuda:1)" \
+    "$(canon "$TMPD/ck.json" | grep -v '^summary')"
+"$DEVCHECK" --json "$TMPD/ckf.json" -- "$PY" "$CK" --fixed >"$TMPD/ckf.out" 2>"$TMPD/ckf.err" ||
+    fail "custom_kernel --fixed: status $?"
+expect_eq "custom_kernel --fixed: findings" "" "$(canon "$TMPD/ckf.json" | grep -v '^summary')"
 
 # 4. PyTorch's kernels excluded by their demangled namespace
 VM=$ROOT/demo/python/vision_merge.py

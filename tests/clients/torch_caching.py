@@ -15,9 +15,11 @@ line that the same run without devcheck prints too.
     profiler    torch.profiler with profile_memory=True: its [memory] events
                 (the allocator's reports, which devcheck sees first and
                 forwards to libc10.so's reportMemoryUsageToProfiler)
-    pool        the bug in a graph's private pool: a Triton kernel launched
-                on cuda:0 over a tensor the capture made on cuda:1, after
-                another one (so it is not its segment's first block)"""
+    pool        a graph's private pool: a Triton kernel launched on cuda:0
+                over a tensor the capture made on cuda:1, after another one
+                (so it is not its segment's first block), with peer access
+                cuda:0 -> cuda:1 enabled by a copy (without it, Triton's
+                launcher is refused the pointer and raises, as on a GPU)"""
 import os
 import sys
 
@@ -109,7 +111,8 @@ elif mode == "pool":
         torch.cuda.synchronize()
     y = torch.ones(16, device="cuda:0")
     bump[(1,)](y, 16, BLOCK=16)                     # correct: y lives on cuda:0
-    bump[(1,)](pooled, 16, BLOCK=16)                # BUG: launched on cuda:0
+    y.to("cuda:1")                                  # PyTorch enables peer access cuda:0 -> cuda:1
+    bump[(1,)](pooled, 16, BLOCK=16)                # BUG: launched on cuda:0 (over peer access)
     try:
         torch.cuda.synchronize()
         print("torch_caching: pool ran")

@@ -4,12 +4,18 @@
                            the kernel launched with that device current;
                            prints `triton_add: OK devices=N result=[...]`
     triton_add.py --bug    the missing-device-guard shape: x lives on cuda:1,
-                           the kernel runs on cuda:0 (the current device):
-                           torch raises an illegal memory access at the next
-                           synchronizing call; prints
-                           `triton_add: fault: <torch's message>`, exits 3
-                           (`triton_add: result=[...]` when it ran: devcheck
-                           --mode migrate).
+                           the kernel is called with cuda:0 current.  As on
+                           a GPU, Triton's launcher asks the driver for a
+                           device pointer of x in the current context
+                           (cuPointerGetAttribute DEVICE_POINTER), is
+                           refused, and raises before any launch; prints
+                           `triton_add: refused: <Triton's message>`, exits 3
+    triton_add.py --bug --peer
+                           the same after PyTorch enabled peer access from
+                           cuda:0 to cuda:1 (it does so itself for a copy
+                           between them): the pointer is accessible, the
+                           kernel runs on cuda:0 over cuda:1's memory
+                           (legal, slow); prints `triton_add: result=[...]`
 Results are computed where the kernel has a host twin (DEVCHECK_CLIENT_TWINS)."""
 import sys
 
@@ -35,7 +41,13 @@ if "--bug" in sys.argv:
     x = torch.tensor(X, device="cuda:1")
     y = torch.tensor(Y, device="cuda:0")
     out = torch.empty(4, device="cuda:0")
-    add_kernel[(1,)](x, y, out, 4, BLOCK=4)      # BUG: no torch.cuda.device(x.device) guard
+    if "--peer" in sys.argv:
+        torch.ones(1, device="cuda:0").to("cuda:1")     # PyTorch enables peer access cuda:0 -> cuda:1
+    try:
+        add_kernel[(1,)](x, y, out, 4, BLOCK=4)      # BUG: no torch.cuda.device(x.device) guard
+    except ValueError as e:
+        print(f"triton_add: refused: {e}")
+        sys.exit(3)
     try:
         torch.cuda.synchronize()
     except RuntimeError as e:

@@ -71,6 +71,22 @@ def programs(probe, ngpus):
         ("lib_cusolver", lib + ["cusolver"], {}, 0, []),
         ("lib_cusolver_bug", lib + ["cusolver_bug"], host, 3, []),
     ]
+    # issue 36: refusals before any launch.  A convolution whose module
+    # stayed on the CPU (PyTorch's "Input type ... and weight type ..."),
+    # caught; with two GPUs, Triton handed a cuda:1 tensor with cuda:0
+    # current (Triton's ValueError, caught, explained as pointer_refused),
+    # the same after peer access (runs: a peer_access warning) and a probe
+    # that handles the driver's refusal itself (nothing).
+    cl = os.path.join(HERE, "..", "clients")
+    progs.append(("conv_cpu_weight", [PY, os.path.join(cl, "conv_device.py")],
+                  {"framework_device_error/error": 1}, 0, []))
+    if ngpus > 1:
+        r = [PY, os.path.join(cl, "refusal.py")]
+        progs += [
+            ("triton_refused", r + ["caught"], {"pointer_refused/error": 1}, 0, []),
+            ("triton_refused_peer", r + ["peer"], {"peer_access/warning": 1}, 0, []),
+            ("triton_refused_probe", r + ["probe"], {}, 0, []),
+        ]
     if not probe:
         progs = [p for p in progs if not p[0].startswith("c_")]
     if ngpus < 2:
@@ -222,7 +238,8 @@ def main():
         # launches does not hold: the replay is judged without them
         launch_got = {}
         for r in recs:
-            if "argument" not in r:
+            # nor the framework's own errors (no kernel ran)
+            if "argument" not in r and r["kind"] not in ("framework_device_error", "pointer_refused"):
                 k = f"{r['kind']}/{r['severity']}"
                 launch_got[k] = launch_got.get(k, 0) + 1
         replay = None

@@ -4,7 +4,8 @@
 # unversioned: DEVCHECK_1) plus dlsym,
 # exit and __libc_start_main, devcheck_framework_error and
 # devcheck_framework_match (the Python hook's entries), devcheck_test_begin
-# and devcheck_test_findings (the pytest plugin's),
+# and devcheck_test_findings (the pytest plugin's), devcheck_pointer_refusal
+# and devcheck_pointer_refused (the Python hook's refusal reporting),
 # torch::translate_exception_to_python (PyTorch's errors at raise time),
 # InitializeInjectionNvtx2 (the NVTX injection) and PyTorch's
 # c10::reportMemoryUsageToProfiler (its allocator's blocks), with the right symbol
@@ -50,6 +51,7 @@ EOC
     printf '%s\n' 'dlsym@@GLIBC_2.34' "dlsym@$base" '__libc_start_main@@GLIBC_2.34' \
         "__libc_start_main@$base" "exit@@$base" 'devcheck_framework_error@@DEVCHECK_1' \
         'devcheck_framework_match@@DEVCHECK_1' 'devcheck_test_begin@@DEVCHECK_1' 'devcheck_library_root@@DEVCHECK_1' 'devcheck_test_findings@@DEVCHECK_1' \
+        'devcheck_pointer_refusal@@DEVCHECK_1' 'devcheck_pointer_refused@@DEVCHECK_1' \
         '_ZN5torch29translate_exception_to_pythonERKNSt15__exception_ptr13exception_ptrE@@DEVCHECK_1' \
         'InitializeInjectionNvtx2@@DEVCHECK_1' '_ZN3c1027reportMemoryUsageToProfilerEPvlmmNS_6DeviceE@@DEVCHECK_1'
 } | sort >"$TMPD/want"

@@ -2,7 +2,9 @@
  * called directly as devcheck's Python hook calls them:
  *  - the message test made before any interpreter work: PyTorch's device
  *    messages match; an index error, a dtype error, a size error and NULL
- *    do not;
+ *    do not; the convolutions' "Input type (torch.cuda.X) and weight type
+ *    (torch.X)" matches, two CUDA types (a dtype mismatch) do not;
+ *  - a conv whose module stayed on the CPU: the fix moves the module;
  *  - a finding from the hook's facts: the note leads with the user's frame
  *    (the first outside site-packages) and its source, each tensor's line
  *    (a CPU tensor's making statement), the fix naming model.device when the
@@ -37,6 +39,20 @@ static void test_messages(void)
     CHECK(!dc_framework_device_message("The size of tensor a (2) must match the size of tensor b (3) at "
                                        "non-singleton dimension 0"));
     CHECK(!dc_framework_device_message(NULL));
+    /* the convolutions' type message (issue 36): a device mismatch only when
+     * exactly one of the two legacy type names is a CUDA one */
+    CHECK(dc_framework_device_message("Input type (torch.cuda.FloatTensor) and weight type (torch.FloatTensor) "
+                                      "should be the same"));
+    CHECK(dc_framework_device_message("Input type (torch.FloatTensor) and weight type (torch.cuda.FloatTensor) "
+                                      "should be the same or input should be a MKLDNN tensor and weight is a dense "
+                                      "tensor"));
+    CHECK(dc_framework_device_message("Input type (torch.cuda.FloatTensor) and bias type (torch.FloatTensor) "
+                                      "should be the same"));
+    CHECK(!dc_framework_device_message("Input type (torch.cuda.HalfTensor) and weight type (torch.cuda.FloatTensor) "
+                                       "should be the same"));
+    CHECK(!dc_framework_device_message("Input type (torch.FloatTensor) and weight type (torch.DoubleTensor) "
+                                       "should be the same"));
+    CHECK(!dc_framework_device_message("Input type (torch.cuda.FloatTensor) and weight type (torch.FloatTensor)"));
 }
 
 static const char *msg = "Expected all tensors to be on the same device, but got index is on cpu, different from "
@@ -83,6 +99,16 @@ static void test_finding(const char *outdir)
     tensors[0].expr = "model[0].weight";
     CHECK_EQ_LL(dc_framework_error("torch", msg, 3, frames, 2, tensors, note, sizeof note), 0);
     CHECK_STR_CONTAINS(note, "  fix: input_ids = input_ids.to(model[0].weight.device)");
+
+    /* a module left on the CPU, its input on a GPU (a conv): the op belongs
+     * on the input's device and the module moves */
+    struct dc_fw_tensor conv[] = {
+        { .expr = "x", .device = "cuda:0" },
+        { .expr = "conv.weight", .device = "cpu", .module = "conv", .flags = DC_TENSOR_PARAM },
+    };
+    CHECK_EQ_LL(dc_framework_error("torch", "Input type (torch.cuda.FloatTensor) and weight type (torch.FloatTensor) "
+                                   "should be the same", 3, frames, 2, conv, note, sizeof note), 0);
+    CHECK_STR_CONTAINS(note, "  fix: conv.to(x.device)");
 
     /* a small buffer: cut, terminated */
     char small[24];

@@ -92,6 +92,22 @@ static const char *make(enum dc_finding_kind k, struct dc_finding *f, struct dc_
         f->npylocs = 2;
         f->fix = "image_features = image_features.to(inputs_embeds.device)";
         return torch_msg;
+    case DC_F_POINTER_REFUSED:          /* Triton's launcher, x of cuda:1 with cuda:0 current */
+        l->kernel = NULL;
+        l->api = "triton";
+        l->device = 1;
+        l->current_device = 0;
+        f->framework = "triton";
+        f->message = "Pointer argument cannot be accessed from Triton (cpu tensor?)";
+        f->param = 0;
+        f->address = 0x7f0000200000;
+        f->tensors = tensors;
+        f->ntensors = 1;
+        f->pylocs = ops;
+        f->npylocs = 2;
+        f->fix = "with torch.cuda.device(image_features.device): launch the kernel there";
+        return "triton refused a pointer of cuda:1 with cuda:0 current (parameter 0): Pointer argument cannot be "
+               "accessed from Triton (cpu tensor?)";
     case DC_F_KIND_COUNT:
         break;
     }
