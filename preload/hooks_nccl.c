@@ -29,6 +29,7 @@
  * ncclGroupEnd launches are judged as kernels inside a checked call. */
 #include "preload/hooks_lib.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -84,12 +85,49 @@ struct grouped {
     unsigned n;
     struct dc_lib_arg a[2];
 };
-static __thread struct grouped *group_calls;    /* GROUP_MAX of them, made on first use */
+static __thread struct grouped *group_calls;    /* GROUP_MAX of them, made on first use, freed at thread exit */
 static __thread unsigned group_n, group_checked;
 
-/* A call inside a group: checked now, its synchronisation kept for the end. */
+/* group_calls is freed when its thread exits: a key's destructor (a
+ * program that runs its NCCL groups on short-lived threads would otherwise
+ * leak GROUP_MAX records per thread). */
+static pthread_key_t group_key;
+static pthread_once_t group_once = PTHREAD_ONCE_INIT;
+static int group_key_ok;
+static void group_free(void *p)
+{
+    group_calls = NULL;         /* this thread's: a later call makes another */
+    free(p);
+}
+static void group_key_make(void) { group_key_ok = pthread_key_create(&group_key, group_free) == 0; }
+
+static struct grouped *group_alloc(void)
+{
+    pthread_once(&group_once, group_key_make);
+    if (!group_key_ok)
+        return NULL;            /* no key: nothing kept, sync=1 does not synchronise the group */
+    struct grouped *g = calloc(GROUP_MAX, sizeof *g);
+    if (g && pthread_setspecific(group_key, g) != 0) {
+        free(g);
+        g = NULL;
+    }
+    return group_calls = g;
+}
+
+/* A call inside a group: checked now, its synchronisation kept for the end.
+ * Its stream must be of the communicator's device: NCCL makes that device
+ * current and launches its kernel into the caller's stream with no check of
+ * its own (NCCL 2.30 src/enqueue.cc: ncclEnqueueCheck's
+ * cudaSetDevice(comm->cudaDev), ncclLaunchKernel's cuLaunchKernel(Ex) on
+ * planner->streams->stream), which CUDA refuses for another device's stream
+ * (the call fails, or the group's ncclGroupEnd): a stream_mismatch. */
 static void nccl_check(const char *api, int device, cudaStream_t stream, const struct dc_lib_arg *a, unsigned n)
 {
+    if (stream && device >= 0) {
+        int sd = dc_stream_device((CUstream)stream);
+        if (__builtin_expect(sd >= 0 && sd != device, 0))
+            dc_check_libcall_stream(api, device, P(stream), sd);
+    }
     if (!group_depth) {
         dc_lib_check(api, device, P(stream), a, n);
         return;
@@ -97,7 +135,7 @@ static void nccl_check(const char *api, int device, cudaStream_t stream, const s
     dc_check_libcall(api, device, P(stream), a, n);
     group_checked++;
     if (dc_opt.sync && group_n < GROUP_MAX && n <= 2 &&
-        (group_calls || (group_calls = calloc(GROUP_MAX, sizeof *group_calls)) != NULL)) {
+        (group_calls || group_alloc() != NULL)) {
         struct grouped *g = &group_calls[group_n++];
         g->api = api;
         g->device = device;

@@ -47,6 +47,7 @@ LA=$BUILD/tests/libapi
 # and the toolkit's real libraries (ld.so.conf) would be loaded instead
 export LD_LIBRARY_PATH="$LA/lib:$LA/lib12${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 # prog mode options kind severity api argument call-device owner-device alloc-marker|- status
+# (stream_mismatch: call-device is the stream's, owner-device the call's)
 # (status: the program's exit status, with devcheck and without: 3 when the
 # sim's library (cuBLAS, cuFFT, cuDNN, cuSOLVER: sim/libs/), which
 # computes, faults on the wrong operand at the next synchronising call, as
@@ -58,6 +59,11 @@ blas peer - peer_access warning cublasSgemm_v2 B 0 1 alloc-B 0
 blas capture - device_mismatch error cublasSgemm_v2 B 0 1 alloc-B 0
 blas buggy mode=migrate device_mismatch error cublasSgemm_v2 B 0 1 alloc-B 3
 blas dot - device_mismatch error cublasSdot_v2 result 0 1 alloc-result 3
+blas sgemmex - device_mismatch error cublasSgemmEx B 0 1 alloc-B 3
+blas ex64 - device_mismatch error cublasGemmEx_64 B 0 1 alloc-B 0
+blas trsm - device_mismatch error cublasStrsm_v2 B 0 1 alloc-B 0
+blas getrf - device_mismatch error cublasSgetrfBatched A[i] 0 1 alloc-B 3
+blas gels - device_mismatch error cublasSgelsBatched devInfoArray 0 1 alloc-result 0
 lt buggy - device_mismatch error cublasLtMatmul CUBLASLT_MATMUL_DESC_BIAS_POINTER 0 1 alloc-bias 0
 lt correct - - - - - - - - 0
 lt stale - - - - - - - - 0
@@ -66,6 +72,7 @@ nccl buggy - device_mismatch error ncclAllReduce recvbuff 1 0 alloc-recv 0
 nccl correct - - - - - - - - 0
 nccl zero - - - - - - - - 0
 nccl host - host_memory error ncclAllReduce sendbuff 0 -1 - 0
+nccl stream - stream_mismatch error ncclAllReduce stream 0 1 - 3
 fft buggy - device_mismatch error cufftExecC2C idata 0 1 alloc-in1 3
 fft work - device_mismatch error cufftSetWorkArea workArea 0 1 alloc-work1 3
 fft correct - - - - - - - - 0
@@ -107,7 +114,7 @@ def site(stack):
             return f["line"]
     return None
 got = [(r["kind"], r["severity"], r.get("api"), r.get("argument"), r["launch"]["device"], r["launch"]["api"],
-        r["operand"]["owner_device"], site(r["alloc_stack"]), r["kernel"], r["count"], r["action"],
+        r["operand"]["owner_device"] if r["operand"] else r["launch"]["current_device"], site(r["alloc_stack"]), r["kernel"], r["count"], r["action"],
         (r.get("migration") or {}).get("reason", "")[:13]) for r in found]
 want = [] if kind == "-" else [(kind, sev, api, arg, int(dev), api, int(owner), None if aline == "-" else int(aline),
                                 None, 1, "not_migrated" if opts else "reported", "library call:" if opts else "")]
@@ -135,7 +142,12 @@ PY
     if [ "$kind" = - ]; then
         expect_no_grep '==devcheck==' "$t.err"
     else
-        expect_grep "^==devcheck== [A-Z]+: $kind: $api argument $arg_re on cuda:$dev " "$t.err"
+        if [ "$kind" = stream_mismatch ]; then
+            expect_grep "^==devcheck== ERROR: $kind: $api argument $arg is a stream of cuda:$dev \(stream 0x[0-9a-f]+\) but the call runs on cuda:$owner\$" "$t.err"
+            expect_grep "^    hint: $api runs on cuda:$owner .*pass a stream created on cuda:$owner" "$t.err"
+        else
+            expect_grep "^==devcheck== [A-Z]+: $kind: $api argument $arg_re on cuda:$dev " "$t.err"
+        fi
         case $kind$api in
             peer_accesscublas*)
                 expect_grep "^devcheck: SUMMARY: 2 findings \(.*\) in 1 kernel and 1 library call; " "$t.err" ;;
