@@ -169,6 +169,8 @@ static void fft_desc_check(const char *api, const char *name, const cudaLibXtDes
     const cudaXtDesc *x = d->descriptor;
     int n = x->nGPUs < 0 ? 0 : x->nGPUs > MAX_CUDA_DESCRIPTOR_GPUS ? MAX_CUDA_DESCRIPTOR_GPUS : x->nGPUs;
     for (int i = 0; i < n; i++) {
+        if (x->GPUs[i] < 0 || x->GPUs[i] >= DC_MAX_DEVICES)
+            continue;           /* not a device: cuFFT refuses the descriptor */
         struct dc_lib_arg a[] = { ARG(name, x->data[i]) };
         dc_check_libcall(api, x->GPUs[i], 0, a, NARGS(a));
     }
