@@ -75,6 +75,7 @@ nccl host - host_memory error ncclAllReduce sendbuff 0 -1 - 0
 nccl stream - stream_mismatch error ncclAllReduce stream 0 1 - 3
 fft buggy - device_mismatch error cufftExecC2C idata 0 1 alloc-in1 3
 fft work - device_mismatch error cufftSetWorkArea workArea 0 1 alloc-work1 3
+fft xtdesc - device_mismatch error cufftXtExecDescriptor input->descriptor->data[i] 0 1 alloc-in1 0
 fft correct - - - - - - - - 0
 dnn buggy - device_mismatch error cudnnBackendExecute CUDNN_ATTR_VARIANT_PACK_DATA_POINTERS[uid=2] 0 1 alloc-t2 3
 dnn conv - device_mismatch error cudnnConvolutionForward w 0 1 alloc-w 3
@@ -85,6 +86,12 @@ solver buggy - device_mismatch error cusolverDnSpotrf A 0 1 alloc-A 3
 solver x - device_mismatch error cusolverDnXgetrf ipiv 0 1 alloc-ipiv 3
 solver create - device_mismatch error cusolverDnSpotrs B 1 0 alloc-B0 0
 solver stream - device_mismatch error cusolverDnSpotrs B 0 1 alloc-B1 3
+solver gesvd - device_mismatch error cusolverDnSgesvd U 0 1 alloc-B1 3
+solver potrfb - device_mismatch error cusolverDnSpotrfBatched Aarray[i] 0 1 alloc-A 3
+solver xgeev - device_mismatch error cusolverDnXgeev VR 0 1 alloc-B1 0
+solver ormqr - device_mismatch error cusolverDnSormqr C 0 1 alloc-B1 3
+solver sytrf - device_mismatch error cusolverDnSsytrf ipiv 0 1 alloc-ipiv32 0
+solver syevjb - device_mismatch error cusolverDnSsyevjBatched W 0 1 alloc-B1 3
 solver correct - - - - - - - - 0
 blas12 buggy - device_mismatch error cublasSgemm_v2 B 0 1 alloc-B 3
 blas12 correct - - - - - - - - 0
