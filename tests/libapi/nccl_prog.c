@@ -12,7 +12,8 @@
  * `zero`: then an AllReduce of count 0 with rank 0's sendbuff pageable and
  * rank 1's recvbuff on cuda:0 (nothing is read or written: no finding).
  * `stream`: rank 1's AllReduce gets cuda:0's stream (the one finding:
- * stream_mismatch; NCCL launches into it with cuda:1 current).
+ * stream_mismatch, at the group's ncclGroupEnd, which fails: NCCL launches
+ * into the stream with cuda:1 current).
  * `threads`: then 4 threads, one after the other, each running one grouped
  * AllReduce round and exiting (nccl_group.sh: under sync=1 devcheck's
  * per-thread group records are freed at each thread's exit, LeakSanitizer).
