@@ -200,7 +200,15 @@ SOLVER_GESVD(cusolverDnZgesvd, cuDoubleComplex, double)
 SOLVER_SYEVJ_BATCHED(cusolverDnSsyevjBatched, float)
 SOLVER_SYEVJ_BATCHED(cusolverDnDsyevjBatched, double)
 /* Xgeev: VL, VR computed when jobvl, jobvr is CUSOLVER_EIG_MODE_VECTOR;
- * bufferOnHost is host memory by design */
+ * bufferOnHost is host memory by design.  New in CUDA 12.6's cuSOLVER: not
+ * exported as CUDA 12's (cusolverDnXgeev@libcusolver.so.11 would answer a
+ * program's reference that an older libcusolver.so.11 leaves unresolved);
+ * CUDA 13's libcusolver.so.12 has it from its first version.  dlsym still
+ * hands the hook out for the library's own definition (the door). */
+#undef LIB_THIS
+#define LIB_THIS CUSOLVER_NEW
+#define SYMVER_CUSOLVER_NEW(name) LIB_SYMVER(name, "libcusolver.so.12")
+__asm__(".macro dc_old_CUSOLVER_NEW name\n.endm\n");
 SOLVER_HOOK(cusolverDnXgeev,
     (cusolverDnHandle_t handle, cusolverDnParams_t params, cusolverEigMode_t jobvl, cusolverEigMode_t jobvr,
      int64_t n, cudaDataType dataTypeA, void *A, int64_t lda, cudaDataType dataTypeW, void *W,
@@ -212,6 +220,8 @@ SOLVER_HOOK(cusolverDnXgeev,
     ARG("A", A), ARG("W", W), ARG("VL", jobvl == CUSOLVER_EIG_MODE_VECTOR ? VL : NULL),
     ARG("VR", jobvr == CUSOLVER_EIG_MODE_VECTOR ? VR : NULL), SPACE(bufferOnDevice, workspaceInBytesOnDevice),
     ARG("info", info))
+#undef LIB_THIS
+#define LIB_THIS CUSOLVER
 #define IF(live, p) ((live) ? (p) : NULL)
 /* potrfBatched: a pointer array (its elements read as cuBLAS's batched
  * calls' are: dc_check_libcall_array) */
