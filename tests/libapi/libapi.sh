@@ -37,6 +37,13 @@
 #    of cuBLAS and cuFFT loaded at once, each call reaching its own library
 #    (a build fails a call made with the other version's handle or plan),
 #    each plan's device its own (both number plans from 1);
+#  - issue 37 item 5, the calls torch and JAX import that were unhooked
+#    (sim/libs/imports.tsv): blas sgemmex, ex64, trsm, getrf (a pointer
+#    array in pinned host memory: its element, argument A[i]), gels; solver
+#    gesvd, potrfb (Aarray[i]), xgeev, ormqr, sytrf, syevjb; fft xtdesc
+#    (cufftXtExecDescriptor's descriptor part); nccl stream (a stream of
+#    cuda:0 for cuda:1's communicator: stream_mismatch, call-device the
+#    stream's, owner-device the call's); each right in correct: quiet;
 #  - each: the program prints and exits as without devcheck (nccl_prog's
 #    dlsym(RTLD_DEFAULT) probe: NULL when NCCL was loaded RTLD_LOCAL);
 #  - the report follows report/finding.schema.json.
