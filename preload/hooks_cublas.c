@@ -295,3 +295,17 @@ GELS_BATCHED_HOOK(cublasSgelsBatched, float)
 GELS_BATCHED_HOOK(cublasDgelsBatched, double)
 GELS_BATCHED_HOOK(cublasCgelsBatched, cuComplex)
 GELS_BATCHED_HOOK(cublasZgelsBatched, cuDoubleComplex)
+/* the complex pointer-array GEMMs torch 2.15 imports */
+BLAS_HOOK_ARRAYS(cublasCgemmBatched,
+    (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k,
+     const cuComplex *alpha, const cuComplex *const Aarray[], int lda, const cuComplex *const Barray[], int ldb,
+     const cuComplex *beta, cuComplex *const Carray[], int ldc, int batchCount),
+    (handle, transa, transb, m, n, k, alpha, Aarray, lda, Barray, ldb, beta, Carray, ldc, batchCount), GEMM_ARRAYS,
+    BATCHED_ARGS)
+BLAS_HOOK_ARRAYS(cublasZgemmBatched,
+    (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k,
+     const cuDoubleComplex *alpha, const cuDoubleComplex *const Aarray[], int lda,
+     const cuDoubleComplex *const Barray[], int ldb, const cuDoubleComplex *beta, cuDoubleComplex *const Carray[],
+     int ldc, int batchCount),
+    (handle, transa, transb, m, n, k, alpha, Aarray, lda, Barray, ldb, beta, Carray, ldc, batchCount), GEMM_ARRAYS,
+    BATCHED_ARGS)
