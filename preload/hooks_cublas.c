@@ -93,15 +93,32 @@ BLAS_HOOK(cublasGemmStridedBatchedEx,
     (handle, transa, transb, m, n, k, alpha, A, Atype, lda, strideA, B, Btype, ldb, strideB, beta, C, Ctype, ldc,
      strideC, batchCount, computeType, algo),
     SB_GEMM_ARGS)
-/* The pointer arrays live in device memory (cuBLAS reads them on the
- * device): the arrays themselves are checked, not read. */
-BLAS_HOOK(cublasGemmBatchedEx,
+/* A cuBLAS entry point taking pointer arrays: as BLAS_HOOK, then `arrays`
+ * (a parenthesised statement of ELEMS) checks their elements.  cuBLAS's
+ * kernels read an array, then each element's matrix: the array is an
+ * argument; its elements are read when the array lies in pinned or
+ * registered host memory (dc_check_libcall_array: an array in device memory
+ * is checked as a whole, not read). */
+#define BLAS_HOOK_ARRAYS(name, params, args, arrays, ...)                           \
+    LIB_HOOK(cublasStatus_t, CUBLASWINAPI, name, params, args, CUBLAS_STATUS_NOT_INITIALIZED,  \
+             CUBLAS_STATUS_SUCCESS,                                                 \
+             (int host_scalars_ = blas_host_scalars(handle); (void)host_scalars_;   \
+              struct dc_lib_arg a[] = { __VA_ARGS__ }; uintptr_t st_;               \
+              int d_ = blas_device(handle, &st_); const char *api_ = #name;          \
+              dc_lib_check(api_, d_, st_, a, NARGS(a)); DC_UNPAREN arrays))
+/* the first `count` elements of array `arr` (none when not live) */
+#define ELEMS(arr, live, count)                                                     \
+    dc_check_libcall_array(api_, d_, st_, #arr "[i]", P((live) ? (const void *)(arr) : NULL), (int64_t)(count))
+#define GEMM_ARRAYS (                                                               \
+    ELEMS(Aarray, m && n && k, batchCount); ELEMS(Barray, m && n && k, batchCount); \
+    ELEMS(Carray, m && n, batchCount);)
+BLAS_HOOK_ARRAYS(cublasGemmBatchedEx,
     (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k,
      const void *alpha, const void *const Aarray[], cudaDataType Atype, int lda, const void *const Barray[],
      cudaDataType Btype, int ldb, const void *beta, void *const Carray[], cudaDataType Ctype, int ldc,
      int batchCount, cublasComputeType_t computeType, cublasGemmAlgo_t algo),
     (handle, transa, transb, m, n, k, alpha, Aarray, Atype, lda, Barray, Btype, ldb, beta, Carray, Ctype, ldc,
-     batchCount, computeType, algo),
+     batchCount, computeType, algo), GEMM_ARRAYS,
     SCALAR_IF(m && n && batchCount, alpha), ARG("Aarray", IF(m && n && k && batchCount, Aarray)),
     ARG("Barray", IF(m && n && k && batchCount, Barray)), SCALAR_IF(m && n && batchCount, beta),
     ARG("Carray", IF(m && n && batchCount, Carray)))
@@ -132,16 +149,18 @@ BLAS_HOOK(cublasZgemmStridedBatched,
 #define BATCHED_ARGS SCALAR_IF(m && n && batchCount, alpha), ARG("Aarray", IF(m && n && k && batchCount, Aarray)), \
     ARG("Barray", IF(m && n && k && batchCount, Barray)), SCALAR_IF(m && n && batchCount, beta),               \
     ARG("Carray", IF(m && n && batchCount, Carray))
-BLAS_HOOK(cublasSgemmBatched,
+BLAS_HOOK_ARRAYS(cublasSgemmBatched,
     (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k,
      const float *alpha, const float *const Aarray[], int lda, const float *const Barray[], int ldb,
      const float *beta, float *const Carray[], int ldc, int batchCount),
-    (handle, transa, transb, m, n, k, alpha, Aarray, lda, Barray, ldb, beta, Carray, ldc, batchCount), BATCHED_ARGS)
-BLAS_HOOK(cublasDgemmBatched,
+    (handle, transa, transb, m, n, k, alpha, Aarray, lda, Barray, ldb, beta, Carray, ldc, batchCount), GEMM_ARRAYS,
+    BATCHED_ARGS)
+BLAS_HOOK_ARRAYS(cublasDgemmBatched,
     (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k,
      const double *alpha, const double *const Aarray[], int lda, const double *const Barray[], int ldb,
      const double *beta, double *const Carray[], int ldc, int batchCount),
-    (handle, transa, transb, m, n, k, alpha, Aarray, lda, Barray, ldb, beta, Carray, ldc, batchCount), BATCHED_ARGS)
+    (handle, transa, transb, m, n, k, alpha, Aarray, lda, Barray, ldb, beta, Carray, ldc, batchCount), GEMM_ARRAYS,
+    BATCHED_ARGS)
 BLAS_HOOK(cublasSgemv_v2,
     (cublasHandle_t handle, cublasOperation_t trans, int m, int n, const float *alpha, const float *A, int lda,
      const float *x, int incx, const float *beta, float *y, int incy),
@@ -171,3 +190,122 @@ BLAS_HOOK(cublasDaxpy_v2,
 /* The workspace the handle's calls will use: checked where it is handed over. */
 BLAS_HOOK(cublasSetWorkspace_v2, (cublasHandle_t handle, void *workspace, size_t workspaceSizeInBytes),
     (handle, workspace, workspaceSizeInBytes), ARG("workspace", workspaceSizeInBytes ? workspace : NULL))
+
+/* --- coverage of what PyTorch's and JAX's wheels import (issue 37 item 5;
+ * sim/libs/imports.tsv): torch 2.15 imports cublasSgemmEx, the trsm_v2
+ * and the trsmBatched, getrfBatched and gelsBatched families; JAX's plugins
+ * (dlsym) the _64 forms and cublasCgemmEx too. */
+
+/* cublasSgemmEx / cublasCgemmEx: A, B, C of the given types, alpha and beta
+ * float (complex) */
+BLAS_HOOK(cublasSgemmEx,
+    (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k,
+     const float *alpha, const void *A, cudaDataType Atype, int lda, const void *B, cudaDataType Btype, int ldb,
+     const float *beta, void *C, cudaDataType Ctype, int ldc),
+    (handle, transa, transb, m, n, k, alpha, A, Atype, lda, B, Btype, ldb, beta, C, Ctype, ldc), GEMM_ARGS)
+BLAS_HOOK(cublasCgemmEx,
+    (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k,
+     const cuComplex *alpha, const void *A, cudaDataType Atype, int lda, const void *B, cudaDataType Btype, int ldb,
+     const cuComplex *beta, void *C, cudaDataType Ctype, int ldc),
+    (handle, transa, transb, m, n, k, alpha, A, Atype, lda, B, Btype, ldb, beta, C, Ctype, ldc), GEMM_ARGS)
+/* the _64 forms: 64-bit sizes, the same arguments */
+BLAS_HOOK(cublasSgemm_v2_64,
+    (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int64_t m, int64_t n, int64_t k,
+     const float *alpha, const float *A, int64_t lda, const float *B, int64_t ldb, const float *beta, float *C,
+     int64_t ldc),
+    (handle, transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc), GEMM_ARGS)
+BLAS_HOOK(cublasDgemm_v2_64,
+    (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int64_t m, int64_t n, int64_t k,
+     const double *alpha, const double *A, int64_t lda, const double *B, int64_t ldb, const double *beta,
+     double *C, int64_t ldc),
+    (handle, transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc), GEMM_ARGS)
+BLAS_HOOK(cublasGemmEx_64,
+    (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int64_t m, int64_t n, int64_t k,
+     const void *alpha, const void *A, cudaDataType Atype, int64_t lda, const void *B, cudaDataType Btype,
+     int64_t ldb, const void *beta, void *C, cudaDataType Ctype, int64_t ldc, cublasComputeType_t computeType,
+     cublasGemmAlgo_t algo),
+    (handle, transa, transb, m, n, k, alpha, A, Atype, lda, B, Btype, ldb, beta, C, Ctype, ldc, computeType, algo),
+    GEMM_ARGS)
+BLAS_HOOK(cublasGemmStridedBatchedEx_64,
+    (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int64_t m, int64_t n, int64_t k,
+     const void *alpha, const void *A, cudaDataType Atype, int64_t lda, long long int strideA, const void *B,
+     cudaDataType Btype, int64_t ldb, long long int strideB, const void *beta, void *C, cudaDataType Ctype,
+     int64_t ldc, long long int strideC, int64_t batchCount, cublasComputeType_t computeType, cublasGemmAlgo_t algo),
+    (handle, transa, transb, m, n, k, alpha, A, Atype, lda, strideA, B, Btype, ldb, strideB, beta, C, Ctype, ldc,
+     strideC, batchCount, computeType, algo),
+    SB_GEMM_ARGS)
+BLAS_HOOK_ARRAYS(cublasGemmBatchedEx_64,
+    (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int64_t m, int64_t n, int64_t k,
+     const void *alpha, const void *const Aarray[], cudaDataType Atype, int64_t lda, const void *const Barray[],
+     cudaDataType Btype, int64_t ldb, const void *beta, void *const Carray[], cudaDataType Ctype, int64_t ldc,
+     int64_t batchCount, cublasComputeType_t computeType, cublasGemmAlgo_t algo),
+    (handle, transa, transb, m, n, k, alpha, Aarray, Atype, lda, Barray, Btype, ldb, beta, Carray, Ctype, ldc,
+     batchCount, computeType, algo), GEMM_ARRAYS, BATCHED_ARGS)
+
+/* trsm: B := alpha op(A)^-1 B (or B op(A)^-1); nothing is read when m or n
+ * is 0 */
+#define TRSM_ARGS SCALAR_IF(m && n, alpha), ARG("A", IF(m && n, A)), ARG("B", IF(m && n, B))
+#define TRSM_HOOK(name, T, I)                                                       \
+    BLAS_HOOK(name,                                                                 \
+        (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans, \
+         cublasDiagType_t diag, I m, I n, const T *alpha, const T *A, I lda, T *B, I ldb), \
+        (handle, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb), TRSM_ARGS)
+TRSM_HOOK(cublasStrsm_v2, float, int)
+TRSM_HOOK(cublasDtrsm_v2, double, int)
+TRSM_HOOK(cublasCtrsm_v2, cuComplex, int)
+TRSM_HOOK(cublasZtrsm_v2, cuDoubleComplex, int)
+TRSM_HOOK(cublasStrsm_v2_64, float, int64_t)
+TRSM_HOOK(cublasDtrsm_v2_64, double, int64_t)
+/* trsmBatched: pointer arrays A and B */
+#define TRSM_BATCHED_HOOK(name, T)                                                  \
+    BLAS_HOOK_ARRAYS(name,                                                          \
+        (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans, \
+         cublasDiagType_t diag, int m, int n, const T *alpha, const T *const A[], int lda, T *const B[], int ldb, \
+         int batchCount),                                                           \
+        (handle, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb, batchCount), \
+        (ELEMS(A, m && n, batchCount); ELEMS(B, m && n, batchCount);),              \
+        SCALAR_IF(m && n && batchCount, alpha), ARG("A", IF(m && n && batchCount, A)), \
+        ARG("B", IF(m && n && batchCount, B)))
+TRSM_BATCHED_HOOK(cublasStrsmBatched, float)
+TRSM_BATCHED_HOOK(cublasDtrsmBatched, double)
+TRSM_BATCHED_HOOK(cublasCtrsmBatched, cuComplex)
+TRSM_BATCHED_HOOK(cublasZtrsmBatched, cuDoubleComplex)
+/* getrfBatched: A[i] factorized in place, pivots P (NULL: none), info per
+ * matrix; nothing when n or batchSize is 0 */
+#define GETRF_BATCHED_HOOK(name, T)                                                 \
+    BLAS_HOOK_ARRAYS(name,                                                          \
+        (cublasHandle_t handle, int n, T *const A[], int lda, int *P, int *info, int batchSize), \
+        (handle, n, A, lda, P, info, batchSize), (ELEMS(A, n, batchSize);),         \
+        ARG("A", IF(n && batchSize, A)), ARG("P", IF(n && batchSize, P)), ARG("info", IF(batchSize, info)))
+GETRF_BATCHED_HOOK(cublasSgetrfBatched, float)
+GETRF_BATCHED_HOOK(cublasDgetrfBatched, double)
+GETRF_BATCHED_HOOK(cublasCgetrfBatched, cuComplex)
+GETRF_BATCHED_HOOK(cublasZgetrfBatched, cuDoubleComplex)
+/* gelsBatched: least squares of Aarray[i], Carray[i]; info is a host
+ * pointer (the argument check's answer), devInfoArray device memory */
+#define GELS_BATCHED_HOOK(name, T)                                                  \
+    BLAS_HOOK_ARRAYS(name,                                                          \
+        (cublasHandle_t handle, cublasOperation_t trans, int m, int n, int nrhs, T *const Aarray[], int lda, \
+         T *const Carray[], int ldc, int *info, int *devInfoArray, int batchSize),  \
+        (handle, trans, m, n, nrhs, Aarray, lda, Carray, ldc, info, devInfoArray, batchSize), \
+        (ELEMS(Aarray, m && n, batchSize); ELEMS(Carray, m && n, batchSize);),      \
+        ARG("Aarray", IF(m && n && batchSize, Aarray)), ARG("Carray", IF(m && n && batchSize, Carray)), \
+        ARG("devInfoArray", IF(batchSize, devInfoArray)))
+GELS_BATCHED_HOOK(cublasSgelsBatched, float)
+GELS_BATCHED_HOOK(cublasDgelsBatched, double)
+GELS_BATCHED_HOOK(cublasCgelsBatched, cuComplex)
+GELS_BATCHED_HOOK(cublasZgelsBatched, cuDoubleComplex)
+/* the complex pointer-array GEMMs torch 2.15 imports */
+BLAS_HOOK_ARRAYS(cublasCgemmBatched,
+    (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k,
+     const cuComplex *alpha, const cuComplex *const Aarray[], int lda, const cuComplex *const Barray[], int ldb,
+     const cuComplex *beta, cuComplex *const Carray[], int ldc, int batchCount),
+    (handle, transa, transb, m, n, k, alpha, Aarray, lda, Barray, ldb, beta, Carray, ldc, batchCount), GEMM_ARRAYS,
+    BATCHED_ARGS)
+BLAS_HOOK_ARRAYS(cublasZgemmBatched,
+    (cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k,
+     const cuDoubleComplex *alpha, const cuDoubleComplex *const Aarray[], int lda,
+     const cuDoubleComplex *const Barray[], int ldb, const cuDoubleComplex *beta, cuDoubleComplex *const Carray[],
+     int ldc, int batchCount),
+    (handle, transa, transb, m, n, k, alpha, Aarray, lda, Barray, ldb, beta, Carray, ldc, batchCount), GEMM_ARRAYS,
+    BATCHED_ARGS)

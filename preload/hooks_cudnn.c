@@ -274,7 +274,9 @@ DNN_HOOK(cudnnConvolutionBackwardFilter,
     ARG("dw", dw))
 
 /* The RNN calls (cudnn_adv.h; cuDNN's documentation: every buffer is GPU
- * memory, devSeqLengths too).  hx, cx, hy, cy (and their gradients) may be
+ * memory, devSeqLengths too; devSeqLengths may be NULL since cuDNN 8.9.1,
+ * as OpenCV's DNN module passes it: a 0 pointer, not checked -- the RNN
+ * data descriptors carry the lengths on the host).  hx, cx, hy, cy (and their gradients) may be
  * NULL (zeros, not saved; cx/cy are LSTM's only), reserveSpace NULL in
  * inference: a 0 pointer is never checked; a space is checked when its size
  * is not 0. */

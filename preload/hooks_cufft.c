@@ -154,3 +154,45 @@ FFT_EXEC_HOOK(cufftExecZ2D, (cufftHandle plan, cufftDoubleComplex *idata, cufftD
               (plan, idata, odata), "idata", idata, "odata", odata)
 FFT_EXEC_HOOK(cufftXtExec, (cufftHandle plan, void *input, void *output, int direction),
               (plan, input, output, direction), "input", input, "output", output)
+
+/* cufftXtExecDescriptor and its typed forms (issue 37 item 5; JAX's plugin
+ * binds them by dlsym, sim/libs/imports.tsv): the data are a host
+ * cudaLibXtDesc (cufftXtMalloc's), whose descriptor lists for each of its
+ * nGPUs the device GPUs[i] and that device's part data[i]; cuFFT reads the
+ * list on the host and runs part i on GPUs[i].  So each data[i] is checked
+ * on GPUs[i], read element by element as cuFFT does (at most
+ * MAX_CUDA_DESCRIPTOR_GPUS). */
+static void fft_desc_check(const char *api, const char *name, const cudaLibXtDesc *d)
+{
+    if (!d || !d->descriptor)
+        return;
+    const cudaXtDesc *x = d->descriptor;
+    int n = x->nGPUs < 0 ? 0 : x->nGPUs > MAX_CUDA_DESCRIPTOR_GPUS ? MAX_CUDA_DESCRIPTOR_GPUS : x->nGPUs;
+    for (int i = 0; i < n; i++) {
+        if (x->GPUs[i] < 0 || x->GPUs[i] >= DC_MAX_DEVICES)
+            continue;           /* not a device: cuFFT refuses the descriptor */
+        struct dc_lib_arg a[] = { ARG(name, x->data[i]) };
+        dc_check_libcall(api, x->GPUs[i], 0, a, NARGS(a));
+    }
+}
+#define FFT_DESC_HOOK(name, params, args)                                           \
+    LIB_HOOK(cufftResult, CUFFTAPI, name, params, args, CUFFT_INTERNAL_ERROR, CUFFT_SUCCESS, \
+             (fft_desc_check(#name, "input->descriptor->data[i]", input);           \
+              fft_desc_check(#name, "output->descriptor->data[i]", output);         \
+              dc_libcall_active = 1;))
+FFT_DESC_HOOK(cufftXtExecDescriptor, (cufftHandle plan, cudaLibXtDesc *input, cudaLibXtDesc *output, int direction),
+              (plan, input, output, direction))
+FFT_DESC_HOOK(cufftXtExecDescriptorC2C,
+              (cufftHandle plan, cudaLibXtDesc *input, cudaLibXtDesc *output, int direction),
+              (plan, input, output, direction))
+FFT_DESC_HOOK(cufftXtExecDescriptorZ2Z,
+              (cufftHandle plan, cudaLibXtDesc *input, cudaLibXtDesc *output, int direction),
+              (plan, input, output, direction))
+FFT_DESC_HOOK(cufftXtExecDescriptorR2C, (cufftHandle plan, cudaLibXtDesc *input, cudaLibXtDesc *output),
+              (plan, input, output))
+FFT_DESC_HOOK(cufftXtExecDescriptorC2R, (cufftHandle plan, cudaLibXtDesc *input, cudaLibXtDesc *output),
+              (plan, input, output))
+FFT_DESC_HOOK(cufftXtExecDescriptorD2Z, (cufftHandle plan, cudaLibXtDesc *input, cudaLibXtDesc *output),
+              (plan, input, output))
+FFT_DESC_HOOK(cufftXtExecDescriptorZ2D, (cufftHandle plan, cudaLibXtDesc *input, cudaLibXtDesc *output),
+              (plan, input, output))

@@ -20,6 +20,18 @@ static void solver_check(cusolverDnHandle_t h, const char *api, const struct dc_
     dc_lib_check(api, d, stream, a, n);
 }
 
+/* The elements of pointer array `array` (dc_check_libcall_array), on the
+ * handle's device. */
+static void solver_array(cusolverDnHandle_t h, const char *api, const char *name, uintptr_t array, int count)
+{
+    cudaStream_t s = NULL;
+    uintptr_t stream;
+    __typeof__(&cusolverDnGetStream) gs = REAL(cusolverDnGetStream);
+    int got = gs && gs(h, &s) == CUSOLVER_STATUS_SUCCESS;
+    int d = dc_lib_handle_device(DC_LIBH_CUSOLVER, P(h), got, s, &stream);
+    dc_check_libcall_array(api, d, stream, name, array, count);
+}
+
 LIB_CREATE_HOOK(cusolverStatus_t, CUSOLVERAPI, cusolverDnCreate, cusolverDnHandle_t, DC_LIBH_CUSOLVER,
                 CUSOLVER_STATUS_NOT_INITIALIZED, CUSOLVER_STATUS_SUCCESS)
 LIB_DESTROY_HOOK(cusolverStatus_t, CUSOLVERAPI, cusolverDnDestroy, cusolverDnHandle_t, DC_LIBH_CUSOLVER,
@@ -160,3 +172,104 @@ SOLVER_HOOK(cusolverDnXgesvd,
      computeType, bufferOnDevice, workspaceInBytesOnDevice, bufferOnHost, workspaceInBytesOnHost, info),
     ARG("A", A), ARG("S", S), ARG("U", SVD_VECTORS(jobu) ? U : NULL), ARG("VT", SVD_VECTORS(jobvt) ? VT : NULL),
     DEV_BUFFER, ARG("info", info))
+
+/* --- coverage of what PyTorch's and JAX's wheels import (issue 37 item 5;
+ * sim/libs/imports.tsv: torch 2.15's libtorch_cuda_linalg.so imports each
+ * of these; JAX's _solver.so binds them by dlsym) --- */
+
+/* gesvd: U computed when jobu is 'A' or 'S', VT when jobvt is; rwork (the
+ * unconverged superdiagonal) may be NULL */
+#define SVD_VEC(job) ((job) == 'A' || (job) == 'S')
+#define SOLVER_GESVD(name, T, R)                                                    \
+    SOLVER_HOOK(name,                                                               \
+        (cusolverDnHandle_t handle, signed char jobu, signed char jobvt, int m, int n, T *A, int lda, R *S, T *U, \
+         int ldu, T *VT, int ldvt, T *work, int lwork, R *rwork, int *info),        \
+        (handle, jobu, jobvt, m, n, A, lda, S, U, ldu, VT, ldvt, work, lwork, rwork, info), \
+        ARG("A", A), ARG("S", S), ARG("U", SVD_VEC(jobu) ? U : NULL), ARG("VT", SVD_VEC(jobvt) ? VT : NULL), \
+        SPACE(work, lwork), ARG("rwork", rwork), ARG("info", info))
+SOLVER_GESVD(cusolverDnSgesvd, float, float)
+SOLVER_GESVD(cusolverDnDgesvd, double, double)
+SOLVER_GESVD(cusolverDnCgesvd, cuComplex, float)
+SOLVER_GESVD(cusolverDnZgesvd, cuDoubleComplex, double)
+#define SOLVER_SYEVJ_BATCHED(name, T)                                               \
+    SOLVER_HOOK(name,                                                               \
+        (cusolverDnHandle_t handle, cusolverEigMode_t jobz, cublasFillMode_t uplo, int n, T *A, int lda, T *W, \
+         T *work, int lwork, int *info, syevjInfo_t params, int batchSize),         \
+        (handle, jobz, uplo, n, A, lda, W, work, lwork, info, params, batchSize),   \
+        ARG("A", A), ARG("W", W), SPACE(work, lwork), ARG("info", info))
+SOLVER_SYEVJ_BATCHED(cusolverDnSsyevjBatched, float)
+SOLVER_SYEVJ_BATCHED(cusolverDnDsyevjBatched, double)
+/* Xgeev: VL, VR computed when jobvl, jobvr is CUSOLVER_EIG_MODE_VECTOR;
+ * bufferOnHost is host memory by design.  New in CUDA 12.6's cuSOLVER: not
+ * exported as CUDA 12's (cusolverDnXgeev@libcusolver.so.11 would answer a
+ * program's reference that an older libcusolver.so.11 leaves unresolved);
+ * CUDA 13's libcusolver.so.12 has it from its first version.  dlsym still
+ * hands the hook out for the library's own definition (the door). */
+#undef LIB_THIS
+#define LIB_THIS CUSOLVER_NEW
+#define SYMVER_CUSOLVER_NEW(name) LIB_SYMVER(name, "libcusolver.so.12")
+__asm__(".macro dc_old_CUSOLVER_NEW name\n.endm\n");
+SOLVER_HOOK(cusolverDnXgeev,
+    (cusolverDnHandle_t handle, cusolverDnParams_t params, cusolverEigMode_t jobvl, cusolverEigMode_t jobvr,
+     int64_t n, cudaDataType dataTypeA, void *A, int64_t lda, cudaDataType dataTypeW, void *W,
+     cudaDataType dataTypeVL, void *VL, int64_t ldvl, cudaDataType dataTypeVR, void *VR, int64_t ldvr,
+     cudaDataType computeType, void *bufferOnDevice, size_t workspaceInBytesOnDevice, void *bufferOnHost,
+     size_t workspaceInBytesOnHost, int *info),
+    (handle, params, jobvl, jobvr, n, dataTypeA, A, lda, dataTypeW, W, dataTypeVL, VL, ldvl, dataTypeVR, VR, ldvr,
+     computeType, bufferOnDevice, workspaceInBytesOnDevice, bufferOnHost, workspaceInBytesOnHost, info),
+    ARG("A", A), ARG("W", W), ARG("VL", jobvl == CUSOLVER_EIG_MODE_VECTOR ? VL : NULL),
+    ARG("VR", jobvr == CUSOLVER_EIG_MODE_VECTOR ? VR : NULL), SPACE(bufferOnDevice, workspaceInBytesOnDevice),
+    ARG("info", info))
+#undef LIB_THIS
+#define LIB_THIS CUSOLVER
+#define IF(live, p) ((live) ? (p) : NULL)
+/* potrfBatched: a pointer array (its elements read as cuBLAS's batched
+ * calls' are: dc_check_libcall_array) */
+#define SOLVER_POTRF_BATCHED(name, T)                                               \
+    LIB_HOOK(cusolverStatus_t, CUSOLVERAPI, name,                                   \
+        (cusolverDnHandle_t handle, cublasFillMode_t uplo, int n, T *Aarray[], int lda, int *infoArray, \
+         int batchSize),                                                            \
+        (handle, uplo, n, Aarray, lda, infoArray, batchSize), CUSOLVER_STATUS_NOT_INITIALIZED, \
+        CUSOLVER_STATUS_SUCCESS,                                                    \
+        (struct dc_lib_arg a[] = { ARG("Aarray", IF(n && batchSize, Aarray)), ARG("infoArray", IF(batchSize, infoArray)) }; \
+         solver_check(handle, #name, a, NARGS(a));                                  \
+         if (n && batchSize)                                                        \
+             solver_array(handle, #name, "Aarray[i]", P(Aarray), batchSize);))
+SOLVER_POTRF_BATCHED(cusolverDnSpotrfBatched, float)
+SOLVER_POTRF_BATCHED(cusolverDnDpotrfBatched, double)
+SOLVER_POTRF_BATCHED(cusolverDnCpotrfBatched, cuComplex)
+SOLVER_POTRF_BATCHED(cusolverDnZpotrfBatched, cuDoubleComplex)
+#define SOLVER_ORMQR(name, T)                                                       \
+    SOLVER_HOOK(name,                                                               \
+        (cusolverDnHandle_t handle, cublasSideMode_t side, cublasOperation_t trans, int m, int n, int k, \
+         const T *A, int lda, const T *tau, T *C, int ldc, T *work, int lwork, int *devInfo), \
+        (handle, side, trans, m, n, k, A, lda, tau, C, ldc, work, lwork, devInfo),  \
+        ARG("A", A), ARG("tau", tau), ARG("C", C), SPACE(work, lwork), ARG("devInfo", devInfo))
+SOLVER_ORMQR(cusolverDnSormqr, float)
+SOLVER_ORMQR(cusolverDnDormqr, double)
+#define SOLVER_SYTRF(name, T)                                                       \
+    SOLVER_HOOK(name,                                                               \
+        (cusolverDnHandle_t handle, cublasFillMode_t uplo, int n, T *A, int lda, int *ipiv, T *work, int lwork, \
+         int *info),                                                                \
+        (handle, uplo, n, A, lda, ipiv, work, lwork, info),                         \
+        ARG("A", A), ARG("ipiv", ipiv), SPACE(work, lwork), ARG("info", info))
+SOLVER_SYTRF(cusolverDnSsytrf, float)
+SOLVER_SYTRF(cusolverDnDsytrf, double)
+SOLVER_SYTRF(cusolverDnCsytrf, cuComplex)
+SOLVER_SYTRF(cusolverDnZsytrf, cuDoubleComplex)
+/* the complex forms torch 2.15's linalg imports of the factorizations above
+ * (the same arguments; ungqr, unmqr are orgqr's, ormqr's) */
+SOLVER_POTRF(cusolverDnCpotrf, cuComplex)
+SOLVER_POTRF(cusolverDnZpotrf, cuDoubleComplex)
+SOLVER_POTRS(cusolverDnCpotrs, cuComplex)
+SOLVER_POTRS(cusolverDnZpotrs, cuDoubleComplex)
+SOLVER_GETRF(cusolverDnCgetrf, cuComplex)
+SOLVER_GETRF(cusolverDnZgetrf, cuDoubleComplex)
+SOLVER_GETRS(cusolverDnCgetrs, cuComplex)
+SOLVER_GETRS(cusolverDnZgetrs, cuDoubleComplex)
+SOLVER_GEQRF(cusolverDnCgeqrf, cuComplex)
+SOLVER_GEQRF(cusolverDnZgeqrf, cuDoubleComplex)
+SOLVER_ORGQR(cusolverDnCungqr, cuComplex)
+SOLVER_ORGQR(cusolverDnZungqr, cuDoubleComplex)
+SOLVER_ORMQR(cusolverDnCunmqr, cuComplex)
+SOLVER_ORMQR(cusolverDnZunmqr, cuDoubleComplex)

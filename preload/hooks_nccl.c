@@ -29,6 +29,7 @@
  * ncclGroupEnd launches are judged as kernels inside a checked call. */
 #include "preload/hooks_lib.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -81,13 +82,58 @@ struct grouped {
     const char *api;
     int device;
     uintptr_t stream;
-    unsigned n;
+    unsigned n;                 /* 0: not synchronised (sync off, or more arguments than a) */
     struct dc_lib_arg a[2];
 };
-static __thread struct grouped *group_calls;    /* GROUP_MAX of them, made on first use */
+static __thread struct grouped *group_calls;    /* GROUP_MAX of them, made on first use, freed at thread exit */
 static __thread unsigned group_n, group_checked;
 
-/* A call inside a group: checked now, its synchronisation kept for the end. */
+/* group_calls is freed when its thread exits: a key's destructor (a
+ * program that runs its NCCL groups on short-lived threads would otherwise
+ * leak GROUP_MAX records per thread). */
+static pthread_key_t group_key;
+static pthread_once_t group_once = PTHREAD_ONCE_INIT;
+static int group_key_ok;
+static void group_free(void *p)
+{
+    group_calls = NULL;         /* this thread's: a later call makes another */
+    free(p);
+}
+static void group_key_make(void) { group_key_ok = pthread_key_create(&group_key, group_free) == 0; }
+
+static struct grouped *group_alloc(void)
+{
+    pthread_once(&group_once, group_key_make);
+    if (!group_key_ok)
+        return NULL;            /* no key: nothing kept, sync=1 does not synchronise the group */
+    struct grouped *g = calloc(GROUP_MAX, sizeof *g);
+    if (g && pthread_setspecific(group_key, g) != 0) {
+        free(g);
+        g = NULL;
+    }
+    return group_calls = g;
+}
+
+/* A call's stream must be of the communicator's device: NCCL makes that
+ * device current and launches its kernel into the caller's stream with no
+ * check of its own (NCCL 2.30 src/enqueue.cc: ncclEnqueueCheck's
+ * cudaSetDevice(comm->cudaDev), ncclLaunchKernel's cuLaunchKernel(Ex) on
+ * planner->streams->stream), which CUDA refuses for another device's
+ * stream: the call (or its group's ncclGroupEnd) fails.  So the stream's
+ * device is asked only when the call failed (asking it costs a driver call,
+ * +400 instructions per collective on the sim): a stream_mismatch naming
+ * the call. */
+static void nccl_stream_check(const char *api, int device, uintptr_t stream)
+{
+    if (!stream || device < 0)
+        return;
+    int sd = dc_stream_device((CUstream)stream);
+    if (sd >= 0 && sd != device)
+        dc_check_libcall_stream(api, device, stream, sd);
+}
+
+/* A call inside a group: checked now; its stream and synchronisation kept
+ * for the end (the first GROUP_MAX calls). */
 static void nccl_check(const char *api, int device, cudaStream_t stream, const struct dc_lib_arg *a, unsigned n)
 {
     if (!group_depth) {
@@ -96,14 +142,16 @@ static void nccl_check(const char *api, int device, cudaStream_t stream, const s
     }
     dc_check_libcall(api, device, P(stream), a, n);
     group_checked++;
-    if (dc_opt.sync && group_n < GROUP_MAX && n <= 2 &&
-        (group_calls || (group_calls = calloc(GROUP_MAX, sizeof *group_calls)) != NULL)) {
+    if (group_n < GROUP_MAX && (group_calls || group_alloc() != NULL)) {
         struct grouped *g = &group_calls[group_n++];
         g->api = api;
         g->device = device;
         g->stream = P(stream);
-        g->n = n;
-        memcpy(g->a, a, n * sizeof *a);
+        g->n = 0;
+        if (dc_opt.sync && n <= 2) {
+            g->n = n;
+            memcpy(g->a, a, n * sizeof *a);
+        }
     }
 }
 
@@ -133,9 +181,11 @@ LIB_BODY_VOID(ncclResult_t, ncclGroupEnd)
     group_n = group_checked = 0;
     struct dc_libsync *rec[GROUP_MAX];
     unsigned nr = 0;
-    if (n && dc_enter()) {
+    if (n && dc_opt.sync && dc_enter()) {
         for (unsigned i = 0; i < n; i++) {
             struct grouped *g = &group_calls[i];
+            if (!g->n)
+                continue;
             struct dc_libsync *s = dc_libcall_sync_begin(g->api, g->device, g->stream, g->a, g->n);
             if (s)
                 rec[nr++] = s;
@@ -147,6 +197,11 @@ LIB_BODY_VOID(ncclResult_t, ncclGroupEnd)
         dc_libcall_active = 1;
     ncclResult_t r = real();
     dc_libcall_active = active;
+    if (__builtin_expect(r != ncclSuccess && r != ncclInProgress, 0) && n && dc_enter()) {
+        for (unsigned i = 0; i < n; i++)        /* the group's launches failed: a stream of another device? */
+            nccl_stream_check(group_calls[i].api, group_calls[i].device, group_calls[i].stream);
+        dc_leave();
+    }
     if (nr) {
         int g = dc_enter();
         int ok = r == ncclSuccess && g;
@@ -219,12 +274,31 @@ COMM_END_HOOK(ncclCommAbort)
  * arguments: this rank is the root (or the rank is unknown), so a
  * root-only buffer is checked. */
 #define NCCL_HOOK(name, params, args, count, root, ...)                             \
-    LIB_HOOK(ncclResult_t, , name, params, args, ncclSystemError, ncclSuccess,       \
-             (int rank_; int d_ = nccl_device(comm, &rank_, (root) >= 0);            \
-              int is_root = (root) < 0 || rank_ < 0 || rank_ == (root); (void)is_root; \
-              int none = (count) == 0; (void)none;                                   \
-              struct dc_lib_arg a[] = { __VA_ARGS__ };                               \
-              nccl_check(#name, d_, stream, a, NARGS(a))))
+    LIB_BODY(ncclResult_t, name, params)                                            \
+    {                                                                               \
+        LIB_REAL(name);                                                             \
+        if (!real)                                                                  \
+            return dc_lib_missing(#name), ncclSystemError;                          \
+        int d_ = -1, alone_ = 0;                                                    \
+        if (lib_begin(lib_v)) {                                                     \
+            int rank_;                                                              \
+            d_ = nccl_device(comm, &rank_, (root) >= 0);                            \
+            int is_root = (root) < 0 || rank_ < 0 || rank_ == (root); (void)is_root; \
+            int none = (count) == 0; (void)none;                                    \
+            struct dc_lib_arg a[] = { __VA_ARGS__ };                                \
+            alone_ = !group_depth;                                                  \
+            nccl_check(#name, d_, stream, a, NARGS(a));                             \
+            lib_checked();                                                          \
+        }                                                                           \
+        ncclResult_t r = real args;                                                 \
+        if (__builtin_expect(alone_ && r != ncclSuccess && r != ncclInProgress, 0) && dc_enter()) { \
+            nccl_stream_check(#name, d_, P(stream));                                \
+            dc_leave();                                                             \
+        }                                                                           \
+        lib_end(r == ncclSuccess);                                                  \
+        return r;                                                                   \
+    }                                                                               \
+    LIB_ENTRIES(ncclResult_t, , name, params, args)
 /* a buffer the call reads or writes (when cond) */
 #define BUF(name, p, cond) ARG(name, none || !(cond) ? NULL : (p))
 

@@ -93,6 +93,11 @@ void dc_hint(struct dc_buf *b, const struct dc_finding *f, enum dc_client client
             dc_bput(b, "copy the data to cuda:%d (cudaMemcpy, tensor.to(\"cuda:%d\")) or allocate it with cudaMallocHost / cudaMallocManaged", d, d);
         break;
     case DC_F_STREAM_MISMATCH:
+        if (f->argument) {      /* a library call's stream */
+            dc_bput(b, "%s runs on cuda:%d (its communicator or handle): pass a stream created on cuda:%d, or make "
+                       "the call with a communicator of cuda:%d", l->api, l->current_device, l->current_device, d);
+            break;
+        }
         dc_bput(b, "call cudaSetDevice(%d) before launching into a stream of cuda:%d, or launch into a stream created on cuda:%d",
              d, d, l->current_device);
         break;

@@ -353,6 +353,10 @@ static void text_finding(struct dc_buf *b, const struct dc_finding *f, const cha
         dc_bput(b, "==devcheck== %s: %s: %s on cuda:%d (stream %s) failed on the device: %s\n",
                 sev_upper(f->severity), dc_finding_kind_name(f->kind), l->api ? l->api : "?", l->device, stream,
                 f->error ? f->error : "?");
+    } else if (f->argument && f->kind == DC_F_STREAM_MISMATCH) {  /* a library call's stream */
+        dc_bput(b, "==devcheck== %s: %s: %s argument %s is a stream of cuda:%d (stream %s) but the call runs on "
+                   "cuda:%d\n", sev_upper(f->severity), dc_finding_kind_name(f->kind), l->api ? l->api : "?",
+                f->argument, l->device, stream, l->current_device);
     } else if (f->argument) {           /* a library call checked at its API */
         dc_bput(b, "==devcheck== %s: %s: %s argument %s on cuda:%d (stream %s)\n", sev_upper(f->severity),
                 dc_finding_kind_name(f->kind), l->api ? l->api : "?", one_line(arg, sizeof arg, f->argument),

@@ -758,6 +758,51 @@ static int check_libcall(const char *api, int device, uintptr_t stream, const st
     return c.errors;
 }
 
+int dc_check_libcall_array(const char *api, int device, uintptr_t stream, const char *name, uintptr_t array,
+                           int64_t count)
+{
+    if (!api || !name || !array || count <= 0 || dc_opt.mode == DC_MODE_OFF || device < 0)
+        return 0;
+    struct dc_alloc a;
+    if (dc_reg_lookup(array, &a) != 0 || (a.kind != DC_MEM_HOST_PINNED && a.kind != DC_MEM_HOST_REGISTERED) ||
+        (array & 7) != 0)
+        return 0;
+    uint64_t room = (a.base + a.size - array) / sizeof(uintptr_t);
+    uint64_t n = (uint64_t)count < room ? (uint64_t)count : room;
+    if (n > DC_LIB_ARRAY_MAX)
+        n = DC_LIB_ARRAY_MAX;
+    int errors = 0;
+    struct dc_lib_arg el[32];
+    for (uint64_t i = 0; i < n; i += 32) {
+        unsigned k = 0;
+        for (; k < 32 && i + k < n; k++) {
+            uintptr_t v;
+            memcpy(&v, (const void *)(array + (i + k) * sizeof v), sizeof v);
+            el[k] = (struct dc_lib_arg){ .name = name, .ptr = v };
+        }
+        errors += check_libcall(api, device, stream, el, k);
+    }
+    return errors;
+}
+
+void dc_check_libcall_stream(const char *api, int device, uintptr_t stream, int stream_device)
+{
+    if (!api || dc_opt.mode == DC_MODE_OFF || device < 0 || stream_device < 0 || stream_device == device)
+        return;
+    struct dc_launch l;
+    struct ctx c;
+    libcall_launch(&l, &c, api, stream_device, stream);
+    l.current_device = device;          /* as a launch: the stream's device, and the device the call makes current */
+    describe(&c.fl, &l);
+    c.fl.origin = NULL;
+    struct dc_finding f;
+    memset(&f, 0, sizeof f);
+    f.kind = DC_F_STREAM_MISMATCH;
+    f.severity = DC_SEV_ERROR;
+    f.argument = "stream";
+    emit(&c, &f);
+}
+
 void dc_check_libcall_async(const char *api, int device, uintptr_t stream, const struct dc_lib_arg *args, unsigned n,
                             const char *error)
 {

@@ -38,6 +38,29 @@ struct dc_lib_arg {
  * nothing.  Returns the number of error findings. */
 int dc_check_libcall(const char *api, int device, uintptr_t stream, const struct dc_lib_arg *args, unsigned n);
 
+/* A pointer array of a batched call (cuBLAS's Aarray, cuSOLVER's
+ * potrfBatched A): the library's kernels read it element by element and
+ * then each element's matrix.  The array itself is an argument
+ * (dc_check_libcall); here its elements, when the array lies in pinned or
+ * registered host memory (which the device reads through the mapping and
+ * devcheck can read too): the first `count` (at most DC_LIB_ARRAY_MAX, and
+ * no further than the allocation's end), each checked as argument `name`
+ * ("Aarray[i]").  An array in device memory is not read (that would take a
+ * synchronising copy; PyTorch builds its arrays on the device), nor one in
+ * managed memory (reading it on the host could migrate it under a running
+ * kernel).  Returns the number of error findings. */
+#define DC_LIB_ARRAY_MAX 4096
+int dc_check_libcall_array(const char *api, int device, uintptr_t stream, const char *name, uintptr_t array,
+                           int64_t count);
+
+/* A call running on `device` was handed a stream of another device
+ * (stream_device; < 0: unknown, nothing): a stream_mismatch naming the call
+ * and its argument "stream" (launch.device: the stream's device;
+ * launch.current_device: the call's).  NCCL makes its communicator's device
+ * current and launches its kernel into the caller's stream, which CUDA
+ * refuses for another device's stream (core/verdict/check.c). */
+void dc_check_libcall_stream(const char *api, int device, uintptr_t stream, int stream_device);
+
 /* sync=1: the call (checked, then run by the caller) ended with the
  * asynchronous error `error`: an async_error naming the call, every argument
  * devcheck knows with whether `device` may access it, and the first it may

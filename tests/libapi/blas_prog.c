@@ -14,14 +14,23 @@
  * (legal: a peer_access warning, as a kernel's operand); `capture`: as
  * buggy, the Sgemm captured into a graph (checked at capture).  `zero`:
  * then cublasSgemm_v2 with m = 0 and cublasSgemmStridedBatched with a
- * batchCount of 0, B of cuda:1 in both (cuBLAS returns at once: legal). */
+ * batchCount of 0, B of cuda:1 in both (cuBLAS returns at once: legal).
+ * Issue 37 item 5, each with B1 of cuda:1 in one argument (the one
+ * finding), and every one of them right in `correct`: `sgemmex`
+ * (cublasSgemmEx B), `ex64` (cublasGemmEx_64 B), `trsm` (cublasStrsm_v2 B),
+ * `getrf` (cublasSgetrfBatched: its pointer array A in pinned host memory,
+ * element 1 of it B1: argument A[i]), `gels` (cublasSgelsBatched
+ * devInfoArray: res1).  The sim's cuBLAS may answer some of them
+ * CUBLAS_STATUS_NOT_SUPPORTED: their statuses are printed, not checked. */
 #include <cublas_api.h>
 #include <cuda_runtime_api.h>
+#include <stdint.h>
 #include <string.h>
 #include "bind.h"
 
 #define FNS(X) X(cublasCreate_v2) X(cublasDestroy_v2) X(cublasSetStream_v2) X(cublasSetPointerMode_v2) \
-    X(cublasSgemm_v2) X(cublasGemmEx) X(cublasSgemmStridedBatched) X(cublasSetWorkspace_v2) X(cublasSdot_v2)
+    X(cublasSgemm_v2) X(cublasGemmEx) X(cublasSgemmStridedBatched) X(cublasSetWorkspace_v2) X(cublasSdot_v2) \
+    X(cublasSgemmEx) X(cublasGemmEx_64) X(cublasStrsm_v2) X(cublasSgetrfBatched) X(cublasSgelsBatched)
 FNS(DECL_FN)
 
 int main(int argc, char **argv)
@@ -29,6 +38,7 @@ int main(int argc, char **argv)
     const char *mode = argc > 1 ? argv[1] : "correct";
     int peer = !strcmp(mode, "peer"), capture = !strcmp(mode, "capture"), dot = !strcmp(mode, "dot");
     int buggy = !strcmp(mode, "buggy") || peer || capture, zero = !strcmp(mode, "zero");
+    int correct = !strcmp(mode, "correct");
     BIND(SONAME("libcublas.so.13"));
     float *A, *B, *C, *dscal;
     CK(cudaSetDevice(1));
@@ -75,6 +85,38 @@ int main(int argc, char **argv)
         CK(F(cublasSgemm_v2)(h2, CUBLAS_OP_N, CUBLAS_OP_N, 0, 8, 8, &alpha, A, 8, B1, 8, &beta, C, 8));
         CK(F(cublasSgemmStridedBatched)(h2, CUBLAS_OP_N, CUBLAS_OP_N, 4, 4, 4, &alpha, A, 4, 16, B1, 4, 16, &beta, C,
                                         4, 16, 0));
+    }
+    /* issue 37 item 5: the calls torch and JAX import (h2: cuda:0, the default stream) */
+    if (correct || !strcmp(mode, "sgemmex"))
+        printf("cublasSgemmEx: %d\n", (int)F(cublasSgemmEx)(h2, CUBLAS_OP_N, CUBLAS_OP_N, 8, 8, 8, &alpha, A,
+               CUDA_R_32F, 8, correct ? B : B1, CUDA_R_32F, 8, &beta, C, CUDA_R_32F, 8));
+    if (correct || !strcmp(mode, "ex64"))
+        printf("cublasGemmEx_64: %d\n", (int)F(cublasGemmEx_64)(h2, CUBLAS_OP_N, CUBLAS_OP_N, 8, 8, 8, &alpha, A,
+               CUDA_R_32F, 8, correct ? B : B1, CUDA_R_32F, 8, &beta, C, CUDA_R_32F, 8, CUBLAS_COMPUTE_32F,
+               CUBLAS_GEMM_DEFAULT));
+    if (correct || !strcmp(mode, "trsm"))
+        printf("cublasStrsm_v2: %d\n", (int)F(cublasStrsm_v2)(h2, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER,
+               CUBLAS_OP_N, CUBLAS_DIAG_NON_UNIT, 8, 8, &alpha, A, 8, correct ? B : B1, 8));
+    if (correct || !strcmp(mode, "getrf")) {
+        float **arr;
+        int *piv, *info;
+        CK(cudaMallocHost((void **)&arr, 2 * sizeof *arr));
+        CK(cudaMalloc((void **)&piv, 2 * 8 * sizeof(int)));
+        CK(cudaMalloc((void **)&info, 2 * sizeof(int)));
+        arr[0] = A;
+        arr[1] = correct ? C : B1;
+        printf("cublasSgetrfBatched: %d\n", (int)F(cublasSgetrfBatched)(h2, 8, arr, 8, piv, info, 2));
+    }
+    if (correct || !strcmp(mode, "gels")) {
+        float **aa, **cc;
+        int info = 0, *dinfo;
+        CK(cudaMalloc((void **)&aa, sizeof *aa));
+        CK(cudaMalloc((void **)&cc, sizeof *cc));
+        CK(cudaMalloc((void **)&dinfo, sizeof(int)));
+        CK(cudaMemcpy(aa, &A, sizeof A, cudaMemcpyHostToDevice));
+        CK(cudaMemcpy(cc, &C, sizeof C, cudaMemcpyHostToDevice));
+        printf("cublasSgelsBatched: %d\n", (int)F(cublasSgelsBatched)(h2, CUBLAS_OP_N, 8, 8, 1, aa, 8, cc, 8, &info,
+               correct ? dinfo : (int *)res1, 1));
     }
     CK(F(cublasDestroy_v2)(h));
     CK(F(cublasDestroy_v2)(h2));

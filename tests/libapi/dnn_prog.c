@@ -183,6 +183,10 @@ int main(int argc, char **argv)
     int w = F(cudnnRNNBackwardWeights_v8)(h, NULL, CUDNN_WGRAD_MODE_ADD, seq, NULL, t[0], NULL, t[2], NULL, y, 1024,
                                           rnnw ? dw1 : t[2], 4096, ws, 1024, t[0]);
     printf("dnn_prog %s: RNN calls returned %d %d %d\n", mode, f, d, w);
+    if (!strcmp(mode, "correct"))       /* devSeqLengths NULL: allowed since cuDNN 8.9.1 (OpenCV passes it) */
+        printf("cudnnRNNForward, devSeqLengths NULL: %d\n",
+               (int)F(cudnnRNNForward)(h, NULL, CUDNN_FWD_MODE_INFERENCE, NULL, NULL, t[0], NULL, y, NULL, t[2], t[2],
+                                       NULL, NULL, NULL, 1024, t[2], 4096, ws, 0, NULL));
     CK(F(cudnnDestroy)(h));
     printf("dnn_prog %s: done\n", mode);
     return 0;

@@ -12,7 +12,12 @@
  * Each also runs cufftExecR2C (the R2C plan) and cufftXtExec (the C2C
  * plan) on cuda:0's data, then synchronises the stream: the library's
  * kernel reading cuda:1's memory faults there (buggy, work: exit 3, as on a
- * GPU). */
+ * GPU).
+ * xtdesc (issue 37 item 5): cufftXtExecDescriptor with a one-part host
+ * descriptor naming cuda:0 (the descriptor is built by hand, as
+ * cufftXtMalloc fills it): its input part on cuda:1 (the one finding:
+ * argument input->descriptor->data[i], on cuda:0); in correct, on cuda:0.
+ * The sim's cuFFT may answer CUFFT_NOT_SUPPORTED: the status is printed. */
 #include <cufft.h>
 #include <cufftXt.h>
 #include <cuda_runtime_api.h>
@@ -20,7 +25,8 @@
 #include "bind.h"
 
 #define FNS(X) X(cufftPlan1d) X(cufftCreate) X(cufftMakePlan1d) X(cufftSetStream) X(cufftSetAutoAllocation) \
-    X(cufftSetWorkArea) X(cufftExecC2C) X(cufftExecR2C) X(cufftXtExec) X(cufftDestroy)
+    X(cufftSetWorkArea) X(cufftExecC2C) X(cufftExecR2C) X(cufftXtExec) X(cufftDestroy) \
+    X(cufftXtExecDescriptor)
 FNS(DECL_FN)
 
 int main(int argc, char **argv)
@@ -60,6 +66,17 @@ int main(int argc, char **argv)
     CK(F(cufftXtExec)(p0, in0, out0, CUFFT_FORWARD));
     CK(F(cufftExecC2C)(p1, in1, out1, CUFFT_INVERSE));
     CK(cudaStreamSynchronize(s));
+    if (!strcmp(mode, "xtdesc") || !strcmp(mode, "correct")) {
+        static cudaXtDesc xin, xout;
+        cudaLibXtDesc din = { .version = 1, .descriptor = &xin, .library = LIB_FORMAT_CUFFT };
+        cudaLibXtDesc dout = { .version = 1, .descriptor = &xout, .library = LIB_FORMAT_CUFFT };
+        xin.nGPUs = xout.nGPUs = 1;
+        xin.GPUs[0] = xout.GPUs[0] = 0;
+        xin.data[0] = strcmp(mode, "xtdesc") ? (void *)in0 : (void *)in1;
+        xout.data[0] = out0;
+        xin.size[0] = xout.size[0] = 256 * sizeof(cufftComplex);
+        printf("cufftXtExecDescriptor: %d\n", (int)F(cufftXtExecDescriptor)(p0, &din, &dout, CUFFT_FORWARD));
+    }
     CK(F(cufftDestroy)(p0));
     CK(F(cufftDestroy)(pr));
     CK(F(cufftDestroy)(p1));

@@ -37,6 +37,13 @@
 #    of cuBLAS and cuFFT loaded at once, each call reaching its own library
 #    (a build fails a call made with the other version's handle or plan),
 #    each plan's device its own (both number plans from 1);
+#  - issue 37 item 5, the calls torch and JAX import that were unhooked
+#    (sim/libs/imports.tsv): blas sgemmex, ex64, trsm, getrf (a pointer
+#    array in pinned host memory: its element, argument A[i]), gels; solver
+#    gesvd, potrfb (Aarray[i]), xgeev, ormqr, sytrf, syevjb; fft xtdesc
+#    (cufftXtExecDescriptor's descriptor part); nccl stream (a stream of
+#    cuda:0 for cuda:1's communicator: stream_mismatch, call-device the
+#    stream's, owner-device the call's); each right in correct: quiet;
 #  - each: the program prints and exits as without devcheck (nccl_prog's
 #    dlsym(RTLD_DEFAULT) probe: NULL when NCCL was loaded RTLD_LOCAL);
 #  - the report follows report/finding.schema.json.
@@ -47,6 +54,7 @@ LA=$BUILD/tests/libapi
 # and the toolkit's real libraries (ld.so.conf) would be loaded instead
 export LD_LIBRARY_PATH="$LA/lib:$LA/lib12${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 # prog mode options kind severity api argument call-device owner-device alloc-marker|- status
+# (stream_mismatch: call-device is the stream's, owner-device the call's)
 # (status: the program's exit status, with devcheck and without: 3 when the
 # sim's library (cuBLAS, cuFFT, cuDNN, cuSOLVER: sim/libs/), which
 # computes, faults on the wrong operand at the next synchronising call, as
@@ -58,6 +66,11 @@ blas peer - peer_access warning cublasSgemm_v2 B 0 1 alloc-B 0
 blas capture - device_mismatch error cublasSgemm_v2 B 0 1 alloc-B 0
 blas buggy mode=migrate device_mismatch error cublasSgemm_v2 B 0 1 alloc-B 3
 blas dot - device_mismatch error cublasSdot_v2 result 0 1 alloc-result 3
+blas sgemmex - device_mismatch error cublasSgemmEx B 0 1 alloc-B 3
+blas ex64 - device_mismatch error cublasGemmEx_64 B 0 1 alloc-B 0
+blas trsm - device_mismatch error cublasStrsm_v2 B 0 1 alloc-B 0
+blas getrf - device_mismatch error cublasSgetrfBatched A[i] 0 1 alloc-B 3
+blas gels - device_mismatch error cublasSgelsBatched devInfoArray 0 1 alloc-result 0
 lt buggy - device_mismatch error cublasLtMatmul CUBLASLT_MATMUL_DESC_BIAS_POINTER 0 1 alloc-bias 0
 lt correct - - - - - - - - 0
 lt stale - - - - - - - - 0
@@ -66,8 +79,10 @@ nccl buggy - device_mismatch error ncclAllReduce recvbuff 1 0 alloc-recv 0
 nccl correct - - - - - - - - 0
 nccl zero - - - - - - - - 0
 nccl host - host_memory error ncclAllReduce sendbuff 0 -1 - 0
+nccl stream - stream_mismatch error ncclAllReduce stream 0 1 - 3
 fft buggy - device_mismatch error cufftExecC2C idata 0 1 alloc-in1 3
 fft work - device_mismatch error cufftSetWorkArea workArea 0 1 alloc-work1 3
+fft xtdesc - device_mismatch error cufftXtExecDescriptor input->descriptor->data[i] 0 1 alloc-in1 0
 fft correct - - - - - - - - 0
 dnn buggy - device_mismatch error cudnnBackendExecute CUDNN_ATTR_VARIANT_PACK_DATA_POINTERS[uid=2] 0 1 alloc-t2 3
 dnn conv - device_mismatch error cudnnConvolutionForward w 0 1 alloc-w 3
@@ -78,6 +93,12 @@ solver buggy - device_mismatch error cusolverDnSpotrf A 0 1 alloc-A 3
 solver x - device_mismatch error cusolverDnXgetrf ipiv 0 1 alloc-ipiv 3
 solver create - device_mismatch error cusolverDnSpotrs B 1 0 alloc-B0 0
 solver stream - device_mismatch error cusolverDnSpotrs B 0 1 alloc-B1 3
+solver gesvd - device_mismatch error cusolverDnSgesvd U 0 1 alloc-B1 3
+solver potrfb - device_mismatch error cusolverDnSpotrfBatched Aarray[i] 0 1 alloc-A 3
+solver xgeev - device_mismatch error cusolverDnXgeev VR 0 1 alloc-B1 0
+solver ormqr - device_mismatch error cusolverDnSormqr C 0 1 alloc-B1 3
+solver sytrf - device_mismatch error cusolverDnSsytrf ipiv 0 1 alloc-ipiv32 0
+solver syevjb - device_mismatch error cusolverDnSsyevjBatched W 0 1 alloc-B1 3
 solver correct - - - - - - - - 0
 blas12 buggy - device_mismatch error cublasSgemm_v2 B 0 1 alloc-B 3
 blas12 correct - - - - - - - - 0
@@ -107,7 +128,7 @@ def site(stack):
             return f["line"]
     return None
 got = [(r["kind"], r["severity"], r.get("api"), r.get("argument"), r["launch"]["device"], r["launch"]["api"],
-        r["operand"]["owner_device"], site(r["alloc_stack"]), r["kernel"], r["count"], r["action"],
+        r["operand"]["owner_device"] if r["operand"] else r["launch"]["current_device"], site(r["alloc_stack"]), r["kernel"], r["count"], r["action"],
         (r.get("migration") or {}).get("reason", "")[:13]) for r in found]
 want = [] if kind == "-" else [(kind, sev, api, arg, int(dev), api, int(owner), None if aline == "-" else int(aline),
                                 None, 1, "not_migrated" if opts else "reported", "library call:" if opts else "")]
@@ -135,7 +156,12 @@ PY
     if [ "$kind" = - ]; then
         expect_no_grep '==devcheck==' "$t.err"
     else
-        expect_grep "^==devcheck== [A-Z]+: $kind: $api argument $arg_re on cuda:$dev " "$t.err"
+        if [ "$kind" = stream_mismatch ]; then
+            expect_grep "^==devcheck== ERROR: $kind: $api argument $arg is a stream of cuda:$dev \(stream 0x[0-9a-f]+\) but the call runs on cuda:$owner\$" "$t.err"
+            expect_grep "^    hint: $api runs on cuda:$owner .*pass a stream created on cuda:$owner" "$t.err"
+        else
+            expect_grep "^==devcheck== [A-Z]+: $kind: $api argument $arg_re on cuda:$dev " "$t.err"
+        fi
         case $kind$api in
             peer_accesscublas*)
                 expect_grep "^devcheck: SUMMARY: 2 findings \(.*\) in 1 kernel and 1 library call; " "$t.err" ;;

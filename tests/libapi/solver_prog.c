@@ -13,7 +13,15 @@
  * (the handle's device: legal); B on cuda:0 when `create` (the one finding:
  * the call runs on cuda:1).  `stream`: that handle given a stream of cuda:0
  * (its calls run there), A and devInfo on cuda:0, B still on cuda:1 (the
- * one finding). */
+ * one finding).
+ * Issue 37 item 5, each with one argument on cuda:1 (the one finding) and
+ * all of them right in `correct` (statuses printed, not checked: the sim's
+ * cuSOLVER answers CUSOLVER_STATUS_NOT_SUPPORTED for some): `gesvd`
+ * (cusolverDnSgesvd U, jobu 'A'; correct: jobu 'N' with U on cuda:1, not
+ * referenced), `potrfb` (cusolverDnSpotrfBatched: its pointer array in
+ * pinned host memory, element 1 A1: argument Aarray[i]), `xgeev`
+ * (cusolverDnXgeev VR, jobvr VECTOR), `ormqr` (cusolverDnSormqr C),
+ * `sytrf` (cusolverDnSsytrf ipiv), `syevjb` (cusolverDnSsyevjBatched W). */
 #include <cusolverDn.h>
 #include <cuda_runtime_api.h>
 #include <string.h>
@@ -21,7 +29,8 @@
 
 #define FNS(X) X(cusolverDnCreate) X(cusolverDnDestroy) X(cusolverDnSetStream) X(cusolverDnCreateParams) \
     X(cusolverDnDestroyParams) X(cusolverDnSpotrf_bufferSize) X(cusolverDnSpotrf) X(cusolverDnSpotrs)    \
-    X(cusolverDnSgetrf) X(cusolverDnXgetrf) X(cusolverDnXgesvd)
+    X(cusolverDnSgetrf) X(cusolverDnXgetrf) X(cusolverDnXgesvd) X(cusolverDnSgesvd) X(cusolverDnSpotrfBatched) \
+    X(cusolverDnXgeev) X(cusolverDnSormqr) X(cusolverDnSsytrf) X(cusolverDnSsyevjBatched)
 FNS(DECL_FN)
 
 int main(int argc, char **argv)
@@ -38,6 +47,8 @@ int main(int argc, char **argv)
     CK(cudaMalloc((void **)&ipiv1, 8 * sizeof(int64_t)));         // @alloc-ipiv
     CK(cudaMalloc((void **)&B1, 64 * sizeof(float)));             // @alloc-B1
     CK(cudaMalloc((void **)&info1, sizeof(int)));
+    int *ipiv32_1;
+    CK(cudaMalloc((void **)&ipiv32_1, 8 * sizeof(int)));         // @alloc-ipiv32
     cusolverDnHandle_t h, h1;
     CK(F(cusolverDnCreate)(&h1));
     CK(cudaSetDevice(0));
@@ -64,6 +75,36 @@ int main(int argc, char **argv)
     CK(F(cusolverDnXgesvd)(h, params, 'N', 'N', 8, 8, CUDA_R_32F, A, 8, CUDA_R_32F, S, CUDA_R_32F, NULL, 8,
                            CUDA_R_32F, &not_referenced, 8, CUDA_R_32F, work, (size_t)lwork * sizeof(float),
                            host_buf, sizeof host_buf, info));
+    int correct = !strcmp(mode, "correct");
+#define ON(m) (correct || !strcmp(mode, m))
+    if (ON("gesvd"))
+        printf("cusolverDnSgesvd: %d\n", (int)F(cusolverDnSgesvd)(h, correct ? 'N' : 'A', 'N', 8, 8, A, 8, S,
+               B1, 8, NULL, 8, work, lwork, NULL, info));
+    if (ON("potrfb")) {
+        float **arr;
+        CK(cudaMallocHost((void **)&arr, 2 * sizeof *arr));
+        arr[0] = A;
+        arr[1] = correct ? B0 : A1;
+        printf("cusolverDnSpotrfBatched: %d\n", (int)F(cusolverDnSpotrfBatched)(h, CUBLAS_FILL_MODE_LOWER, 8, arr,
+               8, info, 2));
+    }
+    if (ON("xgeev"))
+        printf("cusolverDnXgeev: %d\n", (int)F(cusolverDnXgeev)(h, params, CUSOLVER_EIG_MODE_NOVECTOR,
+               CUSOLVER_EIG_MODE_VECTOR, 8, CUDA_R_32F, A, 8, CUDA_R_32F, S, CUDA_R_32F, NULL, 8, CUDA_R_32F,
+               correct ? B0 : B1, 8, CUDA_R_32F, work, (size_t)lwork * sizeof(float), host_buf, sizeof host_buf,
+               info));
+    if (ON("ormqr"))
+        printf("cusolverDnSormqr: %d\n", (int)F(cusolverDnSormqr)(h, CUBLAS_SIDE_LEFT, CUBLAS_OP_N, 8, 8, 8, A, 8,
+               S, correct ? B0 : B1, 8, work, lwork, info));
+    if (ON("sytrf")) {
+        int *ipiv32;
+        CK(cudaMalloc((void **)&ipiv32, 8 * sizeof(int)));
+        printf("cusolverDnSsytrf: %d\n", (int)F(cusolverDnSsytrf)(h, CUBLAS_FILL_MODE_LOWER, 8, A, 8,
+               correct ? ipiv32 : ipiv32_1, work, lwork, info));
+    }
+    if (ON("syevjb"))
+        printf("cusolverDnSsyevjBatched: %d\n", (int)F(cusolverDnSsyevjBatched)(h, CUSOLVER_EIG_MODE_VECTOR,
+               CUBLAS_FILL_MODE_LOWER, 8, A, 8, correct ? S : B1, work, lwork, info, NULL, 1));
     if (stream)
         CK(F(cusolverDnSetStream)(h1, s));
     CK(F(cusolverDnSpotrs)(h1, CUBLAS_FILL_MODE_LOWER, 8, 1, stream ? A : A1, 8, create ? B0 : B1, 8,

@@ -14,7 +14,9 @@
 # libnvrtc's 13 and 12; library hooks also under their older version,
 # hooks_lib.def's DC_LIBOLD: cuBLAS's .12, cuFFT's .11; glibc's at the
 # target architecture's versions); not the entry points newer than library
-# versions programs still run (DC_LIBNEW: NCCL 2.28's ncclAlltoAll...).
+# versions programs still run (DC_LIBNEW: NCCL 2.28's ncclAlltoAll...), nor
+# under the older version those its older version lacks (DC_LIBCUR:
+# cusolverDnXgeev).
 . "$ROOT/tests/preload/common.sh"
 need "$DEVCHECK_LIB"
 nm -D --defined-only "$DEVCHECK_LIB" | awk '$2 != "A" { print $3 }' | sort >"$TMPD/nm"
@@ -44,6 +46,7 @@ EOC
 #define DC_LIBOLD(id, node) OLD id node
 #define DC_LIBFN(id, n) FN id n
 #define DC_LIBNEW(id, n)
+#define DC_LIBCUR(id, n)
 #include "preload/hooks_lib.def"
 EOC
     # glibc's names at the target's base version (preload/arch.h)
