@@ -20,7 +20,7 @@ DC_EXPORT CUresult CUDAAPI cuMemAlloc_v2(CUdeviceptr *dptr, size_t bytesize)
         return DC_REAL(cuMemAlloc_v2, dptr, bytesize);
     CUresult r = DC_REAL(cuMemAlloc_v2, dptr, bytesize);
     if (r == CUDA_SUCCESS && dptr)
-        dc_mem_alloc_current(*dptr, bytesize, DC_MEM_DEVICE);
+        dc_mem_alloc_hooked(*dptr, bytesize, DC_MEM_DEVICE);
     dc_leave();
     return r;
 }
@@ -32,7 +32,7 @@ DC_EXPORT CUresult CUDAAPI cuMemAllocPitch_v2(CUdeviceptr *dptr, size_t *pPitch,
         return DC_REAL(cuMemAllocPitch_v2, dptr, pPitch, WidthInBytes, Height, ElementSizeBytes);
     CUresult r = DC_REAL(cuMemAllocPitch_v2, dptr, pPitch, WidthInBytes, Height, ElementSizeBytes);
     if (r == CUDA_SUCCESS && dptr && pPitch)
-        dc_mem_alloc_current(*dptr, *pPitch * Height, DC_MEM_DEVICE);
+        dc_mem_alloc_hooked(*dptr, *pPitch * Height, DC_MEM_DEVICE);
     dc_leave();
     return r;
 }
@@ -43,7 +43,7 @@ DC_EXPORT CUresult CUDAAPI cuMemAllocManaged(CUdeviceptr *dptr, size_t bytesize,
         return DC_REAL(cuMemAllocManaged, dptr, bytesize, flags);
     CUresult r = DC_REAL(cuMemAllocManaged, dptr, bytesize, flags);
     if (r == CUDA_SUCCESS && dptr)
-        dc_mem_alloc_current(*dptr, bytesize, DC_MEM_MANAGED);
+        dc_mem_alloc_hooked(*dptr, bytesize, DC_MEM_MANAGED);
     dc_leave();
     return r;
 }

@@ -175,6 +175,12 @@ static int ends_with(const char *s, const char *suffix)
     return a >= b && !strcmp(s + a - b, suffix);
 }
 
+/* The C library's start-up below main (its ELF symbol, before any DWARF). */
+static int below_main(const char *sym)
+{
+    return sym && (!strncmp(sym, "__libc_start_", 13) || !strcmp(sym, "_start"));
+}
+
 /* Frames that say nothing about the program: nvcc's launch stubs, the
  * kernel's host-side wrapper (it has the kernel's own symbol), the toolkit's
  * inline helpers (cudaLaunchKernel<>, cudaMalloc<> of cuda_runtime.h,
@@ -261,6 +267,13 @@ static size_t symbolize_ip(uintptr_t ip, struct dc_frame *out, size_t max, int *
         const char *mname = p_dwfl_module_info(mod, NULL, NULL, NULL, NULL, NULL, NULL, NULL);
         if (mname)
             snprintf(f->module, sizeof f->module, "%s", mname);
+    }
+    if (below_main(sym)) {
+        /* dropped by boring_frame whatever its lines say: not worth the C
+         * library's DWARF, which a separate debug file (libc6-dbg) holds
+         * zlib-compressed: reading it was most of a C program's first report */
+        set_name(f, sym);
+        return 1;
     }
     Dwfl_Line *ln = p_dwfl_module_getsrc(mod, pc);
     if (ln) {

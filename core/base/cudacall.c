@@ -102,6 +102,7 @@ static __thread struct {
     uint64_t gone;                      /* ctx_gone_gen when ctx -> cdev was filled */
     CUcontext ctx;
     int cdev;
+    uint64_t ctx_gen;                   /* dc_ctx_gen when ctx was seen current (tracked) */
 } tl_cur __attribute__((tls_model("initial-exec")));
 
 void dc_ctx_current_changed(void) { __atomic_fetch_add(&dc_ctx_gen, 1, __ATOMIC_RELEASE); }
@@ -144,6 +145,25 @@ int dc_current_device_tracked(void)
     int dev = dc_current_device();
     tl_cur.gen = g;
     tl_cur.dev = dev;
+    return dev;
+}
+
+int dc_current_ctx_tracked(CUcontext *out)
+{
+    uint64_t g = __atomic_load_n(&dc_ctx_gen, __ATOMIC_ACQUIRE);
+    if (tl_cur.ctx && tl_cur.ctx_gen == g && __atomic_load_n(&dc_ctx_tracked, __ATOMIC_RELAXED) &&
+        tl_cur.gone == __atomic_load_n(&ctx_gone_gen, __ATOMIC_ACQUIRE)) {
+        *out = tl_cur.ctx;
+        return tl_cur.cdev;
+    }
+    CUcontext c = NULL;
+    if (DC_CALL(cuCtxGetCurrent, &c) != CUDA_SUCCESS || !c) {
+        *out = NULL;
+        return -1;
+    }
+    int dev = device_of_current(c);
+    tl_cur.ctx_gen = g;
+    *out = c;
     return dev;
 }
 

@@ -66,6 +66,11 @@ int dc_current_device_tracked(void);
 /* The device of c, the thread's current context (the caller asked the
  * driver for it), from the per-thread cache. */
 int dc_current_ctx_device(CUcontext c);
+/* The thread's current context into *out (NULL: none) and its device (-1),
+ * from the per-thread cache while dc_ctx_tracked and no hook saw the
+ * current context change since (an allocation's record: the interposer's
+ * hooks only, as dc_current_device_tracked); else asked of the driver. */
+int dc_current_ctx_tracked(CUcontext *out);
 /* A context was destroyed or reset (core/contexts.c). */
 void dc_ctx_gone_changed(void);
 

@@ -326,15 +326,22 @@ static void describe(struct dc_kernel *fill, const void *key, int is_kernel)
 static struct kinfo *cached(const void *key)
 {
     uint64_t g = __atomic_load_n(&dc_kernels_gen, __ATOMIC_ACQUIRE);
-    struct dc_kernel_tc *c = &dc_kernel_tcache[dc_kernel_tc_index(key)];
+    size_t i = dc_kernel_tc_index(key);
+    struct dc_kernel_tc *c = &dc_kernel_tcache[i], *o = &dc_kernel_tcache[i ^ 1];
     if (c->key == key && c->gen == g)
         return (struct kinfo *)(uintptr_t)c->k;     /* k is a kinfo's first member */
+    if (o->key == key && o->gen == g)
+        return (struct kinfo *)(uintptr_t)o->k;
     struct dc_epoch_rec *r = dc_epoch_rec();
     dc_epoch_enter_rec(r);
     const struct ktable *t = __atomic_load_n(&ktab, __ATOMIC_ACQUIRE);
     struct kinfo *k = t ? table_find(t, key) : NULL;
     dc_epoch_exit_rec(r);
     if (k) {
+        /* the set of two ways (dc_kernel_lookup): the new key in its own
+         * slot, what was there beside it (the set's older entry goes) */
+        if (c->gen == g && c->key)
+            *o = *c;
         c->key = key;
         c->k = &k->k;
         c->gen = g;

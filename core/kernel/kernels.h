@@ -129,14 +129,21 @@ struct dc_kernel_tc {
     const struct dc_kernel *k;
     uint64_t gen;
 };
-#define DC_KERNEL_TC 8
-#define dc_kernel_tc_index(key) ((size_t)(((uint64_t)(uintptr_t)(key) * 0x9e3779b97f4a7c15ull) >> 61))
+#define DC_KERNEL_TC 16
+#define dc_kernel_tc_index(key) ((size_t)(((uint64_t)(uintptr_t)(key) * 0x9e3779b97f4a7c15ull) >> 60))
 extern __thread struct dc_kernel_tc dc_kernel_tcache[DC_KERNEL_TC] __attribute__((tls_model("initial-exec")));
 extern uint64_t dc_kernels_gen;
+/* Two-way: a key lives in its slot or the one beside it (index ^ 1), so two
+ * kernels launched in turn whose keys share a slot do not evict each other. */
 static inline const struct dc_kernel *dc_kernel_lookup(const void *key, int is_kernel, struct dc_kernel *tmp)
 {
-    const struct dc_kernel_tc *c = &dc_kernel_tcache[dc_kernel_tc_index(key)];
-    if (c->key == key && c->gen == __atomic_load_n(&dc_kernels_gen, __ATOMIC_ACQUIRE))
+    size_t i = dc_kernel_tc_index(key);
+    uint64_t g = __atomic_load_n(&dc_kernels_gen, __ATOMIC_ACQUIRE);
+    const struct dc_kernel_tc *c = &dc_kernel_tcache[i];
+    if (c->key == key && c->gen == g)
+        return c->k;
+    c = &dc_kernel_tcache[i ^ 1];
+    if (c->key == key && c->gen == g)
         return c->k;
     return dc_kernel_lookup_slow(key, is_kernel, tmp);
 }

@@ -71,6 +71,13 @@ void dc_mem_alloc_current(uintptr_t base, size_t size, enum dc_mem_kind kind)
     record_in(base, size, kind, dev, 0, 0, CAPTURE(), c);
 }
 
+void dc_mem_alloc_hooked(uintptr_t base, size_t size, enum dc_mem_kind kind)
+{
+    CUcontext c;
+    int dev = dc_current_ctx_tracked(&c);
+    record_in(base, size, kind, dev, 0, 0, CAPTURE(), c);
+}
+
 void dc_mem_host(uintptr_t base, size_t size, enum dc_mem_kind kind)
 {
     record(base, size, kind, -1, 0, 0, CAPTURE());

@@ -17,6 +17,10 @@
  * One recording function per event, after the real call succeeded.  Each
  * captures the caller's stack as the allocation stack. */
 void dc_mem_alloc_current(uintptr_t base, size_t size, enum dc_mem_kind kind); /* owner: current device */
+/* The same from the interposer's hooks, which see every change of the
+ * current context: the context and its device from the thread's cache
+ * (dc_current_ctx_tracked; no cuCtxGetCurrent per allocation). */
+void dc_mem_alloc_hooked(uintptr_t base, size_t size, enum dc_mem_kind kind);
 void dc_mem_host(uintptr_t base, size_t size, enum dc_mem_kind kind);          /* pinned / registered */
 void dc_mem_pool_alloc(CUdeviceptr p, size_t size, CUmemoryPool pool, CUstream s);
 void dc_mem_ipc_open(CUdeviceptr p, unsigned int flags);
