@@ -20,9 +20,17 @@ clone)."""
 import os
 import sys
 
-# the architecture to build for, named, so that building without a device
-# (make test, before the tests) and running on the sim's sm_90 agree
-os.environ.setdefault("TORCH_CUDA_ARCH_LIST", "9.0")
+# One build command whoever runs this: torch's load_inline rebuilds when the
+# command line differs from the one recorded in the shared build directory
+# (ninja's log), and the compiler flags follow the environment: the
+# architecture list (named, so that building without a device, before the
+# tests, and running on the sim's sm_90 agree) and CC / CXX (nvcc's -ccbin,
+# the C++ compiler; `make` sets CC for some callers and not others).  With
+# them differing, runs from make and from a shell rebuilt the extension in
+# turn, each waiting minutes on the other's build lock.
+os.environ["TORCH_CUDA_ARCH_LIST"] = "9.0"
+os.environ.pop("CC", None)
+os.environ.pop("CXX", None)
 
 import torch  # noqa: E402
 from torch.utils.cpp_extension import load_inline  # noqa: E402
