@@ -15,6 +15,7 @@
  * kernel on the handle's stream, whose host twin computes (twins.c). */
 #include "dnn.h"
 #include "conv_hd.h"
+#include "conv_attrs.h"
 
 #include <cuda_runtime_api.h>
 #include <library_types.h>
@@ -864,37 +865,18 @@ struct conv_op {
 
 static int conv_op_of(const struct desc *op, struct conv_op *o)
 {
-    switch (op->type) {
-    case CUDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR:
-        o->x = get_desc(op, CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_X);
-        o->w = get_desc(op, CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_W);
-        o->y = get_desc(op, CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_Y);
-        o->c = get_desc(op, CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_CONV_DESC);
-        o->alpha = get_real(op, CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_ALPHA, 1);
-        o->beta = get_real(op, CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_BETA, 0);
-        o->dir = SIMDNN_FWD;
-        return 0;
-    case CUDNN_BACKEND_OPERATION_CONVOLUTION_BACKWARD_DATA_DESCRIPTOR:
-        o->x = get_desc(op, CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_DX);
-        o->w = get_desc(op, CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_W);
-        o->y = get_desc(op, CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_DY);
-        o->c = get_desc(op, CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_CONV_DESC);
-        o->alpha = get_real(op, CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_ALPHA, 1);
-        o->beta = get_real(op, CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_BETA, 0);
-        o->dir = SIMDNN_BWD_DATA;
-        return 0;
-    case CUDNN_BACKEND_OPERATION_CONVOLUTION_BACKWARD_FILTER_DESCRIPTOR:
-        o->x = get_desc(op, CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_FILTER_X);
-        o->w = get_desc(op, CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_FILTER_DW);
-        o->y = get_desc(op, CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_FILTER_DY);
-        o->c = get_desc(op, CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_FILTER_CONV_DESC);
-        o->alpha = get_real(op, CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_FILTER_ALPHA, 1);
-        o->beta = get_real(op, CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_FILTER_BETA, 0);
-        o->dir = SIMDNN_BWD_FILTER;
-        return 0;
-    default:
+    int row = simdnn_conv_row(op->type);
+    if (row < 0)
         return -1;
-    }
+    const cudnnBackendAttributeName_t *a = simdnn_conv_attrs[row];
+    o->x = get_desc(op, a[SIMDNN_CA_X]);
+    o->w = get_desc(op, a[SIMDNN_CA_W]);
+    o->y = get_desc(op, a[SIMDNN_CA_Y]);
+    o->c = get_desc(op, a[SIMDNN_CA_CONV]);
+    o->alpha = get_real(op, a[SIMDNN_CA_ALPHA], 1);
+    o->beta = get_real(op, a[SIMDNN_CA_BETA], 0);
+    o->dir = row;               /* enum simdnn_dir: the rows' order */
+    return 0;
 }
 
 static cudnnStatus_t fin_conv_op(struct desc *op)
