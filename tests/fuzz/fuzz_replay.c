@@ -28,6 +28,7 @@
 #include "report/report.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define BAD_SHOWN 5             /* replay.c's REPLAY_BAD_SHOWN */
@@ -37,7 +38,8 @@ void __sanitizer_set_report_fd(void *fd) __attribute__((weak));
 static char dir[64], trace[96], tsv[96], err_path[96], json_path[96];
 static int saved_err = -1;
 
-/* The files go with the process (a crash leaves them, with the input). */
+/* The files go after each input (libFuzzer may end without running atexit
+ * handlers; a crash leaves them, with the input). */
 static void cleanup(void)
 {
     unlink(trace);
@@ -137,6 +139,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     if (saved_err < 0)
         setup();
+    else if (mkdir(dir, 0700) != 0)
+        abort();
     static const char sep[] = "\n==origins==\n";
     const uint8_t *o = memmem(data, size, sep, sizeof sep - 1);
     size_t tn = o ? (size_t)(o - data) + 1 : size;      /* the trace keeps its last newline */
@@ -183,5 +187,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         free(js);
     }
+    cleanup();
     return 0;
 }
