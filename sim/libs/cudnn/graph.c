@@ -619,6 +619,19 @@ static struct desc *desc_of(cudnnBackendDescriptor_t p)
     return d && live_has(d) && d->magic == DESC_MAGIC ? d : NULL;
 }
 
+/* The descriptor argument of an entry point that tells NULL
+ * (BAD_PARAM_NULL_POINTER) from a handle that is no descriptor (BAD_PARAM),
+ * as 9.26's cudnnBackendSetAttribute and cudnnBackendFinalize do: SUCCESS
+ * with *out, or that status. */
+static cudnnStatus_t desc_arg(cudnnBackendDescriptor_t p, struct desc **out)
+{
+    if (!p)
+        return simdnn_fail(CUDNN_STATUS_BAD_PARAM_NULL_POINTER, "nullptr == descriptor");
+    if (!(*out = desc_of(p)))
+        return simdnn_fail(CUDNN_STATUS_BAD_PARAM, "not a backend descriptor");
+    return CUDNN_STATUS_SUCCESS;
+}
+
 static void note_type(cudnnBackendDescriptorType_t t)
 {
     static atomic_flag said[64];
@@ -679,11 +692,10 @@ SIMLIB_EXPORT cudnnStatus_t CUDNNWINAPI cudnnBackendSetAttribute(cudnnBackendDes
                                                    cudnnBackendAttributeType_t attributeType, int64_t elementCount,
                                                    const void *arrayOfElements)
 {
-    if (!descriptor)
-        return simdnn_fail(CUDNN_STATUS_BAD_PARAM_NULL_POINTER, "nullptr == descriptor");
-    struct desc *d = desc_of(descriptor);
-    if (!d)
-        return simdnn_fail(CUDNN_STATUS_BAD_PARAM, "not a backend descriptor");
+    struct desc *d;
+    cudnnStatus_t st = desc_arg(descriptor, &d);
+    if (st != CUDNN_STATUS_SUCCESS)
+        return st;
     /* 9.26: a finalized descriptor refuses every setter (BAD_PARAM) */
     if (d->finalized)
         return simdnn_fail(CUDNN_STATUS_BAD_PARAM, "the descriptor is finalized");
@@ -1023,14 +1035,12 @@ static cudnnStatus_t fin_knob(struct desc *d)
 
 SIMLIB_EXPORT cudnnStatus_t CUDNNWINAPI cudnnBackendFinalize(cudnnBackendDescriptor_t descriptor)
 {
-    if (!descriptor)
-        return simdnn_fail(CUDNN_STATUS_BAD_PARAM_NULL_POINTER, "nullptr == descriptor");
-    struct desc *d = desc_of(descriptor);
-    if (!d)
-        return simdnn_fail(CUDNN_STATUS_BAD_PARAM, "not a backend descriptor");
+    struct desc *d;
+    cudnnStatus_t s = desc_arg(descriptor, &d);
+    if (s != CUDNN_STATUS_SUCCESS)
+        return s;
     if (d->finalized)
         return simdnn_fail(CUDNN_STATUS_BAD_PARAM, "the descriptor is already finalized");
-    cudnnStatus_t s;
     switch (d->type) {
     case CUDNN_BACKEND_TENSOR_DESCRIPTOR: s = fin_tensor(d); break;
     case CUDNN_BACKEND_CONVOLUTION_DESCRIPTOR: s = fin_conv(d); break;
