@@ -5,7 +5,7 @@
 BENCH_BUILD := $(BUILD)/bench
 ALL += $(BENCH_BUILD)/launches $(BENCH_BUILD)/libc10.so $(BENCH_BUILD)/libfloor.so $(BENCH_BUILD)/libcuptifloor.so $(BENCH_BUILD)/regbench \
        $(BENCH_BUILD)/libcgmark.so
-# library calls checked at their API, on tests/libapi/'s stand-ins (bench/libcalls.sh)
+# library calls checked at their API, on the sim's libraries as tests/libapi/ links them (bench/libcalls.sh)
 ALL += $(BENCH_BUILD)/libcalls
 $(BENCH_BUILD)/libcalls: bench/libcalls.c $(LA_LIBS)
 	@mkdir -p $(@D)

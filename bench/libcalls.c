@@ -1,12 +1,13 @@
 /* bench/libcalls.c: the instructions of a library call checked at its API
  * (bench/libcalls.sh), on the libraries of tests/libapi/ (the real sonames
  * and symbol versions: the sim's cuBLAS and cuBLASLt, which compute an 8 x 8
- * GEMM through their kernel; stand-ins doing no math for NCCL and cuSOLVER).
+ * GEMM through their kernel, and the sim's NCCL and cuSOLVER, sim/libs/).
  * Under callgrind (--instr-atstart=no) only the measured loops count; each
  * is dumped as its name: sgemm (cublasSgemm_v2, which calls cublasLtMatmul
  * inside, host pointer mode), ltmatmul (cublasLtMatmul with a bias pointer
  * attribute), allreduce (ncclAllReduce on one communicator), potrf
- * (cusolverDnSpotrf, which calls cublasSgemm_v2 inside), all operands on
+ * (cusolverDnSpotrf, 8 x 8 in two panels: its kernel launched three times
+ * and cublasSgemm_v2 for the trailing update), all operands on
  * cuda:0 (the clean path).  Usage: libcalls N. */
 #include <cublas_api.h>
 #include <cublasLt.h>

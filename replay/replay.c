@@ -394,6 +394,11 @@ static int kernel_image(const void *key, struct dc_img_kernel *out)
 
 static const struct dc_process_queries process = { maps_line, kernel_origin, host_params, kernel_image };
 
+/* The first REPLAY_BAD_SHOWN bad lines of a trace (or of the origins) are
+ * named; the rest are counted once at its end (a file that is not a trace
+ * is said so in a few lines, not one per line). */
+#define REPLAY_BAD_SHOWN 5
+
 /* ---- --origins: trace name, kernel name, origin label ---------------------------------------- */
 
 struct origin_ent {
@@ -404,7 +409,9 @@ struct origin_ent {
 static struct origin_ent *origins;
 
 /* 0, or -1 when the file cannot be read (said).  A malformed line is named
- * and skipped. */
+ * and skipped (the first REPLAY_BAD_SHOWN; the rest counted, and a file
+ * none of whose lines names an origin devcheck knows is said to be no
+ * origins table). */
 static int load_origins(const char *path)
 {
     FILE *f = fopen(path, "re");
@@ -415,7 +422,7 @@ static int load_origins(const char *path)
     char *line = NULL;
     size_t cap = 0;
     ssize_t n;
-    long lineno = 0;
+    long lineno = 0, skipped = 0, known = 0;
     while ((n = getline(&line, &cap, f)) >= 0) {
         lineno++;
         while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
@@ -425,7 +432,8 @@ static int load_origins(const char *path)
         char *t1 = strchr(line, '\t');
         char *t2 = t1 ? strchr(t1 + 1, '\t') : NULL;
         if (!t1 || !t2 || t1 == line || t2 == t1 + 1 || !t2[1]) {
-            fprintf(stderr, "devcheck: %s:%ld: not 'trace<TAB>kernel<TAB>origin'; skipped\n", path, lineno);
+            if (++skipped <= REPLAY_BAD_SHOWN)
+                fprintf(stderr, "devcheck: %s:%ld: not 'trace<TAB>kernel<TAB>origin'; skipped\n", path, lineno);
             continue;
         }
         *t2 = 0;
@@ -439,8 +447,12 @@ static int load_origins(const char *path)
             break;
         memcpy(e->key, line, klen + 1);
         e->origin = dc_origin_of_object(t2 + 1);
+        known += e->origin != DC_ORIGIN_UNKNOWN;
         HASH_ADD(hh, origins, key, klen, e);
     }
+    if (skipped > REPLAY_BAD_SHOWN)
+        fprintf(stderr, "devcheck: %s: %ld of %ld lines skipped (the first %d named above)%s\n", path, skipped,
+                lineno, REPLAY_BAD_SHOWN, known ? "" : "; not an origins table");
     free(line);
     fclose(f);
     return 0;
@@ -497,11 +509,6 @@ static void trace_name(struct trace *t)
             t->name[n - e] = 0;
     }
 }
-
-/* The first REPLAY_BAD_SHOWN bad lines of a trace are named; the rest are
- * counted once at its end (a file that is not a trace is said so in a few
- * lines, not one per line). */
-#define REPLAY_BAD_SHOWN 5
 
 static void bad(struct trace *t, const char *why)
 {

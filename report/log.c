@@ -1,5 +1,6 @@
 /* log: lines on the log sink (see log.h). */
 #include "report/log.h"
+#include "common/format.h"
 #include "report/sinks.h"
 
 #include <stdarg.h>
@@ -15,6 +16,9 @@ static void vlog_line(const char *fmt, va_list ap)
     size_t len = (size_t)n + (m < 0 ? 0 : (size_t)m);
     if (len > sizeof line - 2)
         len = sizeof line - 2;
+    /* one line, whatever the message holds (a kernel name, a path from a
+     * record or a program): \x1b, \x0a, not the bytes */
+    len = dc_text_escape(line, (size_t)n, len, sizeof line - 1, 1);
     line[len++] = '\n';
     dc_sink_text(line, len);
 }

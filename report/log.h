@@ -1,6 +1,8 @@
 /* log: one line `devcheck: <msg>` on the log sink (stderr, or log_path:
  * report/sinks.h), what every folder of devcheck may say.  printf-style,
- * formatted into a fixed buffer (no allocation), one write() per line. */
+ * formatted into a fixed buffer (no allocation), one write() per line;
+ * control characters (newline too) and bytes that are not UTF-8 in the
+ * message are escaped (\x1b: common/format.h), so a line stays one line. */
 #ifndef DEVCHECK_REPORT_LOG_H
 #define DEVCHECK_REPORT_LOG_H
 

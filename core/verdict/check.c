@@ -573,7 +573,7 @@ static __attribute__((noinline)) void plan_word_check(struct ctx *c, const struc
  * memory included) takes word_clean and the whole check. */
 static __attribute__((noinline)) void scan_plan(struct ctx *c, const struct dc_launch *l)
 {
-    const struct dc_pword *pw = l->pwords, *end = pw + l->npwords;
+    const struct dc_pword *pw = l->pwords, *end = pw ? pw + l->npwords : pw;     /* NULL + 0 is undefined */
     void *const *args = l->args;
     const unsigned dev = (unsigned)l->device;
     const struct dc_reg_tc *tc = dc_reg_tcache;

@@ -8,6 +8,8 @@
 #   json     common/json.c and report/merge.c (devcheck report's JSON Lines)
 #   supp     report/suppress.c: the reader, the glob matcher, --gen-suppressions read back
 #   options  core/base/options.c: DEVCHECK_OPTIONS and the wrapper's flags
+#   replay   replay/replay.c: a trace and the --origins TSV, judged as
+#            `devcheck replay` judges them (the core started by dc_replay_run)
 #
 # `make test` replays tests/fuzz/corpus/TARGET/ (the seeds and every input
 # that ever found a bug) through each target built without libFuzzer, with
@@ -17,15 +19,16 @@
 # a time, niced; FUZZ_TARGETS picks some.  New inputs go to
 # $(BUILD)/fuzz/corpus/TARGET, crashes to $(BUILD)/fuzz/artifacts/: a crash
 # is fixed, then its input copied into tests/fuzz/corpus/TARGET/.
-FUZZ_ALL     := image mangle source json supp options
+FUZZ_ALL     := image mangle source json supp options replay
 FUZZ_TARGETS ?= $(FUZZ_ALL)
 FUZZ_TIME    ?= 180
 FUZZ_DIR     := $(BUILD)/tests/fuzz
 FUZZ_REPLAYS := $(addprefix $(FUZZ_DIR)/replay_,$(FUZZ_ALL))
 
-$(FUZZ_DIR)/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay_main.c tests/fuzz/fuzz.h $(DCCORE_LIB)
+$(FUZZ_DIR)/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay_main.c tests/fuzz/fuzz.h $(DCREPLAY_LIB) $(DCCORE_LIB)
 	@mkdir -p $(@D)
-	$(CC) $(DCCORE_CFLAGS) tests/fuzz/fuzz_$*.c tests/fuzz/replay_main.c -o $@ $(ALL_LDFLAGS) $(DCCORE_LIB) $(DCCORE_LDLIBS)
+	$(CC) $(DCCORE_CFLAGS) tests/fuzz/fuzz_$*.c tests/fuzz/replay_main.c -o $@ $(ALL_LDFLAGS) $(DCREPLAY_LIB) $(DCCORE_LIB) \
+	    $(DCCORE_LDLIBS) $(DCREPLAY_LDLIBS)
 
 ALL   += $(FUZZ_REPLAYS)
 TESTS += tests/fuzz/replay.sh
@@ -36,7 +39,7 @@ FUZZ_CC     ?= clang
 FUZZ_CFLAGS := -std=gnu11 -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined \
                -D_GNU_SOURCE -fPIC -fvisibility=hidden -I$(CUDA_INC) -I.
 FUZZ_OBJDIR := $(BUILD)/fuzz/obj
-FUZZ_OBJS   := $(patsubst %.c,$(FUZZ_OBJDIR)/%.o,$(DCCORE_SRCS) $(DCREPORT_SRCS) $(DCCOMMON_SRCS))
+FUZZ_OBJS   := $(patsubst %.c,$(FUZZ_OBJDIR)/%.o,$(DCREPLAY_SRCS) $(DCCORE_SRCS) $(DCREPORT_SRCS) $(DCCOMMON_SRCS))
 FUZZ_BINS   := $(addprefix $(BUILD)/fuzz/fuzz_,$(FUZZ_ALL))
 
 $(FUZZ_OBJDIR)/%.o: %.c
@@ -48,7 +51,7 @@ $(BUILD)/fuzz/libdcfuzz.a: $(FUZZ_OBJS)
 	$(AR) rcs $@ $^
 
 $(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(BUILD)/fuzz/libdcfuzz.a
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer tests/fuzz/fuzz_$*.c -o $@ $(BUILD)/fuzz/libdcfuzz.a $(DCCORE_LDLIBS)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer tests/fuzz/fuzz_$*.c -o $@ $(BUILD)/fuzz/libdcfuzz.a $(DCCORE_LDLIBS) $(DCREPLAY_LDLIBS)
 
 .PHONY: fuzz fuzz-build
 fuzz-build: $(FUZZ_BINS)

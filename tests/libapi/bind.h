@@ -3,7 +3,7 @@
  * with -DBIND_DLOPEN, by dlopen(SONAME, RTLD_LOCAL) + dlsym(handle, name)
  * (as JAX/XLA do).  FNS(X) lists the functions; F(name) calls one.
  * SONAME(so): the library's soname, `so` unless built for another version
- * (-DLIBAPI_SONAME='"libcublas.so.12"': CUDA 12's). */
+ * (-DLIBAPI_SONAME='"libcublas.so.12"': CUDA 12's).  CK(x): ck.h. */
 #ifndef LIBAPI_BIND_H
 #define LIBAPI_BIND_H
 #ifdef LIBAPI_SONAME
@@ -14,6 +14,7 @@
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include "ck.h"
 
 #define DECL_FN(n) static __typeof__(&n) p_##n;
 #define F(n) p_##n
@@ -36,13 +37,4 @@
 #define SET_FN(n) p_##n = &n;
 #define BIND(soname) do { FNS(SET_FN) } while (0)
 #endif
-
-#define CK(x)                                                                \
-    do {                                                                     \
-        long long r_ = (long long)(x);                                       \
-        if (r_) {                                                            \
-            fprintf(stderr, "%s:%d: %s = %lld\n", __FILE__, __LINE__, #x, r_); \
-            exit(3);                                                         \
-        }                                                                    \
-    } while (0)
 #endif

@@ -23,16 +23,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "ck.h"
 
 #define FN(h, n) __typeof__(&n) p_##n = (__typeof__(&n))sym(h, #n)
-#define CK(x)                                                                \
-    do {                                                                     \
-        long long r_ = (long long)(x);                                       \
-        if (r_) {                                                            \
-            fprintf(stderr, "%s:%d: %s = %lld\n", __FILE__, __LINE__, #x, r_); \
-            exit(3);                                                         \
-        }                                                                    \
-    } while (0)
 
 static void *sym(void *h, const char *n)
 {

@@ -34,7 +34,7 @@ endif
 # NVIDIA's own libcudnn.so.9 (the nvidia-cudnn wheel of that virtualenv),
 # loaded by path: dnn_real.sh
 ALL += $(LA_BUILD)/dnn_real
-$(LA_BUILD)/dnn_real: tests/libapi/dnn_real.c
+$(LA_BUILD)/dnn_real: tests/libapi/dnn_real.c tests/libapi/ck.h
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS) $(LA_CUDART) -ldl
 
@@ -57,20 +57,20 @@ LA_SONAME_nccl := libnccl.so.2
 LA_SONAME_fft  := libcufft.so.12
 LA_SONAME_dnn  := libcudnn.so.9
 LA_SONAME_solver := libcusolver.so.12
-$(LA_BUILD)/%_plt: tests/libapi/%_prog.c tests/libapi/bind.h $(LA_LIBS)
+$(LA_BUILD)/%_plt: tests/libapi/%_prog.c tests/libapi/bind.h tests/libapi/ck.h $(LA_LIBS)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS) -L$(LA_LIB) -l:$(LA_SONAME_$*) -Wl,-rpath,'$$ORIGIN/lib' \
 	    -Wl,-rpath-link=$(LA_LIB) $(LA_CUDART) -ldl
-$(LA_BUILD)/%_dlopen: tests/libapi/%_prog.c tests/libapi/bind.h $(LA_LIBS)
+$(LA_BUILD)/%_dlopen: tests/libapi/%_prog.c tests/libapi/bind.h tests/libapi/ck.h $(LA_LIBS)
 	$(CC) $(ALL_CFLAGS) -DBIND_DLOPEN -o $@ $< $(ALL_LDFLAGS) -Wl,-rpath,'$$ORIGIN/lib' $(LA_CUDART) -ldl
 # CUDA 12's: the same programs, bound to lib12's libraries (bind.h's LIBAPI_SONAME)
 LA_SONAME12_blas := libcublas.so.12
 LA_SONAME12_lt   := libcublasLt.so.12
 LA_SONAME12_fft  := libcufft.so.11
 LA_SONAME12_solver := libcusolver.so.11
-$(LA_BUILD)/%12_plt: tests/libapi/%_prog.c tests/libapi/bind.h $(LA_LIBS)
+$(LA_BUILD)/%12_plt: tests/libapi/%_prog.c tests/libapi/bind.h tests/libapi/ck.h $(LA_LIBS)
 	$(CC) $(ALL_CFLAGS) -DLIBAPI_SONAME='"$(LA_SONAME12_$*)"' -o $@ $< $(ALL_LDFLAGS) -L$(LA_LIB12) \
 	    -l:$(LA_SONAME12_$*) -Wl,-rpath,'$$ORIGIN/lib12' -Wl,-rpath-link=$(LA_LIB12) $(LA_CUDART) -ldl
-$(LA_BUILD)/%12_dlopen: tests/libapi/%_prog.c tests/libapi/bind.h $(LA_LIBS)
+$(LA_BUILD)/%12_dlopen: tests/libapi/%_prog.c tests/libapi/bind.h tests/libapi/ck.h $(LA_LIBS)
 	$(CC) $(ALL_CFLAGS) -DBIND_DLOPEN -DLIBAPI_SONAME='"$(LA_SONAME12_$*)"' -o $@ $< $(ALL_LDFLAGS) \
 	    -Wl,-rpath,'$$ORIGIN/lib12' $(LA_CUDART) -ldl
 # which ncclAlltoAll a weak reference finds (nccl_group.sh)

@@ -4,6 +4,10 @@
 #  - case 5: 1 MiB of random bytes (with a real record among them) given to
 #    report and replay: at most five bad lines named, then one line with the
 #    count; the valid record is still judged;
+#  - the same for replay's --origins: 1 MiB of random bytes as the TSV is
+#    five lines named and one count, and the trace is still judged;
+#  - a recorded kernel name holding ESC, a newline and bytes that are not
+#    UTF-8 reaches the replay's own lines (dc_log) escaped: one line each;
 #  - case 7: --json=/dev/full names /dev/full (not "stderr").
 . "$ROOT/tests/outputs/common.sh"
 need "$OP/outprog" "$DEVCHECK_BIN" "$DEVCHECK_LIB"
@@ -38,6 +42,24 @@ expect_eq "replay random: status" 0 "$(rc_of "$TMPD/pr")"
 expect_eq "replay random: lines named" 5 "$(count_lines "^devcheck: $TMPD/random.bin:[0-9]+: " "$TMPD/pr.err")"
 expect_grep "^devcheck: $TMPD/random.bin: [0-9]+ of [0-9]+ lines skipped \(the first 5 named above\); not a launch trace$" "$TMPD/pr.err"
 [ "$(wc -l <"$TMPD/pr.err")" -le 10 ] || fail "replay random: $(wc -l <"$TMPD/pr.err") stderr lines"
+# --origins: random bytes are not an origins table; the trace is judged
+T=$ROOT/tests/traces/h200-2026-11
+run "$TMPD/po" "$DEVCHECK_BIN" replay --origins "$TMPD/random.bin" "$T/probe_pageable.jsonl.gz"
+expect_eq "replay --origins random: status (the trace's error judged)" 1 "$(rc_of "$TMPD/po")"
+expect_eq "replay --origins random: lines named" 5 "$(count_lines "^devcheck: $TMPD/random.bin:[0-9]+: " "$TMPD/po.err")"
+expect_grep "^devcheck: $TMPD/random.bin: [0-9]+ of [0-9]+ lines skipped \(the first 5 named above\); not an origins table$" "$TMPD/po.err"
+expect_grep '^==devcheck== ERROR: host_memory: kernel k_copy' "$TMPD/po.err"
+[ "$(wc -l <"$TMPD/po.err")" -le 30 ] || fail "replay --origins random: $(wc -l <"$TMPD/po.err") stderr lines"
+
+# a kernel name with ESC, a newline and a byte that is not UTF-8 (an
+# extern "C" name: the replay says it holds a heap address in a word of
+# unknown meaning, in a line of its own)
+gzip -dc "$T/cupy_bug.jsonl.gz" | sed 's/"name":"add1"/"name":"add1\\u001b[31m\\nX\\udcff"/' >"$TMPD/esc.jsonl"
+run "$TMPD/pe" "$DEVCHECK_BIN" replay "$TMPD/esc.jsonl"
+expect_eq "replay escaped name: status" 0 "$(rc_of "$TMPD/pe")"
+expect_grep '^devcheck: replay: [^ ]*esc.jsonl:2: add1\\x1b\[31m\\x0aX\\xff param 0 \(\+0\) holds 0x28aa7df0, pageable host memory' "$TMPD/pe.err"
+if LC_ALL=C grep -q "$(printf '\033')" "$TMPD/pe.err"; then fail "replay: an ESC byte reached stderr"; fi
+py 'import sys; open(sys.argv[1], "rb").read().decode("utf-8")' "$TMPD/pe.err" || fail "replay: stderr is not UTF-8"
 
 # a document that cannot be written is named by its path
 run "$TMPD/full" "$DEVCHECK_BIN" report --json=/dev/full "$TMPD/one.jsonl"

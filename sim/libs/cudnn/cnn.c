@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "conv_attrs.h"
+
 #define EXPORT __attribute__((visibility("default")))
 #define NSP (CUDNN_DIM_MAX - 2)
 
@@ -293,21 +295,8 @@ static cudnnStatus_t run(cudnnHandle_t handle, cudnnBackendDescriptorType_t opty
                          const void *beta, const struct shape *xs, void *x, const struct shape *ws, void *w,
                          const struct shape *ys, void *y, const struct cudnnConvolutionStruct *c)
 {
-    static const cudnnBackendAttributeName_t attrs[3][6] = {
-        { CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_X, CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_W,
-          CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_Y, CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_CONV_DESC,
-          CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_ALPHA, CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_BETA },
-        { CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_DX, CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_W,
-          CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_DY, CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_CONV_DESC,
-          CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_ALPHA, CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_BETA },
-        { CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_FILTER_X, CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_FILTER_DW,
-          CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_FILTER_DY, CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_FILTER_CONV_DESC,
-          CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_FILTER_ALPHA, CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_FILTER_BETA },
-    };
-    const cudnnBackendAttributeName_t *a =
-        attrs[optype == CUDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR         ? 0
-              : optype == CUDNN_BACKEND_OPERATION_CONVOLUTION_BACKWARD_DATA_DESCRIPTOR ? 1
-                                                                                       : 2];
+    /* optype is one of the three: a convolution's (run's callers) */
+    const cudnnBackendAttributeName_t *a = simdnn_conv_attrs[simdnn_conv_row(optype)];
     bd d[NDESC] = { 0 };
     cudnnStatus_t r;
     int64_t nsp = c->nsp, pre[NSP], post[NSP], str[NSP], dil[NSP], zero = 0;

@@ -9,7 +9,7 @@
 # Only libcudnn.so.9 is preloaded (SIM_LIBS): it loads the others beside it,
 # as NVIDIA's shim loads its sub-libraries.
 DNN_OBJ  := $(SIMLIB_OBJ)/cudnn
-DNN_HDRS := sim/libs/cudnn/dnn.h sim/libs/cudnn/conv_hd.h sim/libs/cudnn/shim.h $(SIMLIB_HDRS)
+DNN_HDRS := sim/libs/cudnn/dnn.h sim/libs/cudnn/conv_hd.h sim/libs/cudnn/conv_attrs.h sim/libs/cudnn/shim.h $(SIMLIB_HDRS)
 
 $(DNN_OBJ)/%.o: sim/libs/cudnn/%.c $(DNN_HDRS)
 	@mkdir -p $(@D)

@@ -15,6 +15,7 @@
  * kernel on the handle's stream, whose host twin computes (twins.c). */
 #include "dnn.h"
 #include "conv_hd.h"
+#include "conv_attrs.h"
 
 #include <cuda_runtime_api.h>
 #include <library_types.h>
@@ -618,6 +619,19 @@ static struct desc *desc_of(cudnnBackendDescriptor_t p)
     return d && live_has(d) && d->magic == DESC_MAGIC ? d : NULL;
 }
 
+/* The descriptor argument of an entry point that tells NULL
+ * (BAD_PARAM_NULL_POINTER) from a handle that is no descriptor (BAD_PARAM),
+ * as 9.26's cudnnBackendSetAttribute and cudnnBackendFinalize do: SUCCESS
+ * with *out, or that status. */
+static cudnnStatus_t desc_arg(cudnnBackendDescriptor_t p, struct desc **out)
+{
+    if (!p)
+        return simdnn_fail(CUDNN_STATUS_BAD_PARAM_NULL_POINTER, "nullptr == descriptor");
+    if (!(*out = desc_of(p)))
+        return simdnn_fail(CUDNN_STATUS_BAD_PARAM, "not a backend descriptor");
+    return CUDNN_STATUS_SUCCESS;
+}
+
 static void note_type(cudnnBackendDescriptorType_t t)
 {
     static atomic_flag said[64];
@@ -678,11 +692,10 @@ SIMLIB_EXPORT cudnnStatus_t CUDNNWINAPI cudnnBackendSetAttribute(cudnnBackendDes
                                                    cudnnBackendAttributeType_t attributeType, int64_t elementCount,
                                                    const void *arrayOfElements)
 {
-    if (!descriptor)
-        return simdnn_fail(CUDNN_STATUS_BAD_PARAM_NULL_POINTER, "nullptr == descriptor");
-    struct desc *d = desc_of(descriptor);
-    if (!d)
-        return simdnn_fail(CUDNN_STATUS_BAD_PARAM, "not a backend descriptor");
+    struct desc *d;
+    cudnnStatus_t st = desc_arg(descriptor, &d);
+    if (st != CUDNN_STATUS_SUCCESS)
+        return st;
     /* 9.26: a finalized descriptor refuses every setter (BAD_PARAM) */
     if (d->finalized)
         return simdnn_fail(CUDNN_STATUS_BAD_PARAM, "the descriptor is finalized");
@@ -864,37 +877,18 @@ struct conv_op {
 
 static int conv_op_of(const struct desc *op, struct conv_op *o)
 {
-    switch (op->type) {
-    case CUDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR:
-        o->x = get_desc(op, CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_X);
-        o->w = get_desc(op, CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_W);
-        o->y = get_desc(op, CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_Y);
-        o->c = get_desc(op, CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_CONV_DESC);
-        o->alpha = get_real(op, CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_ALPHA, 1);
-        o->beta = get_real(op, CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_BETA, 0);
-        o->dir = SIMDNN_FWD;
-        return 0;
-    case CUDNN_BACKEND_OPERATION_CONVOLUTION_BACKWARD_DATA_DESCRIPTOR:
-        o->x = get_desc(op, CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_DX);
-        o->w = get_desc(op, CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_W);
-        o->y = get_desc(op, CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_DY);
-        o->c = get_desc(op, CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_CONV_DESC);
-        o->alpha = get_real(op, CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_ALPHA, 1);
-        o->beta = get_real(op, CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_BETA, 0);
-        o->dir = SIMDNN_BWD_DATA;
-        return 0;
-    case CUDNN_BACKEND_OPERATION_CONVOLUTION_BACKWARD_FILTER_DESCRIPTOR:
-        o->x = get_desc(op, CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_FILTER_X);
-        o->w = get_desc(op, CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_FILTER_DW);
-        o->y = get_desc(op, CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_FILTER_DY);
-        o->c = get_desc(op, CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_FILTER_CONV_DESC);
-        o->alpha = get_real(op, CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_FILTER_ALPHA, 1);
-        o->beta = get_real(op, CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_FILTER_BETA, 0);
-        o->dir = SIMDNN_BWD_FILTER;
-        return 0;
-    default:
+    int row = simdnn_conv_row(op->type);
+    if (row < 0)
         return -1;
-    }
+    const cudnnBackendAttributeName_t *a = simdnn_conv_attrs[row];
+    o->x = get_desc(op, a[SIMDNN_CA_X]);
+    o->w = get_desc(op, a[SIMDNN_CA_W]);
+    o->y = get_desc(op, a[SIMDNN_CA_Y]);
+    o->c = get_desc(op, a[SIMDNN_CA_CONV]);
+    o->alpha = get_real(op, a[SIMDNN_CA_ALPHA], 1);
+    o->beta = get_real(op, a[SIMDNN_CA_BETA], 0);
+    o->dir = row;               /* enum simdnn_dir: the rows' order */
+    return 0;
 }
 
 static cudnnStatus_t fin_conv_op(struct desc *op)
@@ -1041,14 +1035,12 @@ static cudnnStatus_t fin_knob(struct desc *d)
 
 SIMLIB_EXPORT cudnnStatus_t CUDNNWINAPI cudnnBackendFinalize(cudnnBackendDescriptor_t descriptor)
 {
-    if (!descriptor)
-        return simdnn_fail(CUDNN_STATUS_BAD_PARAM_NULL_POINTER, "nullptr == descriptor");
-    struct desc *d = desc_of(descriptor);
-    if (!d)
-        return simdnn_fail(CUDNN_STATUS_BAD_PARAM, "not a backend descriptor");
+    struct desc *d;
+    cudnnStatus_t s = desc_arg(descriptor, &d);
+    if (s != CUDNN_STATUS_SUCCESS)
+        return s;
     if (d->finalized)
         return simdnn_fail(CUDNN_STATUS_BAD_PARAM, "the descriptor is already finalized");
-    cudnnStatus_t s;
     switch (d->type) {
     case CUDNN_BACKEND_TENSOR_DESCRIPTOR: s = fin_tensor(d); break;
     case CUDNN_BACKEND_CONVOLUTION_DESCRIPTOR: s = fin_conv(d); break;

@@ -37,6 +37,16 @@ static int nr;
 static ncclComm_t comms[MAXR];
 static cudaStream_t streams[MAXR];
 
+/* `call` (an expression of the rank r) once per rank, in one group: one
+ * thread driving every GPU, as the collectives of mode all do */
+#define EVERY_RANK(call)                        \
+    do {                                        \
+        CK(ncclGroupStart());                   \
+        for (int r = 0; r < nr; r++)            \
+            CK(call);                           \
+        CK(ncclGroupEnd());                     \
+    } while (0)
+
 static void *dev_alloc(int dev, size_t bytes)
 {
     void *p;
@@ -221,10 +231,7 @@ static void allreduce_types(void)
                         put(host, (size_t)i, t, val(r, i, t));
                     to_dev(send[r], host, bytes);
                 }
-                CK(ncclGroupStart());
-                for (int r = 0; r < nr; r++)
-                    CK(ncclAllReduce(send[r], recv[r], N, t, op, comms[r], streams[r]));
-                CK(ncclGroupEnd());
+                EVERY_RANK(ncclAllReduce(send[r], recv[r], N, t, op, comms[r], streams[r]));
                 sync_all();
                 for (int r = 0; r < nr; r++) {
                     to_host(host, recv[r], bytes);
@@ -292,20 +299,14 @@ static void other_collectives(void)
     const float untouched = *(const float *)(const unsigned char[]){ 0xee, 0xee, 0xee, 0xee };
     /* Broadcast from root 1 (rank 0's sendbuff is never read: NULL) */
     bufs_make(&b, N, N);
-    CK(ncclGroupStart());
-    for (int r = 0; r < nr; r++)
-        CK(ncclBroadcast(r == 1 ? b.send[r] : NULL, b.recv[r], N, ncclFloat, 1, comms[r], streams[r]));
-    CK(ncclGroupEnd());
+    EVERY_RANK(ncclBroadcast(r == 1 ? b.send[r] : NULL, b.recv[r], N, ncclFloat, 1, comms[r], streams[r]));
     for (int r = 0; r < nr; r++)
         for (int i = 0; i < N; i++)
             EXPECT_F(bufs_recv(&b, r)[i], 1000 + i, "Broadcast", r, i);
     bufs_free(&b);
     /* Reduce to root 1: the others' recvbuff untouched */
     bufs_make(&b, N, N);
-    CK(ncclGroupStart());
-    for (int r = 0; r < nr; r++)
-        CK(ncclReduce(b.send[r], b.recv[r], N, ncclFloat, ncclSum, 1, comms[r], streams[r]));
-    CK(ncclGroupEnd());
+    EVERY_RANK(ncclReduce(b.send[r], b.recv[r], N, ncclFloat, ncclSum, 1, comms[r], streams[r]));
     for (int r = 0; r < nr; r++) {
         float *h = bufs_recv(&b, r);
         for (int i = 0; i < N; i++)
@@ -314,10 +315,7 @@ static void other_collectives(void)
     bufs_free(&b);
     /* AllGather: block k from rank k */
     bufs_make(&b, N, (size_t)N * nr);
-    CK(ncclGroupStart());
-    for (int r = 0; r < nr; r++)
-        CK(ncclAllGather(b.send[r], b.recv[r], N, ncclFloat, comms[r], streams[r]));
-    CK(ncclGroupEnd());
+    EVERY_RANK(ncclAllGather(b.send[r], b.recv[r], N, ncclFloat, comms[r], streams[r]));
     for (int r = 0; r < nr; r++) {
         float *h = bufs_recv(&b, r);
         for (int k = 0; k < nr; k++)
@@ -327,10 +325,7 @@ static void other_collectives(void)
     bufs_free(&b);
     /* ReduceScatter: rank r gets the sum of block r */
     bufs_make(&b, (size_t)N * nr, N);
-    CK(ncclGroupStart());
-    for (int r = 0; r < nr; r++)
-        CK(ncclReduceScatter(b.send[r], b.recv[r], N, ncclFloat, ncclSum, comms[r], streams[r]));
-    CK(ncclGroupEnd());
+    EVERY_RANK(ncclReduceScatter(b.send[r], b.recv[r], N, ncclFloat, ncclSum, comms[r], streams[r]));
     for (int r = 0; r < nr; r++) {
         float *h = bufs_recv(&b, r);
         for (int i = 0; i < N; i++)
@@ -339,10 +334,7 @@ static void other_collectives(void)
     bufs_free(&b);
     /* AlltoAll: rank r's block k is rank k's block r */
     bufs_make(&b, (size_t)N * nr, (size_t)N * nr);
-    CK(ncclGroupStart());
-    for (int r = 0; r < nr; r++)
-        CK(ncclAlltoAll(b.send[r], b.recv[r], N, ncclFloat, comms[r], streams[r]));
-    CK(ncclGroupEnd());
+    EVERY_RANK(ncclAlltoAll(b.send[r], b.recv[r], N, ncclFloat, comms[r], streams[r]));
     for (int r = 0; r < nr; r++) {
         float *h = bufs_recv(&b, r);
         for (int k = 0; k < nr; k++)
@@ -352,10 +344,7 @@ static void other_collectives(void)
     bufs_free(&b);
     /* Gather to root 0 */
     bufs_make(&b, N, (size_t)N * nr);
-    CK(ncclGroupStart());
-    for (int r = 0; r < nr; r++)
-        CK(ncclGather(b.send[r], b.recv[r], N, ncclFloat, 0, comms[r], streams[r]));
-    CK(ncclGroupEnd());
+    EVERY_RANK(ncclGather(b.send[r], b.recv[r], N, ncclFloat, 0, comms[r], streams[r]));
     for (int r = 0; r < nr; r++) {
         float *h = bufs_recv(&b, r);
         for (int k = 0; k < nr; k++)
@@ -365,10 +354,7 @@ static void other_collectives(void)
     bufs_free(&b);
     /* Scatter from root 1: rank r gets root's block r */
     bufs_make(&b, (size_t)N * nr, N);
-    CK(ncclGroupStart());
-    for (int r = 0; r < nr; r++)
-        CK(ncclScatter(b.send[r], b.recv[r], N, ncclFloat, 1, comms[r], streams[r]));
-    CK(ncclGroupEnd());
+    EVERY_RANK(ncclScatter(b.send[r], b.recv[r], N, ncclFloat, 1, comms[r], streams[r]));
     for (int r = 0; r < nr; r++) {
         float *h = bufs_recv(&b, r);
         for (int i = 0; i < N; i++)
@@ -408,10 +394,7 @@ static void premulsum(void)
             CK(ncclRedOpCreatePreMulSum(&ops[r], &s, ncclFloat, ncclScalarHostImmediate, comms[r]));
         }
     }
-    CK(ncclGroupStart());
-    for (int r = 0; r < nr; r++)
-        CK(ncclAllReduce(b.send[r], b.recv[r], N, ncclFloat, ops[r], comms[r], streams[r]));
-    CK(ncclGroupEnd());
+    EVERY_RANK(ncclAllReduce(b.send[r], b.recv[r], N, ncclFloat, ops[r], comms[r], streams[r]));
     /* each rank multiplies its own input by its own scalar, then the sum */
     for (int r = 0; r < nr; r++) {
         float *h = bufs_recv(&b, r);
@@ -490,10 +473,7 @@ static void split(void)
     CK(ncclGroupEnd());
     struct bufs b;
     bufs_make(&b, N, N);
-    CK(ncclGroupStart());
-    for (int r = 0; r < nr; r++)
-        CK(ncclAllReduce(b.send[r], b.recv[r], N, ncclFloat, ncclSum, sub[r], streams[r]));
-    CK(ncclGroupEnd());
+    EVERY_RANK(ncclAllReduce(b.send[r], b.recv[r], N, ncclFloat, ncclSum, sub[r], streams[r]));
     for (int r = 0; r < nr; r++) {
         int n, rank, dev;
         CK(ncclCommCount(sub[r], &n));
@@ -509,10 +489,7 @@ static void split(void)
     }
     /* NCCL_SPLIT_NOCOLOR: no communicator */
     ncclComm_t none[MAXR];
-    CK(ncclGroupStart());
-    for (int r = 0; r < nr; r++)
-        CK(ncclCommSplit(comms[r], r == 0 ? NCCL_SPLIT_NOCOLOR : 5, 0, &none[r], NULL));
-    CK(ncclGroupEnd());
+    EVERY_RANK(ncclCommSplit(comms[r], r == 0 ? NCCL_SPLIT_NOCOLOR : 5, 0, &none[r], NULL));
     TRUE(none[0] == NULL);
     for (int r = 1; r < nr; r++) {
         int n;
@@ -602,10 +579,7 @@ static void mode_initgroup(void)
     CK(ncclGroupEnd());
     struct bufs b;
     bufs_make(&b, N, N);
-    CK(ncclGroupStart());
-    for (int r = 0; r < nr; r++)
-        CK(ncclAllReduce(b.send[r], b.recv[r], N, ncclFloat, ncclSum, comms[r], streams[r]));
-    CK(ncclGroupEnd());
+    EVERY_RANK(ncclAllReduce(b.send[r], b.recv[r], N, ncclFloat, ncclSum, comms[r], streams[r]));
     for (int r = 0; r < nr; r++) {
         int dev;
         CK(ncclCommCuDevice(comms[r], &dev));
@@ -645,10 +619,7 @@ static void mode_fault(void)
     struct bufs b;
     bufs_make(&b, N, N);
     float *wrong = dev_alloc(0, N * sizeof(float));
-    CK(ncclGroupStart());
-    for (int r = 0; r < nr; r++)
-        CK(ncclAllReduce(b.send[r], r == 1 ? wrong : b.recv[r], N, ncclFloat, ncclSum, comms[r], streams[r]));
-    CK(ncclGroupEnd());
+    EVERY_RANK(ncclAllReduce(b.send[r], r == 1 ? wrong : b.recv[r], N, ncclFloat, ncclSum, comms[r], streams[r]));
     CK(cudaSetDevice(0));
     CK(cudaStreamSynchronize(streams[0]));
     EXPECT_F(bufs_recv(&b, 0)[2], 1000 * nr * (nr - 1) / 2 + 2 * nr, "fault: rank 0", 0, 2);
@@ -683,10 +654,7 @@ static void mode_getters(void)
         }
     struct bufs b;
     bufs_make(&b, N, N);
-    CK(ncclGroupStart());
-    for (int r = 0; r < nr; r++)
-        CK(ncclAllReduce(b.send[r], b.recv[r], N, ncclFloat, ncclSum, comms[r], streams[r]));
-    CK(ncclGroupEnd());
+    EVERY_RANK(ncclAllReduce(b.send[r], b.recv[r], N, ncclFloat, ncclSum, comms[r], streams[r]));
     for (int r = 0; r < nr; r++)
         CK(ncclCommDestroy(comms[r]));
     bufs_free(&b);
