@@ -35,6 +35,9 @@
  *  - int devcheck_pointer_refused(framework, message, param, nframes, frames,
  *        ntensors, tensors, note, note_len): the hook's report of that
  *        refusal (core.h, dc_pointer_refused_error; 0 reported, -1 not);
+ *  - int devcheck_kernel_params(kernel, n, names): a JIT kernel's
+ *        parameters by the names its source gives them (Triton's launcher,
+ *        once per compiled kernel; core/kernel/pnames.h; 0 kept, -1 not);
  *  - devcheck_test_begin, devcheck_test_findings: the pytest plugin's
  *        windows (below). */
 #include "preload/preload.h"
@@ -84,6 +87,11 @@ DC_EXPORT int devcheck_pointer_refused(const char *framework, const char *messag
     int rc = dc_pointer_refused_error(framework, message, param, nframes, frames, ntensors, tensors, note, note_len);
     dc_guard--;
     return rc;
+}
+
+DC_EXPORT int devcheck_kernel_params(const char *kernel, unsigned n, const char *const *names)
+{
+    return dc_pnames_set(kernel, n, names);
 }
 
 DC_EXPORT int devcheck_framework_match(const char *message)

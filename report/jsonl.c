@@ -66,11 +66,15 @@ static void json_pystack(struct dc_buf *b, const struct dc_frame *fr, size_t n)
     dc_bput(b, "]");
 }
 
-static void json_operand(struct dc_buf *b, int param, uint32_t word_offset, uintptr_t address,
+static void json_operand(struct dc_buf *b, int param, const char *param_name, uint32_t word_offset, uintptr_t address,
                          const struct dc_finding_alloc *a, const char *access, enum dc_word_kind word,
                          const char *evidence)
 {
     dc_bput(b, "{\"param\":%d,\"word_offset\":%u,\"address\":\"0x%zx\"", param, word_offset, (size_t)address);
+    if (param_name) {                   /* the kernel source's name for it (a JIT kernel's) */
+        dc_bput(b, ",\"param_name\":");
+        dc_bjson_str(b, param_name);
+    }
     if (a)
         dc_bput(b, ",\"offset\":%zu,\"alloc_size\":%zu,\"memory\":\"%s\",\"owner_device\":%d",
              (size_t)(address - a->base), a->size, dc_mem_kind_name(a->kind), a->owner);
@@ -226,7 +230,7 @@ void dc_jsonl_finding(struct dc_buf *b, const struct dc_finding *f, uint64_t id,
         dc_bput(b, ",\"stream_device\":%d,\"current_device\":%d", l->device, l->current_device);
     if (f->has_operand) {
         dc_bput(b, ",\"operand\":");
-        json_operand(b, f->param, f->word_offset, f->address, f->alloc_known ? &f->alloc : NULL, f->access, f->word,
+        json_operand(b, f->param, f->param_name, f->word_offset, f->address, f->alloc_known ? &f->alloc : NULL, f->access, f->word,
                      f->evidence);
     } else {
         dc_bput(b, ",\"operand\":null");
@@ -238,7 +242,7 @@ void dc_jsonl_finding(struct dc_buf *b, const struct dc_finding *f, uint64_t id,
         for (unsigned i = 0; i < f->nops; i++) {
             const struct dc_opnd *o = &f->ops[i];
             dc_bput(b, "%s", i ? "," : "");
-            json_operand(b, o->param, o->word_offset, o->address, o->alloc_known ? &o->alloc : NULL,
+            json_operand(b, o->param, NULL, o->word_offset, o->address, o->alloc_known ? &o->alloc : NULL,
                          o->accessible ? "accessible" : "no access", o->word, NULL);
         }
         dc_bput(b, "]");
