@@ -553,7 +553,9 @@ void dc_model_merge(struct dc_model *m)
         const char *kn = dc_json_str(dc_json_get(rv, "kernel_mangled"));
         if (!kn)
             kn = dc_json_str(dc_json_get(rv, "kernel"));
-        if (kn)
+        if (dc_json_get(rv, "framework"))          /* framework_device_error, pointer_refused */
+            t->framework++;
+        else if (kn)
             count_distinct(kernels, &t->kernels, kn);
         else if (dc_json_get(rv, "argument") && dc_json_str(dc_json_get(rv, "api")))
             count_distinct(calls, &t->calls, dc_json_str(dc_json_get(rv, "api")));

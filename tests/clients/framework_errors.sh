@@ -66,6 +66,8 @@ seed() {    # seed NAME WANT
         fail "$name: no devcheck note under the exception"
     grep -Fxq "  fix: ${want##*hint=}" "$TMPD/$name.err" || fail "$name: the note gives no fix"
     expect_eq "$name: count (explained once)" 1 "$(count "$TMPD/$name.json" "$name.py")"
+    # no kernel ran: the summary counts the op, not "0 kernels" (issue 41)
+    expect_grep '^devcheck: SUMMARY: 1 finding \(1 error, 0 warnings\) in 1 framework op; ' "$TMPD/$name.err"
     "$DEVCHECK" --json "$TMPD/$name.fixed.json" -- "$PY" "$D/$name.py" --fixed >"$TMPD/$name.fixed.out" 2>&1 ||
         { tail "$TMPD/$name.fixed.out" >&2; fail "$name --fixed failed"; }
     expect_grep "^$name: OK" "$TMPD/$name.fixed.out"
