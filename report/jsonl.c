@@ -107,7 +107,7 @@ static void json_nvtx(struct dc_buf *b, const struct dc_finding *f)
  * pointer's owner and the current device, the pointer and the kernel
  * parameter it was.  The op's (the call's) Python stack is
  * launch_python_stack; each tensor carries its allocation's Python stack. */
-static void json_proc(struct dc_buf *b, const struct dc_proc *p);
+static void json_proc(struct dc_buf *b, const struct dc_proc *p, const struct dc_finding *f);
 
 static void json_framework(struct dc_buf *b, const struct dc_finding *f, uint64_t id, const struct dc_proc *proc,
                            size_t *count_at)
@@ -115,7 +115,7 @@ static void json_framework(struct dc_buf *b, const struct dc_finding *f, uint64_
     static struct dc_frame fr[DC_FRAMES_MAX];      /* under the report's lock */
     const struct dc_finding_launch *l = f->launch;
     dc_bput(b, "{\"type\":\"finding\",\"id\":%llu", (unsigned long long)id);
-    json_proc(b, proc);
+    json_proc(b, proc, f);
     dc_bput(b, ",\"kind\":\"%s\",\"severity\":\"%s\",\"kernel\":null,"
                "\"kernel_mangled\":null,\"launch\":{\"device\":%d,\"stream\":\"0x0\",\"api\":",
             dc_finding_kind_name(f->kind), dc_severity_name(f->severity), l->device);
@@ -182,7 +182,7 @@ static void json_framework(struct dc_buf *b, const struct dc_finding *f, uint64_
 }
 
 /* JSON line: head ends just after "count":, tail starts after the count. */
-static void json_proc(struct dc_buf *b, const struct dc_proc *p)
+static void json_proc(struct dc_buf *b, const struct dc_proc *p, const struct dc_finding *f)
 {
     dc_bput(b, ",\"pid\":%d,\"rank\":", p->pid);
     if (p->rank >= 0)
@@ -194,6 +194,8 @@ static void json_proc(struct dc_buf *b, const struct dc_proc *p)
     if (dc_test_name()) {               /* the test it happened in (the pytest plugin) */
         dc_bput(b, ",\"test\":");
         dc_bjson_str(b, dc_test_name());
+        if (f && dc_test_expects(dc_finding_kind_name(f->kind)))
+            dc_bput(b, ",\"expected\":true");     /* devcheck_expected: not counted by error_exitcode */
     }
 }
 
@@ -207,7 +209,7 @@ void dc_jsonl_finding(struct dc_buf *b, const struct dc_finding *f, uint64_t id,
         return;
     }
     dc_bput(b, "{\"type\":\"finding\",\"id\":%llu", (unsigned long long)id);
-    json_proc(b, proc);
+    json_proc(b, proc, f);
     dc_bput(b, ",\"kind\":\"%s\",\"severity\":\"%s\",\"kernel\":", dc_finding_kind_name(f->kind),
             dc_severity_name(f->severity));
     dc_bjson_str(b, l->kernel ? kname : NULL);
@@ -378,7 +380,7 @@ void dc_jsonl_summary(struct dc_buf *b, const struct dc_report_stats *s, const s
                       int driver_version, int driver_layouts)
 {
     dc_bput(b, "{\"type\":\"summary\"");
-    json_proc(b, proc);
+    json_proc(b, proc, NULL);
     dc_bput(b, ",\"driver_version\":%d,\"param_layouts\":\"%s\"", driver_version, driver_layouts ? "driver" : "images");
     char counts[DC_SUMMARY_JSON_MAX];
     dc_summary_json_counts(counts, sizeof counts, s);

@@ -743,6 +743,13 @@ void dc_report_test_begin(const char *name)
     pthread_mutex_unlock(&rep_lock);
 }
 
+void dc_report_test_expect(const char *kinds)
+{
+    pthread_mutex_lock(&rep_lock);
+    dc_test_expect_set(kinds);
+    pthread_mutex_unlock(&rep_lock);
+}
+
 size_t dc_report_test_findings(char *out, size_t len)
 {
     if (out && len)

@@ -3,6 +3,7 @@
  * allocates (its record, its kernel's entry, its JSON line). */
 #include "report/store.h"
 #include "report/suppress.h"
+#include "report/testname.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -35,7 +36,7 @@ struct kset {
 
 static struct dc_stored *findings, *first_rec, *last_rec;
 static struct kset *kernels;
-static uint64_t nfindings, nkernels, ncalls, nframework, sev_count[3], dropped;
+static uint64_t nfindings, nkernels, ncalls, nframework, nexpected, sev_count[3], dropped;
 static unsigned long errors_atomic;
 static uint64_t suppressed;                             /* occurrences; atomic */
 static uint64_t generation = 1;                         /* atomic; bumped by dc_store_reset */
@@ -195,7 +196,9 @@ uint64_t dc_store_number(struct dc_stored *r, const struct dc_finding *f)
         first_rec = r;
     last_rec = r;
     sev_count[f->severity]++;
-    if (f->severity == DC_SEV_ERROR)
+    if (f->severity == DC_SEV_ERROR && dc_test_expects(dc_finding_kind_name(f->kind)))
+        nexpected++;                    /* devcheck_expected: error_exitcode does not count it */
+    else if (f->severity == DC_SEV_ERROR)
         __atomic_fetch_add(&errors_atomic, 1, __ATOMIC_RELAXED);
     if (!dc_finding_framework(f))     /* no kernel ran */
         note_kernel(r->key.kernel, f->argument ? &ncalls : &nkernels);
@@ -244,6 +247,7 @@ void dc_store_stats(struct dc_report_stats *s)
     s->kernels = nkernels;
     s->calls = ncalls;
     s->framework = nframework;
+    s->expected = nexpected;
     s->dropped = dropped;
     s->suppressed = __atomic_load_n(&suppressed, __ATOMIC_RELAXED);
 }
@@ -269,7 +273,7 @@ void dc_store_reset(void)
         free(k);
     }
     first_rec = last_rec = NULL;
-    nfindings = nkernels = ncalls = nframework = dropped = suppressed = 0;
+    nfindings = nkernels = ncalls = nframework = nexpected = dropped = suppressed = 0;
     json_bytes = 0;
     memset(sev_count, 0, sizeof sev_count);
     __atomic_store_n(&errors_atomic, 0, __ATOMIC_RELAXED);

@@ -22,6 +22,9 @@ void dc_summary_text(struct dc_buf *b, const struct dc_report_stats *s, int migr
             (unsigned long long)s->launches_cupti);
     if (migrate)
         dc_bput(b, "; %llu bytes migrated", (unsigned long long)s->bytes_migrated);
+    if (s->expected)
+        dc_bput(b, "; %llu error%s expected by the test (devcheck_expected)", (unsigned long long)s->expected,
+                s->expected == 1 ? "" : "s");
     if (s->suppressed)
         dc_bput(b, "; %llu suppressed", (unsigned long long)s->suppressed);
     if (s->quiet)

@@ -133,6 +133,10 @@ def install():
     previous = sys.excepthook
 
     def devcheck_excepthook(etype, value, tb):
+        try:
+            _shorten_note(value)
+        except Exception:
+            pass
         previous(etype, value, tb)
         try:
             if tb is not None and not _explained(value) and _is_device_error(value):
@@ -146,6 +150,20 @@ def install():
             pass
 
     sys.excepthook = devcheck_excepthook
+
+
+def _shorten_note(value):
+    """An uncaught error whose report devcheck already printed on the same
+    stream (stderr): its note under the traceback keeps only its first line,
+    pointing at the report, so the explanation is printed once (issue 41)."""
+    notes = getattr(value, "__notes__", None)
+    lib = _devcheck()
+    fn = getattr(lib, "devcheck_report_on_stderr", None) if lib is not None else None
+    if not isinstance(notes, list) or fn is None or not fn():
+        return
+    for i, n in enumerate(notes):
+        if isinstance(n, str) and n.startswith(_NOTE) and "\n" in n:
+            notes[i] = n.split("\n", 1)[0] + " (devcheck's report above)"
 
 
 _TRITON_DRIVER = "triton.backends.nvidia.driver"

@@ -49,7 +49,7 @@ EOC
     base=$(printf '#include "preload/arch.h"\nDC_GLIBC_BASE_NODE\n' | ${CC:-gcc} -E -P -I"$ROOT" -x c - | tr -d ' ')
     printf '%s\n' 'dlsym@@GLIBC_2.34' "dlsym@$base" '__libc_start_main@@GLIBC_2.34' \
         "__libc_start_main@$base" "exit@@$base" 'devcheck_framework_error@@DEVCHECK_1' \
-        'devcheck_framework_match@@DEVCHECK_1' 'devcheck_test_begin@@DEVCHECK_1' 'devcheck_library_root@@DEVCHECK_1' 'devcheck_kernel_params@@DEVCHECK_1' 'devcheck_test_findings@@DEVCHECK_1' \
+        'devcheck_framework_match@@DEVCHECK_1' 'devcheck_pointer_refusal@@DEVCHECK_1' 'devcheck_pointer_refused@@DEVCHECK_1' 'devcheck_test_begin@@DEVCHECK_1' 'devcheck_library_root@@DEVCHECK_1' 'devcheck_kernel_params@@DEVCHECK_1' 'devcheck_report_on_stderr@@DEVCHECK_1' 'devcheck_test_expect@@DEVCHECK_1' 'devcheck_test_findings@@DEVCHECK_1' \
         '_ZN5torch29translate_exception_to_pythonERKNSt15__exception_ptr13exception_ptrE@@DEVCHECK_1' \
         'InitializeInjectionNvtx2@@DEVCHECK_1' '_ZN3c1027reportMemoryUsageToProfilerEPvlmmNS_6DeviceE@@DEVCHECK_1'
 } | sort >"$TMPD/want"
