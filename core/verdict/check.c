@@ -133,8 +133,13 @@ static int defer_move(struct ctx *c, struct dc_finding *f, const struct dc_alloc
     mv->arg_offset = arg_offset;
     mv->address = f->address;
     mv->alloc_known = f->alloc_known;
-    if (a)
+    if (a) {
         mv->alloc = *a;
+        struct dc_finding_alloc v;              /* a tensor's block: only its bytes move (issue 41) */
+        alloc_view(&v, &mv->alloc);
+        if (dc_block_view(&v, &mv->alloc, f->address) && v.size && f->address - v.base < v.size)
+            mv->copy_base = v.base, mv->copy_size = v.size;
+    }
     mv->kind = f->kind;
     mv->severity = f->severity;
     mv->access = f->access;
