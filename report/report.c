@@ -498,7 +498,7 @@ static int record_finding(const struct dc_finding *f, const struct dc_store_key 
         }
     }
 
-    uint64_t id = dc_store_number(r, f);
+    uint64_t id = dc_store_number(r, f, dc_test_expects(dc_finding_kind_name(f->kind)));
 
     if (!print && !want_json()) {
         if (!limit_noted) {
