@@ -8,6 +8,7 @@
 #include "core/owner/ptrinfo.h"
 #include "core/owner/registry.h"
 #include "common/forklock.h"
+#include "report/stack.h"
 
 #include <pthread.h>
 #include <string.h>
@@ -66,6 +67,8 @@ void dc_ctx_peer_access(CUcontext peer, int enable)
     }
     int on = enable || pair_linked(from_dev, to_dev);
     pthread_mutex_unlock(&peer_lock);
+    if (enable && !dc_reg_peer_enabled(from_dev, to_dev))      /* who turned it on, for peer_access */
+        dc_reg_set_peer_stack(from_dev, to_dev, dc_stack_capture(0));
     dc_reg_set_peer(from_dev, to_dev, on);
 }
 

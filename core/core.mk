@@ -16,7 +16,7 @@ DCCORE_LDLIBS  := -l:libiberty.a -lpthread -ldl
 DCCORE_BASE    := core/base/cudacall.c core/base/options.c core/base/epoch.c
 DCCORE_OWNER   := core/owner/registry.c core/owner/ptrinfo.c core/owner/blocks.c core/owner/memory.c core/owner/transfers.c
 DCCORE_KERNEL  := core/kernel/kernels.c core/kernel/evidence.c core/kernel/images.c core/kernel/cubin.c \
-                  core/kernel/hostdwarf.c core/kernel/mangle.c core/kernel/mangle_type.c core/kernel/source.c core/kernel/origin.c \
+                  core/kernel/hostdwarf.c core/kernel/mangle.c core/kernel/mangle_type.c core/kernel/source.c core/kernel/origin.c core/kernel/pnames.c \
                   core/kernel/select.c
 DCCORE_VERDICT := core/verdict/launch.c core/verdict/check.c core/verdict/filter.c core/verdict/migrate.c \
                   core/verdict/capture.c core/verdict/record.c core/verdict/framework.c core/verdict/libcall.c

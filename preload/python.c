@@ -35,12 +35,19 @@
  *  - int devcheck_pointer_refused(framework, message, param, nframes, frames,
  *        ntensors, tensors, note, note_len): the hook's report of that
  *        refusal (core.h, dc_pointer_refused_error; 0 reported, -1 not);
+ *  - int devcheck_kernel_params(kernel, n, names): a JIT kernel's
+ *        parameters by the names its source gives them (Triton's launcher,
+ *        once per compiled kernel; core/kernel/pnames.h; 0 kept, -1 not);
+ *  - int devcheck_report_on_stderr(void): 1 when this process's text
+ *        reports go to stderr (no log_path): an uncaught error's traceback
+ *        then follows its report, and the hook shortens the note;
  *  - devcheck_test_begin, devcheck_test_findings: the pytest plugin's
  *        windows (below). */
 #include "preload/preload.h"
 #include "core/core.h"
 #include "report/report.h"
 #include "report/pystack.h"
+#include "report/sinks.h"
 
 #include <dlfcn.h>
 #include <link.h>
@@ -86,6 +93,17 @@ DC_EXPORT int devcheck_pointer_refused(const char *framework, const char *messag
     return rc;
 }
 
+DC_EXPORT int devcheck_kernel_params(const char *kernel, unsigned n, const char *const *names)
+{
+    return dc_pnames_set(kernel, n, names);
+}
+
+DC_EXPORT int devcheck_report_on_stderr(void)
+{
+    const char *log = dc_sinks_log_used();
+    return !log || !*log;
+}
+
 DC_EXPORT int devcheck_framework_match(const char *message)
 {
     return dc_framework_device_message(message);
@@ -114,6 +132,20 @@ DC_EXPORT int devcheck_test_begin(const char *nodeid)
 DC_EXPORT int devcheck_library_root(const char *rule, const char *path)
 {
     return dc_py_root_add(rule, path);
+}
+
+/* The pytest plugin's devcheck_expected marker for the test that just began
+ * (kinds comma-separated, "" every kind; report/testname.h). */
+DC_EXPORT int devcheck_test_expect(const char *kinds)
+{
+    if (dc_guard)
+        return -1;
+    if (!__atomic_load_n(&dc_ready, __ATOMIC_ACQUIRE) && !dc_enter_slow())
+        return -1;
+    dc_guard++;
+    dc_report_test_expect(kinds);
+    dc_guard--;
+    return 0;
 }
 
 DC_EXPORT long devcheck_test_findings(char *out, size_t len)

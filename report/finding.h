@@ -134,11 +134,13 @@ struct dc_finding {
     /* operand findings (device_mismatch, peer_access, host_memory): */
     int has_operand;
     int param;                  /* parameter index; -1 when the layout is unknown */
+    const char *param_name;     /* its name in the kernel's source (a Triton kernel's x_ptr); NULL unknown */
     uint32_t word_offset;       /* byte offset of the word in the parameter (buffer if param == -1) */
     uintptr_t address;          /* the word's value */
     int alloc_known;            /* 0: pageable host memory, not in the registry */
     struct dc_finding_alloc alloc;  /* when alloc_known */
     const char *access;         /* short access state, e.g. "peer access not enabled" */
+    uint32_t peer_stack;        /* peer_access by peer access: the stack of the call that enabled it; 0 unknown */
     enum dc_word_kind word;     /* what the word is */
     const char *evidence;       /* what said so: "signature", "ptx", "cubin", "debug_info", "numba"; NULL: none */
     int weak;                   /* the word is weak evidence of an access: a closed library's kernel may not read it */

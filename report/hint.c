@@ -84,6 +84,13 @@ void dc_hint(struct dc_buf *b, const struct dc_finding *f, enum dc_client client
             dc_bput(b, "enable peer access (cudaDeviceEnablePeerAccess)");
         break;
     case DC_F_PEER_ACCESS:
+        if (client == DC_CLIENT_TORCH && f->alloc_known && f->alloc.owner >= 0) {
+            dc_bput(b, "the kernel runs on cuda:%d but the tensor lives on cuda:%d: launch it where its data is "
+                       "(with torch.cuda.device(\"cuda:%d\"): around the launch), or move the tensor to cuda:%d "
+                       "(tensor.to(\"cuda:%d\")); legal as it is, but every access crosses NVLink/PCIe "
+                       "(peer=ignore silences this)", d, f->alloc.owner, f->alloc.owner, d, d);
+            break;
+        }
         dc_bput(b, "legal, but every access crosses NVLink/PCIe; copy the data to cuda:%d once if the kernel reads it repeatedly (peer=ignore silences this)", d);
         break;
     case DC_F_HOST_MEMORY:

@@ -66,11 +66,15 @@ static void json_pystack(struct dc_buf *b, const struct dc_frame *fr, size_t n)
     dc_bput(b, "]");
 }
 
-static void json_operand(struct dc_buf *b, int param, uint32_t word_offset, uintptr_t address,
+static void json_operand(struct dc_buf *b, int param, const char *param_name, uint32_t word_offset, uintptr_t address,
                          const struct dc_finding_alloc *a, const char *access, enum dc_word_kind word,
                          const char *evidence)
 {
     dc_bput(b, "{\"param\":%d,\"word_offset\":%u,\"address\":\"0x%zx\"", param, word_offset, (size_t)address);
+    if (param_name) {                   /* the kernel source's name for it (a JIT kernel's) */
+        dc_bput(b, ",\"param_name\":");
+        dc_bjson_str(b, param_name);
+    }
     if (a)
         dc_bput(b, ",\"offset\":%zu,\"alloc_size\":%zu,\"memory\":\"%s\",\"owner_device\":%d",
              (size_t)(address - a->base), a->size, dc_mem_kind_name(a->kind), a->owner);
@@ -103,7 +107,7 @@ static void json_nvtx(struct dc_buf *b, const struct dc_finding *f)
  * pointer's owner and the current device, the pointer and the kernel
  * parameter it was.  The op's (the call's) Python stack is
  * launch_python_stack; each tensor carries its allocation's Python stack. */
-static void json_proc(struct dc_buf *b, const struct dc_proc *p);
+static void json_proc(struct dc_buf *b, const struct dc_proc *p, const struct dc_finding *f);
 
 static void json_framework(struct dc_buf *b, const struct dc_finding *f, uint64_t id, const struct dc_proc *proc,
                            size_t *count_at)
@@ -111,7 +115,7 @@ static void json_framework(struct dc_buf *b, const struct dc_finding *f, uint64_
     static struct dc_frame fr[DC_FRAMES_MAX];      /* under the report's lock */
     const struct dc_finding_launch *l = f->launch;
     dc_bput(b, "{\"type\":\"finding\",\"id\":%llu", (unsigned long long)id);
-    json_proc(b, proc);
+    json_proc(b, proc, f);
     dc_bput(b, ",\"kind\":\"%s\",\"severity\":\"%s\",\"kernel\":null,"
                "\"kernel_mangled\":null,\"launch\":{\"device\":%d,\"stream\":\"0x0\",\"api\":",
             dc_finding_kind_name(f->kind), dc_severity_name(f->severity), l->device);
@@ -178,7 +182,7 @@ static void json_framework(struct dc_buf *b, const struct dc_finding *f, uint64_
 }
 
 /* JSON line: head ends just after "count":, tail starts after the count. */
-static void json_proc(struct dc_buf *b, const struct dc_proc *p)
+static void json_proc(struct dc_buf *b, const struct dc_proc *p, const struct dc_finding *f)
 {
     dc_bput(b, ",\"pid\":%d,\"rank\":", p->pid);
     if (p->rank >= 0)
@@ -190,6 +194,8 @@ static void json_proc(struct dc_buf *b, const struct dc_proc *p)
     if (dc_test_name()) {               /* the test it happened in (the pytest plugin) */
         dc_bput(b, ",\"test\":");
         dc_bjson_str(b, dc_test_name());
+        if (f && dc_test_expects(dc_finding_kind_name(f->kind)))
+            dc_bput(b, ",\"expected\":true");     /* devcheck_expected: not counted by error_exitcode */
     }
 }
 
@@ -203,7 +209,7 @@ void dc_jsonl_finding(struct dc_buf *b, const struct dc_finding *f, uint64_t id,
         return;
     }
     dc_bput(b, "{\"type\":\"finding\",\"id\":%llu", (unsigned long long)id);
-    json_proc(b, proc);
+    json_proc(b, proc, f);
     dc_bput(b, ",\"kind\":\"%s\",\"severity\":\"%s\",\"kernel\":", dc_finding_kind_name(f->kind),
             dc_severity_name(f->severity));
     dc_bjson_str(b, l->kernel ? kname : NULL);
@@ -226,7 +232,7 @@ void dc_jsonl_finding(struct dc_buf *b, const struct dc_finding *f, uint64_t id,
         dc_bput(b, ",\"stream_device\":%d,\"current_device\":%d", l->device, l->current_device);
     if (f->has_operand) {
         dc_bput(b, ",\"operand\":");
-        json_operand(b, f->param, f->word_offset, f->address, f->alloc_known ? &f->alloc : NULL, f->access, f->word,
+        json_operand(b, f->param, f->param_name, f->word_offset, f->address, f->alloc_known ? &f->alloc : NULL, f->access, f->word,
                      f->evidence);
     } else {
         dc_bput(b, ",\"operand\":null");
@@ -238,7 +244,7 @@ void dc_jsonl_finding(struct dc_buf *b, const struct dc_finding *f, uint64_t id,
         for (unsigned i = 0; i < f->nops; i++) {
             const struct dc_opnd *o = &f->ops[i];
             dc_bput(b, "%s", i ? "," : "");
-            json_operand(b, o->param, o->word_offset, o->address, o->alloc_known ? &o->alloc : NULL,
+            json_operand(b, o->param, NULL, o->word_offset, o->address, o->alloc_known ? &o->alloc : NULL,
                          o->accessible ? "accessible" : "no access", o->word, NULL);
         }
         dc_bput(b, "]");
@@ -374,7 +380,7 @@ void dc_jsonl_summary(struct dc_buf *b, const struct dc_report_stats *s, const s
                       int driver_version, int driver_layouts)
 {
     dc_bput(b, "{\"type\":\"summary\"");
-    json_proc(b, proc);
+    json_proc(b, proc, NULL);
     dc_bput(b, ",\"driver_version\":%d,\"param_layouts\":\"%s\"", driver_version, driver_layouts ? "driver" : "images");
     char counts[DC_SUMMARY_JSON_MAX];
     dc_summary_json_counts(counts, sizeof counts, s);

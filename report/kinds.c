@@ -48,7 +48,10 @@ static void operand_phrase(const struct dc_json *op, struct dc_sbuf *o)
     long long owner = dc_json_int(dc_json_get(op, "owner_device"), -1);
     long long param = dc_json_int(dc_json_get(op, "param"), -1);
     const char *acc = str(op, "access");
-    if (param >= 0)
+    const char *name = str(op, "param_name");
+    if (param >= 0 && name)
+        dc_sput(o, "param %lld %s (word +%lld) is ", param, name, dc_json_int(dc_json_get(op, "word_offset"), 0));
+    else if (param >= 0)
         dc_sput(o, "param %lld (word +%lld) is ", param, dc_json_int(dc_json_get(op, "word_offset"), 0));
     else
         dc_sput(o, "argument buffer +%lld is ", dc_json_int(dc_json_get(op, "word_offset"), 0));

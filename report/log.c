@@ -41,6 +41,11 @@ void dc_logv(int level, const char *fmt, ...)
     va_end(ap);
 }
 
+int dc_log_verbosity(void)
+{
+    return __atomic_load_n(&verbosity, __ATOMIC_RELAXED);
+}
+
 void dc_log_set_verbosity(int level)
 {
     __atomic_store_n(&verbosity, level, __ATOMIC_RELAXED);

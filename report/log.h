@@ -11,4 +11,5 @@ void dc_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void dc_logv(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* dc_logv's threshold (the option verbosity; the report sets it). */
 void dc_log_set_verbosity(int level);
+int dc_log_verbosity(void);
 #endif

@@ -544,6 +544,9 @@ void dc_model_merge(struct dc_model *m)
         const struct dc_json *rv = m->f[i].rec;
         int s = sev_rank(rv);
         t->findings++;
+        const struct dc_json *exp = dc_json_get(rv, "expected");
+        if (s == 0 && exp && exp->type == DC_J_BOOL && exp->b)
+            t->expected++;                      /* devcheck_expected: error_exitcode skips it */
         if (s == 0)
             t->errors++;
         else if (s == 1)
@@ -553,7 +556,9 @@ void dc_model_merge(struct dc_model *m)
         const char *kn = dc_json_str(dc_json_get(rv, "kernel_mangled"));
         if (!kn)
             kn = dc_json_str(dc_json_get(rv, "kernel"));
-        if (kn)
+        if (dc_json_get(rv, "framework"))          /* framework_device_error, pointer_refused */
+            t->framework++;
+        else if (kn)
             count_distinct(kernels, &t->kernels, kn);
         else if (dc_json_get(rv, "argument") && dc_json_str(dc_json_get(rv, "api")))
             count_distinct(calls, &t->calls, dc_json_str(dc_json_get(rv, "api")));

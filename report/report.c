@@ -498,7 +498,7 @@ static int record_finding(const struct dc_finding *f, const struct dc_store_key 
         }
     }
 
-    uint64_t id = dc_store_number(r, f);
+    uint64_t id = dc_store_number(r, f, dc_test_expects(dc_finding_kind_name(f->kind)));
 
     if (!print && !want_json()) {
         if (!limit_noted) {
@@ -740,6 +740,13 @@ void dc_report_test_begin(const char *name)
     pthread_mutex_lock(&rep_lock);
     dc_store_window_open();
     dc_test_name_set(name);
+    pthread_mutex_unlock(&rep_lock);
+}
+
+void dc_report_test_expect(const char *kinds)
+{
+    pthread_mutex_lock(&rep_lock);
+    dc_test_expect_set(kinds);
     pthread_mutex_unlock(&rep_lock);
 }
 

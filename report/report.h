@@ -87,6 +87,10 @@ void dc_report_stats(struct dc_report_stats *s);
  * window of occurrences opens, and a finding first seen in it carries the
  * name ("test" in its JSON record, "test:" in its text block). */
 void dc_report_test_begin(const char *name);
+/* The test that began provokes findings of `kinds` on purpose (its
+ * devcheck_expected marker: comma-separated, "" every kind): each such
+ * finding's record says "expected", and error_exitcode does not count it. */
+void dc_report_test_expect(const char *kinds);
 /* The findings that occurred in the current window, as merged JSON Lines
  * with their "headline" and "report" (report/merge.h, dc_model_jsonl_text),
  * each "count" the occurrences in the window; into out when it fits

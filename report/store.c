@@ -35,7 +35,7 @@ struct kset {
 
 static struct dc_stored *findings, *first_rec, *last_rec;
 static struct kset *kernels;
-static uint64_t nfindings, nkernels, ncalls, sev_count[3], dropped;
+static uint64_t nfindings, nkernels, ncalls, nframework, nexpected, sev_count[3], dropped;
 static unsigned long errors_atomic;
 static uint64_t suppressed;                             /* occurrences; atomic */
 static uint64_t generation = 1;                         /* atomic; bumped by dc_store_reset */
@@ -186,7 +186,7 @@ void dc_store_suppress(struct dc_stored *r, int supp)
     __atomic_fetch_add(&suppressed, 1, __ATOMIC_RELAXED);
 }
 
-uint64_t dc_store_number(struct dc_stored *r, const struct dc_finding *f)
+uint64_t dc_store_number(struct dc_stored *r, const struct dc_finding *f, int expected)
 {
     r->id = ++nfindings;
     if (last_rec)
@@ -195,10 +195,14 @@ uint64_t dc_store_number(struct dc_stored *r, const struct dc_finding *f)
         first_rec = r;
     last_rec = r;
     sev_count[f->severity]++;
-    if (f->severity == DC_SEV_ERROR)
+    if (f->severity == DC_SEV_ERROR && expected)
+        nexpected++;                    /* devcheck_expected: error_exitcode does not count it */
+    else if (f->severity == DC_SEV_ERROR)
         __atomic_fetch_add(&errors_atomic, 1, __ATOMIC_RELAXED);
     if (!dc_finding_framework(f))     /* no kernel ran */
         note_kernel(r->key.kernel, f->argument ? &ncalls : &nkernels);
+    else
+        nframework++;
     return r->id;
 }
 
@@ -241,6 +245,8 @@ void dc_store_stats(struct dc_report_stats *s)
     s->infos = sev_count[DC_SEV_INFO];
     s->kernels = nkernels;
     s->calls = ncalls;
+    s->framework = nframework;
+    s->expected = nexpected;
     s->dropped = dropped;
     s->suppressed = __atomic_load_n(&suppressed, __ATOMIC_RELAXED);
 }
@@ -266,7 +272,7 @@ void dc_store_reset(void)
         free(k);
     }
     first_rec = last_rec = NULL;
-    nfindings = nkernels = ncalls = dropped = suppressed = 0;
+    nfindings = nkernels = ncalls = nframework = nexpected = dropped = suppressed = 0;
     json_bytes = 0;
     memset(sev_count, 0, sizeof sev_count);
     __atomic_store_n(&errors_atomic, 0, __ATOMIC_RELAXED);

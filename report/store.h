@@ -67,7 +67,9 @@ void dc_store_suppress(struct dc_stored *r, int supp);
 /* r, finding f, is reported: numbered (the next id, from 1), counted by its
  * severity and under its kernel (or library call: f->argument) unless a
  * framework error (no kernel ran).  Returns the id. */
-uint64_t dc_store_number(struct dc_stored *r, const struct dc_finding *f);
+/* expected: the running test provokes f on purpose (report/testname.h):
+ * counted apart, not among the errors error_exitcode counts. */
+uint64_t dc_store_number(struct dc_stored *r, const struct dc_finding *f, int expected);
 /* Keeps r's JSON line (line[0 .. len), whose count value "1" starts at
  * count_at) for the exit; without memory it is not kept. */
 void dc_store_keep_json(struct dc_stored *r, const char *line, size_t count_at);

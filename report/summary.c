@@ -10,15 +10,21 @@ void dc_summary_text(struct dc_buf *b, const struct dc_report_stats *s, int migr
     unsigned long long lc = s->launches_checked, lu = s->launches_unchecked;
     dc_bput(b, "%llu finding%s (%llu error%s, %llu warning%s) in ", n, n == 1 ? "" : "s", e, e == 1 ? "" : "s", w,
             w == 1 ? "" : "s");
-    if (k || !c)
-        dc_bput(b, "%llu kernel%s%s", k, k == 1 ? "" : "s", c ? " and " : "");
+    unsigned long long fw = s->framework;
+    if (k || (!c && !fw))
+        dc_bput(b, "%llu kernel%s%s", k, k == 1 ? "" : "s", c || fw ? " and " : "");
     if (c)
-        dc_bput(b, "%llu library call%s", c, c == 1 ? "" : "s");
+        dc_bput(b, "%llu library call%s%s", c, c == 1 ? "" : "s", fw ? " and " : "");
+    if (fw)             /* a framework's own error: before any kernel (issue 41: not "in 0 kernels") */
+        dc_bput(b, "%llu framework op%s", fw, fw == 1 ? "" : "s");
     dc_bput(b, "; %llu launch%s checked, %llu unchecked (%llu seen by interpose, %llu by cupti)",
             lc, lc == 1 ? "" : "es", lu, (unsigned long long)s->launches_interpose,
             (unsigned long long)s->launches_cupti);
     if (migrate)
         dc_bput(b, "; %llu bytes migrated", (unsigned long long)s->bytes_migrated);
+    if (s->expected)
+        dc_bput(b, "; %llu error%s expected by the test (devcheck_expected)", (unsigned long long)s->expected,
+                s->expected == 1 ? "" : "s");
     if (s->suppressed)
         dc_bput(b, "; %llu suppressed", (unsigned long long)s->suppressed);
     if (s->quiet)

@@ -14,6 +14,8 @@
 struct dc_report_stats {
     uint64_t findings, errors, warnings, infos, kernels;
     uint64_t calls;             /* distinct library calls (core/verdict/libcall.h) with findings */
+    uint64_t framework;         /* framework errors (framework_device_error, pointer_refused): no kernel ran */
+    uint64_t expected;          /* errors a test marked devcheck_expected provoked: error_exitcode skips them */
     uint64_t launches_checked, launches_unchecked;
     uint64_t launches_interpose, launches_cupti;    /* by detection path (checked + unchecked) */
     uint64_t printed;           /* text reports printed (print_limit) */

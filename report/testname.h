@@ -12,6 +12,13 @@
 void dc_test_name_set(const char *name);
 /* The current test's name; NULL when none. */
 const char *dc_test_name(void);
+/* The current test provokes findings of these kinds on purpose (the pytest
+ * plugin's devcheck_expected marker): kinds comma-separated, "" every kind,
+ * NULL none (a new test name clears it). */
+void dc_test_expect_set(const char *kinds);
+/* 1: a finding of `kind` now is expected: its JSON record says so and
+ * error_exitcode does not count it. */
+int dc_test_expects(const char *kind);
 
 #pragma GCC visibility pop
 #endif

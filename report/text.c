@@ -3,6 +3,10 @@
 #include "report/testname.h"
 #include "report/frames.h"
 #include "report/hint.h"
+#include "report/log.h"
+#include "report/pystack.h"
+#include "report/stack.h"
+#include "report/symbolize.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -31,6 +35,34 @@ static const char *display_file(const char *file)
     return file;
 }
 
+/* A frame the user did not write: a Python file where Python put libraries
+ * (report/pystack.h), a native frame of a system folder or with no source
+ * line (a library's), the CUDA toolkit's headers. */
+static int library_frame(const struct dc_frame *f)
+{
+    if (f->python)
+        return !dc_py_user_file(f->file);
+    return !f->file[0] || !strncmp(f->file, "/usr/", 5) || strstr(f->file, "/cuda/include/") ||
+           strstr(f->file, "-packages/") || dc_py_library_rule(f->file, NULL);
+}
+
+/* The library a folded frame belongs to: the folder after site-packages/,
+ * else the module's or file's base name. */
+static void library_name(const struct dc_frame *f, char *out, size_t len)
+{
+    const char *p = strstr(f->file, "-packages/");
+    if (p) {
+        p += 10;
+        snprintf(out, len, "%.*s", (int)strcspn(p, "/."), p);
+        return;
+    }
+    const char *s = f->module[0] ? f->module : f->file[0] ? f->file : "?";
+    snprintf(out, len, "%.*s", (int)strcspn(basename_of(s), "."), basename_of(s));
+}
+
+/* The frames, the innermost always; a run of two or more library frames
+ * after it folded behind a count and their libraries' names (verbosity >= 1
+ * unfolds: issue 41, a finding's block fits in a screen). */
 static void text_stack(struct dc_buf *b, const char *title, const struct dc_frame *fr, size_t n)
 {
     dc_bput(b, "    %s:", title);
@@ -39,7 +71,27 @@ static void text_stack(struct dc_buf *b, const char *title, const struct dc_fram
         return;
     }
     dc_bput(b, "\n");
+    int fold = dc_log_verbosity() < 1, user = 0;
+    for (size_t i = 0; fold && i < n; i++)
+        user |= !library_frame(&fr[i]);
     for (size_t i = 0; i < n; i++) {
+        size_t run = 0;             /* the innermost frame stays when the user wrote none of them */
+        while (fold && (i || user) && i + run < n && library_frame(&fr[i + run]))
+            run++;
+        if (run >= 2) {
+            char libs[160] = "", one[64];
+            size_t used = 0;
+            int k = 0;
+            for (size_t j = i; j < i + run && k < 4 && used < sizeof libs; j++) {
+                library_name(&fr[j], one, sizeof one);
+                if (strstr(libs, one))
+                    continue;
+                used += (size_t)snprintf(libs + used, sizeof libs - used, "%s%s", k++ ? ", " : "", one);
+            }
+            dc_bput(b, "      ... %zu library frames (%s)\n", run, libs);
+            i += run - 1;
+            continue;
+        }
         const struct dc_frame *f = &fr[i];
         dc_bput(b, "      #%zu ", i);
         if (f->function[0])
@@ -106,6 +158,9 @@ static void text_operand(struct dc_buf *b, const struct dc_finding *f)
     const struct dc_finding_launch *l = f->launch;
     if (f->argument && *f->argument)
         dc_bput(b, "    operand: argument %s = 0x%zx: ", f->argument, (size_t)f->address);
+    else if (f->param >= 0 && f->param_name)
+        dc_bput(b, "    operand: param %d (%s), word +%u = 0x%zx: ", f->param, f->param_name, f->word_offset,
+                (size_t)f->address);
     else if (f->param >= 0)
         dc_bput(b, "    operand: param %d, word +%u = 0x%zx: ", f->param, f->word_offset, (size_t)f->address);
     else
@@ -131,6 +186,37 @@ static void text_operand(struct dc_buf *b, const struct dc_finding *f)
         dc_bput(b, "; cuda:%d may access it (%s), across the interconnect\n", l->device, f->access ? f->access : "");
     else
         dc_bput(b, "; %s\n", f->access ? f->access : "");
+}
+
+/* peer_access: who enabled peer access (the call, the user's line of the
+ * stack that made it: PyTorch enables it itself inside a copy between two
+ * GPUs).  Under the report's lock. */
+static void text_peer(struct dc_buf *b, const struct dc_finding *f)
+{
+    static struct dc_frame fr[DC_FRAMES_MAX];      /* under the report's lock */
+    if (f->kind != DC_F_PEER_ACCESS || !f->peer_stack || !f->alloc_known)
+        return;
+    size_t n = dc_stack_symbolize(f->peer_stack, fr, DC_FRAMES_MAX);
+    const char *api = NULL;
+    int torch = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (fr[i].python) {
+            torch |= strstr(fr[i].file, "/torch/") != NULL;
+            continue;
+        }
+        if (!strncmp(fr[i].function, "cudaDeviceEnablePeerAccess", 26) ||
+            !strncmp(fr[i].function, "cuCtxEnablePeerAccess", 21))
+            api = fr[i].function;               /* the outermost: the program's own call */
+        torch |= strstr(fr[i].module, "libtorch") != NULL || strstr(fr[i].module, "libc10") != NULL;
+    }
+    const struct dc_frame *u = dc_frames_user(fr, n);
+    dc_bput(b, "    peer access: cuda:%d -> cuda:%d enabled by %s", f->launch->device, f->alloc.owner,
+            torch ? "PyTorch itself, for a copy between the GPUs" : api ? api : "the program");
+    if (torch && api)
+        dc_bput(b, " (%s)", api);
+    if (u)
+        dc_bput(b, " at %s:%d in %s", display_file(u->file), u->line, u->function);
+    dc_bput(b, "\n");
 }
 
 /* numba: the operand as the Python call passed it (its flattened array
@@ -382,6 +468,7 @@ static void text_finding(struct dc_buf *b, const struct dc_finding *f, const cha
         text_operands(b, f);
     if (f->has_operand) {
         text_operand(b, f);
+        text_peer(b, f);
         text_numba_arg(b, f, kname_raw ? kname_raw : "", launch_frames, nl);
     }
     if (f->weak && dc_finding_shape_only(f))

@@ -17,6 +17,7 @@
 #include "core/kernel/hostdwarf.h"
 #include "core/kernel/cubin.h"
 #include "core/kernel/source.h"
+#include "core/kernel/pnames.h"
 
 #pragma GCC visibility push(hidden)
 

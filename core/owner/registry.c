@@ -713,6 +713,19 @@ void dc_reg_set_peer(int from, int to, int enabled)
         __atomic_fetch_and(&peer_mask[from], ~DC_DEV_BIT(to), __ATOMIC_RELEASE);
 }
 
+static uint32_t peer_stack[DC_MAX_DEVICES][DC_MAX_DEVICES];
+
+void dc_reg_set_peer_stack(int from, int to, uint32_t stack)
+{
+    if (dev_ok(from) && dev_ok(to))
+        __atomic_store_n(&peer_stack[from][to], stack, __ATOMIC_RELAXED);
+}
+
+uint32_t dc_reg_peer_stack(int from, int to)
+{
+    return dev_ok(from) && dev_ok(to) ? __atomic_load_n(&peer_stack[from][to], __ATOMIC_RELAXED) : 0;
+}
+
 int dc_reg_peer_enabled(int from, int to)
 {
     if (!dev_ok(from) || !dev_ok(to))

@@ -120,6 +120,11 @@ size_t dc_reg_bytes(void);
 /* Peer access: device `from` may access device `to`'s DC_MEM_DEVICE/IPC memory. */
 void dc_reg_set_peer(int from, int to, int enabled);
 int  dc_reg_peer_enabled(int from, int to);
+/* The stack (report/stack.h id) of the call that first enabled peer access
+ * from -> to (PyTorch's own, inside a copy between GPUs, most often): a
+ * peer_access finding says who did it.  0: none recorded. */
+void dc_reg_set_peer_stack(int from, int to, uint32_t stack);
+uint32_t dc_reg_peer_stack(int from, int to);
 /* Pool access (cuMemPoolSetAccess): devices that may access the pool's memory. */
 void dc_reg_pool_set_access(uint64_t pool, int device, int allowed);
 dc_devmask dc_reg_pool_access(uint64_t pool);

@@ -17,6 +17,7 @@
 #include "core/kernel/select.h"
 #include "core/base/options.h"
 #include "core/kernel/origin.h"
+#include "core/kernel/pnames.h"
 #include "core/owner/ptrinfo.h"
 #include "core/owner/registry.h"
 #include "report/counts.h"
@@ -132,8 +133,13 @@ static int defer_move(struct ctx *c, struct dc_finding *f, const struct dc_alloc
     mv->arg_offset = arg_offset;
     mv->address = f->address;
     mv->alloc_known = f->alloc_known;
-    if (a)
+    if (a) {
         mv->alloc = *a;
+        struct dc_finding_alloc v;              /* a tensor's block: only its bytes move (issue 41) */
+        alloc_view(&v, &mv->alloc);
+        if (dc_block_view(&v, &mv->alloc, f->address) && v.size && f->address - v.base < v.size)
+            mv->copy_base = v.base, mv->copy_size = v.size;
+    }
     mv->kind = f->kind;
     mv->severity = f->severity;
     mv->access = f->access;
@@ -356,6 +362,8 @@ static void emit_word(struct ctx *c, struct dc_finding *f, const struct dc_alloc
         if (f->severity == DC_SEV_ERROR)
             f->severity = DC_SEV_WARNING;
     }
+    if (!f->argument && f->param >= 0)         /* a JIT kernel's parameter by its source's name */
+        f->param_name = dc_pnames_get(c->l->kernel, f->param);
     emit_at(c, f, a, w->arg_offset);
 }
 
@@ -429,6 +437,8 @@ static __attribute__((noinline)) void report_word(struct ctx *c, const struct wo
             f.kind = DC_F_PEER_ACCESS;
             f.severity = dc_opt.peer == DC_POLICY_ERROR ? DC_SEV_ERROR : DC_SEV_WARNING;
             f.access = granted_note(a, l->device);
+            if (!(a->access & DC_DEV_BIT(l->device)) && a->kind != DC_MEM_POOL)
+                f.peer_stack = dc_reg_peer_stack(l->device, a->owner);     /* who enabled it */
         } else {
             f.kind = DC_F_DEVICE_MISMATCH;
             f.severity = DC_SEV_ERROR;

@@ -96,6 +96,8 @@ struct dc_move {
     uintptr_t address;          /* the word's value */
     int alloc_known;            /* 0: pageable host memory (no allocation known) */
     struct dc_alloc alloc;      /* when alloc_known: the source allocation */
+    uintptr_t copy_base;        /* copy_size != 0: the caching allocator's block holding address */
+    size_t copy_size;           /* (a tensor's), copied instead of the whole segment; 0: the allocation */
     /* check.c's (kept for the finding): */
     int kind;                   /* enum dc_finding_kind */
     int severity;

@@ -78,16 +78,33 @@ int dc_framework_device_message(const char *message)
  * parameter or buffer on a GPU says where the model was put (flag
  * DC_TENSOR_PARAM); otherwise the op's first tensor on a GPU (PyTorch's
  * "self": torch.cat's first input, the logits of a loss; a GPU input of a
- * module left on the CPU), else a parameter, else the first one. */
+ * module left on the CPU) that is not an image's (vision_named), else a
+ * parameter, else the first one. */
 static int on_gpu(const struct dc_fw_tensor *t)
 {
     return t->device && !strncmp(t->device, "cuda", 4);
+}
+
+/* A tensor the user's code names as an image's or a vision tower's
+ * (image_features, pixel_values, vision_embeds, visual_tokens): in a
+ * vision-language merge (torch.cat([image_features, inputs_embeds])) the
+ * usual fix moves it to the text model's device, not the text to it. */
+static int vision_named(const struct dc_fw_tensor *t)
+{
+    static const char *const words[] = { "image", "img", "pixel", "vision", "visual", "patch" };
+    for (size_t i = 0; t->expr && i < sizeof words / sizeof words[0]; i++)
+        if (strcasestr(t->expr, words[i]))
+            return 1;
+    return 0;
 }
 
 static unsigned anchor_of(unsigned n, const struct dc_fw_tensor *t)
 {
     for (unsigned i = 0; i < n; i++)
         if ((t[i].flags & DC_TENSOR_PARAM) && on_gpu(&t[i]))
+            return i;
+    for (unsigned i = 0; i < n; i++)
+        if (on_gpu(&t[i]) && !vision_named(&t[i]))
             return i;
     for (unsigned i = 0; i < n; i++)
         if (on_gpu(&t[i]))

@@ -182,8 +182,8 @@ static struct dc_mig *source_of(struct dc_launch_state *L, const struct dc_move 
     memset(g, 0, sizeof *g);
     g->owner = -1;
     if (mv->alloc_known) {
-        g->src = mv->alloc.base;
-        g->size = mv->alloc.size;
+        g->src = mv->copy_size ? mv->copy_base : mv->alloc.base;     /* a block: not its whole segment */
+        g->size = mv->copy_size ? mv->copy_size : mv->alloc.size;
         g->owner = mv->alloc.owner;
     } else {
         g->host = 1;

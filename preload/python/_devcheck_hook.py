@@ -133,6 +133,10 @@ def install():
     previous = sys.excepthook
 
     def devcheck_excepthook(etype, value, tb):
+        try:
+            _shorten_note(value)
+        except Exception:
+            pass
         previous(etype, value, tb)
         try:
             if tb is not None and not _explained(value) and _is_device_error(value):
@@ -146,6 +150,20 @@ def install():
             pass
 
     sys.excepthook = devcheck_excepthook
+
+
+def _shorten_note(value):
+    """An uncaught error whose report devcheck already printed on the same
+    stream (stderr): its note under the traceback keeps only its first line,
+    pointing at the report, so the explanation is printed once (issue 41)."""
+    notes = getattr(value, "__notes__", None)
+    lib = _devcheck()
+    fn = getattr(lib, "devcheck_report_on_stderr", None) if lib is not None else None
+    if not isinstance(notes, list) or fn is None or not fn():
+        return
+    for i, n in enumerate(notes):
+        if isinstance(n, str) and n.startswith(_NOTE) and "\n" in n:
+            notes[i] = n.split("\n", 1)[0] + " (devcheck's report above)"
 
 
 _TRITON_DRIVER = "triton.backends.nvidia.driver"
@@ -193,6 +211,7 @@ class _WrappingLoader:
 
 
 def _wrap_launcher(cls):
+    _wrap_launcher_init(cls)
     call = getattr(cls, "__call__", None)
     code = getattr(call, "__code__", None)
     if code is None or getattr(call, "_devcheck", False):
@@ -210,6 +229,46 @@ def _wrap_launcher(cls):
     __call__.__doc__ = call.__doc__
     __call__.__wrapped__ = call
     cls.__call__ = __call__
+
+
+def _wrap_launcher_init(cls):
+    """CudaLauncher(src, metadata) is made once per compiled kernel: its
+    parameters by name (the signature's names without the constexpr ones,
+    in order: the compiled kernel's parameters) told to libdevcheck.so
+    under the kernel's name (devcheck_kernel_params), so that a finding on
+    parameter 0 names x_ptr."""
+    init = getattr(cls, "__init__", None)
+    if init is None or getattr(init, "_devcheck", False):
+        return
+
+    def __init__(self, src, metadata, *args, **kwargs):
+        init(self, src, metadata, *args, **kwargs)
+        try:
+            _tell_params(getattr(metadata, "name", None), getattr(src, "signature", None))
+        except Exception:
+            pass
+
+    __init__._devcheck = True
+    __init__.__wrapped__ = init
+    cls.__init__ = __init__
+
+
+def _tell_params(kernel, signature):
+    lib = _devcheck()
+    fn = getattr(lib, "devcheck_kernel_params", None) if lib is not None else None
+    if fn is None or not isinstance(kernel, str) or not isinstance(signature, dict):
+        return
+    names = []
+    for name, ty in signature.items():
+        if not isinstance(name, str) or not isinstance(ty, str):
+            break                               # a tuple argument: flattened; the names end here
+        if ty != "constexpr":
+            names.append(name)
+    if names:
+        import ctypes
+        arr = (ctypes.c_char_p * len(names))(*[n.encode("utf-8", "replace") for n in names])
+        fn.argtypes = [ctypes.c_char_p, ctypes.c_uint, ctypes.POINTER(ctypes.c_char_p)]
+        fn(kernel.encode("utf-8", "replace"), len(names), arr)
 
 
 def _refused(value, kargs, caller):

@@ -37,6 +37,11 @@ check numba "device_mismatch severity=error kernel=add api=cuLaunchKernelEx para
     '^numba_bug: result=\[10\.0, 11\.0, 12\.0, 13\.0, 14\.0, 15\.0, 16\.0, 17\.0\]$' numba_bug.py
 check ext "device_mismatch severity=error kernel=guard_add api=__cudaLaunchKernel param=0 launch=0 owner=1 memory=device count=1" \
     '^ext_add: result=\[11\.0, 22\.0, 33\.0, 44\.0\]$' ext_add.py --bug
+# mode=migrate copies the tensor's block (PyTorch's caching allocator: 512
+# bytes for 4 floats), not the 2 MiB segment holding it (issue 41)
+moved=$(python3 -c 'import json, sys
+print(sum(json.loads(l).get("migration", {}).get("bytes", 0) for l in open(sys.argv[1]) if "\"finding\"" in l))' "$TMPD/ext.migrate.json")
+[ "$moved" -gt 0 ] && [ "$moved" -le 4096 ] || fail "ext (migrate): $moved bytes copied for a 16-byte tensor (its block: 512)"
 for mode in report migrate; do
     t=$TMPD/triton.$mode
     opts=json_path=$t.json

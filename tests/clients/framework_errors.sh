@@ -60,12 +60,18 @@ seed() {    # seed NAME WANT
     expect_eq "$name" "$want" "$(canon "$TMPD/$name.json" | grep '^framework_device_error')"
     expect_grep '^==devcheck== ERROR: framework_device_error: torch refused an op over devices: Expected all tensors' \
         "$TMPD/$name.err"
-    # the note, right under PyTorch's message in the traceback; explained once
+    # the note, right under PyTorch's message in the traceback, one line
+    # pointing at the report printed above it on the same stream: the
+    # explanation printed once (issue 41), its fix in the report
     grep -A1 '^RuntimeError: Expected all tensors' "$TMPD/$name.err" | tail -n 1 |
-        grep -q "^devcheck: framework_device_error: the op's tensors are on different devices$" ||
+        grep -q "^devcheck: framework_device_error: the op's tensors are on different devices (devcheck's report above)$" ||
         fail "$name: no devcheck note under the exception"
-    grep -Fxq "  fix: ${want##*hint=}" "$TMPD/$name.err" || fail "$name: the note gives no fix"
+    grep -Fxq "    hint: put every tensor of the op on one device: ${want##*hint=}" "$TMPD/$name.err" ||
+        fail "$name: the report gives no fix"
+    grep -q '^  fix: ' "$TMPD/$name.err" && fail "$name: the explanation printed twice (the report, then the note)"
     expect_eq "$name: count (explained once)" 1 "$(count "$TMPD/$name.json" "$name.py")"
+    # no kernel ran: the summary counts the op, not "0 kernels" (issue 41)
+    expect_grep '^devcheck: SUMMARY: 1 finding \(1 error, 0 warnings\) in 1 framework op; ' "$TMPD/$name.err"
     "$DEVCHECK" --json "$TMPD/$name.fixed.json" -- "$PY" "$D/$name.py" --fixed >"$TMPD/$name.fixed.out" 2>&1 ||
         { tail "$TMPD/$name.fixed.out" >&2; fail "$name --fixed failed"; }
     expect_grep "^$name: OK" "$TMPD/$name.fixed.out"

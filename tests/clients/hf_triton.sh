@@ -38,6 +38,26 @@ expect_grep '^hf_triton: OK devices=2$' "$TMPD/peer.out"
 expect_eq "hf_triton.py with peer access" "$(operand_facts peer_access warning 1)
 summary errors=0 launches=$(launches peer)" "$(facts "$TMPD/peer.json")"
 
+# issue 41: each block names the parameter as the kernel's source does
+# (x_ptr, w_ptr, out_ptr: Triton's signature), says who enabled peer access
+# (PyTorch, in the user's model call), gives the fix, and fits in a screen
+# (library frames folded); verbosity=1 unfolds them
+block=$(awk '/^==devcheck==/ { n++ } n == 1' "$TMPD/peer.err")
+expect_eq "hf_triton.py with peer access: the first block's operand" \
+    "    operand: param 0 (x_ptr), word +0" "$(printf '%s\n' "$block" | grep '^    operand:' | sed 's/ = 0x.*//')"
+expect_eq "hf_triton.py with peer access: who enabled it" \
+    "    peer access: cuda:0 -> cuda:1 enabled by PyTorch itself, for a copy between the GPUs at $(at "$P" 'model(input_ids=torch.randint') in forward" \
+    "$(printf '%s\n' "$block" | grep '^    peer access:')"
+printf '%s\n' "$block" | grep -q '^    hint: the kernel runs on cuda:0 but the tensor lives on cuda:1: launch it where its data is (with torch.cuda.device("cuda:1"): around the launch)' ||
+    fail "hf_triton.py with peer access: no fix in the hint"
+lines=$(printf '%s\n' "$block" | wc -l)
+[ "$lines" -le 25 ] || { printf '%s\n' "$block" >&2; fail "hf_triton.py with peer access: a finding's block is $lines lines (at most 25)"; }
+printf '%s\n' "$block" | grep -q '^      \.\.\. [0-9]* library frames (accelerate, torch, transformers)$' ||
+    fail "hf_triton.py with peer access: no folded library frames"
+expect_eq "hf_triton.py with peer access: JSON param names" "out_ptr w_ptr x_ptr" \
+    "$(python3 -c 'import json, sys
+print(" ".join(sorted({json.loads(l)["operand"].get("param_name", "-") for l in open(sys.argv[1]) if "\"finding\"" in l})))' "$TMPD/peer.json")"
+
 # the call's tensors: x (the hidden states the decoder layer on cuda:1 made,
 # the user's line that ran the model), the norm's weight (accelerate's
 # dispatch in hf_tiny.split) and out (torch.empty_like in the patched norm)

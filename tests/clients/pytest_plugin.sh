@@ -114,4 +114,16 @@ expect_no_grep '^test_vlm.py::test_raises: [0-9]+ finding' "$TMPD/supp.out"
 expect_grep '^test_vlm.py::test_caught: 1 finding$' "$TMPD/supp.out"
 expect_grep '^test_vlm.py::test_uncaught: 1 finding$' "$TMPD/supp.out"
 expect_grep 'used_suppression: 1 raises-on-purpose' "$TMPD/supp.err"
+# --error-exitcode counts no error a devcheck_expected test provoked on
+# purpose: test_raises alone exits 0 (7 before issue 41's item 8), its record
+# says "expected"; test_caught's unmarked error still gives 7
+run_pytest expect_only -k "raises or correct" --devcheck-options "--sim 2 --error-exitcode 7 --json $TMPD/expect_only.m.json"
+expect_eq "--error-exitcode, only an expected error: status" 0 "$(cat "$TMPD/expect_only.rc")"
+expect_grep 'error expected by the test \(devcheck_expected\)' "$TMPD/expect_only.err"
+python3 -c 'import json, sys
+fs = [json.loads(l) for l in open(sys.argv[1]) if "\"finding\"" in l]
+sys.exit(not fs or not all(f.get("expected") is True for f in fs))' "$TMPD/expect_only.m.json" ||
+    fail "--error-exitcode: the expected error's record does not say expected"
+run_pytest expect_caught -k "test_raises or test_caught" --devcheck-options "--sim 2 --error-exitcode 7"
+expect_eq "--error-exitcode, an unmarked error too: status" 7 "$(cat "$TMPD/expect_caught.rc")"
 exit 0

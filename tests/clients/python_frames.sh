@@ -69,7 +69,7 @@ client core "device_mismatch kernel=scale launch=$(at cuda_core_bug.py '# BUG') 
 # its launcher is refused the pointer and raises: no launch): a peer_access
 # warning, with the same launch and allocation lines
 client triton "peer_access kernel=add_kernel launch=$(at triton_add.py '# BUG') alloc=$(at triton_add.py 'x = torch.tensor(X, device="cuda:1")') nvtx=-" \
-    'legal, but every access crosses NVLink/PCIe; copy the data to cuda:0 once if the kernel reads it repeatedly \(peer=ignore silences this\)$' \
+    'the kernel runs on cuda:0 but the tensor lives on cuda:1: launch it where its data is \(with torch.cuda.device\("cuda:1"\): around the launch\), or move the tensor to cuda:0 \(tensor.to\("cuda:0"\)\); legal as it is, but every access crosses NVLink/PCIe \(peer=ignore silences this\)$' \
     triton_add.py --bug --peer
 client ext "device_mismatch kernel=guard_add launch=$(at ext_add.py '# BUG') alloc=$(at ext_add.py 'x = torch.tensor(X, device="cuda:1")') nvtx=-" \
     "$TORCH_HINT" ext_add.py --bug

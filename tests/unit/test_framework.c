@@ -110,6 +110,16 @@ static void test_finding(const char *outdir)
                                    "should be the same", 3, frames, 2, conv, note, sizeof note), 0);
     CHECK_STR_CONTAINS(note, "  fix: conv.to(x.device)");
 
+    /* a vision-language merge, the image features first (issue 41): they
+     * move to the text's device, not the text embeddings to the vision
+     * tower's */
+    struct dc_fw_tensor vlm[] = {
+        { .expr = "image_features", .device = "cuda:1" },
+        { .expr = "inputs_embeds", .device = "cuda:0" },
+    };
+    CHECK_EQ_LL(dc_framework_error("torch", msg, 3, frames, 2, vlm, note, sizeof note), 0);
+    CHECK_STR_CONTAINS(note, "  fix: image_features = image_features.to(inputs_embeds.device)");
+
     /* a small buffer: cut, terminated */
     char small[24];
     CHECK_EQ_LL(dc_framework_error("torch", msg, 3, frames, 2, tensors, small, sizeof small), 0);
@@ -132,7 +142,7 @@ static void test_finding(const char *outdir)
     CHECK_STR_CONTAINS(s, "{\"expr\":\"input_ids\",\"device\":\"cpu\",\"alloc_python_stack\":[],\"alloc_at\":null,"
                           "\"made_at\":{\"file\":\"/home/u/train.py\",\"line\":10,\"function\":\"main\"}}");
     CHECK_STR_CONTAINS(s, "\"hint\":\"input_ids = input_ids.to(model.device)\"");
-    CHECK_STR_CONTAINS(s, "\"count\":4,");        /* the same op and stack four times: one finding */
+    CHECK_STR_CONTAINS(s, "\"count\":5,");        /* the same op and stack five times: one finding */
     free(s);
 }
 

@@ -41,6 +41,18 @@ def begin(nodeid):
         lib.devcheck_test_begin(nodeid.encode("utf-8", "replace") if nodeid else None)
 
 
+def expect(kinds):
+    """The test that began provokes findings of these kinds on purpose (its
+    devcheck_expected marker; an empty list: every kind): libdevcheck.so
+    marks them expected, and --error-exitcode does not count them."""
+    lib = _load()
+    fn = getattr(lib, "devcheck_test_expect", None) if lib is not None else None
+    if fn is not None:
+        fn.argtypes = [ctypes.c_char_p]
+        fn.restype = ctypes.c_int
+        fn(",".join(kinds).encode("utf-8", "replace"))
+
+
 def findings():
     """The findings since the last begin(): a list of dicts (the merged
     record: kind, severity, count, headline, report, test, ...)."""

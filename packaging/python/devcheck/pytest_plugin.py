@@ -17,7 +17,9 @@ section), and with --devcheck-fail an error fails the test that caused it.
 marks a test that provokes device errors on purpose: its findings of those
 kinds (of every kind when none is named) are listed as expected, never fail
 it, and a marked test in which none occurred is listed (and fails under
---devcheck-fail): the error is expected, not hidden.
+--devcheck-fail): the error is expected, not hidden.  Such an expected
+error is marked so in its JSON record ("expected": true) and
+--error-exitcode does not count it.
 
 The findings stay in the library: the plugin asks for each test's through
 devcheck._findings and prints what the library wrote.
@@ -95,6 +97,8 @@ class DevcheckPlugin:
         m = item.get_closest_marker("devcheck_expected")
         self.tests[item.nodeid] = {"findings": {}, "marked": m is not None,
                                    "expected": (set(m.args) or None) if m else None}
+        if m is not None:
+            _findings.expect([str(k) for k in m.args])
         self.seen[item.nodeid] = {}
 
     @pytest.hookimpl(hookwrapper=True)
