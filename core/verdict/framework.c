@@ -13,6 +13,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 static uint64_t fnv(const char *s, uint64_t h)
 {
@@ -58,8 +59,47 @@ static int conv_type_message(const char *m)
     if (!b)
         return 0;
     b++;
-    int a_cuda = !strncmp(a, "torch.cuda.", 11), b_cuda = !strncmp(b, "torch.cuda.", 11);
+    /* "torch.cuda.FloatTensor" (Python's spelling), "CUDAFloatType" (the
+     * C++ API's, libtorch and older releases) against "torch.FloatTensor",
+     * "CPUFloatType" */
+    int a_cuda = !strncmp(a, "torch.cuda.", 11) || !strncmp(a, "CUDA", 4);
+    int b_cuda = !strncmp(b, "torch.cuda.", 11) || !strncmp(b, "CUDA", 4);
     return a_cuda != b_cuda;
+}
+
+/* ATen's TensorUtils checks that name a device without the word "device":
+ *  - checkSameGPU, a CPU tensor among GPU ones: "Tensor for argument #2
+ *    'mat1' is on CPU, but expected it to be on GPU (while checking
+ *    arguments for addmm)" ("... expected them ...");
+ *  - checkBackend / checkDeviceType: "Expected tensor to have CUDA Backend,
+ *    but got tensor with CPU Backend (while checking arguments for ...)",
+ *    "Expected tensor to have cuda DeviceType, but got tensor with cpu
+ *    DeviceType (...)": a device mismatch when one is CUDA and the other
+ *    the CPU (a sparse or other backend is a layout's business: not ours). */
+static int tensorutils_message(const char *m)
+{
+    if (strstr(m, "is on CPU, but expected") && strstr(m, "to be on GPU (while checking arguments for"))
+        return 1;
+    const char *want = strstr(m, "Expected tensor to have ");
+    if (!want)
+        return 0;
+    want += strlen("Expected tensor to have ");
+    const char *got = strstr(want, ", but got tensor with ");
+    if (!got)
+        return 0;
+    got += strlen(", but got tensor with ");
+    static const char *const kinds[] = { " Backend", " DeviceType" };
+    for (size_t k = 0; k < 2; k++) {
+        size_t kl = strlen(kinds[k]);
+        if (strncmp(want + 4, kinds[k], kl) && strncmp(want + 3, kinds[k], kl))
+            continue;
+        int want_cuda = !strncasecmp(want, "CUDA", 4) && !strncmp(want + 4, kinds[k], kl);
+        int want_cpu = !strncasecmp(want, "CPU", 3) && !strncmp(want + 3, kinds[k], kl);
+        int got_cuda = !strncasecmp(got, "CUDA", 4) && !strncmp(got + 4, kinds[k], kl);
+        int got_cpu = !strncasecmp(got, "CPU", 3) && !strncmp(got + 3, kinds[k], kl);
+        return (want_cuda && got_cpu) || (want_cpu && got_cuda);
+    }
+    return 0;
 }
 
 int dc_framework_device_message(const char *message)
@@ -67,7 +107,7 @@ int dc_framework_device_message(const char *message)
     if (!message)
         return 0;
     if (!strstr(message, "device"))
-        return conv_type_message(message);
+        return conv_type_message(message) || tensorutils_message(message);
     for (size_t i = 0; i < sizeof device_messages / sizeof device_messages[0]; i++)
         if (strstr(message, device_messages[i]))
             return 1;
