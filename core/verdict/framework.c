@@ -10,6 +10,10 @@
 #include "core/owner/registry.h"
 #include "core/base/cudacall.h"
 #include "report/finding.h"
+#include "report/stack.h"
+#include "report/symbolize.h"
+
+#include <pthread.h>
 
 #include <stdio.h>
 #include <string.h>
@@ -268,6 +272,27 @@ static __thread struct {
     int owner, current;
 } refusal;
 
+/* The process's last refusal no framework explained, any thread: the
+ * pointer, its owner, the current device and the query's stack (taken at
+ * the refusal: a rare, error path), for a program that exits with an error
+ * status without raising or launching over it (dc_pointer_refusal_at_exit). */
+static pthread_mutex_t unexplained_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct {
+    uintptr_t ptr;
+    int owner, current;
+    uint32_t stack;
+} unexplained;
+
+static void unexplained_forget(uintptr_t ptr)
+{
+    if (__builtin_expect(__atomic_load_n(&unexplained.ptr, __ATOMIC_RELAXED) != ptr, 1))
+        return;
+    pthread_mutex_lock(&unexplained_lock);
+    if (unexplained.ptr == ptr)
+        unexplained.ptr = 0;
+    pthread_mutex_unlock(&unexplained_lock);
+}
+
 void dc_pointer_refused(uintptr_t ptr)
 {
     struct dc_alloc a;
@@ -281,18 +306,30 @@ void dc_pointer_refused(uintptr_t ptr)
     refusal.ptr = ptr;
     refusal.owner = a.owner;
     refusal.current = cur;
+    uint32_t stack = dc_stack_capture(1);
+    pthread_mutex_lock(&unexplained_lock);
+    unexplained.owner = a.owner;
+    unexplained.current = cur;
+    unexplained.stack = stack;
+    __atomic_store_n(&unexplained.ptr, ptr, __ATOMIC_RELAXED);
+    pthread_mutex_unlock(&unexplained_lock);
 }
 
 void dc_pointer_accepted(uintptr_t ptr)
 {
     if (__builtin_expect(refusal.ptr == ptr, 0))
         refusal.ptr = 0;
+    unexplained_forget(ptr);
 }
 
 uintptr_t dc_pointer_refusal_pending(void)
 {
     return refusal.ptr;
 }
+
+static void refused_report(uintptr_t ptr, int owner, int cur, const char *framework, const char *message, int param,
+                           unsigned nframes, const struct dc_fw_frame *frames, unsigned ntensors,
+                           const struct dc_fw_tensor *tensors, char *note, size_t note_len);
 
 int dc_pointer_refused_error(const char *framework, const char *message, int param, unsigned nframes,
                              const struct dc_fw_frame *frames, unsigned ntensors, const struct dc_fw_tensor *tensors,
@@ -301,10 +338,48 @@ int dc_pointer_refused_error(const char *framework, const char *message, int par
     if (note && note_len)
         note[0] = 0;
     uintptr_t ptr = refusal.ptr;
-    int owner = refusal.owner, cur = refusal.current;
     if (!ptr || !message || (ntensors && !tensors) || (nframes && !frames))
         return -1;
     refusal.ptr = 0;
+    unexplained_forget(ptr);
+    refused_report(ptr, refusal.owner, refusal.current, framework, message, param, nframes, frames, ntensors, tensors,
+                   note, note_len);
+    return 0;
+}
+
+void dc_pointer_refusal_at_exit(int program_status)
+{
+    if (program_status <= 0)
+        return;                 /* finished (or status unknown): a refusal it survived was a probe */
+    pthread_mutex_lock(&unexplained_lock);
+    uintptr_t ptr = unexplained.ptr;
+    int owner = unexplained.owner, cur = unexplained.current;
+    uint32_t stack = unexplained.stack;
+    unexplained.ptr = 0;
+    pthread_mutex_unlock(&unexplained_lock);
+    if (!ptr)
+        return;
+    /* The query's stack, innermost first: its frames with a file and line
+     * (the program's own with debug information, the Python frames). */
+    static struct dc_frame fr[DC_PYLOCS_MAX * 2];
+    struct dc_fw_frame frames[DC_PYLOCS_MAX];
+    size_t n = stack ? dc_stack_symbolize(stack, fr, sizeof fr / sizeof fr[0]) : 0;
+    unsigned nframes = 0;
+    for (size_t i = 0; i < n && nframes < DC_PYLOCS_MAX; i++)
+        if (fr[i].file[0] && fr[i].line > 0 && !strstr(fr[i].file, "/_devcheck_hook.py"))  /* devcheck's wrapper */
+            frames[nframes++] = (struct dc_fw_frame){ .file = fr[i].file, .function = fr[i].function,
+                                                      .line = fr[i].line };
+    char message[160];
+    snprintf(message, sizeof message,
+             "the program exited with status %d after this refusal, with no launch over it and no exception",
+             program_status & 0xff);
+    refused_report(ptr, owner, cur, "driver", message, -1, nframes, frames, 0, NULL, NULL, 0);
+}
+
+static void refused_report(uintptr_t ptr, int owner, int cur, const char *framework, const char *message, int param,
+                           unsigned nframes, const struct dc_fw_frame *frames, unsigned ntensors,
+                           const struct dc_fw_tensor *tensors, char *note, size_t note_len)
+{
     if (ntensors > DC_TENSORS_MAX)
         ntensors = DC_TENSORS_MAX;
     if (nframes > DC_PYLOCS_MAX)
@@ -359,5 +434,4 @@ int dc_pointer_refused_error(const char *framework, const char *message, int par
     f.npylocs = nframes;
     f.fix = fix;
     fw_report(&f, framework, h, owner, cur, note, note_len);
-    return 0;
 }

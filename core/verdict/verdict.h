@@ -138,6 +138,14 @@ uintptr_t dc_pointer_refusal_pending(void);
 int dc_pointer_refused_error(const char *framework, const char *message, int param, unsigned nframes,
                              const struct dc_fw_frame *frames, unsigned ntensors, const struct dc_fw_tensor *tensors,
                              char *note, size_t note_len);
+/* The program is exiting with program_status (-1 unknown).  A refusal of
+ * another device's memory that no framework explained and that the driver
+ * did not answer since (the process's last, any thread) is reported as a
+ * pointer_refused ERROR (framework "driver", the query's stack, the
+ * allocation, the fix) when the status is an error (> 0): the program
+ * checked the answer and gave up without raising or launching.  A status of
+ * 0 is a program that survived the refusal (a probe): nothing. */
+void dc_pointer_refusal_at_exit(int program_status);
 
 #pragma GCC visibility pop
 #endif

@@ -16,6 +16,9 @@
 #    and turned into its own RuntimeError: one pointer_refused naming the
 #    query's line, the caller's, x's allocation line; the note on the
 #    exception, caught or not;
+#  - cp_exit: the same query; the program checks the status and exits 3
+#    without raising: one pointer_refused at exit (probe, exiting 0 after
+#    its refusal, has none);
 #  - retry: a refusal answered later (peer access enabled since) is
 #    forgotten, so a real CPU tensor refused next is not blamed on it.
 . "$ROOT/tests/lib.sh"
@@ -106,6 +109,19 @@ expect_grep '^RuntimeError: cuPointerGetAttribute failed: CUDA_ERROR_INVALID_VAL
 expect_grep "^devcheck: pointer_refused: not a CPU tensor: cuda:1's memory, refused with cuda:0 current\$" "$TMPD/cp_uncaught.err"
 expect_eq "cp_uncaught: findings" "pointer_refused owner=cuda:1 current=cuda:0 param=None at=$(at "$R" '# QUERY$') tensors=$CPX nvtx=- hint=$CPHINT
 summary errors=1 launches=0" "$(canon "$TMPD/cp_uncaught.json")"
+
+# cp_exit: the program checks the status and exits 3, raising nothing:
+# reported at exit (framework "driver"), at the query's line, the callers'
+# below it, the pointer's allocation line; exit status kept
+run cp_exit
+expect_eq "cp_exit: status" 3 "$?"
+expect_grep '^refusal: cp_exit CUDA_ERROR_INVALID_VALUE$' "$TMPD/cp_exit.out"
+expect_eq "cp_exit: findings" "pointer_refused owner=cuda:1 current=cuda:0 param=None at=$(at "$R" '# QUERY$') tensors=the refused pointer@cuda:1@$(at "$R" 'x = torch.tensor(X') nvtx=- hint=make cuda:1 current (torch.cuda.device(1)) or move the memory to cuda:0
+summary errors=1 launches=0" "$(canon "$TMPD/cp_exit.json")"
+expect_grep "^==devcheck== ERROR: pointer_refused: driver refused a pointer of cuda:1 with cuda:0 current: the program exited with status 3 after this refusal, with no launch over it and no exception\$" \
+    "$TMPD/cp_exit.err"
+expect_grep "^      #0 device_ptr at $(at "$R" '# QUERY$')\$" "$TMPD/cp_exit.err"
+expect_grep "^      #1 <module> at $(at "$R" '# CPCALL2$')\$" "$TMPD/cp_exit.err"
 
 # probe: the program handles the refusal itself (and an exception of its
 # own naming it, caught in its frame): no finding
