@@ -351,7 +351,8 @@ void dc_pointer_refusal_at_exit(int program_status)
 {
     if (program_status <= 0)
         return;                 /* finished (or status unknown): a refusal it survived was a probe */
-    pthread_mutex_lock(&unexplained_lock);
+    if (pthread_mutex_trylock(&unexplained_lock) != 0)
+        return;                 /* held by a thread a fork left behind: never wait at exit */
     uintptr_t ptr = unexplained.ptr;
     int owner = unexplained.owner, cur = unexplained.current;
     uint32_t stack = unexplained.stack;

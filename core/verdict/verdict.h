@@ -119,8 +119,9 @@ int dc_framework_device_message(const char *message);
  * dc_pointer_refused: the hook saw that refusal (guard held).  When devcheck
  * knows the memory and it is another device's (the query would succeed with
  * that device current), the thread remembers it: the pointer, its owner and
- * the current device; no stack is taken, nothing is reported.  A program that
- * handles the refusal itself (a probe) never hears of it.
+ * the current device; the process remembers it too, with the query's stack,
+ * for dc_pointer_refusal_at_exit (a rare, error path); nothing is reported.
+ * A program that handles the refusal itself (a probe) never hears of it.
  * dc_pointer_refusal_pending: the thread's remembered refused pointer, 0 none.
  * dc_pointer_refused_error: the framework raised (the interpreter side saw it
  * at raise time): reports a pointer_refused ERROR -- the refused tensor's
