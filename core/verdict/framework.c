@@ -10,6 +10,7 @@
 #include "core/owner/registry.h"
 #include "core/base/cudacall.h"
 #include "report/finding.h"
+#include "report/report.h"
 #include "report/stack.h"
 #include "report/symbolize.h"
 
@@ -281,7 +282,15 @@ static struct {
     uintptr_t ptr;
     int owner, current;
     uint32_t stack;
+    uint64_t launches;          /* launches seen before the refusal: one since means the program carried on */
 } unexplained;
+
+static uint64_t launches_seen(void)
+{
+    struct dc_report_stats st;
+    dc_report_stats(&st);
+    return st.launches_checked + st.launches_unchecked;
+}
 
 static void unexplained_forget(uintptr_t ptr)
 {
@@ -307,7 +316,9 @@ void dc_pointer_refused(uintptr_t ptr)
     refusal.owner = a.owner;
     refusal.current = cur;
     uint32_t stack = dc_stack_capture(1);
+    uint64_t launches = launches_seen();
     pthread_mutex_lock(&unexplained_lock);
+    unexplained.launches = launches;
     unexplained.owner = a.owner;
     unexplained.current = cur;
     unexplained.stack = stack;
@@ -356,10 +367,11 @@ void dc_pointer_refusal_at_exit(int program_status)
     uintptr_t ptr = unexplained.ptr;
     int owner = unexplained.owner, cur = unexplained.current;
     uint32_t stack = unexplained.stack;
+    uint64_t launches = unexplained.launches;
     unexplained.ptr = 0;
     pthread_mutex_unlock(&unexplained_lock);
-    if (!ptr)
-        return;
+    if (!ptr || launches_seen() != launches)
+        return;                 /* a kernel launched since: the program carried on past the refusal */
     /* The query's stack, innermost first: its frames with a file and line
      * (the program's own with debug information, the Python frames). */
     static struct dc_frame fr[DC_PYLOCS_MAX * 2];

@@ -143,9 +143,10 @@ int dc_pointer_refused_error(const char *framework, const char *message, int par
  * another device's memory that no framework explained and that the driver
  * did not answer since (the process's last, any thread) is reported as a
  * pointer_refused ERROR (framework "driver", the query's stack, the
- * allocation, the fix) when the status is an error (> 0): the program
- * checked the answer and gave up without raising or launching.  A status of
- * 0 is a program that survived the refusal (a probe): nothing. */
+ * allocation, the fix) when the status is an error (> 0) and no kernel was
+ * launched since the refusal: the program checked the answer and gave up
+ * without raising or launching.  A status of 0, or a launch since, is a
+ * program that survived the refusal (a probe): nothing. */
 void dc_pointer_refusal_at_exit(int program_status);
 
 #pragma GCC visibility pop

@@ -9,6 +9,7 @@ mode per run; each prints `refusal: MODE ...` lines.
     peer        the same after PyTorch enabled peer access cuda:0 -> cuda:1:
                 the kernel runs (legal); prints the result
     own         x on cuda:1 and cuda:1 current (torch.cuda.device): runs
+    probe_fail  probe, then exits 5 (a failure after it carried on)
     probe       the program asks the driver itself (cuda.bindings) for x's
                 device pointer with cuda:0 current, is refused, and handles
                 it: moves x to cuda:0 and calls the kernel there; runs
@@ -115,7 +116,7 @@ elif mode in ("cp_caught", "cp_uncaught", "cp_exit"):
         sys.exit(0)
     device_ptr(x)                                       # CPCALL2
     sys.exit(0)
-elif mode == "probe":
+elif mode in ("probe", "probe_fail"):
     from cuda.bindings import driver
     err, _ = driver.cuPointerGetAttribute(driver.CUpointer_attribute.CU_POINTER_ATTRIBUTE_DEVICE_POINTER, x.data_ptr())
     print(f"refusal: probe {err.name}")
@@ -155,3 +156,5 @@ else:
     sys.exit(f"refusal: unknown mode {mode}")
 torch.cuda.synchronize()
 print(f"refusal: {mode} result={out.cpu().tolist()}")
+if mode == "probe_fail":
+    sys.exit(5)

@@ -123,6 +123,12 @@ expect_grep "^==devcheck== ERROR: pointer_refused: driver refused a pointer of c
 expect_grep "^      #0 device_ptr at $(at "$R" '# QUERY$')\$" "$TMPD/cp_exit.err"
 expect_grep "^      #1 <module> at $(at "$R" '# CPCALL2$')\$" "$TMPD/cp_exit.err"
 
+# probe_fail: the probe carries on (a launch) and later exits 5: the
+# refusal is not blamed for it
+run probe_fail
+expect_eq "probe_fail: status" 5 "$?"
+expect_eq "probe_fail: findings" "summary errors=0 launches=1" "$(canon "$TMPD/probe_fail.json")"
+
 # probe: the program handles the refusal itself (and an exception of its
 # own naming it, caught in its frame): no finding
 for m in own probe managed pinned graph; do
