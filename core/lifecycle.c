@@ -141,6 +141,7 @@ void dc_core_started(uint64_t ns)
 int dc_core_finish(int program_status)
 {
     stats_tables();
+    dc_pointer_refusal_at_exit(program_status);
     dc_record_finish();
     dc_report_finish();
     /* Under the wrapper (tree_dir) the wrapper applies error_exitcode to

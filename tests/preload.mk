@@ -66,8 +66,14 @@ $(PT_BUILD)/procaddr: tests/preload/procaddr.c
 #   drvapi.sh          driver entry points through dlsym at either glibc version
 #   glibc_versions.sh  dlsym / __libc_start_main / exit versions = libc's (readelf)
 #   rt12_kernel.sh     __cudaLaunchKernel(_ptsz)@libcudart.so.12 (CUDA 12.9)
-ALL   += $(PT_BUILD)/xdev.cubin $(PT_BUILD)/drvapi $(PT_BUILD)/rt12_kernel
-TESTS += tests/preload/drvapi.sh tests/preload/glibc_versions.sh tests/preload/rt12_kernel.sh
+#   refuse_exit.sh     a refused pointer query, then exit(2): pointer_refused at exit
+ALL   += $(PT_BUILD)/xdev.cubin $(PT_BUILD)/drvapi $(PT_BUILD)/rt12_kernel $(PT_BUILD)/refuse_exit
+TESTS += tests/preload/drvapi.sh tests/preload/glibc_versions.sh tests/preload/rt12_kernel.sh \
+         tests/preload/refuse_exit.sh
+
+$(PT_BUILD)/refuse_exit: tests/preload/refuse_exit.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS) -ldl
 
 $(PT_BUILD)/xdev.cubin: tests/preload/xdev.cu
 	@mkdir -p $(@D)

@@ -10,9 +10,15 @@
 #include "core/owner/registry.h"
 #include "core/base/cudacall.h"
 #include "report/finding.h"
+#include "report/report.h"
+#include "report/stack.h"
+#include "report/symbolize.h"
+
+#include <pthread.h>
 
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 static uint64_t fnv(const char *s, uint64_t h)
 {
@@ -58,8 +64,47 @@ static int conv_type_message(const char *m)
     if (!b)
         return 0;
     b++;
-    int a_cuda = !strncmp(a, "torch.cuda.", 11), b_cuda = !strncmp(b, "torch.cuda.", 11);
+    /* "torch.cuda.FloatTensor" (Python's spelling), "CUDAFloatType" (the
+     * C++ API's, libtorch and older releases) against "torch.FloatTensor",
+     * "CPUFloatType" */
+    int a_cuda = !strncmp(a, "torch.cuda.", 11) || !strncmp(a, "CUDA", 4);
+    int b_cuda = !strncmp(b, "torch.cuda.", 11) || !strncmp(b, "CUDA", 4);
     return a_cuda != b_cuda;
+}
+
+/* ATen's TensorUtils checks that name a device without the word "device":
+ *  - checkSameGPU, a CPU tensor among GPU ones: "Tensor for argument #2
+ *    'mat1' is on CPU, but expected it to be on GPU (while checking
+ *    arguments for addmm)" ("... expected them ...");
+ *  - checkBackend / checkDeviceType: "Expected tensor to have CUDA Backend,
+ *    but got tensor with CPU Backend (while checking arguments for ...)",
+ *    "Expected tensor to have cuda DeviceType, but got tensor with cpu
+ *    DeviceType (...)": a device mismatch when one is CUDA and the other
+ *    the CPU (a sparse or other backend is a layout's business: not ours). */
+static int tensorutils_message(const char *m)
+{
+    if (strstr(m, "is on CPU, but expected") && strstr(m, "to be on GPU (while checking arguments for"))
+        return 1;
+    const char *want = strstr(m, "Expected tensor to have ");
+    if (!want)
+        return 0;
+    want += strlen("Expected tensor to have ");
+    const char *got = strstr(want, ", but got tensor with ");
+    if (!got)
+        return 0;
+    got += strlen(", but got tensor with ");
+    static const char *const kinds[] = { " Backend", " DeviceType" };
+    for (size_t k = 0; k < 2; k++) {
+        size_t kl = strlen(kinds[k]);
+        if (strncmp(want + 4, kinds[k], kl) && strncmp(want + 3, kinds[k], kl))
+            continue;
+        int want_cuda = !strncasecmp(want, "CUDA", 4) && !strncmp(want + 4, kinds[k], kl);
+        int want_cpu = !strncasecmp(want, "CPU", 3) && !strncmp(want + 3, kinds[k], kl);
+        int got_cuda = !strncasecmp(got, "CUDA", 4) && !strncmp(got + 4, kinds[k], kl);
+        int got_cpu = !strncasecmp(got, "CPU", 3) && !strncmp(got + 3, kinds[k], kl);
+        return (want_cuda && got_cpu) || (want_cpu && got_cuda);
+    }
+    return 0;
 }
 
 int dc_framework_device_message(const char *message)
@@ -67,7 +112,7 @@ int dc_framework_device_message(const char *message)
     if (!message)
         return 0;
     if (!strstr(message, "device"))
-        return conv_type_message(message);
+        return conv_type_message(message) || tensorutils_message(message);
     for (size_t i = 0; i < sizeof device_messages / sizeof device_messages[0]; i++)
         if (strstr(message, device_messages[i]))
             return 1;
@@ -245,6 +290,35 @@ static __thread struct {
     int owner, current;
 } refusal;
 
+/* The process's last refusal no framework explained, any thread: the
+ * pointer, its owner, the current device and the query's stack (taken at
+ * the refusal: a rare, error path), for a program that exits with an error
+ * status without raising or launching over it (dc_pointer_refusal_at_exit). */
+static pthread_mutex_t unexplained_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct {
+    uintptr_t ptr;
+    int owner, current;
+    uint32_t stack;
+    uint64_t launches;          /* launches seen before the refusal: one since means the program carried on */
+} unexplained;
+
+static uint64_t launches_seen(void)
+{
+    struct dc_report_stats st;
+    dc_report_stats(&st);
+    return st.launches_checked + st.launches_unchecked;
+}
+
+static void unexplained_forget(uintptr_t ptr)
+{
+    if (__builtin_expect(__atomic_load_n(&unexplained.ptr, __ATOMIC_RELAXED) != ptr, 1))
+        return;
+    pthread_mutex_lock(&unexplained_lock);
+    if (unexplained.ptr == ptr)
+        unexplained.ptr = 0;
+    pthread_mutex_unlock(&unexplained_lock);
+}
+
 void dc_pointer_refused(uintptr_t ptr)
 {
     struct dc_alloc a;
@@ -258,18 +332,32 @@ void dc_pointer_refused(uintptr_t ptr)
     refusal.ptr = ptr;
     refusal.owner = a.owner;
     refusal.current = cur;
+    uint32_t stack = dc_stack_capture(1);
+    uint64_t launches = launches_seen();
+    pthread_mutex_lock(&unexplained_lock);
+    unexplained.launches = launches;
+    unexplained.owner = a.owner;
+    unexplained.current = cur;
+    unexplained.stack = stack;
+    __atomic_store_n(&unexplained.ptr, ptr, __ATOMIC_RELAXED);
+    pthread_mutex_unlock(&unexplained_lock);
 }
 
 void dc_pointer_accepted(uintptr_t ptr)
 {
     if (__builtin_expect(refusal.ptr == ptr, 0))
         refusal.ptr = 0;
+    unexplained_forget(ptr);
 }
 
 uintptr_t dc_pointer_refusal_pending(void)
 {
     return refusal.ptr;
 }
+
+static void refused_report(uintptr_t ptr, int owner, int cur, const char *framework, const char *message, int param,
+                           unsigned nframes, const struct dc_fw_frame *frames, unsigned ntensors,
+                           const struct dc_fw_tensor *tensors, char *note, size_t note_len);
 
 int dc_pointer_refused_error(const char *framework, const char *message, int param, unsigned nframes,
                              const struct dc_fw_frame *frames, unsigned ntensors, const struct dc_fw_tensor *tensors,
@@ -278,10 +366,50 @@ int dc_pointer_refused_error(const char *framework, const char *message, int par
     if (note && note_len)
         note[0] = 0;
     uintptr_t ptr = refusal.ptr;
-    int owner = refusal.owner, cur = refusal.current;
     if (!ptr || !message || (ntensors && !tensors) || (nframes && !frames))
         return -1;
     refusal.ptr = 0;
+    unexplained_forget(ptr);
+    refused_report(ptr, refusal.owner, refusal.current, framework, message, param, nframes, frames, ntensors, tensors,
+                   note, note_len);
+    return 0;
+}
+
+void dc_pointer_refusal_at_exit(int program_status)
+{
+    if (program_status <= 0)
+        return;                 /* finished (or status unknown): a refusal it survived was a probe */
+    if (pthread_mutex_trylock(&unexplained_lock) != 0)
+        return;                 /* held by a thread a fork left behind: never wait at exit */
+    uintptr_t ptr = unexplained.ptr;
+    int owner = unexplained.owner, cur = unexplained.current;
+    uint32_t stack = unexplained.stack;
+    uint64_t launches = unexplained.launches;
+    unexplained.ptr = 0;
+    pthread_mutex_unlock(&unexplained_lock);
+    if (!ptr || launches_seen() != launches)
+        return;                 /* a kernel launched since: the program carried on past the refusal */
+    /* The query's stack, innermost first: its frames with a file and line
+     * (the program's own with debug information, the Python frames). */
+    static struct dc_frame fr[DC_PYLOCS_MAX * 2];
+    struct dc_fw_frame frames[DC_PYLOCS_MAX];
+    size_t n = stack ? dc_stack_symbolize(stack, fr, sizeof fr / sizeof fr[0]) : 0;
+    unsigned nframes = 0;
+    for (size_t i = 0; i < n && nframes < DC_PYLOCS_MAX; i++)
+        if (fr[i].file[0] && fr[i].line > 0 && !strstr(fr[i].file, "/_devcheck_hook.py"))  /* devcheck's wrapper */
+            frames[nframes++] = (struct dc_fw_frame){ .file = fr[i].file, .function = fr[i].function,
+                                                      .line = fr[i].line };
+    char message[160];
+    snprintf(message, sizeof message,
+             "the program exited with status %d after this refusal, with no launch over it and no exception",
+             program_status & 0xff);
+    refused_report(ptr, owner, cur, "driver", message, -1, nframes, frames, 0, NULL, NULL, 0);
+}
+
+static void refused_report(uintptr_t ptr, int owner, int cur, const char *framework, const char *message, int param,
+                           unsigned nframes, const struct dc_fw_frame *frames, unsigned ntensors,
+                           const struct dc_fw_tensor *tensors, char *note, size_t note_len)
+{
     if (ntensors > DC_TENSORS_MAX)
         ntensors = DC_TENSORS_MAX;
     if (nframes > DC_PYLOCS_MAX)
@@ -336,5 +464,4 @@ int dc_pointer_refused_error(const char *framework, const char *message, int par
     f.npylocs = nframes;
     f.fix = fix;
     fw_report(&f, framework, h, owner, cur, note, note_len);
-    return 0;
 }

@@ -119,8 +119,9 @@ int dc_framework_device_message(const char *message);
  * dc_pointer_refused: the hook saw that refusal (guard held).  When devcheck
  * knows the memory and it is another device's (the query would succeed with
  * that device current), the thread remembers it: the pointer, its owner and
- * the current device; no stack is taken, nothing is reported.  A program that
- * handles the refusal itself (a probe) never hears of it.
+ * the current device; the process remembers it too, with the query's stack,
+ * for dc_pointer_refusal_at_exit (a rare, error path); nothing is reported.
+ * A program that handles the refusal itself (a probe) never hears of it.
  * dc_pointer_refusal_pending: the thread's remembered refused pointer, 0 none.
  * dc_pointer_refused_error: the framework raised (the interpreter side saw it
  * at raise time): reports a pointer_refused ERROR -- the refused tensor's
@@ -138,6 +139,15 @@ uintptr_t dc_pointer_refusal_pending(void);
 int dc_pointer_refused_error(const char *framework, const char *message, int param, unsigned nframes,
                              const struct dc_fw_frame *frames, unsigned ntensors, const struct dc_fw_tensor *tensors,
                              char *note, size_t note_len);
+/* The program is exiting with program_status (-1 unknown).  A refusal of
+ * another device's memory that no framework explained and that the driver
+ * did not answer since (the process's last, any thread) is reported as a
+ * pointer_refused ERROR (framework "driver", the query's stack, the
+ * allocation, the fix) when the status is an error (> 0) and no kernel was
+ * launched since the refusal: the program checked the answer and gave up
+ * without raising or launching.  A status of 0, or a launch since, is a
+ * program that survived the refusal (a probe): nothing. */
+void dc_pointer_refusal_at_exit(int program_status);
 
 #pragma GCC visibility pop
 #endif

@@ -31,6 +31,11 @@ A third, for a refusal before any launch (report/FORMAT.md, pointer_refused):
     at the call), reports it (devcheck_pointer_refused) and attaches the note
     before the exception goes on, caught or not.  The wrapper's frame is the
     one thing it adds to the exception's traceback.
+  - cuda-bindings' cuPointerGetAttribute (wrapped when cuda.bindings.driver
+    is imported): a refusal libdevcheck.so remembered is watched in the
+    caller's frames (sys.settrace, on that thread, for a bounded window) for
+    an exception the program raises over it (_watch_trace); reported the
+    same way, framework "cuda-python", no kernel parameter.
 Nothing here may change the user's exception beyond adding the note, and
 no exception of devcheck's own escapes."""
 import os
@@ -127,7 +132,7 @@ def install():
     except Exception:
         pass
     try:
-        sys.meta_path.insert(0, _TritonFinder())
+        sys.meta_path.insert(0, _WrapFinder())
     except Exception:
         pass
     previous = sys.excepthook
@@ -138,6 +143,13 @@ def install():
         except Exception:
             pass
         previous(etype, value, tb)
+        try:
+            w = _watches.get(__import__("threading").get_ident())
+            if w is not None and tb is not None:
+                _refusal_raised(w, value)
+                _unwatch(_watches.pop(__import__("threading").get_ident(), None))
+        except Exception:
+            pass
         try:
             if tb is not None and not _explained(value) and _is_device_error(value):
                 entries = []
@@ -167,15 +179,18 @@ def _shorten_note(value):
 
 
 _TRITON_DRIVER = "triton.backends.nvidia.driver"
+_CUDA_DRIVER = "cuda.bindings.driver"
 
 
-class _TritonFinder:
-    """Finds nothing itself: when Triton's CUDA driver module is imported,
-    hands back the spec the other finders give, with a loader that wraps
-    the module's launcher once it has run."""
+class _WrapFinder:
+    """Finds nothing itself: when a module devcheck wraps is imported
+    (Triton's CUDA driver, cuda-bindings' driver), hands back the spec the
+    other finders give, with a loader that wraps the module's entry point
+    once it has run."""
 
     def find_spec(self, name, path=None, target=None):
-        if name != _TRITON_DRIVER:
+        wrap = _WRAPS.get(name)
+        if wrap is None:
             return None
         try:
             for finder in sys.meta_path:
@@ -185,7 +200,7 @@ class _TritonFinder:
                 spec = find(name, path, target)
                 if spec is not None:
                     if spec.loader is not None and hasattr(spec.loader, "exec_module"):
-                        spec.loader = _WrappingLoader(spec.loader)
+                        spec.loader = _WrappingLoader(spec.loader, wrap)
                     return spec
         except Exception:
             pass
@@ -193,8 +208,8 @@ class _TritonFinder:
 
 
 class _WrappingLoader:
-    def __init__(self, loader):
-        self._loader = loader
+    def __init__(self, loader, wrap):
+        self._loader, self._wrap = loader, wrap
 
     def __getattr__(self, name):                # get_resource_reader, get_filename, ...
         return getattr(self._loader, name)
@@ -205,7 +220,7 @@ class _WrappingLoader:
     def exec_module(self, module):
         self._loader.exec_module(module)
         try:
-            _wrap_launcher(getattr(module, "CudaLauncher", None))
+            self._wrap(module)
         except Exception:
             pass
 
@@ -324,7 +339,7 @@ def _refused(value, kargs, caller):
         pass
 
 
-def _call_refused(lib, message, param, entries, tensors):
+def _call_refused(lib, message, param, entries, tensors, framework=b"triton"):
     import ctypes
     Frame, Tensor = _structs()
     enc = lambda s: None if s is None else s.encode("utf-8", "replace")
@@ -337,9 +352,166 @@ def _call_refused(lib, message, param, entries, tensors):
     fn.restype = ctypes.c_int
     fn.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_int, ctypes.c_uint, ctypes.POINTER(Frame),
                    ctypes.c_uint, ctypes.POINTER(Tensor), ctypes.c_char_p, ctypes.c_size_t]
-    if fn(b"triton", enc(message), param, len(entries), frames, len(tensors), ts, note, len(note)) != 0:
+    if fn(framework, enc(message), param, len(entries), frames, len(tensors), ts, note, len(note)) != 0:
         return ""
     return note.value.decode("utf-8", "replace")
+
+
+_REFUSAL_LINES = 64             # lines of the query's frame (and its callers) watched for the raise
+_REFUSAL_CALLERS = 4            # callers of the query's frame watched with it
+_CUDA_ERROR_INVALID_VALUE = 1   # cuda.h: the refusal of CU_POINTER_ATTRIBUTE_DEVICE_POINTER
+_watches = {}                   # thread id -> _Watch: a refusal the program was handed
+
+
+class _Watch:
+    """A refusal cuda-bindings handed the program (its query's frames and
+    tensors), watched until the program raises over it, handles it (the
+    frames return, the line budget runs out, the driver later accepts the
+    pointer) or a debugger owns tracing."""
+    __slots__ = ("ptr", "entries", "tensors", "armed", "lines", "traced", "raised", "raised_in")
+
+
+def _wrap_cuda_driver(module):
+    """cuda.bindings.driver.cuPointerGetAttribute, wrapped: the answer is
+    the driver's, unchanged; a refusal libdevcheck.so remembered for this
+    pointer (memory it knows is another device's) is watched in the
+    caller's frames for the exception the program raises over it."""
+    real = getattr(module, "cuPointerGetAttribute", None)
+    if real is None or getattr(real, "_devcheck", False):
+        return
+
+    def cuPointerGetAttribute(attribute, ptr):
+        r = real(attribute, ptr)
+        try:
+            err = r[0] if isinstance(r, tuple) and r else None
+            if getattr(err, "value", err) == _CUDA_ERROR_INVALID_VALUE:
+                _watch_refusal(int(ptr), sys._getframe(1))
+        except Exception:
+            pass
+        return r
+
+    cuPointerGetAttribute._devcheck = True
+    cuPointerGetAttribute.__doc__ = real.__doc__
+    cuPointerGetAttribute.__wrapped__ = real
+    module.cuPointerGetAttribute = cuPointerGetAttribute
+
+
+def _pending_refusal(lib):
+    import ctypes
+    lib.devcheck_pointer_refusal.restype = ctypes.c_size_t
+    return lib.devcheck_pointer_refusal()
+
+
+def _watch_refusal(ptr, caller):
+    import threading
+    lib = _devcheck()
+    if lib is None or not ptr or _pending_refusal(lib) != ptr:
+        return                                  # not memory devcheck knows is another device's
+    tid = threading.get_ident()
+    _unwatch(_watches.pop(tid, None))
+    w = _Watch()
+    w.ptr, w.lines, w.traced, w.raised, w.raised_in = ptr, _REFUSAL_LINES, False, None, None
+    w.entries = []
+    f = caller
+    while f is not None and len(w.entries) < _MAX_FRAMES:
+        w.entries.append((f, f.f_lineno))
+        f = f.f_back
+    # the query's tensors, named as the user's statement names them, now
+    # (before the program rebinds them)
+    user = next(((f, l) for f, l in w.entries if _user_file(f.f_code.co_filename)), None)
+    w.tensors, seen = [], set()
+    if user is not None:
+        for text, v in _values(user[0], _statement_exprs(user[0].f_code.co_filename, user[1])):
+            data_ptr = getattr(v, "data_ptr", None)
+            if id(v) in seen or not callable(data_ptr) or not hasattr(v, "device"):
+                continue
+            seen.add(id(v))
+            p = data_ptr()
+            if isinstance(p, int):
+                w.tensors.append((text, str(v.device), p))
+    w.tensors = w.tensors[:_MAX_TENSORS]
+    w.armed = [f for f, _ in w.entries[:_REFUSAL_CALLERS + 1]]
+    _watches[tid] = w
+    if sys.gettrace() is None:                  # a debugger's or coverage's tracing is left alone
+        for f in w.armed:
+            f.f_trace = _watch_trace
+        sys.settrace(_watch_calls)
+        w.traced = True
+
+
+def _watch_calls(frame, event, arg):
+    return None                                 # frames called while watching are not traced
+
+
+def _unwatch(w):
+    if w is None:
+        return
+    if w.traced:
+        w.traced = False
+        if sys.gettrace() is _watch_calls:
+            sys.settrace(None)
+        for f in w.armed:
+            if f.f_trace is _watch_trace:
+                f.f_trace = None
+    w.armed, w.entries, w.raised, w.raised_in = [], [], None, None
+
+
+def _watch_trace(frame, event, arg):
+    """An exception naming the refusal is the program's answer to it once
+    it leaves the frame that raised it (the next watched frame sees it, or
+    that frame returns with it); one handled inside that frame (a line of
+    the frame runs next) is the program handling the refusal itself."""
+    import threading
+    tid = threading.get_ident()
+    w = _watches.get(tid)
+    if w is None:
+        return None
+    try:
+        done = False
+        if event == "exception":
+            value = arg[1]
+            if w.raised is value and w.raised_in is not frame:
+                done = _refusal_raised(w, value)
+            elif w.raised is None and _names_refusal(str(value)):
+                w.raised, w.raised_in = value, frame
+        elif event == "line":
+            if w.raised is not None and w.raised_in is frame:
+                w.raised = w.raised_in = None   # caught in its own frame: handled
+            w.lines -= 1
+        elif event == "return":
+            if w.raised is not None and w.raised_in is frame:
+                done = _refusal_raised(w, w.raised)
+            if frame is w.armed[-1]:
+                done = True                     # the outermost watched frame returns
+        if done or w.lines <= 0:
+            _unwatch(_watches.pop(tid, None))
+            return None
+    except Exception:
+        _unwatch(_watches.pop(tid, None))
+        return None
+    return _watch_trace
+
+
+def _names_refusal(text):
+    """An exception the program raised over the refusal names the driver's
+    answer: the CUresult (CUDA_ERROR_INVALID_VALUE, as cuda-bindings prints
+    it) or its text (cuGetErrorString: "invalid argument")."""
+    return "INVALID_VALUE" in text or "invalid argument" in text.lower()
+
+
+def _refusal_raised(w, value):
+    """True when the watch is over: value explained, or the refusal gone
+    (the driver accepted the pointer since, or a report took it)."""
+    lib = _devcheck()
+    if lib is None or _explained(value) or _pending_refusal(lib) != w.ptr:
+        return True
+    text = str(value)
+    if not _names_refusal(text):
+        return False
+    note = _call_refused(lib, text.split("\n")[0], -1, w.entries, w.tensors, b"cuda-python")
+    if note:
+        _add_note(value, note)
+    return True
 
 
 def raised(value):
@@ -676,3 +848,7 @@ def _report(message, entries, tensors, user):
     if fn(b"torch", enc(message), len(entries), frames, len(tensors), ts, note, len(note)) != 0:
         return ""
     return note.value.decode("utf-8", "replace")
+
+
+_WRAPS = {_TRITON_DRIVER: lambda m: _wrap_launcher(getattr(m, "CudaLauncher", None)),
+          _CUDA_DRIVER: _wrap_cuda_driver}

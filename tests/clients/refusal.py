@@ -9,6 +9,7 @@ mode per run; each prints `refusal: MODE ...` lines.
     peer        the same after PyTorch enabled peer access cuda:0 -> cuda:1:
                 the kernel runs (legal); prints the result
     own         x on cuda:1 and cuda:1 current (torch.cuda.device): runs
+    probe_fail  probe, then exits 5 (a failure after it carried on)
     probe       the program asks the driver itself (cuda.bindings) for x's
                 device pointer with cuda:0 current, is refused, and handles
                 it: moves x to cuda:0 and calls the kernel there; runs
@@ -18,6 +19,13 @@ mode per run; each prints `refusal: MODE ...` lines.
     pinned      a pinned host tensor, cuda:0 current: accessible; runs
     graph       the kernel captured into a CUDA graph on cuda:1 and
                 replayed: runs
+    cp_caught   cuda-python: the program asks the driver (cuda.bindings) for
+                x's device pointer with cuda:0 current, in a helper that
+                raises RuntimeError naming the CUresult; the caller catches
+                it and prints the notes, exits 0
+    cp_uncaught the same, not caught: the program dies with the RuntimeError
+    cp_exit     the same query; the program checks the status, says so and
+                exits 3 without raising (sys.exit)
     retry       caught refused as in `caught`; then, after PyTorch enabled
                 peer access, x is accepted and a real CPU tensor is refused
                 (Triton's ValueError again, caught): that one is no
@@ -85,11 +93,38 @@ elif mode == "own":
         y = torch.tensor(Y, device="cuda:1")
         out = torch.empty(4, device="cuda:1")
         add_kernel[(1,)](x, y, out, 4, BLOCK=4)
-elif mode == "probe":
+elif mode in ("cp_caught", "cp_uncaught", "cp_exit"):
+    from cuda.bindings import driver
+
+    def device_ptr(t):
+        attr = driver.CUpointer_attribute.CU_POINTER_ATTRIBUTE_DEVICE_POINTER
+        err, p = driver.cuPointerGetAttribute(attr, t.data_ptr())             # QUERY
+        if err != driver.CUresult.CUDA_SUCCESS:
+            if mode == "cp_exit":
+                print(f"refusal: cp_exit {err.name}")
+                sys.exit(3)
+            raise RuntimeError(f"cuPointerGetAttribute failed: {err.name}")     # RAISE
+        return p
+
+    if mode == "cp_caught":
+        try:
+            device_ptr(x)                               # CPCALL
+        except RuntimeError as e:
+            print(f"refusal: cp_caught {type(e).__name__}: {e}")
+            for n in getattr(e, "__notes__", []):
+                print(f"refusal: note: {n.splitlines()[0]}")
+        sys.exit(0)
+    device_ptr(x)                                       # CPCALL2
+    sys.exit(0)
+elif mode in ("probe", "probe_fail"):
     from cuda.bindings import driver
     err, _ = driver.cuPointerGetAttribute(driver.CUpointer_attribute.CU_POINTER_ATTRIBUTE_DEVICE_POINTER, x.data_ptr())
     print(f"refusal: probe {err.name}")
     if err != driver.CUresult.CUDA_SUCCESS:
+        try:                                            # the program's own exceptions, handled, after it
+            raise KeyError("CUDA_ERROR_INVALID_VALUE handled")
+        except KeyError:
+            pass
         x = x.to("cuda:0")                              # the program handles the refusal itself
     y = torch.tensor(Y, device="cuda:0")
     out = torch.empty(4, device="cuda:0")
@@ -121,3 +156,5 @@ else:
     sys.exit(f"refusal: unknown mode {mode}")
 torch.cuda.synchronize()
 print(f"refusal: {mode} result={out.cpu().tolist()}")
+if mode == "probe_fail":
+    sys.exit(5)

@@ -11,6 +11,14 @@
 #    peer_access warning, no refusal), the pointer's own device current, a
 #    probe that handles the refusal itself, managed memory, pinned memory, a
 #    CUDA graph capture;
+#  - cp_caught / cp_uncaught: the same refusal asked for by the program
+#    itself through cuda-python (cuda.bindings.driver.cuPointerGetAttribute)
+#    and turned into its own RuntimeError: one pointer_refused naming the
+#    query's line, the caller's, x's allocation line; the note on the
+#    exception, caught or not;
+#  - cp_exit: the same query; the program checks the status and exits 3
+#    without raising: one pointer_refused at exit (probe, exiting 0 after
+#    its refusal, has none);
 #  - retry: a refusal answered later (peer access enabled since) is
 #    forgotten, so a real CPU tensor refused next is not blamed on it.
 . "$ROOT/tests/lib.sh"
@@ -79,6 +87,50 @@ expect_grep '^refusal: retry refused again, notes=0$' "$TMPD/retry.out"
 expect_eq "retry: findings" "pointer_refused at=$(at "$R" '# RETRY1$')" \
     "$(canon "$TMPD/retry.json" | grep -v '^summary' | sed 's/ owner=[^ ]* current=[^ ]* param=[^ ]*//; s/ tensors=.*//')"
 
+# cuda-python: the program queries the driver itself (cuda.bindings, in a
+# helper) and raises over the refusal; devcheck names the query's line (the
+# helper's), the caller's line, the tensor's allocation line; the note is on
+# the RuntimeError, caught or not
+CPX="t@cuda:1@$(at "$R" 'x = torch.tensor(X')"
+CPHINT='t = t.to("cuda:0")  (or make cuda:1 current: with torch.cuda.device(t.device))'
+run cp_caught
+expect_eq "cp_caught: status" 0 "$?"
+expect_grep '^refusal: cp_caught RuntimeError: cuPointerGetAttribute failed: CUDA_ERROR_INVALID_VALUE$' "$TMPD/cp_caught.out"
+expect_grep "^refusal: note: devcheck: pointer_refused: not a CPU tensor: cuda:1's memory, refused with cuda:0 current\$" \
+    "$TMPD/cp_caught.out"
+expect_eq "cp_caught: findings" "pointer_refused owner=cuda:1 current=cuda:0 param=None at=$(at "$R" '# QUERY$') tensors=$CPX nvtx=- hint=$CPHINT
+summary errors=1 launches=0" "$(canon "$TMPD/cp_caught.json")"
+expect_grep "^==devcheck== ERROR: pointer_refused: cuda-python refused a pointer of cuda:1 with cuda:0 current: cuPointerGetAttribute failed: CUDA_ERROR_INVALID_VALUE\$" \
+    "$TMPD/cp_caught.err"
+expect_grep "^      #1 <module> at $(at "$R" '# CPCALL$')\$" "$TMPD/cp_caught.err"
+run cp_uncaught
+expect_eq "cp_uncaught: status" 1 "$?"
+expect_grep '^RuntimeError: cuPointerGetAttribute failed: CUDA_ERROR_INVALID_VALUE$' "$TMPD/cp_uncaught.err"
+expect_grep "^devcheck: pointer_refused: not a CPU tensor: cuda:1's memory, refused with cuda:0 current\$" "$TMPD/cp_uncaught.err"
+expect_eq "cp_uncaught: findings" "pointer_refused owner=cuda:1 current=cuda:0 param=None at=$(at "$R" '# QUERY$') tensors=$CPX nvtx=- hint=$CPHINT
+summary errors=1 launches=0" "$(canon "$TMPD/cp_uncaught.json")"
+
+# cp_exit: the program checks the status and exits 3, raising nothing:
+# reported at exit (framework "driver"), at the query's line, the callers'
+# below it, the pointer's allocation line; exit status kept
+run cp_exit
+expect_eq "cp_exit: status" 3 "$?"
+expect_grep '^refusal: cp_exit CUDA_ERROR_INVALID_VALUE$' "$TMPD/cp_exit.out"
+expect_eq "cp_exit: findings" "pointer_refused owner=cuda:1 current=cuda:0 param=None at=$(at "$R" '# QUERY$') tensors=the refused pointer@cuda:1@$(at "$R" 'x = torch.tensor(X') nvtx=- hint=make cuda:1 current (torch.cuda.device(1)) or move the memory to cuda:0
+summary errors=1 launches=0" "$(canon "$TMPD/cp_exit.json")"
+expect_grep "^==devcheck== ERROR: pointer_refused: driver refused a pointer of cuda:1 with cuda:0 current: the program exited with status 3 after this refusal, with no launch over it and no exception\$" \
+    "$TMPD/cp_exit.err"
+expect_grep "^      #0 device_ptr at $(at "$R" '# QUERY$')\$" "$TMPD/cp_exit.err"
+expect_grep "^      #1 <module> at $(at "$R" '# CPCALL2$')\$" "$TMPD/cp_exit.err"
+
+# probe_fail: the probe carries on (a launch) and later exits 5: the
+# refusal is not blamed for it
+run probe_fail
+expect_eq "probe_fail: status" 5 "$?"
+expect_eq "probe_fail: findings" "summary errors=0 launches=1" "$(canon "$TMPD/probe_fail.json")"
+
+# probe: the program handles the refusal itself (and an exception of its
+# own naming it, caught in its frame): no finding
 for m in own probe managed pinned graph; do
     run "$m"
     expect_eq "$m: status" 0 "$?"

@@ -39,6 +39,31 @@ static void test_messages(void)
     CHECK(!dc_framework_device_message("The size of tensor a (2) must match the size of tensor b (3) at "
                                        "non-singleton dimension 0"));
     CHECK(!dc_framework_device_message(NULL));
+    /* RNNs' hidden state (ATen's RNN check_attributes), SDPA, masked_fill */
+    CHECK(dc_framework_device_message("Input and hidden tensors are not at the same device, found input tensor at "
+                                      "cuda:0 and hidden tensor at cpu"));
+    CHECK(dc_framework_device_message("Expected query, key, and value to have the same device type, but got "
+                                      "query.device: cuda:0 key.device: cuda:1 and value.device: cuda:0 instead."));
+    CHECK(dc_framework_device_message("expected self and mask to be on the same device, but got mask on cuda:1 and "
+                                      "self on cuda:0"));
+    CHECK(dc_framework_device_message("indices should be either on cpu or on the same device as the indexed tensor "
+                                      "(cuda:0)"));
+    /* ATen's TensorUtils checks, which never say "device" */
+    CHECK(dc_framework_device_message("Tensor for argument #2 'mat1' is on CPU, but expected it to be on GPU (while "
+                                      "checking arguments for addmm)"));
+    CHECK(dc_framework_device_message("Tensor for argument #1 'self' is on CPU, Tensor for argument #2 'mat1' is on "
+                                      "CPU, but expected them to be on GPU (while checking arguments for addmm)"));
+    CHECK(dc_framework_device_message("Expected tensor to have CUDA Backend, but got tensor with CPU Backend (while "
+                                      "checking arguments for cudnn_convolution)"));
+    CHECK(dc_framework_device_message("Expected tensor to have CPU Backend, but got tensor with CUDA Backend (while "
+                                      "checking arguments for foo)"));
+    CHECK(dc_framework_device_message("Expected tensor to have cuda DeviceType, but got tensor with cpu DeviceType "
+                                      "(while checking arguments for bar)"));
+    CHECK(!dc_framework_device_message("Expected tensor to have CUDA Backend, but got tensor with SparseCUDA Backend "
+                                       "(while checking arguments for baz)"));
+    CHECK(!dc_framework_device_message("Expected tensor to have Strided Layout, but got tensor with Sparse Layout "
+                                       "(while checking arguments for baz)"));
+    CHECK(!dc_framework_device_message("Expected tensor to have CUDA Backend, but got tensor with CUDA Backend"));
     /* the convolutions' type message (issue 36): a device mismatch only when
      * exactly one of the two legacy type names is a CUDA one */
     CHECK(dc_framework_device_message("Input type (torch.cuda.FloatTensor) and weight type (torch.FloatTensor) "
@@ -53,6 +78,12 @@ static void test_messages(void)
     CHECK(!dc_framework_device_message("Input type (torch.FloatTensor) and weight type (torch.DoubleTensor) "
                                        "should be the same"));
     CHECK(!dc_framework_device_message("Input type (torch.cuda.FloatTensor) and weight type (torch.FloatTensor)"));
+    /* the MKLDNN tail, the C++ API's spelling (libtorch, older releases) */
+    CHECK(dc_framework_device_message("Input type (torch.FloatTensor) and weight type (torch.cuda.FloatTensor) should "
+                                      "be the same or input should be a MKLDNN tensor and weight is a dense tensor"));
+    CHECK(dc_framework_device_message("Input type (CPUFloatType) and weight type (CUDAFloatType) should be the same "
+                                      "or input should be a MKLDNN tensor and weight is a dense tensor"));
+    CHECK(!dc_framework_device_message("Input type (CUDAHalfType) and weight type (CUDAFloatType) should be the same"));
 }
 
 static const char *msg = "Expected all tensors to be on the same device, but got index is on cpu, different from "
