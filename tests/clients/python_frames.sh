@@ -85,7 +85,7 @@ python3 "$ROOT/tests/unit/jsonschema_lite.py" "$ROOT/report/finding.schema.json"
 CK=$ROOT/demo/python/custom_kernel.py
 "$DEVCHECK" --json "$TMPD/ck.json" -- "$PY" "$CK" >"$TMPD/ck.out" 2>"$TMPD/ck.err" && fail "custom_kernel: status 0"
 expect_grep '^ValueError: Pointer argument cannot be accessed from Triton \(cpu tensor\?\)$' "$TMPD/ck.err"
-expect_grep "^devcheck: pointer_refused: not a CPU tensor: cuda:1's memory, refused with cuda:0 current\$" "$TMPD/ck.err"
+expect_grep "^devcheck: pointer_refused: not a CPU tensor: cuda:1's memory, refused with cuda:0 current \(devcheck's report above\)\$" "$TMPD/ck.err"
 expect_eq "custom_kernel: findings" "pointer_refused owner=cuda:1 current=cuda:0 param=0 at=$(at "$CK" 'scale_kernel\[') tensors=x@cuda:1@$(at "$CK" 'x = torch.ones'),out@cuda:1@$(at "$CK" 'out = torch.empty_like') nvtx=decoder.layer.3 hint=with torch.cuda.device(x.device): launch the kernel there (every tensor is on cuda:1)" \
     "$(canon "$TMPD/ck.json" | grep -v '^summary')"
 "$DEVCHECK" --json "$TMPD/ckf.json" -- "$PY" "$CK" --fixed >"$TMPD/ckf.out" 2>"$TMPD/ckf.err" ||

@@ -68,7 +68,7 @@ python3 "$ROOT/tests/unit/jsonschema_lite.py" "$ROOT/tests/schemas/sarif-schema-
 run uncaught
 expect_eq "uncaught: status" 1 "$?"
 expect_grep '^ValueError: Pointer argument cannot be accessed from Triton \(cpu tensor\?\)$' "$TMPD/uncaught.err"
-expect_grep "^devcheck: pointer_refused: not a CPU tensor: cuda:1's memory, refused with cuda:0 current\$" "$TMPD/uncaught.err"
+expect_grep "^devcheck: pointer_refused: not a CPU tensor: cuda:1's memory, refused with cuda:0 current \(devcheck's report above\)\$" "$TMPD/uncaught.err"
 expect_eq "uncaught: findings" "pointer_refused owner=cuda:1 current=cuda:0 param=0 at=$(at "$R" '# CALL2$') tensors=$X,$YO nvtx=- hint=$HINT
 summary errors=1 launches=0" "$(canon "$TMPD/uncaught.json")"
 
@@ -106,7 +106,7 @@ expect_grep "^      #1 <module> at $(at "$R" '# CPCALL$')\$" "$TMPD/cp_caught.er
 run cp_uncaught
 expect_eq "cp_uncaught: status" 1 "$?"
 expect_grep '^RuntimeError: cuPointerGetAttribute failed: CUDA_ERROR_INVALID_VALUE$' "$TMPD/cp_uncaught.err"
-expect_grep "^devcheck: pointer_refused: not a CPU tensor: cuda:1's memory, refused with cuda:0 current\$" "$TMPD/cp_uncaught.err"
+expect_grep "^devcheck: pointer_refused: not a CPU tensor: cuda:1's memory, refused with cuda:0 current \(devcheck's report above\)\$" "$TMPD/cp_uncaught.err"
 expect_eq "cp_uncaught: findings" "pointer_refused owner=cuda:1 current=cuda:0 param=None at=$(at "$R" '# QUERY$') tensors=$CPX nvtx=- hint=$CPHINT
 summary errors=1 launches=0" "$(canon "$TMPD/cp_uncaught.json")"
 
