@@ -6,8 +6,11 @@
 # 3).  Under mode=migrate the same finding is "migrated" and the program
 # prints the right result.  Triton's missing device guard never launches:
 # its launcher is refused the tensor's device pointer and raises, as on a
-# GPU, in both modes (no launch to check or migrate; devcheck's own
-# explanation of the refusal is issue 36's second step, asserted then).
+# GPU, in both modes (no launch to check or migrate); the program catches
+# the ValueError and exits 3, and bare LD_PRELOAD has no Python hook to
+# explain the exception, so devcheck reports the refusal at exit (one
+# pointer_refused, framework "driver", at the call's and the allocation's
+# .py lines; tests/clients/refusal.sh has the hook's explanation).
 . "$ROOT/tests/lib.sh"
 need_pyenv
 cd "$ROOT/tests/clients"
@@ -50,5 +53,11 @@ for mode in report migrate; do
     expect_eq "triton ($mode): status" 3 "$?"
     expect_grep '^triton_add: refused: Pointer argument cannot be accessed from Triton \(cpu tensor\?\)$' "$t.out"
     python3 "$ROOT/tests/e2e/findings.py" "$t.json" | sed 's/ at=[^ ]*//' >"$t.canon" || fail "triton ($mode): no report"
-    expect_eq "triton ($mode): findings" "summary errors=0 warnings=0 launches=0 unchecked=0" "$(cat "$t.canon")"
+    expect_eq "triton ($mode): findings" "pointer_refused severity=error kernel=- api=driver param=- launch=1 owner=- memory=- count=1
+summary errors=1 warnings=0 launches=0 unchecked=0" "$(cat "$t.canon")"
+    call=$(grep -n 'BUG: no torch.cuda.device(x.device) guard' triton_add.py | cut -d: -f1)
+    alloc=$(grep -n 'x = torch.tensor(X, device="cuda:1")' triton_add.py | cut -d: -f1)
+    expect_grep "^==devcheck== ERROR: pointer_refused: driver refused a pointer of cuda:1 with cuda:0 current: the program exited with status 3 after this refusal" "$t.err"
+    expect_grep "^    at triton_add.py:$call in <module>\$" "$t.err"
+    expect_grep "^      the refused pointer: cuda:1, allocated at triton_add.py:$alloc in <module>\$" "$t.err"
 done
