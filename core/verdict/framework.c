@@ -401,7 +401,7 @@ void dc_pointer_refusal_at_exit(int program_status)
                                                       .line = fr[i].line };
     char message[160];
     snprintf(message, sizeof message,
-             "the program exited with status %d after this refusal, with no launch over it and no exception",
+             "the program exited with status %d after this refusal, with no launch over it and no exception devcheck saw",
              program_status & 0xff);
     refused_report(ptr, owner, cur, "driver", message, -1, nframes, frames, 0, NULL, NULL, 0);
 }

@@ -118,7 +118,7 @@ expect_eq "cp_exit: status" 3 "$?"
 expect_grep '^refusal: cp_exit CUDA_ERROR_INVALID_VALUE$' "$TMPD/cp_exit.out"
 expect_eq "cp_exit: findings" "pointer_refused owner=cuda:1 current=cuda:0 param=None at=$(at "$R" '# QUERY$') tensors=the refused pointer@cuda:1@$(at "$R" 'x = torch.tensor(X') nvtx=- hint=make cuda:1 current (torch.cuda.device(1)) or move the memory to cuda:0
 summary errors=1 launches=0" "$(canon "$TMPD/cp_exit.json")"
-expect_grep "^==devcheck== ERROR: pointer_refused: driver refused a pointer of cuda:1 with cuda:0 current: the program exited with status 3 after this refusal, with no launch over it and no exception\$" \
+expect_grep "^==devcheck== ERROR: pointer_refused: driver refused a pointer of cuda:1 with cuda:0 current: the program exited with status 3 after this refusal, with no launch over it and no exception devcheck saw\$" \
     "$TMPD/cp_exit.err"
 expect_grep "^      #0 device_ptr at $(at "$R" '# QUERY$')\$" "$TMPD/cp_exit.err"
 expect_grep "^      #1 <module> at $(at "$R" '# CPCALL2$')\$" "$TMPD/cp_exit.err"

@@ -50,7 +50,7 @@ facts "$TMPD/exit.json" >"$TMPD/exit.f"
 sed "s/^/    exit: /" "$TMPD/exit.f"
 expect_grep "^pointer_refused framework=driver owner=1 current=0 at=refuse_exit.c:$q " "$TMPD/exit.f"
 expect_grep '^summary errors=1$' "$TMPD/exit.f"
-expect_grep "^==devcheck== ERROR: pointer_refused: driver refused a pointer of cuda:1 with cuda:0 current: the program exited with status 2 after this refusal, with no launch over it and no exception\$" \
+expect_grep "^==devcheck== ERROR: pointer_refused: driver refused a pointer of cuda:1 with cuda:0 current: the program exited with status 2 after this refusal, with no launch over it and no exception devcheck saw\$" \
     "$TMPD/exit.err"
 expect_grep "^      #1 main at .*refuse_exit.c:$c\$" "$TMPD/exit.err"
 expect_grep "^      the refused pointer: cuda:1, allocated at .*refuse_exit.c:$a in main\$" "$TMPD/exit.err"
