@@ -31,7 +31,7 @@ run() {
 run none ""
 run devcheck "$BUILD/lib/libdevcheck.so"
 ir() { awk -v k="$2" '$1 == k { print $2; f = 1 } END { if (!f) print "nan" }' "$OUT/ir.lib.$1"; }
-printf '\nlibrary calls checked at their API (the sim's libraries, %s calls per section)\n' "$N"
+printf '\nlibrary calls checked at their API (the libraries of the sim, %s calls per section)\n' "$N"
 printf '%-38s%11s%11s%11s\n' "instructions per call" none devcheck ratio
 for s in sgemm ltmatmul allreduce potrf; do
     a=$(ir none "$s"); b=$(ir devcheck "$s")

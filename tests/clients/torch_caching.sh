@@ -77,7 +77,7 @@ o = f["operand"]
 sys.exit(0 if o["memory"] == sys.argv[2] and o["offset"] == 0 and o["segment"]["offset"] > 0
          and o["segment"]["size"] >= o["alloc_size"] and "alloc_segment" not in f else 1)
 PY
-    expect_grep "^    operand: param 0, word \+0 = 0x[0-9a-f]+: offset 0 in a [0-9]+-byte .* block \(at offset [1-9][0-9]* of a [0-9]+-byte caching allocator segment\)" \
+    expect_grep "^    operand: param 0 \([a-z_]+\), word \+0 = 0x[0-9a-f]+: offset 0 in a [0-9]+-byte .* block \(at offset [1-9][0-9]* of a [0-9]+-byte caching allocator segment\)" \
         "$TMPD/$name.err"
     expect_grep '^    allocated at \(Python\):$' "$TMPD/$name.err"
 }
