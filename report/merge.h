@@ -14,7 +14,8 @@
  *
  * Merging: findings of different processes are one finding when their
  * fingerprint is equal: kind, kernel, operand (parameter, word), launch
- * and owner devices, memory kind, action, and the launch and allocation
+ * and owner devices (their UUIDs where the record names them: an ordinal
+ * is the process's own, report/gpus.h; else the ordinals), memory kind, action, and the launch and allocation
  * sites (function, file:line, or module+offset of each frame; Python frames
  * first where present) -- never addresses or process-local ids, so the
  * fingerprint is also stable across runs (SARIF partialFingerprints).  The
@@ -72,6 +73,19 @@ struct dc_msite {
     uint64_t calls, bytes;
 };
 
+/* One GPU of the merged processes, by host and UUID (a record without the
+ * device's UUID: by host and ordinal, as records without UUIDs merged
+ * before).  Present when any record carried "gpus" (report/gpus.h).  When
+ * every process numbers the GPUs alike (one host, one ordinal per GPU), the
+ * matrices' device numbers (struct dc_mcell, dc_msite) stay the ordinals;
+ * otherwise (gpus_renumbered) they are indices of this table, sorted by
+ * host, PCI bus id and UUID. */
+struct dc_mgpu {
+    const char *host;
+    const char *uuid, *pci;     /* NULL: not in the record */
+    int ordinal;                /* the ordinal of the first process that named it */
+};
+
 struct dc_model {
     char root[4096];            /* source root, absolute, no trailing '/' */
     char cwd[4096];             /* relative source files are taken as relative to it */
@@ -85,6 +99,9 @@ struct dc_model {
     size_t naccess, nxfer;
     struct dc_msite *sites;
     size_t nsites;
+    struct dc_mgpu *gpus;       /* by host and UUID; NULL when no record named its GPUs */
+    size_t ngpus;
+    int gpus_renumbered;        /* the matrices number GPUs by their index in gpus */
     struct dc_report_stats totals;      /* after dc_model_merge */
     unsigned procs_without_summary;
     uint64_t bad_lines;
