@@ -34,7 +34,8 @@ summary 0=03@0000:13:00.0 1=02@0000:12:00.0" "$(gpus "$TMPD/r.1.jsonl")"
 python3 "$ROOT/tests/unit/jsonschema_lite.py" "$ROOT/report/finding.schema.json" "$TMPD/r.0.jsonl" "$TMPD/r.1.jsonl" ||
     fail "records invalid"
 
-run "$TMPD/m" "$DEVCHECK_BIN" report --json "$TMPD/m.jsonl" --html "$TMPD/m.html" "$TMPD/r.0.jsonl" "$TMPD/r.1.jsonl"
+run "$TMPD/m" "$DEVCHECK_BIN" report --json "$TMPD/m.jsonl" --html "$TMPD/m.html" --sarif "$TMPD/m.sarif" \
+    "$TMPD/r.0.jsonl" "$TMPD/r.1.jsonl"
 expect_eq "report: status" 1 "$(rc_of "$TMPD/m")"
 python3 "$ROOT/tests/unit/jsonschema_lite.py" "$ROOT/report/finding.schema.json" "$TMPD/m.jsonl" || fail "merged JSON invalid"
 expect_eq "report: findings" 2 "$(count_lines '^==devcheck== error: device_mismatch: ' "$TMPD/m.out")"
@@ -60,6 +61,14 @@ gpus 0=00 1=01 2=02 3=03
 access 1<-0:1 1<-1:1 2<-2:1 2<-3:1
 processes 0:00,01 1:03,02" "$(py "$merged" "$TMPD/m.jsonl")"
 grep -q "gpuName" "$TMPD/m.html" || fail "HTML: no GPU names for the matrix"
+grep -q "cuda:1 = ${U}02 (0000:12:00.0)" "$TMPD/m.html" || fail "HTML: the finding's text names no UUID"
+python3 "$ROOT/tests/unit/jsonschema_lite.py" "$ROOT/tests/schemas/sarif-schema-2.1.0.json" "$TMPD/m.sarif" || fail "SARIF invalid"
+expect_eq "SARIF: each result's GPUs" "[0] 01,00
+[1] 02,03" "$(py '
+import json, sys
+for r in json.load(open(sys.argv[1]))["runs"][0]["results"]:
+    p = r["properties"]
+    print([s["rank"] for s in p["processes"]], ",".join(g["uuid"][-2:] for g in p["gpus"]))' "$TMPD/m.sarif" | sort)"
 
 # one process: its ordinals stay the matrix's numbers
 run "$TMPD/one" "$DEVCHECK_BIN" report --json "$TMPD/one.jsonl" "$TMPD/r.1.jsonl"
