@@ -182,7 +182,6 @@ static void json_framework(struct dc_buf *b, const struct dc_finding *f, uint64_
     dc_bput(b, "]}\n");
 }
 
-/* JSON line: head ends just after "count":, tail starts after the count. */
 /* The devices finding f names, as the machine knows them (report/gpus.h). */
 static void json_gpus(struct dc_buf *b, const struct dc_finding *f)
 {
@@ -190,6 +189,7 @@ static void json_gpus(struct dc_buf *b, const struct dc_finding *f)
     dc_gpus_json(b, devs, dc_gpus_of_finding(f, devs, 24));
 }
 
+/* JSON line: head ends just after "count":, tail starts after the count. */
 static void json_proc(struct dc_buf *b, const struct dc_proc *p, const struct dc_finding *f)
 {
     dc_bput(b, ",\"pid\":%d,\"rank\":", p->pid);

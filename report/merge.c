@@ -310,10 +310,12 @@ static int merged_dev(struct dc_model *m, const struct dc_json *r, int dev, int 
 {
     if (dev < 0 || !m->gpus)
         return dev;
-    const char *host = dc_json_str(dc_json_get(r, "host"));
-    host = host ? host : "";
     const struct dc_json *g = rec_gpu(r, dev);
     const char *uuid = g ? dc_json_str(dc_json_get(g, "uuid")) : NULL;
+    const char *host = dc_json_str(dc_json_get(g, "host"));    /* a merged summary's GPUs name their host */
+    if (!host)
+        host = dc_json_str(dc_json_get(r, "host"));
+    host = host ? host : "";
     if (!add && !m->gpus_renumbered)
         return dev;
     for (size_t i = 0; i < m->ngpus; i++) {

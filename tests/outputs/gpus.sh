@@ -70,6 +70,11 @@ for r in json.load(open(sys.argv[1]))["runs"][0]["results"]:
     p = r["properties"]
     print([s["rank"] for s in p["processes"]], ",".join(g["uuid"][-2:] for g in p["gpus"]))' "$TMPD/m.sarif" | sort)"
 
+# a merged file merged again keeps its GPUs and matrix
+run "$TMPD/again" "$DEVCHECK_BIN" report --json "$TMPD/again.jsonl" "$TMPD/m.jsonl"
+expect_eq "merged again" "gpus 0=00 1=01 2=02 3=03
+access 1<-0:1 1<-1:1 2<-2:1 2<-3:1" "$(py "$merged" "$TMPD/again.jsonl" | grep '^gpus\|^access')"
+
 # one process: its ordinals stay the matrix's numbers
 run "$TMPD/one" "$DEVCHECK_BIN" report --json "$TMPD/one.jsonl" "$TMPD/r.1.jsonl"
 expect_eq "one rank: merged" "finding cuda:1<-cuda:0 ranks=[1]
