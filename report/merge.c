@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -81,7 +80,7 @@ void dc_model_free(struct dc_model *m)
     for (size_t i = 0; i < m->priv->nstrings; i++)
         free(m->priv->strings[i]);
     free(m->priv->strings);
-    free(m->gpus);
+    dc_mgpus_free(&m->gpus);
     free(m->f);
     free(m->procs);
     free(m->supps);
@@ -286,120 +285,10 @@ static uint64_t fnv_stack(uint64_t h, const struct dc_json *stack)
     return fnv(h, "|");
 }
 
-/* ---- GPUs by host and UUID --------------------------------------------------------- */
-
-/* Device dev's entry in record r's "gpus" (a finding's or a summary's) when
- * it names its UUID, else NULL. */
-static const struct dc_json *rec_gpu(const struct dc_json *r, int dev)
-{
-    const struct dc_json *g = dc_json_get(r, "gpus");
-    for (size_t i = 0; dev >= 0 && i < dc_json_len(g); i++) {
-        const struct dc_json *e = dc_json_at(g, i);
-        if (dc_json_int(dc_json_get(e, "device"), -9) == dev && dc_json_str(dc_json_get(e, "uuid")))
-            return e;
-    }
-    return NULL;
-}
-
-/* The merged GPU of ordinal dev of the process that wrote r: with add
- * (collecting), its index in m->gpus, a new one made when none matches; then
- * its number: the index when m->gpus_renumbered, else dev itself.  dev also
- * when no record named its GPUs, and for the host columns (dev < 0); -9 when
- * not found. */
-static int merged_dev(struct dc_model *m, const struct dc_json *r, int dev, int add)
-{
-    if (dev < 0 || !m->gpus)
-        return dev;
-    const struct dc_json *g = rec_gpu(r, dev);
-    const char *uuid = g ? dc_json_str(dc_json_get(g, "uuid")) : NULL;
-    const char *host = dc_json_str(dc_json_get(g, "host"));    /* a merged summary's GPUs name their host */
-    if (!host)
-        host = dc_json_str(dc_json_get(r, "host"));
-    host = host ? host : "";
-    if (!add && !m->gpus_renumbered)
-        return dev;
-    for (size_t i = 0; i < m->ngpus; i++) {
-        const struct dc_mgpu *e = &m->gpus[i];
-        if (!strcmp(e->host, host) && (uuid ? e->uuid && !strcasecmp(e->uuid, uuid) : !e->uuid && e->ordinal == dev)) {
-            if (e->ordinal != dev)
-                m->gpus_renumbered = 1;         /* one GPU, two ordinals */
-            return (int)i;
-        }
-    }
-    if (!add)
-        return -9;
-    for (size_t i = 0; i < m->ngpus; i++)
-        if (m->gpus[i].ordinal == dev)
-            m->gpus_renumbered = 1;             /* one ordinal, two GPUs */
-    struct dc_mgpu *ng = realloc(m->gpus, (m->ngpus + 1) * sizeof *ng);
-    if (!ng)
-        return -9;
-    m->gpus = ng;
-    const char *pci = g ? dc_json_str(dc_json_get(g, "pci_bus_id")) : NULL;
-    ng[m->ngpus++] = (struct dc_mgpu){ keep(m, host), uuid ? keep(m, uuid) : NULL, pci ? keep(m, pci) : NULL, dev };
-    return (int)m->ngpus - 1;
-}
-
-static int cmp_str(const char *a, const char *b) { return strcmp(a ? a : "", b ? b : ""); }
-static int by_gpu(const void *a, const void *b)
-{
-    const struct dc_mgpu *x = a, *y = b;
-    int c = strcmp(x->host, y->host);
-    if (!c)
-        c = (!x->uuid) - (!y->uuid);            /* the GPUs named by UUID first */
-    if (!c)
-        c = cmp_str(x->pci, y->pci);
-    if (!c)
-        c = cmp_str(x->uuid, y->uuid);
-    return c ? c : x->ordinal - y->ordinal;
-}
-
-static int by_ordinal(const void *a, const void *b)
-{
-    return ((const struct dc_mgpu *)a)->ordinal - ((const struct dc_mgpu *)b)->ordinal;
-}
-
-/* Every device the records name, by host and UUID, when any record names
- * its GPUs; sorted, so that the numbers do not depend on the files' order. */
-static void collect_gpus(struct dc_model *m, struct rec **all, size_t n)
-{
-    int any = 0;
-    for (size_t i = 0; i < n && !any; i++)
-        any = dc_json_len(dc_json_get(all[i]->v, "gpus")) > 0;
-    if (!any)
-        return;
-    m->gpus = calloc(1, sizeof *m->gpus);       /* non-NULL: merged_dev maps from here on */
-    if (!m->gpus)
-        return;
-    static const char *const cells[][2] = { { "access", "launch_device" }, { "access", "owner" },
-                                            { "transfers", "src" }, { "transfers", "dst" } };
-    for (size_t i = 0; i < n; i++) {
-        const struct dc_json *v = all[i]->v;
-        if (all[i]->summary) {
-            for (size_t c = 0; c < sizeof cells / sizeof cells[0]; c++) {
-                const struct dc_json *a = dc_json_get(v, cells[c][0]);
-                for (size_t j = 0; j < dc_json_len(a); j++)
-                    merged_dev(m, v, (int)dc_json_int(dc_json_get(dc_json_at(a, j), cells[c][1]), -9), 1);
-            }
-            const struct dc_json *g = dc_json_get(v, "gpus");
-            for (size_t j = 0; j < dc_json_len(g); j++)
-                merged_dev(m, v, (int)dc_json_int(dc_json_get(dc_json_at(g, j), "device"), -9), 1);
-        } else {
-            merged_dev(m, v, (int)dc_json_int(dc_json_get(dc_json_get(v, "launch"), "device"), -9), 1);
-            merged_dev(m, v, (int)dc_json_int(dc_json_get(dc_json_get(v, "operand"), "owner_device"), -9), 1);
-        }
-    }
-    if (m->ngpus)
-        qsort(m->gpus, m->ngpus, sizeof *m->gpus, m->gpus_renumbered ? by_gpu : by_ordinal);
-}
-
-/* The number the merged summary and the matrices give GPU i. */
-static int gpu_number(const struct dc_model *m, size_t i) { return m->gpus_renumbered ? (int)i : m->gpus[i].ordinal; }
-
 /* A device of the fingerprint: its UUID when the record names it. */
 static uint64_t fnv_dev(uint64_t h, const struct dc_json *r, long long dev)
 {
-    const struct dc_json *g = rec_gpu(r, (int)dev);
+    const struct dc_json *g = dc_mgpus_entry(r, (int)dev);
     return g ? fnv(h, dc_json_str(dc_json_get(g, "uuid"))) : fnv_int(h, dev);
 }
 
@@ -520,14 +409,15 @@ static void add_matrices(struct dc_model *m, const struct dc_json *s)
     for (size_t i = 0; i < dc_json_len(acc); i++) {
         const struct dc_json *c = dc_json_at(acc, i);
         uint64_t v[5] = { (uint64_t)dc_json_int(dc_json_get(c, "operands"), 0), 0, 0, 0, 0 };
-        add_cell(&m->access, &m->naccess, merged_dev(m, s, (int)dc_json_int(dc_json_get(c, "launch_device"), -9), 0),
-                 merged_dev(m, s, (int)dc_json_int(dc_json_get(c, "owner"), -9), 0), v);
+        int row = dc_mgpus_number(&m->gpus, s, (int)dc_json_int(dc_json_get(c, "launch_device"), -9));
+        int col = dc_mgpus_number(&m->gpus, s, (int)dc_json_int(dc_json_get(c, "owner"), -9));
+        add_cell(&m->access, &m->naccess, row, col, v);
     }
     const struct dc_json *tr = dc_json_get(s, "transfers");
     for (size_t i = 0; i < dc_json_len(tr); i++) {
         const struct dc_json *c = dc_json_at(tr, i);
-        int src = merged_dev(m, s, (int)dc_json_int(dc_json_get(c, "src"), -9), 0);
-        int dst = merged_dev(m, s, (int)dc_json_int(dc_json_get(c, "dst"), -9), 0);
+        int src = dc_mgpus_number(&m->gpus, s, (int)dc_json_int(dc_json_get(c, "src"), -9));
+        int dst = dc_mgpus_number(&m->gpus, s, (int)dc_json_int(dc_json_get(c, "dst"), -9));
         uint64_t calls = (uint64_t)dc_json_int(dc_json_get(c, "calls"), 0);
         uint64_t bytes = (uint64_t)dc_json_int(dc_json_get(c, "bytes"), 0);
         uint64_t v[5] = { calls, bytes, 0, 0, 0 };
@@ -587,7 +477,13 @@ void dc_model_merge(struct dc_model *m)
     struct rec *r, *tmp;
     HASH_ITER(hh, P->recs, r, tmp) all[k++] = r;
     qsort(all, n, sizeof *all, by_order);
-    collect_gpus(m, all, n);
+    int any = 0;                    /* the GPUs by host and UUID (report/mgpus.h) */
+    for (size_t i = 0; i < n && !any; i++)
+        any = dc_json_len(dc_json_get(all[i]->v, "gpus")) > 0;
+    dc_mgpus_begin(&m->gpus, any);
+    for (size_t i = 0; i < n && any; i++)
+        dc_mgpus_note(&m->gpus, all[i]->v, all[i]->summary);
+    dc_mgpus_sort(&m->gpus);
 
     struct fp_ent *fps = NULL;
     struct dc_report_stats *t = &m->totals;
@@ -692,11 +588,11 @@ void dc_model_merge(struct dc_model *m)
         const struct dc_json *rv = m->f[i].rec, *op = dc_json_get(rv, "operand");
         if (!op || op->type != DC_J_OBJ)
             continue;
-        int row = merged_dev(m, rv, (int)dc_json_int(dc_json_get(dc_json_get(rv, "launch"), "device"), -9), 0);
+        int row = dc_mgpus_number(&m->gpus, rv, (int)dc_json_int(dc_json_get(dc_json_get(rv, "launch"), "device"), -9));
         const char *mem = dc_json_str(dc_json_get(op, "memory"));
         int col = !mem ? -9 : !strcmp(mem, "pinned") || !strcmp(mem, "registered") ? -1
                 : !strcmp(mem, "pageable") ? -2 : !strcmp(mem, "managed") ? -3
-                : merged_dev(m, rv, (int)dc_json_int(dc_json_get(op, "owner_device"), -9), 0);
+                : dc_mgpus_number(&m->gpus, rv, (int)dc_json_int(dc_json_get(op, "owner_device"), -9));
         int s = sev_rank(rv);
         uint64_t moved = (uint64_t)dc_json_int(dc_json_get(dc_json_get(rv, "migration"), "bytes"), 0);
         uint64_t v[5] = { 0, s == 0, s == 1, s == 2, moved * m->f[i].count };
@@ -877,27 +773,6 @@ static void text_frames(const struct dc_model *m, struct dc_sbuf *o, const char 
 }
 
 
-/* The GPUs a finding names, as the machine knows them: in a merged report
- * an ordinal is only its process's own (report/gpus.h). */
-static void text_gpus(const struct dc_json *r, struct dc_sbuf *o)
-{
-    const struct dc_json *g = dc_json_get(r, "gpus");
-    const char *host = dc_json_str(dc_json_get(r, "host"));
-    int shown = 0;
-    for (size_t i = 0; i < dc_json_len(g); i++) {
-        const struct dc_json *e = dc_json_at(g, i);
-        const char *uuid = dc_json_str(dc_json_get(e, "uuid")), *pci = dc_json_str(dc_json_get(e, "pci_bus_id"));
-        if (!uuid && !pci)
-            continue;
-        dc_sput(o, "%scuda:%lld = %s", shown++ ? ", " : "    GPUs: ", dc_json_int(dc_json_get(e, "device"), -1),
-                uuid ? uuid : "?");
-        if (pci)
-            dc_sput(o, " (%s)", pci);
-    }
-    if (shown)
-        dc_sput(o, "%s%s\n", host && *host ? " on " : "", host && *host ? host : "");
-}
-
 void dc_model_text(const struct dc_model *m, const struct dc_mfinding *f, struct dc_sbuf *o)
 {
     const struct dc_json *r = f->rec;
@@ -908,7 +783,7 @@ void dc_model_text(const struct dc_model *m, const struct dc_mfinding *f, struct
     dc_stext_escape(o, start, 1);       /* the header: one line, whatever the names hold */
     dc_sput(o, "\n");
     dc_kind_details(r, o, show_file, (void *)m);
-    text_gpus(r, o);
+    dc_mgpus_text(r, o);                /* an ordinal is only its process's own */
     const char *test = dc_json_str(dc_json_get(r, "test"));
     if (test)
         dc_sput(o, "    test: %s\n", test);
@@ -1059,16 +934,7 @@ void dc_model_jsonl_text(const struct dc_model *m, struct dc_sbuf *o, int with_t
         dc_sput(o, ",\"line\":%d,\"count\":%llu}", m->supps[i].line, (unsigned long long)m->supps[i].count);
     }
     dc_sput(o, "]");
-    for (size_t i = 0; i < m->ngpus; i++) {     /* the matrices' device numbers */
-        const struct dc_mgpu *g = &m->gpus[i];
-        dc_sput(o, "%s{\"device\":%d,\"host\":", i ? "," : ",\"gpus\":[", gpu_number(m, i));
-        dc_sjson_str(o, g->host);
-        dc_sput(o, ",\"uuid\":");
-        dc_sjson_str(o, g->uuid);
-        dc_sput(o, ",\"pci_bus_id\":");
-        dc_sjson_str(o, g->pci);
-        dc_sput(o, "}%s", i + 1 == m->ngpus ? "]" : "");
-    }
+    dc_mgpus_json(&m->gpus, o);         /* the matrices' device numbers */
     dc_sput(o, ",\"access\":[");
     for (size_t i = 0; i < m->naccess; i++) {
         const struct dc_mcell *c = &m->access[i];

@@ -27,6 +27,7 @@
 #include <stdint.h>
 #include "common/format.h"
 #include "common/json.h"
+#include "report/mgpus.h"
 #include "report/summary.h"
 
 #pragma GCC visibility push(hidden)
@@ -73,19 +74,6 @@ struct dc_msite {
     uint64_t calls, bytes;
 };
 
-/* One GPU of the merged processes, by host and UUID (a record without the
- * device's UUID: by host and ordinal, as records without UUIDs merged
- * before).  Present when any record carried "gpus" (report/gpus.h).  When
- * every process numbers the GPUs alike (one host, one ordinal per GPU), the
- * matrices' device numbers (struct dc_mcell, dc_msite) stay the ordinals;
- * otherwise (gpus_renumbered) they are indices of this table, sorted by
- * host, PCI bus id and UUID. */
-struct dc_mgpu {
-    const char *host;
-    const char *uuid, *pci;     /* NULL: not in the record */
-    int ordinal;                /* the ordinal of the first process that named it */
-};
-
 struct dc_model {
     char root[4096];            /* source root, absolute, no trailing '/' */
     char cwd[4096];             /* relative source files are taken as relative to it */
@@ -99,9 +87,7 @@ struct dc_model {
     size_t naccess, nxfer;
     struct dc_msite *sites;
     size_t nsites;
-    struct dc_mgpu *gpus;       /* by host and UUID; NULL when no record named its GPUs */
-    size_t ngpus;
-    int gpus_renumbered;        /* the matrices number GPUs by their index in gpus */
+    struct dc_mgpus gpus;       /* the GPUs by host and UUID (report/mgpus.h) */
     struct dc_report_stats totals;      /* after dc_model_merge */
     unsigned procs_without_summary;
     uint64_t bad_lines;
