@@ -42,24 +42,24 @@ expect_eq "report: findings" 2 "$(count_lines '^==devcheck== error: device_misma
 expect_grep "^    GPUs: cuda:1 = ${U}01 \(0000:11:00.0\), cuda:0 = ${U}00 \(0000:10:00.0\) on " "$TMPD/m.out"
 expect_grep "^    GPUs: cuda:1 = ${U}02 \(0000:12:00.0\), cuda:0 = ${U}03 \(0000:13:00.0\) on " "$TMPD/m.out"
 expect_grep '^devcheck: SUMMARY: 2 findings \(2 errors, 0 warnings\) in 1 kernel; .*; 2 processes$' "$TMPD/m.out"
-merged='
+merged() {      # merged FILE: its findings (common.sh's ranks), the summary's GPUs, access matrix, processes' GPUs
+    ranks "$1" | grep '^finding'
+    py '
 import json, sys
 for l in open(sys.argv[1]):
     o = json.loads(l)
-    if o["type"] == "finding":
-        print("finding cuda:%d<-cuda:%d ranks=%s" % (o["launch"]["device"], o["operand"]["owner_device"],
-                                                   [p["rank"] for p in o["processes"]]))
-    else:
+    if o["type"] == "summary":
         print("gpus", " ".join("%d=%s" % (g["device"], g["uuid"][-2:] if g["uuid"] else "?") for g in o.get("gpus", [])))
         print("access", " ".join("%d<-%d:%d" % (c["launch_device"], c["owner"], c["operands"])
                                   for c in sorted(o["access"], key=lambda c: (c["launch_device"], c["owner"]))))
         print("processes", " ".join("%s:%s" % (p["rank"], ",".join(g["uuid"][-2:] for g in p.get("gpus", [])))
-                                     for p in sorted(o["processes"], key=lambda p: p["rank"])))'
+                                     for p in sorted(o["processes"], key=lambda p: p["rank"])))' "$1"
+}
 expect_eq "report: merged by GPU" "finding cuda:1<-cuda:0 ranks=[0]
 finding cuda:1<-cuda:0 ranks=[1]
 gpus 0=00 1=01 2=02 3=03
 access 1<-0:1 1<-1:1 2<-2:1 2<-3:1
-processes 0:00,01 1:03,02" "$(py "$merged" "$TMPD/m.jsonl")"
+processes 0:00,01 1:03,02" "$(merged "$TMPD/m.jsonl")"
 grep -q "gpuName" "$TMPD/m.html" || fail "HTML: no GPU names for the matrix"
 grep -q "cuda:1 = ${U}02 (0000:12:00.0)" "$TMPD/m.html" || fail "HTML: the finding's text names no UUID"
 python3 "$ROOT/tests/unit/jsonschema_lite.py" "$ROOT/tests/schemas/sarif-schema-2.1.0.json" "$TMPD/m.sarif" || fail "SARIF invalid"
@@ -73,14 +73,14 @@ for r in json.load(open(sys.argv[1]))["runs"][0]["results"]:
 # a merged file merged again keeps its GPUs and matrix
 run "$TMPD/again" "$DEVCHECK_BIN" report --json "$TMPD/again.jsonl" "$TMPD/m.jsonl"
 expect_eq "merged again" "gpus 0=00 1=01 2=02 3=03
-access 1<-0:1 1<-1:1 2<-2:1 2<-3:1" "$(py "$merged" "$TMPD/again.jsonl" | grep '^gpus\|^access')"
+access 1<-0:1 1<-1:1 2<-2:1 2<-3:1" "$(merged "$TMPD/again.jsonl" | grep '^gpus\|^access')"
 
 # one process: its ordinals stay the matrix's numbers
 run "$TMPD/one" "$DEVCHECK_BIN" report --json "$TMPD/one.jsonl" "$TMPD/r.1.jsonl"
 expect_eq "one rank: merged" "finding cuda:1<-cuda:0 ranks=[1]
 gpus 0=03 1=02
 access 1<-0:1 1<-1:1
-processes 1:03,02" "$(py "$merged" "$TMPD/one.jsonl")"
+processes 1:03,02" "$(merged "$TMPD/one.jsonl")"
 
 # older records (no "gpus"): merged by ordinal, as before
 for r in 0 1; do
@@ -95,6 +95,6 @@ run "$TMPD/old" "$DEVCHECK_BIN" report --json "$TMPD/old.jsonl" "$TMPD/old.0.jso
 expect_eq "older records: merged" "finding cuda:1<-cuda:0 ranks=[0, 1]
 gpus 
 access 1<-0:2 1<-1:2
-processes 0: 1:" "$(py "$merged" "$TMPD/old.jsonl")"
+processes 0: 1:" "$(merged "$TMPD/old.jsonl")"
 expect_no_grep '^    GPUs: ' "$TMPD/old.out"
 echo "gpus: ok"
