@@ -97,4 +97,11 @@ gpus
 access 1<-0:2 1<-1:2
 processes 0: 1:" "$(merged "$TMPD/old.jsonl")"
 expect_no_grep '^    GPUs: ' "$TMPD/old.out"
+# the wrapper's tree: the same two ranks as children, merged at the end
+run "$TMPD/tree" "$DEVCHECK_BIN" --sim 4 --json "$TMPD/tree.jsonl" -- sh -c \
+    "RANK=0 CUDA_VISIBLE_DEVICES=0,1 '$OP/outprog' launch 1 0; RANK=1 CUDA_VISIBLE_DEVICES=3,2 '$OP/outprog' launch 1 0"
+expect_eq "tree: merged by GPU" "finding cuda:1<-cuda:0 ranks=[0]
+finding cuda:1<-cuda:0 ranks=[1]
+gpus 0=00 1=01 2=02 3=03
+access 1<-0:1 1<-1:1 2<-2:1 2<-3:1" "$(merged "$TMPD/tree.jsonl" | grep -v '^processes')"
 echo "gpus: ok"
