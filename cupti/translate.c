@@ -830,8 +830,9 @@ static __attribute__((noinline)) int nested_free(CUpti_CallbackId cbid, const CU
  * the driver's enter has work; of a cudaMalloc's four only the driver's
  * exit): a runtime call's enter (not a free's), its exit when the driver's
  * callbacks inside did the work (its launch checked, its memory recorded),
- * a busy driver call's quiet site (quiet_sites), the driver free inside a
- * runtime free (nested_free).  1 when done; 0 leaves it
+ * a busy driver call's quiet site (quiet_sites); and, of a runtime free,
+ * the driver free inside it (nested_free) and its exit when the free
+ * succeeded.  1 when done; 0 leaves it
  * to on_unguarded, which also takes every call made before devcheck is
  * ready or before a call past the hooks turned the busy callbacks on. */
 static inline int quick(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
@@ -861,8 +862,10 @@ static inline int quick(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, cons
     }
     if (!rt.open || rt.corr != cb->correlationId)
         return 1;                       /* not this frame's: on_runtime_exit ignores it too */
-    if (rt.freed_had || (rt.launch ? !rt.checked : !rt.driver_seen) || !quick_live())
-        return 0;                       /* a free to settle, or a fallback to run */
+    if ((rt.launch ? !rt.checked : !rt.driver_seen) || !quick_live())
+        return 0;                       /* a fallback to run */
+    if (rt.freed_had && !(cb->functionReturnValue && *(const cudaError_t *)cb->functionReturnValue == cudaSuccess))
+        return 0;                       /* a failed free: on_runtime_exit puts its entry back */
     rt_reset();
     return 1;
 }
