@@ -132,8 +132,10 @@ struct dcache {
     uint64_t h, gen;
     unsigned char rec[CACHE_BYTES];
 };
-static __thread struct dcache dcache[CACHE_WAYS];
-static __thread unsigned dcache_next;
+/* initial-exec: a dynamic TLS access costs a __tls_get_addr call per read
+ * (6 per cublasLtMatmul, about 300 instructions; bench/libcalls.sh) */
+static __thread struct dcache dcache[CACHE_WAYS] __attribute__((tls_model("initial-exec")));
+static __thread unsigned dcache_next __attribute__((tls_model("initial-exec")));
 
 static size_t dhome(int kind, uint64_t h) { return home(kind, h) * 5 & (DSLOTS - 1); }
 
@@ -235,6 +237,7 @@ void dc_libd_unseen(const char *api, const char *what)
 /* --- sync=1 ---------------------------------------------------------------------- */
 
 __thread int dc_libcall_active __attribute__((tls_model("initial-exec")));
+__thread struct dc_libcover dc_libcover __attribute__((tls_model("initial-exec"))) = { .device = -1 };
 
 #define SYNC_ARGS 16
 struct dc_libsync {
