@@ -741,83 +741,16 @@ static void libcall_launch(struct dc_launch *l, struct ctx *c, const char *api, 
     c->have_fl = 1;
 }
 
-/* Each thread's last call whose every argument was clean (memory of its
- * device, or managed memory): the same entry point with the same pointers
- * on the same device while the registry has not changed (dc_reg_gen, which
- * the registry's per-thread cache trusts the same way) is clean again -- its
- * counts and its cover are the last one's, and no argument is looked up
- * (a library call in a loop: -130 instructions, bench/libcalls.sh). */
-static __thread struct {
-    const char *api;            /* NULL: none */
-    int device;
-    unsigned n, own, managed;
-    uintptr_t stream;
-    uint64_t gen;
-    uintptr_t ptr[DC_LIBCOVER_MAX];
-    struct dc_libcover cover;
-} clean_call __attribute__((tls_model("initial-exec")));
-
-static int clean_again(const char *api, int device, uintptr_t stream, const struct dc_lib_arg *args, unsigned n)
-{
-    if (clean_call.api != api || clean_call.device != device || clean_call.stream != stream ||
-        clean_call.n != n || clean_call.gen != __atomic_load_n(&dc_reg_gen, __ATOMIC_ACQUIRE))
-        return 0;
-    for (unsigned i = 0; i < n; i++)
-        if (args[i].ptr != clean_call.ptr[i])
-            return 0;
-    dc_libcover = clean_call.cover;
-    dc_counts_clean(dc_counts(), device, clean_call.own, clean_call.managed);
-    return 1;
-}
-
-static int check_libcall(const char *api, int device, uintptr_t stream, const struct dc_lib_arg *args, unsigned n,
-                         unsigned *nclean);
-int dc_check_libcall(const char *api, int device, uintptr_t stream, const struct dc_lib_arg *args, unsigned n)
-{
-    dc_libcover.n = 0;                  /* a call not checked covers nothing */
-    if (!api || !args || dc_opt.mode == DC_MODE_OFF || device < 0)
-        return 0;
-    dc_libcover.device = device;
-    dc_libcover.stream = stream;
-    dc_libcover.n = 0;
-    uint64_t t = DC_STATS_BEGIN();
-    if (t)
-        dc_stats_count_libcall();
-    if (clean_again(api, device, stream, args, n)) {
-        DC_STATS_END(DC_T_LIBCALL, t);
-        return 0;
-    }
-    uint64_t gen = __atomic_load_n(&dc_reg_gen, __ATOMIC_ACQUIRE);     /* before the lookups */
-    unsigned nclean[2];
-    int errors = check_libcall(api, device, stream, args, n, nclean);
-    clean_call.api = NULL;
-    if (nclean[0] != ~0u && n <= DC_LIBCOVER_MAX) {
-        clean_call.api = api;
-        clean_call.device = device;
-        clean_call.stream = stream;
-        clean_call.n = n;
-        clean_call.gen = gen;
-        clean_call.own = nclean[0];
-        clean_call.managed = nclean[1];
-        for (unsigned i = 0; i < n; i++)
-            clean_call.ptr[i] = args[i].ptr;
-        clean_call.cover = dc_libcover;
-    }
-    DC_STATS_END(DC_T_LIBCALL, t);
-    return errors;
-}
-
-/* nclean (may be NULL): the clean arguments' counts (own memory, managed
- * memory), or nclean[0] ~0u when some argument was not clean. */
+/* nclean (may be NULL): the clean arguments' counts (own, managed memory),
+ * nclean[0] ~0u when some argument was not clean.  Each argument's memory
+ * joins the call's cover (its allocation, else the address alone). */
 static int check_libcall(const char *api, int device, uintptr_t stream, const struct dc_lib_arg *args, unsigned n,
                          unsigned *nclean)
 {
     struct dc_launch l;
     struct ctx c;
     int made = 0;                       /* l and c: made at the first argument that is not clean */
-    unsigned own = 0, managed = 0;
-    /* each argument's memory joins the call's cover (its allocation, else
-     * the address alone) */
+    unsigned cnt[2] = { 0, 0 };         /* word_clean's counts: own memory, managed memory */
     struct dc_libcover *cv = dc_libcover.device == device && dc_libcover.stream == stream ? &dc_libcover : NULL;
     for (unsigned i = 0; i < n; i++) {
         uintptr_t v = args[i].ptr;
@@ -828,17 +761,12 @@ static int check_libcall(const char *api, int device, uintptr_t stream, const st
             cv->base[cv->n] = at ? at->base : v;
             cv->size[cv->n++] = at ? at->size : 1;
         }
-        if (at && clean(at, device)) {  /* word_clean's count */
-            if (at->kind == DC_MEM_MANAGED)
-                managed++;
-            else
-                own++;
+        if (at && clean(at, device)) {
+            cnt[at->kind == DC_MEM_MANAGED]++;
             continue;
         }
-        if (!made) {
+        if (!made++)
             libcall_launch(&l, &c, api, device, stream);
-            made = 1;
-        }
         if (args[i].host_ok) {          /* only another device's memory can be wrong here */
             const struct dc_alloc *a = NULL;
             struct dc_alloc tmp;
@@ -850,16 +778,33 @@ static int check_libcall(const char *api, int device, uintptr_t stream, const st
         struct word w = { .param = (int)i, .v = args[i].ptr, .kind = DC_WK_POINTER_PARAM, .arg = args[i].name };
         check_word(&c, &w);
     }
-    if (nclean) {
-        nclean[0] = made ? ~0u : own;
-        nclean[1] = managed;
-    }
-    if (made) {
-        own += c.clean_own;
-        managed += c.clean_managed;
-    }
-    dc_counts_clean(dc_counts(), device, own, managed);
+    if (nclean)
+        nclean[0] = made ? ~0u : cnt[0], nclean[1] = cnt[1];
+    dc_counts_clean(dc_counts(), device, cnt[0] + (made ? c.clean_own : 0), cnt[1] + (made ? c.clean_managed : 0));
     return made ? c.errors : 0;
+}
+
+int dc_check_libcall(const char *api, int device, uintptr_t stream, const struct dc_lib_arg *args, unsigned n)
+{
+    dc_libcover.n = 0;                  /* a call not checked covers nothing */
+    if (!api || !args || dc_opt.mode == DC_MODE_OFF || device < 0)
+        return 0;
+    dc_libcover.device = device;
+    dc_libcover.stream = stream;
+    uint64_t t = DC_STATS_BEGIN();
+    if (t)
+        dc_stats_count_libcall();
+    unsigned nclean[2];
+    int errors = 0;
+    if (dc_libcall_clean_again(api, device, stream, args, n, nclean)) {
+        dc_counts_clean(dc_counts(), device, nclean[0], nclean[1]);
+    } else {
+        uint64_t gen = __atomic_load_n(&dc_reg_gen, __ATOMIC_ACQUIRE);     /* before the lookups */
+        errors = check_libcall(api, device, stream, args, n, nclean);
+        dc_libcall_clean_keep(api, device, stream, args, n, gen, nclean);
+    }
+    DC_STATS_END(DC_T_LIBCALL, t);
+    return errors;
 }
 
 int dc_check_libcall_array(const char *api, int device, uintptr_t stream, const char *name, uintptr_t array,

@@ -115,6 +115,16 @@ static inline int dc_libcover_has(const struct dc_libcover *c, uintptr_t v)
             return 1;
     return 0;
 }
+/* The thread's last call whose every argument was clean, asked again
+ * (dc_check_libcall): 1 when this one (the same entry point, pointers,
+ * device and stream, the registry unchanged since) is clean again -- the
+ * cover is then the last one's, nclean its counts (own memory, managed
+ * memory).  Keep: the call just checked, registry generation gen before
+ * its lookups, nclean[0] ~0u when some argument was not clean. */
+int dc_libcall_clean_again(const char *api, int device, uintptr_t stream, const struct dc_lib_arg *args, unsigned n,
+                           unsigned nclean[2]);
+void dc_libcall_clean_keep(const char *api, int device, uintptr_t stream, const struct dc_lib_arg *args, unsigned n,
+                           uint64_t gen, const unsigned nclean[2]);
 
 /* Kinds of handles. */
 enum {
