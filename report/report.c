@@ -482,10 +482,8 @@ static int record_finding(const struct dc_finding *f, const struct dc_store_key 
     size_t nl = 0;
     int need_frames = dc_supp_count() || cfg.gen_suppressions;
     int print = cfg.print_limit <= 0 || printed < (uint64_t)cfg.print_limit;
-    uint64_t ts = DC_STATS_BEGIN();
     if (need_frames || print || want_json())
         nl = dc_stack_symbolize_ex(f->launch_stack, frames_a, FRAMES_SHOWN, l->kernel);
-    DC_STATS_END(DC_T_SYMBOLIZE, ts);
     char op[128];
     framework_op(f->kind == DC_F_FRAMEWORK_DEVICE_ERROR ? f->message : NULL, op, sizeof op);
     if (dc_supp_count()) {
@@ -509,10 +507,8 @@ static int record_finding(const struct dc_finding *f, const struct dc_store_key 
         return 1;
     }
 
-    ts = DC_STATS_BEGIN();
     size_t na = f->has_operand && f->alloc_known
                     ? dc_stack_symbolize(f->alloc.alloc_stack, frames_b, FRAMES_SHOWN) : 0;
-    DC_STATS_END(DC_T_SYMBOLIZE, ts);
     struct fmt_ctx c = { f, kname, nl, na, id, 0 };
     if (print) {
         struct dc_buf b;

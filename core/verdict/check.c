@@ -737,11 +737,11 @@ int dc_check_libcall(const char *api, int device, uintptr_t stream, const struct
 {
     if (!api || !args || dc_opt.mode == DC_MODE_OFF || device < 0)
         return 0;
-    uint64_t t = DC_STATS_BEGIN();
+    uint64_t t = DC_STATS_CHECK_BEGIN();
     if (t)
         dc_stats_count_libcall();
     int errors = check_libcall(api, device, stream, args, n);
-    DC_STATS_END(DC_T_LIBCALL, t);
+    DC_STATS_CHECK_END(DC_T_LIBCALL, t);
     return errors;
 }
 
