@@ -177,6 +177,12 @@ struct dc_finding {
  * the program on an error under halt_on_error.  Copies what it keeps: f and
  * what it points to need live only for the call. */
 void dc_report_finding(const struct dc_finding *f);
+/* 1 when f (its key's fields set: kind, launch, param, word_offset,
+ * alloc.alloc_stack, launch_stack, action) is a finding this thread has
+ * seen in the store: counted as dc_report_finding counts a repeat, and then
+ * it needs no dc_report_finding.  0 (nothing done) otherwise.  Lets a caller
+ * skip what only a first report needs (names, a tensor's block). */
+int dc_report_repeat(const struct dc_finding *f);
 /* framework_device_error: the note for the framework's exception (see
  * report/text.h, dc_text_framework_note) into out[0..len), cut when it does
  * not fit; whether or not the finding was a repeat. */

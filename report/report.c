@@ -301,6 +301,15 @@ static void memo_put(const struct dc_store_key *key, struct dc_stored *r, uint64
     e->gen = gen;
 }
 
+int dc_report_repeat(const struct dc_finding *f)
+{
+    if (!f || !f->launch)
+        return 0;
+    struct dc_store_key key;
+    dc_store_key(f, &key);
+    return memo_repeat(&key);
+}
+
 /* halt_on_error stops at the first occurrence of an error finding, whether
  * it was printed, only counted (print_limit) or dropped.
  *

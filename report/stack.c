@@ -262,13 +262,21 @@ static struct sc_cache *sc_get(void)
 
 /* Every word still holds what it held (the reads stay inside this thread's
  * live stack: see above). */
+#define SC_WORD(k) (*(const volatile uintptr_t *)(k).addr ^ (k).value)
 __attribute__((no_sanitize_address)) static int sc_valid(const struct sc_entry *e)
 {
-    for (uint32_t i = 0; i < e->nchecks; i++)
-        if (*(const volatile uintptr_t *)e->chk[i].addr != e->chk[i].value)
+    /* four words a branch: a hit reads every word, a miss stops within
+     * four of the first that differs (about 5 instructions a word, not 7) */
+    const struct sc_check *k = e->chk, *end = k + e->nchecks;
+    for (; end - k >= 4; k += 4)
+        if (SC_WORD(k[0]) | SC_WORD(k[1]) | SC_WORD(k[2]) | SC_WORD(k[3]))
             return 0;
-    return 1;
+    uintptr_t d = 0;
+    for (; k < end; k++)
+        d |= SC_WORD(*k);
+    return !d;
 }
+#undef SC_WORD
 
 /* Unwinds with unw_step (it tells each frame's stack pointer and where rbp
  * was saved) into raw, and the checks into e when the stack can be cached
@@ -455,8 +463,10 @@ __attribute__((noinline)) uint32_t dc_stack_capture(int skip)
 #if defined(STACK_CACHE)
 #define FC_WAYS 16
 #define FC_UNPROVEN 16                  /* stack ids that could not be proven, direct-mapped */
+#define FC_HINTS 16                     /* a tag's last way, direct-mapped */
 struct fc_cache {
     unsigned next;
+    unsigned char hint[FC_HINTS];       /* the way that last proved a stack of tags hashing here */
     uint32_t unproven[FC_UNPROVEN];
     uintptr_t tag[FC_WAYS];             /* the caller's tag of each way's stack */
     struct sc_entry way[FC_WAYS];
@@ -487,10 +497,18 @@ __attribute__((noinline)) uint32_t dc_stack_capture_finding(int skip, uintptr_t 
     if (!c)
         goto plain;
     uintptr_t ips[DC_STACK_MAX + DC_PYWORDS * DC_PYSTACK_MAX];
+    /* the way this tag hit last first (a loop's launches repeat it), then
+     * every way */
+    unsigned char *hint = &c->hint[(tag >> 4) % FC_HINTS];
+    struct sc_entry *e = &c->way[*hint];
+    if (c->tag[*hint] == tag && e->cfa == cfa && e->first == first && sc_valid(e))
+        return sc_hit(e, first, ips);
     for (unsigned w = 0; w < FC_WAYS; w++) {
-        struct sc_entry *e = &c->way[w];
-        if (c->tag[w] == tag && e->cfa == cfa && e->first == first && sc_valid(e))
+        e = &c->way[w];
+        if (c->tag[w] == tag && e->cfa == cfa && e->first == first && sc_valid(e)) {
+            *hint = (unsigned char)w;
             return sc_hit(e, first, ips);
+        }
     }
     if (!unw_ready())
         return 0;
@@ -508,8 +526,10 @@ __attribute__((noinline)) uint32_t dc_stack_capture_finding(int skip, uintptr_t 
     if (!id || c->unproven[id % FC_UNPROVEN] == id)
         return id;
     c->tag[c->next] = tag;
-    if (sc_prove(&c->way[c->next], first, n, raw, cfa, id, npy))
+    if (sc_prove(&c->way[c->next], first, n, raw, cfa, id, npy)) {
+        c->hint[(tag >> 4) % FC_HINTS] = (unsigned char)c->next;
         c->next = (c->next + 1) % FC_WAYS;
+    }
     else
         c->unproven[id % FC_UNPROVEN] = id;
     return id;

@@ -157,6 +157,12 @@ static void emit_at(struct ctx *c, struct dc_finding *f, const struct dc_alloc *
     f->launch_stack_in_key = 1;
     if (f->severity == DC_SEV_ERROR)
         c->errors++;
+    /* a repeat (the thread's memo of the store) is counted from its key:
+     * nothing that only a first report shows is looked up (issue 38) */
+    if (dc_opt.mode != DC_MODE_MIGRATE && dc_report_repeat(f))
+        return;
+    if (f->has_operand && !f->argument && f->param >= 0)   /* a JIT kernel's parameter by its source's name */
+        f->param_name = dc_pnames_get(c->l->kernel, f->param);
     if (dc_opt.mode == DC_MODE_MIGRATE && f->has_operand && migratable(f)) {
         const char *no_rewrite = c->l->no_rewrite;
         if (!no_rewrite && c->l->path == DC_PATH_CUPTI)
@@ -362,8 +368,6 @@ static void emit_word(struct ctx *c, struct dc_finding *f, const struct dc_alloc
         if (f->severity == DC_SEV_ERROR)
             f->severity = DC_SEV_WARNING;
     }
-    if (!f->argument && f->param >= 0)         /* a JIT kernel's parameter by its source's name */
-        f->param_name = dc_pnames_get(c->l->kernel, f->param);
     emit_at(c, f, a, w->arg_offset);
 }
 
