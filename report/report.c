@@ -263,8 +263,9 @@ static inline int memo_is(const struct memo_entry *e, const struct dc_store_key 
     return e->r && e->gen == gen && !memcmp(&e->key, key, sizeof *key);
 }
 
-/* 1 when key is a finding this thread has seen in the store: counted. */
-static inline int memo_repeat(const struct dc_store_key *key)
+/* 1 when key is a finding this thread has seen in the store: counted (and
+ * its record in *ref, when not NULL). */
+static inline int memo_repeat(const struct dc_store_key *key, struct dc_report_ref *ref)
 {
     struct memo *m = memo_tls;
     if (!m)
@@ -275,6 +276,8 @@ static inline int memo_repeat(const struct dc_store_key *key)
     if (!e)
         return 0;
     dc_store_count_repeat(e->r);
+    if (ref)
+        *ref = (struct dc_report_ref){ e->r, gen };
     return 1;
 }
 
@@ -301,13 +304,21 @@ static void memo_put(const struct dc_store_key *key, struct dc_stored *r, uint64
     e->gen = gen;
 }
 
-int dc_report_repeat(const struct dc_finding *f)
+int dc_report_repeat(const struct dc_finding *f, struct dc_report_ref *ref)
 {
     if (!f || !f->launch)
         return 0;
     struct dc_store_key key;
     dc_store_key(f, &key);
-    return memo_repeat(&key);
+    return memo_repeat(&key, ref);
+}
+
+int dc_report_repeat_ref(const struct dc_report_ref *ref)
+{
+    if (!ref || !ref->r || ref->gen != dc_store_generation())
+        return 0;
+    dc_store_count_repeat(ref->r);
+    return 1;
 }
 
 /* halt_on_error stops at the first occurrence of an error finding, whether
@@ -325,7 +336,7 @@ void dc_report_finding(const struct dc_finding *f)
         return;
     struct dc_store_key key;
     dc_store_key(f, &key);
-    if (memo_repeat(&key))
+    if (memo_repeat(&key, NULL))
         return;
     pthread_mutex_lock(&rep_lock);
     struct dc_stored *known = dc_store_repeat(&key);

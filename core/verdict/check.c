@@ -46,6 +46,11 @@ struct ctx {
     /* clean operands (the launch device's own memory, managed memory),
      * counted in the access matrix once per launch */
     unsigned clean_own, clean_managed;
+    /* the last word's findings, for the word memo (below): how many were
+     * emitted, and the record of the last when it was a repeat */
+    unsigned emitted;
+    int repeat_col;             /* its access-matrix column; -1: not a repeat */
+    struct dc_report_ref repeat;
 };
 
 /* The launch as a finding reports it. */
@@ -159,8 +164,12 @@ static void emit_at(struct ctx *c, struct dc_finding *f, const struct dc_alloc *
         c->errors++;
     /* a repeat (the thread's memo of the store) is counted from its key:
      * nothing that only a first report shows is looked up (issue 38) */
-    if (dc_opt.mode != DC_MODE_MIGRATE && dc_report_repeat(f))
+    c->emitted++;
+    if (dc_opt.mode != DC_MODE_MIGRATE && dc_report_repeat(f, &c->repeat)) {
+        c->repeat_col = f->has_operand && f->alloc_known ? c->repeat_col : -1;
         return;
+    }
+    c->repeat_col = -1;
     if (f->has_operand && !f->argument && f->param >= 0)   /* a JIT kernel's parameter by its source's name */
         f->param_name = dc_pnames_get(c->l->kernel, f->param);
     if (dc_opt.mode == DC_MODE_MIGRATE && f->has_operand && migratable(f)) {
@@ -401,7 +410,8 @@ static __attribute__((noinline)) void report_word(struct ctx *c, const struct wo
     if (r == 1) {
         struct dc_alloc copy = *a;      /* a may live in the registry's cache: later lookups reuse it */
         a = &copy;
-        dc_report_count_operand(l->device, operand_column(a));     /* the HTML access matrix */
+        c->repeat_col = operand_column(a);
+        dc_report_count_operand(l->device, c->repeat_col);         /* the HTML access matrix */
         f.alloc_known = 1;
         alloc_view(&f.alloc, a);
         switch (a->kind) {
@@ -568,14 +578,83 @@ static inline uintptr_t plan_word(const struct dc_launch *l, const struct dc_pwo
     return v;
 }
 
+/* --- the thread's memo of words that repeat a finding (issue 38) ---------------------
+ *
+ * A word of a kernel's plan that made exactly one finding, a repeat, makes
+ * the same one again while nothing its verdict rests on has changed: the
+ * kernel (its key and the kernels' generation), the plan word, the value,
+ * the launch device, and the registry's generation (every allocation, free,
+ * peer and pool access change bumps it; the options do not change after
+ * the start).  Its store key then differs only by the launch stack, so a
+ * hit proves the stack (dc_stack_capture_finding, its own way of the
+ * finding-stack cache: this call chain is not report_word's) and, when it
+ * is the stack of before, counts the record (dc_report_repeat_ref) and the
+ * access matrix's operand: no registry lookup, no finding, no key.  Report
+ * mode only (migrate moves every occurrence); not a library's kernel
+ * (dc_libcall_active decides those). */
+#define WMEMO 32                        /* two ways: a word lives in its slot or the one beside it */
+struct wmemo {
+    const void *kernel_key;
+    const struct dc_pword *pw;
+    uintptr_t v;
+    uint64_t reg_gen, kernels_gen;
+    int device, col, error;
+    uint32_t stack;
+    uint64_t used;              /* the thread's tick at its last hit or fill: the older way is replaced */
+    struct dc_report_ref ref;
+};
+static __thread struct wmemo wmemo_tls[WMEMO] __attribute__((tls_model("initial-exec")));
+static __thread uint64_t wmemo_tick __attribute__((tls_model("initial-exec")));
+
+static inline size_t wmemo_slot(const struct dc_pword *pw, uintptr_t v)
+{
+    uint64_t h = ((uint64_t)(uintptr_t)pw ^ (v >> 4)) * 0x9e3779b97f4a7c15ull;
+    return (size_t)(h >> 59);
+}
+
+static inline int wmemo_ok(const struct ctx *c)
+{
+    return dc_opt.mode == DC_MODE_REPORT && !c->collect && c->l->origin != DC_ORIGIN_LIBRARY;
+}
+
 /* A word of the plan that is not clean at a glance: the whole check. */
 static __attribute__((noinline)) void plan_word_check(struct ctx *c, const struct dc_pword *pw, uintptr_t v)
 {
+    const struct dc_launch *l = c->l;
+    size_t i = wmemo_slot(pw, v);
+    struct wmemo *m = &wmemo_tls[i];
+    if (m->pw != pw || m->v != v)
+        m = &wmemo_tls[i ^ 1];
+    uint64_t rg = __atomic_load_n(&dc_reg_gen, __ATOMIC_ACQUIRE);
+    uint64_t kg = __atomic_load_n(&dc_kernels_gen, __ATOMIC_ACQUIRE);
+    if (m->pw == pw && m->v == v && m->kernel_key == l->kernel_key && m->reg_gen == rg && m->kernels_gen == kg &&
+        m->device == l->device && wmemo_ok(c)) {
+        m->used = ++wmemo_tick;
+        if (!c->have_stack) {
+            c->launch_stack = dc_stack_capture_finding(0, (uintptr_t)l->kernel_key);
+            c->have_stack = 1;
+        }
+        if (c->launch_stack == m->stack && dc_report_repeat_ref(&m->ref)) {
+            dc_report_count_operand(l->device, m->col);
+            c->errors += m->error;
+            return;
+        }
+    }
     if (word_clean(c, v))
         return;
     struct word w = { .param = (int)pw->param, .offset = pw->offset, .arg_offset = pw->arg_offset,
                       .v = v, .kind = (enum dc_word_kind)pw->kind, .ev = pw->ev };
+    unsigned emitted = c->emitted;
+    int errors = c->errors;
+    c->repeat_col = -1;
     check_word(c, &w);
+    if (c->emitted == emitted + 1 && c->repeat_col >= 0 && c->have_stack && c->launch_stack && wmemo_ok(c)) {
+        if (m->pw != pw || m->v != v)       /* a new word: in the way used longer ago */
+            m = wmemo_tls[i].used <= wmemo_tls[i ^ 1].used ? &wmemo_tls[i] : &wmemo_tls[i ^ 1];
+        *m = (struct wmemo){ .kernel_key = l->kernel_key, .pw = pw, .v = v, .reg_gen = rg, .kernels_gen = kg,
+                             .device = l->device, .col = c->repeat_col, .error = c->errors - errors,
+                             .stack = c->launch_stack, .used = ++wmemo_tick, .ref = c->repeat };
+    }
 }
 
 /* The kernel's plan: only the words that can prove something.  The hot
@@ -660,6 +739,8 @@ int dc_check_launch(const struct dc_launch *l)
     c.nops = 0;
     c.launch_stack = 0;
     c.clean_own = c.clean_managed = 0;
+    c.emitted = 0;
+    c.repeat_col = -1;
     if (l->current_device >= 0 && l->device >= 0 && l->current_device != l->device) {
         struct dc_finding f;
         memset(&f, 0, sizeof f);
