@@ -10,6 +10,7 @@
  * launch stack is captured, and the launch's description for the report
  * (struct dc_finding_launch) made, only when the launch has a finding. */
 #include "core/verdict/check.h"
+#include "core/verdict/wmemo.h"
 #include "core/owner/blocks.h"
 #include "core/verdict/libcall.h"
 #include "core/base/cudacall.h"
@@ -46,8 +47,7 @@ struct ctx {
     /* clean operands (the launch device's own memory, managed memory),
      * counted in the access matrix once per launch */
     unsigned clean_own, clean_managed;
-    /* the last word's findings, for the word memo (below): how many were
-     * emitted, and the record of the last when it was a repeat */
+    /* for the word memo: findings emitted; the last one's record when a repeat */
     unsigned emitted;
     int repeat_col;             /* its access-matrix column; -1: not a repeat */
     struct dc_report_ref repeat;
@@ -162,8 +162,7 @@ static void emit_at(struct ctx *c, struct dc_finding *f, const struct dc_alloc *
     f->launch_stack_in_key = 1;
     if (f->severity == DC_SEV_ERROR)
         c->errors++;
-    /* a repeat (the thread's memo of the store) is counted from its key:
-     * nothing that only a first report shows is looked up (issue 38) */
+    /* a repeat is counted from its key: nothing only a first report shows is looked up */
     c->emitted++;
     if (dc_opt.mode != DC_MODE_MIGRATE && dc_report_repeat(f, &c->repeat)) {
         c->repeat_col = f->has_operand && f->alloc_known ? c->repeat_col : -1;
@@ -578,58 +577,16 @@ static inline uintptr_t plan_word(const struct dc_launch *l, const struct dc_pwo
     return v;
 }
 
-/* --- the thread's memo of words that repeat a finding (issue 38) ---------------------
- *
- * A word of a kernel's plan that made exactly one finding, a repeat, makes
- * the same one again while nothing its verdict rests on has changed: the
- * kernel (its key and the kernels' generation), the plan word, the value,
- * the launch device, and the registry's generation (every allocation, free,
- * peer and pool access change bumps it; the options do not change after
- * the start).  Its store key then differs only by the launch stack, so a
- * hit proves the stack (dc_stack_capture_finding, its own way of the
- * finding-stack cache: this call chain is not report_word's) and, when it
- * is the stack of before, counts the record (dc_report_repeat_ref) and the
- * access matrix's operand: no registry lookup, no finding, no key.  Report
- * mode only (migrate moves every occurrence); not a library's kernel
- * (dc_libcall_active decides those). */
-#define WMEMO 32                        /* two ways: a word lives in its slot or the one beside it */
-struct wmemo {
-    const void *kernel_key;
-    const struct dc_pword *pw;
-    uintptr_t v;
-    uint64_t reg_gen, kernels_gen;
-    int device, col, error;
-    uint32_t stack;
-    uint64_t used;              /* the thread's tick at its last hit or fill: the older way is replaced */
-    struct dc_report_ref ref;
-};
-static __thread struct wmemo wmemo_tls[WMEMO] __attribute__((tls_model("initial-exec")));
-static __thread uint64_t wmemo_tick __attribute__((tls_model("initial-exec")));
-
-static inline size_t wmemo_slot(const struct dc_pword *pw, uintptr_t v)
-{
-    uint64_t h = ((uint64_t)(uintptr_t)pw ^ (v >> 4)) * 0x9e3779b97f4a7c15ull;
-    return (size_t)(h >> 59);
-}
-
-static inline int wmemo_ok(const struct ctx *c)
-{
-    return dc_opt.mode == DC_MODE_REPORT && !c->collect && c->l->origin != DC_ORIGIN_LIBRARY;
-}
-
-/* A word of the plan that is not clean at a glance: the whole check. */
+/* A word of the plan that is not clean at a glance: the whole check, unless the thread's
+ * word memo (core/verdict/wmemo.h) knows it as a repeat whose stack is this launch's. */
 static __attribute__((noinline)) void plan_word_check(struct ctx *c, const struct dc_pword *pw, uintptr_t v)
 {
     const struct dc_launch *l = c->l;
-    size_t i = wmemo_slot(pw, v);
-    struct wmemo *m = &wmemo_tls[i];
-    if (m->pw != pw || m->v != v)
-        m = &wmemo_tls[i ^ 1];
+    int memo = dc_opt.mode == DC_MODE_REPORT && !c->collect && l->origin != DC_ORIGIN_LIBRARY;
     uint64_t rg = __atomic_load_n(&dc_reg_gen, __ATOMIC_ACQUIRE);
     uint64_t kg = __atomic_load_n(&dc_kernels_gen, __ATOMIC_ACQUIRE);
-    if (m->pw == pw && m->v == v && m->kernel_key == l->kernel_key && m->reg_gen == rg && m->kernels_gen == kg &&
-        m->device == l->device && wmemo_ok(c)) {
-        m->used = ++wmemo_tick;
+    const struct dc_wmemo *m = memo ? dc_wmemo_find(l->kernel_key, pw, v, l->device, rg, kg) : NULL;
+    if (m) {
         if (!c->have_stack) {
             c->launch_stack = dc_stack_capture_finding(0, (uintptr_t)l->kernel_key);
             c->have_stack = 1;
@@ -648,13 +605,9 @@ static __attribute__((noinline)) void plan_word_check(struct ctx *c, const struc
     int errors = c->errors;
     c->repeat_col = -1;
     check_word(c, &w);
-    if (c->emitted == emitted + 1 && c->repeat_col >= 0 && c->have_stack && c->launch_stack && wmemo_ok(c)) {
-        if (m->pw != pw || m->v != v)       /* a new word: in the way used longer ago */
-            m = wmemo_tls[i].used <= wmemo_tls[i ^ 1].used ? &wmemo_tls[i] : &wmemo_tls[i ^ 1];
-        *m = (struct wmemo){ .kernel_key = l->kernel_key, .pw = pw, .v = v, .reg_gen = rg, .kernels_gen = kg,
-                             .device = l->device, .col = c->repeat_col, .error = c->errors - errors,
-                             .stack = c->launch_stack, .used = ++wmemo_tick, .ref = c->repeat };
-    }
+    if (memo && c->emitted == emitted + 1 && c->repeat_col >= 0 && c->have_stack && c->launch_stack)
+        dc_wmemo_put(&(struct dc_wmemo){ l->kernel_key, pw, v, rg, kg, l->device, c->repeat_col,
+                                         c->errors - errors, c->launch_stack, 0, c->repeat });
 }
 
 /* The kernel's plan: only the words that can prove something.  The hot
