@@ -17,7 +17,13 @@
 //             file matches), block (a PyTorch caching allocator's block
 //             handed out and taken back: its two calls of
 //             c10::reportMemoryUsageToProfiler, bench/c10_stub.c standing for
-//             libc10.so, 512 bytes of a cudaMalloc'ed segment)
+//             libc10.so, 512 bytes of a cudaMalloc'ed segment),
+//             first (the first launch of a new kernel, clean: firstclean;
+//             the first launch of another that reads device 1's memory: a new
+//             peer_access finding, the process's first report: first; then
+//             a third kernel's new finding, the second report: second; N is
+//             ignored, each is one launch; ns= is the CPU time of the whole
+//             process, every thread, across the launch)
 //   N         iterations of each measured loop
 //   LIVE      the launch sections run once at each of these counts of live
 //             allocations of mixed sizes (64 B .. 64 KiB, every device), made
@@ -181,6 +187,14 @@ __attribute__((noinline)) static void peer_deep(int depth, const char *name, voi
     delete s;
 }
 
+// The first section: one launch each, timed alone (n = 1).
+template <int I> static void first_launch(const char *name, long live, float *last)
+{
+    section s(name, live);
+    k_repeat<I><<<1, 32>>>((float *)buf[0], buf[1], buf[2], buf[3], buf[4], buf[5], buf[6], last);
+    s.end(1);
+}
+
 static void run_struct64(long n, long live)
 {
     ptr8_args a;
@@ -302,9 +316,9 @@ int main(int argc, char **argv)
     CHECK(cudaSetDevice(0));
     for (int i = 0; i < 8; i++)
         CHECK(cudaMalloc(&buf[i], 32 * sizeof(float)));
-    if (want("repeat") || want("suppressed")) {
+    if (want("repeat") || want("suppressed") || want("first")) {
         if (ndev < 2) {
-            fprintf(stderr, "repeat, suppressed: need 2 devices\n");
+            fprintf(stderr, "repeat, suppressed, first: need 2 devices\n");
             return 2;
         }
         CHECK(cudaSetDevice(1));
@@ -332,6 +346,14 @@ int main(int argc, char **argv)
             peer_deep(PEER_DEPTH, "repeat", launch_peer<repeat_k>, n, live);
         if (want("suppressed"))
             peer_deep(PEER_DEPTH, "suppressed", launch_peer<suppressed_k>, n, live);
+        if (want("first") && live == lives.front()) {
+            for (int i = 0; i < 10; i++)        // the process's first launches (the runtime's own start) before
+                k_ptr8<<<1, 32>>>((float *)buf[0], buf[1], buf[2], buf[3], buf[4], buf[5], buf[6], buf[7]);
+            CHECK(cudaDeviceSynchronize());
+            first_launch<8>("firstclean", live, buf[7]);
+            first_launch<9>("first", live, peer_buf);
+            first_launch<10>("second", live, peer_buf);
+        }
         if (want("alloc0"))
             alloc_deep(0, n, live, "alloc0");
         if (want("alloc40"))

@@ -19,7 +19,11 @@
 #  - the registry's lookups from 1, 2 and 4 threads (bench/regbench.c: the
 #    core's registry directly; the sim serialises launches);
 #  - devcheck's own memory in a torch process (bench/torch_rss.py: peak RSS
-#    without devcheck and under the wrapper; issue 27).
+#    without devcheck and under the wrapper; issue 27);
+#  - the first report of a new finding (issue 38): CPU time of the whole
+#    process across one launch that makes the process's first finding, the
+#    next new one, and a new kernel's clean first launch (bench/launches.cu
+#    first, a fresh process per round, the minimum of REPEAT rounds).
 # Then each budget of issues 13, 25 and 38 as a PASS/FAIL line: what
 # devcheck adds (backend=cupti over the cuptifloor configuration, the sim's
 # CUPTI's own deliveries not counted: see base_of below).  Runs on the simulated
@@ -135,6 +139,22 @@ done
 # ns CONFIG NAME@LIVE: the minimum CPU ns per operation
 ns() { awk -v k="$2" '$1 == k { split($2, kv, "="); if (m == "" || kv[2] + 0 < m) m = kv[2] + 0 } END { printf "%.0f", m }' "$OUT/time.$1"; }
 
+# --- the first report of a new finding (issue 38) -------------------------------------
+# bench/launches.cu's first section in a fresh process, REPEAT rounds: the
+# CPU time of the whole process across the launch that makes the process's
+# first finding (first), the next new one (second), and a new kernel's clean
+# first launch beside them (firstclean); the minimum of each.
+r=0
+while [ $r -lt "$REPEAT" ]; do
+    for c in $CONFIGS; do
+        in_cfg "$c" "$prog" first 1 "$first_live" >>"$OUT/first.$c" 2>>"$OUT/first.$c.stderr" ||
+            { echo "bench: first-report run failed under $c (see $OUT/first.$c.stderr)" >&2; exit 1; }
+    done
+    r=$((r + 1))
+done
+# fns CONFIG NAME: the minimum CPU ns of that launch
+fns() { awk -v k="$2@$first_live" '$1 == k { split($2, kv, "="); if (m == "" || kv[2] + 0 < m) m = kv[2] + 0 } END { printf "%.0f", m }' "$OUT/first.$1"; }
+
 # --- registry thread scaling ---------------------------------------------------------
 "$BUILD/bench/regbench" >"$OUT/regbench" 2>&1 ||
     { echo "bench: regbench failed (see $OUT/regbench)" >&2; exit 1; }
@@ -203,6 +223,17 @@ trow "launch, 8 pointers" "ptr8@$first_live"
 trow "launch, 64-byte struct" "struct64@$first_live"
 trow "cudaMalloc+cudaFree, 0 frames" "alloc0@$first_live"
 trow "cudaMalloc+cudaFree, 40 frames" "alloc40@$first_live"
+printf '\n%-38s' "CPU us, one launch (whole process)"
+for c in $CONFIGS; do printf '%11s' "$c"; done
+printf '\n'
+frow() {
+    printf '%-38s' "$1"
+    for c in $CONFIGS; do printf '%11s' "$(calc "$(fns "$c" "$2") / 1000" 1)"; done
+    printf '\n'
+}
+frow "a new kernel's first launch, clean" firstclean
+frow "the process's first finding" first
+frow "a second new finding" second
 printf '\nregistry lookups (bench/regbench.c: %s)\n' "$(sed -n 's/^setup: //p' "$OUT/regbench")"
 grep '^threads=' "$OUT/regbench" | sed 's/^/  /'
 printf '\n'
@@ -295,6 +326,19 @@ for s in repeat:.rep:"repeating a reported finding" suppressed:.rep:"repeating a
     verdict "$([ "$(calc "$1 <= 1.2")" = 1 ] && echo 1)" \
         "launch $label: x$1 the instructions of a clean launch (worst: backend=$2; $(ir "$2" "$name@$first_live" "$sfx") vs $(ir "$2" "ptr8@$first_live" "$sfx")) <= 1.2x"
 done
+# issue 38: the first report of a new finding costs <= 1 ms of CPU (the
+# whole process) beyond a new kernel's clean first launch
+if [ -n "$backends" ]; then
+    for s in first:"the first report of a new finding (the process's first)" second:"the report of a second new finding"; do
+        w=""; for b in $backends; do
+            a=$(calc "$(fns "$b" "${s%%:*}") - $(fns "$b" firstclean)")
+            if [ -z "$w" ] || [ "$a" -gt "${w%% *}" ]; then w="$a $b"; fi
+        done
+        set -- $w
+        verdict "$([ "$1" -le 1000000 ] && echo 1)" \
+            "${s#*:}: +$(calc "$1 / 1000000" 2) ms CPU beyond a clean first launch (worst: backend=$2; whole process) <= 1 ms"
+    done
+fi
 if has none && has floor; then
     printf 'info  the floor (pass-through shim): +%s instr per launch (8 pointers), +%s per allocation+free\n' \
         "$(calc "$(ir floor "ptr8@$first_live") - $(ir none "ptr8@$first_live")")" \

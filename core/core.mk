@@ -19,7 +19,8 @@ DCCORE_KERNEL  := core/kernel/kernels.c core/kernel/evidence.c core/kernel/image
                   core/kernel/hostdwarf.c core/kernel/mangle.c core/kernel/mangle_type.c core/kernel/source.c core/kernel/origin.c core/kernel/pnames.c \
                   core/kernel/select.c
 DCCORE_VERDICT := core/verdict/launch.c core/verdict/check.c core/verdict/filter.c core/verdict/migrate.c \
-                  core/verdict/capture.c core/verdict/record.c core/verdict/framework.c core/verdict/libcall.c
+                  core/verdict/capture.c core/verdict/record.c core/verdict/framework.c core/verdict/libcall.c \
+                  core/verdict/wmemo.c core/verdict/view.c
 DCCORE_SRCS    := $(DCCORE_BASE) $(DCCORE_OWNER) $(DCCORE_KERNEL) $(DCCORE_VERDICT) \
                   core/lifecycle.c core/contexts.c core/frontends.c
 DCCORE_OBJS    := $(patsubst %.c,$(BUILD)/obj/%.o,$(DCCORE_SRCS))

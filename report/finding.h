@@ -177,6 +177,22 @@ struct dc_finding {
  * the program on an error under halt_on_error.  Copies what it keeps: f and
  * what it points to need live only for the call. */
 void dc_report_finding(const struct dc_finding *f);
+/* 1 when f (its key's fields set: kind, launch, param, word_offset,
+ * alloc.alloc_stack, launch_stack, action) is a finding this thread has
+ * seen in the store: counted as dc_report_finding counts a repeat, and then
+ * it needs no dc_report_finding, and *ref (when not NULL) names its record.
+ * 0 (nothing done) otherwise.  Lets a caller skip what only a first report
+ * needs (names, a tensor's block). */
+struct dc_stored;
+struct dc_report_ref {          /* a finding's record, as dc_report_repeat found it */
+    struct dc_stored *r;
+    uint64_t gen;               /* the store's generation then */
+};
+int dc_report_repeat(const struct dc_finding *f, struct dc_report_ref *ref);
+/* One more occurrence of the finding ref names (filled by a dc_report_repeat
+ * that said 1, on this thread): 1 when counted, 0 when the store has
+ * changed since (then the caller reports the finding again). */
+int dc_report_repeat_ref(const struct dc_report_ref *ref);
 /* framework_device_error: the note for the framework's exception (see
  * report/text.h, dc_text_framework_note) into out[0..len), cut when it does
  * not fit; whether or not the finding was a repeat. */

@@ -264,8 +264,9 @@ static inline int memo_is(const struct memo_entry *e, const struct dc_store_key 
     return e->r && e->gen == gen && !memcmp(&e->key, key, sizeof *key);
 }
 
-/* 1 when key is a finding this thread has seen in the store: counted. */
-static inline int memo_repeat(const struct dc_store_key *key)
+/* 1 when key is a finding this thread has seen in the store: counted (and
+ * its record in *ref, when not NULL). */
+static inline int memo_repeat(const struct dc_store_key *key, struct dc_report_ref *ref)
 {
     struct memo *m = memo_tls;
     if (!m)
@@ -276,6 +277,8 @@ static inline int memo_repeat(const struct dc_store_key *key)
     if (!e)
         return 0;
     dc_store_count_repeat(e->r);
+    if (ref)
+        *ref = (struct dc_report_ref){ e->r, gen };
     return 1;
 }
 
@@ -302,6 +305,23 @@ static void memo_put(const struct dc_store_key *key, struct dc_stored *r, uint64
     e->gen = gen;
 }
 
+int dc_report_repeat(const struct dc_finding *f, struct dc_report_ref *ref)
+{
+    if (!f || !f->launch)
+        return 0;
+    struct dc_store_key key;
+    dc_store_key(f, &key);
+    return memo_repeat(&key, ref);
+}
+
+int dc_report_repeat_ref(const struct dc_report_ref *ref)
+{
+    if (!ref || !ref->r || ref->gen != dc_store_generation())
+        return 0;
+    dc_store_count_repeat(ref->r);
+    return 1;
+}
+
 /* halt_on_error stops at the first occurrence of an error finding, whether
  * it was printed, only counted (print_limit) or dropped.
  *
@@ -317,7 +337,7 @@ void dc_report_finding(const struct dc_finding *f)
         return;
     struct dc_store_key key;
     dc_store_key(f, &key);
-    if (memo_repeat(&key))
+    if (memo_repeat(&key, NULL))
         return;
     pthread_mutex_lock(&rep_lock);
     struct dc_stored *known = dc_store_repeat(&key);
@@ -484,10 +504,8 @@ static int record_finding(const struct dc_finding *f, const struct dc_store_key 
     size_t nl = 0;
     int need_frames = dc_supp_count() || cfg.gen_suppressions;
     int print = cfg.print_limit <= 0 || printed < (uint64_t)cfg.print_limit;
-    uint64_t ts = DC_STATS_BEGIN();
     if (need_frames || print || want_json())
         nl = dc_stack_symbolize_ex(f->launch_stack, frames_a, FRAMES_SHOWN, l->kernel);
-    DC_STATS_END(DC_T_SYMBOLIZE, ts);
     char op[128];
     framework_op(f->kind == DC_F_FRAMEWORK_DEVICE_ERROR ? f->message : NULL, op, sizeof op);
     if (dc_supp_count()) {
@@ -511,10 +529,8 @@ static int record_finding(const struct dc_finding *f, const struct dc_store_key 
         return 1;
     }
 
-    ts = DC_STATS_BEGIN();
     size_t na = f->has_operand && f->alloc_known
                     ? dc_stack_symbolize(f->alloc.alloc_stack, frames_b, FRAMES_SHOWN) : 0;
-    DC_STATS_END(DC_T_SYMBOLIZE, ts);
     struct fmt_ctx c = { f, kname, nl, na, id, 0 };
     if (print) {
         struct dc_buf b;

@@ -262,13 +262,21 @@ static struct sc_cache *sc_get(void)
 
 /* Every word still holds what it held (the reads stay inside this thread's
  * live stack: see above). */
+#define SC_WORD(k) (*(const volatile uintptr_t *)(k).addr ^ (k).value)
 __attribute__((no_sanitize_address)) static int sc_valid(const struct sc_entry *e)
 {
-    for (uint32_t i = 0; i < e->nchecks; i++)
-        if (*(const volatile uintptr_t *)e->chk[i].addr != e->chk[i].value)
+    /* four words a branch: a hit reads every word, a miss stops within
+     * four of the first that differs (about 5 instructions a word, not 7) */
+    const struct sc_check *k = e->chk, *end = k + e->nchecks;
+    for (; end - k >= 4; k += 4)
+        if (SC_WORD(k[0]) | SC_WORD(k[1]) | SC_WORD(k[2]) | SC_WORD(k[3]))
             return 0;
-    return 1;
+    uintptr_t d = 0;
+    for (; k < end; k++)
+        d |= SC_WORD(*k);
+    return !d;
 }
+#undef SC_WORD
 
 /* Unwinds with unw_step (it tells each frame's stack pointer and where rbp
  * was saved) into raw, and the checks into e when the stack can be cached
@@ -353,11 +361,12 @@ static inline uint32_t sc_hit(struct sc_entry *e, uint32_t first, uintptr_t *ips
 /* Makes e the proof of the stack just unwound into raw (n frames kept from
  * raw[first], stack `id`, npy Python frames) by a walk; 1 when it is one
  * (the walk saw the unwind's frames: never a hit that would name another
- * stack than an unwind does), else 0 and e stays empty.  Inlined, so frame
+ * stack than an unwind does), else 0 and e stays empty.  capped: the
+ * unwind had more frames than the n kept.  Inlined, so frame
  * 0 is the capturing function, as in raw. */
 static inline __attribute__((always_inline)) int sc_prove(struct sc_entry *e, uint32_t first, uint32_t n,
-                                                          void *const *raw, uintptr_t cfa, uint32_t id,
-                                                          uint32_t npy)
+                                                          int capped, void *const *raw, uintptr_t cfa,
+                                                          uint32_t id, uint32_t npy)
 {
     void *again[DC_STACK_MAX + 32];
     e->first = first;
@@ -365,7 +374,9 @@ static inline __attribute__((always_inline)) int sc_prove(struct sc_entry *e, ui
     pthread_rwlock_rdlock(&unwind_lock);
     int got2 = walk_ips(again, (int)(sizeof again / sizeof again[0]), first + n, e);
     pthread_rwlock_unlock(&unwind_lock);
-    if (e->cfa == cfa && got2 > (int)first && sc_kept(got2, first) == first + n &&
+    /* the walk kept the unwind's frames: as many (more when the unwind's
+     * were cut at n) */
+    if (e->cfa == cfa && got2 > (int)first && (capped ? got2 >= (int)(first + n) : got2 == (int)(first + n)) &&
         !memcmp(again + first, raw + first, n * sizeof raw[0])) {
         e->got = first + n;
         e->id = npy ? 0 : id;
@@ -433,7 +444,7 @@ __attribute__((noinline)) uint32_t dc_stack_capture(int skip)
     if (c && id && c->credit >= SC_WALK_COST && c->seen[id % SC_SEEN] == id) {
         c->credit -= SC_WALK_COST;
         c->seen[id % SC_SEEN] = 0;
-        if (sc_prove(&c->way[c->next], first, n, raw, cfa, id, npy))
+        if (sc_prove(&c->way[c->next], first, n, got > (int)(first + n), raw, cfa, id, npy))
             c->next = (c->next + 1) % SC_WAYS;
     } else if (c && id) {
         c->seen[id % SC_SEEN] = id;
@@ -455,12 +466,19 @@ __attribute__((noinline)) uint32_t dc_stack_capture(int skip)
 #if defined(STACK_CACHE)
 #define FC_WAYS 16
 #define FC_UNPROVEN 16                  /* stack ids that could not be proven, direct-mapped */
+#define FC_HINTS 16                     /* a tag's last way, direct-mapped */
 struct fc_cache {
     unsigned next;
+    unsigned char hint[FC_HINTS];       /* the way that last proved a stack of tags hashing here */
     uint32_t unproven[FC_UNPROVEN];
     uintptr_t tag[FC_WAYS];             /* the caller's tag of each way's stack */
     struct sc_entry way[FC_WAYS];
 };
+static inline size_t fc_hint_slot(uintptr_t tag)
+{
+    return (size_t)(((uint64_t)tag * 0x9e3779b97f4a7c15ull) >> 60) % FC_HINTS;
+}
+
 /* The calling thread's finding stacks, made at its first finding; NULL
  * without memory. */
 static struct fc_cache *fc_get(void)
@@ -472,26 +490,55 @@ static struct fc_cache *fc_get(void)
 }
 #endif
 
+/* Frames a finding's stack keeps of got unwound ones, raw[first ..
+ * return): DC_STACK_MAX beyond devcheck's own leading frames, whose number
+ * depends on the call chain inside devcheck that asked; stack_id drops
+ * them, so the id is the same from any chain (core/verdict/check.c captures
+ * from two). */
+static uint32_t finding_kept(void *const *raw, int got, uint32_t first)
+{
+    uint32_t own = 0;
+    while (first + own < (uint32_t)got && (uintptr_t)raw[first + own] >= own_lo &&
+           (uintptr_t)raw[first + own] < own_hi)
+        own++;
+    uint32_t keep = first + DC_STACK_MAX;
+    if (first + own >= (uint32_t)got)               /* only our own: as dc_stack_capture keeps them */
+        return (uint32_t)got < keep ? (uint32_t)got : keep;
+    keep += own;
+    return (uint32_t)got < keep ? (uint32_t)got : keep;
+}
+
 __attribute__((noinline)) uint32_t dc_stack_capture_finding(int skip, uintptr_t tag)
 {
     if (__builtin_expect(__atomic_load_n(&capture_off, __ATOMIC_RELAXED), 0))
         return 0;
-#if defined(STACK_CACHE)
     if (skip < 0)
         skip = 0;
     if (skip > 31)
         skip = 31;
     uint32_t first = 1 + (uint32_t)skip;        /* raw[0] is this function */
+    uintptr_t ips[DC_STACK_MAX + 32 + DC_PYWORDS * DC_PYSTACK_MAX];
+#if defined(STACK_CACHE)
     uintptr_t cfa = (uintptr_t)__builtin_dwarf_cfa();
     struct fc_cache *c = fc_get();
-    if (!c)
-        goto plain;
-    uintptr_t ips[DC_STACK_MAX + DC_PYWORDS * DC_PYSTACK_MAX];
-    for (unsigned w = 0; w < FC_WAYS; w++) {
-        struct sc_entry *e = &c->way[w];
-        if (c->tag[w] == tag && e->cfa == cfa && e->first == first && sc_valid(e))
+    if (c) {
+        /* the way this tag hit last first (a loop's launches repeat it),
+         * then every way */
+        unsigned char *hint = &c->hint[fc_hint_slot(tag)];
+        struct sc_entry *e = &c->way[*hint];
+        if (c->tag[*hint] == tag && e->cfa == cfa && e->first == first && sc_valid(e))
             return sc_hit(e, first, ips);
+        for (unsigned w = 0; w < FC_WAYS; w++) {
+            e = &c->way[w];
+            if (c->tag[w] == tag && e->cfa == cfa && e->first == first && sc_valid(e)) {
+                *hint = (unsigned char)w;
+                return sc_hit(e, first, ips);
+            }
+        }
     }
+#else
+    (void)tag;
+#endif
     if (!unw_ready())
         return 0;
     void *raw[DC_STACK_MAX + 32];
@@ -500,27 +547,24 @@ __attribute__((noinline)) uint32_t dc_stack_capture_finding(int skip, uintptr_t 
     pthread_rwlock_unlock(&unwind_lock);
     if (got <= (int)first)
         return 0;
-    uint32_t n = sc_kept(got, first) - first;
+    uint32_t n = finding_kept(raw, got, first) - first;
     for (uint32_t i = 0; i < n; i++)
         ips[i] = (uintptr_t)raw[first + i];
     uint32_t npy = py_capture(ips + n);
     uint32_t id = stack_id(ips, n, npy);
-    if (!id || c->unproven[id % FC_UNPROVEN] == id)
+#if defined(STACK_CACHE)
+    if (!c || !id || c->unproven[id % FC_UNPROVEN] == id)
         return id;
     c->tag[c->next] = tag;
-    if (sc_prove(&c->way[c->next], first, n, raw, cfa, id, npy))
+    if (sc_prove(&c->way[c->next], first, n, got > (int)(first + n), raw, cfa, id, npy)) {
+        c->hint[fc_hint_slot(tag)] = (unsigned char)c->next;
         c->next = (c->next + 1) % FC_WAYS;
-    else
+    } else {
         c->unproven[id % FC_UNPROVEN] = id;
-    return id;
-plain:;
-#else
-    (void)tag;
+    }
 #endif
-    /* raw[1] of dc_stack_capture is this function: not a tail call */
-    uint32_t plain_id = dc_stack_capture(skip + 1);
-    __asm__ volatile("" ::: "memory");
-    return plain_id;
+    __asm__ volatile("" ::: "memory");          /* raw[0] stays this function: not a tail call */
+    return id;
 }
 
 static uint32_t stack_id(uintptr_t *ips, uint32_t n, uint32_t npy)

@@ -38,6 +38,25 @@ static inline uint64_t dc_stats_clock(void)
             dc_stats_add((part), dc_stats_clock() - (t));  \
     } while (0)
 void dc_stats_add(enum dc_stat_part part, uint64_t ns);
+/* A check (DC_T_LAUNCH, DC_T_LIBCALL) is timed with these instead, so that
+ * the parts timed inside it are known to be inside: symbolization outside
+ * every check (a sink's, at exit or in a framework hook) is added to the
+ * total by itself. */
+extern __thread unsigned dc_stats_nest __attribute__((tls_model("initial-exec")));
+#define DC_STATS_CHECK_BEGIN()                           \
+    __extension__({                                      \
+        uint64_t t_ = DC_STATS_BEGIN();                  \
+        if (__builtin_expect(t_ != 0, 0))                \
+            dc_stats_nest++;                             \
+        t_;                                              \
+    })
+#define DC_STATS_CHECK_END(part, t)                      \
+    do {                                                 \
+        if (__builtin_expect((t) != 0, 0)) {             \
+            dc_stats_nest--;                             \
+            dc_stats_add((part), dc_stats_clock() - (t)); \
+        }                                                \
+    } while (0)
 
 void dc_stats_enable(int on);
 /* The start-up: ns from the preload's first entry to checking. */

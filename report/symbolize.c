@@ -22,6 +22,7 @@
 #include "common/lazylib.h"
 #include "report/pystack.h"
 #include "report/stackdepot.h"
+#include "report/stats.h"
 
 #include <dlfcn.h>
 #include <dwarf.h>
@@ -462,7 +463,18 @@ size_t dc_symbolize_bytes(void)
     return n;
 }
 
+static size_t symbolize_ex(uint32_t id, struct dc_frame *out, size_t max, const char *drop_symbol);
+/* Timed here (--stats): every caller's symbolization counts, the sinks'
+ * included. */
 size_t dc_stack_symbolize_ex(uint32_t id, struct dc_frame *out, size_t max, const char *drop_symbol)
+{
+    uint64_t t = DC_STATS_BEGIN();
+    size_t n = symbolize_ex(id, out, max, drop_symbol);
+    DC_STATS_END(DC_T_SYMBOLIZE, t);
+    return n;
+}
+
+static size_t symbolize_ex(uint32_t id, struct dc_frame *out, size_t max, const char *drop_symbol)
 {
     uintptr_t ips[DC_STACK_MAX];
     struct dc_pyraw py[DC_PYSTACK_MAX];

@@ -87,7 +87,7 @@ $(E2E_BUILD)/untyped_G.cubin: tests/e2e/untyped.cu
 # paths its launches are checked (tests/e2e/repeat.sh): a program launching
 # a bug three times itself and through a library, with symbols and stripped.
 ALL += $(E2E_BUILD)/repeat/librepeat.so $(E2E_BUILD)/repeat/stripped/librepeat.so $(E2E_BUILD)/repeat_prog
-TESTS += tests/e2e/repeat.sh
+TESTS += tests/e2e/repeat.sh tests/e2e/repeat_deep.sh
 $(E2E_BUILD)/repeat/librepeat.so: tests/e2e/repeat_lib.cu
 	@mkdir -p $(@D)
 	$(NVCC) $(ALL_NVCCFLAGS) -shared -Xcompiler -fPIC -Xlinker -soname=librepeat.so -o $@ $<

@@ -94,7 +94,7 @@ static uint32_t level_mask;             /* atomic: bit L when level L holds entr
 static size_t live_count;               /* atomic */
 static uintptr_t span_lo = UINTPTR_MAX, span_hi;   /* atomic: every live entry is inside */
 static uint64_t next_serial = 1;
-uint64_t dc_reg_gen = 1;                /* atomic: increases with every change */
+uint64_t dc_reg_gen = 1;                /* atomic: increases with every change (peers' and pools' access too) */
 static struct pool_access pools[POOLS];
 static dc_devmask peer_mask[DC_MAX_DEVICES]; /* bit `to` in peer_mask[from]; atomics */
 
@@ -711,6 +711,7 @@ void dc_reg_set_peer(int from, int to, int enabled)
         __atomic_fetch_or(&peer_mask[from], DC_DEV_BIT(to), __ATOMIC_RELEASE);
     else
         __atomic_fetch_and(&peer_mask[from], ~DC_DEV_BIT(to), __ATOMIC_RELEASE);
+    changed();                          /* who may access what: verdicts kept by generation change */
 }
 
 static uint32_t peer_stack[DC_MAX_DEVICES][DC_MAX_DEVICES];
@@ -765,6 +766,7 @@ void dc_reg_pool_set_access(uint64_t pool, int device, int allowed)
             __atomic_fetch_and(&p->mask, ~DC_DEV_BIT(device), __ATOMIC_RELEASE);
     }
     pthread_mutex_unlock(&reg_lock);
+    changed();
 }
 
 dc_devmask dc_reg_pool_access(uint64_t pool)

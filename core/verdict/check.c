@@ -10,6 +10,8 @@
  * launch stack is captured, and the launch's description for the report
  * (struct dc_finding_launch) made, only when the launch has a finding. */
 #include "core/verdict/check.h"
+#include "core/verdict/wmemo.h"
+#include "core/verdict/view.h"
 #include "core/owner/blocks.h"
 #include "core/verdict/libcall.h"
 #include "core/base/cudacall.h"
@@ -49,46 +51,20 @@ struct ctx {
     /* a kernel inside a library call: the memory the call's check judged on
      * this device (core/verdict/libcall.h), not judged again; else NULL */
     const struct dc_libcover *cover;
+    /* for the word memo: findings emitted; the last one's record when a repeat */
+    unsigned emitted;
+    int repeat_col;             /* its access-matrix column; -1: not a repeat */
+    struct dc_report_ref repeat;
 };
-
-/* The launch as a finding reports it. */
-static void describe(struct dc_finding_launch *out, const struct dc_launch *l)
-{
-    out->kernel = l->kernel;
-    out->kernel_hash = l->kernel_hash;
-    out->kernel_key = l->kernel_key;
-    out->api = l->api;
-    out->device = l->device;
-    out->current_device = l->current_device;
-    out->stream = l->stream;
-    out->path = l->path;
-    out->origin = dc_origin_name(l->origin);
-}
 
 static const struct dc_finding_launch *finding_launch(struct ctx *c)
 {
     if (!c->have_fl) {
-        describe(&c->fl, c->l);
+        dc_view_launch(&c->fl, c->l);
         c->have_fl = 1;
     }
     return &c->fl;
 }
-
-/* An allocation as a finding reports it (the caching allocator's block
- * holding the operand is put in by dc_block_view once a finding is made:
- * not on the path of a word that makes none). */
-static void alloc_view(struct dc_finding_alloc *out, const struct dc_alloc *a)
-{
-    out->base = a->base;
-    out->size = a->size;
-    out->kind = a->kind;
-    out->owner = a->owner;
-    out->alloc_stack = a->alloc_stack;
-    out->from_driver = a->from_driver;
-    out->segment_base = 0;
-    out->segment_size = 0;
-}
-
 
 static uint32_t launch_stack(struct ctx *c)
 {
@@ -139,7 +115,7 @@ static int defer_move(struct ctx *c, struct dc_finding *f, const struct dc_alloc
     if (a) {
         mv->alloc = *a;
         struct dc_finding_alloc v;              /* a tensor's block: only its bytes move (issue 41) */
-        alloc_view(&v, &mv->alloc);
+        dc_view_alloc(&v, &mv->alloc);
         if (dc_block_view(&v, &mv->alloc, f->address) && v.size && f->address - v.base < v.size)
             mv->copy_base = v.base, mv->copy_size = v.size;
     }
@@ -160,6 +136,15 @@ static void emit_at(struct ctx *c, struct dc_finding *f, const struct dc_alloc *
     f->launch_stack_in_key = 1;
     if (f->severity == DC_SEV_ERROR)
         c->errors++;
+    /* a repeat is counted from its key: nothing only a first report shows is looked up */
+    c->emitted++;
+    if (dc_opt.mode != DC_MODE_MIGRATE && dc_report_repeat(f, &c->repeat)) {
+        c->repeat_col = f->has_operand && f->alloc_known ? c->repeat_col : -1;
+        return;
+    }
+    c->repeat_col = -1;
+    if (f->has_operand && !f->argument && f->param >= 0)   /* a JIT kernel's parameter by its source's name */
+        f->param_name = dc_pnames_get(c->l->kernel, f->param);
     if (dc_opt.mode == DC_MODE_MIGRATE && f->has_operand && migratable(f)) {
         const char *no_rewrite = c->l->no_rewrite;
         if (!no_rewrite && c->l->path == DC_PATH_CUPTI)
@@ -309,7 +294,7 @@ static void collect_word(struct ctx *c, const struct word *w)
     int r = resolve(c->l, w->v, &a, &tmp);
     if (r == 1) {
         o.alloc_known = 1;
-        alloc_view(&o.alloc, a);
+        dc_view_alloc(&o.alloc, a);
         o.accessible = a->kind == DC_MEM_HOST_PAGEABLE ? pageable_ok(c->l) : dc_reg_may_access(a, c->l->device);
         (void)dc_block_view(&o.alloc, a, w->v);     /* last: may reuse the registry's cache that a lives in */
     } else if (r == 2) {
@@ -365,8 +350,6 @@ static void emit_word(struct ctx *c, struct dc_finding *f, const struct dc_alloc
         if (f->severity == DC_SEV_ERROR)
             f->severity = DC_SEV_WARNING;
     }
-    if (!f->argument && f->param >= 0)         /* a JIT kernel's parameter by its source's name */
-        f->param_name = dc_pnames_get(c->l->kernel, f->param);
     emit_at(c, f, a, w->arg_offset);
 }
 
@@ -400,9 +383,10 @@ static __attribute__((noinline)) void report_word(struct ctx *c, const struct wo
     if (r == 1) {
         struct dc_alloc copy = *a;      /* a may live in the registry's cache: later lookups reuse it */
         a = &copy;
-        dc_report_count_operand(l->device, operand_column(a));     /* the HTML access matrix */
+        c->repeat_col = operand_column(a);
+        dc_report_count_operand(l->device, c->repeat_col);         /* the HTML access matrix */
         f.alloc_known = 1;
-        alloc_view(&f.alloc, a);
+        dc_view_alloc(&f.alloc, a);
         switch (a->kind) {
         case DC_MEM_MANAGED:
             return;
@@ -569,14 +553,37 @@ static inline uintptr_t plan_word(const struct dc_launch *l, const struct dc_pwo
     return v;
 }
 
-/* A word of the plan that is not clean at a glance: the whole check. */
+/* A word of the plan that is not clean at a glance: the whole check, unless the thread's
+ * word memo (core/verdict/wmemo.h) knows it as a repeat whose stack is this launch's. */
 static __attribute__((noinline)) void plan_word_check(struct ctx *c, const struct dc_pword *pw, uintptr_t v)
 {
+    const struct dc_launch *l = c->l;
+    int memo = dc_opt.mode == DC_MODE_REPORT && !c->collect && l->origin != DC_ORIGIN_LIBRARY;
+    uint64_t rg = __atomic_load_n(&dc_reg_gen, __ATOMIC_ACQUIRE);
+    uint64_t kg = __atomic_load_n(&dc_kernels_gen, __ATOMIC_ACQUIRE);
+    const struct dc_wmemo *m = memo ? dc_wmemo_find(l->kernel_key, pw, v, l->device, rg, kg) : NULL;
+    if (m) {
+        if (!c->have_stack) {
+            c->launch_stack = dc_stack_capture_finding(0, (uintptr_t)l->kernel_key);
+            c->have_stack = 1;
+        }
+        if (c->launch_stack == m->stack && dc_report_repeat_ref(&m->ref)) {
+            dc_report_count_operand(l->device, m->col);
+            c->errors += m->error;
+            return;
+        }
+    }
     if (word_clean(c, v))
         return;
     struct word w = { .param = (int)pw->param, .offset = pw->offset, .arg_offset = pw->arg_offset,
                       .v = v, .kind = (enum dc_word_kind)pw->kind, .ev = pw->ev };
+    unsigned emitted = c->emitted;
+    int errors = c->errors;
+    c->repeat_col = -1;
     check_word(c, &w);
+    if (memo && c->emitted == emitted + 1 && c->repeat_col >= 0 && c->have_stack && c->launch_stack)
+        dc_wmemo_put(&(struct dc_wmemo){ l->kernel_key, pw, v, rg, kg, l->device, c->repeat_col,
+                                         c->errors - errors, c->launch_stack, 0, c->repeat });
 }
 
 /* The kernel's plan: only the words that can prove something.  The hot
@@ -661,6 +668,8 @@ int dc_check_launch(const struct dc_launch *l)
     c.nops = 0;
     c.launch_stack = 0;
     c.clean_own = c.clean_managed = 0;
+    c.emitted = 0;
+    c.repeat_col = -1;
     c.cover = NULL;
     if (__builtin_expect(dc_libcall_active == 1, 0) && l->origin == DC_ORIGIN_LIBRARY && dc_libcover.n &&
         l->stream == dc_libcover.stream && l->device == dc_libcover.device)
@@ -736,7 +745,7 @@ static void libcall_launch(struct dc_launch *l, struct ctx *c, const char *api, 
     l->no_rewrite = DC_NO_REWRITE_LIBCALL;
     memset(c, 0, sizeof *c);
     c->l = l;
-    describe(&c->fl, l);
+    dc_view_launch(&c->fl, l);
     c->fl.origin = NULL;                /* no kernel image to name */
     c->have_fl = 1;
 }
@@ -791,7 +800,7 @@ int dc_check_libcall(const char *api, int device, uintptr_t stream, const struct
         return 0;
     dc_libcover.device = device;
     dc_libcover.stream = stream;
-    uint64_t t = DC_STATS_BEGIN();
+    uint64_t t = DC_STATS_CHECK_BEGIN();
     if (t)
         dc_stats_count_libcall();
     unsigned nclean[2];
@@ -803,7 +812,7 @@ int dc_check_libcall(const char *api, int device, uintptr_t stream, const struct
         errors = check_libcall(api, device, stream, args, n, nclean);
         dc_libcall_clean_keep(api, device, stream, args, n, gen, nclean);
     }
-    DC_STATS_END(DC_T_LIBCALL, t);
+    DC_STATS_CHECK_END(DC_T_LIBCALL, t);
     return errors;
 }
 
@@ -842,7 +851,7 @@ void dc_check_libcall_stream(const char *api, int device, uintptr_t stream, int 
     struct ctx c;
     libcall_launch(&l, &c, api, stream_device, stream);
     l.current_device = device;          /* as a launch: the stream's device, and the device the call makes current */
-    describe(&c.fl, &l);
+    dc_view_launch(&c.fl, &l);
     c.fl.origin = NULL;
     struct dc_finding f;
     memset(&f, 0, sizeof f);
@@ -889,56 +898,6 @@ void dc_check_libcall_async(const char *api, int device, uintptr_t stream, const
     f.launch_stack = launch_stack(&c);
     f.launch_stack_in_key = 1;
     dc_report_finding(&f);
-}
-
-/* ---- mode=migrate ----------------------------------------------------------------------- */
-
-void dc_check_moves_report(const struct dc_launch *l, struct dc_moves *m)
-{
-    if (!l || !m)
-        return;
-    struct dc_finding_launch fl;
-    describe(&fl, l);
-    for (unsigned i = 0; i < m->n; i++) {
-        const struct dc_move *mv = &m->v[i];
-        struct dc_finding f;
-        memset(&f, 0, sizeof f);
-        f.kind = (enum dc_finding_kind)mv->kind;
-        f.severity = (enum dc_severity)mv->severity;
-        f.launch = &fl;
-        f.launch_stack = mv->launch_stack;
-        f.launch_stack_in_key = 1;
-        f.has_operand = 1;
-        f.param = mv->param;
-        f.word_offset = mv->word_offset;
-        f.address = mv->address;
-        f.alloc_known = mv->alloc_known;
-        if (mv->alloc_known) {
-            alloc_view(&f.alloc, &mv->alloc);
-            (void)dc_block_view(&f.alloc, &mv->alloc, mv->address);
-        }
-        f.access = mv->access;
-        f.word = (enum dc_word_kind)mv->word;
-        f.evidence = mv->evidence;
-        if (mv->new_address) {
-            f.action = DC_ACT_MIGRATED;
-            f.to_device = mv->to_device;
-            f.moved_bytes = mv->bytes;
-            dc_report_count_migrated(mv->bytes);
-        } else {
-            f.action = DC_ACT_NOT_MIGRATED;
-            f.reason = mv->reason ? mv->reason : "not migrated";
-        }
-        dc_report_finding(&f);
-    }
-    free(m->v);
-    m->v = NULL;
-    m->n = m->cap = 0;
-}
-
-void dc_check_count_migrated(uint64_t bytes)
-{
-    dc_report_count_migrated(bytes);
 }
 
 /* ---- sync=1 ----------------------------------------------------------------------------- */

@@ -153,7 +153,7 @@ struct dc_moves {
  * count returned includes them. */
 int dc_check_launch(const struct dc_launch *l);
 
-/* Reports the moves dc_check_launch left in l->moves (each a finding with
+/* (core/verdict/view.c) Reports the moves dc_check_launch left in l->moves (each a finding with
  * action "migrated", or "not_migrated" with its reason), counts
  * bytes_migrated, and frees the array.  Call before the launch. */
 void dc_check_moves_report(const struct dc_launch *l, struct dc_moves *m);

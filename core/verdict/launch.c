@@ -52,7 +52,7 @@ launch_begin(struct dc_launch_state *L, int path, const char *api, const void *k
              int current_device, CUstream stream, int has_stream, const char *no_rewrite, void **args, void **extra)
 {
     /* the hot path of report mode: no more than the fields it needs set */
-    uint64_t t0 = DC_STATS_BEGIN();
+    uint64_t t0 = DC_STATS_CHECK_BEGIN();
     int modes = dc_opt.mode == DC_MODE_MIGRATE || dc_opt.sync;
     L->modes = modes;
     if (modes) {
@@ -75,6 +75,8 @@ launch_begin(struct dc_launch_state *L, int path, const char *api, const void *k
     L->stream = stream;
     if (!key) {
         memset(&L->l, 0, sizeof L->l);
+        if (t0)
+            dc_stats_nest--;            /* not a check: not timed */
         return;
     }
     if (kind == K_OPAQUE || kind == K_UNREAD) {
@@ -148,7 +150,7 @@ launch_begin(struct dc_launch_state *L, int path, const char *api, const void *k
         dc_record_launch(l, k);         /* record_launches: the arguments as the program passed them */
     if (!modes) {
         (void)dc_check_launch(l);
-        DC_STATS_END(DC_T_LAUNCH, t0);
+        DC_STATS_CHECK_END(DC_T_LAUNCH, t0);
         return;
     }
     if (stream == NULL && api && strstr(api, "_ptsz"))
@@ -195,7 +197,7 @@ launch_begin(struct dc_launch_state *L, int path, const char *api, const void *k
         dc_migrate(L);
         dc_check_moves_report(l, &L->moves);
     }
-    DC_STATS_END(DC_T_LAUNCH, t0);
+    DC_STATS_CHECK_END(DC_T_LAUNCH, t0);
 }
 
 /* sync=1 left a launch unsynchronised because of another capture: one line

@@ -3,7 +3,8 @@
 # timed rounds, 10 and 100 live allocations): every configuration's row, the
 # memory and CPU-time rows, the registry's thread scaling, a torch process's
 # peak RSS without and under devcheck, and one PASS/FAIL line per budget are
-# printed; then the library calls' rows (bench/libcalls.sh).  Not a timed test: the verdicts themselves are
+# printed, the first report of a new finding in CPU time of the whole
+# process among them; then the library calls' rows (bench/libcalls.sh).  Not a timed test: the verdicts themselves are
 # not asserted (tests/bench/launch_instr.sh guards the instructions).
 . "$ROOT/tests/lib.sh"
 command -v valgrind >/dev/null || { echo "skip: valgrind is not installed (mk/deps.sh installs it)"; exit 0; }
@@ -24,7 +25,13 @@ expect_grep '^launch, 8 pointers +[0-9]+( +x[0-9.]+){6}$' "$TMPD/table"
 expect_grep '^launch whose finding is ignored \(peer=ignore\) +[0-9.]+( +\+-?[0-9.]+){6}$' "$TMPD/table"
 expect_grep '^  threads=2 cpu_ns_per_lookup=' "$TMPD/table"
 n=$(grep -Ec '^(PASS|FAIL)  ' "$TMPD/table")
-expect_eq "budget lines" 15 "$n"
+expect_eq "budget lines" 17 "$n"
+# issue 38: the first report of a new finding, in CPU time of the whole process
+for row in "a new kernel's first launch, clean" "the process's first finding" "a second new finding"; do
+    expect_grep "^$row +[0-9.]+( +-?[0-9.]+){6}$" "$TMPD/table"
+done
+expect_grep '^(PASS|FAIL)  the first report of a new finding \(the process.s first\): \+-?[0-9.]+ ms CPU beyond a clean first launch \(worst: backend=(interpose|cupti|both); whole process\) <= 1 ms$' "$TMPD/table"
+expect_grep '^(PASS|FAIL)  the report of a second new finding: \+-?[0-9.]+ ms CPU beyond a clean first launch \(worst: backend=(interpose|cupti|both); whole process\) <= 1 ms$' "$TMPD/table"
 expect_grep '^info  a PyTorch block handed out and taken back: \+[0-9]+ instr \(worst: backend=(interpose|cupti|both)\), x[0-9.]+ those of a cudaMalloc\+cudaFree record' "$TMPD/table"
 # issue 27: devcheck's own memory in a torch process (the virtualenv is there when the client tests run)
 expect_grep '^info  torch process on the sim \(bench/torch_rss.py\): peak RSS [0-9.]+ MiB without devcheck, [0-9.]+ MiB under the wrapper \(current [0-9.]+ -> [0-9.]+ MiB: anonymous [-+][0-9.]+, file-backed [-+][0-9.]+\)$' "$TMPD/table"

@@ -4,8 +4,11 @@
 # whose counts agree with the run: tests/e2e/repeat_prog.cu's two-sites mode
 # hands cuda:1's memory to a kernel on cuda:0 three times from one line and
 # once from another (2 findings new, 2 occurrences repeated); with a
-# suppression matching them, 4 occurrences suppressed and none new.  Without
-# the option: no table, no "stats".
+# suppression matching them, 4 occurrences suppressed and none new; the
+# stacks symbolized (4: two launch and two allocation stacks; suppressed: the
+# two launch stacks the suppression is matched against).  Without the
+# option: no table, no "stats".  (tests/clients/stats_torch.sh: the sinks'
+# symbolization outside the checks.)
 . "$ROOT/tests/lib.sh"
 prog=$BUILD/tests/e2e/repeat_prog
 [ -x "$prog" ] || fail "missing $prog"
@@ -39,7 +42,13 @@ want("launches_unchecked", s["launches_unchecked"], summ["launches_unchecked"])
 want("timed launch_checks", s["timed"]["launch_checks"], summ["launches_checked"] + summ["launches_unchecked"])
 want("timed reports", s["timed"]["reports"], new + (1 if suppressed else 0) * 2)
 c = s["cpu_ns"]
-want("total = start + checks", c["total"], c["start"] + c["launch_checks"] + c["library_calls"])
+want("total = start + checks + symbolization outside them", c["total"],
+     c["start"] + c["launch_checks"] + c["library_calls"] + c["symbolization_outside"])
+# the symbolizer times each stack it names: a new finding's launch and
+# allocation stacks; a suppressed one's launch stack only (matched, not
+# printed); all inside the launch checks (no sink runs outside them here)
+want("timed symbolization", s["timed"]["symbolization"], 2 * new if new else 2)
+want("symbolization_outside", c["symbolization_outside"], 0)
 want("per_launch", c["per_launch"], c["launch_checks"] // max(s["timed"]["launch_checks"], 1))
 for part in ("reports", "symbolization", "python_frames"):
     if not 0 <= c[part] <= c["launch_checks"]:
@@ -61,7 +70,8 @@ python3 "$ROOT/tests/unit/jsonschema_lite.py" "$ROOT/report/finding.schema.json"
 expect_grep '^devcheck: STATS: ' "$TMPD/stats.err"
 expect_grep '^devcheck: stats: +findings +2 new, 2 repeated, 0 suppressed$' "$TMPD/stats.err"
 expect_grep '^devcheck: stats: +findings +0 new, 0 repeated, 4 suppressed$' "$TMPD/suppressed.err"
-expect_grep '^devcheck: stats: +CPU time +[0-9.]+ ms total: start-up [0-9.]+ ms, launch checks [0-9.]+ ms \([0-9]+ ns per launch\)' "$TMPD/stats.err"
+expect_grep '^devcheck: stats: +CPU time +[0-9.]+ ms total: start-up [0-9.]+ ms, launch checks [0-9.]+ ms \([0-9]+ ns per launch\), library calls [0-9.]+ ms, symbolization outside them [0-9.]+ ms$' "$TMPD/stats.err"
+expect_grep '^devcheck: stats: +of which .*symbolization [0-9.]+ ms \(4 stacks\)' "$TMPD/stats.err"
 grep -q 'STATS' "$TMPD/plain.err" && fail "plain run: a STATS table without stats=1"
 grep -q '"stats"' "$TMPD/plain.json" && fail "plain run: a \"stats\" object without stats=1"
 true

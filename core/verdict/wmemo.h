@@ -1,0 +1,43 @@
+/* wmemo: the thread's memo of plan words that repeat a finding (issue 38).
+ *
+ * A word of a kernel's plan that made exactly one finding, a repeat, makes
+ * the same one again while nothing its verdict rests on has changed: the
+ * kernel (its key and the kernels' generation), the plan word, the value,
+ * the launch device, and the registry's generation (every allocation, free,
+ * peer and pool access change bumps it; the options do not change after
+ * the start).  Its store key then differs only by the launch stack, so the
+ * check (core/verdict/check.c plan_word_check) proves the stack and, when
+ * it is the stack of before, counts the record (dc_report_repeat_ref) and
+ * the access matrix's operand: no registry lookup, no finding, no key.
+ * Per thread, no lock: 32 slots, two ways (a word lives in its slot or the
+ * one beside it), the way used longer ago replaced. */
+#ifndef DEVCHECK_CORE_VERDICT_WMEMO_H
+#define DEVCHECK_CORE_VERDICT_WMEMO_H
+#include <stdint.h>
+#include "report/finding.h"
+
+#pragma GCC visibility push(hidden)
+
+struct dc_pword;
+struct dc_wmemo {
+    const void *kernel_key;
+    const struct dc_pword *pw;
+    uintptr_t v;
+    uint64_t reg_gen, kernels_gen;
+    int device;
+    int col;                    /* the operand's access-matrix column (report/matrix.h) */
+    int error;                  /* 1: the finding is an error */
+    uint32_t stack;             /* its launch stack */
+    uint64_t used;              /* the thread's tick at its last find or put */
+    struct dc_report_ref ref;   /* its record */
+};
+
+/* This thread's entry of (kernel_key, pw, v, device) kept at generations
+ * (reg_gen, kernels_gen), or NULL. */
+const struct dc_wmemo *dc_wmemo_find(const void *kernel_key, const struct dc_pword *pw, uintptr_t v, int device,
+                                     uint64_t reg_gen, uint64_t kernels_gen);
+/* Keeps a copy of e (used is set here) for this thread. */
+void dc_wmemo_put(const struct dc_wmemo *e);
+
+#pragma GCC visibility pop
+#endif
