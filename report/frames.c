@@ -37,6 +37,23 @@ const struct dc_frame *dc_frames_user(const struct dc_frame *fr, size_t n)
     return &fr[k];
 }
 
+void dc_frames_peer_enabler(const struct dc_frame *fr, size_t n, struct dc_peer_enabler *out)
+{
+    out->api = NULL;
+    out->torch = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (fr[i].python) {
+            out->torch |= strstr(fr[i].file, "/torch/") != NULL;
+            continue;
+        }
+        if (!strncmp(fr[i].function, "cudaDeviceEnablePeerAccess", 26) ||
+            !strncmp(fr[i].function, "cuCtxEnablePeerAccess", 21))
+            out->api = fr[i].function;          /* the outermost: the program's own call */
+        out->torch |= strstr(fr[i].module, "libtorch") != NULL || strstr(fr[i].module, "libc10") != NULL;
+    }
+    out->user = dc_frames_user(fr, n);
+}
+
 int dc_frames_segment(const struct dc_frame *fr, size_t n)
 {
     static const char *const allocators[] = {
