@@ -190,12 +190,9 @@ static void json_framework(struct dc_buf *b, const struct dc_finding *f, uint64_
  * text's "peer access: ... enabled by" line says.  Under the report's lock. */
 static void json_peer(struct dc_buf *b, const struct dc_finding *f)
 {
-    static struct dc_frame fr[DC_FRAMES_MAX];      /* under the report's lock */
-    if (f->kind != DC_F_PEER_ACCESS || !f->peer_stack || !f->alloc_known)
-        return;
-    size_t n = dc_stack_symbolize(f->peer_stack, fr, DC_FRAMES_MAX);
     struct dc_peer_enabler w;
-    dc_frames_peer_enabler(fr, n, &w);
+    if (dc_frames_peer_enabler(f, &w) != 0)
+        return;
     dc_bput(b, ",\"peer_enabled_by\":{\"by\":\"%s\",\"call\":", w.torch ? "pytorch" : "program");
     dc_bjson_str(b, w.api);
     struct dc_pyloc at = { w.user ? w.user->file : NULL, w.user ? w.user->line : 0, w.user ? w.user->function : NULL,

@@ -207,12 +207,9 @@ static void text_operand(struct dc_buf *b, const struct dc_finding *f)
  * GPUs).  Under the report's lock. */
 static void text_peer(struct dc_buf *b, const struct dc_finding *f)
 {
-    static struct dc_frame fr[DC_FRAMES_MAX];      /* under the report's lock */
-    if (f->kind != DC_F_PEER_ACCESS || !f->peer_stack || !f->alloc_known)
-        return;
-    size_t n = dc_stack_symbolize(f->peer_stack, fr, DC_FRAMES_MAX);
     struct dc_peer_enabler w;
-    dc_frames_peer_enabler(fr, n, &w);
+    if (dc_frames_peer_enabler(f, &w) != 0)
+        return;
     dc_bput(b, "    peer access: cuda:%d -> cuda:%d enabled by %s", f->launch->device, f->alloc.owner,
             w.torch ? "PyTorch itself, for a copy between the GPUs" : w.api ? w.api : "the program");
     if (w.torch && w.api)
