@@ -5,7 +5,7 @@
 # DCREPLAY_LDLIBS  what it needs besides the core: zlib (gzip'd traces)
 DCREPLAY_LIB    := $(BUILD)/obj/libdcreplay.a
 DCREPLAY_LDLIBS := -lz
-DCREPLAY_SRCS   := replay/replay.c
+DCREPLAY_SRCS   := replay/replay.c replay/origins.c
 DCREPLAY_OBJS   := $(patsubst %.c,$(BUILD)/obj/%.o,$(DCREPLAY_SRCS))
 
 ALL += $(DCREPLAY_LIB)

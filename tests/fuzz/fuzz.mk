@@ -8,7 +8,7 @@
 #   json     common/json.c and report/merge.c (devcheck report's JSON Lines)
 #   supp     report/suppress.c: the reader, the glob matcher, --gen-suppressions read back
 #   options  core/base/options.c: DEVCHECK_OPTIONS and the wrapper's flags
-#   replay   replay/replay.c: a trace and the --origins TSV, judged as
+#   replay   replay/replay.c, origins.c: a trace and the --origins TSV, judged as
 #            `devcheck replay` judges them (the core started by dc_replay_run)
 #
 # `make test` replays tests/fuzz/corpus/TARGET/ (the seeds and every input

@@ -23,6 +23,9 @@
 #    resolver (resolve.*) uses no other unit of preload/ but the constants of
 #    arch.h, and nothing in preload/ uses its door (door.*) but the door
 #    itself and its dlsym entry stub (arch_<arch>.S).
+# 4. Sizes (issue 35): no .c file of the tool over LAYERING_MAX_LINES (1000)
+#    lines, and at most 8 .c files at core/'s top: what grows is split
+#    along its seams, or moved into a room.
 #
 # ROOT (the sources) and BUILD (the objects, $BUILD/obj/<folder>/...) may be
 # set; tests/unit/layering_planted.sh runs it on a copy with a planted
@@ -174,6 +177,21 @@ while read -r from to where; do
 done <<EOF
 $(cat "$TMPD/unit_edges_report" "$TMPD/unit_edges_preload")
 EOF
+
+# --- 4. sizes ------------------------------------------------------------------
+max_lines=${LAYERING_MAX_LINES:-1000}
+for dir in $TOOL; do
+    find "$dir" -type f -name '*.c'
+done | sort | while read -r f; do
+    n=$(wc -l <"$f")
+    [ "$n" -le "$max_lines" ] || echo "FAIL: $f has $n lines: no .c file of the tool over $max_lines (split it along its seams)"
+done >"$TMPD/size_bad"
+ntop=$(find core -maxdepth 1 -type f -name '*.c' | wc -l)
+[ "$ntop" -le 8 ] || echo "FAIL: core/ has $ntop .c files at its top: at most 8 (the rest belong in its rooms)" >>"$TMPD/size_bad"
+if [ -s "$TMPD/size_bad" ]; then
+    cat "$TMPD/size_bad" >&2
+    status=1
+fi
 
 echo "folder graph (from includes and object symbols):"
 awk '{ print "  " $1 " -> " $2 }' "$TMPD/folder_graph"

@@ -3,8 +3,10 @@
 # on a copy of the sources, (1) a core file including a front end's header,
 # (2) a room of core/ including a room above it, (3) a circle between two
 # files of report/ (and the store using a sink), (4) preload/'s resolver
-# using the door, and a hook using the door.  Each run must fail and name the planted arrow; the objects
-# are the real build's (the planted arrows are includes).
+# using the door, and a hook using the door; (5) a .c file of the tool grown
+# past 1000 lines, and a ninth .c file at core/'s top.  Each run must fail
+# and name the planted arrow; the objects are the real build's (the planted
+# arrows are includes).
 . "$(dirname "$0")/../lib.sh"
 COPY=$TMPD/tree
 mkdir -p "$COPY"
@@ -55,4 +57,16 @@ plant preload/resolve.c '#include "preload/door.h"' && fail "the resolver includ
 expect "resolver" "FAIL: preload/resolve -> preload/door (preload/resolve.c includes preload/door.h): the resolver"
 plant preload/hooks_mem.c '#include "preload/door.h"' && fail "a hook including the door passed"
 expect "door" "FAIL: preload/hooks_mem -> preload/door (preload/hooks_mem.c includes preload/door.h): nothing in preload/ uses the door"
+
+# sizes: a file grown past the limit, a ninth file at core/'s top
+cp "$COPY/replay/origins.c" "$TMPD/origins"
+awk 'BEGIN { for (i = 0; i < 1001; i++) print "/* grown */" }' >>"$COPY/replay/origins.c"
+plant replay/origins.c '/* planted */' && fail "a .c file over 1000 lines passed"
+cp "$TMPD/origins" "$COPY/replay/origins.c"
+expect "size" 'FAIL: replay/origins.c has [0-9]* lines: no .c file of the tool over 1000'
+n=$(find "$COPY/core" -maxdepth 1 -name '*.c' | wc -l)
+while [ "$n" -le 8 ]; do : >"$COPY/core/planted$n.c"; n=$((n + 1)); done
+plant core/contexts.c '/* planted */' && fail "a ninth .c file at core/'s top passed"
+rm -f "$COPY"/core/planted*.c
+expect "core's top" "FAIL: core/ has 9 .c files at its top: at most 8"
 echo "layering.sh failed on each planted back-arrow"
