@@ -20,7 +20,9 @@
 #    core's registry directly; the sim serialises launches);
 #  - devcheck's own memory in a torch process (bench/torch_rss.py: peak RSS
 #    without devcheck and under the wrapper; issue 27).
-# Then each budget of issues 13 and 25 as a PASS/FAIL line.  Runs on the simulated
+# Then each budget of issues 13, 25 and 38 as a PASS/FAIL line: what
+# devcheck adds (backend=cupti over the cuptifloor configuration, the sim's
+# CUPTI's own deliveries not counted: see base_of below).  Runs on the simulated
 # GPUs.  Not a test (times vary); tests/bench/ checks that it runs and that a
 # launch stays under a margin of instructions.
 #
@@ -141,7 +143,9 @@ ns() { awk -v k="$2" '$1 == k { split($2, kv, "="); if (m == "" || kv[2] + 0 < m
 calc() { awk "BEGIN { v = $1; printf \"%.${2:-0}f\", v }"; }
 has() { case " $CONFIGS " in *" $1 "*) return 0 ;; esac; return 1; }
 printf 'devcheck bench on the simulated GPUs: %s launches or allocations per callgrind section,\n' "$N"
-printf 'CPU times the minimum of %s interleaved rounds of %s; added = configuration - none\n\n' "$REPEAT" "$TN"
+printf 'CPU times the minimum of %s interleaved rounds of %s; added = configuration - none\n' "$REPEAT" "$TN"
+has cuptifloor && printf 'budgets: what devcheck adds; backend=cupti over cuptifloor (the sim'"'"'s CUPTI delivering the same callbacks to a subscriber that does nothing), the others over none\n'
+printf '\n'
 printf '%-38s' "instructions per operation"
 for c in $CONFIGS; do printf '%11s' "$c"; done
 printf '\n'
@@ -210,11 +214,24 @@ verdict() {     # verdict OK TEXT
 }
 backends=""
 for b in interpose cupti both; do has "$b" && backends="$backends $b"; done
+# What a budget measures: what devcheck adds (issue 38).  For interpose and
+# both that is the configuration over none.  backend=cupti is measured over
+# the cuptifloor configuration (when it runs): the sim's CUPTI delivering
+# the same callbacks to a subscriber that returns at once costs +~800
+# instructions per launch and +~1200 per allocation+free before devcheck
+# does anything; that is the simulator's CUPTI, not devcheck, and not what a
+# real GPU's CUPTI costs, so it is printed (the table, the info line below)
+# and not charged to devcheck.  Everything devcheck makes the driver, the
+# sim's CUPTI or the C library do beyond that floor is charged.
+# base_of BACKEND -> the configuration its budget rows are measured over;
+# tag_of BACKEND -> how a verdict line names it
+base_of() { if [ "$1" = cupti ] && has cuptifloor; then echo cuptifloor; else echo none; fi; }
+tag_of() { if [ "$(base_of "$1")" = cuptifloor ]; then echo "$1 over cuptifloor"; else echo "$1"; fi; }
 # the worst backend and live count of an instruction figure, and what of it
 # ran in libdevcheck.so (the rest: the platform, e.g. CUPTI's deliveries)
 worst() {  # worst SECTION -> "added backend live own"
     best=""; for b in $backends; do for live in $LIVES; do
-        a=$(calc "$(ir "$b" "$1@$live") - $(ir none "$1@$live")")
+        a=$(calc "$(ir "$b" "$1@$live") - $(ir "$(base_of "$b")" "$1@$live")")
         if [ -z "$best" ] || [ "$a" -gt "${best%% *}" ]; then best="$a $b $live"; fi
     done; done
     set -- $best "$1"
@@ -224,27 +241,27 @@ if has none && [ -n "$backends" ]; then
     for s in ptr8:"8 pointer params" struct64:"one 64-byte by-value struct"; do
         set -- $(worst "${s%%:*}")
         verdict "$([ "$1" -le 600 ] && echo 1)" \
-            "added per launch, ${s#*:}: +$1 instr (worst: backend=$2, $3 live; $4 in libdevcheck.so) <= 600"
+            "added per launch, ${s#*:}: +$1 instr (worst: backend=$(tag_of "$2"), $3 live; $4 in libdevcheck.so) <= 600"
     done
     worst_ratio=""
     for b in $backends; do for s in ptr8 struct64; do
-        a0=$(calc "$(ir "$b" "$s@$first_live") - $(ir none "$s@$first_live")")
-        a1=$(calc "$(ir "$b" "$s@$last_live") - $(ir none "$s@$last_live")")
+        a0=$(calc "$(ir "$b" "$s@$first_live") - $(ir "$(base_of "$b")" "$s@$first_live")")
+        a1=$(calc "$(ir "$b" "$s@$last_live") - $(ir "$(base_of "$b")" "$s@$last_live")")
         t=$(calc "($(ir "$b" "$s@$last_live") / $(ir "$b" "$s@$first_live"))" 3)
         q=$(calc "$a1 / ($a0 > 0 ? $a0 : 1)" 3)
         if [ -z "$worst_ratio" ] || [ "$(calc "$q > ${worst_ratio%% *}")" = 1 ]; then worst_ratio="$q $t $b $s $a0 $a1"; fi
     done; done
     set -- $worst_ratio
     verdict "$([ "$(calc "$1 <= 1.2")" = 1 ] && echo 1)" \
-        "live allocations $first_live -> $last_live: added instr x$1 (+$5 -> +$6; whole launch x$2; worst: backend=$3, $4) <= 1.2x"
+        "live allocations $first_live -> $last_live: added instr x$1 (+$5 -> +$6; whole launch x$2; worst: backend=$(tag_of "$3"), $4) <= 1.2x"
     for f in 0 40; do
         w=""; for b in $backends; do
-            a=$(calc "$(ir "$b" "alloc$f@$first_live") - $(ir none "alloc$f@$first_live")")
+            a=$(calc "$(ir "$b" "alloc$f@$first_live") - $(ir "$(base_of "$b")" "alloc$f@$first_live")")
             if [ -z "$w" ] || [ "$a" -gt "${w%% *}" ]; then w="$a $b"; fi
         done
         set -- $w
         verdict "$([ "$1" -le 2000 ] && echo 1)" \
-            "added per allocation+free with stack, $f extra frames: +$1 instr (worst: backend=$2; $(own "$2" "alloc$f@$first_live") in libdevcheck.so) <= 2000"
+            "added per allocation+free with stack, $f extra frames: +$1 instr (worst: backend=$(tag_of "$2"); $(own "$2" "alloc$f@$first_live") in libdevcheck.so) <= 2000"
     done
     w=""; for b in $backends; do
         h=$(calc "$(mem "$b" heap) - $(mem none heap)"); s=$(calc "$(mem "$b" rss) - $(mem none rss)")
@@ -256,11 +273,11 @@ if has none && [ -n "$backends" ]; then
     for s in ptr8:"8 pointer params":150 struct64:"one 64-byte struct":150 alloc0:"allocation+free":2000 alloc40:"allocation+free, 40 frames":2000; do
         name=${s%%:*}; rest=${s#*:}; label=${rest%:*}; lim=${rest##*:}
         w=""; for b in $backends; do
-            a=$(calc "$(ns "$b" "$name@$first_live") - $(ns none "$name@$first_live")")
+            a=$(calc "$(ns "$b" "$name@$first_live") - $(ns "$(base_of "$b")" "$name@$first_live")")
             if [ -z "$w" ] || [ "$a" -gt "${w%% *}" ]; then w="$a $b"; fi
         done
         set -- $w
-        verdict "$([ "$1" -le "$lim" ] && echo 1)" "CPU time added, $label: +$1 ns (worst: backend=$2) <= $lim ns"
+        verdict "$([ "$1" -le "$lim" ] && echo 1)" "CPU time added, $label: +$1 ns (worst: backend=$(tag_of "$2")) <= $lim ns"
     done
 fi
 # issues 25 and 38: a repeated, suppressed or ignored finding costs what a

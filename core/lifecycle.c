@@ -14,6 +14,7 @@
 #include "core/owner/ptrinfo.h"
 #include "core/verdict/record.h"
 #include "core/owner/registry.h"
+#include "report/gpus.h"
 #include "report/report.h"
 #include "report/stats.h"
 #include "report/symbolize.h"
@@ -108,6 +109,7 @@ void dc_core_open(void)
     };
     dc_stats_enable(dc_opt.stats);
     dc_report_init(&rc);
+    dc_gpus_set_reader(dc_devices_identify);
     dc_stack_set_interpreter_frames(dc_opt.python_interpreter_frames);
     dc_record_open();
     dc_logv(1, "%s", caps);

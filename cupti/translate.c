@@ -84,6 +84,7 @@ struct rt_frame {
     int checked;                        /* the launch went through the check */
     int driver_seen;                    /* a driver callback arrived inside it */
     int freed_had;                      /* a runtime free took `freed` off the registry */
+    uintptr_t free_base;                /* a runtime free's address, settled at its enter; 0: none */
     struct dc_alloc freed;
 };
 static __thread struct rt_frame rt __attribute__((tls_model("initial-exec")));
@@ -284,19 +285,19 @@ static void on_driver_mem(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
     case CUPTI_DRIVER_TRACE_CBID_cuMemAlloc_v2: {
         const cuMemAlloc_v2_params *a = p;
         if (a->dptr)
-            dc_mem_alloc_current(*a->dptr, a->bytesize, DC_MEM_DEVICE);
+            dc_mem_alloc_current(*a->dptr, a->bytesize, DC_MEM_DEVICE, cb->context);
         break;
     }
     case CUPTI_DRIVER_TRACE_CBID_cuMemAllocPitch_v2: {
         const cuMemAllocPitch_v2_params *a = p;
         if (a->dptr && a->pPitch)
-            dc_mem_alloc_current(*a->dptr, *a->pPitch * a->Height, DC_MEM_DEVICE);
+            dc_mem_alloc_current(*a->dptr, *a->pPitch * a->Height, DC_MEM_DEVICE, cb->context);
         break;
     }
     case CUPTI_DRIVER_TRACE_CBID_cuMemAllocManaged: {
         const cuMemAllocManaged_params *a = p;
         if (a->dptr)
-            dc_mem_alloc_current(*a->dptr, a->bytesize, DC_MEM_MANAGED);
+            dc_mem_alloc_current(*a->dptr, a->bytesize, DC_MEM_MANAGED, cb->context);
         break;
     }
     case CUPTI_DRIVER_TRACE_CBID_cuMemAllocAsync: {
@@ -594,6 +595,7 @@ static inline void rt_reset(void)
     rt.cbid = 0;
     rt.launch = NULL;
     rt.checked = rt.driver_seen = rt.freed_had = 0;
+    rt.free_base = 0;
 }
 
 /* Opens the frame of runtime call cbid. */
@@ -613,8 +615,10 @@ static void on_runtime_enter(CUpti_CallbackId cbid, const CUpti_CallbackData *cb
      * its exit the address may already be another thread's new allocation
      * (with the interposer on, the driver free inside is not seen here). */
     uintptr_t freed;
-    if (runtime_free(cbid, cb->functionParams, &freed) && freed)
+    if (runtime_free(cbid, cb->functionParams, &freed) && freed) {
         rt.freed_had = dc_mem_free_begin(freed, &rt.freed);
+        rt.free_base = freed;
+    }
 }
 
 /* A runtime launch no driver launch callback came for. */
@@ -695,13 +699,13 @@ static void runtime_mem_fallback(CUpti_CallbackId cbid, const CUpti_CallbackData
     case CUPTI_RUNTIME_TRACE_CBID_cudaMalloc_v3020: {
         const cudaMalloc_v3020_params *a = p;
         if ((base = new_base(a->devPtr)))
-            dc_mem_alloc_current(base, a->size, DC_MEM_DEVICE);
+            dc_mem_alloc_current(base, a->size, DC_MEM_DEVICE, cb->context);
         break;
     }
     case CUPTI_RUNTIME_TRACE_CBID_cudaMallocManaged_v6000: {
         const cudaMallocManaged_v6000_params *a = p;
         if ((base = new_base(a->devPtr)))
-            dc_mem_alloc_current(base, a->size, DC_MEM_MANAGED);
+            dc_mem_alloc_current(base, a->size, DC_MEM_MANAGED, cb->context);
         break;
     }
     case CUPTI_RUNTIME_TRACE_CBID_cudaMallocHost_v3020: {
@@ -809,12 +813,26 @@ static inline int quick_live(void)
            __atomic_load_n(&dc_cupti_busy_on, __ATOMIC_RELAXED);
 }
 
+/* The driver free inside a runtime free of the same address (rt.free_base):
+ * the runtime's enter took it off already, so its driver enter would find
+ * it gone and its exit would have nothing to put back (the runtime's exit
+ * does, if the call failed): two deliveries of the four a cudaFree costs,
+ * done by quick().  Out of line, so the launches' quick path keeps its
+ * size. */
+static __attribute__((noinline)) int nested_free(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
+{
+    uintptr_t base;
+    return rt.open && driver_free(cbid, cb->functionParams, &base) && base == rt.free_base && quick_live();
+}
+
 /* The unguarded callbacks whose whole handling is the runtime frame, done
  * before on_unguarded's set-up (of a runtime launch's four callbacks only
  * the driver's enter has work; of a cudaMalloc's four only the driver's
  * exit): a runtime call's enter (not a free's), its exit when the driver's
  * callbacks inside did the work (its launch checked, its memory recorded),
- * a busy driver call's quiet site (quiet_sites).  1 when done; 0 leaves it
+ * a busy driver call's quiet site (quiet_sites); and, of a runtime free,
+ * the driver free inside it (nested_free) and its exit when the free
+ * succeeded.  1 when done; 0 leaves it
  * to on_unguarded, which also takes every call made before devcheck is
  * ready or before a call past the hooks turned the busy callbacks on. */
 static inline int quick(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
@@ -823,8 +841,12 @@ static inline int quick(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, cons
         return 0;
     if (domain == CUPTI_CB_DOMAIN_DRIVER_API) {
         unsigned site = cb->callbackSite == CUPTI_API_ENTER ? QUIET_ENTER : QUIET_EXIT;
-        if (cbid >= CUPTI_DRIVER_TRACE_CBID_SIZE || !(quiet_sites[cbid] & site) || !quick_live())
+        if (__builtin_expect(cbid >= CUPTI_DRIVER_TRACE_CBID_SIZE || !(quiet_sites[cbid] & site), 0)) {
+            if (!rt.free_base || !nested_free(cbid, cb))
+                return 0;
+        } else if (!quick_live()) {
             return 0;
+        }
         if (rt.open)
             rt.driver_seen = 1;         /* as on_driver */
         return 1;
@@ -840,8 +862,10 @@ static inline int quick(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, cons
     }
     if (!rt.open || rt.corr != cb->correlationId)
         return 1;                       /* not this frame's: on_runtime_exit ignores it too */
-    if (rt.freed_had || (rt.launch ? !rt.checked : !rt.driver_seen) || !quick_live())
-        return 0;                       /* a free to settle, or a fallback to run */
+    if ((rt.launch ? !rt.checked : !rt.driver_seen) || !quick_live())
+        return 0;                       /* a fallback to run */
+    if (rt.freed_had && !(cb->functionReturnValue && *(const cudaError_t *)cb->functionReturnValue == cudaSuccess))
+        return 0;                       /* a failed free: on_runtime_exit puts its entry back */
     rt_reset();
     return 1;
 }

@@ -44,7 +44,10 @@ static const char script[] =
     "var sm=recs.filter(function(r){return r.type==='summary';})[0]||{};\n"
     "function el(t,a,kids){var e=document.createElement(t);if(a)for(var k in a){if(k==='text')e.textContent=a[k];"
     "else e.setAttribute(k,a[k]);}(kids||[]).forEach(function(c){if(c)e.appendChild(c);});return e;}\n"
-    "function colName(c){return c>=0?'cuda:'+c:c===-1?'pinned host':c===-2?'pageable host':'managed';}\n"
+    /* merged processes: a device number is a GPU of sm.gpus (by host and UUID, report/merge.h) */
+    "function gpuName(c){var g=(sm.gpus||[]).filter(function(x){return x.device===c;})[0];if(!g)return 'cuda:'+c;"
+    "return (g.uuid?g.uuid.slice(0,12)+'\\u2026':'cuda:'+c)+(g.host?' on '+g.host:'');}\n"
+    "function colName(c){return c>=0?gpuName(c):c===-1?'pinned host':c===-2?'pageable host':'managed';}\n"
     "function bytes(n){var u=['B','KiB','MiB','GiB','TiB'],i=0;while(n>=1024&&i<4){n/=1024;i++;}"
     "return (i?n.toFixed(1):n)+' '+u[i];}\n"
     "function cols(list,keys){var s={};list.forEach(function(c){keys.forEach(function(k){s[c[k]]=1;});});"

@@ -1,5 +1,6 @@
 /* jsonl: findings and the summary as JSON Lines records (see jsonl.h). */
 #include "report/jsonl.h"
+#include "report/gpus.h"
 #include "report/testname.h"
 #include "report/counts.h"
 #include "report/stats.h"
@@ -202,6 +203,13 @@ static void json_peer(struct dc_buf *b, const struct dc_finding *f)
     dc_bput(b, "}");
 }
 
+/* The devices finding f names, as the machine knows them (report/gpus.h). */
+static void json_gpus(struct dc_buf *b, const struct dc_finding *f)
+{
+    int devs[24];
+    dc_gpus_json(b, devs, dc_gpus_of_finding(f, devs, 24));
+}
+
 /* JSON line: head ends just after "count":, tail starts after the count. */
 static void json_proc(struct dc_buf *b, const struct dc_proc *p, const struct dc_finding *f)
 {
@@ -212,6 +220,10 @@ static void json_proc(struct dc_buf *b, const struct dc_proc *p, const struct dc
         dc_bput(b, "null");
     dc_bput(b, ",\"host\":");
     dc_bjson_str(b, p->host);
+    if (f)
+        json_gpus(b, f);
+    else
+        dc_gpus_json(b, NULL, 0);       /* the summary: every device of the process */
     if (dc_test_name()) {               /* the test it happened in (the pytest plugin) */
         dc_bput(b, ",\"test\":");
         dc_bjson_str(b, dc_test_name());

@@ -80,6 +80,7 @@ void dc_model_free(struct dc_model *m)
     for (size_t i = 0; i < m->priv->nstrings; i++)
         free(m->priv->strings[i]);
     free(m->priv->strings);
+    dc_mgpus_free(&m->gpus);
     free(m->f);
     free(m->procs);
     free(m->supps);
@@ -284,6 +285,13 @@ static uint64_t fnv_stack(uint64_t h, const struct dc_json *stack)
     return fnv(h, "|");
 }
 
+/* A device of the fingerprint: its UUID when the record names it. */
+static uint64_t fnv_dev(uint64_t h, const struct dc_json *r, long long dev)
+{
+    const struct dc_json *g = dc_mgpus_entry(r, (int)dev);
+    return g ? fnv(h, dc_json_str(dc_json_get(g, "uuid"))) : fnv_int(h, dev);
+}
+
 static void fingerprint(const struct dc_json *r, char out[17])
 {
     uint64_t h = 0xcbf29ce484222325ull;
@@ -293,10 +301,10 @@ static void fingerprint(const struct dc_json *r, char out[17])
     h = fnv(h, dc_json_str(dc_json_get(r, "kind")));
     h = fnv(h, kernel ? kernel : dc_json_str(dc_json_get(r, "kernel")));
     h = fnv(h, dc_json_str(dc_json_get(r, "action")));
-    h = fnv_int(h, dc_json_int(dc_json_get(launch, "device"), -1));
+    h = fnv_dev(h, r, dc_json_int(dc_json_get(launch, "device"), -1));
     h = fnv_int(h, dc_json_int(dc_json_get(op, "param"), -9));
     h = fnv_int(h, dc_json_int(dc_json_get(op, "word_offset"), -9));
-    h = fnv_int(h, dc_json_int(dc_json_get(op, "owner_device"), -9));
+    h = fnv_dev(h, r, dc_json_int(dc_json_get(op, "owner_device"), -9));
     h = fnv(h, dc_json_str(dc_json_get(op, "memory")));
     const char *kind = dc_json_str(dc_json_get(r, "kind"));
     if (!kind || strcmp(kind, "unchecked_kernel")) {       /* once per kernel */
@@ -401,13 +409,15 @@ static void add_matrices(struct dc_model *m, const struct dc_json *s)
     for (size_t i = 0; i < dc_json_len(acc); i++) {
         const struct dc_json *c = dc_json_at(acc, i);
         uint64_t v[5] = { (uint64_t)dc_json_int(dc_json_get(c, "operands"), 0), 0, 0, 0, 0 };
-        add_cell(&m->access, &m->naccess, (int)dc_json_int(dc_json_get(c, "launch_device"), -9),
-                 (int)dc_json_int(dc_json_get(c, "owner"), -9), v);
+        int row = dc_mgpus_number(&m->gpus, s, (int)dc_json_int(dc_json_get(c, "launch_device"), -9));
+        int col = dc_mgpus_number(&m->gpus, s, (int)dc_json_int(dc_json_get(c, "owner"), -9));
+        add_cell(&m->access, &m->naccess, row, col, v);
     }
     const struct dc_json *tr = dc_json_get(s, "transfers");
     for (size_t i = 0; i < dc_json_len(tr); i++) {
         const struct dc_json *c = dc_json_at(tr, i);
-        int src = (int)dc_json_int(dc_json_get(c, "src"), -9), dst = (int)dc_json_int(dc_json_get(c, "dst"), -9);
+        int src = dc_mgpus_number(&m->gpus, s, (int)dc_json_int(dc_json_get(c, "src"), -9));
+        int dst = dc_mgpus_number(&m->gpus, s, (int)dc_json_int(dc_json_get(c, "dst"), -9));
         uint64_t calls = (uint64_t)dc_json_int(dc_json_get(c, "calls"), 0);
         uint64_t bytes = (uint64_t)dc_json_int(dc_json_get(c, "bytes"), 0);
         uint64_t v[5] = { calls, bytes, 0, 0, 0 };
@@ -467,6 +477,13 @@ void dc_model_merge(struct dc_model *m)
     struct rec *r, *tmp;
     HASH_ITER(hh, P->recs, r, tmp) all[k++] = r;
     qsort(all, n, sizeof *all, by_order);
+    int any = 0;                    /* the GPUs by host and UUID (report/mgpus.h) */
+    for (size_t i = 0; i < n && !any; i++)
+        any = dc_json_len(dc_json_get(all[i]->v, "gpus")) > 0;
+    dc_mgpus_begin(&m->gpus, any);
+    for (size_t i = 0; i < n && any; i++)
+        dc_mgpus_note(&m->gpus, all[i]->v, all[i]->summary);
+    dc_mgpus_sort(&m->gpus);
 
     struct fp_ent *fps = NULL;
     struct dc_report_stats *t = &m->totals;
@@ -571,11 +588,11 @@ void dc_model_merge(struct dc_model *m)
         const struct dc_json *rv = m->f[i].rec, *op = dc_json_get(rv, "operand");
         if (!op || op->type != DC_J_OBJ)
             continue;
-        int row = (int)dc_json_int(dc_json_get(dc_json_get(rv, "launch"), "device"), -9);
+        int row = dc_mgpus_number(&m->gpus, rv, (int)dc_json_int(dc_json_get(dc_json_get(rv, "launch"), "device"), -9));
         const char *mem = dc_json_str(dc_json_get(op, "memory"));
         int col = !mem ? -9 : !strcmp(mem, "pinned") || !strcmp(mem, "registered") ? -1
                 : !strcmp(mem, "pageable") ? -2 : !strcmp(mem, "managed") ? -3
-                : (int)dc_json_int(dc_json_get(op, "owner_device"), -9);
+                : dc_mgpus_number(&m->gpus, rv, (int)dc_json_int(dc_json_get(op, "owner_device"), -9));
         int s = sev_rank(rv);
         uint64_t moved = (uint64_t)dc_json_int(dc_json_get(dc_json_get(rv, "migration"), "bytes"), 0);
         uint64_t v[5] = { 0, s == 0, s == 1, s == 2, moved * m->f[i].count };
@@ -766,6 +783,7 @@ void dc_model_text(const struct dc_model *m, const struct dc_mfinding *f, struct
     dc_stext_escape(o, start, 1);       /* the header: one line, whatever the names hold */
     dc_sput(o, "\n");
     dc_kind_details(r, o, show_file, (void *)m);
+    dc_mgpus_text(r, o);                /* an ordinal is only its process's own */
     const char *test = dc_json_str(dc_json_get(r, "test"));
     if (test)
         dc_sput(o, "    test: %s\n", test);
@@ -915,7 +933,9 @@ void dc_model_jsonl_text(const struct dc_model *m, struct dc_sbuf *o, int with_t
         dc_sjson_str(o, m->supps[i].file);
         dc_sput(o, ",\"line\":%d,\"count\":%llu}", m->supps[i].line, (unsigned long long)m->supps[i].count);
     }
-    dc_sput(o, "],\"access\":[");
+    dc_sput(o, "]");
+    dc_mgpus_json(&m->gpus, o);         /* the matrices' device numbers */
+    dc_sput(o, ",\"access\":[");
     for (size_t i = 0; i < m->naccess; i++) {
         const struct dc_mcell *c = &m->access[i];
         dc_sput(o, "%s{\"launch_device\":%d,\"owner\":%d,\"operands\":%llu,\"errors\":%llu,\"warnings\":%llu,"
@@ -943,8 +963,14 @@ void dc_model_jsonl_text(const struct dc_model *m, struct dc_sbuf *o, int with_t
         const struct dc_mproc *p = &m->procs[i];
         dc_sput(o, "%s{", i ? "," : "");
         dc_model_put_proc(o, p->pid, p->rank, p->host);
-        dc_sput(o, ",\"findings\":%llu,\"errors\":%llu,\"summary\":%s}", (unsigned long long)p->findings,
+        dc_sput(o, ",\"findings\":%llu,\"errors\":%llu,\"summary\":%s", (unsigned long long)p->findings,
                 (unsigned long long)p->errors, p->summary ? "true" : "false");
+        const struct dc_json *g = dc_json_get(p->summary, "gpus");
+        if (dc_json_len(g)) {
+            dc_sput(o, ",\"gpus\":");
+            dc_json_write(g, o);
+        }
+        dc_sput(o, "}");
     }
     dc_sput(o, "]}\n");
 }

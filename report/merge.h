@@ -14,7 +14,8 @@
  *
  * Merging: findings of different processes are one finding when their
  * fingerprint is equal: kind, kernel, operand (parameter, word), launch
- * and owner devices, memory kind, action, and the launch and allocation
+ * and owner devices (their UUIDs where the record names them: an ordinal
+ * is the process's own, report/gpus.h; else the ordinals), memory kind, action, and the launch and allocation
  * sites (function, file:line, or module+offset of each frame; Python frames
  * first where present) -- never addresses or process-local ids, so the
  * fingerprint is also stable across runs (SARIF partialFingerprints).  The
@@ -26,6 +27,7 @@
 #include <stdint.h>
 #include "common/format.h"
 #include "common/json.h"
+#include "report/mgpus.h"
 #include "report/summary.h"
 
 #pragma GCC visibility push(hidden)
@@ -85,6 +87,7 @@ struct dc_model {
     size_t naccess, nxfer;
     struct dc_msite *sites;
     size_t nsites;
+    struct dc_mgpus gpus;       /* the GPUs by host and UUID (report/mgpus.h) */
     struct dc_report_stats totals;      /* after dc_model_merge */
     unsigned procs_without_summary;
     uint64_t bad_lines;

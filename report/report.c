@@ -14,6 +14,7 @@
 #include "common/format.h"
 #include "common/forklock.h"
 #include "report/frames.h"
+#include "report/gpus.h"
 #include "report/pystack.h"
 #include "report/jsonl.h"
 #include "report/counts.h"
@@ -326,6 +327,7 @@ void dc_report_finding(const struct dc_finding *f)
         memo_put(&key, known, gen);
         return;
     }
+    dc_gpus_refresh();                  /* a new finding names its GPUs (report/gpus.h) */
     /* the NVTX ranges open on this thread (the launch's: findings are
      * reported on the thread that made the call) */
     struct dc_finding g;
@@ -684,6 +686,8 @@ static void finish_locked(int fault)
 
 void dc_report_finish(void)
 {
+    if (!cfg.off)
+        dc_gpus_refresh();              /* the summary names every GPU */
     pthread_mutex_lock(&rep_lock);
     if (finished || cfg.off) {
         finished = 1;

@@ -215,6 +215,11 @@ void dc_model_sarif(const struct dc_model *m, struct dc_sbuf *o)
         if (op && op->type == DC_J_OBJ)
             dc_sput(o, ",\"ownerDevice\":%lld,\"memory\":", dc_json_int(dc_json_get(op, "owner_device"), -1)),
                 dc_sjson_str(o, dc_json_str(dc_json_get(op, "memory")));
+        const struct dc_json *gpus = dc_json_get(r, "gpus");
+        if (dc_json_len(gpus)) {        /* the devices as the machine knows them (report/gpus.h) */
+            dc_sput(o, ",\"gpus\":");
+            dc_json_write(gpus, o);
+        }
         dc_sput(o, ",\"processes\":[");
         for (size_t k = 0; k < f->nshares; k++) {
             dc_sput(o, "%s{", k ? "," : "");

@@ -1,5 +1,6 @@
 /* text: one finding as the human-readable report block (see text.h). */
 #include "report/text.h"
+#include "report/gpus.h"
 #include "report/testname.h"
 #include "report/frames.h"
 #include "report/hint.h"
@@ -471,6 +472,7 @@ static void text_finding(struct dc_buf *b, const struct dc_finding *f, const cha
     int segment = f->has_operand && f->alloc_known && !f->alloc.segment_size && dc_frames_segment(alloc_frames, na);
     text_lead(b, f, launch_frames, nl, alloc_frames, na, segment);
     text_nvtx(b, f);
+    dc_gpus_text(b, f);                 /* under CUDA_VISIBLE_DEVICES: the GPUs behind the ordinals */
     if (f->kind == DC_F_ASYNC_ERROR)
         text_operands(b, f);
     if (f->has_operand) {

@@ -6,7 +6,8 @@ OUT_PROGS := $(OUT_BUILD)/outprog $(OUT_BUILD)/libdtorlib.so $(OUT_BUILD)/libpyl
 ALL   += $(OUT_PROGS)
 TESTS += tests/outputs/closefds.sh tests/outputs/files.sh tests/outputs/exit_order.sh tests/outputs/signal.sh \
          tests/outputs/tree.sh tests/outputs/sarif_junit.sh tests/outputs/suppress.sh tests/outputs/report.sh \
-         tests/outputs/mpirun.sh tests/outputs/html.sh tests/outputs/transfers.sh tests/outputs/hostile.sh
+         tests/outputs/mpirun.sh tests/outputs/html.sh tests/outputs/transfers.sh tests/outputs/hostile.sh \
+         tests/outputs/gpus.sh
 
 $(OUT_BUILD)/libdtorlib.so: tests/outputs/dtorlib.cu
 	@mkdir -p $(@D)

@@ -91,6 +91,10 @@ void *dc_driver_symbol(void);
 /* --- driver queries (guard held) ------------------------------------------------ */
 
 int dc_driver_version(void);                 /* CUDA_VERSION of the bound driver (13000), 0 unknown */
+/* Each device's UUID and PCI bus id, read once (the first time the driver
+ * names a device) and handed to the report (report/gpus.h: its reader).
+ * Takes the guard itself. */
+void dc_devices_identify(void);
 int dc_current_device(void);                 /* device of the current context, -1 */
 int dc_ctx_device(CUcontext ctx);            /* device of ctx (NULL: current), -1 */
 int dc_stream_device(CUstream s);            /* device of the stream's context, -1 */

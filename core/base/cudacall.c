@@ -1,8 +1,10 @@
 /* driver: devcheck's own CUDA calls (see driver.h): the guard, the binding
  * of core/base/cudacall.def, and the driver queries. */
 #include "core/base/cudacall.h"
+#include "report/gpus.h"
 
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 __thread int dc_guard __attribute__((tls_model("initial-exec")));
@@ -91,6 +93,40 @@ int dc_driver_version(void)
 {
     int v = 0;
     return DC_CALL(cuDriverGetVersion, &v) == CUDA_SUCCESS ? v : 0;
+}
+
+/* 0 not yet, 1 being read, 2 read: the devices are read once, when the
+ * driver names at least one (the report asks before each new finding and at
+ * exit, so a process that finds nothing before cuInit asks again later). */
+static int devices_read;
+
+void dc_devices_identify(void)
+{
+    int st = 0;
+    if (!__atomic_compare_exchange_n(&devices_read, &st, 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+        return;                         /* read, or another thread is reading: its finding may lack them */
+    dc_guard++;
+    int n = 0;
+    if (DC_CALL(cuDeviceGetCount, &n) != CUDA_SUCCESS)
+        n = 0;
+    for (int d = 0; d < n && d < DC_MAX_DEVICES; d++) {
+        CUuuid u;
+        char uuid[48] = "", pci[24] = "";
+        CUresult r = DC_CALL(cuDeviceGetUuid_v2, &u, d);
+        if (r == CUDA_ERROR_NOT_FOUND)
+            r = DC_CALL(cuDeviceGetUuid, &u, d);
+        const unsigned char *b = (const unsigned char *)u.bytes;
+        if (r == CUDA_SUCCESS)      /* nvidia-smi's form; a MIG instance's UUID (_v2) is written alike */
+            snprintf(uuid, sizeof uuid, "GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
+                     b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
+        if (DC_CALL(cuDeviceGetPCIBusId, pci, (int)sizeof pci, d) != CUDA_SUCCESS)
+            pci[0] = 0;
+        dc_gpus_set(d, uuid, pci);
+    }
+    dc_guard--;
+    if (n > 0)
+        dc_gpus_complete();
+    __atomic_store_n(&devices_read, n > 0 ? 2 : 0, __ATOMIC_RELEASE);
 }
 
 uint64_t dc_ctx_gen = 1;

@@ -55,6 +55,17 @@ struct regfn {                  /* a kernel the runtime registered: name -> fatb
 };
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+/* Bumped (under lock) by every change of the names; each thread's last
+ * kernel named the same again: a repeat costs no lock (the sim's cuBLASLt
+ * looks its kernel up per matmul: -200 instructions, bench/libcalls.sh).
+ * The caller's name pointer is compared: the same key and pointer with no
+ * change since is the same name. */
+static uint64_t names_gen = 1;
+static __thread struct {
+    const void *key, *owner;
+    const char *name;
+    uint64_t gen;
+} named_last __attribute__((tls_model("initial-exec")));
 static struct image *images;
 static struct named *names;
 static struct regfn *regfns;
@@ -205,6 +216,7 @@ void dc_image_unloaded(const void *owner)
         }
     }
     struct named *n, *tmp;
+    __atomic_store_n(&names_gen, names_gen + 1, __ATOMIC_RELEASE);
     HASH_ITER(hh, names, n, tmp) {
         if (n->owner == owner) {
             HASH_DEL(names, n);
@@ -259,10 +271,15 @@ void dc_image_named(const void *key, const void *owner, const char *name)
     /* the same kernel named again (a library that looks its kernel up on
      * every call, as the sim's cuBLASLt does per matmul: cuLibraryGetKernel):
      * nothing to change, no allocation (-850 instructions per such call) */
+    if (named_last.key == key && named_last.owner == owner && named_last.name == name &&
+        named_last.gen == __atomic_load_n(&names_gen, __ATOMIC_ACQUIRE))
+        return;                         /* this thread named it so, and no name changed since */
     struct named *had;
     pthread_mutex_lock(&lock);
     HASH_FIND_PTR(names, &key, had);
     int same = had && had->owner == owner && !strcmp(had->name, name);
+    if (same)
+        named_last.key = key, named_last.owner = owner, named_last.name = name, named_last.gen = names_gen;
     pthread_mutex_unlock(&lock);
     if (same)
         return;
@@ -282,6 +299,7 @@ void dc_image_named(const void *key, const void *owner, const char *name)
         free(old);
     }
     HASH_ADD_PTR(names, key, n);
+    __atomic_store_n(&names_gen, names_gen + 1, __ATOMIC_RELEASE);
     HASH_FIND_PTR(names, &key, old);
     pthread_mutex_unlock(&lock);
     if (old != n) {

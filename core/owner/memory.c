@@ -63,11 +63,12 @@ static void record(uintptr_t base, size_t size, enum dc_mem_kind kind, int owner
 /* Stack of the program's allocating call: the hook is the innermost frame. */
 #define CAPTURE() dc_stack_capture(0)
 
-/* One question to the driver: the current context, whose device is cached. */
-void dc_mem_alloc_current(uintptr_t base, size_t size, enum dc_mem_kind kind)
+/* At most one question to the driver: the current context (unless the
+ * caller knows it), whose device is cached. */
+void dc_mem_alloc_current(uintptr_t base, size_t size, enum dc_mem_kind kind, CUcontext ctx)
 {
-    CUcontext c = NULL;
-    int dev = DC_CALL(cuCtxGetCurrent, &c) == CUDA_SUCCESS && c ? dc_current_ctx_device(c) : -1;
+    CUcontext c = ctx;
+    int dev = (c || DC_CALL(cuCtxGetCurrent, &c) == CUDA_SUCCESS) && c ? dc_current_ctx_device(c) : -1;
     record_in(base, size, kind, dev, 0, 0, CAPTURE(), c);
 }
 

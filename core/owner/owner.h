@@ -16,7 +16,10 @@
 /* --- memory events (core/owner/memory.c) ---------------------------------------------- *
  * One recording function per event, after the real call succeeded.  Each
  * captures the caller's stack as the allocation stack. */
-void dc_mem_alloc_current(uintptr_t base, size_t size, enum dc_mem_kind kind); /* owner: current device */
+/* owner: the device of ctx, the context current at the call (CUPTI's
+ * callback data gives it: no cuCtxGetCurrent per allocation); NULL: ask the
+ * driver */
+void dc_mem_alloc_current(uintptr_t base, size_t size, enum dc_mem_kind kind, CUcontext ctx);
 /* The same from the interposer's hooks, which see every change of the
  * current context: the context and its device from the thread's cache
  * (dc_current_ctx_tracked; no cuCtxGetCurrent per allocation). */

@@ -46,6 +46,9 @@ struct ctx {
     /* clean operands (the launch device's own memory, managed memory),
      * counted in the access matrix once per launch */
     unsigned clean_own, clean_managed;
+    /* a kernel inside a library call: the memory the call's check judged on
+     * this device (core/verdict/libcall.h), not judged again; else NULL */
+    const struct dc_libcover *cover;
 };
 
 /* The launch as a finding reports it. */
@@ -483,6 +486,8 @@ static __attribute__((noinline)) void check_word(struct ctx *c, const struct wor
     }
     if (w->kind != DC_WK_POINTER_PARAM && w->kind != DC_WK_POINTER_FIELD)
         return;                         /* a word of unknown meaning proves nothing */
+    if (c->cover && dc_libcover_has(c->cover, w->v))
+        return;                         /* judged by the library call's check */
     const struct dc_alloc *a = NULL;
     struct dc_alloc tmp;
     int r = resolve(c->l, w->v, &a, &tmp);
@@ -656,6 +661,10 @@ int dc_check_launch(const struct dc_launch *l)
     c.nops = 0;
     c.launch_stack = 0;
     c.clean_own = c.clean_managed = 0;
+    c.cover = NULL;
+    if (__builtin_expect(dc_libcall_active == 1, 0) && l->origin == DC_ORIGIN_LIBRARY && dc_libcover.n &&
+        l->stream == dc_libcover.stream && l->device == dc_libcover.device)
+        c.cover = &dc_libcover;
     if (l->current_device >= 0 && l->device >= 0 && l->current_device != l->device) {
         struct dc_finding f;
         memset(&f, 0, sizeof f);
@@ -732,27 +741,32 @@ static void libcall_launch(struct dc_launch *l, struct ctx *c, const char *api, 
     c->have_fl = 1;
 }
 
-static int check_libcall(const char *api, int device, uintptr_t stream, const struct dc_lib_arg *args, unsigned n);
-int dc_check_libcall(const char *api, int device, uintptr_t stream, const struct dc_lib_arg *args, unsigned n)
-{
-    if (!api || !args || dc_opt.mode == DC_MODE_OFF || device < 0)
-        return 0;
-    uint64_t t = DC_STATS_BEGIN();
-    if (t)
-        dc_stats_count_libcall();
-    int errors = check_libcall(api, device, stream, args, n);
-    DC_STATS_END(DC_T_LIBCALL, t);
-    return errors;
-}
-
-static int check_libcall(const char *api, int device, uintptr_t stream, const struct dc_lib_arg *args, unsigned n)
+/* nclean (may be NULL): the clean arguments' counts (own, managed memory),
+ * nclean[0] ~0u when some argument was not clean.  Each argument's memory
+ * joins the call's cover (its allocation, else the address alone). */
+static int check_libcall(const char *api, int device, uintptr_t stream, const struct dc_lib_arg *args, unsigned n,
+                         unsigned *nclean)
 {
     struct dc_launch l;
     struct ctx c;
-    libcall_launch(&l, &c, api, device, stream);
+    int made = 0;                       /* l and c: made at the first argument that is not clean */
+    unsigned cnt[2] = { 0, 0 };         /* word_clean's counts: own memory, managed memory */
+    struct dc_libcover *cv = dc_libcover.device == device && dc_libcover.stream == stream ? &dc_libcover : NULL;
     for (unsigned i = 0; i < n; i++) {
-        if (!args[i].ptr || word_clean(&c, args[i].ptr))
+        uintptr_t v = args[i].ptr;
+        if (!v)
             continue;
+        const struct dc_alloc *at = dc_reg_lookup_ref(v);
+        if (cv && cv->n < DC_LIBCOVER_MAX) {
+            cv->base[cv->n] = at ? at->base : v;
+            cv->size[cv->n++] = at ? at->size : 1;
+        }
+        if (at && clean(at, device)) {
+            cnt[at->kind == DC_MEM_MANAGED]++;
+            continue;
+        }
+        if (!made++)
+            libcall_launch(&l, &c, api, device, stream);
         if (args[i].host_ok) {          /* only another device's memory can be wrong here */
             const struct dc_alloc *a = NULL;
             struct dc_alloc tmp;
@@ -764,8 +778,33 @@ static int check_libcall(const char *api, int device, uintptr_t stream, const st
         struct word w = { .param = (int)i, .v = args[i].ptr, .kind = DC_WK_POINTER_PARAM, .arg = args[i].name };
         check_word(&c, &w);
     }
-    dc_counts_clean(dc_counts(), device, c.clean_own, c.clean_managed);
-    return c.errors;
+    if (nclean)
+        nclean[0] = made ? ~0u : cnt[0], nclean[1] = cnt[1];
+    dc_counts_clean(dc_counts(), device, cnt[0] + (made ? c.clean_own : 0), cnt[1] + (made ? c.clean_managed : 0));
+    return made ? c.errors : 0;
+}
+
+int dc_check_libcall(const char *api, int device, uintptr_t stream, const struct dc_lib_arg *args, unsigned n)
+{
+    dc_libcover.n = 0;                  /* a call not checked covers nothing */
+    if (!api || !args || dc_opt.mode == DC_MODE_OFF || device < 0)
+        return 0;
+    dc_libcover.device = device;
+    dc_libcover.stream = stream;
+    uint64_t t = DC_STATS_BEGIN();
+    if (t)
+        dc_stats_count_libcall();
+    unsigned nclean[2];
+    int errors = 0;
+    if (dc_libcall_clean_again(api, device, stream, args, n, nclean)) {
+        dc_counts_clean(dc_counts(), device, nclean[0], nclean[1]);
+    } else {
+        uint64_t gen = __atomic_load_n(&dc_reg_gen, __ATOMIC_ACQUIRE);     /* before the lookups */
+        errors = check_libcall(api, device, stream, args, n, nclean);
+        dc_libcall_clean_keep(api, device, stream, args, n, gen, nclean);
+    }
+    DC_STATS_END(DC_T_LIBCALL, t);
+    return errors;
 }
 
 int dc_check_libcall_array(const char *api, int device, uintptr_t stream, const char *name, uintptr_t array,
@@ -790,7 +829,7 @@ int dc_check_libcall_array(const char *api, int device, uintptr_t stream, const 
             memcpy(&v, (const void *)(array + (i + k) * sizeof v), sizeof v);
             el[k] = (struct dc_lib_arg){ .name = name, .ptr = v };
         }
-        errors += check_libcall(api, device, stream, el, k);
+        errors += check_libcall(api, device, stream, el, k, NULL);
     }
     return errors;
 }

@@ -93,10 +93,15 @@ launch_begin(struct dc_launch_state *L, int path, const char *api, const void *k
     } else if (!(L->k = dc_kernel_lookup(key, kind == K_KERNEL, &L->tmp))) {
         L->k = &L->tmp;
     }
-    if (device < 0)                     /* the interposer's default stream: the thread's cached device */
-        device = path == DC_PATH_INTERPOSE && (!stream || stream == CU_STREAM_LEGACY || stream == CU_STREAM_PER_THREAD)
-                     ? dc_current_device_tracked()
-                     : dc_stream_device(stream);
+    if (device >= 0) {
+    } else if (path == DC_PATH_INTERPOSE && (!stream || stream == CU_STREAM_LEGACY || stream == CU_STREAM_PER_THREAD)) {
+        device = dc_current_device_tracked();   /* the interposer's default stream: the thread's cached device */
+    } else if (__builtin_expect(dc_libcall_active == 1, 0) && stream && (uintptr_t)stream == dc_libcover.stream &&
+               dc_libcover.n && stream != CU_STREAM_LEGACY && stream != CU_STREAM_PER_THREAD) {
+        device = dc_libcover.device;    /* a kernel of the checked library call, into its stream (libcall.h) */
+    } else {
+        device = dc_stream_device(stream);
+    }
 
     const struct dc_kernel *k = L->k;
     struct dc_launch *l = &L->l;

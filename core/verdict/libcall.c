@@ -132,8 +132,10 @@ struct dcache {
     uint64_t h, gen;
     unsigned char rec[CACHE_BYTES];
 };
-static __thread struct dcache dcache[CACHE_WAYS];
-static __thread unsigned dcache_next;
+/* initial-exec: a dynamic TLS access costs a __tls_get_addr call per read
+ * (6 per cublasLtMatmul, about 300 instructions; bench/libcalls.sh) */
+static __thread struct dcache dcache[CACHE_WAYS] __attribute__((tls_model("initial-exec")));
+static __thread unsigned dcache_next __attribute__((tls_model("initial-exec")));
 
 static size_t dhome(int kind, uint64_t h) { return home(kind, h) * 5 & (DSLOTS - 1); }
 
@@ -235,6 +237,56 @@ void dc_libd_unseen(const char *api, const char *what)
 /* --- sync=1 ---------------------------------------------------------------------- */
 
 __thread int dc_libcall_active __attribute__((tls_model("initial-exec")));
+__thread struct dc_libcover dc_libcover __attribute__((tls_model("initial-exec"))) = { .device = -1 };
+
+/* Each thread's last call whose every argument was clean (memory of its
+ * device, or managed memory): the same entry point with the same pointers
+ * on the same device while the registry has not changed (dc_reg_gen, which
+ * the registry's per-thread cache trusts the same way) is clean again -- its
+ * counts and its cover are the last one's, and no argument is looked up
+ * (a library call in a loop: -130 instructions, bench/libcalls.sh). */
+static __thread struct {
+    const char *api;            /* NULL: none */
+    int device;
+    unsigned n, own, managed;
+    uintptr_t stream;
+    uint64_t gen;
+    uintptr_t ptr[DC_LIBCOVER_MAX];
+    struct dc_libcover cover;
+} clean_call __attribute__((tls_model("initial-exec")));
+
+int dc_libcall_clean_again(const char *api, int device, uintptr_t stream, const struct dc_lib_arg *args, unsigned n,
+                           unsigned nclean[2])
+{
+    if (clean_call.api != api || clean_call.device != device || clean_call.stream != stream ||
+        clean_call.n != n || clean_call.gen != __atomic_load_n(&dc_reg_gen, __ATOMIC_ACQUIRE))
+        return 0;
+    for (unsigned i = 0; i < n; i++)
+        if (args[i].ptr != clean_call.ptr[i])
+            return 0;
+    dc_libcover = clean_call.cover;
+    nclean[0] = clean_call.own;
+    nclean[1] = clean_call.managed;
+    return 1;
+}
+
+void dc_libcall_clean_keep(const char *api, int device, uintptr_t stream, const struct dc_lib_arg *args, unsigned n,
+                           uint64_t gen, const unsigned nclean[2])
+{
+    clean_call.api = NULL;
+    if (nclean[0] == ~0u || n > DC_LIBCOVER_MAX)
+        return;
+    clean_call.api = api;
+    clean_call.device = device;
+    clean_call.stream = stream;
+    clean_call.n = n;
+    clean_call.gen = gen;
+    clean_call.own = nclean[0];
+    clean_call.managed = nclean[1];
+    for (unsigned i = 0; i < n; i++)
+        clean_call.ptr[i] = args[i].ptr;
+    clean_call.cover = dc_libcover;
+}
 
 #define SYNC_ARGS 16
 struct dc_libsync {

@@ -88,6 +88,44 @@ int dc_libcall_sync_end(struct dc_libsync *r, int ok);    /* 1: it reported an a
  * pack devcheck never saw set), so its kernels' weak findings are. */
 extern __thread int dc_libcall_active __attribute__((tls_model("initial-exec")));
 
+/* What the running call's check covered (dc_check_libcall sets it, each
+ * check of an outermost call anew; dc_check_libcall_array adds the
+ * elements): the call's device and stream, and the memory of each argument
+ * it judged -- the argument's allocation, or the bare address when devcheck
+ * knows none.  A kernel the call launches (dc_libcall_active 1) into that
+ * stream (not a default one) runs on the call's device: the launch asks the
+ * driver nothing, and a word of it inside covered memory is not judged
+ * again -- its verdict on that device is the call's, whose finding (if any)
+ * names the call and the argument (a peer access the call made legal is
+ * then the call's peer_access warning, not also its kernel's).  Words
+ * outside it (the library's own workspace, a pointer array's elements past
+ * DC_LIBCOVER_MAX) are checked as any kernel's. */
+#define DC_LIBCOVER_MAX 16
+struct dc_libcover {
+    int device;                 /* < 0: nothing covered */
+    unsigned n;
+    uintptr_t stream;
+    uintptr_t base[DC_LIBCOVER_MAX], size[DC_LIBCOVER_MAX];
+};
+extern __thread struct dc_libcover dc_libcover __attribute__((tls_model("initial-exec")));
+static inline int dc_libcover_has(const struct dc_libcover *c, uintptr_t v)
+{
+    for (unsigned i = 0; i < c->n; i++)
+        if (v - c->base[i] < c->size[i])
+            return 1;
+    return 0;
+}
+/* The thread's last call whose every argument was clean, asked again
+ * (dc_check_libcall): 1 when this one (the same entry point, pointers,
+ * device and stream, the registry unchanged since) is clean again -- the
+ * cover is then the last one's, nclean its counts (own memory, managed
+ * memory).  Keep: the call just checked, registry generation gen before
+ * its lookups, nclean[0] ~0u when some argument was not clean. */
+int dc_libcall_clean_again(const char *api, int device, uintptr_t stream, const struct dc_lib_arg *args, unsigned n,
+                           unsigned nclean[2]);
+void dc_libcall_clean_keep(const char *api, int device, uintptr_t stream, const struct dc_lib_arg *args, unsigned n,
+                           uint64_t gen, const unsigned nclean[2]);
+
 /* Kinds of handles. */
 enum {
     DC_LIBH_CUBLAS = 1,         /* cublasHandle_t -> device at cublasCreate */

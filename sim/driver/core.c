@@ -226,20 +226,25 @@ static CUresult do_init(void)
 {
     if (sim_g.initialized)
         return CUDA_SUCCESS;
-    int n = simdev_count(0);
-    if (n < 0)
+    int nphys = simdev_count(0);
+    if (nphys < 0)
         return CUDA_ERROR_INVALID_VALUE;
+    int n = simdev_visible(nphys, sim_g.phys, 0);
     if (n == 0)
-        return CUDA_ERROR_NO_DEVICE;
+        return CUDA_ERROR_NO_DEVICE;    /* also CUDA_VISIBLE_DEVICES="" or an invalid first entry */
     sim_g.ndev = n;
     const char *h = getenv("SIMCUDA_HMM");
     sim_g.hmm = h && !strcmp(h, "1");
     const char *vb = getenv("SIMCUDA_VERBOSE");
     sim_g.verbose = vb && !strcmp(vb, "1");
     size_t cap = simdev_capacity(0);
-    simdev_peers(n, sim_g.peer_ok, 0);
+    unsigned char phys_ok[SIM_MAX_DEVICES][SIM_MAX_DEVICES];   /* SIMCUDA_PEER names the machine's devices */
+    simdev_peers(nphys, phys_ok, 0);
+    for (int a = 0; a < n; a++)
+        for (int b = 0; b < n; b++)
+            sim_g.peer_ok[a][b] = phys_ok[sim_g.phys[a]][sim_g.phys[b]];
     for (int i = 0; i < n; i++) {
-        simdev_name(i, sim_g.dev[i].name, sizeof sim_g.dev[i].name);
+        simdev_name(sim_g.phys[i], sim_g.dev[i].name, sizeof sim_g.dev[i].name);
         sim_g.dev[i].capacity = cap;
         struct sim_ctx *c = &sim_g.dev[i].primary;
         c->dev = i;
@@ -312,7 +317,7 @@ static CUresult get_uuid(CUuuid *uuid, CUdevice dev)
         return CUDA_ERROR_INVALID_VALUE;
     if (!dev_ok(dev))
         return CUDA_ERROR_INVALID_DEVICE;
-    simdev_uuid(dev, (unsigned char *)uuid->bytes);
+    simdev_uuid(sim_g.phys[dev], (unsigned char *)uuid->bytes);
     return CUDA_SUCCESS;
 }
 CUresult CUDAAPI cuDeviceGetUuid(CUuuid *uuid, CUdevice dev) { ENTER(CUDA_ERROR_INVALID_VALUE); return get_uuid(uuid, dev); }
@@ -336,7 +341,7 @@ CUresult CUDAAPI cuDeviceGetPCIBusId(char *pciBusId, int len, CUdevice dev)
         return CUDA_ERROR_INVALID_VALUE;
     if (!dev_ok(dev))
         return CUDA_ERROR_INVALID_DEVICE;
-    simdev_pci_bus_id(dev, pciBusId, (size_t)len);
+    simdev_pci_bus_id_short(sim_g.phys[dev], pciBusId, (size_t)len);
     return CUDA_SUCCESS;
 }
 
@@ -349,11 +354,12 @@ CUresult CUDAAPI cuDeviceGetByPCIBusId(CUdevice *dev, const char *pciBusId)
     if (sscanf(pciBusId, "%x:%x:%x.%x", &dom, &bus, &d, &f) != 4 &&
         (dom = 0, sscanf(pciBusId, "%x:%x.%x", &bus, &d, &f) != 3))
         return CUDA_ERROR_INVALID_VALUE;
-    int i = (int)bus - simdev_pci_bus(0);
-    if (dom != 0 || d != 0 || f != 0 || !dev_ok(i))
-        return CUDA_ERROR_INVALID_DEVICE;
-    *dev = i;
-    return CUDA_SUCCESS;
+    for (int i = 0; i < sim_g.ndev && dom == 0 && d == 0 && f == 0; i++)
+        if ((int)bus == simdev_pci_bus(sim_g.phys[i])) {
+            *dev = i;
+            return CUDA_SUCCESS;
+        }
+    return CUDA_ERROR_INVALID_DEVICE;           /* also a device CUDA_VISIBLE_DEVICES hides */
 }
 
 static int attr_value(CUdevice_attribute a, int dev)
@@ -389,7 +395,7 @@ static int attr_value(CUdevice_attribute a, int dev)
     case CU_DEVICE_ATTRIBUTE_SURFACE_ALIGNMENT: return 512;
     case CU_DEVICE_ATTRIBUTE_CONCURRENT_KERNELS: return 1;
     case CU_DEVICE_ATTRIBUTE_ECC_ENABLED: return 1;
-    case CU_DEVICE_ATTRIBUTE_PCI_BUS_ID: return simdev_pci_bus(dev);
+    case CU_DEVICE_ATTRIBUTE_PCI_BUS_ID: return simdev_pci_bus(sim_g.phys[dev]);
     case CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID: return 0;
     case CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID: return 0;
     case CU_DEVICE_ATTRIBUTE_TCC_DRIVER: return 0;

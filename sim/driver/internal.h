@@ -136,6 +136,7 @@ struct sim_global {
     int verbose;                /* SIMCUDA_VERBOSE=1: one stderr line per launch fault */
     unsigned char peer_ok[SIM_MAX_DEVICES][SIM_MAX_DEVICES];
     struct sim_device dev[SIM_MAX_DEVICES];
+    int phys[SIM_MAX_DEVICES];  /* ordinal -> the machine's device (CUDA_VISIBLE_DEVICES; simdev.c's index) */
 };
 extern struct sim_global sim_g SIM_HIDDEN;
 

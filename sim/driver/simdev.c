@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 int simdev_count(int quiet)
 {
@@ -79,6 +80,68 @@ void simdev_uuid(int dev, unsigned char uuid[16])
     uuid[15] = (unsigned char)dev;
 }
 
+void simdev_uuid_str(int dev, char *buf, size_t n)
+{
+    unsigned char b[16];
+    simdev_uuid(dev, b);
+    snprintf(buf, n, "GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", b[0], b[1], b[2],
+             b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
+}
+
 int simdev_pci_bus(int dev) { return 0x10 + dev; }
 
 void simdev_pci_bus_id(int dev, char *buf, size_t n) { snprintf(buf, n, "00000000:%02X:00.0", simdev_pci_bus(dev)); }
+
+void simdev_pci_bus_id_short(int dev, char *buf, size_t n) { snprintf(buf, n, "0000:%02X:00.0", simdev_pci_bus(dev)); }
+
+/* One entry of CUDA_VISIBLE_DEVICES: the physical device, or -1. */
+static int visible_entry(const char *tok, int nphys, int quiet)
+{
+    if (!strncmp(tok, "MIG-", 4)) {
+        if (!quiet)
+            fprintf(stderr, "simcuda: CUDA_VISIBLE_DEVICES: '%s': the sim has no MIG instances; "
+                            "enumeration stops there\n", tok);
+        return -1;
+    }
+    if (!strncmp(tok, "GPU-", 4)) {     /* a UUID or a prefix naming one device */
+        int found = -1;
+        size_t len = strlen(tok);
+        for (int d = 0; d < nphys; d++) {
+            char u[64];
+            simdev_uuid_str(d, u, sizeof u);
+            if (!strncasecmp(u, tok, len)) {
+                if (found >= 0)
+                    return -1;          /* the prefix names more than one */
+                found = d;
+            }
+        }
+        return found;
+    }
+    char *end;
+    long v = strtol(tok, &end, 10);
+    return end == tok || *end || v < 0 || v >= nphys ? -1 : (int)v;
+}
+
+int simdev_visible(int nphys, int map[SIMDEV_MAX], int quiet)
+{
+    const char *e = getenv("CUDA_VISIBLE_DEVICES");
+    if (!e) {
+        for (int i = 0; i < nphys; i++)
+            map[i] = i;
+        return nphys;
+    }
+    char buf[1024];
+    snprintf(buf, sizeof buf, "%s", e);
+    int n = 0;
+    char *rest = buf, *tok;
+    while (n < nphys && (tok = strsep(&rest, ","))) {   /* an empty entry is an invalid one */
+        int d = visible_entry(tok, nphys, quiet);
+        for (int i = 0; i < n && d >= 0; i++)
+            if (map[i] == d)
+                d = -1;
+        if (d < 0)
+            break;
+        map[n++] = d;
+    }
+    return n;
+}

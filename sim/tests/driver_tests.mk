@@ -4,7 +4,7 @@
 # SIMCUDA_* environment.  Test kernels are compiled by nvcc to a cubin and a
 # fatbin; the tests export their host twins (-rdynamic).
 DRV_T        := $(BUILD)/tests/sim
-DRV_T_NAMES  := drv_basic drv_memory drv_launch drv_fail drv_threads drv_peer drv_robust drv_graph drv_version
+DRV_T_NAMES  := drv_basic drv_memory drv_launch drv_fail drv_threads drv_peer drv_robust drv_graph drv_version drv_visible
 DRV_T_BINS   := $(addprefix $(DRV_T)/,$(DRV_T_NAMES))
 DRV_T_IMAGES := $(DRV_T)/drv_kernels.cubin $(DRV_T)/drv_kernels.fatbin
 DRV_T_NVCC   := $(NVCC) -Wno-deprecated-gpu-targets

@@ -69,7 +69,7 @@ int main(void)
         MUST(cuDeviceGetPCIBusId(bus, sizeof bus, d));
         nvmlPciInfo_t pci;
         NV(nvmlDeviceGetPciInfo_v3(h[i], &pci), NVML_SUCCESS);
-        TRUE(!strcmp(pci.busId, bus));
+        TRUE(!strcmp(pci.busIdLegacy, bus));  /* the driver's 4-digit domain (cuda.h: 13 characters) */
         int attr = -1;
         MUST(cuDeviceGetAttribute(&attr, CU_DEVICE_ATTRIBUTE_PCI_BUS_ID, d));
         EQ(pci.bus, attr);

@@ -34,8 +34,11 @@ expect_grep '^(PASS|FAIL)  launch repeating a reported finding: x[0-9.]+ the ins
 expect_grep '^(PASS|FAIL)  launch repeating a suppressed finding: x[0-9.]+ the instructions of a clean launch \(worst: backend=(interpose|cupti|both); [0-9]+ vs [0-9]+\) <= 1.2x$' "$TMPD/table"
 expect_grep '^(PASS|FAIL)  launch whose finding is ignored by option \(peer=ignore\): x[0-9.]+ the instructions of a clean launch \(worst: backend=(interpose|cupti|both); [0-9]+ vs [0-9]+\) <= 1.2x$' "$TMPD/table"
 # an instruction budget's line names the worst backend and devcheck's own share
-expect_grep '^(PASS|FAIL)  added per launch, 8 pointer params: \+[0-9]+ instr \(worst: backend=(interpose|cupti|both), [0-9]+ live; [0-9]+ in libdevcheck\.so\) <= 600$' "$TMPD/table"
-expect_grep '^(PASS|FAIL)  added per allocation\+free with stack, 40 extra frames: \+[0-9]+ instr \(worst: backend=(interpose|cupti|both); [0-9]+ in libdevcheck\.so\) <= 2000$' "$TMPD/table"
+# (backend=cupti's over the cuptifloor configuration: the sim's CUPTI's deliveries are not devcheck's)
+expect_grep '^budgets: what devcheck adds; backend=cupti over cuptifloor ' "$TMPD/table"
+expect_grep '^(PASS|FAIL)  added per launch, 8 pointer params: \+[0-9]+ instr \(worst: backend=(interpose|cupti over cuptifloor|both), [0-9]+ live; [0-9]+ in libdevcheck\.so\) <= 600$' "$TMPD/table"
+expect_grep '^(PASS|FAIL)  added per allocation\+free with stack, 40 extra frames: \+[0-9]+ instr \(worst: backend=(interpose|cupti over cuptifloor|both); [0-9]+ in libdevcheck\.so\) <= 2000$' "$TMPD/table"
+expect_grep '^(PASS|FAIL)  CPU time added, 8 pointer params: \+-?[0-9]+ ns \(worst: backend=(interpose|cupti over cuptifloor|both)\) <= 150 ns$' "$TMPD/table"
 # the floor under backend=cupti, and what backend=cupti adds beyond it
 expect_grep '^info  the floor under backend=cupti \(a CUPTI subscriber that enables the same callbacks and returns at once\): \+[0-9]+ instr per launch \(8 pointers\), \+[0-9]+ per allocation\+free; backend=cupti adds \+-?[0-9]+ and \+-?[0-9]+ beyond it$' "$TMPD/table"
 expect_grep '^[0-9]+ budgets failed$' "$TMPD/table"
