@@ -35,6 +35,8 @@
  *  - int devcheck_pointer_refused(framework, message, param, nframes, frames,
  *        ntensors, tensors, note, note_len): the hook's report of that
  *        refusal (core.h, dc_pointer_refused_error; 0 reported, -1 not);
+ *  - int devcheck_python_cell(file, number): an IPython cell's file name
+ *        (report/pystack.h, dc_py_cell_add; 1 added, 0 known, -1 not);
  *  - int devcheck_kernel_params(kernel, n, names): a JIT kernel's
  *        parameters by the names its source gives them (Triton's launcher,
  *        once per compiled kernel; core/kernel/pnames.h; 0 kept, -1 not);
@@ -132,6 +134,14 @@ DC_EXPORT int devcheck_test_begin(const char *nodeid)
 DC_EXPORT int devcheck_library_root(const char *rule, const char *path)
 {
     return dc_py_root_add(rule, path);
+}
+
+/* devcheck's Python hook, as IPython caches a cell: the file it compiled
+ * cell `number` under (report/pystack.h, dc_py_cell_add); a report names it
+ * `Cell In[number]`. */
+DC_EXPORT int devcheck_python_cell(const char *file, int number)
+{
+    return dc_py_cell_add(file, number);
 }
 
 /* The pytest plugin's devcheck_expected marker for the test that just began

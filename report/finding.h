@@ -161,8 +161,9 @@ struct dc_finding {
     const char *const *nvtx;
     unsigned nnvtx;
     /* framework_device_error, pointer_refused (param: the kernel parameter the
-     * refused pointer was, -1 unknown; address: the pointer; launch->device its
-     * owner, launch->current_device the current device) */
+     * refused pointer was, -1 unknown; address: the pointer; owner_device its
+     * owner; launch->device and launch->current_device the current device;
+     * launch_stack: a program with no Python frame's call stack, 0 else) */
     const char *framework;      /* "torch", "triton" */
     const char *message;        /* the framework's own error message */
     const struct dc_tensor *tensors;
@@ -170,6 +171,7 @@ struct dc_finding {
     const struct dc_pyloc *pylocs;  /* the failing op's Python stack, innermost first */
     unsigned npylocs;
     const char *fix;            /* the fix in one line, in the user's words */
+    int owner_device;           /* pointer_refused: the refused pointer's owner */
 };
 
 /* Records one finding: deduplicates it, and on its first occurrence prints

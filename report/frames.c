@@ -37,6 +37,28 @@ const struct dc_frame *dc_frames_user(const struct dc_frame *fr, size_t n)
     return &fr[k];
 }
 
+int dc_frames_peer_enabler(const struct dc_finding *f, struct dc_peer_enabler *out)
+{
+    static struct dc_frame fr[DC_FRAMES_MAX];      /* under the report's lock */
+    if (f->kind != DC_F_PEER_ACCESS || !f->peer_stack || !f->alloc_known)
+        return -1;
+    size_t n = dc_stack_symbolize(f->peer_stack, fr, DC_FRAMES_MAX);
+    out->api = NULL;
+    out->torch = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (fr[i].python) {
+            out->torch |= strstr(fr[i].file, "/torch/") != NULL;
+            continue;
+        }
+        if (!strncmp(fr[i].function, "cudaDeviceEnablePeerAccess", 26) ||
+            !strncmp(fr[i].function, "cuCtxEnablePeerAccess", 21))
+            out->api = fr[i].function;          /* the outermost: the program's own call */
+        out->torch |= strstr(fr[i].module, "libtorch") != NULL || strstr(fr[i].module, "libc10") != NULL;
+    }
+    out->user = dc_frames_user(fr, n);
+    return 0;
+}
+
 int dc_frames_segment(const struct dc_frame *fr, size_t n)
 {
     static const char *const allocators[] = {

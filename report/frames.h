@@ -27,6 +27,19 @@ int dc_frames_segment(const struct dc_frame *fr, size_t n);
  * report leads with it. */
 const struct dc_pyloc *dc_framework_user_frame(const struct dc_finding *f);
 
+/* peer_access by peer access: who enabled it, read from the enabling call's
+ * stack (f->peer_stack, symbolized into a buffer of its own: call under the
+ * report's lock): the driver or runtime call (the outermost, the program's
+ * own; NULL not seen), whether PyTorch made it (for a copy between two
+ * GPUs: the user never called it), the user's frame (NULL none).  0, or -1
+ * when f is not such a finding. */
+struct dc_peer_enabler {
+    const char *api;
+    int torch;
+    const struct dc_frame *user;
+};
+int dc_frames_peer_enabler(const struct dc_finding *f, struct dc_peer_enabler *out);
+
 /* The program's client library, as the launch tells: its Python frames
  * (numba, cuda.core, PyTorch or Triton), else cuda.core's launcher among its
  * native frames, else PyTorch loaded in the process

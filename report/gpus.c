@@ -77,6 +77,8 @@ int dc_gpus_of_finding(const struct dc_finding *f, int *devs, int max)
     }
     if (f->has_operand && f->alloc_known && n < max)
         devs[n++] = f->alloc.owner;
+    if (f->kind == DC_F_POINTER_REFUSED && n < max)
+        devs[n++] = f->owner_device;            /* the refused pointer's owner (launch: the current device) */
     if (f->action == DC_ACT_MIGRATED && n < max)
         devs[n++] = f->to_device;
     for (unsigned i = 0; i < f->ntensors && n < max; i++) {

@@ -104,14 +104,16 @@ static void json_nvtx(struct dc_buf *b, const struct dc_finding *f)
 }
 
 /* framework_device_error: the launch fields name the framework ("api") and
- * the op's device (the anchor tensor's); pointer_refused: the refused
- * pointer's owner and the current device, the pointer and the kernel
- * parameter it was.  The op's (the call's) Python stack is
- * launch_python_stack; each tensor carries its allocation's Python stack. */
+ * the op's device (the anchor tensor's); pointer_refused: the current
+ * device (launch.device, launch.current_device), the pointer, its owner
+ * (owner_device) and the kernel parameter it was.  The op's (the call's)
+ * Python stack is launch_python_stack -- a program with no Python frame's
+ * call stack is launch_stack --; each tensor carries its allocation's
+ * Python stack. */
 static void json_proc(struct dc_buf *b, const struct dc_proc *p, const struct dc_finding *f);
 
 static void json_framework(struct dc_buf *b, const struct dc_finding *f, uint64_t id, const struct dc_proc *proc,
-                           size_t *count_at)
+                           const struct dc_frame *launch_frames, size_t nl, size_t *count_at)
 {
     static struct dc_frame fr[DC_FRAMES_MAX];      /* under the report's lock */
     const struct dc_finding_launch *l = f->launch;
@@ -125,7 +127,8 @@ static void json_framework(struct dc_buf *b, const struct dc_finding *f, uint64_
             l->current_device);
     dc_bjson_str(b, f->framework);
     if (f->kind == DC_F_POINTER_REFUSED) {
-        dc_bput(b, ",\"pointer\":\"0x%llx\",\"param\":", (unsigned long long)f->address);
+        dc_bput(b, ",\"pointer\":\"0x%llx\",\"owner_device\":%d,\"param\":", (unsigned long long)f->address,
+                f->owner_device);
         if (f->param >= 0)
             dc_bput(b, "%d", f->param);
         else
@@ -168,8 +171,10 @@ static void json_framework(struct dc_buf *b, const struct dc_finding *f, uint64_
     }
     dc_bput(b, ",\"action\":\"reported\",\"count\":");
     *count_at = b->pos;
-    dc_bput(b, "1,\"launch_stack\":[],\"alloc_stack\":[],\"launch_python_stack\":[");
-    for (unsigned i = 0; i < f->npylocs; i++) {
+    dc_bput(b, "1,\"launch_stack\":");
+    json_stack(b, launch_frames, f->launch_stack ? nl : 0);    /* a C program's call stack (pointer_refused at exit) */
+    dc_bput(b, ",\"alloc_stack\":[],\"launch_python_stack\":[");
+    for (unsigned i = 0; i < f->npylocs && !f->launch_stack; i++) {
         dc_bput(b, "%s{\"file\":", i ? "," : "");
         dc_bjson_str(b, f->pylocs[i].file);
         if (f->pylocs[i].line > 0)
@@ -180,6 +185,22 @@ static void json_framework(struct dc_buf *b, const struct dc_finding *f, uint64_
         dc_bput(b, "}");
     }
     dc_bput(b, "]}\n");
+}
+
+/* peer_access by peer access: who enabled it (report/frames.h), as the
+ * text's "peer access: ... enabled by" line says.  Under the report's lock. */
+static void json_peer(struct dc_buf *b, const struct dc_finding *f)
+{
+    struct dc_peer_enabler w;
+    if (dc_frames_peer_enabler(f, &w) != 0)
+        return;
+    dc_bput(b, ",\"peer_enabled_by\":{\"by\":\"%s\",\"call\":", w.torch ? "pytorch" : "program");
+    dc_bjson_str(b, w.api);
+    struct dc_pyloc at = { w.user ? w.user->file : NULL, w.user ? w.user->line : 0, w.user ? w.user->function : NULL,
+                           NULL };
+    dc_bput(b, ",\"at\":");
+    json_pyloc(b, w.user ? &at : NULL);
+    dc_bput(b, "}");
 }
 
 /* The devices finding f names, as the machine knows them (report/gpus.h). */
@@ -217,7 +238,7 @@ void dc_jsonl_finding(struct dc_buf *b, const struct dc_finding *f, uint64_t id,
 {
     const struct dc_finding_launch *l = f->launch;
     if (dc_finding_framework(f)) {
-        json_framework(b, f, id, proc, count_at);
+        json_framework(b, f, id, proc, launch_frames, nl, count_at);
         return;
     }
     dc_bput(b, "{\"type\":\"finding\",\"id\":%llu", (unsigned long long)id);
@@ -249,6 +270,7 @@ void dc_jsonl_finding(struct dc_buf *b, const struct dc_finding *f, uint64_t id,
     } else {
         dc_bput(b, ",\"operand\":null");
     }
+    json_peer(b, f);
     if (f->kind == DC_F_ASYNC_ERROR) {
         dc_bput(b, ",\"error\":");
         dc_bjson_str(b, f->error);

@@ -100,7 +100,8 @@ void dc_kind_headline(const struct dc_json *r, struct dc_sbuf *o)
         const char *fw = str(r, "framework");
         if (shape == DC_SHAPE_REFUSED) {
             long long param = dc_json_int(dc_json_get(r, "param"), -1);
-            dc_sput(o, "%s refused a pointer of cuda:%d with cuda:%lld current", fw ? fw : "the framework", dev,
+            dc_sput(o, "%s refused a pointer of cuda:%lld with cuda:%lld current", fw ? fw : "the framework",
+                    dc_json_int(dc_json_get(r, "owner_device"), -1),
                     dc_json_int(dc_json_get(l, "current_device"), -1));
             if (param >= 0)
                 dc_sput(o, " (parameter %lld)", param);
@@ -122,6 +123,19 @@ void dc_kind_headline(const struct dc_json *r, struct dc_sbuf *o)
     if (op && op->type == DC_J_OBJ) {
         dc_sput(o, ": ");
         operand_phrase(op, o);
+    }
+    const struct dc_json *pe = dc_json_get(r, "peer_enabled_by");  /* the text's "peer access: ... enabled by" */
+    if (pe && pe->type == DC_J_OBJ) {
+        const char *by = str(pe, "by"), *call = str(pe, "call");
+        const struct dc_json *at = dc_json_get(pe, "at");
+        int torch = by && !strcmp(by, "pytorch");
+        dc_sput(o, "; peer access enabled by %s", torch ? "PyTorch itself, for a copy between the GPUs"
+                                                   : call ? call : "the program");
+        if (torch && call)
+            dc_sput(o, " (%s)", call);
+        if (str(at, "file"))
+            dc_sput(o, " at %s:%lld in %s", str(at, "file"), dc_json_int(dc_json_get(at, "line"), 0),
+                    str(at, "function") ? str(at, "function") : "?");
     }
     const char *action = str(r, "action");
     if (action && strcmp(action, "reported"))

@@ -489,12 +489,54 @@ void dc_py_roots_add_list(const char *rule, const char *list)
     }
 }
 
+/* IPython's cells: written once each (complete before the count that
+ * publishes it), read without a lock; a notebook runs thousands of cells at
+ * most, a later one past the room is named by its file. */
+#define CELLS_MAX 4096
+static struct cell {
+    char *file;
+    int number;
+} cells[CELLS_MAX];
+static unsigned ncells;
+static pthread_mutex_t cells_lock = PTHREAD_MUTEX_INITIALIZER;
+
+int dc_py_cell_add(const char *file, int number)
+{
+    if (!file || !*file || strlen(file) >= 4096 || number < 0)
+        return -1;
+    if (dc_py_cell(file) >= 0)
+        return 0;
+    pthread_mutex_lock(&cells_lock);
+    unsigned k = __atomic_load_n(&ncells, __ATOMIC_RELAXED);
+    int rc = -1;
+    if (k < CELLS_MAX && (cells[k].file = strdup(file)) != NULL) {
+        cells[k].number = number;
+        __atomic_store_n(&ncells, k + 1, __ATOMIC_RELEASE);
+        rc = 1;
+    }
+    pthread_mutex_unlock(&cells_lock);
+    return rc;
+}
+
+int dc_py_cell(const char *file)
+{
+    unsigned k = __atomic_load_n(&ncells, __ATOMIC_ACQUIRE);
+    if (!k || !file)
+        return -1;
+    for (unsigned i = k; i-- > 0;)              /* the newest first: the cell being run */
+        if (!strcmp(cells[i].file, file))
+            return cells[i].number;
+    return -1;
+}
+
 const char *dc_py_library_rule(const char *f, const char **root)
 {
     if (root)
         *root = NULL;
     if (!f || !*f)
         return NULL;
+    if (dc_py_cell(f) >= 0)
+        return NULL;                            /* an IPython cell: the user's own code */
     if (f[0] == '<')
         return "generated";
     size_t n = strlen(f), h = strlen("/_devcheck_hook.py");

@@ -81,6 +81,18 @@ const char *dc_py_root_at(unsigned i, const char **rule);
 /* Each comma-separated path of list under rule. */
 void dc_py_roots_add_list(const char *rule, const char *list);
 
+/* IPython's cells (a Jupyter kernel's, an IPython shell's): the file name
+ * IPython compiled cell `number` under (ipykernel: .../ipykernel_<pid>/<hash>.py;
+ * IPython: <ipython-input-N-hash>), told by devcheck's Python hook as
+ * IPython caches the cell.  A cell is the user's code (dc_py_user_file), and
+ * a report names it as IPython's traceback does: `Cell In[3], line 2`
+ * (dc_py_cell).  1 added, 0 known already (the number is kept), -1 refused
+ * (too long, full). */
+int dc_py_cell_add(const char *file, int number);
+/* The execution count of the cell compiled under `file`, or -1 when it is
+ * not a cell. */
+int dc_py_cell(const char *file);
+
 /* Bytes the descriptions of code objects hold: --stats. */
 size_t dc_py_bytes(void);
 

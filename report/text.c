@@ -36,6 +36,20 @@ static const char *display_file(const char *file)
     return file;
 }
 
+/* pre, a source line as the user knows it, " in function" (none when ""):
+ * an IPython cell as IPython's traceback names it (`Cell In[3], line 2`,
+ * report/pystack.h), else file:line, relative to the working directory. */
+static void put_line(struct dc_buf *b, const char *pre, const char *file, int line, const char *function)
+{
+    int cell = dc_py_cell(file);
+    if (cell >= 0)
+        dc_bput(b, "%sCell In[%d], line %d", pre, cell, line);
+    else
+        dc_bput(b, "%s%s:%d", pre, display_file(file), line);
+    if (function && *function)
+        dc_bput(b, " in %s", function);
+}
+
 /* A frame the user did not write: a Python file where Python put libraries
  * (report/pystack.h), a native frame of a system folder or with no source
  * line (a library's), the CUDA toolkit's headers. */
@@ -100,7 +114,7 @@ static void text_stack(struct dc_buf *b, const char *title, const struct dc_fram
         else
             dc_bput(b, "0x%zx", (size_t)f->ip);
         if (f->file[0])
-            dc_bput(b, " at %s:%d", display_file(f->file), f->line);
+            put_line(b, " at ", f->file, f->line, "");
         if (f->module[0])
             dc_bput(b, " (%s+0x%zx)", basename_of(f->module), (size_t)f->offset);
         dc_bput(b, "\n");
@@ -131,12 +145,12 @@ static void text_lead(struct dc_buf *b, const struct dc_finding *f, const struct
         return;
     dc_bput(b, "    at ");
     if (u)
-        dc_bput(b, "%s:%d in %s", display_file(u->file), u->line, u->function);
+        put_line(b, "", u->file, u->line, u->function);
     else
         dc_bput(b, "(no Python frame)");
     if (a)
-        dc_bput(b, "; %s at %s:%d in %s", segment ? "memory from a segment allocated" : "memory allocated",
-                display_file(a->file), a->line, a->function);
+        put_line(b, segment ? "; memory from a segment allocated at " : "; memory allocated at ", a->file, a->line,
+                 a->function);
     dc_bput(b, "\n");
 }
 
@@ -194,29 +208,15 @@ static void text_operand(struct dc_buf *b, const struct dc_finding *f)
  * GPUs).  Under the report's lock. */
 static void text_peer(struct dc_buf *b, const struct dc_finding *f)
 {
-    static struct dc_frame fr[DC_FRAMES_MAX];      /* under the report's lock */
-    if (f->kind != DC_F_PEER_ACCESS || !f->peer_stack || !f->alloc_known)
+    struct dc_peer_enabler w;
+    if (dc_frames_peer_enabler(f, &w) != 0)
         return;
-    size_t n = dc_stack_symbolize(f->peer_stack, fr, DC_FRAMES_MAX);
-    const char *api = NULL;
-    int torch = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (fr[i].python) {
-            torch |= strstr(fr[i].file, "/torch/") != NULL;
-            continue;
-        }
-        if (!strncmp(fr[i].function, "cudaDeviceEnablePeerAccess", 26) ||
-            !strncmp(fr[i].function, "cuCtxEnablePeerAccess", 21))
-            api = fr[i].function;               /* the outermost: the program's own call */
-        torch |= strstr(fr[i].module, "libtorch") != NULL || strstr(fr[i].module, "libc10") != NULL;
-    }
-    const struct dc_frame *u = dc_frames_user(fr, n);
     dc_bput(b, "    peer access: cuda:%d -> cuda:%d enabled by %s", f->launch->device, f->alloc.owner,
-            torch ? "PyTorch itself, for a copy between the GPUs" : api ? api : "the program");
-    if (torch && api)
-        dc_bput(b, " (%s)", api);
-    if (u)
-        dc_bput(b, " at %s:%d in %s", display_file(u->file), u->line, u->function);
+            w.torch ? "PyTorch itself, for a copy between the GPUs" : w.api ? w.api : "the program");
+    if (w.torch && w.api)
+        dc_bput(b, " (%s)", w.api);
+    if (w.user)
+        put_line(b, " at ", w.user->file, w.user->line, w.user->function);
     dc_bput(b, "\n");
 }
 
@@ -321,7 +321,8 @@ static void framework_at(struct dc_buf *b, const char *indent, const struct dc_p
 {
     if (!op)
         return;
-    dc_bput(b, "%sat %s:%d in %s", indent, display_file(op->file), op->line, op->function);
+    dc_bput(b, "%s", indent);
+    put_line(b, "at ", op->file, op->line, op->function);
     if (op->source && op->source[0])
         dc_bput(b, ": %s", op->source);
     dc_bput(b, "\n");
@@ -339,22 +340,25 @@ static void framework_tensors(struct dc_buf *b, const char *indent, const struct
         dc_bput(b, "%s%s: %s", indent, t->expr, t->device);
         if (!t->alloc_known) {
             if (t->made.file)
-                dc_bput(b, ", made at %s:%d in %s\n", display_file(t->made.file), t->made.line, t->made.function);
+                put_line(b, ", made at ", t->made.file, t->made.line, t->made.function);
             else
-                dc_bput(b, "%s\n", strncmp(t->device, "cuda", 4) ? "" : ", memory not known to devcheck");
+                dc_bput(b, "%s", strncmp(t->device, "cuda", 4) ? "" : ", memory not known to devcheck");
+            dc_bput(b, "\n");
             continue;
         }
         size_t n = dc_stack_symbolize(t->alloc.alloc_stack, fr, DC_FRAMES_MAX);
         const struct dc_frame *u = dc_frames_user(fr, n);
         const char *what = !t->alloc.segment_size && dc_frames_segment(fr, n) ? "in a segment allocated" : "allocated";
-        if (u)
-            dc_bput(b, ", %s at %s:%d in %s\n", what, display_file(u->file), u->line, u->function);
-        else if (n && fr[0].file[0])
-            dc_bput(b, ", %s at %s:%d in %s\n", what, display_file(fr[0].file), fr[0].line, fr[0].function);
-        else if (n)
-            dc_bput(b, ", %s in %s\n", what, fr[0].function[0] ? fr[0].function : basename_of(fr[0].module));
-        else
+        if (!n) {
             dc_bput(b, ", allocation stack not recorded\n");
+            continue;
+        }
+        dc_bput(b, ", %s", what);
+        if (u || fr[0].file[0])
+            put_line(b, " at ", u ? u->file : fr[0].file, u ? u->line : fr[0].line, u ? u->function : fr[0].function);
+        else
+            dc_bput(b, " in %s", fr[0].function[0] ? fr[0].function : basename_of(fr[0].module));
+        dc_bput(b, "\n");
     }
 }
 
@@ -371,7 +375,7 @@ static void refused_line(struct dc_buf *b, const char *indent, const struct dc_f
         dc_bput(b, "%s%s%s", f->param >= 0 ? "(" : "", f->tensors[0].expr, f->param >= 0 ? ") " : " ");
     dc_bput(b, "is cuda:%d's memory; cuda:%d is current and has no access to it: the driver refused its device "
                "address (cuPointerGetAttribute), no kernel ran\n",
-            f->launch->device, f->launch->current_device);
+            f->owner_device, f->launch->current_device);
 }
 
 static void text_framework(struct dc_buf *b, const struct dc_finding *f)
@@ -379,7 +383,7 @@ static void text_framework(struct dc_buf *b, const struct dc_finding *f)
     if (f->kind == DC_F_POINTER_REFUSED)
         dc_bput(b, "==devcheck== %s: %s: %s refused a pointer of cuda:%d with cuda:%d current: %s\n",
                 sev_upper(f->severity), dc_finding_kind_name(f->kind), f->framework ? f->framework : "the framework",
-                f->launch->device, f->launch->current_device, f->message ? f->message : "?");
+                f->owner_device, f->launch->current_device, f->message ? f->message : "?");
     else
         dc_bput(b, "==devcheck== %s: %s: %s refused an op over devices: %s\n", sev_upper(f->severity),
                 dc_finding_kind_name(f->kind), f->framework ? f->framework : "the framework",
@@ -390,10 +394,13 @@ static void text_framework(struct dc_buf *b, const struct dc_finding *f)
     text_nvtx(b, f);
     dc_bput(b, "    tensors:%s\n", f->ntensors ? "" : " (none found in the failing frame)");
     framework_tensors(b, "      ", f);
-    dc_bput(b, "    op stack (Python):%s\n", f->npylocs ? "" : " (not recorded)");
-    for (unsigned i = 0; i < f->npylocs; i++)
-        dc_bput(b, "      #%u %s at %s:%d\n", i, f->pylocs[i].function, display_file(f->pylocs[i].file),
-                f->pylocs[i].line);
+    /* a program with no Python frame (launch_stack): its own call stack */
+    dc_bput(b, "    %s:%s\n", f->launch_stack ? "call stack" : "op stack (Python)", f->npylocs ? "" : " (not recorded)");
+    for (unsigned i = 0; i < f->npylocs; i++) {
+        dc_bput(b, "      #%u %s", i, f->pylocs[i].function);
+        put_line(b, " at ", f->pylocs[i].file, f->pylocs[i].line, "");
+        dc_bput(b, "\n");
+    }
     if (f->fix && f->kind == DC_F_POINTER_REFUSED)
         dc_bput(b, "    hint: launch on the device that holds the memory, or move it: %s\n", f->fix);
     else if (f->fix)
@@ -404,7 +411,7 @@ void dc_text_framework_note(struct dc_buf *b, const struct dc_finding *f)
 {
     if (f->kind == DC_F_POINTER_REFUSED)
         dc_bput(b, "devcheck: %s: not a CPU tensor: cuda:%d's memory, refused with cuda:%d current\n",
-                dc_finding_kind_name(f->kind), f->launch->device, f->launch->current_device);
+                dc_finding_kind_name(f->kind), f->owner_device, f->launch->current_device);
     else
         dc_bput(b, "devcheck: %s: the op's tensors are on different devices\n", dc_finding_kind_name(f->kind));
     framework_at(b, "  ", dc_framework_user_frame(f));

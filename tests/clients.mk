@@ -22,7 +22,8 @@ TESTS += $(addprefix tests/clients/,pyenv.sh torch_sim.sh bindings_sim.sh triton
                                     torch_signatures.sh python_frames.sh framework_errors.sh raise_versions.sh \
                                     record_replay.sh untyped_sim.sh torch_caching.sh torch_blas.sh \
                                     hf_sim.sh hf_bugs.sh hf_triton.sh hf_temperature.sh \
-                                    torch_libcalls.sh pytest_plugin.sh library_roots.sh refusal.sh conv_device.sh stats_torch.sh)
+                                    torch_libcalls.sh pytest_plugin.sh library_roots.sh refusal.sh conv_device.sh \
+                                    stats_torch.sh jupyter_cells.sh)
 
 # The virtualenv is made, and the C++ extension of ext_add.py built (into
 # TORCH_EXTENSIONS_DIR, beside the virtualenv), before any test starts: a

@@ -2,8 +2,9 @@
  * item 6).  A JIT compiler's front end tells the names once per compiled
  * kernel -- Triton's launcher (devcheck's Python hook reads the kernel's
  * signature, JITFunction.arg_names without the constexpr ones, and the
- * compiled kernel's name) -- and a finding on that kernel's parameter i
- * names it ("param 0 (x_ptr)").
+ * compiled kernel's name), and NVRTC's source (core/kernel/source.c, when
+ * a module is loaded from a program's output) -- and a finding on that
+ * kernel's parameter i names it ("param 0 (x_ptr)").
  *
  * Contract: thread-safe (one mutex); memory bounded (DC_PNAMES_MAX kernels,
  * the first told wins; later ones are dropped); a name once handed out stays

@@ -1,6 +1,7 @@
 /* source: kernel parameter types from NVRTC sources (see source.h). */
 #include "core/kernel/source.h"
 #include "core/kernel/cubin.h"
+#include "core/kernel/pnames.h"
 #include "common/forklock.h"
 
 #include <pthread.h>
@@ -180,7 +181,7 @@ static unsigned scalar_size(const struct tok *v, size_t n)
 /* One parameter's tokens (up to a top-level '='), without its name. */
 static struct dc_src_param classify(const struct tok *v, size_t n)
 {
-    struct dc_src_param p = { DC_SRC_UNKNOWN, 0 };
+    struct dc_src_param p = { DC_SRC_UNKNOWN, 0, "" };
     size_t end = n;
     int depth = 0, star = 0, paren = 0, ref = 0, templ = 0, scope = 0;
     for (size_t i = 0; i < n; i++) {
@@ -223,6 +224,45 @@ static struct dc_src_param classify(const struct tok *v, size_t n)
     return p;
 }
 
+/* Words that are part of a type, never a parameter's name. */
+static int type_word(const struct tok *t)
+{
+    static const char *const words[] = { "const", "volatile", "__restrict__", "__restrict", "restrict", "register",
+                                         "unsigned", "signed", "long", "int", "short", "char", "float", "double",
+                                         "bool", "void", "struct", "class", "enum", "union" };
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+        if (is(t, words[i]))
+            return 1;
+    return scalar_size(t, 1) != 0;
+}
+
+/* One parameter's name (`T *x`, `T x[4]`, `T x = 1`) into out, or "" when
+ * it has none (an unnamed parameter, a function pointer) or is too long. */
+static void name_of(const struct tok *v, size_t n, char *out)
+{
+    out[0] = 0;
+    size_t end = n;
+    int depth = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (punct(&v[i], '<'))
+            depth++;
+        else if (punct(&v[i], '>'))
+            depth--;
+        else if (punct(&v[i], '('))
+            return;                     /* a function pointer: not read */
+        else if (depth == 0 && (punct(&v[i], '=') || punct(&v[i], '['))) {
+            end = i;
+            break;
+        }
+    }
+    if (end < 2 || v[end - 1].type != T_IDENT || type_word(&v[end - 1]) || v[end - 1].len >= DC_SRC_NAME)
+        return;
+    if (is(&v[end - 2], "::") || punct(&v[end - 2], '<') || punct(&v[end - 2], ','))
+        return;                         /* a qualified or template type, unnamed */
+    memcpy(out, v[end - 1].s, v[end - 1].len);
+    out[v[end - 1].len] = 0;
+}
+
 /* The attribute-like specifiers whose parenthesised arguments come before
  * a kernel's name. */
 static int with_args(const struct tok *t)
@@ -255,7 +295,9 @@ static int params_of(const struct tok *v, size_t n, size_t open, struct dc_src_p
                 return -1;
             if (np >= max)
                 return -1;
-            out[np++] = classify(v + start, len);
+            out[np] = classify(v + start, len);
+            name_of(v + start, len, out[np].name);
+            np++;
             start = i + 1;
             if (depth == 0) {
                 *close = i;
@@ -566,6 +608,14 @@ unsigned dc_source_image(const void *data, size_t size, struct dc_img *img)
                                                                                                  : DC_SRC_UNKNOWN;
         }
         typed += dc_img_set_source(img, sym, kinds, k->n);
+        const char *names[DC_PNAMES_PARAMS];
+        unsigned named = 0;
+        while (named < k->n && named < DC_PNAMES_PARAMS && k->p[named].name[0]) {
+            names[named] = k->p[named].name;
+            named++;
+        }
+        if (k->n && named == k->n)      /* every parameter named: a finding says `param 1 (in)` */
+            (void)dc_pnames_set(sym, k->n, names);
     }
     pthread_mutex_unlock(&lock);
     return typed;

@@ -20,7 +20,8 @@
  * parameter, a macro --, a reference).  Only kernels whose whole list was
  * read are kept.
  *
- * Contract: thread-safe (one mutex, never held while calling anything);
+ * Contract: thread-safe (one mutex, held while calling nothing but
+ * dc_pnames_set, whose own mutex is held while calling nothing);
  * needs no CUDA; any text, however malformed, gives an answer (maybe no
  * kernels) and never a crash; memory is bounded (at most DC_SOURCE_MAX
  * programs and outputs remembered; the oldest outputs are dropped). */
@@ -33,12 +34,15 @@
 
 struct dc_img;
 
+#define DC_SRC_NAME 48
+
 /* What the source says of one parameter. */
 enum dc_src_kind { DC_SRC_UNKNOWN = 0, DC_SRC_POINTER, DC_SRC_SCALAR };
 
 struct dc_src_param {
     uint8_t kind;               /* enum dc_src_kind */
     uint8_t size;               /* DC_SRC_POINTER: 8; DC_SRC_SCALAR: its size in bytes (0: unknown) */
+    char name[DC_SRC_NAME];     /* its name in the source ("" unnamed, or longer than the room) */
 };
 
 /* The __global__ functions of `src` (len bytes, or up to a NUL): calls
@@ -56,7 +60,9 @@ void dc_source_lowered(const void *prog, const char *expr, const char *lowered);
 void dc_source_output(const void *prog, const void *code, size_t size);
 /* nvrtcDestroyProgram(prog): its outputs stay known. */
 void dc_source_destroyed(const void *prog);
-/* A module was loaded from `size` bytes at data (parsed as img): marks the
+/* A module was loaded from `size` bytes at data (parsed as img): names each
+ * parameter of a matching kernel as the source does (core/kernel/pnames.h,
+ * when every one is named), and marks the
  * parameters of each kernel a remembered output of the same bytes defines.
  * Returns how many kernels it typed. */
 unsigned dc_source_image(const void *data, size_t size, struct dc_img *img);

@@ -357,7 +357,7 @@ uintptr_t dc_pointer_refusal_pending(void)
 
 static void refused_report(uintptr_t ptr, int owner, int cur, const char *framework, const char *message, int param,
                            unsigned nframes, const struct dc_fw_frame *frames, unsigned ntensors,
-                           const struct dc_fw_tensor *tensors, char *note, size_t note_len);
+                           const struct dc_fw_tensor *tensors, uint32_t cstack, char *note, size_t note_len);
 
 int dc_pointer_refused_error(const char *framework, const char *message, int param, unsigned nframes,
                              const struct dc_fw_frame *frames, unsigned ntensors, const struct dc_fw_tensor *tensors,
@@ -371,7 +371,7 @@ int dc_pointer_refused_error(const char *framework, const char *message, int par
     refusal.ptr = 0;
     unexplained_forget(ptr);
     refused_report(ptr, refusal.owner, refusal.current, framework, message, param, nframes, frames, ntensors, tensors,
-                   note, note_len);
+                   0, note, note_len);
     return 0;
 }
 
@@ -395,6 +395,9 @@ void dc_pointer_refusal_at_exit(int program_status)
     struct dc_fw_frame frames[DC_PYLOCS_MAX];
     size_t n = stack ? dc_stack_symbolize(stack, fr, sizeof fr / sizeof fr[0]) : 0;
     unsigned nframes = 0;
+    int python = 0;
+    for (size_t i = 0; i < n; i++)
+        python |= fr[i].python;
     for (size_t i = 0; i < n && nframes < DC_PYLOCS_MAX; i++)
         if (fr[i].file[0] && fr[i].line > 0 && !strstr(fr[i].file, "/_devcheck_hook.py"))  /* devcheck's wrapper */
             frames[nframes++] = (struct dc_fw_frame){ .file = fr[i].file, .function = fr[i].function,
@@ -403,12 +406,14 @@ void dc_pointer_refusal_at_exit(int program_status)
     snprintf(message, sizeof message,
              "the program exited with status %d after this refusal, with no launch over it and no exception devcheck saw",
              program_status & 0xff);
-    refused_report(ptr, owner, cur, "driver", message, -1, nframes, frames, 0, NULL, NULL, 0);
+    /* A program with no Python frame (a C program): its call stack is the
+     * finding's stack (JSON launch_stack), and the fix a C one. */
+    refused_report(ptr, owner, cur, "driver", message, -1, nframes, frames, 0, NULL, python ? 0 : stack, NULL, 0);
 }
 
 static void refused_report(uintptr_t ptr, int owner, int cur, const char *framework, const char *message, int param,
                            unsigned nframes, const struct dc_fw_frame *frames, unsigned ntensors,
-                           const struct dc_fw_tensor *tensors, char *note, size_t note_len)
+                           const struct dc_fw_tensor *tensors, uint32_t cstack, char *note, size_t note_len)
 {
     if (ntensors > DC_TENSORS_MAX)
         ntensors = DC_TENSORS_MAX;
@@ -442,7 +447,10 @@ static void refused_report(uintptr_t ptr, int owner, int cur, const char *framew
     for (unsigned i = 1; i < n && all_on_owner; i++)
         if (!in[i].device || strcmp(in[i].device, own))
             all_on_owner = 0;
-    if (expr && all_on_owner && n > 1)
+    if (cstack)
+        snprintf(fix, sizeof fix, "make %s current (cudaSetDevice(%d), or cuCtxSetCurrent with its context) before "
+                 "asking for its address, or copy the memory to %s (cudaMemcpyPeer)", own, owner, cur_s);
+    else if (expr && all_on_owner && n > 1)
         snprintf(fix, sizeof fix, "with torch.cuda.device(%s.device): launch the kernel there (every tensor is on %s)",
                  expr, own);
     else if (expr)
@@ -463,5 +471,7 @@ static void refused_report(uintptr_t ptr, int owner, int cur, const char *framew
     f.pylocs = pl;
     f.npylocs = nframes;
     f.fix = fix;
-    fw_report(&f, framework, h, owner, cur, note, note_len);
+    f.owner_device = owner;
+    f.launch_stack = cstack;
+    fw_report(&f, framework, h, cur, cur, note, note_len);
 }

@@ -286,6 +286,112 @@ def _tell_params(kernel, signature):
         fn(kernel.encode("utf-8", "replace"), len(names), arr)
 
 
+_IPYTHON_COMPILER = "IPython.core.compilerop"
+_cells = {}                                     # an IPython cell's file name -> its execution count
+
+
+def _wrap_ipython_cache(cls):
+    """IPython's CachingCompiler.cache names each cell's code (ipykernel's
+    XCachingCompiler: .../ipykernel_<pid>/<hash>.py; IPython's shell:
+    <ipython-input-N-hash>) and maps the name to the cell's execution count,
+    which IPython's traceback shows as `Cell In[N], line M`: the name and the
+    number told to libdevcheck.so (devcheck_python_cell), so that a report
+    names the cell as IPython does and a cell is the user's code."""
+    cache = getattr(cls, "cache", None) if cls is not None else None
+    if cache is None or getattr(cache, "_devcheck", False):
+        return
+
+    def cache_(self, *args, **kwargs):
+        name = cache(self, *args, **kwargs)
+        try:
+            number = getattr(self, "_filename_map", {}).get(name)
+            if isinstance(name, str) and isinstance(number, int):
+                _cells[name] = number
+                lib = _devcheck()
+                fn = getattr(lib, "devcheck_python_cell", None) if lib is not None else None
+                if fn is not None:
+                    import ctypes
+                    fn.argtypes = [ctypes.c_char_p, ctypes.c_int]
+                    fn(name.encode("utf-8", "surrogateescape"), number)
+        except Exception:
+            pass
+        return name
+
+    cache_._devcheck = True
+    cache_.__wrapped__ = cache
+    cache_.__doc__ = cache.__doc__
+    cls.cache = cache_
+
+
+_NUMBA_DISPATCHER = "numba.cuda.dispatcher"
+
+
+def _wrap_numba_kernel(cls):
+    """numba-cuda's _Kernel is made once per compiled signature: the
+    parameters its kernel takes (each argument flattened as its
+    _prepare_args flattens it) named after the Python function's arguments
+    and told under the kernel's entry name (devcheck_kernel_params), so that
+    a finding on parameter 4 of add(x, y, out) names x (the array's data
+    pointer; its other parts x.nitems, x.shape[0], ...)."""
+    init = getattr(cls, "__init__", None) if cls is not None else None
+    if init is None or getattr(init, "_devcheck", False):
+        return
+
+    def __init__(self, *args, **kwargs):
+        init(self, *args, **kwargs)
+        try:
+            _tell_numba_params(self)
+        except Exception:
+            pass
+
+    __init__._devcheck = True
+    __init__.__wrapped__ = init
+    __init__.__doc__ = init.__doc__
+    cls.__init__ = __init__
+
+
+def _numba_flat(name, ty, types, out):
+    """The kernel parameters of one argument, as _Kernel._prepare_args passes
+    them; False for a type it does not know."""
+    if isinstance(ty, types.Array):
+        out += [name + ".meminfo", name + ".parent", name + ".nitems", name + ".itemsize", name]
+        out += ["%s.shape[%d]" % (name, i) for i in range(ty.ndim)]
+        out += ["%s.strides[%d]" % (name, i) for i in range(ty.ndim)]
+    elif ty in (types.complex64, types.complex128):
+        out += [name + ".real", name + ".imag"]
+    elif isinstance(ty, types.BaseTuple):
+        return all(_numba_flat("%s[%d]" % (name, i), t, types, out) for i, t in enumerate(ty))
+    elif isinstance(ty, (types.CPointer, types.Integer, types.Float, types.Boolean, types.Record, types.NPDatetime,
+                         types.NPTimedelta)):
+        out.append(name)
+    else:
+        return False
+    return True
+
+
+def _tell_numba_params(kernel):
+    lib = _devcheck()
+    fn = getattr(lib, "devcheck_kernel_params", None) if lib is not None else None
+    entry = getattr(kernel, "entry_name", None)
+    code = getattr(getattr(kernel, "py_func", None), "__code__", None)
+    if fn is None or not isinstance(entry, str) or code is None or getattr(kernel, "extensions", None):
+        return                                  # an extension may pass an argument otherwise
+    from numba.core import types
+    argtypes = kernel.argument_types
+    argnames = code.co_varnames[:code.co_argcount]
+    if len(argnames) != len(argtypes):
+        return
+    names = []
+    for name, ty in zip(argnames, argtypes):
+        if not _numba_flat(name, ty, types, names):
+            return
+    if names:
+        import ctypes
+        arr = (ctypes.c_char_p * len(names))(*[n.encode("utf-8", "replace") for n in names])
+        fn.argtypes = [ctypes.c_char_p, ctypes.c_uint, ctypes.POINTER(ctypes.c_char_p)]
+        fn(entry.encode("utf-8", "replace"), len(names), arr)
+
+
 def _refused(value, kargs, caller):
     """Triton refused a pointer argument: explained when libdevcheck.so saw
     the driver refuse memory it knows is another device's."""
@@ -646,24 +752,43 @@ def _statement_exprs(filename, lineno):
 
 
 def _made_at(frame, lineno, expr):
-    """(line, function) of the statement of frame's function, before lineno,
-    that last assigned expr's root name, or None: where the user's code made
-    a tensor devcheck has no allocation record of (a CPU tensor).  An
-    assignment that always runs before the op (in a block enclosing it, or a
-    with body) wins over one in a branch the op is not in."""
-    import ast
+    """(line, function, file) of the statement of frame's function, before
+    lineno, that last assigned expr's root name, or None: where the user's
+    code made a tensor devcheck has no allocation record of (a CPU tensor).
+    An assignment that always runs before the op (in a block enclosing it,
+    or a with body) wins over one in a branch the op is not in.  In an
+    IPython cell's top level, a name no statement of the cell assigned was
+    made by a cell run before it (a notebook's): the latest such cell's."""
     root = expr.split(".", 1)[0].split("[", 1)[0]
     if not root.isidentifier():
         return None
     code = frame.f_code
-    _, tree = _parse(code.co_filename)
+    hit = _assigned_in(code.co_filename, code.co_name, lineno, root)
+    if hit is not None:
+        return hit + (code.co_filename,)
+    number = _cells.get(code.co_filename)
+    if code.co_name != "<module>" or number is None:
+        return None
+    for file, n in sorted(_cells.items(), key=lambda c: -c[1]):
+        if n < number:
+            hit = _assigned_in(file, "<module>", 1 << 30, root)
+            if hit is not None:
+                return hit + (file,)
+    return None
+
+
+def _assigned_in(filename, function, lineno, root):
+    """(line, function) of _made_at's statement in filename's function (its
+    innermost definition holding lineno; "<module>": the top level), or None."""
+    import ast
+    _, tree = _parse(filename)
     if tree is None:
         return None
     scope = tree
-    if code.co_name != "<module>":
+    if function != "<module>":
         scope = None
         for node in ast.walk(tree):
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == code.co_name \
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == function \
                     and node.lineno <= lineno <= (node.end_lineno or node.lineno):
                 if scope is None or node.lineno >= scope.lineno:
                     scope = node
@@ -701,7 +826,7 @@ def _made_at(frame, lineno, expr):
 
     scan(scope.body, True)
     best = found[True] or found[False]
-    return (best, code.co_name) if best else None
+    return (best, function) if best else None
 
 
 def _values(frame, exprs):
@@ -751,6 +876,8 @@ def _tensors_of(pairs, torch):
 
 
 def _user_file(path):
+    if path in _cells:
+        return True                             # an IPython cell: the user's own code
     if path.startswith("<") or "/site-packages/" in path or "/dist-packages/" in path \
             or path.endswith("/_devcheck_hook.py") \
             or "/lib/python3." in path and path.split("/lib/python3.", 1)[1].split("/", 1)[0].isdigit():
@@ -835,9 +962,8 @@ def _report(message, entries, tensors, user):
     enc = lambda s: None if s is None else s.encode("utf-8", "replace")
     frames = _frames(Frame, entries, enc)
     ts = (Tensor * max(len(tensors), 1))()
-    user_file = user[0].f_code.co_filename if user is not None else None
     for i, (text, t, flags, module, made) in enumerate(tensors):
-        ts[i] = Tensor(enc(text), enc(str(t.device)), enc(module), enc(user_file if made else None),
+        ts[i] = Tensor(enc(text), enc(str(t.device)), enc(module), enc(made[2] if made else None),
                        enc(made[1] if made else None), t.data_ptr() if t.is_cuda else 0, flags,
                        made[0] if made else 0)
     note = ctypes.create_string_buffer(4096)
@@ -851,4 +977,6 @@ def _report(message, entries, tensors, user):
 
 
 _WRAPS = {_TRITON_DRIVER: lambda m: _wrap_launcher(getattr(m, "CudaLauncher", None)),
-          _CUDA_DRIVER: _wrap_cuda_driver}
+          _CUDA_DRIVER: _wrap_cuda_driver,
+          _NUMBA_DISPATCHER: lambda m: _wrap_numba_kernel(getattr(m, "_Kernel", None)),
+          _IPYTHON_COMPILER: lambda m: _wrap_ipython_cache(getattr(m, "CachingCompiler", None))}

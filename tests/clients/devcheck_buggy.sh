@@ -53,7 +53,7 @@ for mode in report migrate; do
     expect_eq "triton ($mode): status" 3 "$?"
     expect_grep '^triton_add: refused: Pointer argument cannot be accessed from Triton \(cpu tensor\?\)$' "$t.out"
     python3 "$ROOT/tests/e2e/findings.py" "$t.json" | sed 's/ at=[^ ]*//' >"$t.canon" || fail "triton ($mode): no report"
-    expect_eq "triton ($mode): findings" "pointer_refused severity=error kernel=- api=driver param=- launch=1 owner=- memory=- count=1
+    expect_eq "triton ($mode): findings" "pointer_refused severity=error kernel=- api=driver param=- launch=0 owner=1 memory=- count=1
 summary errors=1 warnings=0 launches=0 unchecked=0" "$(cat "$t.canon")"
     call=$(grep -n 'BUG: no torch.cuda.device(x.device) guard' triton_add.py | cut -d: -f1)
     alloc=$(grep -n 'x = torch.tensor(X, device="cuda:1")' triton_add.py | cut -d: -f1)

@@ -54,6 +54,19 @@ lines=$(printf '%s\n' "$block" | wc -l)
 [ "$lines" -le 25 ] || { printf '%s\n' "$block" >&2; fail "hf_triton.py with peer access: a finding's block is $lines lines (at most 25)"; }
 printf '%s\n' "$block" | grep -q '^      \.\.\. [0-9]* library frames (accelerate, torch, transformers)$' ||
     fail "hf_triton.py with peer access: no folded library frames"
+# ... and so do its JSON record (peer_enabled_by) and SARIF's message
+expect_eq "hf_triton.py with peer access: JSON peer_enabled_by" "pytorch $(at "$P" 'model(input_ids=torch.randint') forward" \
+    "$(python3 -c 'import json, sys
+print(" ".join(sorted({"%s %s:%s %s" % (p["by"], p["at"]["file"].rsplit("/", 1)[-1], p["at"]["line"], p["at"]["function"])
+                       for p in (json.loads(l).get("peer_enabled_by") for l in open(sys.argv[1]) if "\"finding\"" in l) if p})))' "$TMPD/peer.json")"
+"$DEVCHECK_BIN" report --sarif "$TMPD/peer.sarif" "$TMPD/peer.json" >/dev/null
+expect_eq "hf_triton.py with peer access: SARIF messages name who enabled it" "peer_access True" \
+    "$(python3 -c 'import json, sys
+rs = json.load(open(sys.argv[1]))["runs"][0]["results"]
+print(" ".join(sorted({r["ruleId"] for r in rs})), bool(rs) and all(
+    "; peer access enabled by PyTorch itself, for a copy between the GPUs at " in r["message"]["text"] and
+    "/hf_triton.py:%s in forward." % sys.argv[2] in r["message"]["text"] for r in rs))' "$TMPD/peer.sarif" \
+    "$(at "$P" 'model(input_ids=torch.randint' | cut -d: -f2)")"
 expect_eq "hf_triton.py with peer access: JSON param names" "out_ptr w_ptr x_ptr" \
     "$(python3 -c 'import json, sys
 print(" ".join(sorted({json.loads(l)["operand"].get("param_name", "-") for l in open(sys.argv[1]) if "\"finding\"" in l})))' "$TMPD/peer.json")"

@@ -77,7 +77,8 @@ for i in sorted(recs):
                                     "made:" + made if made != "-" else "-"))
         head = r["kind"]
         if r["kind"] == "pointer_refused":
-            head += " owner=cuda:%s current=cuda:%s param=%s" % (r["launch"]["device"], r["launch"]["current_device"],
+            assert r["launch"]["device"] == r["launch"]["current_device"], "launch.device is not the current device"
+            head += " owner=cuda:%s current=cuda:%s param=%s" % (r["owner_device"], r["launch"]["current_device"],
                                                                   r.get("param"))
         print("%s at=%s tensors=%s nvtx=%s hint=%s" % (head, at, ",".join(ts), nvtx, r.get("hint", "-")))
         continue

@@ -13,7 +13,8 @@
 #    allocation lines, the numba and Triton kernels' demangled names, the
 #    hint in each client's words (cuda.to_device, cuMemcpyPeer of
 #    cuda.bindings, Buffer.copy_to, tensor.to), numba's operand named as the
-#    Python call passed it;
+#    Python call passed it, and (under the wrapper) its parameter by the
+#    kernel function's argument name (param 4 (x));
 #  - demo/python/custom_kernel.py: Triton's refusal of another device's
 #    tensor, before any launch, explained (pointer_refused) at its call and
 #    allocation lines inside torch.cuda.nvtx.range_push("decoder.layer.3");
@@ -59,6 +60,13 @@ client numba "device_mismatch kernel=__main__::add launch=$(at numba_bug.py '# B
     'the array lives on cuda:1: make it on the launch device \(with cuda.gpus\[0\]: cuda.to_device\(...\)\), or launch the kernel under cuda.gpus\[1\]$' \
     numba_bug.py
 expect_grep '^    argument: x, argument 0 of add \(its data pointer\)$' "$TMPD/numba.err"
+# issue 41: under the wrapper (its Python hook), numba's parameters named as
+# the kernel's Python function names its arguments (param 4: x's data pointer)
+"$DEVCHECK" --sim 4 --json "$TMPD/numbaw.json" -- "$PY" numba_bug.py >"$TMPD/numbaw.out" 2>"$TMPD/numbaw.err"
+expect_grep '^    operand: param 4 \(x\), word \+0 = ' "$TMPD/numbaw.err"
+expect_eq "numba under the wrapper: JSON param_name" "x" "$(python3 -c '
+import json, sys
+print(" ".join(json.loads(l)["operand"].get("param_name", "-") for l in open(sys.argv[1]) if "\"finding\"" in l))' "$TMPD/numbaw.json")"
 client bindings "device_mismatch kernel=scale launch=$(at cuda_bindings_bug.py '# BUG') alloc=$(at cuda_bindings_bug.py '# the buffer lives on device 1') nvtx=-" \
     'move the operand to cuda:0 before the launch \(cuMemcpyPeer / cudaMemcpyPeer of cuda.bindings\)' \
     cuda_bindings_bug.py

@@ -22,7 +22,7 @@ is not 0.
 KIND, severity and memory are as in the report; kernel is the kernel's
 unqualified name (`concat` for `concat(float const*, ...)` or its mangled
 form); api is the launching entry point (launch.api); param, owner and memory are `-` when the finding has no operand (or
-the operand has no owner device); at= is the innermost launch-stack frame that
+the operand has no owner device; a pointer_refused's owner is its owner_device); at= is the innermost launch-stack frame that
 belongs to the program (module named NAME when --program is given, else any
 frame with a source line): file base name and line, or `-` when none.  With
 --alloc each finding line ends with ` alloc=FILE:LINE`, the same for the
@@ -157,7 +157,7 @@ def summarize(lines, program, alloc=False):
         out.append("%s severity=%s kernel=%s api=%s param=%s launch=%s owner=%s memory=%s count=%s at=%s" % (
             f["kind"], f["severity"], base_kernel_name(f["kernel"]), field(f["launch"], "api"),
             field(op, "param"),
-            field(f["launch"], "device"), field(op, "owner_device"), field(op, "memory"),
+            field(f["launch"], "device"), field(op if op else f, "owner_device"), field(op, "memory"),
             f["count"], program_frame(f["launch_stack"], program))
             + (" alloc=%s" % program_frame(f.get("alloc_stack"), program) if alloc else "")
             + extras(f))

@@ -7,6 +7,7 @@
 # and devcheck_test_findings (the pytest plugin's), devcheck_pointer_refusal
 # and devcheck_pointer_refused (the Python hook's refusal reporting),
 # devcheck_kernel_params (a JIT kernel's parameter names),
+# devcheck_python_cell (an IPython cell's file name),
 # devcheck_report_on_stderr and devcheck_test_expect (the hook's and the
 # plugin's),
 # torch::translate_exception_to_python (PyTorch's errors at raise time),
@@ -58,7 +59,7 @@ EOC
         "__libc_start_main@$base" "exit@@$base" 'devcheck_framework_error@@DEVCHECK_1' \
         'devcheck_framework_match@@DEVCHECK_1' 'devcheck_test_begin@@DEVCHECK_1' 'devcheck_library_root@@DEVCHECK_1' 'devcheck_test_findings@@DEVCHECK_1' \
         'devcheck_pointer_refusal@@DEVCHECK_1' 'devcheck_pointer_refused@@DEVCHECK_1' \
-        'devcheck_kernel_params@@DEVCHECK_1' 'devcheck_report_on_stderr@@DEVCHECK_1' 'devcheck_test_expect@@DEVCHECK_1' \
+        'devcheck_kernel_params@@DEVCHECK_1' 'devcheck_python_cell@@DEVCHECK_1' 'devcheck_report_on_stderr@@DEVCHECK_1' 'devcheck_test_expect@@DEVCHECK_1' \
         '_ZN5torch29translate_exception_to_pythonERKNSt15__exception_ptr13exception_ptrE@@DEVCHECK_1' \
         'InitializeInjectionNvtx2@@DEVCHECK_1' '_ZN3c1027reportMemoryUsageToProfilerEPvlmmNS_6DeviceE@@DEVCHECK_1'
 } | sort >"$TMPD/want"

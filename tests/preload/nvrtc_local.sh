@@ -8,8 +8,8 @@
 # NVRTC call of the library failed.  The program computes what it computes
 # without devcheck, and the program's source is seen: its extern "C"
 # kernel's cross-device launch is an error typed from the source (evidence
-# source), not a weak guess from the launch's shape; the same loaded
-# RTLD_GLOBAL.
+# source), not a weak guess from the launch's shape, and its parameter is
+# named as the source names it (param 1 (in)); the same loaded RTLD_GLOBAL.
 . "$ROOT/tests/preload/common.sh"
 need "$DEVCHECK_LIB" "$PT/local_main" "$PT/liblocal_nvrtc.so" "$PT/liblocal_twin.so" "$SIM_DIR/libcuda.so.1"
 LIB=$PT/liblocal_nvrtc.so
@@ -33,4 +33,9 @@ f = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
 print(" ".join("%s/%s/%s" % (r["severity"], r["operand"]["evidence"], "weak" if r.get("weak_evidence") else "strong")
                for r in f if r.get("type") == "finding"))' "$TMPD/$mode.json")
     expect_eq "$mode: the finding is typed from the program's source" "error/source/strong" "$got"
+    # issue 41: named as the source names it (`const int *in`)
+    expect_eq "$mode: JSON param_name" "in" "$(python3 -c '
+import json, sys
+print(" ".join(json.loads(l)["operand"].get("param_name", "-") for l in open(sys.argv[1]) if "\"finding\"" in l))' "$TMPD/$mode.json")"
+    expect_grep '^    operand: param 1 \(in\), word \+0 = ' "$TMPD/$mode.err"
 done

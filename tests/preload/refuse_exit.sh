@@ -40,15 +40,22 @@ for i in sorted(last):
     at = o.get("at") or {}
     t = (o.get("tensors") or [{}])[0]
     al = t.get("allocation") or {}
-    print("%s framework=%s owner=%s current=%s at=%s:%s alloc_line=%s" % (
-        o["kind"], o.get("framework"), o["launch"]["device"], o["launch"].get("current_device"),
-        (at.get("file") or "").rsplit("/", 1)[-1], at.get("line"), al.get("line", t.get("alloc_line"))))
+    assert o["launch"]["device"] == o["launch"].get("current_device"), "launch.device is not the current device"
+    cs = [f for f in o.get("launch_stack") or [] if (f.get("file") or "").endswith("refuse_exit.c")]
+    print("%s framework=%s owner=%s current=%s at=%s:%s alloc_line=%s c_stack=%s python_stack=%d" % (
+        o["kind"], o.get("framework"), o.get("owner_device"), o["launch"].get("current_device"),
+        (at.get("file") or "").rsplit("/", 1)[-1], at.get("line"), al.get("line", t.get("alloc_line")),
+        ",".join("%s:%s" % (f["function"], f["line"]) for f in cs) or "-", len(o.get("launch_python_stack") or [])))
 print("summary errors=%d" % summary["errors"] if summary else "no-summary")
 PY
 }
 facts "$TMPD/exit.json" >"$TMPD/exit.f"
 sed "s/^/    exit: /" "$TMPD/exit.f"
-expect_grep "^pointer_refused framework=driver owner=1 current=0 at=refuse_exit.c:$q " "$TMPD/exit.f"
+expect_grep "^pointer_refused framework=driver owner=1 current=0 at=refuse_exit.c:$q .* c_stack=device_address:$q,main:$c python_stack=0\$" "$TMPD/exit.f"
+# a C program: its call stack and a C fix, no Python heading nor torch fix
+expect_grep '^    call stack:$' "$TMPD/exit.err"
+expect_grep '^    hint: .*: make cuda:1 current \(cudaSetDevice\(1\), or cuCtxSetCurrent with its context\) before asking for its address, or copy the memory to cuda:0 \(cudaMemcpyPeer\)$' "$TMPD/exit.err"
+expect_no_grep 'op stack \(Python\)|torch' "$TMPD/exit.err"
 expect_grep '^summary errors=1$' "$TMPD/exit.f"
 expect_grep "^==devcheck== ERROR: pointer_refused: driver refused a pointer of cuda:1 with cuda:0 current: the program exited with status 2 after this refusal, with no launch over it and no exception devcheck saw\$" \
     "$TMPD/exit.err"

@@ -618,6 +618,18 @@ static void src_collect(void *arg, const char *name, int extern_c, const struct 
     snprintf(out + l, 4096 - l, ";");
 }
 
+/* The parameters' names as the source gives them ("" unnamed). */
+static void src_names(void *arg, const char *name, int extern_c, const struct dc_src_param *p, unsigned n)
+{
+    (void)extern_c;
+    char *out = arg;
+    size_t l = strlen(out);
+    l += (size_t)snprintf(out + l, 4096 - l, "%s:", name);
+    for (unsigned i = 0; i < n && l < 4000; i++)
+        l += (size_t)snprintf(out + l, 4096 - l, "%s%s", i ? "," : "", p[i].name);
+    snprintf(out + l, 4096 - l, ";");
+}
+
 static const char untyped_src[] =
     "struct untyped_s { float *p; long long n; };\n"
     "extern \"C\" __global__ void scale_rows(int n, float a, float *x, long long m, struct untyped_s s)\n"
@@ -648,6 +660,12 @@ static void test_source(void)
     const char *want = "scale(C):P8,S4,S4;k2(C):P8,S8,U0,U0;fp(C):U0,P8,S8,S4,S8;cpp:P8,S4,U0,U0;none(C):;";
     if (strcmp(got, want))
         fprintf(stderr, "parsed %s\n  want %s\n", got, want);
+    CHECK(!strcmp(got, want));
+    got[0] = 0;
+    dc_source_parse(src, 0, src_names, got);
+    want = "scale:x,a,n;k2:a,m,s,r;fp:,x,n,u,z;cpp:x,,q,f;none:;";
+    if (strcmp(got, want))
+        fprintf(stderr, "named %s\n  want %s\n", got, want);
     CHECK(!strcmp(got, want));
     /* malformed text: an answer, no crash */
     got[0] = 0;
@@ -681,6 +699,10 @@ static void test_source(void)
         CHECK_EQ_LL(k.params[4].cls, DC_PC_UNKNOWN);    /* the struct */
         dc_kernel_release_tmp(&k);
     }
+    /* and named as its source names them (a finding says `param 2 (x)`) */
+    CHECK(dc_pnames_get("scale_rows", 2) && !strcmp(dc_pnames_get("scale_rows", 2), "x"));
+    CHECK(dc_pnames_get("scale_rows", 4) && !strcmp(dc_pnames_get("scale_rows", 4), "s"));
+    CHECK(!dc_pnames_get("scale_rows", 5));
     dc_img_free(img);
     /* other bytes (one changed) are another module: nothing */
     loaded[sz / 2] ^= 1;

@@ -95,8 +95,9 @@ static const char *make(enum dc_finding_kind k, struct dc_finding *f, struct dc_
     case DC_F_POINTER_REFUSED:          /* Triton's launcher, x of cuda:1 with cuda:0 current */
         l->kernel = NULL;
         l->api = "triton";
-        l->device = 1;
+        l->device = 0;                  /* the current device; the owner is owner_device */
         l->current_device = 0;
+        f->owner_device = 1;
         f->framework = "triton";
         f->message = "Pointer argument cannot be accessed from Triton (cpu tensor?)";
         f->param = 0;
