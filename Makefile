@@ -23,6 +23,11 @@ $(error SANITIZE must be one of address, undefined, thread (got '$(SANITIZE)'))
 endif
 BUILD     ?= build-$(SANITIZE)
 SANFLAGS  := -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all
+# NVCC_REUSE=build (.ci/run): nvcc's outputs take no sanitizer flag, so what
+# the plain build made with the same command is copied (mk/nvcc_reuse.sh).
+ifneq ($(NVCC_REUSE),)
+NVCC := sh mk/nvcc_reuse.sh $(NVCC_REUSE) $(BUILD) $(NVCC)
+endif
 endif
 
 CUDA_INC  := $(CUDA_HOME)/include
@@ -80,8 +85,19 @@ $(ALL): | $(DEPS_STAMP)
 # `make test` is the CI entry point: it builds everything and runs every test;
 # its last line is `N passed, N failed`.  A cross build's tests run under
 # qemu-user (TEST_UNDER, mk/cross.mk).
+# With TEST_JOBS > 1, the Python clients' tests (what TESTS holds without a
+# sanitizer only: the house rule) share Triton's and torch's build caches:
+# they run one at a time beside the others (TEST_SERIAL, tests/run.sh).
 test: all
-	@BUILD=$(BUILD) SANITIZE=$(SANITIZE) CUDA_HOME=$(CUDA_HOME) CC="$(CC)" CROSS=$(CROSS) $(TEST_UNDER) sh tests/run.sh $(TESTS)
+	@BUILD=$(BUILD) SANITIZE=$(SANITIZE) CUDA_HOME=$(CUDA_HOME) CC="$(CC)" CROSS=$(CROSS) \
+	    TEST_SERIAL="$(if $(SANITIZE)$(CROSS),,$(if $(filter-out 1,$(or $(TEST_JOBS),1)),$(filter-out $(SANITIZED_TESTS),$(TESTS))))" \
+	    $(TEST_UNDER) sh tests/run.sh $(TESTS)
+
+# The tests a sanitizer build runs, named as in this build (TEST_SERIAL above).
+SANITIZED_TESTS = $(shell env -u MAKEFLAGS -u MAKELEVEL $(MAKE) -s --no-print-directory SANITIZE=address BUILD=$(BUILD) print-tests)
+.PHONY: print-tests
+print-tests:
+	@echo $(TESTS)
 
 # `make demo` is devcheck's main job: the buggy samples under devcheck on the
 # simulated GPUs (or real ones when a driver is present), then the fixed ones.
@@ -95,4 +111,4 @@ gpu-check: $(if $(DEVCHECK),,all)
 	@BUILD=$(BUILD) sh tests/gpu/run.sh
 
 clean:
-	rm -rf build build-address build-undefined build-thread build-aarch64
+	rm -rf build build-address build-undefined build-thread build-aarch64 build-ci

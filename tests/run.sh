@@ -41,10 +41,21 @@ rm -rf "$logs"; mkdir -p "$logs"
 case $TEST_JOBS in ''|*[!0-9]*|0) echo "run.sh: TEST_JOBS must be a positive number (got '$TEST_JOBS')" >&2; exit 2 ;; esac
 # TEST_JOBS=1: each result as it comes.  More: all run first, then the
 # results; a script with the line `# run.sh: alone` (it moves the build tree
-# aside, or runs make in it) runs after the others, by itself.
+# aside, or runs make in it) runs after the others, by itself.  The tests
+# TEST_SERIAL names (the Python clients', which share Triton's and torch's
+# build caches: the Makefile's `test`) run one at a time, in a lane of their
+# own beside TEST_JOBS - 1 lanes of the others.
 alone() { case $1 in *.sh) grep -q '^# run.sh: alone$' "$ROOT/$1" 2>/dev/null ;; *) false ;; esac; }
+serial() { case " ${TEST_SERIAL:-} " in *" $1 "*) true ;; *) false ;; esac; }
 if [ $# -gt 0 ] && [ "$TEST_JOBS" -gt 1 ]; then
-    for t in "$@"; do alone "$t" || printf '%s\n' "$t"; done | xargs -P "$TEST_JOBS" -n 1 sh "$0" --one
+    lanes=$TEST_JOBS
+    for t in "$@"; do alone "$t" || ! serial "$t" || echo "$t"; done >"$logs/.serial"
+    if [ -s "$logs/.serial" ]; then
+        lanes=$((TEST_JOBS - 1))
+        while read -r t; do sh "$0" --one "$t" </dev/null; done <"$logs/.serial" &
+    fi
+    for t in "$@"; do alone "$t" || serial "$t" || printf '%s\n' "$t"; done | xargs -r -P "$lanes" -n 1 sh "$0" --one
+    wait
     for t in "$@"; do ! alone "$t" || sh "$0" --one "$t"; done
 fi
 passed=0; failed=0; failures=""
