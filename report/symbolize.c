@@ -25,6 +25,8 @@
 #include "report/stats.h"
 
 #include <dlfcn.h>
+#include <errno.h>
+#include <stddef.h>
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
@@ -216,10 +218,10 @@ static int boring_frame(const struct dc_frame *f, const char *drop_symbol)
  * libcupti delivering it (libcuda.so*, libcupti.so*).  Dropped while no
  * frame has been kept, so the stack starts where the program's call entered
  * CUDA, as the interposer's do. */
-static int callback_machinery(const struct dc_frame *f)
+static int callback_machinery(const char *module)
 {
-    const char *b = strrchr(f->module, '/');
-    b = b ? b + 1 : f->module;
+    const char *b = strrchr(module, '/');
+    b = b ? b + 1 : module;
     return !strncmp(b, "libcuda.so", 10) || !strncmp(b, "libcupti.so", 11);
 }
 
@@ -285,7 +287,7 @@ static void cu_push(struct cu_index *x, Dwarf_Addr lo, Dwarf_Addr hi, Dwarf_Off 
 }
 
 /* The functions with code under parent: its children, and those of the
- * namespaces and classes among them (a C++ definition may sit there). */
+ * namespaces among them. */
 static void cu_collect(struct cu_index *x, Dwarf_Die *parent, int depth)
 {
     Dwarf_Die d, next;
@@ -299,8 +301,11 @@ static void cu_collect(struct cu_index *x, Dwarf_Die *parent, int depth)
             while ((o = p_dwarf_ranges(&d, o, &base, &lo, &hi)) > 0)
                 if (hi > lo)
                     cu_push(x, lo, hi, p_dwarf_dieoffset(&d));
-        } else if (tag == DW_TAG_namespace || tag == DW_TAG_class_type || tag == DW_TAG_structure_type ||
-                   tag == DW_TAG_union_type) {
+        } else if (tag == DW_TAG_namespace) {
+            /* GCC and Clang put a member function's code at the unit's or
+             * its namespace's level (DW_AT_specification names the class's
+             * declaration): the classes' members, most of a C++ unit's
+             * DIEs, are not walked */
             cu_collect(x, &d, depth + 1);
         }
         if (p_dwarf_siblingof(&d, &next) != 0)
@@ -405,6 +410,119 @@ static int cu_function(Dwfl_Module *mod, Dwarf_Die *cu, Dwarf_Addr pc, Dwarf_Die
     return n;
 }
 
+/* --- the object holding an address, without dladdr ---------------------------------
+ *
+ * dladdr also looks for the nearest dynamic symbol, over every symbol of the
+ * object (about 20,000 instructions an address in a C program, far more in
+ * libtorch_cpu's).  The objects' load segments are listed once with
+ * dl_iterate_phdr, and again when one was loaded or unloaded since
+ * (dlpi_adds, dlpi_subs); an object's name and base are those dladdr gives
+ * (dli_fname: the link map's name, argv[0] for the program; dli_fbase: the
+ * page of its lowest load segment).  Under sym_lock. */
+struct mod_seg {
+    uintptr_t lo, hi;
+    size_t obj;
+};
+struct mod_obj {
+    uintptr_t base;
+    char *name;
+};
+static struct mod_seg *mod_segs;
+static size_t mod_nsegs, mod_capsegs;
+static struct mod_obj *mod_objs;
+static size_t mod_nobjs, mod_capobjs;
+static unsigned long long mod_adds, mod_subs;
+static int mod_listed;
+
+static int mod_counts_cb(struct dl_phdr_info *info, size_t size, void *data)
+{
+    unsigned long long *c = data;
+    if (size < offsetof(struct dl_phdr_info, dlpi_subs) + sizeof info->dlpi_subs)
+        return 1;
+    c[0] = info->dlpi_adds, c[1] = info->dlpi_subs, c[2] = 1;
+    return 1;
+}
+
+static int mod_list_cb(struct dl_phdr_info *info, size_t size, void *data)
+{
+    (void)size, (void)data;
+    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE), base = UINTPTR_MAX;
+    for (int i = 0; i < info->dlpi_phnum; i++)
+        if (info->dlpi_phdr[i].p_type == PT_LOAD) {
+            uintptr_t lo = info->dlpi_addr + (info->dlpi_phdr[i].p_vaddr & ~(page - 1));
+            if (lo < base)
+                base = lo;
+        }
+    if (base == UINTPTR_MAX)
+        return 0;
+    if (mod_nobjs == mod_capobjs) {
+        size_t cap = mod_capobjs ? mod_capobjs * 2 : 64;
+        struct mod_obj *v = realloc(mod_objs, cap * sizeof *v);
+        if (!v)
+            return 0;
+        mod_objs = v, mod_capobjs = cap;
+    }
+    const char *name = info->dlpi_name && info->dlpi_name[0] ? info->dlpi_name
+                       : mod_nobjs == 0                       ? program_invocation_name
+                                                              : "";
+    char *copy = strdup(name ? name : "");
+    if (!copy)
+        return 0;
+    size_t obj = mod_nobjs;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type != PT_LOAD || !ph->p_memsz)
+            continue;
+        if (mod_nsegs == mod_capsegs) {
+            size_t cap = mod_capsegs ? mod_capsegs * 2 : 256;
+            struct mod_seg *v = realloc(mod_segs, cap * sizeof *v);
+            if (!v)
+                break;
+            mod_segs = v, mod_capsegs = cap;
+        }
+        mod_segs[mod_nsegs++] = (struct mod_seg){ info->dlpi_addr + ph->p_vaddr,
+                                                  info->dlpi_addr + ph->p_vaddr + ph->p_memsz, obj };
+    }
+    mod_objs[mod_nobjs++] = (struct mod_obj){ base, copy };
+    return 0;
+}
+
+static int mod_seg_cmp(const void *a, const void *b)
+{
+    const struct mod_seg *x = a, *y = b;
+    return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+/* The objects listed again if one was loaded or unloaded since. */
+static void mod_refresh(void)
+{
+    unsigned long long c[3] = { 0, 0, 0 };
+    dl_iterate_phdr(mod_counts_cb, c);
+    if (mod_listed && c[2] && c[0] == mod_adds && c[1] == mod_subs)
+        return;
+    for (size_t i = 0; i < mod_nobjs; i++)
+        free(mod_objs[i].name);
+    mod_nobjs = mod_nsegs = 0;
+    dl_iterate_phdr(mod_list_cb, NULL);
+    if (mod_nsegs)
+        qsort(mod_segs, mod_nsegs, sizeof *mod_segs, mod_seg_cmp);
+    mod_adds = c[0], mod_subs = c[1], mod_listed = c[2];
+}
+
+/* The object holding pc, NULL if none. */
+static const struct mod_obj *mod_of(uintptr_t pc)
+{
+    size_t lo = 0, hi = mod_nsegs;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (mod_segs[mid].lo <= pc)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo && pc < mod_segs[lo - 1].hi ? &mod_objs[mod_segs[lo - 1].obj] : NULL;
+}
+
 /* Symbolizes one captured address into up to max frames: the function that
  * holds the call, and the functions inlined into it (innermost first, as
  * addr2line -i).  Returns the number of frames written (>= 1 when max >= 1). */
@@ -417,27 +535,26 @@ static size_t symbolize_ip(uintptr_t ip, struct dc_frame *out, size_t max, int *
     memset(f, 0, sizeof *f);
     f->ip = ip;
     f->offset = pc;
-    Dl_info info;
-    memset(&info, 0, sizeof info);
-    if (dladdr((void *)pc, &info) && info.dli_fname) {
-        snprintf(f->module, sizeof f->module, "%s", info.dli_fname);
-        f->offset = pc - (uintptr_t)info.dli_fbase;
-        f->module_base = (uintptr_t)info.dli_fbase;
+    const struct mod_obj *obj = mod_of(pc);
+    if (obj) {
+        snprintf(f->module, sizeof f->module, "%s", obj->name);
+        f->offset = pc - obj->base;
+        f->module_base = obj->base;
     }
-    const char *sym = info.dli_sname;
     Dwfl_Module *mod = dwfl ? p_dwfl_addrmodule(dwfl, pc) : NULL;
     if (!mod && !*refreshed) {
         *refreshed = 1;               /* a library loaded since the last report */
         dwfl_refresh();
         mod = dwfl ? p_dwfl_addrmodule(dwfl, pc) : NULL;
     }
+    const char *sym = mod ? p_dwfl_module_addrname(mod, pc) : NULL;
+    Dl_info info;
+    if (!sym && dladdr((void *)pc, &info))
+        sym = info.dli_sname;       /* the dynamic symbols, when libdw has none */
     if (!mod) {
         set_name(f, sym);
         return 1;
     }
-    const char *s = p_dwfl_module_addrname(mod, pc);
-    if (s)
-        sym = s;
     if (!f->module[0]) {
         const char *mname = p_dwfl_module_info(mod, NULL, NULL, NULL, NULL, NULL, NULL, NULL);
         if (mname)
@@ -658,17 +775,23 @@ static size_t symbolize_ex(uint32_t id, struct dc_frame *out, size_t max, const 
     if (!dwfl)
         dwfl_refresh();
     int refreshed = 0;
+    mod_refresh();
     for (size_t i = 0; i < n && k < nmax; i++) {
-        size_t m = symbolize_ip_cached(ips[i], tmp, DC_INLINE_MAX, &refreshed);
-        if (!own_is_main && own_base && tmp[0].module_base == (uintptr_t)own_base)
+        /* frames left out are known by their object: not symbolized */
+        const struct mod_obj *obj = mod_of(ips[i] ? ips[i] - 1 : 0);
+        uintptr_t base = obj ? obj->base : 0;
+        if (!own_is_main && own_base && base == (uintptr_t)own_base)
             continue;               /* inside libdevcheck itself */
-        if (!k && callback_machinery(&tmp[0]))
+        if (!k && obj && callback_machinery(obj->name))
             continue;               /* the driver or CUPTI calling a CUPTI callback */
-        if (interp && tmp[0].module_base == interp)
+        if (interp && base == interp)
             break;                  /* the interpreter: its Python frames follow */
+        size_t m = symbolize_ip_cached(ips[i], tmp, DC_INLINE_MAX, &refreshed);
         for (size_t j = 0; j < m && k < nmax; j++)
             if (!boring_frame(&tmp[j], drop_symbol))
                 out[k++] = tmp[j];
+        if (m && obj == &mod_objs[0] && !strcmp(tmp[m - 1].mangled, "main"))
+            break;                  /* the program's main: below it the C library's start-up (boring_frame) */
     }
     for (size_t i = 0; i < npy && k < max; i++) {
         struct dc_frame *f = &out[k++];
