@@ -42,7 +42,7 @@ int dc_frames_peer_enabler(const struct dc_finding *f, struct dc_peer_enabler *o
     static struct dc_frame fr[DC_FRAMES_MAX];      /* under the report's lock */
     if (f->kind != DC_F_PEER_ACCESS || !f->peer_stack || !f->alloc_known)
         return -1;
-    size_t n = dc_stack_symbolize(f->peer_stack, fr, DC_FRAMES_MAX);
+    size_t n = dc_stack_symbolize_need(f->peer_stack, fr, DC_FRAMES_MAX, DC_SYM_NAMES);  /* names are matched */
     out->api = NULL;
     out->torch = 0;
     for (size_t i = 0; i < n; i++) {

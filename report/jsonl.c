@@ -145,7 +145,10 @@ static void json_framework(struct dc_buf *b, const struct dc_finding *f, uint64_
         dc_bjson_str(b, t->expr);
         dc_bput(b, ",\"device\":");
         dc_bjson_str(b, t->device);
-        size_t n = t->alloc_known ? dc_stack_symbolize(t->alloc.alloc_stack, fr, DC_FRAMES_MAX) : 0;
+        /* its Python frames; native names only for the segment test */
+        size_t n = t->alloc_known ? dc_stack_symbolize_need(t->alloc.alloc_stack, fr, DC_FRAMES_MAX,
+                                                            t->alloc.segment_size ? DC_SYM_PYTHON : DC_SYM_NAMES)
+                                  : 0;
         size_t nat = dc_frames_native(fr, n);
         if (t->module) {
             dc_bput(b, ",\"module\":");

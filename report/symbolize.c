@@ -1,11 +1,17 @@
 /* symbolize: names for a stack of the depot, at report time (compiler-rt's
  * symbolizer; see symbolize.h).
  *
- * Serialized by sym_lock: dladdr for the module and its base, libdw (dwfl
- * over /proc/self/maps) for the ELF symbol (static functions too) and the
- * DWARF file:line, the functions inlined at each address (addr2line -i),
- * names demangled by the linked-in demangler (report/demangle.h); Python
- * frames from the descriptions of their code objects (report/pystack.h).
+ * Serialized by sym_lock: the objects' load segments (dl_iterate_phdr) for
+ * the module and its base, libdw (dwfl over /proc/self/maps) for the ELF
+ * symbol (static functions too) and the DWARF file:line, the functions
+ * inlined at each address (addr2line -i, from each unit's functions indexed
+ * once by address), names demangled by the linked-in demangler
+ * (report/demangle.h); Python frames from the descriptions of their code
+ * objects (report/pystack.h).  Only what is shown is symbolized: frames
+ * left out (libdevcheck's, CUPTI's delivery, the interpreter's, the C
+ * library's below main) are known by their object first, each address is
+ * symbolized once (cached across findings), and a caller that needs names
+ * or Python frames only asks for them (dc_stack_symbolize_need).
  *
  * libdw is never linked: it brings libelf, zlib, bzip2, lzma and zstd, which
  * as dependencies of a preloaded object would come ahead of the program's
@@ -526,7 +532,7 @@ static const struct mod_obj *mod_of(uintptr_t pc)
 /* Symbolizes one captured address into up to max frames: the function that
  * holds the call, and the functions inlined into it (innermost first, as
  * addr2line -i).  Returns the number of frames written (>= 1 when max >= 1). */
-static size_t symbolize_ip(uintptr_t ip, struct dc_frame *out, size_t max, int *refreshed)
+static size_t symbolize_ip(uintptr_t ip, struct dc_frame *out, size_t max, int *refreshed, int names)
 {
     if (!max)
         return 0;
@@ -551,7 +557,7 @@ static size_t symbolize_ip(uintptr_t ip, struct dc_frame *out, size_t max, int *
     Dl_info info;
     if (!sym && dladdr((void *)pc, &info))
         sym = info.dli_sname;       /* the dynamic symbols, when libdw has none */
-    if (!mod) {
+    if (!mod || names) {
         set_name(f, sym);
         return 1;
     }
@@ -643,26 +649,32 @@ struct sym_cframe {
 struct sym_entry {
     uintptr_t ip;
     size_t n;
+    int names;                  /* the name only: no file, line or inlined calls */
     struct sym_cframe *f;
     UT_hash_handle hh;
 };
 static struct sym_entry *sym_cache;
 static size_t sym_bytes;
 
+static void sym_entry_free(struct sym_entry *e)
+{
+    for (size_t i = 0; i < e->n; i++)
+        free(e->f[i].module);
+    free(e->f);
+    free(e);
+}
+
 static void sym_cache_clear(void)
 {
     struct sym_entry *e, *tmp;
     HASH_ITER(hh, sym_cache, e, tmp) {
         HASH_DEL(sym_cache, e);
-        for (size_t i = 0; i < e->n; i++)
-            free(e->f[i].module);
-        free(e->f);
-        free(e);
+        sym_entry_free(e);
     }
     sym_bytes = 0;
 }
 
-static void sym_cache_put(uintptr_t ip, const struct dc_frame *fr, size_t n)
+static void sym_cache_put(uintptr_t ip, const struct dc_frame *fr, size_t n, int names)
 {
     if (HASH_COUNT(sym_cache) >= SYM_CACHE_MAX)
         return;
@@ -694,6 +706,7 @@ static void sym_cache_put(uintptr_t ip, const struct dc_frame *fr, size_t n)
     }
     e->ip = ip;
     e->n = n;
+    e->names = names;
     e->f = f;
     sym_oom = 0;
     HASH_ADD(hh, sym_cache, ip, sizeof e->ip, e);
@@ -706,11 +719,33 @@ static void sym_cache_put(uintptr_t ip, const struct dc_frame *fr, size_t n)
     sym_bytes += bytes;
 }
 
-/* symbolize_ip through the cache. */
-static size_t symbolize_ip_cached(uintptr_t ip, struct dc_frame *out, size_t max, int *refreshed)
+/* symbolize_ip through the cache.  names: the physical function's frame
+ * only, named (module, offset, function; no file, line or inlined calls):
+ * a whole entry serves it, and a names-only entry is replaced by a whole one
+ * when a whole one is asked for. */
+static size_t symbolize_ip_cached(uintptr_t ip, struct dc_frame *out, size_t max, int *refreshed, int names)
 {
     struct sym_entry *e;
     HASH_FIND(hh, sym_cache, &ip, sizeof ip, e);
+    if (e && e->names && !names) {
+        HASH_DEL(sym_cache, e);
+        sym_entry_free(e);
+        e = NULL;
+    }
+    if (e && e->n && names && max) {
+        const struct sym_cframe *c = &e->f[e->n - 1];       /* the outermost: the ELF symbol's function */
+        struct dc_frame *f = &out[0];
+        f->ip = ip;
+        f->offset = c->offset;
+        f->module_base = c->module_base;
+        f->line = 0;
+        f->python = 0;
+        f->file[0] = 0;
+        snprintf(f->module, sizeof f->module, "%s", c->module);
+        snprintf(f->function, sizeof f->function, "%s", c->function);
+        snprintf(f->mangled, sizeof f->mangled, "%s", c->mangled);
+        return 1;
+    }
     if (e && e->n <= max) {
         for (size_t i = 0; i < e->n; i++) {
             struct dc_frame *f = &out[i];
@@ -728,10 +763,10 @@ static size_t symbolize_ip_cached(uintptr_t ip, struct dc_frame *out, size_t max
         return e->n;
     }
     int was = *refreshed;
-    size_t n = symbolize_ip(ip, out, max, refreshed);
+    size_t n = symbolize_ip(ip, out, max, refreshed, names);
     if (*refreshed && !was)
         sym_cache_clear();      /* the modules were read again */
-    sym_cache_put(ip, out, n);
+    sym_cache_put(ip, out, n, names);
     return n;
 }
 
@@ -743,18 +778,28 @@ size_t dc_symbolize_bytes(void)
     return n;
 }
 
-static size_t symbolize_ex(uint32_t id, struct dc_frame *out, size_t max, const char *drop_symbol);
+static size_t symbolize_ex(uint32_t id, struct dc_frame *out, size_t max, const char *drop_symbol,
+                           enum dc_sym_need need);
 /* Timed here (--stats): every caller's symbolization counts, the sinks'
  * included. */
 size_t dc_stack_symbolize_ex(uint32_t id, struct dc_frame *out, size_t max, const char *drop_symbol)
 {
     uint64_t t = DC_STATS_BEGIN();
-    size_t n = symbolize_ex(id, out, max, drop_symbol);
+    size_t n = symbolize_ex(id, out, max, drop_symbol, DC_SYM_WHOLE);
     DC_STATS_END(DC_T_SYMBOLIZE, t);
     return n;
 }
 
-static size_t symbolize_ex(uint32_t id, struct dc_frame *out, size_t max, const char *drop_symbol)
+size_t dc_stack_symbolize_need(uint32_t id, struct dc_frame *out, size_t max, enum dc_sym_need need)
+{
+    uint64_t t = DC_STATS_BEGIN();
+    size_t n = symbolize_ex(id, out, max, NULL, need);
+    DC_STATS_END(DC_T_SYMBOLIZE, t);
+    return n;
+}
+
+static size_t symbolize_ex(uint32_t id, struct dc_frame *out, size_t max, const char *drop_symbol,
+                           enum dc_sym_need need)
 {
     uintptr_t ips[DC_STACK_MAX];
     struct dc_pyraw py[DC_PYSTACK_MAX];
@@ -772,10 +817,13 @@ static size_t symbolize_ex(uint32_t id, struct dc_frame *out, size_t max, const 
     static struct dc_frame tmp[DC_INLINE_MAX];     /* under sym_lock */
     pthread_mutex_lock(&sym_lock);
     own_module();
-    if (!dwfl)
+    if (need == DC_SYM_PYTHON && npy)
+        n = 0;                      /* the Python frames alone: libdw not even started */
+    if (!dwfl && n)
         dwfl_refresh();
     int refreshed = 0;
-    mod_refresh();
+    if (n)
+        mod_refresh();
     for (size_t i = 0; i < n && k < nmax; i++) {
         /* frames left out are known by their object: not symbolized */
         const struct mod_obj *obj = mod_of(ips[i] ? ips[i] - 1 : 0);
@@ -786,7 +834,7 @@ static size_t symbolize_ex(uint32_t id, struct dc_frame *out, size_t max, const 
             continue;               /* the driver or CUPTI calling a CUPTI callback */
         if (interp && base == interp)
             break;                  /* the interpreter: its Python frames follow */
-        size_t m = symbolize_ip_cached(ips[i], tmp, DC_INLINE_MAX, &refreshed);
+        size_t m = symbolize_ip_cached(ips[i], tmp, DC_INLINE_MAX, &refreshed, need != DC_SYM_WHOLE);
         for (size_t j = 0; j < m && k < nmax; j++)
             if (!boring_frame(&tmp[j], drop_symbol))
                 out[k++] = tmp[j];

@@ -40,6 +40,20 @@ size_t dc_stack_symbolize(uint32_t id, struct dc_frame *out, size_t max);
  * Each address expands into the functions inlined at it (addr2line -i), so
  * an inlined cuda_runtime.h template does not hide the program's line. */
 size_t dc_stack_symbolize_ex(uint32_t id, struct dc_frame *out, size_t max, const char *drop_symbol);
+/* What a caller needs of a stack's frames (dc_stack_symbolize_need): */
+enum dc_sym_need {
+    DC_SYM_WHOLE,       /* everything: dc_stack_symbolize_ex */
+    DC_SYM_NAMES,       /* native frames named only (module, offset, function, mangled): no file or line, no
+                         * inlined calls (no DWARF read), then the Python frames */
+    DC_SYM_PYTHON,      /* the Python frames alone when the stack has any (no native frame named), else as
+                         * DC_SYM_NAMES */
+};
+/* dc_stack_symbolize with only what the caller needs: a finding's report
+ * names and prints what it shows, and a caller that matches names or reads
+ * the Python frames pays for no line table (nor, for the Python frames, for
+ * a large library's symbol table: libtorch_cpu's).  Cached as the whole
+ * symbolization is; timed with it (--stats). */
+size_t dc_stack_symbolize_need(uint32_t id, struct dc_frame *out, size_t max, enum dc_sym_need need);
 /* 1: symbolization may ask the debuginfod servers of DEBUGINFOD_URLS for
  * debug info (libdw's standard lookup); 0 (the default): local files only.
  * Takes effect before the first symbolization. */

@@ -346,8 +346,14 @@ static void framework_tensors(struct dc_buf *b, const char *indent, const struct
             dc_bput(b, "\n");
             continue;
         }
-        size_t n = dc_stack_symbolize(t->alloc.alloc_stack, fr, DC_FRAMES_MAX);
+        /* the user's Python line; native names only for the segment test */
+        size_t n = dc_stack_symbolize_need(t->alloc.alloc_stack, fr, DC_FRAMES_MAX,
+                                           t->alloc.segment_size ? DC_SYM_PYTHON : DC_SYM_NAMES);
         const struct dc_frame *u = dc_frames_user(fr, n);
+        if (!u && n) {           /* no Python frame: the innermost native frame's file and line are shown */
+            n = dc_stack_symbolize(t->alloc.alloc_stack, fr, DC_FRAMES_MAX);
+            u = dc_frames_user(fr, n);
+        }
         const char *what = !t->alloc.segment_size && dc_frames_segment(fr, n) ? "in a segment allocated" : "allocated";
         if (!n) {
             dc_bput(b, ", allocation stack not recorded\n");
