@@ -142,8 +142,9 @@ static inline __attribute__((always_inline)) void driver_launch(const CUpti_Call
 
 /* A driver launch or graph kernel node (enter): 1 when cbid is one.  The
  * launches' parameters are read here, and checked at one call of
- * driver_launch. */
-static int on_driver_launch(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
+ * driver_launch.  Inlined into launch_enter (one frame for a launch's
+ * check) and on_driver. */
+static inline __attribute__((always_inline)) int on_driver_launch(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
 {
     const void *p = cb->functionParams;
     const char *api;
@@ -603,20 +604,21 @@ static inline void rt_reset(void)
     rt.free_base = 0;
 }
 
-/* Opens the frame of runtime call cbid: every field set but `freed`. */
-static inline void rt_open(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
+/* Opens the frame of runtime call cbid (launch: rt_launch_of(cbid)): every
+ * field set but `freed`. */
+static inline void rt_open(CUpti_CallbackId cbid, const CUpti_CallbackData *cb, const struct rt_launch *launch)
 {
     rt.open = 1;
     rt.checked = rt.driver_seen = rt.freed_had = 0;
     rt.corr = cb->correlationId;
     rt.cbid = cbid;
-    rt.launch = rt_launch_of(cbid);
+    rt.launch = launch;
     rt.free_base = 0;
 }
 
 static void on_runtime_enter(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
 {
-    rt_open(cbid, cb);
+    rt_open(cbid, cb, rt_launch_of(cbid));
     /* A free leaves the registry before the real call, as in the hooks: at
      * its exit the address may already be another thread's new allocation
      * (with the interposer on, the driver free inside is not seen here). */
@@ -862,7 +864,7 @@ static inline int quick(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, cons
         uintptr_t unused;               /* every runtime callback enabled is quiet at its enter but a free's */
         if (runtime_free(cbid, NULL, &unused) || !quick_live())
             return 0;                   /* a free: the registry's work (on_runtime_enter) */
-        rt_open(cbid, cb);
+        rt_open(cbid, cb, rt_launch_of(cbid));
         return 1;
     }
     if (!rt.open || rt.corr != cb->correlationId)
@@ -914,14 +916,14 @@ static void CUPTIAPI on_callback(void *userdata, CUpti_CallbackDomain domain, CU
                     return;
                 }
             }
-        } else if (domain == CUPTI_CB_DOMAIN_RUNTIME_API && cb && cbid < CUPTI_RUNTIME_TRACE_CBID_SIZE &&
-                   rt_launch_index[cbid]) {
-            if (cb->callbackSite == CUPTI_API_ENTER) {
+        } else if (domain == CUPTI_CB_DOMAIN_RUNTIME_API && cb) {
+            const struct rt_launch *launch = rt_launch_of(cbid);
+            if (launch && cb->callbackSite == CUPTI_API_ENTER) {
                 if (quick_live()) {
-                    rt_open(cbid, cb);
+                    rt_open(cbid, cb, launch);
                     return;
                 }
-            } else if (rt.open && rt.corr == cb->correlationId && rt.checked) {
+            } else if (launch && rt.open && rt.corr == cb->correlationId && rt.checked) {
                 rt.open = 0;            /* a launch frame: no free, nothing else of it read closed */
                 return;
             }
