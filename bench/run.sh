@@ -15,7 +15,8 @@
 #  - bytes per live allocation (malloc's heap and the resident set, growing
 #    from 10,000 to 1,000,000 live allocations);
 #  - CPU time per launch and per allocation+free: configurations run in
-#    turn, REPEAT rounds, the minimum of each;
+#    turn, TREPEAT rounds, each run pinned to one CPU (taskset, when there:
+#    no migration between cores inside a run), the minimum of each;
 #  - the registry's lookups from 1, 2 and 4 threads (bench/regbench.c: the
 #    core's registry directly; the sim serialises launches);
 #  - devcheck's own memory in a torch process (bench/torch_rss.py: peak RSS
@@ -31,7 +32,9 @@
 # launch stays under a margin of instructions.
 #
 # Environment: BUILD (build), N (launches per callgrind section, 2000),
-# TN (per timed section, 20000), REPEAT (timed rounds, 5), LIVES ("10 10000
+# TN (per timed section, 20000), REPEAT (first-report rounds, 5), TREPEAT
+# (CPU-time rounds, 11), BENCH_CPU (the CPU they run on: the last one this
+# process may use), LIVES ("10 10000
 # 1000000"), CONFIGS (all seven), OUT (the directory for the runs' files).
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -40,6 +43,7 @@ case $BUILD in /*) ;; *) BUILD=$ROOT/$BUILD ;; esac
 N=${N:-2000}
 TN=${TN:-20000}
 REPEAT=${REPEAT:-5}
+TREPEAT=${TREPEAT:-11}
 LIVES=${LIVES:-10 10000 1000000}
 CONFIGS=${CONFIGS:-none floor cuptifloor off interpose cupti both}
 OUT=${OUT:-$BUILD/bench/out}
@@ -128,10 +132,20 @@ done
 mem() { awk -v k="mem@$last_live" -v f="$2" '$1 == k { for (i = 2; i <= NF; i++) { split($i, kv, "="); if (kv[1] == f) print kv[2] } }' "$OUT/mem.$1"; }
 
 # --- CPU time: interleaved rounds, minima ---------------------------------------
+# Each run pinned to one CPU: the process's CPU time (every thread) is
+# measured, and a run that migrates between cores (a shared machine's
+# scheduler) pays cold caches each time; unpinned, 5 rounds on a loaded
+# 2-core machine gave interpose +151 / +214 ns per launch (ptr8 / struct64)
+# where pinned rounds give +~100 / +~55 for the same +~580 instructions.
+pin=
+if command -v taskset >/dev/null 2>&1; then
+    cpu=${BENCH_CPU:-$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/self/status | tr ',' '\n' | tail -n 1 | sed 's/.*-//')}
+    [ -n "$cpu" ] && pin="taskset -c $cpu"
+fi
 r=0
-while [ $r -lt "$REPEAT" ]; do
+while [ $r -lt "$TREPEAT" ]; do
     for c in $CONFIGS; do
-        in_cfg "$c" "$prog" ptr8,struct64,alloc0,alloc40 "$TN" "$first_live" >>"$OUT/time.$c" 2>>"$OUT/time.$c.stderr" ||
+        in_cfg "$c" $pin "$prog" ptr8,struct64,alloc0,alloc40 "$TN" "$first_live" >>"$OUT/time.$c" 2>>"$OUT/time.$c.stderr" ||
             { echo "bench: timed run failed under $c (see $OUT/time.$c.stderr)" >&2; exit 1; }
     done
     r=$((r + 1))
@@ -163,7 +177,7 @@ fns() { awk -v k="$2@$first_live" '$1 == k { split($2, kv, "="); if (m == "" || 
 calc() { awk "BEGIN { v = $1; printf \"%.${2:-0}f\", v }"; }
 has() { case " $CONFIGS " in *" $1 "*) return 0 ;; esac; return 1; }
 printf 'devcheck bench on the simulated GPUs: %s launches or allocations per callgrind section,\n' "$N"
-printf 'CPU times the minimum of %s interleaved rounds of %s; added = configuration - none\n' "$REPEAT" "$TN"
+printf 'CPU times the minimum of %s interleaved rounds of %s%s; added = configuration - none\n' "$TREPEAT" "$TN" "${pin:+ (${pin})}"
 has cuptifloor && printf 'budgets: what devcheck adds; backend=cupti over cuptifloor (the sim'"'"'s CUPTI delivering the same callbacks to a subscriber that does nothing), the others over none\n'
 printf '\n'
 printf '%-38s' "instructions per operation"

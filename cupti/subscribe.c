@@ -85,7 +85,16 @@ static CUpti_SubscriberHandle subscriber;
  * the lock. */
 static pthread_mutex_t sub_lock = PTHREAD_MUTEX_INITIALIZER;
 static int program_subscribed;
-int dc_cupti_subscribed, dc_cupti_busy_on;
+int dc_cupti_subscribed, dc_cupti_busy_on, dc_cupti_live;
+
+/* dc_cupti_live: both of the above, for the callbacks' one load; sub_lock held. */
+static void set_live(void)
+{
+    __atomic_store_n(&dc_cupti_live,
+                     __atomic_load_n(&dc_cupti_subscribed, __ATOMIC_RELAXED) &&
+                         __atomic_load_n(&dc_cupti_busy_on, __ATOMIC_RELAXED),
+                     __ATOMIC_RELEASE);
+}
 int dc_cupti_rt = DC_RT13;
 
 /* The callbacks devcheck enables: cupti/cbids.h. */
@@ -140,6 +149,7 @@ void dc_cupti_want_busy(CUpti_CallbackId cbid)
         CUptiResult no_launch;          /* the hooks still check what goes through them */
         unsigned failed = enable_busy(&no_launch);
         __atomic_store_n(&dc_cupti_busy_on, 1, __ATOMIC_RELAXED);
+        set_live();
         const char *name = NULL;
         if (!p_cuptiGetCallbackName ||
             p_cuptiGetCallbackName(CUPTI_CB_DOMAIN_DRIVER_API, cbid, &name) != CUPTI_SUCCESS || !name)
@@ -514,6 +524,7 @@ static int start_locked(int beside, CUpti_CallbackFunc callback)
     }
     dc_logv(1, "CUPTI %s: subscribed as devcheck%s", used, failed ? " (some callbacks could not be enabled)" : "");
     __atomic_store_n(&dc_cupti_subscribed, 1, __ATOMIC_RELEASE);
+    set_live();
     return 1;
 }
 
@@ -545,6 +556,7 @@ int dc_cupti_yield(void)
     pthread_mutex_lock(&sub_lock);
     program_subscribed = 1;
     int had = __atomic_exchange_n(&dc_cupti_subscribed, 0, __ATOMIC_ACQ_REL);
+    set_live();
     if (had)
         p_cuptiUnsubscribe(subscriber);
     pthread_mutex_unlock(&sub_lock);

@@ -13,6 +13,8 @@ extern int dc_cupti_subscribed;
  * with backend=cupti; with backend=both once dc_cupti_want_busy saw a call
  * past the hooks).  Relaxed loads. */
 extern int dc_cupti_busy_on;
+/* Both: subscribed and the busy callbacks on (acquire loads). */
+extern int dc_cupti_live;
 /* The runtime whose calls this CUPTI reports (enum dc_rt): CUPTI 13's
  * callbacks come from libcudart.so.13, CUPTI 12's from libcudart.so.12. */
 extern int dc_cupti_rt;

@@ -77,13 +77,14 @@ static int copy_exit(CUpti_CallbackId cbid, const void *p)
 /* The runtime call open on this thread (runtime calls do not nest within a
  * thread, except devcheck's own, which the guard hides). */
 struct rt_frame {
-    int open;
+    /* the flags side by side: opening or closing a frame stores them at once */
+    uint8_t open;
+    uint8_t checked;                    /* the launch went through the check */
+    uint8_t driver_seen;                /* a driver callback arrived inside it */
+    uint8_t freed_had;                  /* a runtime free took `freed` off the registry */
     uint32_t corr;
     CUpti_CallbackId cbid;
     const struct rt_launch *launch;     /* NULL: not a launch */
-    int checked;                        /* the launch went through the check */
-    int driver_seen;                    /* a driver callback arrived inside it */
-    int freed_had;                      /* a runtime free took `freed` off the registry */
     uintptr_t free_base;                /* a runtime free's address, settled at its enter; 0: none */
     struct dc_alloc freed;
 };
@@ -112,18 +113,20 @@ static const struct rt_launch *rt_launch_of(CUpti_CallbackId cbid)
 
 /* quiet_sites[cbid] (driver domain): the sites of a busy call whose handler
  * does nothing but mark the runtime frame: an allocation's or a copy's
- * enter (recorded at the exit), a launch's exit (checked at the enter).
- * Filled once, before subscribing; read by quick(). */
-enum { QUIET_ENTER = 1, QUIET_EXIT = 2 };
+ * enter (recorded at the exit), a launch's exit (checked at the enter); and
+ * LAUNCH for the driver launches (on_callback's first test).  Filled once,
+ * before subscribing; read by on_callback and quick(). */
+enum { QUIET_ENTER = 1, QUIET_EXIT = 2, LAUNCH = 4 };
 static uint8_t quiet_sites[CUPTI_DRIVER_TRACE_CBID_SIZE];
 
 /* A driver launch (enter): nested in an open runtime launch it is that
  * launch (once, under its name and with the current device); alone it is
  * checked as a driver launch. */
-static void driver_launch(const CUpti_CallbackData *cb, const char *api, CUfunction f, CUstream s,
-                          void **args, void **extra)
+static inline __attribute__((always_inline)) void driver_launch(const CUpti_CallbackData *cb, const char *api,
+                                                                CUfunction f, CUstream s, void **args,
+                                                                void **extra)
 {
-    int cur = -1;
+    int cur = -1, dev = -1;
     if (rt.open && rt.launch) {
         if (rt.checked)
             return;
@@ -132,49 +135,51 @@ static void driver_launch(const CUpti_CallbackData *cb, const char *api, CUfunct
         cur = cb->context ? dc_ctx_device(cb->context) : dc_current_device();
         if (cur < 0)
             cur = dc_current_device();
-        int dev = (s == NULL || s == CU_STREAM_LEGACY || s == CU_STREAM_PER_THREAD) ? cur : -1;
-        dc_launch_check(DC_PATH_CUPTI, api, f, DC_KEY_FUNCTION, dev, cur, s, args, extra);
-        return;
+        dev = (s == NULL || s == CU_STREAM_LEGACY || s == CU_STREAM_PER_THREAD) ? cur : -1;
     }
-    dc_launch_check(DC_PATH_CUPTI, api, f, DC_KEY_FUNCTION, -1, -1, s, args, extra);
+    dc_launch_check(DC_PATH_CUPTI, api, f, DC_KEY_FUNCTION, dev, cur, s, args, extra);
 }
 
-static int on_driver_launch(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
+/* A driver launch or graph kernel node (enter): 1 when cbid is one.  The
+ * launches' parameters are read here, and checked at one call of
+ * driver_launch.  Inlined into launch_enter (one frame for a launch's
+ * check) and on_driver. */
+static inline __attribute__((always_inline)) int on_driver_launch(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
 {
     const void *p = cb->functionParams;
+    const char *api;
+    CUfunction f;
+    CUstream s;
+    void **args, **extra = NULL;
+#define DL(T, name, stream, ex)                                                          \
+    do {                                                                                 \
+        const T *a_ = p;                                                                 \
+        api = name, f = a_->f, s = (stream), args = a_->kernelParams, extra = (ex);      \
+    } while (0)
     switch (cbid) {
-    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel: {
-        const cuLaunchKernel_params *a = p;
-        driver_launch(cb, "cuLaunchKernel", a->f, a->hStream, a->kernelParams, a->extra);
-        return 1;
-    }
-    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz: {
-        const cuLaunchKernel_ptsz_params *a = p;
-        driver_launch(cb, "cuLaunchKernel_ptsz", a->f, a->hStream, a->kernelParams, a->extra);
-        return 1;
-    }
-    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx: {
-        const cuLaunchKernelEx_params *a = p;
-        if (a->config)
-            driver_launch(cb, "cuLaunchKernelEx", a->f, a->config->hStream, a->kernelParams, a->extra);
-        return 1;
-    }
-    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz: {
-        const cuLaunchKernelEx_ptsz_params *a = p;
-        if (a->config)
-            driver_launch(cb, "cuLaunchKernelEx_ptsz", a->f, a->config->hStream, a->kernelParams, a->extra);
-        return 1;
-    }
-    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel: {
-        const cuLaunchCooperativeKernel_params *a = p;
-        driver_launch(cb, "cuLaunchCooperativeKernel", a->f, a->hStream, a->kernelParams, NULL);
-        return 1;
-    }
-    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz: {
-        const cuLaunchCooperativeKernel_ptsz_params *a = p;
-        driver_launch(cb, "cuLaunchCooperativeKernel_ptsz", a->f, a->hStream, a->kernelParams, NULL);
-        return 1;
-    }
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel:
+        DL(cuLaunchKernel_params, "cuLaunchKernel", a_->hStream, a_->extra);
+        break;
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz:
+        DL(cuLaunchKernel_ptsz_params, "cuLaunchKernel_ptsz", a_->hStream, a_->extra);
+        break;
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx:
+        if (!((const cuLaunchKernelEx_params *)p)->config)
+            return 1;
+        DL(cuLaunchKernelEx_params, "cuLaunchKernelEx", a_->config->hStream, a_->extra);
+        break;
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz:
+        if (!((const cuLaunchKernelEx_ptsz_params *)p)->config)
+            return 1;
+        DL(cuLaunchKernelEx_ptsz_params, "cuLaunchKernelEx_ptsz", a_->config->hStream, a_->extra);
+        break;
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel:
+        DL(cuLaunchCooperativeKernel_params, "cuLaunchCooperativeKernel", a_->hStream, NULL);
+        break;
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz:
+        DL(cuLaunchCooperativeKernel_ptsz_params, "cuLaunchCooperativeKernel_ptsz", a_->hStream, NULL);
+        break;
+#undef DL
     /* graph kernel nodes: checked when created or changed, as the hooks do */
     case CUPTI_DRIVER_TRACE_CBID_cuGraphAddKernelNode_v2:
         dc_launch_check_node(DC_PATH_CUPTI, "cuGraphAddKernelNode",
@@ -205,6 +210,8 @@ static int on_driver_launch(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
     default:
         return 0;
     }
+    driver_launch(cb, api, f, s, args, extra);
+    return 1;
 }
 
 /* --- memory: the driver's exit callbacks ------------------------------------- */
@@ -590,27 +597,28 @@ static int runtime_free(CUpti_CallbackId cbid, const void *p, uintptr_t *base)
 /* Closes the frame (the saved allocation is read only while freed_had). */
 static inline void rt_reset(void)
 {
-    rt.open = 0;
+    rt.open = rt.checked = rt.driver_seen = rt.freed_had = 0;
     rt.corr = 0;
     rt.cbid = 0;
     rt.launch = NULL;
-    rt.checked = rt.driver_seen = rt.freed_had = 0;
     rt.free_base = 0;
 }
 
-/* Opens the frame of runtime call cbid. */
-static inline void rt_open(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
+/* Opens the frame of runtime call cbid (launch: rt_launch_of(cbid)): every
+ * field set but `freed`. */
+static inline void rt_open(CUpti_CallbackId cbid, const CUpti_CallbackData *cb, const struct rt_launch *launch)
 {
-    rt_reset();
     rt.open = 1;
+    rt.checked = rt.driver_seen = rt.freed_had = 0;
     rt.corr = cb->correlationId;
     rt.cbid = cbid;
-    rt.launch = rt_launch_of(cbid);
+    rt.launch = launch;
+    rt.free_base = 0;
 }
 
 static void on_runtime_enter(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
 {
-    rt_open(cbid, cb);
+    rt_open(cbid, cb, rt_launch_of(cbid));
     /* A free leaves the registry before the real call, as in the hooks: at
      * its exit the address may already be another thread's new allocation
      * (with the interposer on, the driver free inside is not seen here). */
@@ -809,8 +817,7 @@ static __attribute__((noinline)) void on_unguarded(CUpti_CallbackDomain domain, 
 /* devcheck has started, holds the subscription and sees the busy calls. */
 static inline int quick_live(void)
 {
-    return __atomic_load_n(&dc_ready, __ATOMIC_ACQUIRE) && __atomic_load_n(&dc_cupti_subscribed, __ATOMIC_ACQUIRE) &&
-           __atomic_load_n(&dc_cupti_busy_on, __ATOMIC_RELAXED);
+    return __atomic_load_n(&dc_ready, __ATOMIC_ACQUIRE) && __atomic_load_n(&dc_cupti_live, __ATOMIC_ACQUIRE);
 }
 
 /* The driver free inside a runtime free of the same address (rt.free_base):
@@ -857,7 +864,7 @@ static inline int quick(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, cons
         uintptr_t unused;               /* every runtime callback enabled is quiet at its enter but a free's */
         if (runtime_free(cbid, NULL, &unused) || !quick_live())
             return 0;                   /* a free: the registry's work (on_runtime_enter) */
-        rt_open(cbid, cb);
+        rt_open(cbid, cb, rt_launch_of(cbid));
         return 1;
     }
     if (!rt.open || rt.corr != cb->correlationId)
@@ -870,13 +877,57 @@ static inline int quick(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, cons
     return 1;
 }
 
-/* Every callback.  Most arrive with the guard held (the interposer, or
- * devcheck itself, has the call): they cost a few instructions. */
+/* A driver launch's enter, unguarded, devcheck live: the launch's whole
+ * work (its exit and the runtime launch's enter and exit around it only
+ * keep the runtime frame: on_callback). */
+static __attribute__((noinline)) void launch_enter(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
+{
+    dc_guard++;
+    if (rt.open)
+        rt.driver_seen = 1;             /* as on_driver */
+    if (cb->functionParams)
+        (void)on_driver_launch(cbid, cb);
+    dc_guard--;
+}
+
+/* Every callback.  With backend=cupti a launch costs four of them (the
+ * runtime launch's enter and exit, the driver launch's inside), and only
+ * the driver's enter has work: the three others are decided first, in a
+ * few instructions each, without a call -- the runtime launch's enter opens
+ * the thread's frame, the driver launch's exit has nothing to do (the enter
+ * checked the launch and marked the frame), the runtime launch's exit
+ * closes a frame whose launch was checked.  Everything else takes quick()
+ * or on_unguarded.  Beside the interposer (backend=both) most arrive with
+ * the guard held (the interposer, or devcheck itself, has the call): they
+ * cost a few instructions more. */
 static void CUPTIAPI on_callback(void *userdata, CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
                                  const void *data)
 {
     (void)userdata;
     if (__builtin_expect(!dc_guard, 0)) {
+        const CUpti_CallbackData *cb = data;
+        if (domain == CUPTI_CB_DOMAIN_DRIVER_API) {
+            if (cb && cbid < CUPTI_DRIVER_TRACE_CBID_SIZE && (quiet_sites[cbid] & LAUNCH)) {
+                /* launch callbacks come only while the busy ones are on */
+                if (cb->callbackSite != CUPTI_API_ENTER)
+                    return;
+                if (quick_live()) {
+                    launch_enter(cbid, cb);
+                    return;
+                }
+            }
+        } else if (domain == CUPTI_CB_DOMAIN_RUNTIME_API && cb) {
+            const struct rt_launch *launch = rt_launch_of(cbid);
+            if (launch && cb->callbackSite == CUPTI_API_ENTER) {
+                if (quick_live()) {
+                    rt_open(cbid, cb, launch);
+                    return;
+                }
+            } else if (launch && rt.open && rt.corr == cb->correlationId && rt.checked) {
+                rt.open = 0;            /* a launch frame: no free, nothing else of it read closed */
+                return;
+            }
+        }
         if (!quick(domain, cbid, data))
             on_unguarded(domain, cbid, data);
         return;
@@ -905,7 +956,7 @@ static void fill_tables(void)
         CUpti_CallbackId c = busy_cbids[i];
         uintptr_t unused;
         if (c < CUPTI_DRIVER_TRACE_CBID_SIZE && !driver_free(c, NULL, &unused))
-            quiet_sites[c] = is_driver_launch(c) ? QUIET_EXIT : QUIET_ENTER;
+            quiet_sites[c] = is_driver_launch(c) ? QUIET_EXIT | LAUNCH : QUIET_ENTER;
     }
 }
 

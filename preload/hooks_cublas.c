@@ -161,32 +161,38 @@ BLAS_HOOK_ARRAYS(cublasDgemmBatched,
      const double *beta, double *const Carray[], int ldc, int batchCount),
     (handle, transa, transb, m, n, k, alpha, Aarray, lda, Barray, ldb, beta, Carray, ldc, batchCount), GEMM_ARRAYS,
     BATCHED_ARGS)
-BLAS_HOOK(cublasSgemv_v2,
-    (cublasHandle_t handle, cublasOperation_t trans, int m, int n, const float *alpha, const float *A, int lda,
-     const float *x, int incx, const float *beta, float *y, int incy),
-    (handle, trans, m, n, alpha, A, lda, x, incx, beta, y, incy),
-    SCALAR_IF(m && n, alpha), ARG("A", IF(m && n, A)), ARG("x", IF(m && n, x)), SCALAR_IF(m && n, beta),
-    ARG("y", IF(m && n, y)))
-BLAS_HOOK(cublasDgemv_v2,
-    (cublasHandle_t handle, cublasOperation_t trans, int m, int n, const double *alpha, const double *A, int lda,
-     const double *x, int incx, const double *beta, double *y, int incy),
-    (handle, trans, m, n, alpha, A, lda, x, incx, beta, y, incy),
-    SCALAR_IF(m && n, alpha), ARG("A", IF(m && n, A)), ARG("x", IF(m && n, x)), SCALAR_IF(m && n, beta),
-    ARG("y", IF(m && n, y)))
-BLAS_HOOK(cublasSdot_v2,
-    (cublasHandle_t handle, int n, const float *x, int incx, const float *y, int incy, float *result),
-    (handle, n, x, incx, y, incy, result), ARG("x", IF(n > 0, x)), ARG("y", IF(n > 0, y)), SCALAR(result))
-BLAS_HOOK(cublasDdot_v2,
-    (cublasHandle_t handle, int n, const double *x, int incx, const double *y, int incy, double *result),
-    (handle, n, x, incx, y, incy, result), ARG("x", IF(n > 0, x)), ARG("y", IF(n > 0, y)), SCALAR(result))
-BLAS_HOOK(cublasSaxpy_v2,
-    (cublasHandle_t handle, int n, const float *alpha, const float *x, int incx, float *y, int incy),
-    (handle, n, alpha, x, incx, y, incy), SCALAR_IF(n > 0, alpha), ARG("x", IF(n > 0, x)),
-    ARG("y", IF(n > 0, y)))
-BLAS_HOOK(cublasDaxpy_v2,
-    (cublasHandle_t handle, int n, const double *alpha, const double *x, int incx, double *y, int incy),
-    (handle, n, alpha, x, incx, y, incy), SCALAR_IF(n > 0, alpha), ARG("x", IF(n > 0, x)),
-    ARG("y", IF(n > 0, y)))
+/* Level 1 and 2 (preload/hooks_blas.def: one row per entry point, its
+ * shape's hook here).  What a size of 0 leaves unread, as reference BLAS's
+ * quick returns (cuBLAS follows them): axpy, dot with n <= 0 (a dot still
+ * writes its result, 0); nrm2, scal with n <= 0 or incx <= 0 (nrm2 writes
+ * 0); gemv, ger with m or n 0. */
+#define BLAS_AXPY(name, T, S, I)                                                    \
+    BLAS_HOOK(name, (cublasHandle_t handle, I n, const T *alpha, const T *x, I incx, T *y, I incy), \
+        (handle, n, alpha, x, incx, y, incy), SCALAR_IF(n > 0, alpha), ARG("x", IF(n > 0, x)), \
+        ARG("y", IF(n > 0, y)))
+#define BLAS_DOT(name, T, S, I)                                                     \
+    BLAS_HOOK(name, (cublasHandle_t handle, I n, const T *x, I incx, const T *y, I incy, T *result), \
+        (handle, n, x, incx, y, incy, result), ARG("x", IF(n > 0, x)), ARG("y", IF(n > 0, y)), SCALAR(result))
+#define BLAS_NRM2(name, T, S, I)                                                    \
+    BLAS_HOOK(name, (cublasHandle_t handle, I n, const T *x, I incx, S *result),    \
+        (handle, n, x, incx, result), ARG("x", IF(n > 0 && incx > 0, x)), SCALAR(result))
+#define BLAS_SCAL(name, T, S, I)                                                    \
+    BLAS_HOOK(name, (cublasHandle_t handle, I n, const S *alpha, T *x, I incx),     \
+        (handle, n, alpha, x, incx), SCALAR_IF(n > 0 && incx > 0, alpha), ARG("x", IF(n > 0 && incx > 0, x)))
+#define BLAS_GEMV(name, T, S, I)                                                    \
+    BLAS_HOOK(name,                                                                 \
+        (cublasHandle_t handle, cublasOperation_t trans, I m, I n, const T *alpha, const T *A, I lda, const T *x, \
+         I incx, const T *beta, T *y, I incy),                                      \
+        (handle, trans, m, n, alpha, A, lda, x, incx, beta, y, incy),               \
+        SCALAR_IF(m && n, alpha), ARG("A", IF(m && n, A)), ARG("x", IF(m && n, x)), SCALAR_IF(m && n, beta), \
+        ARG("y", IF(m && n, y)))
+#define BLAS_GER(name, T, S, I)                                                     \
+    BLAS_HOOK(name,                                                                 \
+        (cublasHandle_t handle, I m, I n, const T *alpha, const T *x, I incx, const T *y, I incy, T *A, I lda), \
+        (handle, m, n, alpha, x, incx, y, incy, A, lda), SCALAR_IF(m && n, alpha), ARG("x", IF(m && n, x)), \
+        ARG("y", IF(m && n, y)), ARG("A", IF(m && n, A)))
+#define DC_BLAS(shape, name, T, S, I) BLAS_##shape(name, T, S, I)
+#include "preload/hooks_blas.def"
 /* The workspace the handle's calls will use: checked where it is handed over. */
 BLAS_HOOK(cublasSetWorkspace_v2, (cublasHandle_t handle, void *workspace, size_t workspaceSizeInBytes),
     (handle, workspace, workspaceSizeInBytes), ARG("workspace", workspaceSizeInBytes ? workspace : NULL))
@@ -309,3 +315,82 @@ BLAS_HOOK_ARRAYS(cublasZgemmBatched,
      int ldc, int batchCount),
     (handle, transa, transb, m, n, k, alpha, Aarray, lda, Barray, ldb, beta, Carray, ldc, batchCount), GEMM_ARRAYS,
     BATCHED_ARGS)
+
+/* cublasGemmGroupedBatchedEx (cuBLAS documentation): group g holds
+ * group_size[g] problems, C = alpha op(A) op(B) + beta C with op(A)
+ * m_array[g] x k_array[g]; Aarray, Barray, Carray are device-visible arrays
+ * of the problems' matrices, group after group; transa_array ... ldc_array
+ * and group_size are host arrays, one entry per group (read here as the
+ * library reads them); alpha_array, beta_array one scalar per group, host
+ * or device memory by the pointer mode.  A group of m or n 0 reads nothing,
+ * of k 0 neither A nor B; a negative size or count makes the call
+ * CUBLAS_STATUS_INVALID_VALUE (nothing read: nothing checked).  The
+ * elements of a group are checked as a batched GEMM's (ELEMS), the first
+ * GROUPED_MAX groups. */
+#define GROUPED_MAX 4096
+#define GROUPED_FNS(sfx, I, G)                                                      \
+    /* *mn: some problem writes C, *mnk: reads A and B; 0 for an invalid call */  \
+    static void grouped_live_##sfx(const I *m, const I *n, const I *k, G groups, const G *size, int *mn, int *mnk) \
+    {                                                                               \
+        *mn = *mnk = 0;                                                             \
+        if (!m || !n || !k || !size || groups < 0)                                  \
+            return;                                                                 \
+        int a = 0, b = 0;                                                           \
+        for (G g = 0; g < groups && g < GROUPED_MAX; g++) {                         \
+            if (m[g] < 0 || n[g] < 0 || k[g] < 0 || size[g] < 0)                    \
+                return;                                                             \
+            a |= size[g] && m[g] && n[g];                                           \
+            b |= size[g] && m[g] && n[g] && k[g];                                   \
+        }                                                                           \
+        *mn = a, *mnk = b;                                                          \
+    }                                                                               \
+    static void grouped_elems_##sfx(const char *api, int d, uintptr_t st, const void *const *A,  \
+                                    const void *const *B, void *const *C, const I *m, const I *n, const I *k, \
+                                    G groups, const G *size)                        \
+    {                                                                               \
+        int64_t off = 0;                                                            \
+        for (G g = 0; g < groups && g < GROUPED_MAX && off < DC_LIB_ARRAY_MAX; g++) { \
+            if (m[g] && n[g] && k[g]) {                                             \
+                dc_check_libcall_array(api, d, st, "Aarray[i]", P(A + off), (int64_t)size[g]); \
+                dc_check_libcall_array(api, d, st, "Barray[i]", P(B + off), (int64_t)size[g]); \
+            }                                                                       \
+            if (m[g] && n[g])                                                       \
+                dc_check_libcall_array(api, d, st, "Carray[i]", P(C + off), (int64_t)size[g]); \
+            off += (int64_t)size[g];                                                \
+        }                                                                           \
+    }
+GROUPED_FNS(32, int, int)
+GROUPED_FNS(64, int64_t, int64_t)
+/* as BLAS_HOOK_ARRAYS, with the groups' liveness first */
+#define GROUPED_HOOK(name, sfx, I, G)                                               \
+    LIB_HOOK(cublasStatus_t, CUBLASWINAPI, name,                                    \
+        (cublasHandle_t handle, const cublasOperation_t transa_array[], const cublasOperation_t transb_array[], \
+         const I m_array[], const I n_array[], const I k_array[], const void *alpha_array, \
+         const void *const Aarray[], cudaDataType_t Atype, const I lda_array[], const void *const Barray[], \
+         cudaDataType_t Btype, const I ldb_array[], const void *beta_array, void *const Carray[], \
+         cudaDataType_t Ctype, const I ldc_array[], G group_count, const G group_size[], \
+         cublasComputeType_t computeType),                                          \
+        (handle, transa_array, transb_array, m_array, n_array, k_array, alpha_array, Aarray, Atype, lda_array, \
+         Barray, Btype, ldb_array, beta_array, Carray, Ctype, ldc_array, group_count, group_size, computeType), \
+        CUBLAS_STATUS_NOT_INITIALIZED, CUBLAS_STATUS_SUCCESS,                       \
+        (int host_scalars_ = blas_host_scalars(handle); int mn_, mnk_;              \
+         grouped_live_##sfx(m_array, n_array, k_array, group_count, group_size, &mn_, &mnk_); \
+         struct dc_lib_arg a[] = { SCALAR_IF(mn_, alpha_array), ARG("Aarray", IF(mnk_, Aarray)), \
+                                   ARG("Barray", IF(mnk_, Barray)), SCALAR_IF(mn_, beta_array), \
+                                   ARG("Carray", IF(mn_, Carray)) };                \
+         uintptr_t st_; int d_ = blas_device(handle, &st_);                         \
+         dc_lib_check(#name, d_, st_, a, NARGS(a));                                 \
+         if (mn_)                                                                   \
+             grouped_elems_##sfx(#name, d_, st_, Aarray, Barray, Carray, m_array, n_array, k_array, group_count, \
+                                 group_size);))
+/* new in cuBLAS 12.5: not exported as CUDA 12's (hooks_lib.def's
+ * DC_LIBCUR; a CUDA 12 libcublas.so.12 older than 12.5 lacks it), as
+ * cusolverDnXgeev in hooks_cusolver.c */
+#undef LIB_THIS
+#define LIB_THIS CUBLAS_NEW
+#define SYMVER_CUBLAS_NEW(name) LIB_SYMVER(name, "libcublas.so.13")
+__asm__(".macro dc_old_CUBLAS_NEW name\n.endm\n");
+GROUPED_HOOK(cublasGemmGroupedBatchedEx, 32, int, int)
+GROUPED_HOOK(cublasGemmGroupedBatchedEx_64, 64, int64_t, int64_t)
+#undef LIB_THIS
+#define LIB_THIS CUBLAS

@@ -42,7 +42,15 @@ LIB_DESTROY_HOOK(cusolverStatus_t, CUSOLVERAPI, cusolverDnDestroy, cusolverDnHan
  * workspace of size 0 is not checked, nor vectors the job does not
  * compute (gesvdj's U, V unless jobz is CUSOLVER_EIG_MODE_VECTOR; Xgesvd's
  * U, VT unless jobu, jobvt is 'A' or 'S').  The X API's bufferOnHost is
- * host memory by design: never checked. */
+ * host memory by design: never checked.
+ *
+ * Sizes of 0 (issue 37): a call with nothing to compute returns at once,
+ * as LAPACK's quick returns (cuSOLVER's API follows LAPACK's: potrf, syevd,
+ * heevd n = 0; potrs, getrs n or nrhs 0; getrf, geqrf, gesvdj m or n 0;
+ * orgqr n = 0): its matrices, pivots, vectors and workspace are not read;
+ * its info word is still written (LAPACK sets INFO = 0 before the quick
+ * return), so it is checked. */
+#define IF(live, p) ((live) ? (p) : NULL)
 #define SOLVER_HOOK(name, params, args, ...)                                        \
     LIB_HOOK(cusolverStatus_t, CUSOLVERAPI, name, params, args, CUSOLVER_STATUS_NOT_INITIALIZED, \
              CUSOLVER_STATUS_SUCCESS,                                               \
@@ -52,7 +60,7 @@ LIB_DESTROY_HOOK(cusolverStatus_t, CUSOLVERAPI, cusolverDnDestroy, cusolverDnHan
         (cusolverDnHandle_t handle, cublasFillMode_t uplo, int n, T *A, int lda, T *Workspace, int Lwork,  \
          int *devInfo),                                                             \
         (handle, uplo, n, A, lda, Workspace, Lwork, devInfo),                       \
-        ARG("A", A), SPACE(Workspace, Lwork), ARG("devInfo", devInfo))
+        ARG("A", IF(n, A)), SPACE(Workspace, n ? Lwork : 0), ARG("devInfo", devInfo))
 SOLVER_POTRF(cusolverDnSpotrf, float)
 SOLVER_POTRF(cusolverDnDpotrf, double)
 #define SOLVER_POTRS(name, T)                                                       \
@@ -60,7 +68,7 @@ SOLVER_POTRF(cusolverDnDpotrf, double)
         (cusolverDnHandle_t handle, cublasFillMode_t uplo, int n, int nrhs, const T *A, int lda, T *B, int ldb, \
          int *devInfo),                                                             \
         (handle, uplo, n, nrhs, A, lda, B, ldb, devInfo),                           \
-        ARG("A", A), ARG("B", B), ARG("devInfo", devInfo))
+        ARG("A", IF(n && nrhs, A)), ARG("B", IF(n && nrhs, B)), ARG("devInfo", devInfo))
 SOLVER_POTRS(cusolverDnSpotrs, float)
 SOLVER_POTRS(cusolverDnDpotrs, double)
 /* devIpiv NULL: no pivoting */
@@ -68,7 +76,8 @@ SOLVER_POTRS(cusolverDnDpotrs, double)
     SOLVER_HOOK(name,                                                               \
         (cusolverDnHandle_t handle, int m, int n, T *A, int lda, T *Workspace, int *devIpiv, int *devInfo), \
         (handle, m, n, A, lda, Workspace, devIpiv, devInfo),                        \
-        ARG("A", A), ARG("Workspace", Workspace), ARG("devIpiv", devIpiv), ARG("devInfo", devInfo))
+        ARG("A", IF(m && n, A)), ARG("Workspace", IF(m && n, Workspace)), ARG("devIpiv", IF(m && n, devIpiv)), \
+        ARG("devInfo", devInfo))
 SOLVER_GETRF(cusolverDnSgetrf, float)
 SOLVER_GETRF(cusolverDnDgetrf, double)
 #define SOLVER_GETRS(name, T)                                                       \
@@ -76,14 +85,16 @@ SOLVER_GETRF(cusolverDnDgetrf, double)
         (cusolverDnHandle_t handle, cublasOperation_t trans, int n, int nrhs, const T *A, int lda,  \
          const int *devIpiv, T *B, int ldb, int *devInfo),                          \
         (handle, trans, n, nrhs, A, lda, devIpiv, B, ldb, devInfo),                 \
-        ARG("A", A), ARG("devIpiv", devIpiv), ARG("B", B), ARG("devInfo", devInfo))
+        ARG("A", IF(n && nrhs, A)), ARG("devIpiv", IF(n && nrhs, devIpiv)), ARG("B", IF(n && nrhs, B)), \
+        ARG("devInfo", devInfo))
 SOLVER_GETRS(cusolverDnSgetrs, float)
 SOLVER_GETRS(cusolverDnDgetrs, double)
 #define SOLVER_GEQRF(name, T)                                                       \
     SOLVER_HOOK(name,                                                               \
         (cusolverDnHandle_t handle, int m, int n, T *A, int lda, T *TAU, T *Workspace, int Lwork, int *devInfo), \
         (handle, m, n, A, lda, TAU, Workspace, Lwork, devInfo),                     \
-        ARG("A", A), ARG("TAU", TAU), SPACE(Workspace, Lwork), ARG("devInfo", devInfo))
+        ARG("A", IF(m && n, A)), ARG("TAU", IF(m && n, TAU)), SPACE(Workspace, m && n ? Lwork : 0), \
+        ARG("devInfo", devInfo))
 SOLVER_GEQRF(cusolverDnSgeqrf, float)
 SOLVER_GEQRF(cusolverDnDgeqrf, double)
 #define SOLVER_ORGQR(name, T)                                                       \
@@ -91,34 +102,38 @@ SOLVER_GEQRF(cusolverDnDgeqrf, double)
         (cusolverDnHandle_t handle, int m, int n, int k, T *A, int lda, const T *tau, T *work, int lwork,  \
          int *info),                                                                \
         (handle, m, n, k, A, lda, tau, work, lwork, info),                          \
-        ARG("A", A), ARG("tau", tau), SPACE(work, lwork), ARG("info", info))
+        ARG("A", IF(n, A)), ARG("tau", IF(n, tau)), SPACE(work, n ? lwork : 0), ARG("info", info))
 SOLVER_ORGQR(cusolverDnSorgqr, float)
 SOLVER_ORGQR(cusolverDnDorgqr, double)
-#define SOLVER_SYEVD(name, T)                                                       \
+/* syevd, heevd (W real) */
+#define SOLVER_SYEVD(name, T, R)                                                    \
     SOLVER_HOOK(name,                                                               \
-        (cusolverDnHandle_t handle, cusolverEigMode_t jobz, cublasFillMode_t uplo, int n, T *A, int lda, T *W, \
+        (cusolverDnHandle_t handle, cusolverEigMode_t jobz, cublasFillMode_t uplo, int n, T *A, int lda, R *W, \
          T *work, int lwork, int *info),                                            \
         (handle, jobz, uplo, n, A, lda, W, work, lwork, info),                      \
-        ARG("A", A), ARG("W", W), SPACE(work, lwork), ARG("info", info))
-SOLVER_SYEVD(cusolverDnSsyevd, float)
-SOLVER_SYEVD(cusolverDnDsyevd, double)
-#define GESVDJ_ARGS                                                                 \
-    ARG("A", A), ARG("S", S), ARG("U", jobz == CUSOLVER_EIG_MODE_VECTOR ? U : NULL),  \
-    ARG("V", jobz == CUSOLVER_EIG_MODE_VECTOR ? V : NULL), SPACE(work, lwork), ARG("info", info)
-#define SOLVER_GESVDJ(name, T)                                                      \
+        ARG("A", IF(n, A)), ARG("W", IF(n, W)), SPACE(work, n ? lwork : 0), ARG("info", info))
+SOLVER_SYEVD(cusolverDnSsyevd, float, float)
+SOLVER_SYEVD(cusolverDnDsyevd, double, double)
+/* gesvdj, gesvdjBatched (S real); a batch: info holds batchSize words */
+#define GESVDJ_ARGS(live, info_live)                                                \
+    ARG("A", IF(live, A)), ARG("S", IF(live, S)), ARG("U", IF(live && jobz == CUSOLVER_EIG_MODE_VECTOR, U)), \
+    ARG("V", IF(live && jobz == CUSOLVER_EIG_MODE_VECTOR, V)), SPACE(work, live ? lwork : 0), \
+    ARG("info", IF(info_live, info))
+#define SOLVER_GESVDJ(name, T, R)                                                   \
     SOLVER_HOOK(name,                                                               \
-        (cusolverDnHandle_t handle, cusolverEigMode_t jobz, int econ, int m, int n, T *A, int lda, T *S, T *U, \
+        (cusolverDnHandle_t handle, cusolverEigMode_t jobz, int econ, int m, int n, T *A, int lda, R *S, T *U, \
          int ldu, T *V, int ldv, T *work, int lwork, int *info, gesvdjInfo_t params), \
-        (handle, jobz, econ, m, n, A, lda, S, U, ldu, V, ldv, work, lwork, info, params), GESVDJ_ARGS)
-SOLVER_GESVDJ(cusolverDnSgesvdj, float)
-SOLVER_GESVDJ(cusolverDnDgesvdj, double)
-#define SOLVER_GESVDJ_BATCHED(name, T)                                              \
+        (handle, jobz, econ, m, n, A, lda, S, U, ldu, V, ldv, work, lwork, info, params), GESVDJ_ARGS(m && n, 1))
+SOLVER_GESVDJ(cusolverDnSgesvdj, float, float)
+SOLVER_GESVDJ(cusolverDnDgesvdj, double, double)
+#define SOLVER_GESVDJ_BATCHED(name, T, R)                                           \
     SOLVER_HOOK(name,                                                               \
-        (cusolverDnHandle_t handle, cusolverEigMode_t jobz, int m, int n, T *A, int lda, T *S, T *U, int ldu, \
+        (cusolverDnHandle_t handle, cusolverEigMode_t jobz, int m, int n, T *A, int lda, R *S, T *U, int ldu, \
          T *V, int ldv, T *work, int lwork, int *info, gesvdjInfo_t params, int batchSize),  \
-        (handle, jobz, m, n, A, lda, S, U, ldu, V, ldv, work, lwork, info, params, batchSize), GESVDJ_ARGS)
-SOLVER_GESVDJ_BATCHED(cusolverDnSgesvdjBatched, float)
-SOLVER_GESVDJ_BATCHED(cusolverDnDgesvdjBatched, double)
+        (handle, jobz, m, n, A, lda, S, U, ldu, V, ldv, work, lwork, info, params, batchSize), \
+        GESVDJ_ARGS(m && n && batchSize, batchSize))
+SOLVER_GESVDJ_BATCHED(cusolverDnSgesvdjBatched, float, float)
+SOLVER_GESVDJ_BATCHED(cusolverDnDgesvdjBatched, double, double)
 
 /* The 64-bit X API */
 #define DEV_BUFFER SPACE(bufferOnDevice, workspaceInBytesOnDevice)
@@ -191,14 +206,14 @@ SOLVER_GESVD(cusolverDnSgesvd, float, float)
 SOLVER_GESVD(cusolverDnDgesvd, double, double)
 SOLVER_GESVD(cusolverDnCgesvd, cuComplex, float)
 SOLVER_GESVD(cusolverDnZgesvd, cuDoubleComplex, double)
-#define SOLVER_SYEVJ_BATCHED(name, T)                                               \
+#define SOLVER_SYEVJ_BATCHED(name, T, R)                                            \
     SOLVER_HOOK(name,                                                               \
-        (cusolverDnHandle_t handle, cusolverEigMode_t jobz, cublasFillMode_t uplo, int n, T *A, int lda, T *W, \
+        (cusolverDnHandle_t handle, cusolverEigMode_t jobz, cublasFillMode_t uplo, int n, T *A, int lda, R *W, \
          T *work, int lwork, int *info, syevjInfo_t params, int batchSize),         \
         (handle, jobz, uplo, n, A, lda, W, work, lwork, info, params, batchSize),   \
         ARG("A", A), ARG("W", W), SPACE(work, lwork), ARG("info", info))
-SOLVER_SYEVJ_BATCHED(cusolverDnSsyevjBatched, float)
-SOLVER_SYEVJ_BATCHED(cusolverDnDsyevjBatched, double)
+SOLVER_SYEVJ_BATCHED(cusolverDnSsyevjBatched, float, float)
+SOLVER_SYEVJ_BATCHED(cusolverDnDsyevjBatched, double, double)
 /* Xgeev: VL, VR computed when jobvl, jobvr is CUSOLVER_EIG_MODE_VECTOR;
  * bufferOnHost is host memory by design.  New in CUDA 12.6's cuSOLVER: not
  * exported as CUDA 12's (cusolverDnXgeev@libcusolver.so.11 would answer a
@@ -222,7 +237,6 @@ SOLVER_HOOK(cusolverDnXgeev,
     ARG("info", info))
 #undef LIB_THIS
 #define LIB_THIS CUSOLVER
-#define IF(live, p) ((live) ? (p) : NULL)
 /* potrfBatched: a pointer array (its elements read as cuBLAS's batched
  * calls' are: dc_check_libcall_array) */
 #define SOLVER_POTRF_BATCHED(name, T)                                               \
@@ -273,3 +287,34 @@ SOLVER_ORGQR(cusolverDnCungqr, cuComplex)
 SOLVER_ORGQR(cusolverDnZungqr, cuDoubleComplex)
 SOLVER_ORMQR(cusolverDnCunmqr, cuComplex)
 SOLVER_ORMQR(cusolverDnZunmqr, cuDoubleComplex)
+
+/* issue 37 item 5, the rest torch 2.15's linalg imports of these families:
+ * heevd, the complex gesvdj and heevjBatched, potrsBatched */
+SOLVER_SYEVD(cusolverDnCheevd, cuComplex, float)
+SOLVER_SYEVD(cusolverDnZheevd, cuDoubleComplex, double)
+SOLVER_GESVDJ(cusolverDnCgesvdj, cuComplex, float)
+SOLVER_GESVDJ(cusolverDnZgesvdj, cuDoubleComplex, double)
+SOLVER_GESVDJ_BATCHED(cusolverDnCgesvdjBatched, cuComplex, float)
+SOLVER_GESVDJ_BATCHED(cusolverDnZgesvdjBatched, cuDoubleComplex, double)
+SOLVER_SYEVJ_BATCHED(cusolverDnCheevjBatched, cuComplex, float)
+SOLVER_SYEVJ_BATCHED(cusolverDnZheevjBatched, cuDoubleComplex, double)
+/* potrsBatched: pointer arrays A and B (their elements as potrfBatched's);
+ * d_info one word, written whatever the sizes; nothing else read when n,
+ * nrhs or batchSize is 0 */
+#define SOLVER_POTRS_BATCHED(name, T)                                               \
+    LIB_HOOK(cusolverStatus_t, CUSOLVERAPI, name,                                   \
+        (cusolverDnHandle_t handle, cublasFillMode_t uplo, int n, int nrhs, T *A[], int lda, T *B[], int ldb, \
+         int *d_info, int batchSize),                                               \
+        (handle, uplo, n, nrhs, A, lda, B, ldb, d_info, batchSize), CUSOLVER_STATUS_NOT_INITIALIZED, \
+        CUSOLVER_STATUS_SUCCESS,                                                    \
+        (int live_ = n && nrhs && batchSize;                                        \
+         struct dc_lib_arg a[] = { ARG("A", IF(live_, A)), ARG("B", IF(live_, B)), ARG("d_info", d_info) }; \
+         solver_check(handle, #name, a, NARGS(a));                                  \
+         if (live_) {                                                               \
+             solver_array(handle, #name, "A[i]", P(A), batchSize);                  \
+             solver_array(handle, #name, "B[i]", P(B), batchSize);                  \
+         }))
+SOLVER_POTRS_BATCHED(cusolverDnSpotrsBatched, float)
+SOLVER_POTRS_BATCHED(cusolverDnDpotrsBatched, double)
+SOLVER_POTRS_BATCHED(cusolverDnCpotrsBatched, cuComplex)
+SOLVER_POTRS_BATCHED(cusolverDnZpotrsBatched, cuDoubleComplex)

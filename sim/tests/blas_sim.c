@@ -5,7 +5,9 @@
  *             cublasGemmStridedBatchedEx (bf16), cublasSgemmBatched and
  *             cublasGemmBatchedEx (pointer arrays in device memory),
  *             cublasZgemm_v2 (conjugate transpose), device pointer mode,
- *             cublasSgemv_v2, cublasSdot_v2 (host and device results),
+ *             cublasGemmGroupedBatchedEx (three groups, one of m = 0;
+ *             a negative m refused), cublasSgemv_v2 and its _64 form,
+ *             cublasSdot_v2 (host and device results) and its _64 form,
  *             cublasLtMatmul with the BIAS, RELU_BIAS, GELU_BIAS and
  *             GELU_AUX_BIAS epilogues, a heuristic's algorithm, a batched
  *             Lt matmul with a bias batch stride;
@@ -175,6 +177,35 @@ static void values(void)
     ref(1, 0, M, N, K, 1, A, K, B, K, 0, C0, M, want);
     CK(cudaMemcpy(C, pC[1], sizeof C, cudaMemcpyDeviceToHost));
     expect_close("GemmBatchedEx", C, want, M * N, 1e-6);
+    /* the grouped GEMM: group 0 one problem C = 2 A^T B, group 1 one of
+     * m = 0 (nothing), group 2 one C = 1 A^T B into pC[1] (the problems'
+     * pointers follow each other in the arrays, group after group) */
+    {
+        cublasOperation_t ta[3] = { CUBLAS_OP_T, CUBLAS_OP_T, CUBLAS_OP_T }, tb[3] = { CUBLAS_OP_N, CUBLAS_OP_N, CUBLAS_OP_N };
+        int gm[3] = { M, 0, M }, gn[3] = { N, N, N }, gk[3] = { K, K, K }, glda[3] = { K, K, K }, gldc[3] = { M, M, M };
+        int gsize[3] = { 1, 1, 1 };
+        float galpha[3] = { 2, 7, 1 }, gbeta[3] = { 0, 0, 0 };
+        float *gA[3] = { dA, dA, dA }, *gB[3] = { dB, dB, dB }, *gC[3] = { pC[0], NULL, pC[1] };
+        float **dgA = dev(gA, sizeof gA), **dgB = dev(gB, sizeof gB), **dgC = dev(gC, sizeof gC);
+        CK(cudaMemset(pC[0], 0, sizeof C));
+        CK(cudaMemset(pC[1], 0, sizeof C));
+        CK(cublasGemmGroupedBatchedEx(h, ta, tb, gm, gn, gk, galpha, (const void *const *)dgA, CUDA_R_32F, glda,
+                                      (const void *const *)dgB, CUDA_R_32F, glda, gbeta, (void *const *)dgC,
+                                      CUDA_R_32F, gldc, 3, gsize, CUBLAS_COMPUTE_32F));
+        ref(1, 0, M, N, K, 2, A, K, B, K, 0, C0, M, want);
+        CK(cudaMemcpy(C, pC[0], sizeof C, cudaMemcpyDeviceToHost));
+        expect_close("GemmGroupedBatchedEx group 0", C, want, M * N, 1e-6);
+        ref(1, 0, M, N, K, 1, A, K, B, K, 0, C0, M, want);
+        CK(cudaMemcpy(C, pC[1], sizeof C, cudaMemcpyDeviceToHost));
+        expect_close("GemmGroupedBatchedEx group 2", C, want, M * N, 1e-6);
+        int neg[3] = { M, -1, M };
+        if (cublasGemmGroupedBatchedEx(h, ta, tb, neg, gn, gk, galpha, (const void *const *)dgA, CUDA_R_32F, glda,
+                                       (const void *const *)dgB, CUDA_R_32F, glda, gbeta, (void *const *)dgC,
+                                       CUDA_R_32F, gldc, 3, gsize, CUBLAS_COMPUTE_32F) != CUBLAS_STATUS_INVALID_VALUE) {
+            printf("GemmGroupedBatchedEx: a negative m is not CUBLAS_STATUS_INVALID_VALUE\n");
+            bad = 1;
+        }
+    }
 
     /* Zgemm, conjugate transpose of a 2x2 complex A: C = A^H A */
     cuDoubleComplex z[4] = { { 1, 2 }, { 3, -1 }, { 0, 1 }, { 2, 2 } }, zc[4];
@@ -196,10 +227,17 @@ static void values(void)
     for (int i = 0; i < M; i++)
         want[i] = A[i * K] * 1.0 + A[i * K + 1] * 2.0 + A[i * K + 2] * 3.0;
     expect_close("Sgemv", y, want, M, 1e-6);
+    CK(cudaMemset(dy, 0, sizeof y));
+    CK(cublasSgemv_v2_64(h, CUBLAS_OP_T, K, M, &one, dA, K, dx, 1, &zero, dy, 1));
+    CK(cudaMemcpy(y, dy, sizeof y, cudaMemcpyDeviceToHost));
+    expect_close("Sgemv_64", y, want, M, 1e-6);
     float d = -1;
     CK(cublasSdot_v2(h, K, dx, 1, dA, 1, &d));          /* host pointer mode: a host result */
     want[0] = A[0] + 2.0 * A[1] + 3.0 * A[2];
     expect_close("Sdot host", &d, want, 1, 1e-6);
+    d = -1;
+    CK(cublasSdot_v2_64(h, K, dx, 1, dA, 1, &d));
+    expect_close("Sdot_64 host", &d, want, 1, 1e-6);
     CK(cublasSetPointerMode_v2(h, CUBLAS_POINTER_MODE_DEVICE));
     CK(cublasSdot_v2(h, K, dx, 1, dA, 1, dsc));
     CK(cublasSetPointerMode_v2(h, CUBLAS_POINTER_MODE_HOST));

@@ -1,7 +1,8 @@
 #!/bin/sh
 # blas_sim: the sim's cuBLAS and cuBLASLt compute real values and fault as a
 # GPU does (sim/tests/blas_sim.c says what each mode asserts), on two
-# simulated GPUs: `values` every GEMM form, GEMV, dot, the Lt epilogues
+# simulated GPUs: `values` every GEMM form (the grouped one too), GEMV,
+# dot (their _64 forms too), the Lt epilogues
 # against a host reference; `wrong` a B of cuda:1 in a GEMM on cuda:0 and
 # `array` one in a device pointer array: CUDA_ERROR_ILLEGAL_ADDRESS at the
 # next synchronisation, sticky; `host` a pageable host bias: the same;

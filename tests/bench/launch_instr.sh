@@ -10,7 +10,8 @@
 # subscriber that enables the same callbacks and returns at once
 # (bench/cupti_floor.c), which counts what devcheck makes the driver and
 # the C library do as well as its own code; the whole difference is
-# printed.  A margin, not the budget (600: make bench).  Then the repeated
+# printed; the guard there is 800 (CUPTI_LIMIT).  A margin, not the budget
+# (600: make bench).  Then the repeated
 # and suppressed findings of issue 25 (below).
 . "$ROOT/tests/lib.sh"
 command -v valgrind >/dev/null || { echo "skip: valgrind is not installed (mk/deps.sh installs it)"; exit 0; }
@@ -20,6 +21,9 @@ floor=$BUILD/bench/libcuptifloor.so
 [ -e "$floor" ] || fail "not built: $floor"
 N=400
 LIMIT=1000
+# backend=cupti beyond its floor: +804 before issue 38's cupti4 (a launch's
+# four callbacks decided first in on_callback), +~740 after
+CUPTI_LIMIT=800
 # cg NAME ENV...: per-launch "section total own" lines in $TMPD/NAME
 cg() {
     name=$1; shift
@@ -56,7 +60,8 @@ for c in off interpose cupti both; do
         off|interpose|both) [ "$added" -le $LIMIT ] || fail "$c $s: a launch costs +$added instructions (> $LIMIT)" ;;
         *) beyond=$(($1 - $(base "$s" cuptifloor)))
            echo "$c $s: +$beyond beyond a CUPTI subscriber that does nothing"
-           [ "$beyond" -le $LIMIT ] || fail "$c $s: a launch costs +$beyond instructions beyond CUPTI's own delivery (> $LIMIT)" ;;
+           [ "$beyond" -le $CUPTI_LIMIT ] ||
+               fail "$c $s: a launch costs +$beyond instructions beyond CUPTI's own delivery (> $CUPTI_LIMIT)" ;;
         esac
     done
 done

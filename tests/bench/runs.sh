@@ -12,10 +12,16 @@ for f in "$BUILD/bench/launches" "$BUILD/bench/libfloor.so" "$BUILD/bench/libcup
          "$DEVCHECK_LIB"; do
     [ -e "$f" ] || fail "not built: $f"
 done
-BUILD=$BUILD N=50 TN=200 REPEAT=2 LIVES="10 100" OUT=$TMPD/out sh "$ROOT/bench/run.sh" >"$TMPD/table" 2>"$TMPD/err" ||
+BUILD=$BUILD N=50 TN=200 REPEAT=2 TREPEAT=2 LIVES="10 100" OUT=$TMPD/out sh "$ROOT/bench/run.sh" >"$TMPD/table" 2>"$TMPD/err" ||
     { cat "$TMPD/err" >&2; fail "bench/run.sh failed"; }
 cat "$TMPD/table"
 expect_grep '^instructions per operation +none +floor +cuptifloor +off +interpose +cupti +both$' "$TMPD/table"
+# the CPU-time rounds (TREPEAT), each run pinned to one CPU when taskset is there
+if command -v taskset >/dev/null 2>&1; then
+    expect_grep '^CPU times the minimum of 2 interleaved rounds of 200 \(taskset -c [0-9]+\); ' "$TMPD/table"
+else
+    expect_grep '^CPU times the minimum of 2 interleaved rounds of 200; ' "$TMPD/table"
+fi
 for row in "launch, 8 pointers, 10 live" "launch, 64-byte struct, 100 live" "cudaMalloc\+cudaFree, 0 frames" \
            "cudaMalloc\+cudaFree, 40 frames" "PyTorch block handed out\+taken back" "bytes per live allocation \(heap\)" "bytes per live allocation \(RSS\)" \
            "launch repeating a reported finding" "launch repeating a suppressed finding" "  clean launch of the same run"; do

@@ -20,8 +20,16 @@
  * (cublasSgemmEx B), `ex64` (cublasGemmEx_64 B), `trsm` (cublasStrsm_v2 B),
  * `getrf` (cublasSgetrfBatched: its pointer array A in pinned host memory,
  * element 1 of it B1: argument A[i]), `gels` (cublasSgelsBatched
- * devInfoArray: res1).  The sim's cuBLAS may answer some of them
- * CUBLAS_STATUS_NOT_SUPPORTED: their statuses are printed, not checked. */
+ * devInfoArray: res1); level 1 and 2 from preload/hooks_blas.def's table:
+ * `axpy` (cublasCaxpy_v2 y), `nrm2` (cublasSnrm2_v2_64 x), `scal`
+ * (cublasZdscal_v2 x), `ger` (cublasSger_v2 A), `gemv64`
+ * (cublasDgemv_v2_64 y), `dotc` (cublasZdotc_v2 x); `grouped`
+ * (cublasGemmGroupedBatchedEx: two groups, its Carray in pinned host
+ * memory, the second group's element B1: argument Carray[i]).  `zero`:
+ * each of those with a size of 0 (n, m, or the group's m) and B1 in every
+ * data argument: nothing read, no finding.  The sim's cuBLAS may answer
+ * some of them CUBLAS_STATUS_NOT_SUPPORTED: their statuses are printed,
+ * not checked. */
 #include <cublas_api.h>
 #include <cuda_runtime_api.h>
 #include <stdint.h>
@@ -30,7 +38,9 @@
 
 #define FNS(X) X(cublasCreate_v2) X(cublasDestroy_v2) X(cublasSetStream_v2) X(cublasSetPointerMode_v2) \
     X(cublasSgemm_v2) X(cublasGemmEx) X(cublasSgemmStridedBatched) X(cublasSetWorkspace_v2) X(cublasSdot_v2) \
-    X(cublasSgemmEx) X(cublasGemmEx_64) X(cublasStrsm_v2) X(cublasSgetrfBatched) X(cublasSgelsBatched)
+    X(cublasSgemmEx) X(cublasGemmEx_64) X(cublasStrsm_v2) X(cublasSgetrfBatched) X(cublasSgelsBatched) \
+    X(cublasCaxpy_v2) X(cublasSnrm2_v2_64) X(cublasZdscal_v2) X(cublasSger_v2) X(cublasDgemv_v2_64) X(cublasZdotc_v2) \
+    X(cublasGemmGroupedBatchedEx)
 FNS(DECL_FN)
 
 int main(int argc, char **argv)
@@ -117,6 +127,46 @@ int main(int argc, char **argv)
         CK(cudaMemcpy(cc, &C, sizeof C, cudaMemcpyHostToDevice));
         printf("cublasSgelsBatched: %d\n", (int)F(cublasSgelsBatched)(h2, CUBLAS_OP_N, 8, 8, 1, aa, 8, cc, 8, &info,
                correct ? dinfo : (int *)res1, 1));
+    }
+    /* level 1 and 2, the grouped GEMM (h2: host pointer mode); zero: sizes
+     * of 0 with B1 everywhere */
+#define ON(m) (correct || zero || !strcmp(mode, m))
+#define OP(m, good) (zero || !strcmp(mode, m) ? (void *)B1 : (void *)(good))
+    int nz = zero ? 0 : 4;
+    cuComplex ca = { 1, 0 };
+    double da = 2;
+    cuDoubleComplex zres;
+    if (ON("axpy"))
+        printf("cublasCaxpy_v2: %d\n", (int)F(cublasCaxpy_v2)(h2, nz, &ca, zero ? (cuComplex *)B1 : (cuComplex *)A, 1,
+               OP("axpy", C), 1));
+    if (ON("nrm2"))
+        printf("cublasSnrm2_v2_64: %d\n", (int)F(cublasSnrm2_v2_64)(h2, nz, OP("nrm2", A), 1, &res));
+    if (ON("scal"))
+        printf("cublasZdscal_v2: %d\n", (int)F(cublasZdscal_v2)(h2, nz, &da, OP("scal", C), 1));
+    if (ON("ger"))
+        printf("cublasSger_v2: %d\n", (int)F(cublasSger_v2)(h2, nz, 4, &alpha, zero ? B1 : A, 1, zero ? B1 : B, 1,
+               OP("ger", C), 4));
+    if (ON("gemv64"))
+        printf("cublasDgemv_v2_64: %d\n", (int)F(cublasDgemv_v2_64)(h2, CUBLAS_OP_N, nz, 4, &da,
+               zero ? (double *)B1 : (double *)A, 4, zero ? (double *)B1 : (double *)B, 1, &da, OP("gemv64", C), 1));
+    if (ON("dotc"))
+        printf("cublasZdotc_v2: %d\n", (int)F(cublasZdotc_v2)(h2, nz, OP("dotc", A), 1,
+               zero ? (cuDoubleComplex *)B1 : (cuDoubleComplex *)B, 1, &zres));
+    if (ON("grouped")) {
+        /* two groups of one 2x2x2 problem each (group 0's m 0 in zero) */
+        cublasOperation_t ops[2] = { CUBLAS_OP_N, CUBLAS_OP_N };
+        int ms[2] = { zero ? 0 : 2, 2 }, ns[2] = { 2, 2 }, ks[2] = { 2, 2 }, lds[2] = { 2, 2 }, sizes[2] = { 1, 1 };
+        float al[2] = { 1, 1 }, be[2] = { 0, 0 };
+        const void **aa, **bb;
+        void **cc;
+        CK(cudaMallocHost((void **)&aa, 2 * sizeof *aa));
+        CK(cudaMallocHost((void **)&bb, 2 * sizeof *bb));
+        CK(cudaMallocHost((void **)&cc, 2 * sizeof *cc));
+        aa[0] = zero ? B1 : A, bb[0] = zero ? B1 : B, cc[0] = zero ? B1 : C;
+        aa[1] = A + 16, bb[1] = B + 16, cc[1] = !strcmp(mode, "grouped") ? B1 : C + 16;
+        printf("cublasGemmGroupedBatchedEx: %d\n", (int)F(cublasGemmGroupedBatchedEx)(h2, ops, ops, ms, ns, ks, al,
+               aa, CUDA_R_32F, lds, bb, CUDA_R_32F, lds, be, cc, CUDA_R_32F, lds, zero ? 1 : 2, sizes,
+               CUBLAS_COMPUTE_32F));
     }
     CK(F(cublasDestroy_v2)(h));
     CK(F(cublasDestroy_v2)(h2));

@@ -19,7 +19,13 @@ LA_LIBS := $(addprefix $(LA_LIB)/,$(LA_SIMLIBS)) $(addprefix $(LA_LIB12)/,$(LA_S
 LA_PROGS := $(foreach p,blas lt nccl fft dnn solver blas12 lt12 fft12 solver12,$(LA_BUILD)/$(p)_plt $(LA_BUILD)/$(p)_dlopen) \
             $(LA_BUILD)/both_prog
 ALL += $(LA_LIBS) $(LA_PROGS)
-TESTS += tests/libapi/libapi.sh tests/libapi/nccl_group.sh
+TESTS += tests/libapi/libapi.sh tests/libapi/nccl_group.sh tests/libapi/libcov_fresh.sh tests/libapi/real_exports.sh
+# report/LIBCOVERAGE.md anew: which names PyTorch and JAX import
+# (sim/libs/imports.tsv) devcheck checks (mk/libcov.py; libcov_fresh.sh
+# fails when it is stale)
+.PHONY: libcov
+libcov:
+	$(PYTHON) mk/libcov.py --imports sim/libs/imports.tsv --cc $(CC) --cuda-home $(CUDA_HOME) -o report/LIBCOVERAGE.md
 # the real-GPU battery's library programs (tests/gpu/lib_progs.py) against
 # the stand-ins: Python (the virtualenv of tests/clients.mk), so only
 # without a sanitizer and not in a cross build

@@ -44,6 +44,12 @@
 #    (cufftXtExecDescriptor's descriptor part); nccl stream (a stream of
 #    cuda:0 for cuda:1's communicator: stream_mismatch, call-device the
 #    stream's, owner-device the call's); each right in correct: quiet;
+#  - the rest of issue 37 item 5: blas axpy, nrm2, scal, ger, gemv64, dotc
+#    (level 1 and 2, preload/hooks_blas.def: one per shape, S/D/C/Z and
+#    _64 forms among them), grouped (cublasGemmGroupedBatchedEx: the
+#    second group's C element, Carray[i]); solver heevd, gesvdjz, potrsb
+#    (B[i]); each right in correct; blas zero and solver zero: each with a
+#    size of 0 and every data argument on the other device: quiet;
 #  - each: the program prints and exits as without devcheck (nccl_prog's
 #    dlsym(RTLD_DEFAULT) probe: NULL when NCCL was loaded RTLD_LOCAL);
 #  - the report follows report/finding.schema.json.
@@ -71,6 +77,13 @@ blas ex64 - device_mismatch error cublasGemmEx_64 B 0 1 alloc-B 0
 blas trsm - device_mismatch error cublasStrsm_v2 B 0 1 alloc-B 0
 blas getrf - device_mismatch error cublasSgetrfBatched A[i] 0 1 alloc-B 3
 blas gels - device_mismatch error cublasSgelsBatched devInfoArray 0 1 alloc-result 0
+blas axpy - device_mismatch error cublasCaxpy_v2 y 0 1 alloc-B 0
+blas nrm2 - device_mismatch error cublasSnrm2_v2_64 x 0 1 alloc-B 0
+blas scal - device_mismatch error cublasZdscal_v2 x 0 1 alloc-B 0
+blas ger - device_mismatch error cublasSger_v2 A 0 1 alloc-B 0
+blas gemv64 - device_mismatch error cublasDgemv_v2_64 y 0 1 alloc-B 3
+blas dotc - device_mismatch error cublasZdotc_v2 x 0 1 alloc-B 0
+blas grouped - device_mismatch error cublasGemmGroupedBatchedEx Carray[i] 0 1 alloc-B 3
 lt buggy - device_mismatch error cublasLtMatmul CUBLASLT_MATMUL_DESC_BIAS_POINTER 0 1 alloc-bias 0
 lt correct - - - - - - - - 0
 lt stale - - - - - - - - 0
@@ -99,6 +112,10 @@ solver xgeev - device_mismatch error cusolverDnXgeev VR 0 1 alloc-B1 0
 solver ormqr - device_mismatch error cusolverDnSormqr C 0 1 alloc-B1 3
 solver sytrf - device_mismatch error cusolverDnSsytrf ipiv 0 1 alloc-ipiv32 0
 solver syevjb - device_mismatch error cusolverDnSsyevjBatched W 0 1 alloc-B1 3
+solver heevd - device_mismatch error cusolverDnCheevd W 0 1 alloc-B1 3
+solver gesvdjz - device_mismatch error cusolverDnZgesvdj U 0 1 alloc-B1 3
+solver potrsb - device_mismatch error cusolverDnSpotrsBatched B[i] 0 1 alloc-B1 3
+solver zero - - - - - - - - 0
 solver correct - - - - - - - - 0
 blas12 buggy - device_mismatch error cublasSgemm_v2 B 0 1 alloc-B 3
 blas12 correct - - - - - - - - 0

@@ -21,7 +21,13 @@
  * referenced), `potrfb` (cusolverDnSpotrfBatched: its pointer array in
  * pinned host memory, element 1 A1: argument Aarray[i]), `xgeev`
  * (cusolverDnXgeev VR, jobvr VECTOR), `ormqr` (cusolverDnSormqr C),
- * `sytrf` (cusolverDnSsytrf ipiv), `syevjb` (cusolverDnSsyevjBatched W). */
+ * `sytrf` (cusolverDnSsytrf ipiv), `syevjb` (cusolverDnSsyevjBatched W);
+ * `heevd` (cusolverDnCheevd W), `gesvdjz` (cusolverDnZgesvdj U, jobz
+ * VECTOR; correct: NOVECTOR with U on cuda:1, not referenced), `potrsb`
+ * (cusolverDnSpotrsBatched: its B array in pinned host memory, element 0
+ * on cuda:1: argument B[i]).  `zero`: each of those, getrs, geqrf, orgqr
+ * and syevd with a size of 0 and A (the arrays' elements) on cuda:1, info
+ * on cuda:0 (nothing read but info): no finding. */
 #include <cusolverDn.h>
 #include <cuda_runtime_api.h>
 #include <string.h>
@@ -30,7 +36,9 @@
 #define FNS(X) X(cusolverDnCreate) X(cusolverDnDestroy) X(cusolverDnSetStream) X(cusolverDnCreateParams) \
     X(cusolverDnDestroyParams) X(cusolverDnSpotrf_bufferSize) X(cusolverDnSpotrf) X(cusolverDnSpotrs)    \
     X(cusolverDnSgetrf) X(cusolverDnXgetrf) X(cusolverDnXgesvd) X(cusolverDnSgesvd) X(cusolverDnSpotrfBatched) \
-    X(cusolverDnXgeev) X(cusolverDnSormqr) X(cusolverDnSsytrf) X(cusolverDnSsyevjBatched)
+    X(cusolverDnXgeev) X(cusolverDnSormqr) X(cusolverDnSsytrf) X(cusolverDnSsyevjBatched)            \
+    X(cusolverDnCheevd) X(cusolverDnZgesvdj) X(cusolverDnSpotrsBatched) X(cusolverDnSgetrs) X(cusolverDnSgeqrf) \
+    X(cusolverDnSorgqr) X(cusolverDnSsyevd)
 FNS(DECL_FN)
 
 int main(int argc, char **argv)
@@ -105,6 +113,38 @@ int main(int argc, char **argv)
     if (ON("syevjb"))
         printf("cusolverDnSsyevjBatched: %d\n", (int)F(cusolverDnSsyevjBatched)(h, CUSOLVER_EIG_MODE_VECTOR,
                CUBLAS_FILL_MODE_LOWER, 8, A, 8, correct ? S : B1, work, lwork, info, NULL, 1));
+    /* issue 37 item 5: heevd, the complex gesvdj, potrsBatched */
+    if (ON("heevd"))
+        printf("cusolverDnCheevd: %d\n", (int)F(cusolverDnCheevd)(h, CUSOLVER_EIG_MODE_VECTOR, CUBLAS_FILL_MODE_LOWER,
+               4, (cuComplex *)A, 4, correct ? S : B1, (cuComplex *)work, lwork / 2, info));
+    if (ON("gesvdjz"))
+        printf("cusolverDnZgesvdj: %d\n", (int)F(cusolverDnZgesvdj)(h, correct ? CUSOLVER_EIG_MODE_NOVECTOR
+               : CUSOLVER_EIG_MODE_VECTOR, 0, 2, 2, (cuDoubleComplex *)A, 2, (double *)S, (cuDoubleComplex *)B1, 2,
+               (cuDoubleComplex *)B0, 2, (cuDoubleComplex *)work, lwork / 4, info, NULL));
+    if (ON("potrsb") || !strcmp(mode, "zero")) {
+        float **aa, **bb;
+        CK(cudaMallocHost((void **)&aa, sizeof *aa));
+        CK(cudaMallocHost((void **)&bb, sizeof *bb));
+        aa[0] = A;
+        bb[0] = correct ? B0 : B1;
+        int n = !strcmp(mode, "zero") ? 0 : 8;
+        printf("cusolverDnSpotrsBatched: %d\n", (int)F(cusolverDnSpotrsBatched)(h, CUBLAS_FILL_MODE_LOWER, n, 1,
+               aa, 8, bb, 8, info, 1));
+    }
+    if (!strcmp(mode, "zero")) {
+        /* sizes of 0, A of cuda:1: quick returns, only info written */
+        printf("cusolverDnCheevd: %d\n", (int)F(cusolverDnCheevd)(h, CUSOLVER_EIG_MODE_VECTOR,
+               CUBLAS_FILL_MODE_LOWER, 0, (cuComplex *)A1, 1, B1, (cuComplex *)B1, 4, info));
+        printf("cusolverDnSsyevd: %d\n", (int)F(cusolverDnSsyevd)(h, CUSOLVER_EIG_MODE_VECTOR,
+               CUBLAS_FILL_MODE_LOWER, 0, A1, 1, B1, B1, 4, info));
+        printf("cusolverDnZgesvdj: %d\n", (int)F(cusolverDnZgesvdj)(h, CUSOLVER_EIG_MODE_VECTOR, 0, 0, 2,
+               (cuDoubleComplex *)A1, 1, (double *)B1, (cuDoubleComplex *)B1, 1, (cuDoubleComplex *)B1, 2,
+               (cuDoubleComplex *)B1, 4, info, NULL));
+        printf("cusolverDnSgetrs: %d\n", (int)F(cusolverDnSgetrs)(h, CUBLAS_OP_N, 8, 0, A1, 8, ipiv32_1, B1, 8,
+               info));
+        printf("cusolverDnSgeqrf: %d\n", (int)F(cusolverDnSgeqrf)(h, 0, 8, A1, 1, B1, B1, 4, info));
+        printf("cusolverDnSorgqr: %d\n", (int)F(cusolverDnSorgqr)(h, 0, 0, 0, A1, 1, B1, B1, 4, info));
+    }
     if (stream)
         CK(F(cusolverDnSetStream)(h1, s));
     CK(F(cusolverDnSpotrs)(h1, CUBLAS_FILL_MODE_LOWER, 8, 1, stream ? A : A1, 8, create ? B0 : B1, 8,

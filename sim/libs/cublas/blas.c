@@ -8,8 +8,9 @@
  * in one line): the level-1 calls other than the dot products, level 2
  * other than GEMV, level 3 other than the GEMMs (trsm, syrk, ...), the
  * batched solvers other than the LU's getrf/getrs Batched (geqrf, gels,
- * trsm, getri, matinv Batched), the _64 variants, the legacy API and
- * cublasSetVector/Matrix.  The batched LU (torch.linalg.solve, lu_factor)
+ * trsm, getri, matinv Batched), the _64 variants other than GEMV's and
+ * the dot products', the legacy API and cublasSetVector/Matrix.  The
+ * grouped GEMM (cublasGemmGroupedBatchedEx) is one matmul per group.  The batched LU (torch.linalg.solve, lu_factor)
  * launches lu.cu's kernels on the handle's stream. */
 /* the API the headers declare has default visibility (SIMLIB_CFLAGS hides
  * the rest; the version script says which names are exported); libcublasLt's
@@ -571,6 +572,102 @@ cublasStatus_t CUBLASWINAPI cublasDotcEx(cublasHandle_t handle, int n, const voi
 {
     return dot(handle, n, x, xType, incx, y, yType, incy, result, resultType, executionType, 1);
 }
+
+/* The _64 forms of GEMV and the dot products (cublas_api.h: the same
+ * calls with 64-bit sizes and increments): computed as the 32-bit ones when
+ * every size fits an int; a larger one is not simulated (one line). */
+static atomic_flag said_64 = ATOMIC_FLAG_INIT;
+
+static int fits(int64_t v)
+{
+    return v >= INT32_MIN && v <= INT32_MAX;
+}
+
+static cublasStatus_t too_large(void)
+{
+    simlib_note_once(&said_64, BLAS_LIB_NAME, "a _64 call with a size past 2^31 is not simulated: "
+                     "CUBLAS_STATUS_NOT_SUPPORTED");
+    return CUBLAS_STATUS_NOT_SUPPORTED;
+}
+
+#define GEMV64_T(name, T, CT, COMPUTE)                                                                             \
+    cublasStatus_t CUBLASWINAPI name(cublasHandle_t handle, cublasOperation_t trans, int64_t m, int64_t n,          \
+                                     const T *alpha, const T *A, int64_t lda, const T *x, int64_t incx,            \
+                                     const T *beta, T *y, int64_t incy)                                            \
+    {                                                                                                              \
+        if (!fits(m) || !fits(n) || !fits(lda) || !fits(incx) || !fits(incy))                                      \
+            return mine(handle) ? too_large() : CUBLAS_STATUS_NOT_INITIALIZED;                                     \
+        return gemv(handle, trans, (int)m, (int)n, alpha, A, (int)lda, x, (int)incx, beta, y, (int)incy, CT,       \
+                    COMPUTE);                                                                                      \
+    }
+GEMV64_T(cublasSgemv_v2_64, float, CUDA_R_32F, CUBLAS_COMPUTE_32F)
+GEMV64_T(cublasDgemv_v2_64, double, CUDA_R_64F, CUBLAS_COMPUTE_64F)
+GEMV64_T(cublasCgemv_v2_64, cuComplex, CUDA_C_32F, CUBLAS_COMPUTE_32F)
+GEMV64_T(cublasZgemv_v2_64, cuDoubleComplex, CUDA_C_64F, CUBLAS_COMPUTE_64F)
+
+#define DOT64_T(name, T, CT, CONJ)                                                                                 \
+    cublasStatus_t CUBLASWINAPI name(cublasHandle_t handle, int64_t n, const T *x, int64_t incx, const T *y,        \
+                                     int64_t incy, T *result)                                                      \
+    {                                                                                                              \
+        if (!fits(n) || !fits(incx) || !fits(incy))                                                                \
+            return mine(handle) ? too_large() : CUBLAS_STATUS_NOT_INITIALIZED;                                     \
+        return dot(handle, (int)n, x, CT, (int)incx, y, CT, (int)incy, result, CT, CT, CONJ);                      \
+    }
+DOT64_T(cublasSdot_v2_64, float, CUDA_R_32F, 0)
+DOT64_T(cublasDdot_v2_64, double, CUDA_R_64F, 0)
+DOT64_T(cublasCdotu_v2_64, cuComplex, CUDA_C_32F, 0)
+DOT64_T(cublasCdotc_v2_64, cuComplex, CUDA_C_32F, 1)
+DOT64_T(cublasZdotu_v2_64, cuDoubleComplex, CUDA_C_64F, 0)
+DOT64_T(cublasZdotc_v2_64, cuDoubleComplex, CUDA_C_64F, 1)
+
+/* cublasGemmGroupedBatchedEx (cuBLAS documentation): group g is a
+ * pointer-array batched GEMM of group_size[g] problems with the g-th entry
+ * of each per-group host array (transa_array ... ldc_array) and the g-th
+ * scalar of alpha_array and beta_array (of the compute type's scalar type,
+ * in the handle's pointer mode); the problems' pointers follow each other
+ * in Aarray, Barray, Carray, group after group.  A negative group_count or
+ * group_size, or a group the GEMM itself refuses, makes the call
+ * CUBLAS_STATUS_INVALID_VALUE before anything runs; a group of m, n or
+ * size 0 computes nothing.  One matmul per group on the handle's stream. */
+#define GROUPED_T(name, I)                                                                                         \
+    cublasStatus_t CUBLASWINAPI name(cublasHandle_t handle, const cublasOperation_t transa_array[],                 \
+                                     const cublasOperation_t transb_array[], const I m_array[], const I n_array[],  \
+                                     const I k_array[], const void *alpha_array, const void *const Aarray[],        \
+                                     cudaDataType_t Atype, const I lda_array[], const void *const Barray[],         \
+                                     cudaDataType_t Btype, const I ldb_array[], const void *beta_array,             \
+                                     void *const Carray[], cudaDataType_t Ctype, const I ldc_array[],               \
+                                     I group_count, const I group_size[], cublasComputeType_t computeType)         \
+    {                                                                                                              \
+        if (!mine(handle))                                                                                         \
+            return CUBLAS_STATUS_NOT_INITIALIZED;                                                                  \
+        if (group_count < 0 || (group_count && (!transa_array || !transb_array || !m_array || !n_array ||          \
+                                                !k_array || !lda_array || !ldb_array || !ldc_array || !group_size))) \
+            return CUBLAS_STATUS_INVALID_VALUE;                                                                    \
+        for (I g = 0; g < group_count; g++) {                                                                      \
+            cublasOperation_t ta = transa_array[g], tb = transb_array[g];                                          \
+            I m = m_array[g], n = n_array[g], k = k_array[g];                                                      \
+            if (!op_ok(ta) || !op_ok(tb) || m < 0 || n < 0 || k < 0 || group_size[g] < 0 ||                        \
+                lda_array[g] < (ta == CUBLAS_OP_N ? m : k) || lda_array[g] < 1 ||                                  \
+                ldb_array[g] < (tb == CUBLAS_OP_N ? k : n) || ldb_array[g] < 1 || ldc_array[g] < m ||              \
+                ldc_array[g] < 1)                                                                                  \
+                return CUBLAS_STATUS_INVALID_VALUE;                                                                \
+        }                                                                                                          \
+        size_t sz = (size_t)simlib_type_size(scale_of(computeType, Ctype));                                        \
+        int64_t off = 0;                                                                                           \
+        for (I g = 0; g < group_count; g++) {                                                                      \
+            cublasStatus_t s = gemm(handle, transa_array[g], transb_array[g], m_array[g], n_array[g], k_array[g],  \
+                                    (const char *)alpha_array + (size_t)g * sz, Aarray + off, Atype, lda_array[g], \
+                                    0, Barray + off, Btype, ldb_array[g], 0,                                       \
+                                    (const char *)beta_array + (size_t)g * sz, (void *)(Carray + off), Ctype,      \
+                                    ldc_array[g], 0, group_size[g], computeType, 1);                               \
+            if (s != CUBLAS_STATUS_SUCCESS)                                                                        \
+                return s;                                                                                          \
+            off += group_size[g];                                                                                  \
+        }                                                                                                          \
+        return CUBLAS_STATUS_SUCCESS;                                                                              \
+    }
+GROUPED_T(cublasGemmGroupedBatchedEx, int)
+GROUPED_T(cublasGemmGroupedBatchedEx_64, int64_t)
 
 /* ---- the batched LU (lu.h): one kernel launch per call on the handle's
  * stream, its twin (lu_twin.c) computing every batch item */
