@@ -24,6 +24,11 @@ struct fatbin {
     CUlibrary lib;
     cudaError_t load_err;       /* cudaSuccess until a load failed */
     struct fatbin *next;
+    /* its kernels and variables: unregistering a fatbin visits its own, not
+     * every registered one (a torch process registers some 10^4 kernels in
+     * 10^3 fatbins and unregisters each fatbin at exit) */
+    struct func *funcs;
+    struct var *vars;
 };
 
 struct func {                   /* a registered kernel host stub */
@@ -32,6 +37,7 @@ struct func {                   /* a registered kernel host stub */
     char *name;                 /* device (mangled) name */
     CUkernel kern;              /* NULL until first use */
     struct func *next, *knext;  /* by host stub, by kernel */
+    struct func *fbnext;        /* the fatbin's */
 };
 
 struct var {                    /* a registered __device__ / __managed__ variable */
@@ -42,6 +48,7 @@ struct var {                    /* a registered __device__ / __managed__ variabl
     int managed;
     CUdeviceptr *local;         /* fallback storage per device ordinal (see var_addr) */
     struct var *next;
+    struct var *fbnext;         /* the fatbin's */
 };
 
 #define NBUCKET 1024u
@@ -169,6 +176,8 @@ void __cudaRegisterFunction(void **fatCubinHandle, const char *hostFun, char *de
     unsigned b = bucket(hostFun);
     fn->next = funcs[b];
     funcs[b] = fn;
+    fn->fbnext = fn->fb->funcs;
+    fn->fb->funcs = fn;
     pthread_mutex_unlock(&lock);
 }
 
@@ -198,6 +207,8 @@ static void add_var(void **h, const void *host, const char *name, size_t size, i
     unsigned b = bucket(host);
     v->next = vars[b];
     vars[b] = v;
+    v->fbnext = v->fb->vars;
+    v->fb->vars = v;
     pthread_mutex_unlock(&lock);
 }
 
@@ -294,17 +305,16 @@ char __cudaInitModule(void **fatCubinHandle)
         return 0;
     }
     /* Point every managed variable's host slot at its managed memory. */
-    for (unsigned b = 0; b < NBUCKET; b++)
-        for (struct var *v = vars[b]; v; v = v->next) {
-            if (v->fb != f || !v->managed)
-                continue;
-            CUdeviceptr p = 0;
-            size_t sz = 0;
-            if (var_addr(v, &p, &sz) == cudaSuccess)
-                *(void **)(uintptr_t)v->host = (void *)(uintptr_t)p;
-            else
-                ok = 0;
-        }
+    for (struct var *v = f->vars; v; v = v->fbnext) {
+        if (!v->managed)
+            continue;
+        CUdeviceptr p = 0;
+        size_t sz = 0;
+        if (var_addr(v, &p, &sz) == cudaSuccess)
+            *(void **)(uintptr_t)v->host = (void *)(uintptr_t)p;
+        else
+            ok = 0;
+    }
     pthread_mutex_unlock(&lock);
     return ok;
 }
@@ -327,35 +337,33 @@ void __cudaUnregisterFatBinary(void **fatCubinHandle)
         pthread_mutex_unlock(&lock);
         return;
     }
-    for (unsigned b = 0; b < NBUCKET; b++) {
-        for (struct func **fp = &funcs[b]; *fp;) {
-            struct func *fn = *fp;
-            if (fn->fb != f) {
-                fp = &fn->next;
-                continue;
+    for (struct func *fn = f->funcs, *fbnext; fn; fn = fbnext) {
+        fbnext = fn->fbnext;
+        for (struct func **fp = &funcs[bucket(fn->host)]; *fp; fp = &(*fp)->next)
+            if (*fp == fn) {
+                *fp = fn->next;
+                break;
             }
-            *fp = fn->next;
-            if (fn->kern) {
-                for (struct func **kp = &kernels[bucket(fn->kern)]; *kp; kp = &(*kp)->knext)
-                    if (*kp == fn) {
-                        *kp = fn->knext;
-                        break;
-                    }
-            }
-            free(fn->name);
-            free(fn);
+        if (fn->kern) {
+            for (struct func **kp = &kernels[bucket(fn->kern)]; *kp; kp = &(*kp)->knext)
+                if (*kp == fn) {
+                    *kp = fn->knext;
+                    break;
+                }
         }
-        for (struct var **vp = &vars[b]; *vp;) {
-            struct var *v = *vp;
-            if (v->fb != f) {
-                vp = &v->next;
-                continue;
+        free(fn->name);
+        free(fn);
+    }
+    for (struct var *v = f->vars, *fbnext; v; v = fbnext) {
+        fbnext = v->fbnext;
+        for (struct var **vp = &vars[bucket(v->host)]; *vp; vp = &(*vp)->next)
+            if (*vp == v) {
+                *vp = v->next;
+                break;
             }
-            *vp = v->next;
-            free(v->local);
-            free(v->name);
-            free(v);
-        }
+        free(v->local);
+        free(v->name);
+        free(v);
     }
     pthread_mutex_unlock(&lock);
     if (f->lib)

@@ -34,10 +34,15 @@ rc_of() { cat "$1.rc"; }
 # with BACKEND, every finding and launch was seen by its path (path_of).
 canon() {
     [ -s "$2" ] || fail "$1: no JSON report written to $2"
-    python3 "$ROOT/tests/unit/jsonschema_lite.py" "$ROOT/report/finding.schema.json" "$2" \
-        >"$3.schema" 2>&1 || { cat "$3.schema" >&2; fail "$1: report $2 does not follow the schema"; }
-    python3 "$E2E/findings.py" --program "$1" ${4:+--path $(path_of "$4")} "$2" >"$3" 2>"$3.err" ||
-        { cat "$3.err" >&2; sed 's/^/    json> /' "$2" >&2; fail "$1: malformed JSON report${4:+ or not all seen by $(path_of "$4") (backend=$4)}"; }
+    # one Python process: the schema check, then the canonical lines
+    python3 "$E2E/findings.py" --schema "$ROOT/report/finding.schema.json" --program "$1" \
+        ${4:+--path $(path_of "$4")} "$2" >"$3" 2>"$3.err"
+    case $? in
+    0) ;;
+    4) cat "$3.err" >&2; fail "$1: report $2 does not follow the schema" ;;
+    *) cat "$3.err" >&2; sed 's/^/    json> /' "$2" >&2
+       fail "$1: malformed JSON report${4:+ or not all seen by $(path_of "$4") (backend=$4)}" ;;
+    esac
 }
 
 # expect_findings EXPECTED ACTUAL WHAT: the canonical findings are exactly EXPECTED.

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Canonical summary of a devcheck JSON Lines report, for the end-to-end tests.
 
-Usage: findings.py [--program NAME] [--alloc] [--path PATH] REPORT.jsonl
+Usage: findings.py [--schema SCHEMA] [--program NAME] [--alloc] [--path PATH] REPORT.jsonl
 
 Reads the report (one JSON object a line: finding objects, possibly repeated
 with the same id and a larger count -- the last line per id wins -- then one
@@ -31,10 +31,13 @@ PATH (interpose or cupti) the report must say that every finding was
 detected by PATH (detected_by) and that every launch counted in the summary
 was seen by it (launches_PATH = launches_checked + launches_unchecked).
 
+With --schema SCHEMA the report is first validated against the JSON Schema
+as tests/unit/jsonschema_lite.py SCHEMA REPORT does, its errors on stderr.
+
 Exit status: 0; 2 when the report is malformed (a line that is not a JSON
 object, a finding without its required fields, no summary object or lines
 after it, an unknown action) -- the error on stderr; 3 when --path does
-not hold.
+not hold; 4 when the report does not follow --schema.
 """
 import json
 import os
@@ -169,12 +172,31 @@ def summarize(lines, program, alloc=False):
     return out
 
 
+def schema_errors(schema, report):
+    """tests/unit/jsonschema_lite.py SCHEMA REPORT in this process (one Python
+    start fewer per report): its messages on stderr; True when any."""
+    sys.dont_write_bytecode = True
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "unit"))
+    import jsonschema_lite
+    stdout = sys.stdout
+    sys.stdout = sys.stderr
+    try:
+        return jsonschema_lite.main(["jsonschema_lite.py", schema, report]) != 0
+    except Exception as e:      # the validator's own failure fails the check too
+        sys.stderr.write("jsonschema_lite: %s: %r\n" % (report, e))
+        return True
+    finally:
+        sys.stdout = stdout
+
+
 def main(argv):
-    program, alloc, path = None, False, None
+    program, alloc, path, schema = None, False, None, None
     args = argv[1:]
     while args and args[0].startswith("--"):
         if args[0] == "--program" and len(args) >= 2:
             program, args = args[1], args[2:]
+        elif args[0] == "--schema" and len(args) >= 2:
+            schema, args = args[1], args[2:]
         elif args[0] == "--alloc":
             alloc, args = True, args[1:]
         elif args[0] == "--path" and len(args) >= 2:
@@ -184,6 +206,8 @@ def main(argv):
     if len(args) != 1:
         sys.stderr.write(__doc__)
         return 2
+    if schema and schema_errors(schema, args[0]):
+        return 4
     try:
         with open(args[0], encoding="utf-8") as f:
             lines = f.read().splitlines()
