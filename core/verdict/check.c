@@ -782,6 +782,7 @@ static int check_libcall(const char *api, int device, uintptr_t stream, const st
         if (cv && cv->n < DC_LIBCOVER_MAX) {
             cv->base[cv->n] = at ? at->base : v;
             cv->size[cv->n++] = at ? at->size : 1;
+            cv->id = 0;
         }
         if (at && clean(at, device)) {
             cnt[at->kind == DC_MEM_MANAGED]++;
@@ -808,11 +809,11 @@ static int check_libcall(const char *api, int device, uintptr_t stream, const st
 
 int dc_check_libcall(const char *api, int device, uintptr_t stream, const struct dc_lib_arg *args, unsigned n)
 {
-    dc_libcover.n = 0;                  /* a call not checked covers nothing */
-    if (!api || !args || dc_opt.mode == DC_MODE_OFF || device < 0)
+    if (!api || !args || dc_opt.mode == DC_MODE_OFF || device < 0) {
+        dc_libcover.n = 0;              /* a call not checked covers nothing */
+        dc_libcover.id = 0;
         return 0;
-    dc_libcover.device = device;
-    dc_libcover.stream = stream;
+    }
     uint64_t t = DC_STATS_CHECK_BEGIN();
     if (t)
         dc_stats_count_libcall();
@@ -821,6 +822,10 @@ int dc_check_libcall(const char *api, int device, uintptr_t stream, const struct
     if (dc_libcall_clean_again(api, device, stream, args, n, nclean)) {
         dc_counts_clean(dc_counts(), device, nclean[0], nclean[1]);
     } else {
+        dc_libcover.n = 0;              /* this call's, built by its check */
+        dc_libcover.id = 0;
+        dc_libcover.device = device;
+        dc_libcover.stream = stream;
         uint64_t gen = __atomic_load_n(&dc_reg_gen, __ATOMIC_ACQUIRE);     /* before the lookups */
         errors = check_libcall(api, device, stream, args, n, nclean);
         dc_libcall_clean_keep(api, device, stream, args, n, gen, nclean);

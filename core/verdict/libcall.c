@@ -267,7 +267,8 @@ int dc_libcall_clean_again(const char *api, int device, uintptr_t stream, const 
     for (unsigned i = 0; i < n; i++)
         if (args[i].ptr != clean_call.ptr[i])
             return 0;
-    dc_libcover = clean_call.cover;
+    if (dc_libcover.id != clean_call.cover.id)     /* else it still is the kept one: no copy */
+        dc_libcover = clean_call.cover;
     nclean[0] = clean_call.own;
     nclean[1] = clean_call.managed;
     return 1;
@@ -288,6 +289,8 @@ void dc_libcall_clean_keep(const char *api, int device, uintptr_t stream, const 
     clean_call.managed = nclean[1];
     for (unsigned i = 0; i < n; i++)
         clean_call.ptr[i] = args[i].ptr;
+    static __thread uint64_t ids __attribute__((tls_model("initial-exec")));
+    dc_libcover.id = ++ids;             /* a fresh name: never one of an older content */
     clean_call.cover = dc_libcover;
 }
 
@@ -301,7 +304,8 @@ struct liblaunch {
     int device;
     unsigned nparams, own, managed;
     uint64_t reg_gen, kernels_gen;
-    uint32_t size[LL_PARAMS];
+    uint64_t word[LL_PARAMS];   /* an 8-byte parameter's value */
+    uint16_t size[LL_PARAMS], off[LL_PARAMS];   /* another's bytes: bytes[off, off + size) */
     unsigned char bytes[DC_LIBLAUNCH_BYTES];
 };
 struct liblaunches {
@@ -327,9 +331,10 @@ void dc_libcall_launch_keep(const void *key, int device, uintptr_t stream, void 
         return;
     size_t total = 0;
     for (unsigned i = 0; i < nparams; i++) {
-        if (!args[i] || params[i].size > DC_LIBLAUNCH_BYTES - total)
+        if (!args[i] || (params[i].size != sizeof(uint64_t) && params[i].size > DC_LIBLAUNCH_BYTES - total))
             return;
-        total += params[i].size;
+        if (params[i].size != sizeof(uint64_t))
+            total += params[i].size;
     }
     struct liblaunches *m = liblaunches;
     if (!m) {
@@ -351,11 +356,16 @@ void dc_libcall_launch_keep(const void *key, int device, uintptr_t stream, void 
     e->managed = managed;
     e->reg_gen = reg_gen;
     e->kernels_gen = kernels_gen;
-    unsigned char *b = e->bytes;
+    uint16_t off = 0;
     for (unsigned i = 0; i < nparams; i++) {
-        e->size[i] = params[i].size;
-        memcpy(b, args[i], params[i].size);
-        b += params[i].size;
+        e->size[i] = (uint16_t)params[i].size;
+        if (params[i].size == sizeof(uint64_t)) {
+            memcpy(&e->word[i], args[i], sizeof e->word[i]);
+            continue;
+        }
+        e->off[i] = off;
+        memcpy(e->bytes + off, args[i], params[i].size);
+        off = (uint16_t)(off + params[i].size);
     }
 }
 
@@ -371,29 +381,26 @@ int dc_libcall_launch_again(const void *key, uintptr_t stream, void *const *args
         if (e->key != key || e->stream != stream || e->device != dc_libcover.device || e->reg_gen != rg ||
             e->kernels_gen != kg)
             continue;
-        const unsigned char *b = e->bytes;
         unsigned i = 0, n = e->nparams;
         for (; i < n; i++) {
             const unsigned char *a = args[i];
-            unsigned sz = e->size[i];
-            uint64_t x, y;
+            uint64_t x;
             if (!a)
                 break;
-            if (sz == sizeof x) {       /* most are pointers: no call */
+            if (e->size[i] == sizeof x) {       /* most are pointers: no call */
                 memcpy(&x, a, sizeof x);
-                memcpy(&y, b, sizeof y);
-                if (x != y)
+                if (x != e->word[i])
                     break;
-            } else if (memcmp(a, b, sz)) {
+            } else if (memcmp(a, e->bytes + e->off[i], e->size[i])) {
                 break;
             }
-            b += sz;
         }
         if (i < n)
             continue;
         struct dc_launch_counts *counts = dc_counts();
         dc_counts_launch(counts, 1, DC_PATH_INTERPOSE);
-        dc_counts_clean(counts, e->device, e->own, e->managed);
+        if (e->own | e->managed)
+            dc_counts_clean(counts, e->device, e->own, e->managed);
         return 1;
     }
     return 0;

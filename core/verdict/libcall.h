@@ -104,6 +104,7 @@ extern __thread int dc_libcall_active __attribute__((tls_model("initial-exec")))
 struct dc_libcover {
     int device;                 /* < 0: nothing covered */
     unsigned n;
+    uint64_t id;                /* names this content (the clean-call memo's copy); 0 after any change */
     uintptr_t stream;
     uintptr_t base[DC_LIBCOVER_MAX], size[DC_LIBCOVER_MAX];
 };
