@@ -187,38 +187,74 @@ static int lt_size(cublasLtMatrixLayout_t l, struct lt_layout *r)
     return l && dc_libd_get(DC_LIBD_LT_LAYOUT, P(l), r, sizeof *r);
 }
 
+/* What a matmul's check reads from its descriptor and layouts, derived
+ * once per (descriptor, A's layout, D's layout) while no record changed
+ * (dc_libd_gen): each thread's last (three record copies were ~200
+ * instructions per cublasLtMatmul, bench/libcalls.sh). */
+struct lt_view {
+    uintptr_t desc, adesc, ddesc;
+    uint64_t gen;               /* 0: none */
+    int seen, empty, k0, alpha_dev, beta_dev;
+    unsigned n;                 /* the pointer attributes the epilogue reads */
+    const char *name[N_LT_ATTRS];
+    uintptr_t p[N_LT_ATTRS];
+};
+static __thread struct lt_view lt_last __attribute__((tls_model("initial-exec")));
+
+static void lt_derive(struct lt_view *v, cublasLtMatmulDesc_t desc, cublasLtMatrixLayout_t Adesc,
+                      cublasLtMatrixLayout_t Ddesc)
+{
+    struct lt_desc d;
+    v->seen = dc_libd_get(DC_LIBD_LT_DESC, P(desc), &d, sizeof d);
+    /* m or n 0: nothing is read or written; k 0: A and B are not read
+     * (D = beta * C) */
+    struct lt_layout ld, la;
+    v->empty = lt_size(Ddesc, &ld) && (!ld.rows || !ld.cols);
+    v->k0 = v->seen && lt_size(Adesc, &la) && !(d.transa == CUBLAS_OP_N ? la.cols : la.rows);
+    /* alpha: host only in host mode; beta: host in host mode and
+     * ALPHA_DEVICE_VECTOR_BETA_HOST, not read under _BETA_ZERO; an unseen
+     * descriptor's mode is not known: neither is checked */
+    v->alpha_dev = v->seen && d.mode != CUBLASLT_POINTER_MODE_HOST;
+    v->beta_dev = v->seen && (d.mode == CUBLASLT_POINTER_MODE_DEVICE || d.mode == CUBLASLT_POINTER_MODE_DEVICE_VECTOR);
+    v->n = 0;
+    for (size_t i = 0; v->seen && i < N_LT_ATTRS; i++)
+        if (d.p[i] && (!lt_pointer_attrs[i].epi || (d.epilogue & lt_pointer_attrs[i].epi))) {
+            v->name[v->n] = lt_pointer_attrs[i].name;
+            v->p[v->n++] = d.p[i];
+        }
+}
+
 static void lt_check(cublasLtMatmulDesc_t desc, const void *alpha, const void *A, cublasLtMatrixLayout_t Adesc,
                      const void *B, const void *beta, const void *C, const void *D, cublasLtMatrixLayout_t Ddesc,
                      const void *workspace, size_t workspaceSize, cudaStream_t stream)
 {
     int dev = dc_stream_device((CUstream)stream);
-    struct lt_desc d;
-    int seen = dc_libd_get(DC_LIBD_LT_DESC, P(desc), &d, sizeof d);
-    if (!seen)
+    struct lt_view *v = &lt_last;
+    uint64_t g = __atomic_load_n(&dc_libd_gen, __ATOMIC_ACQUIRE);
+    if (v->gen != g || v->desc != P(desc) || v->adesc != P(Adesc) || v->ddesc != P(Ddesc)) {
+        lt_derive(v, desc, Adesc, Ddesc);
+        v->desc = P(desc);
+        v->adesc = P(Adesc);
+        v->ddesc = P(Ddesc);
+        v->gen = g;                     /* read before the records: a change since makes it stale */
+    }
+    if (!v->seen)
         dc_libd_unseen("cublasLtMatmul", "a matmul descriptor");
-    /* m or n 0: nothing is read or written; k 0: A and B are not read
-     * (D = beta * C) */
-    struct lt_layout ld, la;
-    if (lt_size(Ddesc, &ld) && (!ld.rows || !ld.cols)) {
+    if (v->empty) {
         dc_lib_check("cublasLtMatmul", dev, P(stream), NULL, 0);
         return;
     }
-    int k0 = seen && lt_size(Adesc, &la) && !(d.transa == CUBLAS_OP_N ? la.cols : la.rows);
-    /* alpha: host only in host mode; beta: host in host mode and
-     * ALPHA_DEVICE_VECTOR_BETA_HOST, not read under _BETA_ZERO; an unseen
-     * descriptor's mode is not known: neither is checked */
-    int alpha_dev = seen && d.mode != CUBLASLT_POINTER_MODE_HOST;
-    int beta_dev = seen && (d.mode == CUBLASLT_POINTER_MODE_DEVICE || d.mode == CUBLASLT_POINTER_MODE_DEVICE_VECTOR);
-    struct dc_lib_arg a[7 + N_LT_ATTRS] = {
-        ARG("alpha", alpha_dev ? alpha : NULL), ARG("A", k0 ? NULL : A), ARG("B", k0 ? NULL : B),
-        ARG("beta", beta_dev ? beta : NULL), ARG("C", C), ARG("D", D),
-        ARG("workspace", workspaceSize ? workspace : NULL),
-    };
-    unsigned n = 7;
-    for (size_t i = 0; seen && i < N_LT_ATTRS; i++)
-        if (d.p[i] && (!lt_pointer_attrs[i].epi || (d.epilogue & lt_pointer_attrs[i].epi)))
-            a[n++] = (struct dc_lib_arg)ARG(lt_pointer_attrs[i].name, d.p[i]);
-    dc_lib_check("cublasLtMatmul", dev, P(stream), a, n);
+    struct dc_lib_arg a[7 + N_LT_ATTRS];
+    a[0] = (struct dc_lib_arg)ARG("alpha", v->alpha_dev ? alpha : NULL);
+    a[1] = (struct dc_lib_arg)ARG("A", v->k0 ? NULL : A);
+    a[2] = (struct dc_lib_arg)ARG("B", v->k0 ? NULL : B);
+    a[3] = (struct dc_lib_arg)ARG("beta", v->beta_dev ? beta : NULL);
+    a[4] = (struct dc_lib_arg)ARG("C", C);
+    a[5] = (struct dc_lib_arg)ARG("D", D);
+    a[6] = (struct dc_lib_arg)ARG("workspace", workspaceSize ? workspace : NULL);
+    for (unsigned i = 0; i < v->n; i++)
+        a[7 + i] = (struct dc_lib_arg)ARG(v->name[i], v->p[i]);
+    dc_lib_check("cublasLtMatmul", dev, P(stream), a, 7 + v->n);
 }
 
 LIB_HOOK(cublasStatus_t, CUBLASWINAPI, cublasLtMatmul,

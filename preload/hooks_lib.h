@@ -148,7 +148,7 @@ static inline void dc_lib_check(const char *api, int device, uintptr_t stream, c
                                 unsigned n)
 {
     dc_check_libcall(api, device, stream, a, n);
-    dc_lib_pending = dc_libcall_sync_begin(api, device, stream, a, n);
+    dc_lib_pending = __builtin_expect(dc_opt.sync, 0) ? dc_libcall_sync_begin(api, device, stream, a, n) : NULL;
     dc_libcall_active = 1;
 }
 

@@ -352,6 +352,16 @@ DC_EXPORT CUresult CUDAAPI cuCtxDestroy_v2(CUcontext ctx)
     return r;
 }
 
+/* Whoever destroys it (a library inside its own call too): the cached
+ * stream devices are stale once it returned. */
+DC_EXPORT CUresult CUDAAPI cuStreamDestroy_v2(CUstream hStream)
+{
+    CUresult r = DC_REAL(cuStreamDestroy_v2, hStream);
+    if (r == CUDA_SUCCESS)
+        dc_stream_gone();
+    return r;
+}
+
 DC_EXPORT CUresult CUDAAPI cuDevicePrimaryCtxReset_v2(CUdevice dev)
 {
     if (!dc_enter())

@@ -97,7 +97,10 @@ int dc_driver_version(void);                 /* CUDA_VERSION of the bound driver
 void dc_devices_identify(void);
 int dc_current_device(void);                 /* device of the current context, -1 */
 int dc_ctx_device(CUcontext ctx);            /* device of ctx (NULL: current), -1 */
-int dc_stream_device(CUstream s);            /* device of the stream's context, -1 */
+int dc_stream_device(CUstream s);            /* device of the stream's context, -1 (per-thread cache) */
+/* A stream was destroyed (cuStreamDestroy returned; called whether devcheck
+ * is on or not, guard held or not): dc_stream_device asks again. */
+void dc_stream_gone(void);
 /* A call that may change a thread's current context or the runtime's current
  * device returned (cudaSetDevice, cuCtxSetCurrent, push, pop, create,
  * destroy, primary release or reset; called whether devcheck is on or not):

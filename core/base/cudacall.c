@@ -220,14 +220,44 @@ int dc_ctx_device(CUcontext ctx)
     return dev;
 }
 
+/* Each thread's last streams asked: a stream never changes context, and a
+ * destroyed one's handle may be reused, so a destroy (dc_stream_gone, after
+ * the real one returned) or a context's end makes every entry stale.  A
+ * library call asks its stream's device per call: the driver's
+ * cuStreamGetCtx was ~240 instructions of a cublasLtMatmul on the sim
+ * (bench/libcalls.sh).  Only answers >= 0 are kept. */
+#define STREAM_WAYS 4
+static uint64_t stream_gen = 1;         /* atomic */
+static __thread struct {
+    CUstream s;
+    uint64_t gen, gone;
+    int dev;
+} tl_stream[STREAM_WAYS] __attribute__((tls_model("initial-exec")));
+static __thread unsigned tl_stream_next __attribute__((tls_model("initial-exec")));
+
+void dc_stream_gone(void) { __atomic_fetch_add(&stream_gen, 1, __ATOMIC_RELEASE); }
+
 int dc_stream_device(CUstream s)
 {
     if (s == NULL || s == CU_STREAM_LEGACY || s == CU_STREAM_PER_THREAD)
         return dc_current_device();
+    uint64_t g = __atomic_load_n(&stream_gen, __ATOMIC_ACQUIRE);
+    uint64_t gone = __atomic_load_n(&ctx_gone_gen, __ATOMIC_ACQUIRE);
+    for (unsigned i = 0; i < STREAM_WAYS; i++)
+        if (tl_stream[i].s == s && tl_stream[i].gen == g && tl_stream[i].gone == gone)
+            return tl_stream[i].dev;
     CUcontext c = NULL;
     if (DC_CALL(cuStreamGetCtx, s, &c) != CUDA_SUCCESS || !c)
         return -1;
-    return dc_ctx_device(c);
+    int dev = dc_ctx_device(c);
+    if (dev >= 0) {                     /* the generations read before asking: a destroy since makes it stale */
+        unsigned i = tl_stream_next++ % STREAM_WAYS;
+        tl_stream[i].s = s;
+        tl_stream[i].gen = g;
+        tl_stream[i].gone = gone;
+        tl_stream[i].dev = dev;
+    }
+    return dev;
 }
 
 int dc_pageable_ok(int device)

@@ -51,6 +51,7 @@ struct ctx {
     /* a kernel inside a library call: the memory the call's check judged on
      * this device (core/verdict/libcall.h), not judged again; else NULL */
     const struct dc_libcover *cover;
+    int judged;                 /* a word needed more than the registry's own-memory test */
     /* for the word memo: findings emitted; the last one's record when a repeat */
     unsigned emitted;
     int repeat_col;             /* its access-matrix column; -1: not a repeat */
@@ -470,6 +471,7 @@ static __attribute__((noinline)) void check_word(struct ctx *c, const struct wor
     }
     if (w->kind != DC_WK_POINTER_PARAM && w->kind != DC_WK_POINTER_FIELD)
         return;                         /* a word of unknown meaning proves nothing */
+    c->judged = 1;
     if (c->cover && dc_libcover_has(c->cover, w->v))
         return;                         /* judged by the library call's check */
     const struct dc_alloc *a = NULL;
@@ -563,6 +565,7 @@ static __attribute__((noinline)) void plan_word_check(struct ctx *c, const struc
     uint64_t kg = __atomic_load_n(&dc_kernels_gen, __ATOMIC_ACQUIRE);
     const struct dc_wmemo *m = memo ? dc_wmemo_find(l->kernel_key, pw, v, l->device, rg, kg) : NULL;
     if (m) {
+        c->judged = 1;
         if (!c->have_stack) {
             c->launch_stack = dc_stack_capture_finding(0, (uintptr_t)l->kernel_key);
             c->have_stack = 1;
@@ -671,9 +674,15 @@ int dc_check_launch(const struct dc_launch *l)
     c.emitted = 0;
     c.repeat_col = -1;
     c.cover = NULL;
+    c.judged = 0;
+    uint64_t rg = 0, kg = 0;
     if (__builtin_expect(dc_libcall_active == 1, 0) && l->origin == DC_ORIGIN_LIBRARY && dc_libcover.n &&
         l->stream == dc_libcover.stream && l->device == dc_libcover.device)
         c.cover = &dc_libcover;
+    if (c.cover) {                      /* before the lookups: a change since makes the memo stale */
+        rg = __atomic_load_n(&dc_reg_gen, __ATOMIC_ACQUIRE);
+        kg = __atomic_load_n(&dc_kernels_gen, __ATOMIC_ACQUIRE);
+    }
     if (l->current_device >= 0 && l->device >= 0 && l->current_device != l->device) {
         struct dc_finding f;
         memset(&f, 0, sizeof f);
@@ -706,6 +715,10 @@ int dc_check_launch(const struct dc_launch *l)
     else
         scan_launch(&c);
     dc_counts_clean(counts, l->device, c.clean_own, c.clean_managed);   /* the HTML access matrix */
+    if (c.cover && !c.judged && !c.emitted && l->path == DC_PATH_INTERPOSE && l->args &&
+        dc_opt.mode == DC_MODE_REPORT && !dc_name_filters_set())     /* a library call's clean kernel */
+        dc_libcall_launch_keep(l->kernel_key, l->device, l->stream, l->args, l->nparams, l->params, rg, kg,
+                               c.clean_own, c.clean_managed);
     if (__builtin_expect(dc_opt.verbosity >= 2, 0))
         dc_logv(2, "checked %s on cuda:%d (%u params): %d errors", l->kernel ? l->kernel : "?",
                 l->device, l->layout_known ? l->nparams : 0, c.errors);
@@ -769,6 +782,7 @@ static int check_libcall(const char *api, int device, uintptr_t stream, const st
         if (cv && cv->n < DC_LIBCOVER_MAX) {
             cv->base[cv->n] = at ? at->base : v;
             cv->size[cv->n++] = at ? at->size : 1;
+            cv->id = 0;
         }
         if (at && clean(at, device)) {
             cnt[at->kind == DC_MEM_MANAGED]++;
@@ -795,11 +809,11 @@ static int check_libcall(const char *api, int device, uintptr_t stream, const st
 
 int dc_check_libcall(const char *api, int device, uintptr_t stream, const struct dc_lib_arg *args, unsigned n)
 {
-    dc_libcover.n = 0;                  /* a call not checked covers nothing */
-    if (!api || !args || dc_opt.mode == DC_MODE_OFF || device < 0)
+    if (!api || !args || dc_opt.mode == DC_MODE_OFF || device < 0) {
+        dc_libcover.n = 0;              /* a call not checked covers nothing */
+        dc_libcover.id = 0;
         return 0;
-    dc_libcover.device = device;
-    dc_libcover.stream = stream;
+    }
     uint64_t t = DC_STATS_CHECK_BEGIN();
     if (t)
         dc_stats_count_libcall();
@@ -808,6 +822,10 @@ int dc_check_libcall(const char *api, int device, uintptr_t stream, const struct
     if (dc_libcall_clean_again(api, device, stream, args, n, nclean)) {
         dc_counts_clean(dc_counts(), device, nclean[0], nclean[1]);
     } else {
+        dc_libcover.n = 0;              /* this call's, built by its check */
+        dc_libcover.id = 0;
+        dc_libcover.device = device;
+        dc_libcover.stream = stream;
         uint64_t gen = __atomic_load_n(&dc_reg_gen, __ATOMIC_ACQUIRE);     /* before the lookups */
         errors = check_libcall(api, device, stream, args, n, nclean);
         dc_libcall_clean_keep(api, device, stream, args, n, gen, nclean);

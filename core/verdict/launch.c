@@ -73,6 +73,13 @@ launch_begin(struct dc_launch_state *L, int path, const char *api, const void *k
     L->extra = extra;
     L->has_stream = has_stream;
     L->stream = stream;
+    /* a kernel of a checked library call, as one of its last clean ones (core/verdict/libcall.h) */
+    if (__builtin_expect(dc_libcall_active == 1, 0) && !modes && kind == K_FUNCTION && args && key &&
+        path == DC_PATH_INTERPOSE && !__atomic_load_n(&dc_record_on, __ATOMIC_RELAXED) &&
+        dc_libcall_launch_again(key, (uintptr_t)stream, args)) {
+        DC_STATS_CHECK_END(DC_T_LAUNCH, t0);
+        return;
+    }
     if (!key) {
         memset(&L->l, 0, sizeof L->l);
         if (t0)

@@ -11,6 +11,8 @@
 #include "core/owner/registry.h"
 #include "common/forklock.h"
 #include "core/verdict/verdict.h"
+#include "core/kernel/kernels.h"
+#include "report/counts.h"
 
 #include <pthread.h>
 #include <stddef.h>
@@ -118,8 +120,9 @@ struct dslot {
 static struct dslot dtable[DSLOTS];
 static unsigned dlive;
 /* Bumped (under dlock) by every change of the table: a thread's cached
- * copies (below) made at an older generation are stale. */
-static uint64_t dgen = 1;
+ * copies (below, and the hooks' own: libcall.h) made at an older
+ * generation are stale. */
+uint64_t dc_libd_gen = 1;
 
 /* Each thread's last records read (a collective's communicator, a matmul's
  * descriptor and layouts): read again without the lock while no record has
@@ -164,7 +167,7 @@ int dc_libd_update(int kind, uint64_t h, size_t size, int make, void (*fn)(void 
     int ran = s->kind != 0;
     if (ran) {
         fn(s->rec, arg);
-        __atomic_store_n(&dgen, dgen + 1, __ATOMIC_RELEASE);
+        __atomic_store_n(&dc_libd_gen, dc_libd_gen + 1, __ATOMIC_RELEASE);
     }
     pthread_mutex_unlock(&dlock);
     return ran;
@@ -174,7 +177,7 @@ int dc_libd_get(int kind, uint64_t h, void *out, size_t size)
 {
     if (size > DC_LIBD_MAX)
         return 0;
-    uint64_t gen = __atomic_load_n(&dgen, __ATOMIC_ACQUIRE);
+    uint64_t gen = __atomic_load_n(&dc_libd_gen, __ATOMIC_ACQUIRE);
     if (size <= CACHE_BYTES)
         for (unsigned i = 0; i < CACHE_WAYS; i++)
             if (dcache[i].gen == gen && dcache[i].kind == kind && dcache[i].h == h) {
@@ -190,7 +193,7 @@ int dc_libd_get(int kind, uint64_t h, void *out, size_t size)
             struct dcache *c = &dcache[dcache_next++ % CACHE_WAYS];
             c->kind = kind;
             c->h = h;
-            c->gen = dgen;
+            c->gen = dc_libd_gen;
             memcpy(c->rec, s->rec, size);
         }
     }
@@ -205,7 +208,7 @@ void dc_libd_forget(int kind, uint64_t h)
     if (s->kind) {
         free(s->rec);
         dlive--;
-        __atomic_store_n(&dgen, dgen + 1, __ATOMIC_RELEASE);
+        __atomic_store_n(&dc_libd_gen, dc_libd_gen + 1, __ATOMIC_RELEASE);
         /* shift back every later entry of the run that may not stay
          * behind the hole (its home is not cyclically in (hole, j]) */
         size_t hole = (size_t)(s - dtable), j = hole;
@@ -264,7 +267,8 @@ int dc_libcall_clean_again(const char *api, int device, uintptr_t stream, const 
     for (unsigned i = 0; i < n; i++)
         if (args[i].ptr != clean_call.ptr[i])
             return 0;
-    dc_libcover = clean_call.cover;
+    if (dc_libcover.id != clean_call.cover.id)     /* else it still is the kept one: no copy */
+        dc_libcover = clean_call.cover;
     nclean[0] = clean_call.own;
     nclean[1] = clean_call.managed;
     return 1;
@@ -285,7 +289,121 @@ void dc_libcall_clean_keep(const char *api, int device, uintptr_t stream, const 
     clean_call.managed = nclean[1];
     for (unsigned i = 0; i < n; i++)
         clean_call.ptr[i] = args[i].ptr;
+    static __thread uint64_t ids __attribute__((tls_model("initial-exec")));
+    dc_libcover.id = ++ids;             /* a fresh name: never one of an older content */
     clean_call.cover = dc_libcover;
+}
+
+/* The kernels of checked library calls judged clean (libcall.h): each
+ * thread's own, allocated at its first such kernel (its key frees it at
+ * the thread's exit), replaced round-robin. */
+#define LL_PARAMS 16
+struct liblaunch {
+    const void *key;            /* NULL: empty */
+    uintptr_t stream;
+    int device;
+    unsigned nparams, own, managed;
+    uint64_t reg_gen, kernels_gen;
+    uint64_t word[LL_PARAMS];   /* an 8-byte parameter's value */
+    uint16_t size[LL_PARAMS], off[LL_PARAMS];   /* another's bytes: bytes[off, off + size) */
+    unsigned char bytes[DC_LIBLAUNCH_BYTES];
+};
+struct liblaunches {
+    unsigned next;
+    struct liblaunch w[DC_LIBLAUNCH_WAYS];
+};
+static __thread struct liblaunches *liblaunches __attribute__((tls_model("initial-exec")));
+static pthread_key_t ll_key;
+static pthread_once_t ll_once = PTHREAD_ONCE_INIT;
+static int ll_key_ok;
+static void ll_free(void *p)
+{
+    liblaunches = NULL;
+    free(p);
+}
+static void ll_key_make(void) { ll_key_ok = pthread_key_create(&ll_key, ll_free) == 0; }
+
+void dc_libcall_launch_keep(const void *key, int device, uintptr_t stream, void *const *args, unsigned nparams,
+                            const struct dc_param *params, uint64_t reg_gen, uint64_t kernels_gen, unsigned own,
+                            unsigned managed)
+{
+    if (!key || !args || nparams > LL_PARAMS)
+        return;
+    size_t total = 0;
+    for (unsigned i = 0; i < nparams; i++) {
+        if (!args[i] || (params[i].size != sizeof(uint64_t) && params[i].size > DC_LIBLAUNCH_BYTES - total))
+            return;
+        if (params[i].size != sizeof(uint64_t))
+            total += params[i].size;
+    }
+    struct liblaunches *m = liblaunches;
+    if (!m) {
+        pthread_once(&ll_once, ll_key_make);
+        if (!ll_key_ok || !(m = calloc(1, sizeof *m)))
+            return;
+        if (pthread_setspecific(ll_key, m) != 0) {
+            free(m);
+            return;
+        }
+        liblaunches = m;
+    }
+    struct liblaunch *e = &m->w[m->next++ % DC_LIBLAUNCH_WAYS];
+    e->key = key;
+    e->stream = stream;
+    e->device = device;
+    e->nparams = nparams;
+    e->own = own;
+    e->managed = managed;
+    e->reg_gen = reg_gen;
+    e->kernels_gen = kernels_gen;
+    uint16_t off = 0;
+    for (unsigned i = 0; i < nparams; i++) {
+        e->size[i] = (uint16_t)params[i].size;
+        if (params[i].size == sizeof(uint64_t)) {
+            memcpy(&e->word[i], args[i], sizeof e->word[i]);
+            continue;
+        }
+        e->off[i] = off;
+        memcpy(e->bytes + off, args[i], params[i].size);
+        off = (uint16_t)(off + params[i].size);
+    }
+}
+
+int dc_libcall_launch_again(const void *key, uintptr_t stream, void *const *args)
+{
+    const struct liblaunches *m = liblaunches;
+    if (!m || !args || stream != dc_libcover.stream || !dc_libcover.n)
+        return 0;
+    uint64_t rg = __atomic_load_n(&dc_reg_gen, __ATOMIC_ACQUIRE);
+    uint64_t kg = __atomic_load_n(&dc_kernels_gen, __ATOMIC_ACQUIRE);
+    for (unsigned w = 0; w < DC_LIBLAUNCH_WAYS; w++) {
+        const struct liblaunch *e = &m->w[w];
+        if (e->key != key || e->stream != stream || e->device != dc_libcover.device || e->reg_gen != rg ||
+            e->kernels_gen != kg)
+            continue;
+        unsigned i = 0, n = e->nparams;
+        for (; i < n; i++) {
+            const unsigned char *a = args[i];
+            uint64_t x;
+            if (!a)
+                break;
+            if (e->size[i] == sizeof x) {       /* most are pointers: no call */
+                memcpy(&x, a, sizeof x);
+                if (x != e->word[i])
+                    break;
+            } else if (memcmp(a, e->bytes + e->off[i], e->size[i])) {
+                break;
+            }
+        }
+        if (i < n)
+            continue;
+        struct dc_launch_counts *counts = dc_counts();
+        dc_counts_launch(counts, 1, DC_PATH_INTERPOSE);
+        if (e->own | e->managed)
+            dc_counts_clean(counts, e->device, e->own, e->managed);
+        return 1;
+    }
+    return 0;
 }
 
 #define SYNC_ARGS 16

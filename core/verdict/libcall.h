@@ -104,6 +104,7 @@ extern __thread int dc_libcall_active __attribute__((tls_model("initial-exec")))
 struct dc_libcover {
     int device;                 /* < 0: nothing covered */
     unsigned n;
+    uint64_t id;                /* names this content (the clean-call memo's copy); 0 after any change */
     uintptr_t stream;
     uintptr_t base[DC_LIBCOVER_MAX], size[DC_LIBCOVER_MAX];
 };
@@ -125,6 +126,26 @@ int dc_libcall_clean_again(const char *api, int device, uintptr_t stream, const 
                            unsigned nclean[2]);
 void dc_libcall_clean_keep(const char *api, int device, uintptr_t stream, const struct dc_lib_arg *args, unsigned n,
                            uint64_t gen, const unsigned nclean[2]);
+
+/* The kernels of a checked library call (dc_libcall_active 1, into the
+ * call's stream on its device: dc_libcover), judged clean by the registry
+ * alone (every pointer word in memory of that device, or managed, or 0; no
+ * finding; the cover not needed): each thread keeps its last
+ * DC_LIBLAUNCH_WAYS of them, function, parameter sizes and bytes.  A launch
+ * of the same function with the same bytes into the same stream while the
+ * registry and the kernels' table are unchanged (dc_reg_gen,
+ * dc_kernels_gen) is clean again: counted as its first was, nothing looked
+ * up (a library call in a loop launches the same kernels with the same
+ * arguments each time: bench/libcalls.sh).  Keep: after the check of such
+ * a launch (args: its kernelParams; nparams, params: its layout); again:
+ * before looking the function up, 1 when it is clean again (counted). */
+#define DC_LIBLAUNCH_WAYS 8
+#define DC_LIBLAUNCH_BYTES 512
+struct dc_param;
+void dc_libcall_launch_keep(const void *key, int device, uintptr_t stream, void *const *args, unsigned nparams,
+                            const struct dc_param *params, uint64_t reg_gen, uint64_t kernels_gen, unsigned own,
+                            unsigned managed);
+int dc_libcall_launch_again(const void *key, uintptr_t stream, void *const *args);
 
 /* Kinds of handles. */
 enum {
@@ -170,6 +191,9 @@ int dc_libd_update(int kind, uint64_t h, size_t size, int make, void (*fn)(void 
                    const void *arg);
 /* Copies (kind, h)'s record (size bytes) into out: 1, or 0 when none. */
 int dc_libd_get(int kind, uint64_t h, void *out, size_t size);
+/* Bumped by every change of the records (acquire load): what a caller
+ * derived from records at an older value is stale. */
+extern uint64_t dc_libd_gen;
 /* (kind, h) is gone (cudnnBackendDestroyDescriptor, ncclCommDestroy). */
 void dc_libd_forget(int kind, uint64_t h);
 /* A call whose descriptor (`what`) devcheck never saw set (made before

@@ -100,6 +100,11 @@ static void load_image(void)
 
 CUresult simlib_kernel(struct simlib_image *img, const char *name, CUkernel *k)
 {
+    for (unsigned i = 0; i < SIMLIB_KERNELS; i++)
+        if (atomic_load_explicit(&img->kname[i], memory_order_acquire) == name) {
+            *k = img->kernel[i];
+            return CUDA_SUCCESS;
+        }
     if (simlib_driver(img->lib) != 0)
         return CUDA_ERROR_NOT_INITIALIZED;
     /* pthread_once takes no argument: the image goes through `loading`,
@@ -110,7 +115,13 @@ CUresult simlib_kernel(struct simlib_image *img, const char *name, CUkernel *k)
     pthread_mutex_unlock(&load_lock);
     if (img->status != CUDA_SUCCESS)
         return img->status;
-    return simlib_drv.cuLibraryGetKernel(k, img->handle, name);
+    CUresult r = simlib_drv.cuLibraryGetKernel(k, img->handle, name);
+    unsigned i;
+    if (r == CUDA_SUCCESS && (i = atomic_fetch_add(&img->nkernels, 1)) < SIMLIB_KERNELS) {
+        img->kernel[i] = *k;        /* published by the name's release store */
+        atomic_store_explicit(&img->kname[i], name, memory_order_release);
+    }
+    return r;
 }
 
 CUresult simlib_launch(struct simlib_image *img, const char *name, unsigned long long threads, CUstream stream,

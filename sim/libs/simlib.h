@@ -61,14 +61,23 @@ int simlib_driver(const char *lib) SIMLIB_HIDDEN;
 /* A library's code image: `data` is the fatbin that libs.mk embeds from
  * <dir>/<stem>.cu (symbol <stem>_image), loaded once, context-independent
  * (cuLibraryLoadData), the first time one of its kernels is asked for. */
+#define SIMLIB_KERNELS 8
 struct simlib_image {
     const unsigned char *data;
     const char *lib;                /* the library's soname, for notes */
     pthread_once_t once;
     CUresult status;
     CUlibrary handle;
+    /* the kernels got so far, by name (the caller's string): a library
+     * gets each kernel's handle once, as NVIDIA's runtime (static in its
+     * libraries) keeps a kernel's handle after its first launch (CUDA C++
+     * Programming Guide, "Lazy Loading"); a CUkernel is valid in every
+     * context while its library is loaded */
+    _Atomic(const char *) kname[SIMLIB_KERNELS];
+    CUkernel kernel[SIMLIB_KERNELS];
+    atomic_uint nkernels;
 };
-#define SIMLIB_IMAGE_INIT(data, lib) { (data), (lib), PTHREAD_ONCE_INIT, CUDA_SUCCESS, NULL }
+#define SIMLIB_IMAGE_INIT(data, lib) { (data), (lib), PTHREAD_ONCE_INIT, CUDA_SUCCESS, NULL, { 0 }, { 0 }, 0 }
 
 /* The kernel `name` (the image's extern "C" name) of img, in *k: what
  * cuLibraryLoadData / cuLibraryGetKernel returned. */

@@ -757,6 +757,56 @@ static void test_fork(void)
     free(parent);
 }
 
+/* The thread's shortcuts for a library call in a loop (core/verdict/libcall.h):
+ * two equal clean calls (the second is the first's again), then one operand
+ * freed and its address reallocated on another device, and the same call
+ * again: judged afresh, its finding (a shortcut blind to the free loses
+ * it).  The same for a kernel the call launches: clean again while nothing
+ * changed, looked at afresh after the free. */
+#define LX 0x5100000b0000ull    /* B: cuda:0's, then cuda:1's */
+static void test_libcall_again(void)
+{
+    scenario("libagain", "");
+    populate();
+    uint32_t sa = site_a();
+    add(LX, 4096, DC_MEM_DEVICE, 0, 0, 0, sa);
+    const uintptr_t st = 0x5ee0;
+    struct dc_lib_arg a[3] = { { "A", D0, 0 }, { "B", LX + 64, 0 }, { "C", D0 + 512, 0 } };
+    CHECK_EQ_LL(dc_check_libcall("cublasSgemm_v2", 0, st, a, 3), 0);
+    CHECK_EQ_LL(dc_check_libcall("cublasSgemm_v2", 0, st, a, 3), 0);
+    CHECK_EQ_LL(dc_libcover.n, 3);                  /* the first's cover, again */
+    /* its kernel: a library's, into the call's stream, B among its words */
+    uintptr_t p[2] = { D0, LX + 64 };
+    void *args[2] = { &p[0], &p[1] };
+    struct dc_param params[2] = { PTR(0), PTR(8) };
+    struct dc_launch l = {
+        .kernel = "simblas_gemm", .kernel_key = (void *)0x2000, .api = "cuLaunchKernel", .device = 0,
+        .current_device = -1, .stream = st, .pageable_ok = -1, .args = args, .params = params, .nparams = 2,
+        .layout_known = 1, .origin = DC_ORIGIN_LIBRARY, .path = DC_PATH_INTERPOSE,
+    };
+    dc_libcall_active = 1;
+    CHECK_EQ_LL(dc_libcall_launch_again(l.kernel_key, st, args), 0);   /* not seen yet */
+    CHECK_EQ_LL(dc_check_launch(&l), 0);
+    CHECK_EQ_LL(dc_libcall_launch_again(l.kernel_key, st, args), 1);   /* clean again */
+    p[1] = LX + 128;
+    CHECK_EQ_LL(dc_libcall_launch_again(l.kernel_key, st, args), 0);   /* other bytes */
+    p[1] = LX + 64;
+    CHECK_EQ_LL(dc_libcall_launch_again(l.kernel_key, st + 16, args), 0);   /* another stream */
+    dc_libcall_active = 0;
+    struct dc_alloc gone;
+    CHECK_EQ_LL(dc_reg_remove(LX, &gone), 0);
+    add(LX, 4096, DC_MEM_DEVICE, 1, 0, 0, sa);      /* the same address, now cuda:1's */
+    dc_libcall_active = 1;
+    CHECK_EQ_LL(dc_libcall_launch_again(l.kernel_key, st, args), 0);   /* the registry changed */
+    dc_libcall_active = 0;
+    CHECK_EQ_LL(dc_check_libcall("cublasSgemm_v2", 0, st, a, 3), 1);
+    CHECK_EQ_LL(stats().findings, 1);
+    dc_report_finish();
+    char *log = slurp(out("libagain", "log"));
+    CHECK_STR_CONTAINS(log, "device_mismatch: cublasSgemm_v2 argument B on cuda:0");
+    free(log);
+}
+
 int main(int argc, char **argv)
 {
     outdir = unit_outdir("test_check", argc > 1 ? argv[1] : NULL);
@@ -772,5 +822,6 @@ int main(int argc, char **argv)
     test_unwritable();
     test_threads();
     test_fork();
+    test_libcall_again();
     return unit_done("test_check");
 }
