@@ -335,9 +335,10 @@ int main(int argc, char **argv)
     CHECK(cudaSetDevice(0));
     for (int i = 0; i < 8; i++)
         CHECK(cudaMalloc(&buf[i], 32 * sizeof(float)));
-    if (want("repeat") || want("suppressed") || want("first")) {
+    const bool lib = want("libclean") || want("librepeat") || want("libpeer") || want("libsuppressed");
+    if (want("repeat") || want("suppressed") || want("first") || lib) {
         if (ndev < 2) {
-            fprintf(stderr, "repeat, suppressed, first: need 2 devices\n");
+            fprintf(stderr, "repeat, suppressed, first, lib*: need 2 devices\n");
             return 2;
         }
         CHECK(cudaSetDevice(1));
@@ -345,17 +346,7 @@ int main(int argc, char **argv)
         CHECK(cudaSetDevice(0));
         CHECK(cudaDeviceEnablePeerAccess(1, 0));
     }
-    if (want("libclean") || want("librepeat") || want("libpeer") || want("libsuppressed")) {
-        if (!peer_buf) {
-            if (ndev < 2) {
-                fprintf(stderr, "lib*: need 2 devices\n");
-                return 2;
-            }
-            CHECK(cudaSetDevice(1));
-            CHECK(cudaMalloc(&peer_buf, 32 * sizeof(float)));
-            CHECK(cudaSetDevice(0));
-            CHECK(cudaDeviceEnablePeerAccess(1, 0));
-        }
+    if (lib) {
         CHECK(cudaMallocHost(&pinned_buf, 32 * sizeof(float)));
         float *last[4] = { buf[7], pinned_buf, peer_buf, peer_buf };
         for (int k = 0; k < 4; k++) {
