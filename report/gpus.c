@@ -47,16 +47,29 @@ int dc_gpus_get(int dev, const char **uuid, const char **pci)
     return 1;
 }
 
+/* The next device of devs[0..n) (every device when devs is NULL) with a known
+ * identity, each once: the one walk both the JSON and the text sink use. */
+static int next_gpu(const int *devs, int n, int *i, unsigned long long *seen,
+                    int *dev, const char **u, const char **p)
+{
+    while (*i < (devs ? n : DC_GPUS_MAX)) {
+        int d = devs ? devs[*i] : *i;
+        (*i)++;
+        if (d < 0 || d >= DC_GPUS_MAX || (*seen >> d & 1) || !dc_gpus_get(d, u, p))
+            continue;
+        *seen |= 1ull << d;             /* DC_GPUS_MAX == 64 */
+        *dev = d;
+        return 1;
+    }
+    return 0;
+}
+
 void dc_gpus_json(struct dc_buf *b, const int *devs, int n)
 {
-    int first = 1;
-    unsigned long long seen = 0;        /* DC_GPUS_MAX == 64 */
-    for (int i = 0; i < (devs ? n : DC_GPUS_MAX); i++) {
-        int d = devs ? devs[i] : i;
-        const char *u, *p;
-        if (d < 0 || d >= DC_GPUS_MAX || (seen >> d & 1) || !dc_gpus_get(d, &u, &p))
-            continue;
-        seen |= 1ull << d;
+    int first = 1, i = 0, d;
+    unsigned long long seen = 0;
+    const char *u, *p;
+    while (next_gpu(devs, n, &i, &seen, &d, &u, &p)) {
         dc_bput(b, "%s{\"device\":%d,\"uuid\":", first ? ",\"gpus\":[" : ",", d);
         dc_bjson_str(b, *u ? u : NULL);
         dc_bput(b, ",\"pci_bus_id\":");
@@ -93,14 +106,12 @@ void dc_gpus_text(struct dc_buf *b, const struct dc_finding *f)
 {
     if (!renumbered)
         return;
-    int devs[24], n = dc_gpus_of_finding(f, devs, 24), shown = 0;
+    int devs[24], n = dc_gpus_of_finding(f, devs, 24), shown = 0, i = 0, d;
     unsigned long long seen = 0;
-    for (int i = 0; i < n; i++) {
-        int d = devs[i];
-        const char *u, *p;
-        if (d < 0 || d >= DC_GPUS_MAX || (seen >> d & 1) || !dc_gpus_get(d, &u, &p) || (!*u && !*p))
+    const char *u, *p;
+    while (next_gpu(devs, n, &i, &seen, &d, &u, &p)) {
+        if (!*u && !*p)
             continue;
-        seen |= 1ull << d;
         /* short: the UUID's first and last hex digits tell a machine's GPUs apart */
         size_t ul = strlen(u);
         dc_bput(b, "%scuda:%d (", shown++ ? ", " : "    GPUs: ", d);
