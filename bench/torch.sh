@@ -18,7 +18,8 @@
 # Not a test (tests/bench/torch_runs.sh checks that it runs).
 #
 # Environment: BUILD (build), N (iterations per section, 2000), PY (the
-# python with torch; default: the test virtualenv, mk/pyenv.sh), CONFIGS
+# python with torch; default: the test virtualenv, mk/pyenv.sh), SECTIONS
+# (default: every loop), CONFIGS
 # (default: none, preload, wrapper and a +VAR per variable), OUT.
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -35,7 +36,7 @@ sim=$BUILD/sim
 mark=$BUILD/bench/libcgmark.so
 rm -rf "$OUT"
 mkdir -p "$OUT"
-SECTIONS="add torch_error py_error copy copy_peer"
+SECTIONS=${SECTIONS:-add torch_error py_error copy copy_peer}
 
 # What the wrapper adds for a Python program, beyond the preload itself.
 extra=$(cd "$OUT" && env -u NVTX_INJECTION64_PATH -u PYTHONPATH "$BUILD/bin/devcheck" -- env 2>/dev/null |
@@ -79,6 +80,7 @@ for c in $CONFIGS; do printf " %$(width "$c")s" "$c"; done
 printf '\n'
 for s in add:"x.add_(1), launch-bound" torch_error:"caught torch error (not device)" py_error:"caught Python KeyError" \
          copy:"copy_ converting, clean" copy_peer:"the same, legal peer (warning)"; do
+    case " $SECTIONS " in *" ${s%%:*} "*) ;; *) continue ;; esac
     printf '%-34s' "${s#*:}"
     for c in $CONFIGS; do
         v=$(ir "$c" "${s%%:*}")
@@ -110,7 +112,8 @@ done
 # clean copy (its own instructions without devcheck, which are not the
 # clean copy's: it records and waits on both devices' events, plus what
 # devcheck adds to the clean copy of the same run)
-w=""; for c in preload wrapper; do
+w=""; case " $SECTIONS " in *" copy_peer "*) c_=1 ;; *) c_= ;; esac
+for c in ${c_:+preload wrapper}; do
     case " $CONFIGS " in *" $c "*) ;; *) continue ;; esac
     r=$(calc "$(ir "$c" copy_peer) / ($(ir none copy_peer) + $(ir "$c" copy) - $(ir none copy))" 4)
     if [ -z "$w" ] || [ "$(calc "$r > ${w%% *}")" = 1 ]; then w="$r $c"; fi
