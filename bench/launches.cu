@@ -18,6 +18,11 @@
 //             handed out and taken back: its two calls of
 //             c10::reportMemoryUsageToProfiler, bench/c10_stub.c standing for
 //             libc10.so, 512 bytes of a cudaMalloc'ed segment),
+//             libclean, librepeat, libpeer, libsuppressed (a stripped
+//             library's launches, bench/steady_lib.cu: clean; a repeated
+//             host_memory warning over pinned memory under host_memory=warn;
+//             legal peer traffic; the same suppressed; 40 frames deeper than
+//             the section),
 //             first (the first launch of a new kernel, clean: firstclean;
 //             the first launch of another that reads device 1's memory: a new
 //             peer_access finding, the process's first report: first; then
@@ -163,6 +168,20 @@ template <template <int> class K> static void launch_peer(long i)
     default: K<7>::launch(); break;
     }
 }
+// The lib* sections (issue 38): bench/steady_lib.cu, a stripped library,
+// launches its kernel over 7 of buf and a last operand: libclean buf[7]
+// (clean), librepeat pinned host memory (host_memory=warn in bench/run.sh's
+// run: a host_memory warning repeated, keyed by its stack), libpeer
+// peer_buf (legal peer traffic), libsuppressed peer_buf in a kernel the
+// suppression matches; 40 frames deeper than the section, as repeat's.
+extern "C" void steady_lib_launch(float *const *p, int suppressed);
+static float *pinned_buf;   // cudaMallocHost
+static float *lib_args[4][8];
+static void lib_clean(long) { steady_lib_launch(lib_args[0], 0); }
+static void lib_repeat(long) { steady_lib_launch(lib_args[1], 0); }
+static void lib_peer(long) { steady_lib_launch(lib_args[2], 0); }
+static void lib_suppressed(long) { steady_lib_launch(lib_args[3], 1); }
+
 template <int I> struct repeat_k {
     static void launch() { k_repeat<I><<<1, 32>>>(PEER_ARGS); }
 };
@@ -316,15 +335,25 @@ int main(int argc, char **argv)
     CHECK(cudaSetDevice(0));
     for (int i = 0; i < 8; i++)
         CHECK(cudaMalloc(&buf[i], 32 * sizeof(float)));
-    if (want("repeat") || want("suppressed") || want("first")) {
+    const bool lib = want("libclean") || want("librepeat") || want("libpeer") || want("libsuppressed");
+    if (want("repeat") || want("suppressed") || want("first") || lib) {
         if (ndev < 2) {
-            fprintf(stderr, "repeat, suppressed, first: need 2 devices\n");
+            fprintf(stderr, "repeat, suppressed, first, lib*: need 2 devices\n");
             return 2;
         }
         CHECK(cudaSetDevice(1));
         CHECK(cudaMalloc(&peer_buf, 32 * sizeof(float)));
         CHECK(cudaSetDevice(0));
         CHECK(cudaDeviceEnablePeerAccess(1, 0));
+    }
+    if (lib) {
+        CHECK(cudaMallocHost(&pinned_buf, 32 * sizeof(float)));
+        float *last[4] = { buf[7], pinned_buf, peer_buf, peer_buf };
+        for (int k = 0; k < 4; k++) {
+            for (int i = 0; i < 7; i++)
+                lib_args[k][i] = buf[i];
+            lib_args[k][7] = last[k];
+        }
     }
     live_allocs.reserve((size_t)lives.back() + 16);
     for (long live : lives) {
@@ -346,6 +375,14 @@ int main(int argc, char **argv)
             peer_deep(PEER_DEPTH, "repeat", launch_peer<repeat_k>, n, live);
         if (want("suppressed"))
             peer_deep(PEER_DEPTH, "suppressed", launch_peer<suppressed_k>, n, live);
+        if (want("libclean"))
+            peer_deep(PEER_DEPTH, "libclean", lib_clean, n, live);
+        if (want("librepeat"))
+            peer_deep(PEER_DEPTH, "librepeat", lib_repeat, n, live);
+        if (want("libpeer"))
+            peer_deep(PEER_DEPTH, "libpeer", lib_peer, n, live);
+        if (want("libsuppressed"))
+            peer_deep(PEER_DEPTH, "libsuppressed", lib_suppressed, n, live);
         if (want("first") && live == lives.front()) {
             for (int i = 0; i < 10; i++)        // the process's first launches (the runtime's own start) before
                 k_ptr8<<<1, 32>>>((float *)buf[0], buf[1], buf[2], buf[3], buf[4], buf[5], buf[6], buf[7]);
@@ -368,5 +405,7 @@ int main(int argc, char **argv)
         CHECK(cudaFree(buf[i]));
     if (peer_buf)
         CHECK(cudaFree(peer_buf));
+    if (pinned_buf)
+        CHECK(cudaFreeHost(pinned_buf));
     return 0;
 }

@@ -11,7 +11,10 @@
 #    cudaFree 0 and 40 frames deep; per PyTorch caching-allocator block
 #    handed out and taken back (bench/c10_stub.c); per launch that repeats a finding already
 #    reported, and one already suppressed (8 findings in turn, 40 frames
-#    deep), beside a clean launch in the same run;
+#    deep), beside a clean launch in the same run; the same from inside a
+#    stripped library (bench/steady_lib.cu: a repeated host_memory warning,
+#    legal peer traffic, suppressed, ignored by option) beside its clean
+#    launch;
 #  - bytes per live allocation (malloc's heap and the resident set, growing
 #    from 10,000 to 1,000,000 live allocations);
 #  - CPU time per launch and per allocation+free: configurations run in
@@ -108,12 +111,13 @@ for c in $CONFIGS; do
     cg "$c" launch ptr8,struct64 $LIVES
     cg "$c" alloc alloc0,alloc40,block "$first_live"
     # repeated findings, beside a clean launch of the same run
-    case $c in off|interpose|cupti|both) EXTRA_OPTS=":suppressions=$OUT/bench.supp" ;; esac
-    IRS=.rep cg "$c" repeat ptr8,repeat,suppressed "$first_live"
+    # (and a stripped library's: clean, a repeated host_memory warning, legal peer traffic, suppressed)
+    case $c in off|interpose|cupti|both) EXTRA_OPTS=":suppressions=$OUT/bench.supp:host_memory=warn" ;; esac
+    IRS=.rep cg "$c" repeat ptr8,repeat,suppressed,libclean,librepeat,libpeer,libsuppressed "$first_live"
     EXTRA_OPTS=
     # the same peer reads ignored by option (peer=ignore), beside a clean launch
     case $c in off|interpose|cupti|both) EXTRA_OPTS=":peer=ignore" ;; esac
-    IRS=.ign cg "$c" ignored ptr8,repeat "$first_live"
+    IRS=.ign cg "$c" ignored ptr8,repeat,libclean,libpeer "$first_live"
     EXTRA_OPTS=
 done
 # ir CONFIG NAME@LIVE [SUFFIX]: instructions per operation; own: of which in libdevcheck.so
@@ -208,6 +212,12 @@ row "launch repeating a suppressed finding" "suppressed@$first_live" .rep
 row "  clean launch of the same run" "ptr8@$first_live" .rep
 row "launch whose finding is ignored (peer=ignore)" "repeat@$first_live" .ign
 row "  clean launch of the same run" "ptr8@$first_live" .ign
+row "stripped library: clean launch" "libclean@$first_live" .rep
+row "  repeating a reported finding" "librepeat@$first_live" .rep
+row "  legal peer traffic (a peer warning)" "libpeer@$first_live" .rep
+row "  repeating a suppressed finding" "libsuppressed@$first_live" .rep
+row "  ignored (peer=ignore)" "libpeer@$first_live" .ign
+row "  clean launch of that run" "libclean@$first_live" .ign
 orow "  in libdevcheck.so: 8 pointers" "ptr8@$first_live"
 orow "  in libdevcheck.so: 64-byte struct" "struct64@$first_live"
 orow "  in libdevcheck.so: malloc+free" "alloc0@$first_live"
@@ -328,17 +338,22 @@ fi
 # issues 25 and 38: a repeated, suppressed or ignored finding costs what a
 # clean launch costs, within 1.2x the instructions of the clean launch of
 # the same run
-for s in repeat:.rep:"repeating a reported finding" suppressed:.rep:"repeating a suppressed finding" \
-         repeat:.ign:"whose finding is ignored by option (peer=ignore)"; do
-    name=${s%%:*}; rest=${s#*:}; sfx=${rest%%:*}; label=${rest#*:}
+# (the stripped library's against its own clean launch)
+for s in repeat:ptr8:.rep:"launch repeating a reported finding" suppressed:ptr8:.rep:"launch repeating a suppressed finding" \
+         repeat:ptr8:.ign:"launch whose finding is ignored by option (peer=ignore)" \
+         librepeat:libclean:.rep:"stripped library's launch repeating a reported finding" \
+         libpeer:libclean:.rep:"stripped library's launch with legal peer traffic (a peer warning)" \
+         libsuppressed:libclean:.rep:"stripped library's launch repeating a suppressed finding" \
+         libpeer:libclean:.ign:"stripped library's launch whose finding is ignored by option (peer=ignore)"; do
+    name=${s%%:*}; rest=${s#*:}; clean=${rest%%:*}; rest=${rest#*:}; sfx=${rest%%:*}; label=${rest#*:}
     w=""; for b in $backends; do
-        q=$(calc "$(ir "$b" "$name@$first_live" "$sfx") / $(ir "$b" "ptr8@$first_live" "$sfx")" 2)
+        q=$(calc "$(ir "$b" "$name@$first_live" "$sfx") / $(ir "$b" "$clean@$first_live" "$sfx")" 2)
         if [ -z "$w" ] || [ "$(calc "$q > ${w%% *}")" = 1 ]; then w="$q $b"; fi
     done
     [ -n "$w" ] || continue
     set -- $w
     verdict "$([ "$(calc "$1 <= 1.2")" = 1 ] && echo 1)" \
-        "launch $label: x$1 the instructions of a clean launch (worst: backend=$2; $(ir "$2" "$name@$first_live" "$sfx") vs $(ir "$2" "ptr8@$first_live" "$sfx")) <= 1.2x"
+        "$label: x$1 the instructions of a clean launch (worst: backend=$2; $(ir "$2" "$name@$first_live" "$sfx") vs $(ir "$2" "$clean@$first_live" "$sfx")) <= 1.2x"
 done
 # issue 38: the first report of a new finding costs <= 1 ms of CPU (the
 # whole process) beyond a new kernel's clean first launch

@@ -6,6 +6,12 @@ callgrind section (bench/cgmark.c, through ctypes) of N iterations:
   py_error     a Python KeyError, raised and caught
   device_error PyTorch's device error, raised, explained and caught (a
                repeat: what a request loop that keeps failing pays)
+  copy         out.copy_(h0): a converting copy (float16 -> float32) on
+               cuda:0, clean
+  copy_peer    out.copy_(h1): the same from cuda:1's memory: PyTorch enables
+               peer access cuda:1 -> cuda:0 and launches its copy kernel on
+               cuda:1, writing cuda:0's memory: legal peer traffic, a
+               peer_access warning repeated by every copy (issue 38)
 usage: torch_loops.py LIBCGMARK N [SECTION...]"""
 import ctypes
 import sys
@@ -19,6 +25,9 @@ x = torch.zeros(16, device="cuda:0")
 y = torch.zeros(16, device="cuda:1")
 c = torch.zeros(2)
 d = {}
+out = torch.zeros(16, device="cuda:0")
+h0 = torch.zeros(16, device="cuda:0", dtype=torch.float16)
+h1 = torch.zeros(16, device="cuda:1", dtype=torch.float16)
 
 
 def add():
@@ -40,6 +49,16 @@ def py_error():
             d["k"]
         except KeyError:
             pass
+
+
+def copy():
+    for _ in range(n):
+        out.copy_(h0)
+
+
+def copy_peer():
+    for _ in range(n):
+        out.copy_(h1)
 
 
 def device_error():

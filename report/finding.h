@@ -125,12 +125,17 @@ struct dc_tensor {
 #define DC_TENSORS_MAX 16
 #define DC_PYLOCS_MAX 32
 
+#define DC_PEER_PAIR(dev, owner) ((((uint32_t)(dev) + 1) << 16) | ((uint32_t)(owner) + 1))
 struct dc_finding {
     enum dc_finding_kind kind;
     enum dc_severity severity;
     const struct dc_finding_launch *launch;
     uint32_t launch_stack;      /* dc_stack id, 0 if none */
     int launch_stack_in_key;    /* 0: once per kernel (unchecked_kernel) */
+    /* nonzero: legal peer traffic (peer_access, a warning), keyed once per
+     * (kernel, parameter, word, device pair): DC_PEER_PAIR(launch device,
+     * owner); neither stack is in its key (issue 38) */
+    uint32_t key_pair;
     /* operand findings (device_mismatch, peer_access, host_memory): */
     int has_operand;
     int param;                  /* parameter index; -1 when the layout is unknown */

@@ -254,7 +254,8 @@ static void memo_key_make(void) { (void)pthread_key_create(&memo_key, memo_gone)
 static inline size_t memo_set(const struct dc_store_key *k)
 {
     uint64_t h = k->kernel ^ ((uint64_t)k->launch_stack << 32) ^ ((uint64_t)(uint32_t)k->param << 8) ^
-                 k->word_offset ^ ((uint64_t)k->alloc_stack << 20) ^ ((uint64_t)k->kind << 4) ^ k->action;
+                 k->word_offset ^ ((uint64_t)k->alloc_stack << 20) ^ ((uint64_t)k->kind << 4) ^ k->action ^
+                 ((uint64_t)k->pair << 40);
     h ^= h >> 29;
     return (size_t)((h * 0x9e3779b97f4a7c15ull) >> 59) % MEMO_SETS;
 }

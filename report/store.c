@@ -106,9 +106,10 @@ void dc_store_key(const struct dc_finding *f, struct dc_store_key *key)
     key->param = f->has_operand ? f->param : -1;
     key->kernel = kernel_hash(f);
     key->word_offset = f->has_operand ? f->word_offset : 0;
-    key->alloc_stack = f->has_operand && f->alloc_known ? f->alloc.alloc_stack : 0;
-    key->launch_stack = f->launch_stack_in_key ? f->launch_stack : 0;
+    key->alloc_stack = f->has_operand && f->alloc_known && !f->key_pair ? f->alloc.alloc_stack : 0;
+    key->launch_stack = f->launch_stack_in_key && !f->key_pair ? f->launch_stack : 0;
     key->action = f->action;
+    key->pair = f->key_pair;
 }
 
 void dc_store_count_repeat(struct dc_stored *r)

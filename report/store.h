@@ -6,7 +6,8 @@
  * findings, suppressed occurrences, findings not recorded.
  *
  * A finding is identified by (kind, kernel, parameter, word, allocation
- * stack, launch stack, action); unchecked_kernel by its kernel alone.  The
+ * stack, launch stack, action); unchecked_kernel by its kernel alone; legal
+ * peer traffic (key_pair) by (kind, kernel, parameter, word, device pair).  The
  * store keeps at most 100,000 findings; beyond that, or without memory, a
  * new finding is only counted as not recorded.
  *
@@ -36,6 +37,7 @@ struct dc_store_key {
     uint32_t alloc_stack;
     uint32_t launch_stack;
     uint32_t action;            /* enum dc_action */
+    uint32_t pair;              /* a legal peer access's device pair (report/finding.h key_pair), 0 */
 };
 /* One finding kept. */
 struct dc_stored;

@@ -29,10 +29,13 @@
 #include "report/stack.h"
 #include "report/stats.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* ---- one launch ------------------------------------------------------------------------ */
+
+#define NO_REPEAT INT_MIN        /* ctx.repeat_col: no repeat (an access-matrix column is >= DC_COL_MANAGED) */
 
 struct ctx {
     const struct dc_launch *l;
@@ -54,7 +57,7 @@ struct ctx {
     int judged;                 /* a word needed more than the registry's own-memory test */
     /* for the word memo: findings emitted; the last one's record when a repeat */
     unsigned emitted;
-    int repeat_col;             /* its access-matrix column; -1: not a repeat */
+    int repeat_col;             /* its access-matrix column (pinned host memory's is negative); NO_REPEAT: not a repeat */
     struct dc_report_ref repeat;
 };
 
@@ -133,17 +136,20 @@ static int defer_move(struct ctx *c, struct dc_finding *f, const struct dc_alloc
 static void emit_at(struct ctx *c, struct dc_finding *f, const struct dc_alloc *a, uint32_t arg_offset)
 {
     f->launch = finding_launch(c);
-    f->launch_stack = launch_stack(c);
     f->launch_stack_in_key = 1;
+    /* a legal peer access's key has no stack: its repeat needs no unwinding */
+    f->launch_stack = f->key_pair && dc_opt.mode != DC_MODE_MIGRATE ? 0 : launch_stack(c);
     if (f->severity == DC_SEV_ERROR)
         c->errors++;
     /* a repeat is counted from its key: nothing only a first report shows is looked up */
     c->emitted++;
     if (dc_opt.mode != DC_MODE_MIGRATE && dc_report_repeat(f, &c->repeat)) {
-        c->repeat_col = f->has_operand && f->alloc_known ? c->repeat_col : -1;
+        c->repeat_col = f->has_operand && f->alloc_known ? c->repeat_col : NO_REPEAT;
         return;
     }
-    c->repeat_col = -1;
+    if (!f->launch_stack)
+        f->launch_stack = launch_stack(c);      /* a new one shows where it was first seen */
+    c->repeat_col = NO_REPEAT;
     if (f->has_operand && !f->argument && f->param >= 0)   /* a JIT kernel's parameter by its source's name */
         f->param_name = dc_pnames_get(c->l->kernel, f->param);
     if (dc_opt.mode == DC_MODE_MIGRATE && f->has_operand && migratable(f)) {
@@ -424,6 +430,8 @@ static __attribute__((noinline)) void report_word(struct ctx *c, const struct wo
                 return;
             f.kind = DC_F_PEER_ACCESS;
             f.severity = dc_opt.peer == DC_POLICY_ERROR ? DC_SEV_ERROR : DC_SEV_WARNING;
+            if (f.severity == DC_SEV_WARNING && !w->arg)        /* legal: once per (kernel, word, pair) */
+                f.key_pair = DC_PEER_PAIR(l->device, a->owner);
             f.access = granted_note(a, l->device);
             if (!(a->access & DC_DEV_BIT(l->device)) && a->kind != DC_MEM_POOL)
                 f.peer_stack = dc_reg_peer_stack(l->device, a->owner);     /* who enabled it */
@@ -555,15 +563,44 @@ static inline uintptr_t plan_word(const struct dc_launch *l, const struct dc_pwo
     return v;
 }
 
+/* Legal peer traffic (issue 38): device memory of another device that the
+ * launch device may access (peer access, an access grant): a peer_access
+ * warning keyed per (kernel, parameter, word, device pair), or nothing
+ * under peer=ignore (report_word decides the same). */
+static inline int legal_peer(const struct dc_alloc *a, int device)
+{
+    return a->kind != DC_MEM_MANAGED && a->kind != DC_MEM_HOST_PAGEABLE && a->kind != DC_MEM_HOST_PINNED &&
+           a->kind != DC_MEM_HOST_REGISTERED && a->owner != device && dc_reg_may_access(a, device);
+}
+
 /* A word of the plan that is not clean at a glance: the whole check, unless the thread's
- * word memo (core/verdict/wmemo.h) knows it as a repeat whose stack is this launch's. */
+ * word memo (core/verdict/wmemo.h) knows it: legal peer traffic of a (kernel, word, device
+ * pair) already reported, counted with no stack at all; any other repeat whose stack is
+ * this launch's. */
 static __attribute__((noinline)) void plan_word_check(struct ctx *c, const struct dc_pword *pw, uintptr_t v)
 {
     const struct dc_launch *l = c->l;
     int memo = dc_opt.mode == DC_MODE_REPORT && !c->collect && l->origin != DC_ORIGIN_LIBRARY;
     uint64_t rg = __atomic_load_n(&dc_reg_gen, __ATOMIC_ACQUIRE);
     uint64_t kg = __atomic_load_n(&dc_kernels_gen, __ATOMIC_ACQUIRE);
-    const struct dc_wmemo *m = memo ? dc_wmemo_find(l->kernel_key, pw, v, l->device, rg, kg) : NULL;
+    int peer = -1;              /* the owner of legal peer traffic, decided from its pair */
+    if (memo && dc_opt.peer != DC_POLICY_ERROR &&
+        (pw->kind == DC_WK_POINTER_PARAM || pw->kind == DC_WK_POINTER_FIELD)) {
+        const struct dc_alloc *a = dc_reg_lookup_ref(v);
+        if (a && legal_peer(a, l->device)) {
+            peer = a->owner;
+            if (dc_opt.peer == DC_POLICY_IGNORE) {
+                dc_report_count_operand(l->device, peer);
+                return;
+            }
+            const struct dc_wmemo *pm = dc_wmemo_find(l->kernel_key, pw, DC_WMEMO_PEER(peer), l->device, 0, kg);
+            if (pm && dc_report_repeat_ref(&pm->ref)) {
+                dc_report_count_operand(l->device, pm->col);
+                return;
+            }
+        }
+    }
+    const struct dc_wmemo *m = memo && peer < 0 ? dc_wmemo_find(l->kernel_key, pw, v, l->device, rg, kg) : NULL;
     if (m) {
         c->judged = 1;
         if (!c->have_stack) {
@@ -582,9 +619,12 @@ static __attribute__((noinline)) void plan_word_check(struct ctx *c, const struc
                       .v = v, .kind = (enum dc_word_kind)pw->kind, .ev = pw->ev };
     unsigned emitted = c->emitted;
     int errors = c->errors;
-    c->repeat_col = -1;
+    c->repeat_col = NO_REPEAT;
     check_word(c, &w);
-    if (memo && c->emitted == emitted + 1 && c->repeat_col >= 0 && c->have_stack && c->launch_stack)
+    if (peer >= 0 && c->emitted == emitted + 1 && c->repeat_col == peer)
+        dc_wmemo_put(&(struct dc_wmemo){ l->kernel_key, pw, DC_WMEMO_PEER(peer), 0, kg, l->device, peer, 0, 0, 0,
+                                         c->repeat });
+    else if (memo && c->emitted == emitted + 1 && c->repeat_col != NO_REPEAT && c->have_stack && c->launch_stack)
         dc_wmemo_put(&(struct dc_wmemo){ l->kernel_key, pw, v, rg, kg, l->device, c->repeat_col,
                                          c->errors - errors, c->launch_stack, 0, c->repeat });
 }
@@ -672,7 +712,7 @@ int dc_check_launch(const struct dc_launch *l)
     c.launch_stack = 0;
     c.clean_own = c.clean_managed = 0;
     c.emitted = 0;
-    c.repeat_col = -1;
+    c.repeat_col = NO_REPEAT;
     c.cover = NULL;
     c.judged = 0;
     uint64_t rg = 0, kg = 0;

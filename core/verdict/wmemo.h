@@ -9,6 +9,12 @@
  * check (core/verdict/check.c plan_word_check) proves the stack and, when
  * it is the stack of before, counts the record (dc_report_repeat_ref) and
  * the access matrix's operand: no registry lookup, no finding, no key.
+ * Legal peer traffic (peer_access, a warning: report/finding.h key_pair) is
+ * kept by its pair instead: v = DC_WMEMO_PEER(owner), reg_gen 0, stack 0:
+ * the caller has just found the word's memory to be the owner's and
+ * accessible (a registry lookup, the thread's cache), and the record's key
+ * has no stack, so nothing is proven and no value is kept (a loop's new
+ * tensors at new addresses hit it too).
  * Per thread, no lock: 32 slots, two ways (a word lives in its slot or the
  * one beside it), the way used longer ago replaced. */
 #ifndef DEVCHECK_CORE_VERDICT_WMEMO_H
@@ -19,6 +25,8 @@
 #pragma GCC visibility push(hidden)
 
 struct dc_pword;
+/* the v of a legal peer entry: no word's value (the last page of the address space) */
+#define DC_WMEMO_PEER(owner) (~(uintptr_t)0 - (uintptr_t)(owner))
 struct dc_wmemo {
     const void *kernel_key;
     const struct dc_pword *pw;

@@ -4,8 +4,10 @@
 # memory and CPU-time rows, the registry's thread scaling, a torch process's
 # peak RSS without and under devcheck, and one PASS/FAIL line per budget are
 # printed, the first report of a new finding in CPU time of the whole
-# process among them; then the library calls' rows (bench/libcalls.sh).  Not a timed test: the verdicts themselves are
-# not asserted (tests/bench/launch_instr.sh guards the instructions).
+# process among them, and a stripped library's steady launches (issue 38);
+# then the library calls' rows (bench/libcalls.sh).  Not a timed test: the
+# verdicts themselves are not asserted (tests/bench/launch_instr.sh guards
+# the instructions).
 . "$ROOT/tests/lib.sh"
 command -v valgrind >/dev/null || { echo "skip: valgrind is not installed (mk/deps.sh installs it)"; exit 0; }
 for f in "$BUILD/bench/launches" "$BUILD/bench/libfloor.so" "$BUILD/bench/libcuptifloor.so" "$BUILD/bench/regbench" \
@@ -31,7 +33,7 @@ expect_grep '^launch, 8 pointers +[0-9]+( +x[0-9.]+){6}$' "$TMPD/table"
 expect_grep '^launch whose finding is ignored \(peer=ignore\) +[0-9.]+( +\+-?[0-9.]+){6}$' "$TMPD/table"
 expect_grep '^  threads=2 cpu_ns_per_lookup=' "$TMPD/table"
 n=$(grep -Ec '^(PASS|FAIL)  ' "$TMPD/table")
-expect_eq "budget lines" 17 "$n"
+expect_eq "budget lines" 21 "$n"
 # issue 38: the first report of a new finding, in CPU time of the whole process
 for row in "a new kernel's first launch, clean" "the process's first finding" "a second new finding"; do
     expect_grep "^$row +[0-9.]+( +-?[0-9.]+){6}$" "$TMPD/table"
@@ -46,6 +48,15 @@ expect_grep "^(PASS|FAIL)  devcheck's own memory in a torch process: peak RSS \+
 expect_grep '^(PASS|FAIL)  launch repeating a reported finding: x[0-9.]+ the instructions of a clean launch \(worst: backend=(interpose|cupti|both); [0-9]+ vs [0-9]+\) <= 1.2x$' "$TMPD/table"
 expect_grep '^(PASS|FAIL)  launch repeating a suppressed finding: x[0-9.]+ the instructions of a clean launch \(worst: backend=(interpose|cupti|both); [0-9]+ vs [0-9]+\) <= 1.2x$' "$TMPD/table"
 expect_grep '^(PASS|FAIL)  launch whose finding is ignored by option \(peer=ignore\): x[0-9.]+ the instructions of a clean launch \(worst: backend=(interpose|cupti|both); [0-9]+ vs [0-9]+\) <= 1.2x$' "$TMPD/table"
+# issue 38: the same from inside a stripped library (bench/steady_lib.cu), beside its own clean launch
+for row in "stripped library: clean launch" "  repeating a reported finding" "  legal peer traffic \(a peer warning\)" \
+           "  repeating a suppressed finding" "  ignored \(peer=ignore\)" "  clean launch of that run"; do
+    expect_grep "^$row +[0-9.]+( +\+-?[0-9.]+){6}$" "$TMPD/table"
+done
+for what in "repeating a reported finding" "with legal peer traffic \(a peer warning\)" "repeating a suppressed finding" \
+            "whose finding is ignored by option \(peer=ignore\)"; do
+    expect_grep "^(PASS|FAIL)  stripped library's launch $what: x[0-9.]+ the instructions of a clean launch \(worst: backend=(interpose|cupti|both); [0-9]+ vs [0-9]+\) <= 1.2x\$" "$TMPD/table"
+done
 # an instruction budget's line names the worst backend and devcheck's own share
 # (backend=cupti's over the cuptifloor configuration: the sim's CUPTI's deliveries are not devcheck's)
 expect_grep '^budgets: what devcheck adds; backend=cupti over cuptifloor ' "$TMPD/table"
