@@ -197,24 +197,6 @@ static enum dc_severity host_severity(int pageable, int pageable_ok, int *skip)
     }
 }
 
-static const char *denied_note(enum dc_mem_kind kind)
-{
-    switch (kind) {
-    case DC_MEM_POOL: return "the pool grants it no access (cudaMemPoolSetAccess)";
-    case DC_MEM_VMM:  return "no access granted with cuMemSetAccess";
-    default:          return "peer access not enabled";
-    }
-}
-
-static const char *granted_note(const struct dc_alloc *a, int device)
-{
-    if (a->access & DC_DEV_BIT(device))
-        return a->kind == DC_MEM_VMM ? "access granted with cuMemSetAccess" : "access granted";
-    if (a->kind == DC_MEM_POOL)
-        return "pool access granted";
-    return "peer access enabled";
-}
-
 /* One word to look at: where it is and what the evidence says it is. */
 struct word {
     int param;                  /* -1: a packed buffer without a layout */
@@ -432,13 +414,13 @@ static __attribute__((noinline)) void report_word(struct ctx *c, const struct wo
             f.severity = dc_opt.peer == DC_POLICY_ERROR ? DC_SEV_ERROR : DC_SEV_WARNING;
             if (f.severity == DC_SEV_WARNING && !w->arg)        /* legal: once per (kernel, word, pair) */
                 f.key_pair = DC_PEER_PAIR(l->device, a->owner);
-            f.access = granted_note(a, l->device);
+            f.access = dc_view_granted_note(a, l->device);
             if (!(a->access & DC_DEV_BIT(l->device)) && a->kind != DC_MEM_POOL)
                 f.peer_stack = dc_reg_peer_stack(l->device, a->owner);     /* who enabled it */
         } else {
             f.kind = DC_F_DEVICE_MISMATCH;
             f.severity = DC_SEV_ERROR;
-            f.access = denied_note(a->kind);
+            f.access = dc_view_denied_note(a->kind);
             if (l->origin == DC_ORIGIN_LIBRARY) {
                 if (dc_libcall_active == 1)     /* its library call's check covered its operands */
                     return;
@@ -765,19 +747,6 @@ int dc_check_launch(const struct dc_launch *l)
     return c.errors;
 }
 
-/* async_error: operand o is the suspect, with its allocation. */
-static void suspect(struct dc_finding *f, const struct dc_opnd *o)
-{
-    f->has_operand = 1;
-    f->param = o->param;
-    f->word_offset = o->word_offset;
-    f->address = o->address;
-    f->alloc_known = o->alloc_known;
-    f->alloc = o->alloc;
-    f->word = o->word;
-    f->access = f->alloc_known ? denied_note(f->alloc.kind) : "cannot access pageable host memory";
-}
-
 /* ---- library calls (core/verdict/libcall.h) ---------------------------------------------------- */
 
 /* A library call as a launch without a kernel: its identity (the dedup
@@ -948,7 +917,7 @@ void dc_check_libcall_async(const char *api, int device, uintptr_t stream, const
     f.argument = "";
     for (unsigned k = 0; k < c.nops; k++)      /* the suspect: the first the call's device may not access */
         if (!ops[k].accessible) {
-            suspect(&f, &ops[k]);
+            dc_view_suspect(&f, &ops[k]);
             f.argument = ops[k].argument;
             break;
         }
@@ -959,14 +928,6 @@ void dc_check_libcall_async(const char *api, int device, uintptr_t stream, const
 }
 
 /* ---- sync=1 ----------------------------------------------------------------------------- */
-
-/* An async_error operand's rank: 0 a pointer the launch device may not
- * access, 1 such a word of unknown meaning, 2 and 3 the accessible ones. */
-static int suspicion(const struct dc_opnd *o)
-{
-    int pointer = o->word == DC_WK_POINTER_PARAM || o->word == DC_WK_POINTER_FIELD;
-    return (o->accessible ? 2 : 0) + !pointer;
-}
 
 void dc_check_async_error(const struct dc_launch *l, const char *error)
 {
@@ -980,18 +941,7 @@ void dc_check_async_error(const struct dc_launch *l, const char *error)
     struct ctx *c = &cc;
     if (l->device >= 0)
         scan_launch(c);
-    /* the culprits first: what the launch device could not access (pointers
-     * before words of unknown meaning), then the rest; in parameter order
-     * within each (a stable insertion sort of at most 64) */
-    for (unsigned i = 1; i < c->nops; i++) {
-        struct dc_opnd o = c->ops[i];
-        unsigned j = i;
-        while (j > 0 && suspicion(&c->ops[j - 1]) > suspicion(&o)) {
-            c->ops[j] = c->ops[j - 1];
-            j--;
-        }
-        c->ops[j] = o;
-    }
+    dc_view_suspects_first(c->ops, c->nops);
     if (c->nops > DC_ASYNC_OPERANDS_MAX)
         c->nops = DC_ASYNC_OPERANDS_MAX;
     struct dc_finding f;
@@ -1004,7 +954,7 @@ void dc_check_async_error(const struct dc_launch *l, const char *error)
     /* the suspect: the first operand in that order, when the launch device
      * may not access it */
     if (c->nops && !c->ops[0].accessible)
-        suspect(&f, &c->ops[0]);
+        dc_view_suspect(&f, &c->ops[0]);
     f.launch = finding_launch(c);
     f.launch_stack = launch_stack(c);
     f.launch_stack_in_key = 1;

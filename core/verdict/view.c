@@ -89,3 +89,62 @@ void dc_check_count_migrated(uint64_t bytes)
 {
     dc_report_count_migrated(bytes);
 }
+
+/* ---- how a finding words access (check.c) ---- */
+
+const char *dc_view_denied_note(enum dc_mem_kind kind)
+{
+    switch (kind) {
+    case DC_MEM_POOL: return "the pool grants it no access (cudaMemPoolSetAccess)";
+    case DC_MEM_VMM:  return "no access granted with cuMemSetAccess";
+    default:          return "peer access not enabled";
+    }
+}
+
+const char *dc_view_granted_note(const struct dc_alloc *a, int device)
+{
+    if (a->access & DC_DEV_BIT(device))
+        return a->kind == DC_MEM_VMM ? "access granted with cuMemSetAccess" : "access granted";
+    if (a->kind == DC_MEM_POOL)
+        return "pool access granted";
+    return "peer access enabled";
+}
+
+/* ---- sync=1's async_error (check.c) ---- */
+
+/* An async_error operand's rank: 0 a pointer the launch device may not
+ * access, 1 such a word of unknown meaning, 2 and 3 the accessible ones. */
+static int suspicion(const struct dc_opnd *o)
+{
+    int pointer = o->word == DC_WK_POINTER_PARAM || o->word == DC_WK_POINTER_FIELD;
+    return (o->accessible ? 2 : 0) + !pointer;
+}
+
+void dc_view_suspects_first(struct dc_opnd *ops, unsigned n)
+{
+    /* the culprits first: what the launch device could not access (pointers
+     * before words of unknown meaning), then the rest; in parameter order
+     * within each (a stable insertion sort of at most 64) */
+    for (unsigned i = 1; i < n; i++) {
+        struct dc_opnd o = ops[i];
+        unsigned j = i;
+        while (j > 0 && suspicion(&ops[j - 1]) > suspicion(&o)) {
+            ops[j] = ops[j - 1];
+            j--;
+        }
+        ops[j] = o;
+    }
+}
+
+/* async_error: operand o is the suspect, with its allocation. */
+void dc_view_suspect(struct dc_finding *f, const struct dc_opnd *o)
+{
+    f->has_operand = 1;
+    f->param = o->param;
+    f->word_offset = o->word_offset;
+    f->address = o->address;
+    f->alloc_known = o->alloc_known;
+    f->alloc = o->alloc;
+    f->word = o->word;
+    f->access = f->alloc_known ? dc_view_denied_note(f->alloc.kind) : "cannot access pageable host memory";
+}
