@@ -719,6 +719,21 @@ static void sym_cache_put(uintptr_t ip, const struct dc_frame *fr, size_t n, int
     sym_bytes += bytes;
 }
 
+/* Cached frame c of address ip into f; whole: its file and line too (else
+ * none: a names-only answer). */
+static void cframe_out(struct dc_frame *f, uintptr_t ip, const struct sym_cframe *c, int whole)
+{
+    f->ip = ip;
+    f->offset = c->offset;
+    f->module_base = c->module_base;
+    f->line = whole ? c->line : 0;
+    f->python = 0;
+    snprintf(f->module, sizeof f->module, "%s", c->module);
+    snprintf(f->function, sizeof f->function, "%s", c->function);
+    snprintf(f->mangled, sizeof f->mangled, "%s", c->mangled);
+    snprintf(f->file, sizeof f->file, "%s", whole ? c->file : "");
+}
+
 /* symbolize_ip through the cache.  names: the physical function's frame
  * only, named (module, offset, function; no file, line or inlined calls):
  * a whole entry serves it, and a names-only entry is replaced by a whole one
@@ -733,33 +748,12 @@ static size_t symbolize_ip_cached(uintptr_t ip, struct dc_frame *out, size_t max
         e = NULL;
     }
     if (e && e->n && names && max) {
-        const struct sym_cframe *c = &e->f[e->n - 1];       /* the outermost: the ELF symbol's function */
-        struct dc_frame *f = &out[0];
-        f->ip = ip;
-        f->offset = c->offset;
-        f->module_base = c->module_base;
-        f->line = 0;
-        f->python = 0;
-        f->file[0] = 0;
-        snprintf(f->module, sizeof f->module, "%s", c->module);
-        snprintf(f->function, sizeof f->function, "%s", c->function);
-        snprintf(f->mangled, sizeof f->mangled, "%s", c->mangled);
+        cframe_out(&out[0], ip, &e->f[e->n - 1], 0);       /* the outermost: the ELF symbol's function */
         return 1;
     }
     if (e && e->n <= max) {
-        for (size_t i = 0; i < e->n; i++) {
-            struct dc_frame *f = &out[i];
-            const struct sym_cframe *c = &e->f[i];
-            f->ip = ip;
-            f->offset = c->offset;
-            f->module_base = c->module_base;
-            f->line = c->line;
-            f->python = 0;
-            snprintf(f->module, sizeof f->module, "%s", c->module);
-            snprintf(f->function, sizeof f->function, "%s", c->function);
-            snprintf(f->mangled, sizeof f->mangled, "%s", c->mangled);
-            snprintf(f->file, sizeof f->file, "%s", c->file);
-        }
+        for (size_t i = 0; i < e->n; i++)
+            cframe_out(&out[i], ip, &e->f[i], 1);
         return e->n;
     }
     int was = *refreshed;
