@@ -29,6 +29,7 @@
 #include "report/pystack.h"
 #include "report/stackdepot.h"
 #include "report/stats.h"
+#include "report/symindex.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -553,7 +554,7 @@ static size_t symbolize_ip(uintptr_t ip, struct dc_frame *out, size_t max, int *
         dwfl_refresh();
         mod = dwfl ? p_dwfl_addrmodule(dwfl, pc) : NULL;
     }
-    const char *sym = mod ? p_dwfl_module_addrname(mod, pc) : NULL;
+    const char *sym = mod ? dc_symindex_name(mod, pc) : NULL;     /* dwfl_module_addrname's answer */
     Dl_info info;
     if (!sym && dladdr((void *)pc, &info))
         sym = info.dli_sname;       /* the dynamic symbols, when libdw has none */
@@ -767,7 +768,7 @@ static size_t symbolize_ip_cached(uintptr_t ip, struct dc_frame *out, size_t max
 size_t dc_symbolize_bytes(void)
 {
     pthread_mutex_lock(&sym_lock);
-    size_t n = sym_bytes + cu_bytes + (sym_cache ? HASH_OVERHEAD(hh, sym_cache) : 0);
+    size_t n = sym_bytes + cu_bytes + dc_symindex_bytes() + (sym_cache ? HASH_OVERHEAD(hh, sym_cache) : 0);
     pthread_mutex_unlock(&sym_lock);
     return n;
 }

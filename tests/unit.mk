@@ -3,7 +3,8 @@
 # output against report/finding.schema.json with a stdlib-only validator.
 # layering.sh checks the dependency graph between the folders.
 UNIT_DIR   := $(BUILD)/tests/unit
-UNIT_PROGS := test_registry test_blocks test_options test_check test_ownframes test_evidence test_demangle test_pyframes test_stack
+UNIT_PROGS := test_registry test_blocks test_options test_check test_ownframes test_evidence test_demangle test_pyframes test_stack \
+              test_symindex
 UNIT_BINS  := $(addprefix $(UNIT_DIR)/,$(UNIT_PROGS))
 
 $(UNIT_DIR)/%: tests/unit/%.c tests/unit/unit.h $(DCCORE_LIB)
@@ -22,6 +23,9 @@ $(UNIT_DIR)/test_ownframes: tests/unit/test_ownframes.c tests/unit/unit.h $(UNIT
 # test_pyframes: a C program that runs a real CPython; the script it runs
 # calls back into it through ctypes.CDLL(None).
 $(UNIT_DIR)/test_pyframes: UNIT_EXTRA_LIBS := -rdynamic
+
+# test_symindex asks libdw itself what the index must answer.
+$(UNIT_DIR)/test_symindex: UNIT_EXTRA_LIBS := -ldw
 
 # test_check stands for a C++ program (test_demangle for one without a C++ runtime).
 $(UNIT_DIR)/test_check: UNIT_EXTRA_LIBS := -lstdc++
@@ -64,7 +68,8 @@ $(EVIDENCE_DIR)/evidence_ptr.cubin: tests/unit/evidence_ptr.ptx
 	$(CUDA_HOME)/bin/ptxas -arch=sm_80 -o $@ $<
 
 ALL   += $(UNIT_BINS) $(EVIDENCE_IMGS)
-UNIT_TESTS := $(UNIT_DIR)/test_registry $(UNIT_DIR)/test_blocks $(UNIT_DIR)/test_options $(UNIT_DIR)/test_demangle $(UNIT_DIR)/test_stack tests/unit/check_reports.sh \
+UNIT_TESTS := $(UNIT_DIR)/test_registry $(UNIT_DIR)/test_blocks $(UNIT_DIR)/test_options $(UNIT_DIR)/test_demangle $(UNIT_DIR)/test_stack $(UNIT_DIR)/test_symindex \
+              tests/unit/check_reports.sh \
               tests/unit/ownframes.sh tests/unit/evidence.sh tests/unit/pyframes.sh
 # the house's rules are read from the sources and the plain build's objects:
 # the same whatever the sanitizer or the target, checked once

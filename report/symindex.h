@@ -1,0 +1,27 @@
+/* symindex: the ELF symbol holding an address, as libdw names it, from an
+ * index of each large module's symbols sorted once (report/symbolize.c's
+ * native names).
+ *
+ * libdw's dwfl_module_addrname walks the module's whole symbol table for
+ * every address it is asked; an index answers in a binary search and the
+ * same name: libdw's choice among the symbols that hold the address (its
+ * aliases and nested symbols) is replayed on those alone, and what the index
+ * cannot decide alone is asked of libdw.  Not thread-safe: the caller
+ * serializes (report/symbolize.c's sym_lock). */
+#ifndef DC_SYMINDEX_H
+#define DC_SYMINDEX_H
+#include <elfutils/libdwfl.h>
+#include <stddef.h>
+
+/* dwfl_module_addrname(mod, addr): the name of the ELF symbol libdw would
+ * give for addr (a module's address, bias applied), NULL if none.  A module
+ * with few symbols is asked directly; a large one gets its index at its
+ * first lookup, kept until dc_symindex_clear (a module found again at the
+ * same Dwfl_Module with another name, range or symbol count is indexed
+ * anew). */
+const char *dc_symindex_name(Dwfl_Module *mod, GElf_Addr addr);
+/* Forgets every index (their Dwfl_Modules are about to go: dwfl_end). */
+void dc_symindex_clear(void);
+/* Bytes the indexes hold (--stats' symbol cache). */
+size_t dc_symindex_bytes(void);
+#endif
