@@ -335,22 +335,52 @@ void dc_jsonl_finding(struct dc_buf *b, const struct dc_finding *f, uint64_t id,
 
 #define TOP_SITES 5                             /* per pair in the summary */
 
-/* "function at file:line" of a copy's call site: its innermost frame with a
- * source file outside CUDA's libraries, else the innermost frame. */
+/* "function at file:line" of a copy's call site: of the stack's first
+ * SITE_FRAMES frames, its innermost frame with a source file outside CUDA's
+ * libraries, else the innermost frame. */
+#define SITE_FRAMES 16
+
+static int site_file(const struct dc_frame *f)
+{
+    const char *b = strrchr(f->module, '/');
+    b = b ? b + 1 : f->module;
+    return f->file[0] && strncmp(b, "libcudart", 9) && strncmp(b, "libcuda.", 8);
+}
+
+/* The site's frame when the lines alone decide it (a Python program's site
+ * is its first Python line when no native frame has a line), NULL when they
+ * do not: the stack symbolized with no native frame named (DC_SYM_LINES:
+ * libtorch_cpu's 546,000 symbols are not searched at exit), every frame
+ * (SITE_FRAMES would cut the native frames before those the whole answer
+ * shows once it leaves out frames by name), into fr. */
+static const struct dc_frame *site_by_lines(uint32_t id, struct dc_frame *fr)
+{
+    size_t n = dc_stack_symbolize_need(id, fr, DC_FRAMES_MAX, DC_SYM_LINES);
+    size_t nat = dc_frames_native(fr, n), npy = n - nat;
+    if (!npy || nat >= DC_FRAMES_MAX - npy)
+        return NULL;                    /* no Python frame (a whole answer), or native frames cut */
+    for (size_t i = 0; i < nat; i++)
+        if (site_file(&fr[i]))
+            return NULL;                /* a native line: the whole answer names it */
+    for (size_t i = nat; i < nat + npy && i < nat + SITE_FRAMES / 2; i++)     /* the whole answer's Python frames */
+        if (site_file(&fr[i]))
+            return &fr[i];
+    return NULL;
+}
+
 static void site_name(uint32_t id, char *out, size_t len)
 {
-    static struct dc_frame fr[16];
-    size_t n = id ? dc_stack_symbolize(id, fr, 16) : 0;
+    static struct dc_frame fr[DC_FRAMES_MAX];       /* under the report's lock */
     snprintf(out, len, "(unknown)");
-    const struct dc_frame *pick = NULL;
-    for (size_t i = 0; i < n && !pick; i++) {
-        const char *b = strrchr(fr[i].module, '/');
-        b = b ? b + 1 : fr[i].module;
-        if (fr[i].file[0] && strncmp(b, "libcudart", 9) && strncmp(b, "libcuda.", 8))
-            pick = &fr[i];
+    const struct dc_frame *pick = id ? site_by_lines(id, fr) : NULL;
+    if (!pick) {
+        size_t n = id ? dc_stack_symbolize(id, fr, SITE_FRAMES) : 0;
+        for (size_t i = 0; i < n && !pick; i++)
+            if (site_file(&fr[i]))
+                pick = &fr[i];
+        if (!pick && n)
+            pick = &fr[0];
     }
-    if (!pick && n)
-        pick = &fr[0];
     if (!pick)
         return;
     if (pick->file[0])

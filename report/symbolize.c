@@ -530,10 +530,28 @@ static const struct mod_obj *mod_of(uintptr_t pc)
     return lo && pc < mod_segs[lo - 1].hi ? &mod_objs[mod_segs[lo - 1].obj] : NULL;
 }
 
+/* What a symbolization of one address gives (and a cache entry holds). */
+enum sym_kind {
+    SK_WHOLE,                   /* frames of the function and its inlined calls, named, with file and line */
+    SK_NAMES,                   /* the function's frame named: no file, line or inlined calls */
+    SK_LINES,                   /* the frames with file and line, not named (no ELF symbol looked up) */
+};
+
+static size_t symbolize_ip_(uintptr_t ip, struct dc_frame *out, size_t max, int *refreshed, enum sym_kind kind);
+
 /* Symbolizes one captured address into up to max frames: the function that
  * holds the call, and the functions inlined into it (innermost first, as
  * addr2line -i).  Returns the number of frames written (>= 1 when max >= 1). */
-static size_t symbolize_ip(uintptr_t ip, struct dc_frame *out, size_t max, int *refreshed, int names)
+static size_t symbolize_ip(uintptr_t ip, struct dc_frame *out, size_t max, int *refreshed, enum sym_kind kind)
+{
+    size_t n = symbolize_ip_(ip, out, max, refreshed, kind);
+    if (kind == SK_LINES)
+        for (size_t i = 0; i < n; i++)
+            out[i].mangled[0] = out[i].function[0] = 0;
+    return n;
+}
+
+static size_t symbolize_ip_(uintptr_t ip, struct dc_frame *out, size_t max, int *refreshed, enum sym_kind kind)
 {
     if (!max)
         return 0;
@@ -554,11 +572,11 @@ static size_t symbolize_ip(uintptr_t ip, struct dc_frame *out, size_t max, int *
         dwfl_refresh();
         mod = dwfl ? p_dwfl_addrmodule(dwfl, pc) : NULL;
     }
-    const char *sym = mod ? dc_symindex_name(mod, pc) : NULL;     /* dwfl_module_addrname's answer */
+    const char *sym = mod && kind != SK_LINES ? dc_symindex_name(mod, pc) : NULL; /* dwfl_module_addrname's */
     Dl_info info;
-    if (!sym && dladdr((void *)pc, &info))
+    if (!sym && kind != SK_LINES && dladdr((void *)pc, &info))
         sym = info.dli_sname;       /* the dynamic symbols, when libdw has none */
-    if (!mod || names) {
+    if (!mod || kind == SK_NAMES) {
         set_name(f, sym);
         return 1;
     }
@@ -650,7 +668,7 @@ struct sym_cframe {
 struct sym_entry {
     uintptr_t ip;
     size_t n;
-    int names;                  /* the name only: no file, line or inlined calls */
+    enum sym_kind kind;
     struct sym_cframe *f;
     UT_hash_handle hh;
 };
@@ -675,7 +693,7 @@ static void sym_cache_clear(void)
     sym_bytes = 0;
 }
 
-static void sym_cache_put(uintptr_t ip, const struct dc_frame *fr, size_t n, int names)
+static void sym_cache_put(uintptr_t ip, const struct dc_frame *fr, size_t n, enum sym_kind kind)
 {
     if (HASH_COUNT(sym_cache) >= SYM_CACHE_MAX)
         return;
@@ -707,7 +725,7 @@ static void sym_cache_put(uintptr_t ip, const struct dc_frame *fr, size_t n, int
     }
     e->ip = ip;
     e->n = n;
-    e->names = names;
+    e->kind = kind;
     e->f = f;
     sym_oom = 0;
     HASH_ADD(hh, sym_cache, ip, sizeof e->ip, e);
@@ -735,20 +753,23 @@ static void cframe_out(struct dc_frame *f, uintptr_t ip, const struct sym_cframe
     snprintf(f->file, sizeof f->file, "%s", whole ? c->file : "");
 }
 
-/* symbolize_ip through the cache.  names: the physical function's frame
- * only, named (module, offset, function; no file, line or inlined calls):
- * a whole entry serves it, and a names-only entry is replaced by a whole one
- * when a whole one is asked for. */
-static size_t symbolize_ip_cached(uintptr_t ip, struct dc_frame *out, size_t max, int *refreshed, int names)
+/* symbolize_ip through the cache.  SK_NAMES: the physical function's frame
+ * only, named (module, offset, function; no file, line or inlined calls);
+ * SK_LINES: the frames with file and line, named only where a whole entry
+ * knows the names.  A whole entry serves every kind; a partial entry asked
+ * for another kind is replaced by a whole one. */
+static size_t symbolize_ip_cached(uintptr_t ip, struct dc_frame *out, size_t max, int *refreshed, enum sym_kind kind)
 {
     struct sym_entry *e;
+    enum sym_kind make = kind;
     HASH_FIND(hh, sym_cache, &ip, sizeof ip, e);
-    if (e && e->names && !names) {
+    if (e && e->kind != SK_WHOLE && e->kind != kind) {
         HASH_DEL(sym_cache, e);
         sym_entry_free(e);
         e = NULL;
+        make = SK_WHOLE;
     }
-    if (e && e->n && names && max) {
+    if (e && e->n && kind == SK_NAMES && max) {
         cframe_out(&out[0], ip, &e->f[e->n - 1], 0);       /* the outermost: the ELF symbol's function */
         return 1;
     }
@@ -758,10 +779,16 @@ static size_t symbolize_ip_cached(uintptr_t ip, struct dc_frame *out, size_t max
         return e->n;
     }
     int was = *refreshed;
-    size_t n = symbolize_ip(ip, out, max, refreshed, names);
+    size_t n = symbolize_ip(ip, out, max, refreshed, make);
     if (*refreshed && !was)
         sym_cache_clear();      /* the modules were read again */
-    sym_cache_put(ip, out, n, names);
+    sym_cache_put(ip, out, n, make);
+    if (make == SK_WHOLE && kind == SK_NAMES && n) {
+        out[0] = out[n - 1];                                /* the names-only answer of a whole one */
+        out[0].line = 0;
+        out[0].file[0] = 0;
+        n = 1;
+    }
     return n;
 }
 
@@ -814,6 +841,9 @@ static size_t symbolize_ex(uint32_t id, struct dc_frame *out, size_t max, const 
     own_module();
     if (need == DC_SYM_PYTHON && npy)
         n = 0;                      /* the Python frames alone: libdw not even started */
+    if (need == DC_SYM_LINES && !npy)
+        need = DC_SYM_WHOLE;
+    enum sym_kind kind = need == DC_SYM_WHOLE ? SK_WHOLE : need == DC_SYM_LINES ? SK_LINES : SK_NAMES;
     if (!dwfl && n)
         dwfl_refresh();
     int refreshed = 0;
@@ -829,7 +859,7 @@ static size_t symbolize_ex(uint32_t id, struct dc_frame *out, size_t max, const 
             continue;               /* the driver or CUPTI calling a CUPTI callback */
         if (interp && base == interp)
             break;                  /* the interpreter: its Python frames follow */
-        size_t m = symbolize_ip_cached(ips[i], tmp, DC_INLINE_MAX, &refreshed, need != DC_SYM_WHOLE);
+        size_t m = symbolize_ip_cached(ips[i], tmp, DC_INLINE_MAX, &refreshed, kind);
         for (size_t j = 0; j < m && k < nmax; j++)
             if (!boring_frame(&tmp[j], drop_symbol))
                 out[k++] = tmp[j];

@@ -47,6 +47,10 @@ enum dc_sym_need {
                          * inlined calls (no DWARF read), then the Python frames */
     DC_SYM_PYTHON,      /* the Python frames alone when the stack has any (no native frame named), else as
                          * DC_SYM_NAMES */
+    DC_SYM_LINES,       /* when the stack has Python frames: native frames with module, offset, file and line
+                         * (and inlined calls) but no ELF symbol looked up, so unnamed (but where an earlier
+                         * whole answer named them), none left out by name; then the Python frames.  A stack
+                         * without Python frames: as DC_SYM_WHOLE */
 };
 /* dc_stack_symbolize with only what the caller needs: a finding's report
  * names and prints what it shows, and a caller that matches names or reads

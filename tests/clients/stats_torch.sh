@@ -9,9 +9,14 @@
 # start-up + launch checks + library calls + that part (to the printed
 # 0.001 ms).  Before the timer moved into dc_stack_symbolize_ex the sinks'
 # symbolization was not counted (symbolization outside them 0).
+# At exit the transfer matrix names the copy's call site (JSON summary,
+# "transfers"): the program's Python line (torch's Module.to, convert at
+# .../torch/nn/modules/module.py), now decided from the frames' lines alone
+# (report/jsonl.c site_by_lines, no native frame named), as the whole
+# symbolization did.
 . "$ROOT/tests/lib.sh"
 need_pyenv
-"$BUILD/bin/devcheck" --stats -- "$PY" "$ROOT/demo/python/embedding_lookup.py" >"$TMPD/out" 2>"$TMPD/err"
+"$BUILD/bin/devcheck" --stats --json="$TMPD/out.json" -- "$PY" "$ROOT/demo/python/embedding_lookup.py" >"$TMPD/out" 2>"$TMPD/err"
 expect_eq "embedding_lookup.py: status (PyTorch's own error, uncaught)" 1 $?
 expect_grep '^devcheck: stats: +findings +1 new, 0 repeated, 0 suppressed$' "$TMPD/err"
 line=$(grep -E '^devcheck: stats: +CPU time ' "$TMPD/err") || fail "no CPU time line (above)"
@@ -41,3 +46,11 @@ if errs:
     sys.exit(1)
 PY
 true
+python3 - "$TMPD/out.json" <<'PY' || fail "the transfer matrix's call site (above)"
+import json, re, sys
+sites = [s["site"] for line in open(sys.argv[1]) for r in [json.loads(line)] if r.get("type") == "summary"
+         for t in r.get("transfers", []) for s in t["sites"]]
+if not sites or not all(re.fullmatch(r"convert at .*/torch/nn/modules/module\.py:[0-9]+", s) for s in sites):
+    print("    sites: %r" % (sites,), file=sys.stderr)
+    sys.exit(1)
+PY
