@@ -578,6 +578,8 @@ static __attribute__((noinline)) void plan_word_check(struct ctx *c, const struc
             peer = a->owner;
             if (dc_opt.peer == DC_POLICY_IGNORE) {
                 dc_report_count_operand(l->device, peer);
+                c->nrep++;
+                c->rep = (struct dc_lmemo_rep){ (unsigned)(pw - l->pwords), peer, 0, 0, { NULL, 0 } };
                 return;
             }
             const struct dc_wmemo *pm = dc_wmemo_find(l->kernel_key, pw, DC_WMEMO_PEER(peer), l->device, 0, kg);

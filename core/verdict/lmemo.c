@@ -42,7 +42,7 @@ int dc_lmemo_repeat(const struct dc_lmemo *m, const void *key, int device)
     /* as core/verdict/check.c plan_word_check: the stack first, then the record */
     if (m->rep.stack && dc_stack_capture_finding(0, (uintptr_t)key) != m->rep.stack)
         return 0;
-    if (!dc_report_repeat_ref(&m->rep.ref))
+    if (m->rep.ref.r && !dc_report_repeat_ref(&m->rep.ref))
         return 0;
     dc_report_count_operand(device, m->rep.col);
     return 1;

@@ -8,8 +8,9 @@
  * allocation, free, peer and pool access change bumps it; the options do
  * not change after the start).  The same holds for a launch whose words
  * were all clean but one, which repeated a finding from the word memo
- * (core/verdict/wmemo.h): kept with it, the record is counted again once
- * the launch stack is proven the record's (dc_lmemo_repeat).  dc_check_launch (core/verdict/check.c)
+ * (core/verdict/wmemo.h) or was legal peer traffic under peer=ignore: kept
+ * with it, the record is counted again once the launch stack is proven the
+ * record's (dc_lmemo_repeat).  dc_check_launch (core/verdict/check.c)
  * keeps such a launch here; the launch description (core/verdict/launch.c)
  * asks dc_lmemo_again before describing the next one: a hit counts the
  * launch and its clean operands as the check would, and nothing else (no
@@ -32,9 +33,10 @@
 
 #define DC_LMEMO_WORDS 16
 /* The one word of a kept launch that repeated a finding (the word memo's
- * repeat, core/verdict/wmemo.h): its plan index, access-matrix column,
- * whether an error, the launch stack its record's key has (0: none, legal
- * peer traffic) and its record. */
+ * repeat, core/verdict/wmemo.h) or was legal peer traffic ignored by
+ * option: its plan index, access-matrix column, whether an error, the
+ * launch stack its record's key has (0: none, legal peer traffic) and its
+ * record (ref.r NULL: none, peer=ignore). */
 struct dc_lmemo_rep {
     unsigned idx;
     int col, error;

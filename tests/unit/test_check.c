@@ -909,6 +909,36 @@ static void test_lmemo(void)
     free(log);
 }
 
+/* Legal peer traffic under peer=ignore: counted, nothing reported, kept at
+ * its first launch; lost when peer access goes (then the error). */
+static void test_lmemo_ignore(void)
+{
+    scenario("lmemoign", "peer=ignore");
+    populate();
+    uintptr_t p[2] = { D0, D2 + 8 };
+    void *args[2] = { &p[0], &p[1] };
+    struct dc_param params[2] = { PTR(0), PTR(8) };
+    const struct dc_pword pw[2] = { { 0, 0, 0, DC_WK_POINTER_PARAM, DC_EV_SIGNATURE },
+                                    { 1, 0, 8, DC_WK_POINTER_PARAM, DC_EV_SIGNATURE } };
+    const void *key = (void *)0x4200;
+    struct dc_launch l = {
+        .kernel = "_Z4memoPfS_", .kernel_key = key, .api = "cuLaunchKernel", .device = 0,
+        .current_device = -1, .pageable_ok = -1, .args = args, .params = params, .nparams = 2,
+        .pwords = pw, .npwords = 2, .words_planned = 1, .layout_known = 1,
+    };
+    CHECK_EQ_LL(dc_check_launch(&l), 0);
+    CHECK_EQ_LL(dc_lmemo_again(key, pw, 0, -1, DC_PATH_CUPTI, args), 1);
+    struct dc_report_stats s = stats();
+    CHECK_EQ_LL(s.findings, 0);
+    CHECK_EQ_LL(s.launches_checked, 2);
+    CHECK_EQ_LL(s.launches_cupti, 1);
+    dc_reg_set_peer(0, 2, 0);
+    CHECK_EQ_LL(dc_lmemo_again(key, pw, 0, -1, DC_PATH_CUPTI, args), 0);
+    CHECK_EQ_LL(dc_check_launch(&l), 1);
+    CHECK_EQ_LL(stats().errors, 1);
+    dc_report_finish();
+}
+
 int main(int argc, char **argv)
 {
     outdir = unit_outdir("test_check", argc > 1 ? argv[1] : NULL);
@@ -926,5 +956,6 @@ int main(int argc, char **argv)
     test_fork();
     test_libcall_again();
     test_lmemo();
+    test_lmemo_ignore();
     return unit_done("test_check");
 }
