@@ -579,14 +579,14 @@ static __attribute__((noinline)) void plan_word_check(struct ctx *c, const struc
             if (dc_opt.peer == DC_POLICY_IGNORE) {
                 dc_report_count_operand(l->device, peer);
                 c->nrep++;
-                c->rep = (struct dc_lmemo_rep){ (unsigned)(pw - l->pwords), peer, 0, 0, { NULL, 0 } };
+                c->rep = (struct dc_lmemo_rep){ (unsigned)(pw - l->pwords), peer, 0, { NULL, 0 } };
                 return;
             }
             const struct dc_wmemo *pm = dc_wmemo_find(l->kernel_key, pw, DC_WMEMO_PEER(peer), l->device, 0, kg);
             if (pm && dc_report_repeat_ref(&pm->ref)) {
                 dc_report_count_operand(l->device, pm->col);
                 c->nrep++;
-                c->rep = (struct dc_lmemo_rep){ (unsigned)(pw - l->pwords), pm->col, 0, 0, pm->ref };
+                c->rep = (struct dc_lmemo_rep){ (unsigned)(pw - l->pwords), pm->col, 0, pm->ref };
                 return;
             }
         }
@@ -602,7 +602,7 @@ static __attribute__((noinline)) void plan_word_check(struct ctx *c, const struc
             dc_report_count_operand(l->device, m->col);
             c->errors += m->error;
             c->nrep++;
-            c->rep = (struct dc_lmemo_rep){ (unsigned)(pw - l->pwords), m->col, m->error, m->stack, m->ref };
+            c->rep = (struct dc_lmemo_rep){ (unsigned)(pw - l->pwords), m->col, m->stack, m->ref };
             return;
         }
     }

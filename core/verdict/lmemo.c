@@ -9,21 +9,21 @@ __thread struct dc_lmemo dc_lmemo[DC_LMEMO_SLOTS] __attribute__((tls_model("init
 void dc_lmemo_keep(const struct dc_launch *l, unsigned own, unsigned managed, const struct dc_lmemo_rep *rep,
                    uint64_t rg, uint64_t kg)
 {
-    struct dc_lmemo *m = &dc_lmemo[dc_lmemo_slot(l->kernel_key)];
+    uintptr_t w[DC_LMEMO_WORDS];
     unsigned nonzero = 0;
     if (!l->args || l->npwords > DC_LMEMO_WORDS)
         return;
-    m->key = NULL;                      /* empty until complete */
     for (unsigned i = 0; i < l->npwords; i++) {
         const unsigned char *p = l->args[l->pwords[i].param];
-        uintptr_t v = 0;
+        w[i] = 0;
         if (p)
-            memcpy(&v, p + l->pwords[i].offset, sizeof v);
-        m->w[i] = v;
-        nonzero += v != 0;
+            memcpy(&w[i], p + l->pwords[i].offset, sizeof w[i]);
+        nonzero += w[i] != 0;
     }
     if (nonzero != own + managed + (rep != NULL))
         return;                         /* a word said something, or was decided by more than the registry */
+    struct dc_lmemo *m = &dc_lmemo[dc_lmemo_slot(l->kernel_key)];
+    memcpy(m->w, w, l->npwords * sizeof w[0]);
     m->has_rep = rep != NULL;
     if (rep)
         m->rep = *rep;

@@ -34,12 +34,12 @@
 #define DC_LMEMO_WORDS 16
 /* The one word of a kept launch that repeated a finding (the word memo's
  * repeat, core/verdict/wmemo.h) or was legal peer traffic ignored by
- * option: its plan index, access-matrix column, whether an error, the
- * launch stack its record's key has (0: none, legal peer traffic) and its
- * record (ref.r NULL: none, peer=ignore). */
+ * option: its plan index, access-matrix column, the launch stack its
+ * record's key has (0: none, legal peer traffic) and its record (ref.r
+ * NULL: none, peer=ignore). */
 struct dc_lmemo_rep {
     unsigned idx;
-    int col, error;
+    int col;
     uint32_t stack;
     struct dc_report_ref ref;
 };
@@ -76,8 +76,9 @@ int dc_lmemo_repeat(const struct dc_lmemo *m, const void *key, int device);
  * runtime's, -1 for none) with kernelParams-style args repeats this
  * thread's last clean launch: then it is counted (checked, seen by `path`,
  * its clean operands), as dc_check_launch would.  0: check it. */
-static inline __attribute__((always_inline)) int dc_lmemo_again(const void *key, const struct dc_pword *pw, int device, int current_device,
-                                 int path, void *const *args)
+static inline __attribute__((always_inline)) int
+dc_lmemo_again(const void *key, const struct dc_pword *pw, int device, int current_device, int path,
+               void *const *args)
 {
     const struct dc_lmemo *m = &dc_lmemo[dc_lmemo_slot(key)];
     if (m->key != key || m->pw != pw || m->device != device || (current_device >= 0 && current_device != device) ||
