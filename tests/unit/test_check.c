@@ -815,6 +815,23 @@ static void test_libcall_again(void)
  * current device that is not the launch's.  A free and a new allocation at
  * the same address on another device between two launches is the finding
  * a memo blind to the registry's generation would hide. */
+/* A launch on cuda:0 of n pointer parameters p[i], planned as
+ * core/kernel/kernels.c would (a word each). */
+static struct dc_launch planned(const char *name, const void *key, uintptr_t *p, void **args,
+                                struct dc_param *params, struct dc_pword *pw, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++) {
+        args[i] = &p[i];
+        params[i] = (struct dc_param)PTR(8 * i);
+        pw[i] = (struct dc_pword){ i, 0, 8 * i, DC_WK_POINTER_PARAM, DC_EV_SIGNATURE };
+    }
+    return (struct dc_launch){
+        .kernel = name, .kernel_key = key, .api = "cuLaunchKernel", .device = 0, .current_device = -1,
+        .pageable_ok = -1, .args = args, .params = params, .nparams = n, .pwords = pw, .npwords = n,
+        .words_planned = 1, .layout_known = 1,
+    };
+}
+
 #define LM 0x5100000c0000ull    /* cuda:0's, then cuda:3's */
 static void test_lmemo(void)
 {
@@ -823,17 +840,11 @@ static void test_lmemo(void)
     uint32_t sa = site_a();
     add(LM, 4096, DC_MEM_DEVICE, 0, 0, 0, sa);
     uintptr_t p[3] = { LM + 64, MAN, 0 };
-    void *args[3] = { &p[0], &p[1], &p[2] };
-    struct dc_param params[3] = { PTR(0), PTR(8), PTR(16) };
-    const struct dc_pword pw[3] = { { 0, 0, 0, DC_WK_POINTER_PARAM, DC_EV_SIGNATURE },
-                                    { 1, 0, 8, DC_WK_POINTER_PARAM, DC_EV_SIGNATURE },
-                                    { 2, 0, 16, DC_WK_POINTER_PARAM, DC_EV_SIGNATURE } };
+    void *args[3];
+    struct dc_param params[3];
+    struct dc_pword pw[3];
     const void *key = (void *)0x4000;
-    struct dc_launch l = {
-        .kernel = "_Z4memoPfS_S_", .kernel_key = key, .api = "cuLaunchKernel", .device = 0,
-        .current_device = -1, .pageable_ok = -1, .args = args, .params = params, .nparams = 3,
-        .pwords = pw, .npwords = 3, .words_planned = 1, .layout_known = 1,
-    };
+    struct dc_launch l = planned("_Z4memoPfS_S_", key, p, args, params, pw, 3);
 #define AGAIN(dev, cur) dc_lmemo_again(key, pw, (dev), (cur), DC_PATH_INTERPOSE, args)
     CHECK_EQ_LL(AGAIN(0, -1), 0);                   /* nothing kept yet */
     CHECK_EQ_LL(dc_check_launch(&l), 0);
@@ -916,16 +927,11 @@ static void test_lmemo_ignore(void)
     scenario("lmemoign", "peer=ignore");
     populate();
     uintptr_t p[2] = { D0, D2 + 8 };
-    void *args[2] = { &p[0], &p[1] };
-    struct dc_param params[2] = { PTR(0), PTR(8) };
-    const struct dc_pword pw[2] = { { 0, 0, 0, DC_WK_POINTER_PARAM, DC_EV_SIGNATURE },
-                                    { 1, 0, 8, DC_WK_POINTER_PARAM, DC_EV_SIGNATURE } };
+    void *args[2];
+    struct dc_param params[2];
+    struct dc_pword pw[2];
     const void *key = (void *)0x4200;
-    struct dc_launch l = {
-        .kernel = "_Z4memoPfS_", .kernel_key = key, .api = "cuLaunchKernel", .device = 0,
-        .current_device = -1, .pageable_ok = -1, .args = args, .params = params, .nparams = 2,
-        .pwords = pw, .npwords = 2, .words_planned = 1, .layout_known = 1,
-    };
+    struct dc_launch l = planned("_Z4memoPfS_", key, p, args, params, pw, 2);
     CHECK_EQ_LL(dc_check_launch(&l), 0);
     CHECK_EQ_LL(dc_lmemo_again(key, pw, 0, -1, DC_PATH_CUPTI, args), 1);
     struct dc_report_stats s = stats();
