@@ -714,8 +714,8 @@ static cublasStatus_t scal(cublasHandle_t h, int64_t n, const void *alpha, cudaD
 }
 
 /* result = ||x||_2 of type s (Scnrm2's, Dznrm2's real one), 0 when n < 1 or
- * incx < 1 (the reference BLAS); host mode: after the stream synchronised
- * (host_begin / host_end) */
+ * incx < 1 (the reference BLAS; x unread then: a host-mode 0 is written at
+ * once); host mode: after the stream synchronised (host_begin / host_end) */
 static cublasStatus_t nrm2(cublasHandle_t h, int64_t n, const void *x, int64_t incx, void *result, cudaDataType s,
                            cudaDataType t)
 {
@@ -724,6 +724,15 @@ static cublasStatus_t nrm2(cublasHandle_t h, int64_t n, const void *x, int64_t i
     if (!result)
         return CUBLAS_STATUS_INVALID_VALUE;
     struct sb_vec v = { .n = n, .incx = incx, .type = t, .type_s = s };
+    if (n < 1 || incx < 1) {
+        /* x is not read: not the kernel's either (a GPU's would not touch it) */
+        x = NULL;
+        if (h->pointer_mode != CUBLAS_POINTER_MODE_DEVICE) {
+            double zero[2] = { 0, 0 };
+            simlib_store(result, s, 0, zero);
+            return CUBLAS_STATUS_SUCCESS;
+        }
+    }
     if (h->pointer_mode == CUBLAS_POINTER_MODE_DEVICE) {
         void *params[] = { &v, &x, &result };
         return vec_launch(h, "simblas_nrm2", 1, params);
