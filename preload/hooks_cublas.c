@@ -287,6 +287,36 @@ GETRF_BATCHED_HOOK(cublasSgetrfBatched, float)
 GETRF_BATCHED_HOOK(cublasDgetrfBatched, double)
 GETRF_BATCHED_HOOK(cublasCgetrfBatched, cuComplex)
 GETRF_BATCHED_HOOK(cublasZgetrfBatched, cuDoubleComplex)
+/* getrsBatched (torch.linalg.solve, lu_solve of a batch): op(A[i])^-1 B[i]
+ * from getrfBatched's factors and pivots devIpiv (NULL: none); info is a
+ * host pointer (the argument check's answer); nothing when n, nrhs or
+ * batchSize is 0 (cuBLAS documentation: no computation then) */
+#define GETRS_BATCHED_HOOK(name, T)                                                 \
+    BLAS_HOOK_ARRAYS(name,                                                          \
+        (cublasHandle_t handle, cublasOperation_t trans, int n, int nrhs, const T *const Aarray[], int lda, \
+         const int *devIpiv, T *const Barray[], int ldb, int *info, int batchSize), \
+        (handle, trans, n, nrhs, Aarray, lda, devIpiv, Barray, ldb, info, batchSize), \
+        (ELEMS(Aarray, n && nrhs, batchSize); ELEMS(Barray, n && nrhs, batchSize);), \
+        ARG("Aarray", IF(n && nrhs && batchSize, Aarray)), ARG("devIpiv", IF(n && nrhs && batchSize, devIpiv)), \
+        ARG("Barray", IF(n && nrhs && batchSize, Barray)))
+GETRS_BATCHED_HOOK(cublasSgetrsBatched, float)
+GETRS_BATCHED_HOOK(cublasDgetrsBatched, double)
+GETRS_BATCHED_HOOK(cublasCgetrsBatched, cuComplex)
+GETRS_BATCHED_HOOK(cublasZgetrsBatched, cuDoubleComplex)
+/* geqrfBatched (torch.linalg.qr, geqrf of a batch): Aarray[i] := its QR,
+ * TauArray[i] the reflectors' scalars; info a host pointer; nothing when m
+ * or n is 0 */
+#define GEQRF_BATCHED_HOOK(name, T)                                                 \
+    BLAS_HOOK_ARRAYS(name,                                                          \
+        (cublasHandle_t handle, int m, int n, T *const Aarray[], int lda, T *const TauArray[], int *info, \
+         int batchSize),                                                            \
+        (handle, m, n, Aarray, lda, TauArray, info, batchSize),                     \
+        (ELEMS(Aarray, m && n, batchSize); ELEMS(TauArray, m && n, batchSize);),    \
+        ARG("Aarray", IF(m && n && batchSize, Aarray)), ARG("TauArray", IF(m && n && batchSize, TauArray)))
+GEQRF_BATCHED_HOOK(cublasSgeqrfBatched, float)
+GEQRF_BATCHED_HOOK(cublasDgeqrfBatched, double)
+GEQRF_BATCHED_HOOK(cublasCgeqrfBatched, cuComplex)
+GEQRF_BATCHED_HOOK(cublasZgeqrfBatched, cuDoubleComplex)
 /* gelsBatched: least squares of Aarray[i], Carray[i]; info is a host
  * pointer (the argument check's answer), devInfoArray device memory */
 #define GELS_BATCHED_HOOK(name, T)                                                  \

@@ -25,7 +25,10 @@
  * (cublasZdscal_v2 x), `ger` (cublasSger_v2 A), `gemv64`
  * (cublasDgemv_v2_64 y), `dotc` (cublasZdotc_v2 x); `grouped`
  * (cublasGemmGroupedBatchedEx: two groups, its Carray in pinned host
- * memory, the second group's element B1: argument Carray[i]).  `zero`:
+ * memory, the second group's element B1: argument Carray[i]); `getrs`
+ * (cublasSgetrsBatched: element 1 of Barray, in pinned host memory, B1:
+ * argument Barray[i]), `geqrf` (cublasSgeqrfBatched: element 1 of
+ * TauArray B1: TauArray[i]).  `zero`:
  * each of those with a size of 0 (n, m, or the group's m) and B1 in every
  * data argument: nothing read, no finding.  The sim's cuBLAS may answer
  * some of them CUBLAS_STATUS_NOT_SUPPORTED: their statuses are printed,
@@ -40,7 +43,7 @@
     X(cublasSgemm_v2) X(cublasGemmEx) X(cublasSgemmStridedBatched) X(cublasSetWorkspace_v2) X(cublasSdot_v2) \
     X(cublasSgemmEx) X(cublasGemmEx_64) X(cublasStrsm_v2) X(cublasSgetrfBatched) X(cublasSgelsBatched) \
     X(cublasCaxpy_v2) X(cublasSnrm2_v2_64) X(cublasZdscal_v2) X(cublasSger_v2) X(cublasDgemv_v2_64) X(cublasZdotc_v2) \
-    X(cublasGemmGroupedBatchedEx)
+    X(cublasGemmGroupedBatchedEx) X(cublasSgetrsBatched) X(cublasSgeqrfBatched)
 FNS(DECL_FN)
 
 int main(int argc, char **argv)
@@ -116,6 +119,26 @@ int main(int argc, char **argv)
         arr[0] = A;
         arr[1] = correct ? C : B1;
         printf("cublasSgetrfBatched: %d\n", (int)F(cublasSgetrfBatched)(h2, 8, arr, 8, piv, info, 2));
+    }
+    if (correct || !strcmp(mode, "getrs") || !strcmp(mode, "geqrf")) {
+        /* pointer arrays in pinned host memory: element 1 of B (getrs) or
+         * of TauArray (geqrf) is B1 */
+        float **aa, **bb;
+        int *piv, info = 0;
+        CK(cudaMallocHost((void **)&aa, 2 * sizeof *aa));
+        CK(cudaMallocHost((void **)&bb, 2 * sizeof *bb));
+        CK(cudaMalloc((void **)&piv, 2 * 8 * sizeof(int)));
+        int ident[16];          /* LAPACK's 1-based pivots of n = 4: no interchange */
+        for (int i = 0; i < 16; i++)
+            ident[i] = i % 4 + 1;
+        CK(cudaMemcpy(piv, ident, sizeof ident, cudaMemcpyHostToDevice));
+        aa[0] = A, aa[1] = A + 8;
+        bb[0] = C, bb[1] = correct ? C + 8 : B1;
+        if (correct || !strcmp(mode, "getrs"))
+            printf("cublasSgetrsBatched: %d\n", (int)F(cublasSgetrsBatched)(h2, CUBLAS_OP_N, 4, 1,
+                   (const float *const *)aa, 8, piv, bb, 8, &info, 2));
+        if (correct || !strcmp(mode, "geqrf"))
+            printf("cublasSgeqrfBatched: %d\n", (int)F(cublasSgeqrfBatched)(h2, 4, 4, aa, 8, bb, &info, 2));
     }
     if (correct || !strcmp(mode, "gels")) {
         float **aa, **cc;
