@@ -514,14 +514,14 @@ GEMV_T(cublasZgemv_v2, cuDoubleComplex, CUDA_C_64F, CUBLAS_COMPUTE_64F)
  * host-mode result: the call blocks until the result is there (cuBLAS
  * documentation, "Scalar Parameters").  The 16 bytes are the handle's
  * device's even when the call comes while another device is current (a
- * handle with a stream): they were the current device's, and a GPU's
- * kernel would have faulted on them where NVIDIA's library computes.  A failed kernel, or a sticky error
- * already in the context, fails the synchronisation: the call answers
- * CUBLAS_STATUS_EXECUTION_FAILED, *result is left alone, and the error stays
- * in the context, where the program's next synchronising call finds it (the
- * sim's driver keeps a fault sticky, as a GPU's; sim/tests/blas_sim.sh
- * `dot_wrong`).  host_begin takes the handle's lock and makes its context
- * current; host_end gives both back. */
+ * handle with a stream; they were once the current device's, on which the
+ * kernel faulted where NVIDIA's library computes).  A failed kernel, or a
+ * sticky error already in the context, fails the synchronisation: the call
+ * answers CUBLAS_STATUS_EXECUTION_FAILED, *result is left alone, and the
+ * error stays in the context, where the program's next synchronising call
+ * finds it (the sim's driver keeps a fault sticky, as a GPU's;
+ * sim/tests/blas_sim.sh `dot_wrong`).  host_begin takes the handle's lock
+ * and makes its context current; host_end gives both back. */
 static CUcontext host_begin(cublasHandle_t h)
 {
     pthread_mutex_lock(&h->lock);
