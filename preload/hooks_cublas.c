@@ -191,8 +191,36 @@ BLAS_HOOK_ARRAYS(cublasDgemmBatched,
         (cublasHandle_t handle, I m, I n, const T *alpha, const T *x, I incx, const T *y, I incy, T *A, I lda), \
         (handle, m, n, alpha, x, incx, y, incy, A, lda), SCALAR_IF(m && n, alpha), ARG("x", IF(m && n, x)), \
         ARG("y", IF(m && n, y)), ARG("A", IF(m && n, A)))
+/* copy, swap, rot: nothing when n <= 0; trsv, trmv: nothing when n is 0
+ * (the reference BLAS's quick returns); rot's c and s are scalars */
+#define BLAS_COPY(name, T, S, I)                                                    \
+    BLAS_HOOK(name, (cublasHandle_t handle, I n, const T *x, I incx, T *y, I incy), \
+        (handle, n, x, incx, y, incy), ARG("x", IF(n > 0, x)), ARG("y", IF(n > 0, y)))
+#define BLAS_SWAP(name, T, S, I)                                                    \
+    BLAS_HOOK(name, (cublasHandle_t handle, I n, T *x, I incx, T *y, I incy),       \
+        (handle, n, x, incx, y, incy), ARG("x", IF(n > 0, x)), ARG("y", IF(n > 0, y)))
+#define BLAS_ROT_(name, T, S, ST, I)                                                \
+    BLAS_HOOK(name, (cublasHandle_t handle, I n, T *x, I incx, T *y, I incy, const S *c, const ST *s), \
+        (handle, n, x, incx, y, incy, c, s), ARG("x", IF(n > 0, x)), ARG("y", IF(n > 0, y)), \
+        SCALAR_IF(n > 0, c), SCALAR_IF(n > 0, s))
+#define BLAS_ROT(name, T, S, I) BLAS_ROT_(name, T, S, T, I)
+#define BLAS_ROTR(name, T, S, I) BLAS_ROT_(name, T, S, S, I)
+#define BLAS_TRSV(name, T, S, I)                                                    \
+    BLAS_HOOK(name,                                                                 \
+        (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, I n, \
+         const T *A, I lda, T *x, I incx),                                          \
+        (handle, uplo, trans, diag, n, A, lda, x, incx), ARG("A", IF(n, A)), ARG("x", IF(n, x)))
 #define DC_BLAS(shape, name, T, S, I) BLAS_##shape(name, T, S, I)
 #include "preload/hooks_blas.def"
+/* cublasDotEx, cublasDotcEx: the dot products of the given types (as DOT) */
+#define DOTEX_HOOK(name)                                                            \
+    BLAS_HOOK(name,                                                                 \
+        (cublasHandle_t handle, int n, const void *x, cudaDataType xType, int incx, const void *y, \
+         cudaDataType yType, int incy, void *result, cudaDataType resultType, cudaDataType executionType), \
+        (handle, n, x, xType, incx, y, yType, incy, result, resultType, executionType), \
+        ARG("x", IF(n > 0, x)), ARG("y", IF(n > 0, y)), SCALAR(result))
+DOTEX_HOOK(cublasDotEx)
+DOTEX_HOOK(cublasDotcEx)
 /* The workspace the handle's calls will use: checked where it is handed over. */
 BLAS_HOOK(cublasSetWorkspace_v2, (cublasHandle_t handle, void *workspace, size_t workspaceSizeInBytes),
     (handle, workspace, workspaceSizeInBytes), ARG("workspace", workspaceSizeInBytes ? workspace : NULL))

@@ -53,7 +53,9 @@
 #  - issue 37's coverage, the calls torch imports most (its batched solve,
 #    QR, SVD, eigh, ldl_solve; batch normalization, cudnn.benchmark's search,
 #    the fused convolution, CTC loss): blas getrs (cublasSgetrsBatched's
-#    Barray[i]), geqrf (TauArray[i]); solver gesvda (d_V), xsyevb (W),
+#    Barray[i]), geqrf (TauArray[i]), level 1 and 2's copy (cublasScopy_v2
+#    y), amax (cublasIsamax_v2 x), rot (cublasZdrot_v2 y), trsv
+#    (cublasCtrsv_v2 A), dotex (cublasDotEx y), in blas zero too; solver gesvda (d_V), xsyevb (W),
 #    xsytrs (ipiv); dnn bn (bnScale; zData of cuda:1 unread under
 #    CUDNN_BATCHNORM_OPS_BN: quiet), bnbwd (dBnScaleData), bninf
 #    (estimatedMean), find (cudnnFindConvolutionForwardAlgorithmEx w), cba
@@ -95,6 +97,11 @@ blas dotc - device_mismatch error cublasZdotc_v2 x 0 1 alloc-B 0
 blas grouped - device_mismatch error cublasGemmGroupedBatchedEx Carray[i] 0 1 alloc-B 3
 blas getrs - device_mismatch error cublasSgetrsBatched Barray[i] 0 1 alloc-B 3
 blas geqrf - device_mismatch error cublasSgeqrfBatched TauArray[i] 0 1 alloc-B 0
+blas copy - device_mismatch error cublasScopy_v2 y 0 1 alloc-B 0
+blas amax - device_mismatch error cublasIsamax_v2 x 0 1 alloc-B 0
+blas rot - device_mismatch error cublasZdrot_v2 y 0 1 alloc-B 0
+blas trsv - device_mismatch error cublasCtrsv_v2 A 0 1 alloc-B 0
+blas dotex - device_mismatch error cublasDotEx y 0 1 alloc-B 3
 lt buggy - device_mismatch error cublasLtMatmul CUBLASLT_MATMUL_DESC_BIAS_POINTER 0 1 alloc-bias 0
 lt correct - - - - - - - - 0
 lt stale - - - - - - - - 0
@@ -215,8 +222,9 @@ echo "$cases" | while read -r prog mode opts kind sev api arg dev owner marker s
     # binding only (dlsym hands out every row of hooks_lib.def alike, which
     # the cases above cover; CI time is at its limit)
     case "$prog $mode" in
-    "blas getrs"|"blas geqrf"|"solver gesvda"|"solver xsyevb"|"solver xsytrs"|"dnn bn"|"dnn bnbwd"|"dnn bninf"|\
-    "dnn find"|"dnn cba"|"dnn ctc") binds=plt ;;
+    "blas getrs"|"blas geqrf"|"blas copy"|"blas amax"|"blas rot"|"blas trsv"|"blas dotex"|\
+    "solver gesvda"|\
+    "solver xsyevb"|"solver xsytrs"|"dnn bn"|"dnn bnbwd"|"dnn bninf"|"dnn find"|"dnn cba"|"dnn ctc") binds=plt ;;
     esac
     aline=-
     if [ "$marker" != - ]; then

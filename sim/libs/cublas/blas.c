@@ -563,8 +563,10 @@ static cublasStatus_t dot(cublasHandle_t h, int n, const void *x, cudaDataType x
     if (n > 0 && (incx <= 0 || incy <= 0))
         return no_negative_inc();
     int64_t k = n > 0 ? n : 0;
-    struct operand xv = { x, xt, 1, k, incx > 0 ? incx : 1, 0 };
-    struct operand yv = { y, yt, 1, k, incy > 0 ? incy : 1, 0 };
+    /* n <= 0: x and y are not read (the reference BLAS's quick return), so
+     * not the kernel's either: the result is 0 */
+    struct operand xv = { k ? x : NULL, xt, 1, k, incx > 0 ? incx : 1, 0 };
+    struct operand yv = { k ? y : NULL, yt, 1, k, incy > 0 ? incy : 1, 0 };
     struct operand r = { NULL, rt, 1, 1, 1, 0 };
     double one[2] = { 1, 0 }, zero[2] = { 0, 0 };
     cudaDataType sc = simlib_type_complex(exec) ? CUDA_C_64F : CUDA_R_64F;
