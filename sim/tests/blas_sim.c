@@ -11,7 +11,7 @@
  *             axpy, scal, nrm2, ger (vec_values: strided and negative
  *             increments, complex and real-alpha forms, Cgerc, device
  *             pointer mode, a host-mode nrm2 of a handle on cuda:0 called
- *             while cuda:1 is current),
+ *             while cuda:1 is current), cublasCdotc_v2 with incx 2,
  *             cublasLtMatmul with the BIAS, RELU_BIAS, GELU_BIAS and
  *             GELU_AUX_BIAS epilogues, a heuristic's algorithm, a batched
  *             Lt matmul with a bias batch stride;
@@ -181,6 +181,19 @@ static void vec_values(cublasHandle_t h)
             want[2 * (j * 3 + i) + 1] += 1 * pi + 2 * pr;
         }
     expect_close("Cgerc", got, want, 24, 1e-6);
+    /* Cdotc: sum conj(x_i) y_i, x of increment 2 (every other element of
+     * the 4 of dcy), y the first 2 of ny's source (dcx, scaled by 3) */
+    cuComplex cd = { 0, 0 };
+    CK(cublasCdotc_v2(h, 2, (cuComplex *)dcy, 2, (cuComplex *)dcx, 1, &cd));
+    double dre = 0, dim = 0;
+    for (int i = 0; i < 2; i++) {
+        double xr = ny[4 * i], xi = -ny[4 * i + 1], yr = 3.0 * cx[2 * i], yi = 3.0 * cx[2 * i + 1];
+        dre += xr * yr - xi * yi;
+        dim += xr * yi + xi * yr;
+    }
+    want[0] = dre, want[1] = dim;
+    expect_close("Cdotc inc 2", &cd.x, want, 1, 1e-6);
+    expect_close("Cdotc inc 2 (imaginary)", &cd.y, want + 1, 1, 1e-6);
     if (cublasSger_v2(h, 2, 2, &a, dx, 0, dy, 1, dA, 2) != CUBLAS_STATUS_INVALID_VALUE) {
         printf("Sger with incx 0: not CUBLAS_STATUS_INVALID_VALUE\n");
         bad = 1;

@@ -93,7 +93,7 @@ blas nrm2 - device_mismatch error cublasSnrm2_v2_64 x 0 1 alloc-B 3
 blas scal - device_mismatch error cublasZdscal_v2 x 0 1 alloc-B 3
 blas ger - device_mismatch error cublasSger_v2 A 0 1 alloc-B 3
 blas gemv64 - device_mismatch error cublasDgemv_v2_64 y 0 1 alloc-B 3
-blas dotc - device_mismatch error cublasZdotc_v2 x 0 1 alloc-B 0
+blas dotc - device_mismatch error cublasZdotc_v2 x 0 1 alloc-B 3
 blas grouped - device_mismatch error cublasGemmGroupedBatchedEx Carray[i] 0 1 alloc-B 3
 blas getrs - device_mismatch error cublasSgetrsBatched Barray[i] 0 1 alloc-B 3
 blas geqrf - device_mismatch error cublasSgeqrfBatched TauArray[i] 0 1 alloc-B 0

@@ -290,13 +290,16 @@ struct operand {
     const void *p;
     cudaDataType type;
     int64_t rows, cols, ld, stride;
+    int row;                    /* CUBLASLT_ORDER_ROW (0: column order) */
 };
 
 static int layout(cublasLtMatrixLayoutOpaque_t *l, const struct operand *o, int64_t batch, int arrays)
 {
     int32_t b = (int32_t)batch;
     uint32_t mode = arrays ? CUBLASLT_BATCH_MODE_POINTER_ARRAY : CUBLASLT_BATCH_MODE_STRIDED;
+    int32_t order = o->row ? CUBLASLT_ORDER_ROW : CUBLASLT_ORDER_COL;
     return cublasLtMatrixLayoutInit(l, o->type, (uint64_t)o->rows, (uint64_t)o->cols, o->ld) ||
+           cublasLtMatrixLayoutSetAttribute(l, CUBLASLT_MATRIX_LAYOUT_ORDER, &order, sizeof order) ||
            cublasLtMatrixLayoutSetAttribute(l, CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT, &b, sizeof b) ||
            cublasLtMatrixLayoutSetAttribute(l, CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET, &o->stride,
                                             sizeof o->stride) ||
@@ -347,9 +350,9 @@ static cublasStatus_t gemm(cublasHandle_t h, cublasOperation_t ta, cublasOperati
         return CUBLAS_STATUS_INVALID_VALUE;
     if (m == 0 || n == 0 || batch == 0)
         return CUBLAS_STATUS_SUCCESS;
-    struct operand a = { A, at, ta == CUBLAS_OP_N ? m : k, ta == CUBLAS_OP_N ? k : m, lda, sa };
-    struct operand b = { B, bt, tb == CUBLAS_OP_N ? k : n, tb == CUBLAS_OP_N ? n : k, ldb, sb };
-    struct operand c = { C, ct, m, n, ldc, sc };
+    struct operand a = { A, at, ta == CUBLAS_OP_N ? m : k, ta == CUBLAS_OP_N ? k : m, lda, sa, 0 };
+    struct operand b = { B, bt, tb == CUBLAS_OP_N ? k : n, tb == CUBLAS_OP_N ? n : k, ldb, sb, 0 };
+    struct operand c = { C, ct, m, n, ldc, sc, 0 };
     return matmul(h, ta, tb, &a, &b, C, &c, alpha, beta, (cublasLtPointerMode_t)h->pointer_mode, compute,
                   scale_of(compute, ct), batch, arrays);
 }
@@ -481,17 +484,17 @@ static cublasStatus_t gemv(cublasHandle_t h, cublasOperation_t trans, int m, int
     if (m == 0 || n == 0)
         return CUBLAS_STATUS_SUCCESS;
     int64_t rows = trans == CUBLAS_OP_N ? m : n, cols = trans == CUBLAS_OP_N ? n : m;    /* op(A) */
-    struct operand a = { A, t, m, n, lda, 0 };
-    struct operand xv = { x, t, 1, cols, incx, 0 };
+    struct operand a = { A, t, m, n, lda, 0, 0 };
+    struct operand xv = { x, t, 1, cols, incx, 0, 0 };
     cublasLtPointerMode_t pm = (cublasLtPointerMode_t)h->pointer_mode;
     cudaDataType sc = scale_of(compute, t);
     if (incy == 1) {
-        struct operand yv = { y, t, rows, 1, rows, 0 };
+        struct operand yv = { y, t, rows, 1, rows, 0, 0 };
         return matmul(h, trans, CUBLAS_OP_T, &a, &xv, y, &yv, alpha, beta, pm, compute, sc, 1, 0);
     }
     if (trans == CUBLAS_OP_C)
         return no_negative_inc();
-    struct operand yv = { y, t, 1, rows, incy, 0 };
+    struct operand yv = { y, t, 1, rows, incy, 0, 0 };
     return matmul(h, CUBLAS_OP_N, trans == CUBLAS_OP_N ? CUBLAS_OP_T : CUBLAS_OP_N, &xv, &a, y, &yv, alpha, beta, pm,
                   compute, sc, 1, 0);
 }
@@ -565,9 +568,14 @@ static cublasStatus_t dot(cublasHandle_t h, int n, const void *x, cudaDataType x
     int64_t k = n > 0 ? n : 0;
     /* n <= 0: x and y are not read (the reference BLAS's quick return), so
      * not the kernel's either: the result is 0 */
-    struct operand xv = { k ? x : NULL, xt, 1, k, incx > 0 ? incx : 1, 0 };
-    struct operand yv = { k ? y : NULL, yt, 1, k, incy > 0 ? incy : 1, 0 };
-    struct operand r = { NULL, rt, 1, 1, 1, 0 };
+    struct operand xv = { k ? x : NULL, xt, 1, k, incx > 0 ? incx : 1, 0, 0 };
+    struct operand yv = { k ? y : NULL, yt, 1, k, incy > 0 ? incy : 1, 0, 0 };
+    /* conj: x^H is op C of x as a k x 1 matrix, read in row order with a
+     * leading dimension of incx (op C of the 1 x k form would be k x 1, and
+     * a matmul of depth 1: every conjugate dot was refused) */
+    if (conj)
+        xv = (struct operand){ k ? x : NULL, xt, k, 1, incx > 0 ? incx : 1, 0, 1 };
+    struct operand r = { NULL, rt, 1, 1, 1, 0, 0 };
     double one[2] = { 1, 0 }, zero[2] = { 0, 0 };
     cudaDataType sc = simlib_type_complex(exec) ? CUDA_C_64F : CUDA_R_64F;
     cublasComputeType_t compute = CUBLAS_COMPUTE_64F;
