@@ -40,9 +40,13 @@ static int uleb(const uint8_t **p, const uint8_t *end, uint64_t *v)
     return -1;
 }
 
-static int uleb32(const uint8_t **p, const uint8_t *end, unsigned *v)
+static inline int uleb32(const uint8_t **p, const uint8_t *end, unsigned *v)
 {
     uint64_t x;
+    if (*p < end && **p < 0x80) {
+        *v = *(*p)++;
+        return 0;
+    }
     if (*p >= end || uleb(p, end, &x) || x > UINT32_MAX)
         return -1;
     *v = (unsigned)x;
@@ -264,6 +268,13 @@ static int header(const struct dc_dwline_sec *s, uint64_t off, unsigned addr_siz
     if (end - p < (ptrdiff_t)h->opcode_base - 1)
         return -1;
     p += h->opcode_base - 1;
+    /* libdw refuses a standard opcode whose stated length is not the
+     * standard one when the program uses it; checked here for all of them
+     * (stricter: such a header goes to libdw) */
+    static const uint8_t std_len[13] = { 0, 0, 1, 1, 1, 1, 0, 0, 0, 1, 0, 0, 1 };
+    for (unsigned op = 1; op < h->opcode_base && op <= DW_LNS_set_isa; op++)
+        if (h->oplens[op] != std_len[op])
+            return -1;
 
     if (h->version < 5) {
         h->dirs = p;
@@ -349,9 +360,13 @@ static void reset(struct regs *r, const struct hdr *h)
     r->is_stmt = h->default_is_stmt;
 }
 
-static void advance(struct regs *r, const struct hdr *h, unsigned op_advance)
+static inline void advance(struct regs *r, const struct hdr *h, unsigned op_advance)
 {
     /* libdw computes in unsigned int */
+    if (h->max_ops == 1) {
+        r->addr += (unsigned)(h->min_len * op_advance);
+        return;
+    }
     unsigned ops = r->op_index + op_advance;
     r->addr += (unsigned)(h->min_len * (ops / h->max_ops));
     r->op_index = ops % h->max_ops;
@@ -417,6 +432,7 @@ static int run(const struct hdr *h, const uint8_t **pp, uint64_t pc, int stop, s
     if (marks)
         seq->mark0 = marks->n;
     struct cand top = { 0, 0, 0, 0, 0 };
+    unsigned countdown = MARK_EVERY;
     while (p < end) {
         unsigned op = *p++;
         int emit = 0, end_seq = 0;
@@ -442,9 +458,9 @@ static int run(const struct hdr *h, const uint8_t **pp, uint64_t pc, int stop, s
                 r.addr = rd(p, h->addr_size);
                 p += h->addr_size;
                 break;
-            case DW_LNE_set_discriminator:
-                if (h->oplens[sub] != 1 || uleb32(&p, end, &r.discriminator))
-                    return -1;
+            case DW_LNE_set_discriminator:       /* (header(): oplens[4] is 1) */
+                if (uleb32(&p, end, &r.discriminator) || r.discriminator > 0xffffff)
+                    return -1;          /* libdw: only if a row keeps it; here always (libdw answers) */
                 break;
             case DW_LNE_NVIDIA_inlined_call: {
                 unsigned ctx, fn;
@@ -465,14 +481,7 @@ static int run(const struct hdr *h, const uint8_t **pp, uint64_t pc, int stop, s
                 p += len - 1;
                 break;
             }
-        } else if (op <= DW_LNS_set_isa) {
-            unsigned want = (op == DW_LNS_copy || op == DW_LNS_negate_stmt || op == DW_LNS_set_basic_block ||
-                             op == DW_LNS_const_add_pc || op == DW_LNS_set_prologue_end ||
-                             op == DW_LNS_set_epilogue_begin)
-                                ? 0
-                                : 1;
-            if (h->oplens[op] != want)
-                return -1;
+        } else if (op <= DW_LNS_set_isa) {    /* (header() checked their lengths) */
             unsigned u;
             int sv;
             switch (op) {
@@ -492,7 +501,7 @@ static int run(const struct hdr *h, const uint8_t **pp, uint64_t pc, int stop, s
                     return -1;
                 break;
             case DW_LNS_set_column:
-                if (uleb32(&p, end, &r.column))
+                if (uleb32(&p, end, &r.column) || r.column > 0xffff)
                     return -1;
                 break;
             case DW_LNS_negate_stmt: r.is_stmt = 1 - r.is_stmt; break;
@@ -512,7 +521,7 @@ static int run(const struct hdr *h, const uint8_t **pp, uint64_t pc, int stop, s
             case DW_LNS_set_prologue_end:
             case DW_LNS_set_epilogue_begin: break;
             case DW_LNS_set_isa:
-                if (uleb32(&p, end, &r.isa))
+                if (uleb32(&p, end, &r.isa) || r.isa > 0xff)
                     return -1;
                 break;
             }
@@ -525,9 +534,10 @@ static int run(const struct hdr *h, const uint8_t **pp, uint64_t pc, int stop, s
         }
         if (!emit)
             continue;
-        /* libdw refuses the whole table when a row's value does not fit its field */
-        if (r.line < INT32_MIN || r.line > INT32_MAX || r.column > 0xffff || r.op_index > 0xff || r.isa > 0xff ||
-            r.discriminator > 0xffffff || r.is_stmt > 1)
+        /* libdw refuses the whole table when a row's value does not fit its
+         * field: the line here; the column, isa and discriminator when
+         * set (stricter); op_index < max_ops <= 255 and is_stmt <= 1 always */
+        if ((uint64_t)(r.line - INT32_MIN) > UINT32_MAX)
             return -1;
         if (!seq->rows++)
             seq->lo = seq->hi = r.addr;
@@ -545,8 +555,11 @@ static int run(const struct hdr *h, const uint8_t **pp, uint64_t pc, int stop, s
         if (end_seq)
             break;
         r.discriminator = 0;
-        if (marks && seq->mono && seq->rows % MARK_EVERY == 0)
-            mark_push(marks, &r, (size_t)(p - h->prog));
+        if (marks && --countdown == 0) {
+            countdown = MARK_EVERY;
+            if (seq->mono)
+                mark_push(marks, &r, (size_t)(p - h->prog));
+        }
     }
     *pp = p;
     if (marks) {
