@@ -101,7 +101,13 @@ static int dw_state;                    /* 0 not tried, 1 loaded, -1 unavailable
 static int dw_ready(void)
 {
     if (dw_state == 0) {
-        void *h_ = dlopen("libdw.so.1", RTLD_NOW | RTLD_LOCAL);
+        /* RTLD_LAZY: libdw's and libelf's 231 PLT slots bound when first
+         * called (a few dozen are), not all at the first report (perf, the
+         * process's first report: dlopen a third of its time, the symbol
+         * lookups a fifth of that).  Their imports are versioned
+         * (ELFUTILS_*, GLIBC_*): a missing version still fails dlopen
+         * here, not a call later. */
+        void *h_ = dlopen("libdw.so.1", RTLD_LAZY | RTLD_LOCAL);
         int ok = 0;
         if (h_)
             DC_LAZY_BIND(h_, DW_FUNCS, ok);
