@@ -10,8 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A header, checked whole (its directory and file tables too). */
-struct hdr {
+/* A header, checked whole (its directory and file tables too); an index
+ * keeps its copy (pointers into the sections). */
+struct dc_dwline_hdr {
     unsigned version, offset_size, addr_size;
     unsigned min_len, max_ops, default_is_stmt, line_range, opcode_base;
     int line_base;
@@ -127,7 +128,7 @@ static const char *sec_str(const uint8_t *sec, size_t size, uint64_t off)
 }
 
 /* A v5 entry's string field (DW_LNCT_path). */
-static const char *form_str(const struct dc_dwline_sec *s, const struct hdr *h, unsigned form, const uint8_t *p)
+static const char *form_str(const struct dc_dwline_sec *s, const struct dc_dwline_hdr *h, unsigned form, const uint8_t *p)
 {
     switch (form) {
     case DW_FORM_string: return (const char *)p;        /* form_len found its NUL */
@@ -184,7 +185,7 @@ static int formats(const uint8_t **p, const uint8_t *end, const uint8_t **list, 
 }
 
 /* One v5 entry at *p: its path string and directory index (when asked). */
-static int entry(const struct dc_dwline_sec *s, const struct hdr *h, const uint8_t **p, const uint8_t *forms,
+static int entry(const struct dc_dwline_sec *s, const struct dc_dwline_hdr *h, const uint8_t **p, const uint8_t *forms,
                  unsigned nforms, int path, int dir, const char **name, uint64_t *diridx)
 {
     const uint8_t *f = forms;
@@ -206,7 +207,7 @@ static int entry(const struct dc_dwline_sec *s, const struct hdr *h, const uint8
     return 0;
 }
 
-static int header(const struct dc_dwline_sec *s, uint64_t off, unsigned addr_size, struct hdr *h)
+static int header(const struct dc_dwline_sec *s, uint64_t off, unsigned addr_size, struct dc_dwline_hdr *h)
 {
     memset(h, 0, sizeof *h);
     if (!s->line || off >= s->line_size || (addr_size != 4 && addr_size != 8))
@@ -352,7 +353,7 @@ struct regs {
     int64_t line;
 };
 
-static void reset(struct regs *r, const struct hdr *h)
+static void reset(struct regs *r, const struct dc_dwline_hdr *h)
 {
     memset(r, 0, sizeof *r);
     r->file = 1;
@@ -360,7 +361,7 @@ static void reset(struct regs *r, const struct hdr *h)
     r->is_stmt = h->default_is_stmt;
 }
 
-static inline void advance(struct regs *r, const struct hdr *h, unsigned op_advance)
+static inline void advance(struct regs *r, const struct dc_dwline_hdr *h, unsigned op_advance)
 {
     /* libdw computes in unsigned int */
     if (h->max_ops == 1) {
@@ -415,7 +416,7 @@ static void mark_push(struct marks *m, const struct regs *r, size_t at)
     m->v[m->n++] = (struct dc_dwline_mark){ at, r->addr, r->line, r->op_index, r->file, r->column, r->isa, r->is_stmt };
 }
 
-static int run(const struct hdr *h, const uint8_t **pp, uint64_t pc, int stop, struct cand *best,
+static int run(const struct dc_dwline_hdr *h, const uint8_t **pp, uint64_t pc, int stop, struct cand *best,
                struct dc_dwline_seq *seq, const struct dc_dwline_mark *from, struct marks *marks)
 {
     struct regs r;
@@ -585,7 +586,7 @@ static int answer(const struct cand *best, uint64_t max_addr, unsigned *file, in
 int dc_dwline_find(const struct dc_dwline_sec *s, uint64_t off, unsigned addr_size, uint64_t pc, unsigned *file,
                    int *line)
 {
-    struct hdr h;
+    struct dc_dwline_hdr h;
     if (header(s, off, addr_size, &h))
         return -1;
     struct cand best = { 0, 0, 0, 0, 0 };
@@ -604,10 +605,13 @@ int dc_dwline_find(const struct dc_dwline_sec *s, uint64_t off, unsigned addr_si
 
 int dc_dwline_index(const struct dc_dwline_sec *s, uint64_t off, unsigned addr_size, struct dc_dwline_index *x)
 {
-    struct hdr h;
+    struct dc_dwline_hdr h;
     memset(x, 0, sizeof *x);
     if (header(s, off, addr_size, &h))
         return -1;
+    if (!(x->hdr = malloc(sizeof *x->hdr)))
+        return -1;
+    *x->hdr = h;
     size_t cap = 0, rows = 0;
     struct marks m = { NULL, 0, 0, 0 };
     for (const uint8_t *p = h.prog; p < h.end;) {
@@ -642,17 +646,17 @@ int dc_dwline_index(const struct dc_dwline_sec *s, uint64_t off, unsigned addr_s
 
 void dc_dwline_index_free(struct dc_dwline_index *x)
 {
+    free(x->hdr);
     free(x->seq);
     free(x->mark);
     memset(x, 0, sizeof *x);
 }
 
-int dc_dwline_lookup(const struct dc_dwline_sec *s, uint64_t off, unsigned addr_size, const struct dc_dwline_index *x,
-                     uint64_t pc, unsigned *file, int *line)
+int dc_dwline_lookup(const struct dc_dwline_index *x, uint64_t pc, unsigned *file, int *line)
 {
-    struct hdr h;
-    if (header(s, off, addr_size, &h))
+    if (!x->hdr)
         return -1;
+    const struct dc_dwline_hdr h = *x->hdr;
     struct cand best = { 0, 0, 0, 0, 0 };
     for (size_t i = 0; i < x->nseq; i++) {
         const struct dc_dwline_seq *q = &x->seq[i];
@@ -703,12 +707,28 @@ static void join(char *buf, size_t len, const char *dir, const char *name)
     buf[k] = 0;
 }
 
+static int file_name(const struct dc_dwline_sec *s, const struct dc_dwline_hdr *hp, const char *comp_dir, uint64_t idx,
+                     char *buf, size_t len);
+
 int dc_dwline_file(const struct dc_dwline_sec *s, uint64_t off, unsigned addr_size, const char *comp_dir,
                    uint64_t idx, char *buf, size_t len)
 {
-    struct hdr h;
+    struct dc_dwline_hdr h;
     if (header(s, off, addr_size, &h))
         return -1;
+    return file_name(s, &h, comp_dir, idx, buf, len);
+}
+
+int dc_dwline_index_file(const struct dc_dwline_sec *s, const struct dc_dwline_index *x, const char *comp_dir,
+                         uint64_t idx, char *buf, size_t len)
+{
+    return x->hdr ? file_name(s, x->hdr, comp_dir, idx, buf, len) : -1;
+}
+
+static int file_name(const struct dc_dwline_sec *s, const struct dc_dwline_hdr *hp, const char *comp_dir, uint64_t idx,
+                     char *buf, size_t len)
+{
+    const struct dc_dwline_hdr h = *hp;
     if (idx >= h.nfiles)
         return 0;
     const uint8_t *p, *end = h.end;

@@ -65,8 +65,10 @@ struct dc_dwline_mark {
     int64_t line;
     unsigned op_index, file, column, isa, is_stmt;
 };
+struct dc_dwline_hdr;                   /* the unit's header, decoded (dwline.c) */
 struct dc_dwline_index {
-    struct dc_dwline_seq *seq;          /* malloc'd; dc_dwline_index_free */
+    struct dc_dwline_hdr *hdr;          /* malloc'd, as the rest; dc_dwline_index_free */
+    struct dc_dwline_seq *seq;
     size_t nseq;
     struct dc_dwline_mark *mark;        /* malloc'd */
     size_t nmark;
@@ -78,10 +80,10 @@ struct dc_dwline_index {
 int dc_dwline_index(const struct dc_dwline_sec *s, uint64_t off, unsigned addr_size, struct dc_dwline_index *x);
 void dc_dwline_index_free(struct dc_dwline_index *x);
 
-/* dc_dwline_find's answer through the unit's index: only the sequences
- * whose rows straddle pc are decoded, monotonic ones up to pc. */
-int dc_dwline_lookup(const struct dc_dwline_sec *s, uint64_t off, unsigned addr_size, const struct dc_dwline_index *x,
-                     uint64_t pc, unsigned *file, int *line);
+/* dc_dwline_find's answer through the unit's index (valid while the
+ * sections are): only the sequences whose rows straddle pc are decoded,
+ * monotonic ones from the mark below pc. */
+int dc_dwline_lookup(const struct dc_dwline_index *x, uint64_t pc, unsigned *file, int *line);
 
 /* The name of file idx of the header at off, built as libdw builds it, into
  * buf (NUL-terminated, cut to len): returns 1; 0 when the table has no such
@@ -90,4 +92,7 @@ int dc_dwline_lookup(const struct dc_dwline_sec *s, uint64_t off, unsigned addr_
  * dc_dwline_find answered >= 0 for the same unit (the program is valid). */
 int dc_dwline_file(const struct dc_dwline_sec *s, uint64_t off, unsigned addr_size, const char *comp_dir,
                    uint64_t idx, char *buf, size_t len);
+/* The same through the unit's index (its header decoded once). */
+int dc_dwline_index_file(const struct dc_dwline_sec *s, const struct dc_dwline_index *x, const char *comp_dir,
+                         uint64_t idx, char *buf, size_t len);
 #endif

@@ -490,6 +490,7 @@ struct line_unit {
     Dwarf_Word off;
     unsigned addr_size;
     const char *comp_dir;
+    const struct dc_dwline_index *x;    /* set by line_find */
 };
 
 static int line_unit_of(Dwfl_Module *mod, Dwarf_Die *cu, struct line_unit *u)
@@ -550,10 +551,10 @@ static const struct dc_dwline_index *line_index_of(const struct line_unit *u)
 
 /* The row of pc (a DWARF address) as libdw's dwfl_module_getsrc gives it:
  * 1 (*file, *line), 0 none, -1 ask libdw. */
-static int line_find(const struct line_unit *u, Dwarf_Addr pc, unsigned *file, int *line)
+static int line_find(struct line_unit *u, Dwarf_Addr pc, unsigned *file, int *line)
 {
-    const struct dc_dwline_index *x = line_index_of(u);
-    return x ? dc_dwline_lookup(u->s, u->off, u->addr_size, x, pc, file, line) : -1;
+    u->x = line_index_of(u);
+    return u->x ? dc_dwline_lookup(u->x, pc, file, line) : -1;
 }
 
 static void line_clear(void)
@@ -784,7 +785,7 @@ static size_t symbolize_ip(uintptr_t ip, struct dc_frame *out, size_t max, int *
     int line = 0;
     int fast = cu && line_unit_of(mod, cu, &lu) == 0 ? line_find(&lu, pc - bias, &fileno, &line) : -1;
     if (fast > 0 && line > 0) {
-        int named = dc_dwline_file(lu.s, lu.off, lu.addr_size, lu.comp_dir, fileno, f->file, sizeof f->file);
+        int named = dc_dwline_index_file(lu.s, lu.x, lu.comp_dir, fileno, f->file, sizeof f->file);
         if (named > 0)
             f->line = line;
         else
@@ -837,7 +838,7 @@ static size_t symbolize_ip(uintptr_t ip, struct dc_frame *out, size_t max, int *
         if ((files || fast >= 0) && p_dwarf_attr(&chain[i], DW_AT_call_file, &attr) &&
             p_dwarf_formudata(&attr, &w) == 0) {
             if (fast >= 0) {
-                if (dc_dwline_file(lu.s, lu.off, lu.addr_size, lu.comp_dir, w, c->file, sizeof c->file) <= 0)
+                if (dc_dwline_index_file(lu.s, lu.x, lu.comp_dir, w, c->file, sizeof c->file) <= 0)
                     c->file[0] = 0;
             } else {
                 const char *file = p_dwarf_filesrc(files, (size_t)w, NULL, NULL);

@@ -14,16 +14,18 @@ static void same(const struct dc_dwline_sec *s, unsigned asz, const struct dc_dw
     unsigned f1 = 0, f2 = 0;
     int l1 = 0, l2 = 0;
     int a = dc_dwline_find(s, 0, asz, pc, &f1, &l1);
-    int b = dc_dwline_lookup(s, 0, asz, x, pc, &f2, &l2);
+    int b = dc_dwline_lookup(x, pc, &f2, &l2);
     FUZZ_CHECK(a >= 0 && a <= 1);
     FUZZ_CHECK(a == b);
     if (a == 1) {
         FUZZ_CHECK(f1 == f2 && l1 == l2);
         char name[64];
+        char name2[64];
         int n = dc_dwline_file(s, 0, asz, "/comp", f1, name, sizeof name);
         FUZZ_CHECK(n >= -1 && n <= 1);
+        FUZZ_CHECK(dc_dwline_index_file(s, x, "/comp", f1, name2, sizeof name2) == n);
         if (n == 1)
-            FUZZ_CHECK(memchr(name, 0, sizeof name) != NULL);
+            FUZZ_CHECK(memchr(name, 0, sizeof name) != NULL && !strcmp(name, name2));
     }
 }
 

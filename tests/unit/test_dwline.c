@@ -86,7 +86,7 @@ static void one(const struct dc_dwline_sec *s, Dwarf_Die *cu, Dwarf_Lines *lines
             Dwarf_Line *want = libdw_row(lines, nlines, pc);
             unsigned file = 0, file2 = 0;
             int line = 0, line2 = 0;
-            int got = dc_dwline_lookup(s, off, asz, &x, pc, &file, &line);
+            int got = dc_dwline_lookup(&x, pc, &file, &line);
             n_addrs++;
             if (!want) {
                 if (got != 0)
@@ -105,7 +105,7 @@ static void one(const struct dc_dwline_sec *s, Dwarf_Die *cu, Dwarf_Lines *lines
             if (line != wline)
                 fprintf(stderr, "%s: %#llx: line %d, libdw %d\n", path, (unsigned long long)pc, line, wline);
             CHECK_EQ_LL(line, wline);
-            CHECK_EQ_LL(dc_dwline_file(s, off, asz, comp_dir, file, name, sizeof name), wfile ? 1 : 0);
+            CHECK_EQ_LL(dc_dwline_index_file(s, &x, comp_dir, file, name, sizeof name), wfile ? 1 : 0);
             if (wfile)
                 CHECK(!strcmp(name, wfile));
             if (i % 101 == 0) {         /* the one-shot decoder agrees with the index */
@@ -115,15 +115,18 @@ static void one(const struct dc_dwline_sec *s, Dwarf_Die *cu, Dwarf_Lines *lines
             }
         }
     }
-    dc_dwline_index_free(&x);
     Dwarf_Files *files;
     size_t nfiles;
     if (dwarf_getsrcfiles(cu, &files, &nfiles) == 0) {
         for (size_t i = 0; i <= nfiles; i++) {
             const char *want = dwarf_filesrc(files, i, NULL, NULL);
             char name[4096];
+            char name2[4096];
             int got = dc_dwline_file(s, off, asz, comp_dir, i, name, sizeof name);
             CHECK_EQ_LL(got, want ? 1 : 0);
+            CHECK_EQ_LL(dc_dwline_index_file(s, &x, comp_dir, i, name2, sizeof name2), got);
+            if (got == 1)
+                CHECK(!strcmp(name, name2));
             if (want && got == 1) {
                 if (strcmp(name, want))
                     fprintf(stderr, "%s: file %zu: '%s', libdw '%s'\n", path, i, name, want);
@@ -132,6 +135,7 @@ static void one(const struct dc_dwline_sec *s, Dwarf_Die *cu, Dwarf_Lines *lines
             n_files++;
         }
     }
+    dc_dwline_index_free(&x);
 }
 
 static void object(const char *path)
