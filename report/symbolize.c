@@ -26,10 +26,10 @@
  * (the build-id tree, then the .gnu_debuglink places). */
 #include "report/symbolize.h"
 #include "common/lazylib.h"
-#include "report/dwline.h"
 #include "report/pystack.h"
 #include "report/stackdepot.h"
 #include "report/stats.h"
+#include "report/symline.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -37,7 +37,6 @@
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
-#include <gelf.h>
 #include <fcntl.h>
 #include <link.h>
 #include <pthread.h>
@@ -51,8 +50,7 @@ static int sym_oom;             /* under sym_lock */
 #define uthash_nonfatal_oom(obj) do { (void)(obj); sym_oom = 1; } while (0)
 #include <uthash.h>
 
-/* libdw.so.1, loaded on first use (libelf's functions through its handle:
- * a dependency of libdw) */
+/* libdw.so.1, loaded on first use */
 #define DW_FUNCS(X)                     \
     X(dwfl_begin)                       \
     X(dwfl_report_begin)                \
@@ -82,16 +80,8 @@ static int sym_oom;             /* under sym_lock */
     X(dwarf_formudata)                  \
     X(dwarf_diename)                    \
     X(dwarf_filesrc)                    \
-    X(dwarf_diecu)                      \
     X(dwarf_getattrcnt)                 \
-    X(dwarf_getabbrevattr)              \
-    X(dwarf_getelf)                     \
-    X(elf_getshdrstrndx)                \
-    X(elf_nextscn)                      \
-    X(elf_strptr)                       \
-    X(elf_getdata)                      \
-    X(elf_getident)                     \
-    X(gelf_getshdr)
+    X(dwarf_getabbrevattr)
 
 DC_LAZY_POINTERS(DW_FUNCS)
 
@@ -379,12 +369,10 @@ static int cu_fn_cmp(const void *a, const void *b)
     return x->lo < y->lo ? -1 : x->lo > y->lo;
 }
 
-static void line_clear(void);
-
 static void cu_clear(void)
 {
     struct cu_index *x, *tmp;
-    line_clear();
+    dc_symline_clear();       /* the same: lines read by report/symline.c */
     HASH_ITER(hh, cu_indexes, x, tmp) {
         HASH_DEL(cu_indexes, x);
         free(x->fn);
@@ -419,154 +407,6 @@ static struct cu_index *cu_get(Dwarf *dbg, Dwarf_Die *cu)
     }
     cu_bytes += sizeof *x + x->cap * sizeof *x->fn;
     return x;
-}
-
-/* --- a unit's line program, read by report/dwline.c -----------------------------
- *
- * libdw answers a line (dwfl_module_getsrc) and an inlined call's file
- * (dwarf_getsrcfiles) by decoding the unit's whole line program and sorting
- * its rows: callgrind, bench/launches.cu first, 3.9 million instructions of
- * the 8.6 million of a C program's first report (15 of 23 under
- * backend=cupti, where the sim runtime's frames add their units).
- * report/dwline.c decodes the one unit's program without a table and
- * answers what libdw would; what it does not read, libdw still answers.
- * Each Dwarf's sections are found once.  Under sym_lock; forgotten with the
- * unit indexes (a module gone may free its Dwarf). */
-#define LINE_SECS_MAX 64
-static struct line_secs {
-    Dwarf *dbg;
-    int ok;
-    struct dc_dwline_sec s;
-} line_secs[LINE_SECS_MAX];
-static size_t line_nsecs;
-
-static const struct dc_dwline_sec *secs_of(Dwarf *dbg)
-{
-    for (size_t i = 0; i < line_nsecs; i++)
-        if (line_secs[i].dbg == dbg)
-            return line_secs[i].ok ? &line_secs[i].s : NULL;
-    if (line_nsecs == LINE_SECS_MAX)
-        return NULL;
-    struct line_secs *x = &line_secs[line_nsecs++];
-    memset(x, 0, sizeof *x);
-    x->dbg = dbg;
-    Elf *elf = p_dwarf_getelf(dbg);
-    size_t shstrndx;
-    char *id = elf ? p_elf_getident(elf, NULL) : NULL;
-    static const uint16_t one = 1;
-    int host = *(const uint8_t *)&one ? ELFDATA2LSB : ELFDATA2MSB;
-    if (!id || id[EI_DATA] != host || p_elf_getshdrstrndx(elf, &shstrndx) != 0)
-        return NULL;            /* dwline reads the host's byte order */
-    for (Elf_Scn *scn = p_elf_nextscn(elf, NULL); scn; scn = p_elf_nextscn(elf, scn)) {
-        GElf_Shdr sh;
-        if (!p_gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS)
-            continue;
-        const char *name = p_elf_strptr(elf, shstrndx, sh.sh_name);
-        const uint8_t **where = NULL;
-        size_t *size = NULL;
-        if (!name)
-            continue;
-        if (!strcmp(name, ".debug_line"))
-            where = &x->s.line, size = &x->s.line_size;
-        else if (!strcmp(name, ".debug_line_str"))
-            where = &x->s.line_str, size = &x->s.line_str_size;
-        else if (!strcmp(name, ".debug_str"))
-            where = &x->s.str, size = &x->s.str_size;
-        else
-            continue;
-        if (sh.sh_flags & SHF_COMPRESSED)
-            continue;           /* libdw decompresses at its start; never seen compressed here */
-        Elf_Data *d = p_elf_getdata(scn, NULL);
-        if (d && d->d_buf)
-            *where = d->d_buf, *size = d->d_size;
-    }
-    x->ok = x->s.line != NULL;
-    return x->ok ? &x->s : NULL;
-}
-
-/* A unit's line program for dwline: 0, or -1 when libdw must answer. */
-struct line_unit {
-    const struct dc_dwline_sec *s;
-    Dwarf_Word off;
-    unsigned addr_size;
-    const char *comp_dir;
-    const struct dc_dwline_index *x;    /* set by line_find */
-};
-
-static int line_unit_of(Dwfl_Module *mod, Dwarf_Die *cu, struct line_unit *u)
-{
-    Dwarf_Addr bias;
-    Dwarf *dbg = p_dwfl_module_getdwarf(mod, &bias);
-    Dwarf_Attribute attr;
-    Dwarf_Die die;
-    uint8_t asz = 0, osz = 0;
-    int tag = p_dwarf_tag(cu);
-    if (!dbg || (tag != DW_TAG_compile_unit && tag != DW_TAG_partial_unit) || !(u->s = secs_of(dbg)) ||
-        !p_dwarf_attr(cu, DW_AT_stmt_list, &attr) || p_dwarf_formudata(&attr, &u->off) != 0 ||
-        !p_dwarf_diecu(cu, &die, &asz, &osz))
-        return -1;
-    u->addr_size = asz;
-    u->comp_dir = p_dwarf_attr(cu, DW_AT_comp_dir, &attr) ? p_dwarf_formstring(&attr) : NULL;
-    return 0;
-}
-
-/* Each unit's index (dc_dwline_index), made at its first lookup. */
-struct line_key {
-    const uint8_t *line;
-    uint64_t off;
-};
-struct line_index {
-    struct line_key key;
-    int ok;
-    struct dc_dwline_index x;
-    UT_hash_handle hh;
-};
-static struct line_index *line_indexes;
-static size_t line_bytes;
-
-static const struct dc_dwline_index *line_index_of(const struct line_unit *u)
-{
-    struct line_key key;
-    memset(&key, 0, sizeof key);
-    key.line = u->s->line;
-    key.off = u->off;
-    struct line_index *e;
-    HASH_FIND(hh, line_indexes, &key, sizeof key, e);
-    if (!e) {
-        if (!(e = calloc(1, sizeof *e)))
-            return NULL;
-        e->key = key;
-        e->ok = dc_dwline_index(u->s, u->off, u->addr_size, &e->x) == 0;
-        sym_oom = 0;
-        HASH_ADD(hh, line_indexes, key, sizeof e->key, e);
-        if (sym_oom) {
-            dc_dwline_index_free(&e->x);
-            free(e);
-            return NULL;
-        }
-        line_bytes += sizeof *e + e->x.nseq * sizeof *e->x.seq + e->x.nmark * sizeof *e->x.mark;
-    }
-    return e->ok ? &e->x : NULL;
-}
-
-/* The row of pc (a DWARF address) as libdw's dwfl_module_getsrc gives it:
- * 1 (*file, *line), 0 none, -1 ask libdw. */
-static int line_find(struct line_unit *u, Dwarf_Addr pc, unsigned *file, int *line)
-{
-    u->x = line_index_of(u);
-    return u->x ? dc_dwline_lookup(u->x, pc, file, line) : -1;
-}
-
-static void line_clear(void)
-{
-    struct line_index *e, *tmp;
-    HASH_ITER(hh, line_indexes, e, tmp) {
-        HASH_DEL(line_indexes, e);
-        dc_dwline_index_free(&e->x);
-        free(e);
-    }
-    line_bytes = 0;
-    line_nsecs = 0;
 }
 
 /* Scopes that may hold an inlined call below a function. */
@@ -780,12 +620,12 @@ static size_t symbolize_ip(uintptr_t ip, struct dc_frame *out, size_t max, int *
     }
     Dwarf_Addr bias = 0;
     Dwarf_Die *cu = p_dwfl_module_addrdie(mod, pc, &bias);
-    struct line_unit lu;
+    struct dc_symline_unit lu;
     unsigned fileno = 0;
     int line = 0;
-    int fast = cu && line_unit_of(mod, cu, &lu) == 0 ? line_find(&lu, pc - bias, &fileno, &line) : -1;
+    int fast = cu ? dc_symline_find(mod, cu, pc - bias, &lu, &fileno, &line) : -1;
     if (fast > 0 && line > 0) {
-        int named = dc_dwline_index_file(lu.s, lu.x, lu.comp_dir, fileno, f->file, sizeof f->file);
+        int named = dc_symline_file(&lu, fileno, f->file, sizeof f->file);
         if (named > 0)
             f->line = line;
         else
@@ -838,7 +678,7 @@ static size_t symbolize_ip(uintptr_t ip, struct dc_frame *out, size_t max, int *
         if ((files || fast >= 0) && p_dwarf_attr(&chain[i], DW_AT_call_file, &attr) &&
             p_dwarf_formudata(&attr, &w) == 0) {
             if (fast >= 0) {
-                if (dc_dwline_index_file(lu.s, lu.x, lu.comp_dir, w, c->file, sizeof c->file) <= 0)
+                if (dc_symline_file(&lu, w, c->file, sizeof c->file) <= 0)
                     c->file[0] = 0;
             } else {
                 const char *file = p_dwarf_filesrc(files, (size_t)w, NULL, NULL);
@@ -992,7 +832,7 @@ static size_t symbolize_ip_cached(uintptr_t ip, struct dc_frame *out, size_t max
 size_t dc_symbolize_bytes(void)
 {
     pthread_mutex_lock(&sym_lock);
-    size_t n = sym_bytes + cu_bytes + line_bytes + (sym_cache ? HASH_OVERHEAD(hh, sym_cache) : 0);
+    size_t n = sym_bytes + cu_bytes + dc_symline_bytes() + (sym_cache ? HASH_OVERHEAD(hh, sym_cache) : 0);
     pthread_mutex_unlock(&sym_lock);
     return n;
 }

@@ -53,7 +53,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     FUZZ_CHECK((ok == -1) == (one == -1));      /* both decode the whole program */
     if (ok == 0) {
         same(&s, asz, &x, pc);
-        for (size_t i = 0; i < x.nseq && i < 64; i++) {
+        for (size_t i = 0; i < x.nseq && i < 8; i++) {
             FUZZ_CHECK(x.seq[i].lo <= x.seq[i].hi && x.seq[i].rows > 0 && x.seq[i].at < n);
             FUZZ_CHECK(x.seq[i].mark0 + x.seq[i].nmarks <= x.nmark);
             same(&s, asz, &x, x.seq[i].lo);
@@ -62,7 +62,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             same(&s, asz, &x, x.seq[i].hi - 1);
             same(&s, asz, &x, x.seq[i].lo + (x.seq[i].hi - x.seq[i].lo) / 2);
         }
-        for (size_t i = 0; i < x.nmark && i < 64; i++) {
+        for (size_t i = 0; i < x.nmark && i < 8; i++) {
             same(&s, asz, &x, x.mark[i].addr);
             same(&s, asz, &x, x.mark[i].addr + 1);
         }
