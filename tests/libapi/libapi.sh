@@ -225,10 +225,13 @@ echo "$cases" | while read -r prog mode opts kind sev api arg dev owner marker s
         fi
     done
 done || exit 1
-# lt restream proves the stream cache's invalidation only if the handle came back
-for bind in plt dlopen; do
-    expect_grep "^lt_prog restream: the destroyed stream's handle reused\$" "$TMPD/lt_${bind}_restream.err"
-done
+# lt restream proves the stream cache's invalidation only if the handle came
+# back (glibc's allocator; a sanitizer's holds freed memory back)
+if [ -z "$SANITIZE" ]; then
+    for bind in plt dlopen; do
+        expect_grep "^lt_prog restream: the destroyed stream's handle reused\$" "$TMPD/lt_${bind}_restream.err"
+    done
+fi
 # `devcheck report` counts the same way from the JSON: a library call, by
 # its entry point (status 1: the merged findings hold an error)
 for c in blas_plt_buggy fft_plt_work; do
