@@ -29,6 +29,14 @@ endif
 ALL += $(E2E_BUILD)/unseen_memory $(E2E_BUILD)/unseen_kernel.fatbin
 TESTS += tests/e2e/unseen_memory.sh
 
+# A launch inside an inlined function: the launch stack's inline chain
+# (report/symbolize.c) in the text and JSON reports.
+ALL += $(E2E_BUILD)/inline_prog
+TESTS += tests/e2e/inline_stack.sh
+$(E2E_BUILD)/inline_prog: tests/e2e/inline_prog.cu
+	@mkdir -p $(@D)
+	$(NVCC) $(ALL_NVCCFLAGS) -o $@ $<
+
 # Drivers without cuFuncGetParamInfo: the suite again with the layout entry
 # points hidden, and the driver-API programs as driver 12.2.
 TESTS += tests/e2e/old_driver.sh

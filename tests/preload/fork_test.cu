@@ -10,6 +10,15 @@
 // handlers: a lock inherited held would hang it.  CUDA itself is not usable
 // in a fork child (the launch fails, as without devcheck; the child does not
 // check how).  Prints "fork: N children ok" and exits 0.
+//
+// main launches the kernel once before the launcher thread starts: nvcc's
+// launch stub initialises a function-local static (`__tmp = __cudaGetKernel
+// (...)`) under a C++ init guard on the first call; a fork while another
+// thread is inside that first call leaves the child a guard marked "in
+// progress" by a thread it does not have, and the child's first launch waits
+// on it for ever, with or without devcheck (seen in CI under UBSan: the
+// first fork, 2 ms after pthread_create, met the launcher's first
+// __cudaGetKernel; gdb: the child in __cxa_guard_acquire from the stub).
 #include <cuda_runtime.h>
 #include <dlfcn.h>
 #include <pthread.h>
@@ -41,6 +50,9 @@ int main()
         fprintf(stderr, "fork: setup failed\n");
         return 1;
     }
+    fork_kernel<<<1, 1>>>(a0, b1); // the stub's static, initialised before any fork
+    (void)cudaDeviceSynchronize();
+    (void)cudaGetLastError();
     pthread_t th;
     pthread_create(&th, NULL, launcher, NULL);
     const int n = 20;
