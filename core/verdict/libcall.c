@@ -32,9 +32,10 @@ static struct slot table[SLOTS];
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 /* dc_libh_seq (libcall.h): odd while a writer changes the table (under
  * lock); readers probe without the lock and keep what they read only if it
- * did not move meanwhile.
- * Every field is read and written with atomics (relaxed: the count's
- * acquire/release and fences order them). */
+ * did not move meanwhile.  Every field is written with release stores after
+ * the odd count and read with acquire loads before the count's second read
+ * (no fences: ThreadSanitizer does not model them): a reader that saw any
+ * new field sees the count moved. */
 unsigned dc_libh_seq = 2;
 __thread struct dc_libh_hit dc_libh_last[DC_LIBH_KINDS] __attribute__((tls_model("initial-exec")));
 
@@ -61,8 +62,8 @@ static void install_atfork(void) { pthread_atfork(fork_prepare, fork_parent, for
 
 static size_t home(int kind, uint64_t h) { return (size_t)(dc_mix64(h ^ ((uint64_t)kind << 56)) & (SLOTS - 1)); }
 
-#define LD(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
-#define ST(x, v) __atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
+#define LD(x) __atomic_load_n(&(x), __ATOMIC_ACQUIRE)
+#define ST(x, v) __atomic_store_n(&(x), (v), __ATOMIC_RELEASE)
 
 /* The slot of (kind, h), or NULL (read with or without the lock). */
 static struct slot *find(int kind, uint64_t h)
@@ -79,12 +80,8 @@ static struct slot *find(int kind, uint64_t h)
 }
 
 /* A writer's change (lock held): the count odd around it. */
-static void write_begin(void)
-{
-    ST(dc_libh_seq, dc_libh_seq + 1);
-    __atomic_thread_fence(__ATOMIC_RELEASE);    /* the odd count before the slot's stores */
-}
-static void write_end(void) { __atomic_store_n(&dc_libh_seq, dc_libh_seq + 1, __ATOMIC_RELEASE); }
+static void write_begin(void) { ST(dc_libh_seq, dc_libh_seq + 1); }
+static void write_end(void) { ST(dc_libh_seq, dc_libh_seq + 1); }
 
 void dc_libh_set(int kind, uint64_t h, uint64_t v)
 {
@@ -120,8 +117,7 @@ int dc_libh_get_slow(int kind, uint64_t h, uint64_t *v)
         }
         struct slot *s = find(kind, h);
         uint64_t x = s ? LD(s->v) : 0;
-        __atomic_thread_fence(__ATOMIC_ACQUIRE);       /* the reads above before the count's second read */
-        if (LD(dc_libh_seq) != q)
+        if (LD(dc_libh_seq) != q)       /* after the acquire loads above */
             continue;
         if ((unsigned)kind < DC_LIBH_KINDS)    /* the thread's hit for this kind, valid while dc_libh_seq is q */
             dc_libh_last[kind] = (struct dc_libh_hit){ .seq = q, .found = s != NULL, .h = h, .v = x };
