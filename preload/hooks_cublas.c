@@ -244,8 +244,36 @@ BLAS_HOOK_ARRAYS(cublasDgemmBatched,
         (cublasHandle_t handle, I m, I n, const T *alpha, const T *x, I incx, const T *y, I incy, T *A, I lda), \
         (handle, m, n, alpha, x, incx, y, incy, A, lda), SCALAR_IF(m && n, alpha), ARG("x", IF(m && n, x)), \
         ARG("y", IF(m && n, y)), ARG("A", IF(m && n, A)))
+/* copy, swap, rot: nothing when n <= 0; trsv, trmv: nothing when n is 0
+ * (the reference BLAS's quick returns); rot's c and s are scalars */
+#define BLAS_COPY(name, T, S, I)                                                    \
+    BLAS_HOOK(name, (cublasHandle_t handle, I n, const T *x, I incx, T *y, I incy), \
+        (handle, n, x, incx, y, incy), ARG("x", IF(n > 0, x)), ARG("y", IF(n > 0, y)))
+#define BLAS_SWAP(name, T, S, I)                                                    \
+    BLAS_HOOK(name, (cublasHandle_t handle, I n, T *x, I incx, T *y, I incy),       \
+        (handle, n, x, incx, y, incy), ARG("x", IF(n > 0, x)), ARG("y", IF(n > 0, y)))
+#define BLAS_ROT_(name, T, S, ST, I)                                                \
+    BLAS_HOOK(name, (cublasHandle_t handle, I n, T *x, I incx, T *y, I incy, const S *c, const ST *s), \
+        (handle, n, x, incx, y, incy, c, s), ARG("x", IF(n > 0, x)), ARG("y", IF(n > 0, y)), \
+        SCALAR_IF(n > 0, c), SCALAR_IF(n > 0, s))
+#define BLAS_ROT(name, T, S, I) BLAS_ROT_(name, T, S, T, I)
+#define BLAS_ROTR(name, T, S, I) BLAS_ROT_(name, T, S, S, I)
+#define BLAS_TRSV(name, T, S, I)                                                    \
+    BLAS_HOOK(name,                                                                 \
+        (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, I n, \
+         const T *A, I lda, T *x, I incx),                                          \
+        (handle, uplo, trans, diag, n, A, lda, x, incx), ARG("A", IF(n, A)), ARG("x", IF(n, x)))
 #define DC_BLAS(shape, name, T, S, I) BLAS_##shape(name, T, S, I)
 #include "preload/hooks_blas.def"
+/* cublasDotEx, cublasDotcEx: the dot products of the given types (as DOT) */
+#define DOTEX_HOOK(name)                                                            \
+    BLAS_HOOK(name,                                                                 \
+        (cublasHandle_t handle, int n, const void *x, cudaDataType xType, int incx, const void *y, \
+         cudaDataType yType, int incy, void *result, cudaDataType resultType, cudaDataType executionType), \
+        (handle, n, x, xType, incx, y, yType, incy, result, resultType, executionType), \
+        ARG("x", IF(n > 0, x)), ARG("y", IF(n > 0, y)), SCALAR(result))
+DOTEX_HOOK(cublasDotEx)
+DOTEX_HOOK(cublasDotcEx)
 /* The workspace the handle's calls will use: checked where it is handed over. */
 BLAS_HOOK(cublasSetWorkspace_v2, (cublasHandle_t handle, void *workspace, size_t workspaceSizeInBytes),
     (handle, workspace, workspaceSizeInBytes), ARG("workspace", workspaceSizeInBytes ? workspace : NULL))
@@ -340,6 +368,36 @@ GETRF_BATCHED_HOOK(cublasSgetrfBatched, float)
 GETRF_BATCHED_HOOK(cublasDgetrfBatched, double)
 GETRF_BATCHED_HOOK(cublasCgetrfBatched, cuComplex)
 GETRF_BATCHED_HOOK(cublasZgetrfBatched, cuDoubleComplex)
+/* getrsBatched (torch.linalg.solve, lu_solve of a batch): op(A[i])^-1 B[i]
+ * from getrfBatched's factors and pivots devIpiv (NULL: none); info is a
+ * host pointer (the argument check's answer); nothing when n, nrhs or
+ * batchSize is 0 (cuBLAS documentation: no computation then) */
+#define GETRS_BATCHED_HOOK(name, T)                                                 \
+    BLAS_HOOK_ARRAYS(name,                                                          \
+        (cublasHandle_t handle, cublasOperation_t trans, int n, int nrhs, const T *const Aarray[], int lda, \
+         const int *devIpiv, T *const Barray[], int ldb, int *info, int batchSize), \
+        (handle, trans, n, nrhs, Aarray, lda, devIpiv, Barray, ldb, info, batchSize), \
+        (ELEMS(Aarray, n && nrhs, batchSize); ELEMS(Barray, n && nrhs, batchSize);), \
+        ARG("Aarray", IF(n && nrhs && batchSize, Aarray)), ARG("devIpiv", IF(n && nrhs && batchSize, devIpiv)), \
+        ARG("Barray", IF(n && nrhs && batchSize, Barray)))
+GETRS_BATCHED_HOOK(cublasSgetrsBatched, float)
+GETRS_BATCHED_HOOK(cublasDgetrsBatched, double)
+GETRS_BATCHED_HOOK(cublasCgetrsBatched, cuComplex)
+GETRS_BATCHED_HOOK(cublasZgetrsBatched, cuDoubleComplex)
+/* geqrfBatched (torch.linalg.qr, geqrf of a batch): Aarray[i] := its QR,
+ * TauArray[i] the reflectors' scalars; info a host pointer; nothing when m
+ * or n is 0 */
+#define GEQRF_BATCHED_HOOK(name, T)                                                 \
+    BLAS_HOOK_ARRAYS(name,                                                          \
+        (cublasHandle_t handle, int m, int n, T *const Aarray[], int lda, T *const TauArray[], int *info, \
+         int batchSize),                                                            \
+        (handle, m, n, Aarray, lda, TauArray, info, batchSize),                     \
+        (ELEMS(Aarray, m && n, batchSize); ELEMS(TauArray, m && n, batchSize);),    \
+        ARG("Aarray", IF(m && n && batchSize, Aarray)), ARG("TauArray", IF(m && n && batchSize, TauArray)))
+GEQRF_BATCHED_HOOK(cublasSgeqrfBatched, float)
+GEQRF_BATCHED_HOOK(cublasDgeqrfBatched, double)
+GEQRF_BATCHED_HOOK(cublasCgeqrfBatched, cuComplex)
+GEQRF_BATCHED_HOOK(cublasZgeqrfBatched, cuDoubleComplex)
 /* gelsBatched: least squares of Aarray[i], Carray[i]; info is a host
  * pointer (the argument check's answer), devInfoArray device memory */
 #define GELS_BATCHED_HOOK(name, T)                                                  \

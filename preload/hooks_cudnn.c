@@ -273,6 +273,113 @@ DNN_HOOK(cudnnConvolutionBackwardFilter,
     ARG("x", x), ARG("dy", dy), ARG("workSpace", workSpaceSizeInBytes ? workSpace : NULL),
     ARG("dw", dw))
 
+/* Issue 37 item 5, the legacy calls torch 2.15 imports (sim/libs/imports.tsv;
+ * libcudnn.so.9 exports each, a shim into libcudnn_ops.so.9 or _cnn):
+ * batch normalization (aten/src/ATen/native/cudnn/BatchNorm.cpp: training
+ * and backward in their Ex forms, inference), cudnn.benchmark's search
+ * (the Find...AlgorithmEx calls run the convolution on the program's own
+ * tensors and workspace), the fused convolution + bias + activation, and
+ * CTC loss.  Every tensor is device memory; alpha and beta host memory, as
+ * every cuDNN scaling parameter; a NULL optional pointer (running or saved
+ * statistics, gradients CTC does not compute) is not checked.  The z / dz
+ * tensors are read only for CUDNN_BATCHNORM_OPS_BN_ADD_ACTIVATION. */
+#define BN_ADD(ops) ((ops) == CUDNN_BATCHNORM_OPS_BN_ADD_ACTIVATION)
+DNN_HOOK(cudnnBatchNormalizationForwardTrainingEx,
+    (cudnnHandle_t handle, cudnnBatchNormMode_t mode, cudnnBatchNormOps_t bnOps, const void *alpha, const void *beta,
+     const cudnnTensorDescriptor_t xDesc, const void *xData, const cudnnTensorDescriptor_t zDesc, const void *zData,
+     const cudnnTensorDescriptor_t yDesc, void *yData, const cudnnTensorDescriptor_t bnScaleBiasMeanVarDesc,
+     const void *bnScale, const void *bnBias, double exponentialAverageFactor, void *resultRunningMean,
+     void *resultRunningVariance, double epsilon, void *resultSaveMean, void *resultSaveInvVariance,
+     cudnnActivationDescriptor_t activationDesc, void *workspace, size_t workSpaceSizeInBytes, void *reserveSpace,
+     size_t reserveSpaceSizeInBytes),
+    (handle, mode, bnOps, alpha, beta, xDesc, xData, zDesc, zData, yDesc, yData, bnScaleBiasMeanVarDesc, bnScale,
+     bnBias, exponentialAverageFactor, resultRunningMean, resultRunningVariance, epsilon, resultSaveMean,
+     resultSaveInvVariance, activationDesc, workspace, workSpaceSizeInBytes, reserveSpace, reserveSpaceSizeInBytes),
+    ARG("xData", xData), ARG("zData", BN_ADD(bnOps) ? zData : NULL), ARG("yData", yData), ARG("bnScale", bnScale),
+    ARG("bnBias", bnBias), ARG("resultRunningMean", resultRunningMean),
+    ARG("resultRunningVariance", resultRunningVariance), ARG("resultSaveMean", resultSaveMean),
+    ARG("resultSaveInvVariance", resultSaveInvVariance), SPACE(workspace, workSpaceSizeInBytes),
+    SPACE(reserveSpace, reserveSpaceSizeInBytes))
+DNN_HOOK(cudnnBatchNormalizationBackwardEx,
+    (cudnnHandle_t handle, cudnnBatchNormMode_t mode, cudnnBatchNormOps_t bnOps, const void *alphaDataDiff,
+     const void *betaDataDiff, const void *alphaParamDiff, const void *betaParamDiff,
+     const cudnnTensorDescriptor_t xDesc, const void *xData, const cudnnTensorDescriptor_t yDesc, const void *yData,
+     const cudnnTensorDescriptor_t dyDesc, const void *dyData, const cudnnTensorDescriptor_t dzDesc, void *dzData,
+     const cudnnTensorDescriptor_t dxDesc, void *dxData, const cudnnTensorDescriptor_t dBnScaleBiasDesc,
+     const void *bnScaleData, const void *bnBiasData, void *dBnScaleData, void *dBnBiasData, double epsilon,
+     const void *savedMean, const void *savedInvVariance, cudnnActivationDescriptor_t activationDesc,
+     void *workSpace, size_t workSpaceSizeInBytes, void *reserveSpace, size_t reserveSpaceSizeInBytes),
+    (handle, mode, bnOps, alphaDataDiff, betaDataDiff, alphaParamDiff, betaParamDiff, xDesc, xData, yDesc, yData,
+     dyDesc, dyData, dzDesc, dzData, dxDesc, dxData, dBnScaleBiasDesc, bnScaleData, bnBiasData, dBnScaleData,
+     dBnBiasData, epsilon, savedMean, savedInvVariance, activationDesc, workSpace, workSpaceSizeInBytes,
+     reserveSpace, reserveSpaceSizeInBytes),
+    ARG("xData", xData), ARG("yData", BN_ADD(bnOps) || bnOps == CUDNN_BATCHNORM_OPS_BN_ACTIVATION ? yData : NULL),
+    ARG("dyData", dyData), ARG("dzData", BN_ADD(bnOps) ? dzData : NULL), ARG("dxData", dxData),
+    ARG("bnScaleData", bnScaleData), ARG("bnBiasData", bnBiasData), ARG("dBnScaleData", dBnScaleData),
+    ARG("dBnBiasData", dBnBiasData), ARG("savedMean", savedMean), ARG("savedInvVariance", savedInvVariance),
+    SPACE(workSpace, workSpaceSizeInBytes), SPACE(reserveSpace, reserveSpaceSizeInBytes))
+DNN_HOOK(cudnnBatchNormalizationForwardInference,
+    (cudnnHandle_t handle, cudnnBatchNormMode_t mode, const void *alpha, const void *beta,
+     const cudnnTensorDescriptor_t xDesc, const void *x, const cudnnTensorDescriptor_t yDesc, void *y,
+     const cudnnTensorDescriptor_t bnScaleBiasMeanVarDesc, const void *bnScale, const void *bnBias,
+     const void *estimatedMean, const void *estimatedVariance, double epsilon),
+    (handle, mode, alpha, beta, xDesc, x, yDesc, y, bnScaleBiasMeanVarDesc, bnScale, bnBias, estimatedMean,
+     estimatedVariance, epsilon),
+    ARG("x", x), ARG("y", y), ARG("bnScale", bnScale), ARG("bnBias", bnBias), ARG("estimatedMean", estimatedMean),
+    ARG("estimatedVariance", estimatedVariance))
+DNN_HOOK(cudnnFindConvolutionForwardAlgorithmEx,
+    (cudnnHandle_t handle, const cudnnTensorDescriptor_t xDesc, const void *x, const cudnnFilterDescriptor_t wDesc,
+     const void *w, const cudnnConvolutionDescriptor_t convDesc, const cudnnTensorDescriptor_t yDesc, void *y,
+     const int requestedAlgoCount, int *returnedAlgoCount, cudnnConvolutionFwdAlgoPerf_t *perfResults,
+     void *workSpace, size_t workSpaceSizeInBytes),
+    (handle, xDesc, x, wDesc, w, convDesc, yDesc, y, requestedAlgoCount, returnedAlgoCount, perfResults, workSpace,
+     workSpaceSizeInBytes),
+    ARG("x", x), ARG("w", w), ARG("y", y), SPACE(workSpace, workSpaceSizeInBytes))
+DNN_HOOK(cudnnFindConvolutionBackwardDataAlgorithmEx,
+    (cudnnHandle_t handle, const cudnnFilterDescriptor_t wDesc, const void *w, const cudnnTensorDescriptor_t dyDesc,
+     const void *dy, const cudnnConvolutionDescriptor_t convDesc, const cudnnTensorDescriptor_t dxDesc, void *dx,
+     const int requestedAlgoCount, int *returnedAlgoCount, cudnnConvolutionBwdDataAlgoPerf_t *perfResults,
+     void *workSpace, size_t workSpaceSizeInBytes),
+    (handle, wDesc, w, dyDesc, dy, convDesc, dxDesc, dx, requestedAlgoCount, returnedAlgoCount, perfResults,
+     workSpace, workSpaceSizeInBytes),
+    ARG("w", w), ARG("dy", dy), ARG("dx", dx), SPACE(workSpace, workSpaceSizeInBytes))
+DNN_HOOK(cudnnFindConvolutionBackwardFilterAlgorithmEx,
+    (cudnnHandle_t handle, const cudnnTensorDescriptor_t xDesc, const void *x, const cudnnTensorDescriptor_t dyDesc,
+     const void *y, const cudnnConvolutionDescriptor_t convDesc, const cudnnFilterDescriptor_t dwDesc, void *dw,
+     const int requestedAlgoCount, int *returnedAlgoCount, cudnnConvolutionBwdFilterAlgoPerf_t *perfResults,
+     void *workSpace, size_t workSpaceSizeInBytes),
+    (handle, xDesc, x, dyDesc, y, convDesc, dwDesc, dw, requestedAlgoCount, returnedAlgoCount, perfResults,
+     workSpace, workSpaceSizeInBytes),
+    ARG("x", x), ARG("y", y), ARG("dw", dw), SPACE(workSpace, workSpaceSizeInBytes))
+DNN_HOOK(cudnnConvolutionBiasActivationForward,
+    (cudnnHandle_t handle, const void *alpha1, const cudnnTensorDescriptor_t xDesc, const void *x,
+     const cudnnFilterDescriptor_t wDesc, const void *w, const cudnnConvolutionDescriptor_t convDesc,
+     cudnnConvolutionFwdAlgo_t algo, void *workSpace, size_t workSpaceSizeInBytes, const void *alpha2,
+     const cudnnTensorDescriptor_t zDesc, const void *z, const cudnnTensorDescriptor_t biasDesc, const void *bias,
+     const cudnnActivationDescriptor_t activationDesc, const cudnnTensorDescriptor_t yDesc, void *y),
+    (handle, alpha1, xDesc, x, wDesc, w, convDesc, algo, workSpace, workSpaceSizeInBytes, alpha2, zDesc, z,
+     biasDesc, bias, activationDesc, yDesc, y),
+    ARG("x", x), ARG("w", w), SPACE(workSpace, workSpaceSizeInBytes), ARG("z", z), ARG("bias", bias), ARG("y", y))
+/* CTC loss: the legacy form takes the labels and lengths in host memory
+ * (cudnn_adv.h: "in CPU memory"), _v8 in device memory */
+DNN_HOOK(cudnnCTCLoss,
+    (cudnnHandle_t handle, const cudnnTensorDescriptor_t probsDesc, const void *probs, const int hostLabels[],
+     const int hostLabelLengths[], const int hostInputLengths[], void *costs,
+     const cudnnTensorDescriptor_t gradientsDesc, void *gradients, cudnnCTCLossAlgo_t algo,
+     cudnnCTCLossDescriptor_t ctcLossDesc, void *workspace, size_t workSpaceSizeInBytes),
+    (handle, probsDesc, probs, hostLabels, hostLabelLengths, hostInputLengths, costs, gradientsDesc, gradients, algo,
+     ctcLossDesc, workspace, workSpaceSizeInBytes),
+    ARG("probs", probs), ARG("costs", costs), ARG("gradients", gradients), SPACE(workspace, workSpaceSizeInBytes))
+DNN_HOOK(cudnnCTCLoss_v8,
+    (cudnnHandle_t handle, cudnnCTCLossAlgo_t algo, cudnnCTCLossDescriptor_t ctcLossDesc,
+     const cudnnTensorDescriptor_t probsDesc, const void *probs, const int labels[], const int labelLengths[],
+     const int inputLengths[], void *costs, const cudnnTensorDescriptor_t gradientsDesc, void *gradients,
+     size_t workSpaceSizeInBytes, void *workspace),
+    (handle, algo, ctcLossDesc, probsDesc, probs, labels, labelLengths, inputLengths, costs, gradientsDesc,
+     gradients, workSpaceSizeInBytes, workspace),
+    ARG("probs", probs), ARG("labels", labels), ARG("labelLengths", labelLengths), ARG("inputLengths", inputLengths),
+    ARG("costs", costs), ARG("gradients", gradients), SPACE(workspace, workSpaceSizeInBytes))
+
 /* The RNN calls (cudnn_adv.h; cuDNN's documentation: every buffer is GPU
  * memory, devSeqLengths too; devSeqLengths may be NULL since cuDNN 8.9.1,
  * as OpenCV's DNN module passes it: a 0 pointer, not checked -- the RNN

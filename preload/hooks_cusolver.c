@@ -235,8 +235,48 @@ SOLVER_HOOK(cusolverDnXgeev,
     ARG("A", A), ARG("W", W), ARG("VL", jobvl == CUSOLVER_EIG_MODE_VECTOR ? VL : NULL),
     ARG("VR", jobvr == CUSOLVER_EIG_MODE_VECTOR ? VR : NULL), SPACE(bufferOnDevice, workspaceInBytesOnDevice),
     ARG("info", info))
+/* XsyevBatched (torch.linalg.eigh of a batch; added to cuSOLVER within
+ * CUDA 12, so CUDA 13's version only, as Xgeev): batchSize matrices of A and
+ * eigenvalue vectors of W, strided */
+SOLVER_HOOK(cusolverDnXsyevBatched,
+    (cusolverDnHandle_t handle, cusolverDnParams_t params, cusolverEigMode_t jobz, cublasFillMode_t uplo, int64_t n,
+     cudaDataType dataTypeA, void *A, int64_t lda, cudaDataType dataTypeW, void *W, cudaDataType computeType,
+     void *bufferOnDevice, size_t workspaceInBytesOnDevice, void *bufferOnHost, size_t workspaceInBytesOnHost,
+     int *info, int64_t batchSize),
+    (handle, params, jobz, uplo, n, dataTypeA, A, lda, dataTypeW, W, computeType, bufferOnDevice,
+     workspaceInBytesOnDevice, bufferOnHost, workspaceInBytesOnHost, info, batchSize),
+    ARG("A", IF(n && batchSize, A)), ARG("W", IF(n && batchSize, W)), DEV_BUFFER, ARG("info", info))
+/* Xsytrs (torch.linalg.ldl_solve; the 64-bit API's, added to cuSOLVER
+ * within CUDA 12: exported under CUDA 13's version only, as Xgeev, since
+ * not every libcusolver.so.11 has it): A and ipiv as Xsytrf left them, B
+ * overwritten */
+SOLVER_HOOK(cusolverDnXsytrs,
+    (cusolverDnHandle_t handle, cublasFillMode_t uplo, int64_t n, int64_t nrhs, cudaDataType dataTypeA,
+     const void *A, int64_t lda, const int64_t *ipiv, cudaDataType dataTypeB, void *B, int64_t ldb,
+     void *bufferOnDevice, size_t workspaceInBytesOnDevice, void *bufferOnHost, size_t workspaceInBytesOnHost,
+     int *info),
+    (handle, uplo, n, nrhs, dataTypeA, A, lda, ipiv, dataTypeB, B, ldb, bufferOnDevice, workspaceInBytesOnDevice,
+     bufferOnHost, workspaceInBytesOnHost, info),
+    ARG("A", IF(n && nrhs, A)), ARG("ipiv", IF(n && nrhs, ipiv)), ARG("B", IF(n && nrhs, B)), DEV_BUFFER,
+    ARG("info", info))
 #undef LIB_THIS
 #define LIB_THIS CUSOLVER
+/* gesvdaStridedBatched (torch.linalg.svd's gesvda driver): batchSize
+ * strided matrices; U and V computed when jobz is CUSOLVER_EIG_MODE_VECTOR;
+ * h_R_nrmF is host memory (may be NULL) */
+#define SOLVER_GESVDA(name, T, R)                                                   \
+    SOLVER_HOOK(name,                                                               \
+        (cusolverDnHandle_t handle, cusolverEigMode_t jobz, int rank, int m, int n, const T *d_A, int lda, \
+         long long int strideA, R *d_S, long long int strideS, T *d_U, int ldu, long long int strideU, T *d_V, \
+         int ldv, long long int strideV, T *d_work, int lwork, int *d_info, double *h_R_nrmF, int batchSize), \
+        (handle, jobz, rank, m, n, d_A, lda, strideA, d_S, strideS, d_U, ldu, strideU, d_V, ldv, strideV, d_work, \
+         lwork, d_info, h_R_nrmF, batchSize),                                       \
+        ARG("d_A", d_A), ARG("d_S", d_S), ARG("d_U", jobz == CUSOLVER_EIG_MODE_VECTOR ? d_U : NULL), \
+        ARG("d_V", jobz == CUSOLVER_EIG_MODE_VECTOR ? d_V : NULL), SPACE(d_work, lwork), ARG("d_info", d_info))
+SOLVER_GESVDA(cusolverDnSgesvdaStridedBatched, float, float)
+SOLVER_GESVDA(cusolverDnDgesvdaStridedBatched, double, double)
+SOLVER_GESVDA(cusolverDnCgesvdaStridedBatched, cuComplex, float)
+SOLVER_GESVDA(cusolverDnZgesvdaStridedBatched, cuDoubleComplex, double)
 /* potrfBatched: a pointer array (its elements read as cuBLAS's batched
  * calls' are: dc_check_libcall_array) */
 #define SOLVER_POTRF_BATCHED(name, T)                                               \

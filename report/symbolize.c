@@ -29,6 +29,7 @@
 #include "report/pystack.h"
 #include "report/stackdepot.h"
 #include "report/stats.h"
+#include "report/symline.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -78,7 +79,9 @@ static int sym_oom;             /* under sym_lock */
     X(dwarf_formstring)                 \
     X(dwarf_formudata)                  \
     X(dwarf_diename)                    \
-    X(dwarf_filesrc)
+    X(dwarf_filesrc)                    \
+    X(dwarf_getattrcnt)                 \
+    X(dwarf_getabbrevattr)
 
 DC_LAZY_POINTERS(DW_FUNCS)
 
@@ -88,7 +91,13 @@ static int dw_state;                    /* 0 not tried, 1 loaded, -1 unavailable
 static int dw_ready(void)
 {
     if (dw_state == 0) {
-        void *h_ = dlopen("libdw.so.1", RTLD_NOW | RTLD_LOCAL);
+        /* RTLD_LAZY: libdw's and libelf's 231 PLT slots bound when first
+         * called (a few dozen are), not all at the first report (perf, the
+         * process's first report: dlopen a third of its time, the symbol
+         * lookups a fifth of that).  Their imports are versioned
+         * (ELFUTILS_*, GLIBC_*): a missing version still fails dlopen
+         * here, not a call later. */
+        void *h_ = dlopen("libdw.so.1", RTLD_LAZY | RTLD_LOCAL);
         int ok = 0;
         if (h_)
             DC_LAZY_BIND(h_, DW_FUNCS, ok);
@@ -292,6 +301,40 @@ static void cu_push(struct cu_index *x, Dwarf_Addr lo, Dwarf_Addr hi, Dwarf_Off 
     x->fn[x->n++] = (struct cu_fn){ lo, hi, off };
 }
 
+/* Whether a subprogram DIE may have code: a declaration (most of a CUDA
+ * unit's subprograms: the runtime's headers) has no address attribute of
+ * its own nor an origin that could lend one, and its abbreviation says so.
+ * Asked once per abbreviation (dwarf_tag left it in the DIE), not of each
+ * DIE's attributes (dwarf_ranges: callgrind, 0.75 of the 1.9 M
+ * instructions of the first unit's list).  Under sym_lock; forgotten at
+ * each unit's list. */
+#define ABBREV_MEMO 512
+static struct {
+    Dwarf_Abbrev *abbrev;
+    int code;
+} abbrev_memo[ABBREV_MEMO];
+
+static int may_have_code(Dwarf_Die *d)
+{
+    Dwarf_Abbrev *a = d->abbrev;
+    if (!a || a == (Dwarf_Abbrev *)-1l)
+        return 1;
+    size_t h = ((uintptr_t)a >> 4) % ABBREV_MEMO;
+    for (size_t probe = 0; probe < 8 && abbrev_memo[h].abbrev; probe++, h = (h + 1) % ABBREV_MEMO)
+        if (abbrev_memo[h].abbrev == a)
+            return abbrev_memo[h].code;
+    size_t n = 0;
+    int code = p_dwarf_getattrcnt(a, &n) != 0;
+    for (size_t i = 0; i < n && !code; i++) {
+        unsigned name = 0, form = 0;
+        code = p_dwarf_getabbrevattr(a, i, &name, &form, NULL) != 0 || name == DW_AT_low_pc ||
+               name == DW_AT_ranges || name == DW_AT_abstract_origin || name == DW_AT_specification;
+    }
+    if (!abbrev_memo[h].abbrev)
+        abbrev_memo[h].abbrev = a, abbrev_memo[h].code = code;
+    return code;
+}
+
 /* The functions with code under parent: its children, and those of the
  * namespaces among them. */
 static void cu_collect(struct cu_index *x, Dwarf_Die *parent, int depth)
@@ -301,7 +344,7 @@ static void cu_collect(struct cu_index *x, Dwarf_Die *parent, int depth)
         return;
     for (;;) {
         int tag = p_dwarf_tag(&d);
-        if (tag == DW_TAG_subprogram) {
+        if (tag == DW_TAG_subprogram && may_have_code(&d)) {
             Dwarf_Addr base, lo, hi;
             ptrdiff_t o = 0;
             while ((o = p_dwarf_ranges(&d, o, &base, &lo, &hi)) > 0)
@@ -329,6 +372,7 @@ static int cu_fn_cmp(const void *a, const void *b)
 static void cu_clear(void)
 {
     struct cu_index *x, *tmp;
+    dc_symline_clear();       /* the same: lines read by report/symline.c */
     HASH_ITER(hh, cu_indexes, x, tmp) {
         HASH_DEL(cu_indexes, x);
         free(x->fn);
@@ -350,6 +394,7 @@ static struct cu_index *cu_get(Dwarf *dbg, Dwarf_Die *cu)
     if (!(x = calloc(1, sizeof *x)))
         return NULL;
     x->key = key;
+    memset(abbrev_memo, 0, sizeof abbrev_memo);
     cu_collect(x, cu, 0);
     if (x->n)
         qsort(x->fn, x->n, sizeof *x->fn, cu_fn_cmp);
@@ -573,20 +618,34 @@ static size_t symbolize_ip(uintptr_t ip, struct dc_frame *out, size_t max, int *
         set_name(f, sym);
         return 1;
     }
-    Dwfl_Line *ln = p_dwfl_module_getsrc(mod, pc);
-    if (ln) {
-        int line = 0;
-        const char *file = p_dwfl_lineinfo(ln, NULL, &line, NULL, NULL, NULL);
-        if (file && line > 0) {
-            snprintf(f->file, sizeof f->file, "%s", file);
+    Dwarf_Addr bias = 0;
+    Dwarf_Die *cu = p_dwfl_module_addrdie(mod, pc, &bias);
+    struct dc_symline_unit lu;
+    unsigned fileno = 0;
+    int line = 0;
+    int fast = cu ? dc_symline_find(mod, cu, pc - bias, &lu, &fileno, &line) : -1;
+    if (fast > 0 && line > 0) {
+        int named = dc_symline_file(&lu, fileno, f->file, sizeof f->file);
+        if (named > 0)
             f->line = line;
+        else
+            f->file[0] = 0;
+        if (named < 0)
+            fast = -1;
+    }
+    if (fast < 0) {
+        Dwfl_Line *ln = p_dwfl_module_getsrc(mod, pc);
+        if (ln) {
+            const char *file = p_dwfl_lineinfo(ln, NULL, &line, NULL, NULL, NULL);
+            if (file && line > 0) {
+                snprintf(f->file, sizeof f->file, "%s", file);
+                f->line = line;
+            }
         }
     }
     set_name(f, sym);
 
     /* Inline chain: the inlined calls holding pc, innermost first. */
-    Dwarf_Addr bias = 0;
-    Dwarf_Die *cu = p_dwfl_module_addrdie(mod, pc, &bias);
     Dwarf_Die fn, chain[DC_INLINE_MAX];
     int nchain = cu ? cu_function(mod, cu, pc - bias, &fn, chain, DC_INLINE_MAX) : -1;
     if (nchain < 0)
@@ -599,7 +658,7 @@ static size_t symbolize_ip(uintptr_t ip, struct dc_frame *out, size_t max, int *
     }
     Dwarf_Files *files = NULL;
     size_t nfiles = 0;
-    if (p_dwarf_getsrcfiles(cu, &files, &nfiles) != 0)
+    if (fast < 0 && p_dwarf_getsrcfiles(cu, &files, &nfiles) != 0)
         files = NULL;
     size_t k = 0;               /* frame being filled: out[k] */
     for (int i = 0; i < nchain; i++) {
@@ -616,10 +675,16 @@ static size_t symbolize_ip(uintptr_t ip, struct dc_frame *out, size_t max, int *
         Dwarf_Word w;
         if (p_dwarf_attr(&chain[i], DW_AT_call_line, &attr) && p_dwarf_formudata(&attr, &w) == 0)
             c->line = (int)w;
-        if (files && p_dwarf_attr(&chain[i], DW_AT_call_file, &attr) && p_dwarf_formudata(&attr, &w) == 0) {
-            const char *file = p_dwarf_filesrc(files, (size_t)w, NULL, NULL);
-            if (file)
-                snprintf(c->file, sizeof c->file, "%s", file);
+        if ((files || fast >= 0) && p_dwarf_attr(&chain[i], DW_AT_call_file, &attr) &&
+            p_dwarf_formudata(&attr, &w) == 0) {
+            if (fast >= 0) {
+                if (dc_symline_file(&lu, w, c->file, sizeof c->file) <= 0)
+                    c->file[0] = 0;
+            } else {
+                const char *file = p_dwarf_filesrc(files, (size_t)w, NULL, NULL);
+                if (file)
+                    snprintf(c->file, sizeof c->file, "%s", file);
+            }
         }
         if (!c->file[0])
             c->line = 0;
@@ -767,7 +832,7 @@ static size_t symbolize_ip_cached(uintptr_t ip, struct dc_frame *out, size_t max
 size_t dc_symbolize_bytes(void)
 {
     pthread_mutex_lock(&sym_lock);
-    size_t n = sym_bytes + cu_bytes + (sym_cache ? HASH_OVERHEAD(hh, sym_cache) : 0);
+    size_t n = sym_bytes + cu_bytes + dc_symline_bytes() + (sym_cache ? HASH_OVERHEAD(hh, sym_cache) : 0);
     pthread_mutex_unlock(&sym_lock);
     return n;
 }

@@ -95,6 +95,14 @@ UNIT_PROGS += test_kinds
 ALL   += $(UNIT_DIR)/test_kinds
 TESTS += $(UNIT_DIR)/test_kinds
 
+# report/dwline.c against libdw itself (issue 38): every row of real
+# objects' line programs, and every file name (the test links libdw;
+# libdevcheck.so never does).
+UNIT_PROGS += test_dwline
+ALL   += $(UNIT_DIR)/test_dwline
+TESTS += $(UNIT_DIR)/test_dwline
+$(UNIT_DIR)/test_dwline: UNIT_EXTRA_LIBS := -ldw -lelf
+
 # Hostile names through report/ (issue 40): text escapes, valid UTF-8 in
 # JSON with the raw bytes recoverable, --gen-suppressions read back, the
 # linear glob.

@@ -8,6 +8,10 @@
  *             cublasGemmGroupedBatchedEx (three groups, one of m = 0;
  *             a negative m refused), cublasSgemv_v2 and its _64 form,
  *             cublasSdot_v2 (host and device results) and its _64 form,
+ *             axpy, scal, nrm2, ger (vec_values: strided and negative
+ *             increments, complex and real-alpha forms, Cgerc, device
+ *             pointer mode, a host-mode nrm2 of a handle on cuda:0 called
+ *             while cuda:1 is current), cublasCdotc_v2 with incx 2,
  *             cublasLtMatmul with the BIAS, RELU_BIAS, GELU_BIAS and
  *             GELU_AUX_BIAS epilogues, a heuristic's algorithm, a batched
  *             Lt matmul with a bias batch stride;
@@ -24,7 +28,10 @@
  *             largest remaining in its column), a singular item's info the
  *             column of its zero pivot; an item whose pointer is NULL is
  *             left alone, the call succeeds (one line of the sim's);
- *   lu_wrong  cublasSgetrsBatched whose second B is on cuda:1: faults.
+ *   lu_wrong  cublasSgetrsBatched whose second B is on cuda:1: faults;
+ *   dot_wrong cublasSdot_v2 in host pointer mode with y on cuda:1:
+ *             CUBLAS_STATUS_EXECUTION_FAILED (the call waits for its
+ *             result), the result untouched, the fault sticky.
  * Prints `blas_sim MODE: ok` or the first mismatch; exit 0, or 1. */
 #include <cublasLt.h>
 #include <cublas_api.h>
@@ -100,6 +107,124 @@ static float from_half(unsigned short h)
     int e = (h >> 10) & 31;
     float v = e ? ldexpf((float)((h & 1023) | 1024), e - 25) : ldexpf((float)(h & 1023), -24);
     return h & 0x8000 ? -v : v;
+}
+
+/* axpy, scal, nrm2, ger against the reference BLAS's definitions: strided
+ * and negative increments (a vector read from its far end), complex
+ * alpha, the real-alpha and real-result forms, device pointer mode */
+static void vec_values(cublasHandle_t h)
+{
+    float x[8] = { 1, -2, 3, 4, -5, 6, 7, 8 }, y[8] = { 2, 1, 0, -1, 3, 5, -2, 4 }, got[24];
+    double want[24];
+    float *dx = dev(x, sizeof x), *dy = dev(y, sizeof y);
+    float a = 2;
+    /* y(0..3, inc 2) += 2 x(inc -2): element i of x at (i - 3) * -2 */
+    CK(cublasSaxpy_v2(h, 4, &a, dx, -2, dy, 2));
+    CK(cudaMemcpy(got, dy, sizeof y, cudaMemcpyDeviceToHost));
+    for (int i = 0; i < 8; i++)
+        want[i] = y[i];
+    for (int i = 0; i < 4; i++)
+        want[2 * i] += 2.0 * x[(3 - i) * 2];
+    expect_close("Saxpy inc -2, 2", got, want, 8, 0);
+    /* scal x(inc 3) by 0.5; an incx <= 0 leaves x alone */
+    float half = 0.5f;
+    CK(cublasSscal_v2(h, 3, &half, dx, 3));
+    CK(cublasSscal_v2(h, 3, &half, dx, -1));
+    CK(cudaMemcpy(got, dx, sizeof x, cudaMemcpyDeviceToHost));
+    for (int i = 0; i < 8; i++)
+        want[i] = i % 3 == 0 && i < 9 ? x[i] * 0.5 : x[i];
+    expect_close("Sscal inc 3", got, want, 8, 0);
+    /* complex: Caxpy with alpha 1 + 2i, Csscal by 3, Cgerc, Scnrm2 */
+    float cx[8] = { 1, 1, 2, -1, 0, 3, -2, 0 }, cy[8] = { 1, 0, 0, 1, 2, 2, 1, -1 };
+    float *dcx = dev(cx, sizeof cx), *dcy = dev(cy, sizeof cy);
+    cuComplex ca = { 1, 2 };
+    CK(cublasCaxpy_v2(h, 4, &ca, (cuComplex *)dcx, 1, (cuComplex *)dcy, 1));
+    CK(cudaMemcpy(got, dcy, sizeof cy, cudaMemcpyDeviceToHost));
+    for (int i = 0; i < 4; i++) {
+        want[2 * i] = cy[2 * i] + (1.0 * cx[2 * i] - 2.0 * cx[2 * i + 1]);
+        want[2 * i + 1] = cy[2 * i + 1] + (1.0 * cx[2 * i + 1] + 2.0 * cx[2 * i]);
+    }
+    expect_close("Caxpy", got, want, 8, 0);
+    float three = 3;
+    CK(cublasCsscal_v2(h, 4, &three, (cuComplex *)dcx, 1));
+    CK(cudaMemcpy(got, dcx, sizeof cx, cudaMemcpyDeviceToHost));
+    for (int i = 0; i < 8; i++)
+        want[i] = 3.0 * cx[i];
+    expect_close("Csscal", got, want, 8, 0);
+    float nrm = 0;
+    double ss = 0;
+    for (int i = 0; i < 8; i++)
+        ss += 9.0 * cx[i] * cx[i];
+    want[0] = sqrt(ss);
+    CK(cublasScnrm2_v2(h, 4, (cuComplex *)dcx, 1, &nrm));          /* host result */
+    expect_close("Scnrm2 host", &nrm, want, 1, 1e-6);
+    nrm = -1;
+    CK(cublasSnrm2_v2(h, 0, dx, 1, &nrm));
+    want[0] = 0;
+    expect_close("Snrm2 n 0", &nrm, want, 1, 0);
+    /* Cgerc: A (2 x 4, lda 3) += alpha x y^H, x of 2, y of 4 */
+    float cA[24];
+    for (int i = 0; i < 24; i++)
+        cA[i] = (float)(i % 5) - 2;
+    float *dA = dev(cA, sizeof cA);
+    CK(cublasCgerc_v2(h, 2, 4, &ca, (cuComplex *)dcy, 1, (cuComplex *)dcx, 1, (cuComplex *)dA, 3));
+    CK(cudaMemcpy(got, dA, sizeof cA, cudaMemcpyDeviceToHost));
+    float ny[8];
+    CK(cudaMemcpy(ny, dcy, sizeof ny, cudaMemcpyDeviceToHost));
+    for (int k = 0; k < 24; k++)
+        want[k] = cA[k];
+    for (int j = 0; j < 4; j++)
+        for (int i = 0; i < 2; i++) {
+            double xr = ny[2 * i], xi = ny[2 * i + 1], yr = 3.0 * cx[2 * j], yi = -3.0 * cx[2 * j + 1];
+            double pr = xr * yr - xi * yi, pi = xr * yi + xi * yr;
+            want[2 * (j * 3 + i)] += 1 * pr - 2 * pi;
+            want[2 * (j * 3 + i) + 1] += 1 * pi + 2 * pr;
+        }
+    expect_close("Cgerc", got, want, 24, 1e-6);
+    /* Cdotc: sum conj(x_i) y_i, x of increment 2 (every other element of
+     * the 4 of dcy), y the first 2 of ny's source (dcx, scaled by 3) */
+    cuComplex cd = { 0, 0 };
+    CK(cublasCdotc_v2(h, 2, (cuComplex *)dcy, 2, (cuComplex *)dcx, 1, &cd));
+    double dre = 0, dim = 0;
+    for (int i = 0; i < 2; i++) {
+        double xr = ny[4 * i], xi = -ny[4 * i + 1], yr = 3.0 * cx[2 * i], yi = 3.0 * cx[2 * i + 1];
+        dre += xr * yr - xi * yi;
+        dim += xr * yi + xi * yr;
+    }
+    want[0] = dre, want[1] = dim;
+    expect_close("Cdotc inc 2", &cd.x, want, 1, 1e-6);
+    expect_close("Cdotc inc 2 (imaginary)", &cd.y, want + 1, 1, 1e-6);
+    if (cublasSger_v2(h, 2, 2, &a, dx, 0, dy, 1, dA, 2) != CUBLAS_STATUS_INVALID_VALUE) {
+        printf("Sger with incx 0: not CUBLAS_STATUS_INVALID_VALUE\n");
+        bad = 1;
+    }
+    /* device pointer mode: alpha read by the kernel, nrm2's result written there */
+    float *dsc = dev(&a, sizeof a), *dres = dev(NULL, sizeof(float));
+    CK(cudaMemcpy(dx, x, sizeof x, cudaMemcpyHostToDevice));
+    CK(cublasSetPointerMode_v2(h, CUBLAS_POINTER_MODE_DEVICE));
+    CK(cublasSscal_v2(h, 8, dsc, dx, 1));
+    CK(cublasSnrm2_v2(h, 8, dx, 1, dres));
+    CK(cublasSetPointerMode_v2(h, CUBLAS_POINTER_MODE_HOST));
+    CK(cudaMemcpy(&nrm, dres, sizeof nrm, cudaMemcpyDeviceToHost));
+    ss = 0;
+    for (int i = 0; i < 8; i++)
+        ss += 4.0 * x[i] * x[i];
+    want[0] = sqrt(ss);
+    expect_close("Snrm2 device", &nrm, want, 1, 1e-6);
+    /* a host result of a handle on cuda:0 (its stream's device) called
+     * while cuda:1 is current: the handle's device computes and holds it */
+    cublasHandle_t h0;
+    cudaStream_t s0;
+    CK(cudaStreamCreate(&s0));
+    CK(cublasCreate_v2(&h0));
+    CK(cublasSetStream_v2(h0, s0));
+    CK(cudaSetDevice(1));
+    nrm = -1;
+    CK(cublasSnrm2_v2(h0, 8, dx, 1, &nrm));
+    CK(cudaSetDevice(0));
+    expect_close("Snrm2 host, another device current", &nrm, want, 1, 1e-6);
+    CK(cublasDestroy_v2(h0));
+    CK(cudaStreamDestroy(s0));
 }
 
 static void values(void)
@@ -322,6 +447,7 @@ static void values(void)
         w2[i] = want[i % (M * N)] + bias2[(i / (M * N)) * M + i % M];
     expect_close("batched Lt bias", C2, w2, 2 * M * N, 1e-6);
     CK(cudaStreamSynchronize(s));
+    vec_values(h);
     CK(cublasDestroy_v2(h));
 }
 
@@ -474,6 +600,16 @@ int main(int argc, char **argv)
             piv[i] = i % 8 + 1;
         void *dpA = dev(pA, sizeof pA), *dpB = dev(pB, sizeof pB), *dP = dev(piv, sizeof piv);
         CK(cublasSgetrsBatched(h, CUBLAS_OP_N, 8, 8, dpA, 8, dP, dpB, 8, &info, 2));
+    } else if (!strcmp(mode, "dot_wrong")) {
+        /* host pointer mode: the result is the call's to wait for; the
+         * kernel's fault fails the call, leaves *result alone and stays */
+        float r = 42;
+        cublasStatus_t st = cublasSdot_v2(h, 8, A, 1, B1, 1, &r);
+        if (st != CUBLAS_STATUS_EXECUTION_FAILED || r != 42) {
+            printf("Sdot of cuda:1's y, host result: status %d, result %g (want %d, 42 untouched)\n", st, r,
+                   CUBLAS_STATUS_EXECUTION_FAILED);
+            bad = 1;
+        }
     } else if (!strcmp(mode, "host")) {
         cublasLtHandle_t lt;
         cublasLtMatmulDesc_t desc;

@@ -8,6 +8,8 @@
 #   json     common/json.c and report/merge.c (devcheck report's JSON Lines)
 #   supp     report/suppress.c: the reader, the glob matcher, --gen-suppressions read back
 #   options  core/base/options.c: DEVCHECK_OPTIONS and the wrapper's flags
+#   dwline   report/dwline.c: a DWARF line program (.debug_line), the symbolizer's
+#            lines; the one-shot decoder and the indexed lookup agree
 #   replay   replay/replay.c, origins.c: a trace and the --origins TSV, judged as
 #            `devcheck replay` judges them (the core started by dc_replay_run)
 #
@@ -19,7 +21,7 @@
 # a time, niced; FUZZ_TARGETS picks some.  New inputs go to
 # $(BUILD)/fuzz/corpus/TARGET, crashes to $(BUILD)/fuzz/artifacts/: a crash
 # is fixed, then its input copied into tests/fuzz/corpus/TARGET/.
-FUZZ_ALL     := image mangle source json supp options replay
+FUZZ_ALL     := image mangle source json supp options replay dwline
 FUZZ_TARGETS ?= $(FUZZ_ALL)
 FUZZ_TIME    ?= 180
 FUZZ_DIR     := $(BUILD)/tests/fuzz

@@ -25,7 +25,12 @@
  * (cublasZdscal_v2 x), `ger` (cublasSger_v2 A), `gemv64`
  * (cublasDgemv_v2_64 y), `dotc` (cublasZdotc_v2 x); `grouped`
  * (cublasGemmGroupedBatchedEx: two groups, its Carray in pinned host
- * memory, the second group's element B1: argument Carray[i]).  `zero`:
+ * memory, the second group's element B1: argument Carray[i]); `getrs`
+ * (cublasSgetrsBatched: element 1 of Barray, in pinned host memory, B1:
+ * argument Barray[i]), `geqrf` (cublasSgeqrfBatched: element 1 of
+ * TauArray B1: TauArray[i]); `copy` (cublasScopy_v2 y), `amax`
+ * (cublasIsamax_v2 x), `rot` (cublasZdrot_v2 y), `trsv` (cublasCtrsv_v2
+ * A), `dotex` (cublasDotEx y).  `zero`:
  * each of those with a size of 0 (n, m, or the group's m) and B1 in every
  * data argument: nothing read, no finding.  The sim's cuBLAS may answer
  * some of them CUBLAS_STATUS_NOT_SUPPORTED: their statuses are printed,
@@ -40,7 +45,8 @@
     X(cublasSgemm_v2) X(cublasGemmEx) X(cublasSgemmStridedBatched) X(cublasSetWorkspace_v2) X(cublasSdot_v2) \
     X(cublasSgemmEx) X(cublasGemmEx_64) X(cublasStrsm_v2) X(cublasSgetrfBatched) X(cublasSgelsBatched) \
     X(cublasCaxpy_v2) X(cublasSnrm2_v2_64) X(cublasZdscal_v2) X(cublasSger_v2) X(cublasDgemv_v2_64) X(cublasZdotc_v2) \
-    X(cublasGemmGroupedBatchedEx)
+    X(cublasGemmGroupedBatchedEx) X(cublasSgetrsBatched) X(cublasSgeqrfBatched) X(cublasScopy_v2) \
+    X(cublasIsamax_v2) X(cublasZdrot_v2) X(cublasCtrsv_v2) X(cublasDotEx)
 FNS(DECL_FN)
 
 int main(int argc, char **argv)
@@ -117,6 +123,26 @@ int main(int argc, char **argv)
         arr[1] = correct ? C : B1;
         printf("cublasSgetrfBatched: %d\n", (int)F(cublasSgetrfBatched)(h2, 8, arr, 8, piv, info, 2));
     }
+    if (correct || !strcmp(mode, "getrs") || !strcmp(mode, "geqrf")) {
+        /* pointer arrays in pinned host memory: element 1 of B (getrs) or
+         * of TauArray (geqrf) is B1 */
+        float **aa, **bb;
+        int *piv, info = 0;
+        CK(cudaMallocHost((void **)&aa, 2 * sizeof *aa));
+        CK(cudaMallocHost((void **)&bb, 2 * sizeof *bb));
+        CK(cudaMalloc((void **)&piv, 2 * 8 * sizeof(int)));
+        int ident[16];          /* LAPACK's 1-based pivots of n = 4: no interchange */
+        for (int i = 0; i < 16; i++)
+            ident[i] = i % 4 + 1;
+        CK(cudaMemcpy(piv, ident, sizeof ident, cudaMemcpyHostToDevice));
+        aa[0] = A, aa[1] = A + 8;
+        bb[0] = C, bb[1] = correct ? C + 8 : B1;
+        if (correct || !strcmp(mode, "getrs"))
+            printf("cublasSgetrsBatched: %d\n", (int)F(cublasSgetrsBatched)(h2, CUBLAS_OP_N, 4, 1,
+                   (const float *const *)aa, 8, piv, bb, 8, &info, 2));
+        if (correct || !strcmp(mode, "geqrf"))
+            printf("cublasSgeqrfBatched: %d\n", (int)F(cublasSgeqrfBatched)(h2, 4, 4, aa, 8, bb, &info, 2));
+    }
     if (correct || !strcmp(mode, "gels")) {
         float **aa, **cc;
         int info = 0, *dinfo;
@@ -152,6 +178,22 @@ int main(int argc, char **argv)
     if (ON("dotc"))
         printf("cublasZdotc_v2: %d\n", (int)F(cublasZdotc_v2)(h2, nz, OP("dotc", A), 1,
                zero ? (cuDoubleComplex *)B1 : (cuDoubleComplex *)B, 1, &zres));
+    /* the rest of level 1, triangular level 2 (zero: n = 0, B1 everywhere) */
+    int imax = 0;
+    double rc = 0.5, rs = 0.5;
+    if (ON("copy"))
+        printf("cublasScopy_v2: %d\n", (int)F(cublasScopy_v2)(h2, nz, zero ? B1 : A, 1, OP("copy", C), 1));
+    if (ON("amax"))
+        printf("cublasIsamax_v2: %d\n", (int)F(cublasIsamax_v2)(h2, nz, OP("amax", A), 1, &imax));
+    if (ON("rot"))
+        printf("cublasZdrot_v2: %d\n", (int)F(cublasZdrot_v2)(h2, nz, zero ? (cuDoubleComplex *)B1 :
+               (cuDoubleComplex *)A, 1, OP("rot", C), 1, &rc, &rs));
+    if (ON("trsv"))
+        printf("cublasCtrsv_v2: %d\n", (int)F(cublasCtrsv_v2)(h2, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N,
+               CUBLAS_DIAG_UNIT, nz, OP("trsv", A), 4, zero ? (cuComplex *)B1 : (cuComplex *)C, 1));
+    if (ON("dotex"))
+        printf("cublasDotEx: %d\n", (int)F(cublasDotEx)(h2, nz, zero ? B1 : A, CUDA_R_32F, 1, OP("dotex", B),
+               CUDA_R_32F, 1, &res, CUDA_R_32F, CUDA_R_32F));
     if (ON("grouped")) {
         /* two groups of one 2x2x2 problem each (group 0's m 0 in zero) */
         cublasOperation_t ops[2] = { CUBLAS_OP_N, CUBLAS_OP_N };

@@ -21,6 +21,14 @@
  *    (the sim runs no RNN: each answers CUDNN_STATUS_NOT_SUPPORTED): the
  *    program prints what they return; devcheck checks the pointers before
  *    the library answers.
+ *  - issue 37 item 5, each right in correct, w (cuda:1) in one argument in
+ *    its mode (the one finding): `bn` cudnnBatchNormalizationForwardTrainingEx
+ *    bnScale (its zData on cuda:1 always: CUDNN_BATCHNORM_OPS_BN does not
+ *    read it), `bnbwd` cudnnBatchNormalizationBackwardEx dBnScaleData,
+ *    `bninf` cudnnBatchNormalizationForwardInference estimatedMean, `find`
+ *    cudnnFindConvolutionForwardAlgorithmEx w, `cba`
+ *    cudnnConvolutionBiasActivationForward bias, `ctc` cudnnCTCLoss_v8
+ *    labels (device memory in _v8).
  * The stream is synchronised after each convolution: the library's kernel
  * reading cuda:1's w faults there (buggy, conv: exit 3, as on a GPU). */
 #include <cudnn_graph.h>
@@ -36,7 +44,9 @@
     X(cudnnDestroyTensorDescriptor) X(cudnnCreateFilterDescriptor) X(cudnnSetFilter4dDescriptor) \
     X(cudnnDestroyFilterDescriptor) X(cudnnCreateConvolutionDescriptor) X(cudnnSetConvolution2dDescriptor) \
     X(cudnnDestroyConvolutionDescriptor) X(cudnnConvolutionForward) X(cudnnRNNForward) \
-    X(cudnnRNNBackwardData_v8) X(cudnnRNNBackwardWeights_v8)
+    X(cudnnRNNBackwardData_v8) X(cudnnRNNBackwardWeights_v8) X(cudnnBatchNormalizationForwardTrainingEx) \
+    X(cudnnBatchNormalizationBackwardEx) X(cudnnBatchNormalizationForwardInference) \
+    X(cudnnFindConvolutionForwardAlgorithmEx) X(cudnnConvolutionBiasActivationForward) X(cudnnCTCLoss_v8)
 FNS(DECL_FN)
 
 typedef cudnnBackendDescriptor_t bd;
@@ -187,6 +197,39 @@ int main(int argc, char **argv)
         printf("cudnnRNNForward, devSeqLengths NULL: %d\n",
                (int)F(cudnnRNNForward)(h, NULL, CUDNN_FWD_MODE_INFERENCE, NULL, NULL, t[0], NULL, y, NULL, t[2], t[2],
                                        NULL, NULL, NULL, 1024, t[2], 4096, ws, 0, NULL));
+    /* issue 37 item 5: batch normalization, cudnn.benchmark's search, the
+     * fused convolution, CTC loss; NULL descriptors as above (statuses
+     * printed); one operand on cuda:1 in its mode */
+    int correct = !strcmp(mode, "correct");
+    float alpha = 1, beta = 0;
+#define ON(m) (correct || !strcmp(mode, m))
+#define W1(m) (!strcmp(mode, m) ? (void *)w1 : (void *)t[1])
+    if (ON("bn"))       /* CUDNN_BATCHNORM_OPS_BN: zData not read, so cuda:1's is legal */
+        printf("cudnnBatchNormalizationForwardTrainingEx: %d\n", (int)F(cudnnBatchNormalizationForwardTrainingEx)(h,
+               CUDNN_BATCHNORM_SPATIAL, CUDNN_BATCHNORM_OPS_BN, &alpha, &beta, NULL, t[0], NULL, w1, NULL, t[2], NULL,
+               W1("bn"), t[1], 0.1, t[1], t[1], 1e-5, t[2], t[2], NULL, ws, 4096, NULL, 0));
+    if (ON("bnbwd"))
+        printf("cudnnBatchNormalizationBackwardEx: %d\n", (int)F(cudnnBatchNormalizationBackwardEx)(h,
+               CUDNN_BATCHNORM_SPATIAL, CUDNN_BATCHNORM_OPS_BN, &alpha, &beta, &alpha, &beta, NULL, t[0], NULL, NULL,
+               NULL, t[1], NULL, NULL, NULL, t[2], NULL, t[1], t[1], W1("bnbwd"), t[2], 1e-5, t[0], t[0], NULL, ws,
+               4096, NULL, 0));
+    if (ON("bninf"))
+        printf("cudnnBatchNormalizationForwardInference: %d\n", (int)F(cudnnBatchNormalizationForwardInference)(h,
+               CUDNN_BATCHNORM_SPATIAL, &alpha, &beta, NULL, t[0], NULL, t[2], NULL, t[1], t[1], W1("bninf"), t[1],
+               1e-5));
+    if (ON("find")) {
+        int got = 0;
+        cudnnConvolutionFwdAlgoPerf_t perf[1];
+        printf("cudnnFindConvolutionForwardAlgorithmEx: %d\n", (int)F(cudnnFindConvolutionForwardAlgorithmEx)(h,
+               NULL, t[0], NULL, W1("find"), NULL, NULL, t[2], 1, &got, perf, ws, 4096));
+    }
+    if (ON("cba"))
+        printf("cudnnConvolutionBiasActivationForward: %d\n", (int)F(cudnnConvolutionBiasActivationForward)(h,
+               &alpha, NULL, t[0], NULL, t[1], NULL, CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM, ws, 4096, &beta, NULL,
+               t[2], NULL, W1("cba"), NULL, NULL, t[2]));
+    if (ON("ctc"))      /* _v8: labels and lengths in device memory */
+        printf("cudnnCTCLoss_v8: %d\n", (int)F(cudnnCTCLoss_v8)(h, CUDNN_CTC_LOSS_ALGO_DETERMINISTIC, NULL, NULL,
+               t[0], (const int *)W1("ctc"), (const int *)t[1], (const int *)t[1], t[2], NULL, NULL, 4096, ws));
     CK(F(cudnnDestroy)(h));
     printf("dnn_prog %s: done\n", mode);
     return 0;

@@ -25,7 +25,9 @@
  * `heevd` (cusolverDnCheevd W), `gesvdjz` (cusolverDnZgesvdj U, jobz
  * VECTOR; correct: NOVECTOR with U on cuda:1, not referenced), `potrsb`
  * (cusolverDnSpotrsBatched: its B array in pinned host memory, element 0
- * on cuda:1: argument B[i]).  `zero`: each of those, getrs, geqrf, orgqr
+ * on cuda:1: argument B[i]); `gesvda` (cusolverDnSgesvdaStridedBatched
+ * d_V, jobz VECTOR), `xsyevb` (cusolverDnXsyevBatched W), `xsytrs`
+ * (cusolverDnXsytrs ipiv).  `zero`: heevd, gesvdjz, potrsb, getrs, geqrf, orgqr
  * and syevd with a size of 0 and A (the arrays' elements) on cuda:1, info
  * on cuda:0 (nothing read but info): no finding. */
 #include <cusolverDn.h>
@@ -38,7 +40,8 @@
     X(cusolverDnSgetrf) X(cusolverDnXgetrf) X(cusolverDnXgesvd) X(cusolverDnSgesvd) X(cusolverDnSpotrfBatched) \
     X(cusolverDnXgeev) X(cusolverDnSormqr) X(cusolverDnSsytrf) X(cusolverDnSsyevjBatched)            \
     X(cusolverDnCheevd) X(cusolverDnZgesvdj) X(cusolverDnSpotrsBatched) X(cusolverDnSgetrs) X(cusolverDnSgeqrf) \
-    X(cusolverDnSorgqr) X(cusolverDnSsyevd)
+    X(cusolverDnSorgqr) X(cusolverDnSsyevd) X(cusolverDnSgesvdaStridedBatched) X(cusolverDnXsyevBatched) \
+    X(cusolverDnXsytrs)
 FNS(DECL_FN)
 
 int main(int argc, char **argv)
@@ -121,6 +124,20 @@ int main(int argc, char **argv)
         printf("cusolverDnZgesvdj: %d\n", (int)F(cusolverDnZgesvdj)(h, correct ? CUSOLVER_EIG_MODE_NOVECTOR
                : CUSOLVER_EIG_MODE_VECTOR, 0, 2, 2, (cuDoubleComplex *)A, 2, (double *)S, (cuDoubleComplex *)B1, 2,
                (cuDoubleComplex *)B0, 2, (cuDoubleComplex *)work, lwork / 4, info, NULL));
+    /* gesvda, XsyevBatched, Xsytrs (what torch's svd, eigh and ldl_solve
+     * of a batch call) */
+    if (ON("gesvda"))
+        printf("cusolverDnSgesvdaStridedBatched: %d\n", (int)F(cusolverDnSgesvdaStridedBatched)(h,
+               CUSOLVER_EIG_MODE_VECTOR, 2, 4, 2, A, 4, 8, S, 2, B0, 4, 8, correct ? B0 + 16 : B1, 2, 4, work, lwork,
+               info, NULL, 2));
+    if (ON("xsyevb"))
+        printf("cusolverDnXsyevBatched: %d\n", (int)F(cusolverDnXsyevBatched)(h, params, CUSOLVER_EIG_MODE_VECTOR,
+               CUBLAS_FILL_MODE_LOWER, 2, CUDA_R_32F, A, 2, CUDA_R_32F, correct ? S : B1, CUDA_R_32F, work,
+               (size_t)lwork * sizeof(float), host_buf, sizeof host_buf, info, 2));
+    if (ON("xsytrs"))
+        printf("cusolverDnXsytrs: %d\n", (int)F(cusolverDnXsytrs)(h, CUBLAS_FILL_MODE_LOWER, 8, 1, CUDA_R_32F, A, 8,
+               correct ? ipiv : ipiv1, CUDA_R_32F, B0, 8, work, (size_t)lwork * sizeof(float), host_buf,
+               sizeof host_buf, info));
     if (ON("potrsb") || !strcmp(mode, "zero")) {
         float **aa, **bb;
         CK(cudaMallocHost((void **)&aa, sizeof *aa));

@@ -4,12 +4,14 @@
  * makes.  Every GEMM, GEMV and dot product is one cublasLtMatmul, called
  * through the PLT as NVIDIA's libcublas calls into libcublasLt (it needs
  * libcublasLt.so.13): so a tool hooking both sees the cuBLAS call outside
- * and cuBLASLt's inside, as on a GPU.  Not implemented (their stubs say so
- * in one line): the level-1 calls other than the dot products, level 2
- * other than GEMV, level 3 other than the GEMMs (trsm, syrk, ...), the
+ * and cuBLASLt's inside, as on a GPU.  axpy, scal, nrm2 and ger launch
+ * vec.cu's kernels.  Not implemented (their stubs say so in one line): the
+ * level-1 calls other than the dot products, axpy, scal and nrm2, level 2
+ * other than GEMV and ger, level 3 other than the GEMMs (trsm, syrk, ...), the
  * batched solvers other than the LU's getrf/getrs Batched (geqrf, gels,
- * trsm, getri, matinv Batched), the _64 variants other than GEMV's and
- * the dot products', the legacy API and cublasSetVector/Matrix.  The
+ * trsm, getri, matinv Batched), the _64 variants other than those of
+ * GEMV, the dot products, axpy, scal, nrm2 and ger, the legacy API and
+ * cublasSetVector/Matrix.  The
  * grouped GEMM (cublasGemmGroupedBatchedEx) is one matmul per group.  The batched LU (torch.linalg.solve, lu_factor)
  * launches lu.cu's kernels on the handle's stream. */
 /* the API the headers declare has default visibility (SIMLIB_CFLAGS hides
@@ -28,11 +30,13 @@
 #include "handle.h"
 #include "lu.h"
 #include "simlib.h"
+#include "vec.h"
 
 #define BLAS_LIB_NAME "libcublas.so.13"
 
-extern const unsigned char lu_image[];
+extern const unsigned char lu_image[], vec_image[];
 static struct simlib_image image = SIMLIB_IMAGE_INIT(lu_image, BLAS_LIB_NAME);
+static struct simlib_image vimage = SIMLIB_IMAGE_INIT(vec_image, BLAS_LIB_NAME);
 
 struct cublasContext {
     struct cublasLtContext head;        /* first: the handle is a cuBLASLt handle too (handle.h) */
@@ -286,13 +290,16 @@ struct operand {
     const void *p;
     cudaDataType type;
     int64_t rows, cols, ld, stride;
+    int row;                    /* CUBLASLT_ORDER_ROW (0: column order) */
 };
 
 static int layout(cublasLtMatrixLayoutOpaque_t *l, const struct operand *o, int64_t batch, int arrays)
 {
     int32_t b = (int32_t)batch;
     uint32_t mode = arrays ? CUBLASLT_BATCH_MODE_POINTER_ARRAY : CUBLASLT_BATCH_MODE_STRIDED;
+    int32_t order = o->row ? CUBLASLT_ORDER_ROW : CUBLASLT_ORDER_COL;
     return cublasLtMatrixLayoutInit(l, o->type, (uint64_t)o->rows, (uint64_t)o->cols, o->ld) ||
+           cublasLtMatrixLayoutSetAttribute(l, CUBLASLT_MATRIX_LAYOUT_ORDER, &order, sizeof order) ||
            cublasLtMatrixLayoutSetAttribute(l, CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT, &b, sizeof b) ||
            cublasLtMatrixLayoutSetAttribute(l, CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET, &o->stride,
                                             sizeof o->stride) ||
@@ -343,9 +350,9 @@ static cublasStatus_t gemm(cublasHandle_t h, cublasOperation_t ta, cublasOperati
         return CUBLAS_STATUS_INVALID_VALUE;
     if (m == 0 || n == 0 || batch == 0)
         return CUBLAS_STATUS_SUCCESS;
-    struct operand a = { A, at, ta == CUBLAS_OP_N ? m : k, ta == CUBLAS_OP_N ? k : m, lda, sa };
-    struct operand b = { B, bt, tb == CUBLAS_OP_N ? k : n, tb == CUBLAS_OP_N ? n : k, ldb, sb };
-    struct operand c = { C, ct, m, n, ldc, sc };
+    struct operand a = { A, at, ta == CUBLAS_OP_N ? m : k, ta == CUBLAS_OP_N ? k : m, lda, sa, 0 };
+    struct operand b = { B, bt, tb == CUBLAS_OP_N ? k : n, tb == CUBLAS_OP_N ? n : k, ldb, sb, 0 };
+    struct operand c = { C, ct, m, n, ldc, sc, 0 };
     return matmul(h, ta, tb, &a, &b, C, &c, alpha, beta, (cublasLtPointerMode_t)h->pointer_mode, compute,
                   scale_of(compute, ct), batch, arrays);
 }
@@ -477,17 +484,17 @@ static cublasStatus_t gemv(cublasHandle_t h, cublasOperation_t trans, int m, int
     if (m == 0 || n == 0)
         return CUBLAS_STATUS_SUCCESS;
     int64_t rows = trans == CUBLAS_OP_N ? m : n, cols = trans == CUBLAS_OP_N ? n : m;    /* op(A) */
-    struct operand a = { A, t, m, n, lda, 0 };
-    struct operand xv = { x, t, 1, cols, incx, 0 };
+    struct operand a = { A, t, m, n, lda, 0, 0 };
+    struct operand xv = { x, t, 1, cols, incx, 0, 0 };
     cublasLtPointerMode_t pm = (cublasLtPointerMode_t)h->pointer_mode;
     cudaDataType sc = scale_of(compute, t);
     if (incy == 1) {
-        struct operand yv = { y, t, rows, 1, rows, 0 };
+        struct operand yv = { y, t, rows, 1, rows, 0, 0 };
         return matmul(h, trans, CUBLAS_OP_T, &a, &xv, y, &yv, alpha, beta, pm, compute, sc, 1, 0);
     }
     if (trans == CUBLAS_OP_C)
         return no_negative_inc();
-    struct operand yv = { y, t, 1, rows, incy, 0 };
+    struct operand yv = { y, t, 1, rows, incy, 0, 0 };
     return matmul(h, CUBLAS_OP_N, trans == CUBLAS_OP_N ? CUBLAS_OP_T : CUBLAS_OP_N, &xv, &a, y, &yv, alpha, beta, pm,
                   compute, sc, 1, 0);
 }
@@ -502,6 +509,47 @@ GEMV_T(cublasSgemv_v2, float, CUDA_R_32F, CUBLAS_COMPUTE_32F)
 GEMV_T(cublasDgemv_v2, double, CUDA_R_64F, CUBLAS_COMPUTE_64F)
 GEMV_T(cublasCgemv_v2, cuComplex, CUDA_C_32F, CUBLAS_COMPUTE_32F)
 GEMV_T(cublasZgemv_v2, cuDoubleComplex, CUDA_C_64F, CUBLAS_COMPUTE_64F)
+
+/* A host pointer mode result (dot products, nrm2): the kernel writes it to
+ * the handle's 16 bytes of device memory (h->scratch, made by host_begin:
+ * still 0 when it could not be), host_end waits for the handle's stream
+ * and copies it to the caller's host memory, as NVIDIA's library returns a
+ * host-mode result: the call blocks until the result is there (cuBLAS
+ * documentation, "Scalar Parameters").  The 16 bytes are the handle's
+ * device's even when the call comes while another device is current (a
+ * handle with a stream; they were once the current device's, on which the
+ * kernel faulted where NVIDIA's library computes).  A failed kernel, or a
+ * sticky error already in the context, fails the synchronisation: the call
+ * answers CUBLAS_STATUS_EXECUTION_FAILED, *result is left alone, and the
+ * error stays in the context, where the program's next synchronising call
+ * finds it (the sim's driver keeps a fault sticky, as a GPU's;
+ * sim/tests/blas_sim.sh `dot_wrong`).  host_begin takes the handle's lock
+ * and makes its context current; host_end gives both back. */
+static CUcontext host_begin(cublasHandle_t h)
+{
+    pthread_mutex_lock(&h->lock);
+    CUcontext cur = enter(h), now = NULL;
+    /* the handle's device's memory, whatever device is current (with a
+     * stream, enter() leaves the caller's context current) */
+    if (!h->scratch && simlib_drv.cuCtxGetCurrent(&now) == CUDA_SUCCESS &&
+        (now == h->ctx || simlib_drv.cuCtxSetCurrent(h->ctx) == CUDA_SUCCESS)) {
+        if (simlib_drv.cuMemAlloc(&h->scratch, 16) != CUDA_SUCCESS)
+            h->scratch = 0;
+        if (now != h->ctx)
+            simlib_drv.cuCtxSetCurrent(now);
+    }
+    return cur;
+}
+
+static cublasStatus_t host_end(cublasHandle_t h, CUcontext cur, cublasStatus_t s, void *result, int size)
+{
+    if (s == CUBLAS_STATUS_SUCCESS && (simlib_drv.cuStreamSynchronize((CUstream)h->stream) != CUDA_SUCCESS ||
+                                       simlib_drv.cuMemcpyDtoH(result, h->scratch, (size_t)size) != CUDA_SUCCESS))
+        s = CUBLAS_STATUS_EXECUTION_FAILED;
+    leave(h, cur);
+    pthread_mutex_unlock(&h->lock);
+    return s;
+}
 
 /* result = sum x_i y_i (conj: of conj(x_i)) as a 1 x 1 matmul of depth n:
  * x a 1 x n matrix of leading dimension incx, y the transpose of another.
@@ -518,9 +566,16 @@ static cublasStatus_t dot(cublasHandle_t h, int n, const void *x, cudaDataType x
     if (n > 0 && (incx <= 0 || incy <= 0))
         return no_negative_inc();
     int64_t k = n > 0 ? n : 0;
-    struct operand xv = { x, xt, 1, k, incx > 0 ? incx : 1, 0 };
-    struct operand yv = { y, yt, 1, k, incy > 0 ? incy : 1, 0 };
-    struct operand r = { NULL, rt, 1, 1, 1, 0 };
+    /* n <= 0: x and y are not read (the reference BLAS's quick return), so
+     * not the kernel's either: the result is 0 */
+    struct operand xv = { k ? x : NULL, xt, 1, k, incx > 0 ? incx : 1, 0, 0 };
+    struct operand yv = { k ? y : NULL, yt, 1, k, incy > 0 ? incy : 1, 0, 0 };
+    /* conj: x^H is op C of x as a k x 1 matrix, read in row order with a
+     * leading dimension of incx (op C of the 1 x k form would be k x 1, and
+     * a matmul of depth 1: every conjugate dot was refused) */
+    if (conj)
+        xv = (struct operand){ k ? x : NULL, xt, k, 1, incx > 0 ? incx : 1, 0, 1 };
+    struct operand r = { NULL, rt, 1, 1, 1, 0, 0 };
     double one[2] = { 1, 0 }, zero[2] = { 0, 0 };
     cudaDataType sc = simlib_type_complex(exec) ? CUDA_C_64F : CUDA_R_64F;
     cublasComputeType_t compute = CUBLAS_COMPUTE_64F;
@@ -530,20 +585,12 @@ static cublasStatus_t dot(cublasHandle_t h, int n, const void *x, cudaDataType x
     if (h->pointer_mode == CUBLAS_POINTER_MODE_DEVICE)
         return matmul(h, conj ? CUBLAS_OP_C : CUBLAS_OP_N, CUBLAS_OP_T, &xv, &yv, result, &r, one, zero,
                       CUBLASLT_POINTER_MODE_HOST, compute, sc, 1, 0);
-    pthread_mutex_lock(&h->lock);
-    CUcontext cur = enter(h);
-    cublasStatus_t s = CUBLAS_STATUS_SUCCESS;
-    if (!h->scratch && simlib_drv.cuMemAlloc(&h->scratch, 16) != CUDA_SUCCESS)
-        s = CUBLAS_STATUS_ALLOC_FAILED;
+    CUcontext cur = host_begin(h);
+    cublasStatus_t s = h->scratch ? CUBLAS_STATUS_SUCCESS : CUBLAS_STATUS_ALLOC_FAILED;
     if (s == CUBLAS_STATUS_SUCCESS)
         s = matmul(h, conj ? CUBLAS_OP_C : CUBLAS_OP_N, CUBLAS_OP_T, &xv, &yv, (void *)(uintptr_t)h->scratch, &r, one,
                    zero, CUBLASLT_POINTER_MODE_HOST, compute, sc, 1, 0);
-    if (s == CUBLAS_STATUS_SUCCESS && (simlib_drv.cuStreamSynchronize((CUstream)h->stream) != CUDA_SUCCESS ||
-                                       simlib_drv.cuMemcpyDtoH(result, h->scratch, (size_t)size) != CUDA_SUCCESS))
-        s = CUBLAS_STATUS_EXECUTION_FAILED;
-    leave(h, cur);
-    pthread_mutex_unlock(&h->lock);
-    return s;
+    return host_end(h, cur, s, result, size);
 }
 
 #define DOT_T(name, T, CT, CONJ)                                                                                   \
@@ -619,6 +666,180 @@ DOT64_T(cublasCdotu_v2_64, cuComplex, CUDA_C_32F, 0)
 DOT64_T(cublasCdotc_v2_64, cuComplex, CUDA_C_32F, 1)
 DOT64_T(cublasZdotu_v2_64, cuDoubleComplex, CUDA_C_64F, 0)
 DOT64_T(cublasZdotc_v2_64, cuDoubleComplex, CUDA_C_64F, 1)
+
+/* ---- axpy, scal, nrm2, ger (vec.h): one launch of vec.cu's kernels on
+ * the handle's stream, their twins (vec_twin.c) computing; the arguments
+ * as the cuBLAS documentation and the reference BLAS take them */
+
+static cublasStatus_t vec_launch(cublasHandle_t h, const char *kernel, int64_t threads, void **params)
+{
+    CUcontext cur = enter(h);
+    CUresult r = simlib_launch(&vimage, kernel, (unsigned long long)threads, (CUstream)h->stream, params);
+    leave(h, cur);
+    return r == CUDA_SUCCESS ? CUBLAS_STATUS_SUCCESS : CUBLAS_STATUS_EXECUTION_FAILED;
+}
+
+/* alpha as the handle's pointer mode has it: read now (host mode) into
+ * v->alpha, or by the kernel (device mode).  Returns the kernel's alpha
+ * parameter: NULL in host mode (the host pointer is no kernel's to read) */
+static const void *vec_alpha(cublasHandle_t h, struct sb_vec *v, const void *alpha)
+{
+    v->device_scalars = h->pointer_mode == CUBLAS_POINTER_MODE_DEVICE;
+    if (v->device_scalars)
+        return alpha;
+    simlib_load(alpha, v->type_s, 0, v->alpha);
+    return NULL;
+}
+
+/* y = alpha x + y; nothing when n <= 0, nor (host mode) when alpha is 0:
+ * the reference BLAS's axpy returns then */
+static cublasStatus_t axpy(cublasHandle_t h, int64_t n, const void *alpha, const void *x, int64_t incx, void *y,
+                           int64_t incy, cudaDataType t)
+{
+    if (!mine(h))
+        return CUBLAS_STATUS_NOT_INITIALIZED;
+    if (n <= 0)
+        return CUBLAS_STATUS_SUCCESS;
+    struct sb_vec v = { .n = n, .incx = incx, .incy = incy, .type = t, .type_s = t };
+    const void *al = vec_alpha(h, &v, alpha);
+    if (!v.device_scalars && v.alpha[0] == 0 && v.alpha[1] == 0)
+        return CUBLAS_STATUS_SUCCESS;
+    void *params[] = { &v, &al, &x, &y };
+    return vec_launch(h, "simblas_axpy", n, params);
+}
+
+/* x = alpha x (alpha of type s: Csscal's, Zdscal's real one); nothing when
+ * n <= 0 or incx <= 0 (the reference BLAS's scal returns then) */
+static cublasStatus_t scal(cublasHandle_t h, int64_t n, const void *alpha, cudaDataType s, void *x, int64_t incx,
+                           cudaDataType t)
+{
+    if (!mine(h))
+        return CUBLAS_STATUS_NOT_INITIALIZED;
+    if (n <= 0 || incx <= 0)
+        return CUBLAS_STATUS_SUCCESS;
+    struct sb_vec v = { .n = n, .incx = incx, .type = t, .type_s = s };
+    const void *al = vec_alpha(h, &v, alpha);
+    void *params[] = { &v, &al, &x };
+    return vec_launch(h, "simblas_scal", n, params);
+}
+
+/* result = ||x||_2 of type s (Scnrm2's, Dznrm2's real one), 0 when n < 1 or
+ * incx < 1 (the reference BLAS; x unread then: a host-mode 0 is written at
+ * once); host mode: after the stream synchronised (host_begin / host_end) */
+static cublasStatus_t nrm2(cublasHandle_t h, int64_t n, const void *x, int64_t incx, void *result, cudaDataType s,
+                           cudaDataType t)
+{
+    if (!mine(h))
+        return CUBLAS_STATUS_NOT_INITIALIZED;
+    if (!result)
+        return CUBLAS_STATUS_INVALID_VALUE;
+    struct sb_vec v = { .n = n, .incx = incx, .type = t, .type_s = s };
+    if (n < 1 || incx < 1) {
+        /* x is not read: not the kernel's either (a GPU's would not touch it) */
+        x = NULL;
+        if (h->pointer_mode != CUBLAS_POINTER_MODE_DEVICE) {
+            double zero[2] = { 0, 0 };
+            simlib_store(result, s, 0, zero);
+            return CUBLAS_STATUS_SUCCESS;
+        }
+    }
+    if (h->pointer_mode == CUBLAS_POINTER_MODE_DEVICE) {
+        void *params[] = { &v, &x, &result };
+        return vec_launch(h, "simblas_nrm2", 1, params);
+    }
+    CUcontext cur = host_begin(h);
+    cublasStatus_t st = h->scratch ? CUBLAS_STATUS_SUCCESS : CUBLAS_STATUS_ALLOC_FAILED;
+    void *scratch = (void *)(uintptr_t)h->scratch;
+    void *params[] = { &v, &x, &scratch };
+    if (st == CUBLAS_STATUS_SUCCESS)
+        st = vec_launch(h, "simblas_nrm2", 1, params);
+    return host_end(h, cur, st, result, simlib_type_size(s));
+}
+
+/* A = alpha x y^T + A (conj: y^H); CUBLAS_STATUS_INVALID_VALUE when m or
+ * n < 0, incx or incy 0, lda < max(1, m) (the cuBLAS documentation's, the
+ * reference BLAS's xerbla cases); nothing when m or n is 0 */
+static cublasStatus_t ger(cublasHandle_t h, int64_t m, int64_t n, const void *alpha, const void *x, int64_t incx,
+                          const void *y, int64_t incy, void *A, int64_t lda, cudaDataType t, int conj)
+{
+    if (!mine(h))
+        return CUBLAS_STATUS_NOT_INITIALIZED;
+    if (m < 0 || n < 0 || incx == 0 || incy == 0 || lda < (m > 1 ? m : 1))
+        return CUBLAS_STATUS_INVALID_VALUE;
+    if (m == 0 || n == 0)
+        return CUBLAS_STATUS_SUCCESS;
+    struct sb_vec v = { .m = m, .n = n, .incx = incx, .incy = incy, .lda = lda, .type = t, .type_s = t,
+                        .conj = conj };
+    const void *al = vec_alpha(h, &v, alpha);
+    void *params[] = { &v, &al, &x, &y, &A };
+    return vec_launch(h, "simblas_ger", m * n, params);
+}
+
+/* each in its 32-bit form and the _64 one (cublas_api.h: 64-bit sizes and
+ * increments; all of int64_t computes here) */
+#define AXPY_T(name, T, CT)                                                                                        \
+    cublasStatus_t CUBLASWINAPI name(cublasHandle_t handle, int n, const T *alpha, const T *x, int incx, T *y,      \
+                                     int incy)                                                                     \
+    {                                                                                                              \
+        return axpy(handle, n, alpha, x, incx, y, incy, CT);                                                       \
+    }                                                                                                              \
+    cublasStatus_t CUBLASWINAPI name##_64(cublasHandle_t handle, int64_t n, const T *alpha, const T *x,           \
+                                          int64_t incx, T *y, int64_t incy)                                        \
+    {                                                                                                              \
+        return axpy(handle, n, alpha, x, incx, y, incy, CT);                                                       \
+    }
+AXPY_T(cublasSaxpy_v2, float, CUDA_R_32F)
+AXPY_T(cublasDaxpy_v2, double, CUDA_R_64F)
+AXPY_T(cublasCaxpy_v2, cuComplex, CUDA_C_32F)
+AXPY_T(cublasZaxpy_v2, cuDoubleComplex, CUDA_C_64F)
+
+#define SCAL_T(name, T, S, CT, CS)                                                                                 \
+    cublasStatus_t CUBLASWINAPI name(cublasHandle_t handle, int n, const S *alpha, T *x, int incx)                  \
+    {                                                                                                              \
+        return scal(handle, n, alpha, CS, x, incx, CT);                                                            \
+    }                                                                                                              \
+    cublasStatus_t CUBLASWINAPI name##_64(cublasHandle_t handle, int64_t n, const S *alpha, T *x, int64_t incx)     \
+    {                                                                                                              \
+        return scal(handle, n, alpha, CS, x, incx, CT);                                                            \
+    }
+SCAL_T(cublasSscal_v2, float, float, CUDA_R_32F, CUDA_R_32F)
+SCAL_T(cublasDscal_v2, double, double, CUDA_R_64F, CUDA_R_64F)
+SCAL_T(cublasCscal_v2, cuComplex, cuComplex, CUDA_C_32F, CUDA_C_32F)
+SCAL_T(cublasCsscal_v2, cuComplex, float, CUDA_C_32F, CUDA_R_32F)
+SCAL_T(cublasZscal_v2, cuDoubleComplex, cuDoubleComplex, CUDA_C_64F, CUDA_C_64F)
+SCAL_T(cublasZdscal_v2, cuDoubleComplex, double, CUDA_C_64F, CUDA_R_64F)
+
+#define NRM2_T(name, T, S, CT, CS)                                                                                 \
+    cublasStatus_t CUBLASWINAPI name(cublasHandle_t handle, int n, const T *x, int incx, S *result)                 \
+    {                                                                                                              \
+        return nrm2(handle, n, x, incx, result, CS, CT);                                                           \
+    }                                                                                                              \
+    cublasStatus_t CUBLASWINAPI name##_64(cublasHandle_t handle, int64_t n, const T *x, int64_t incx, S *result)    \
+    {                                                                                                              \
+        return nrm2(handle, n, x, incx, result, CS, CT);                                                           \
+    }
+NRM2_T(cublasSnrm2_v2, float, float, CUDA_R_32F, CUDA_R_32F)
+NRM2_T(cublasDnrm2_v2, double, double, CUDA_R_64F, CUDA_R_64F)
+NRM2_T(cublasScnrm2_v2, cuComplex, float, CUDA_C_32F, CUDA_R_32F)
+NRM2_T(cublasDznrm2_v2, cuDoubleComplex, double, CUDA_C_64F, CUDA_R_64F)
+
+#define GER_T(name, T, CT, CONJ)                                                                                   \
+    cublasStatus_t CUBLASWINAPI name(cublasHandle_t handle, int m, int n, const T *alpha, const T *x, int incx,     \
+                                     const T *y, int incy, T *A, int lda)                                          \
+    {                                                                                                              \
+        return ger(handle, m, n, alpha, x, incx, y, incy, A, lda, CT, CONJ);                                       \
+    }                                                                                                              \
+    cublasStatus_t CUBLASWINAPI name##_64(cublasHandle_t handle, int64_t m, int64_t n, const T *alpha, const T *x,  \
+                                          int64_t incx, const T *y, int64_t incy, T *A, int64_t lda)               \
+    {                                                                                                              \
+        return ger(handle, m, n, alpha, x, incx, y, incy, A, lda, CT, CONJ);                                       \
+    }
+GER_T(cublasSger_v2, float, CUDA_R_32F, 0)
+GER_T(cublasDger_v2, double, CUDA_R_64F, 0)
+GER_T(cublasCgeru_v2, cuComplex, CUDA_C_32F, 0)
+GER_T(cublasCgerc_v2, cuComplex, CUDA_C_32F, 1)
+GER_T(cublasZgeru_v2, cuDoubleComplex, CUDA_C_64F, 0)
+GER_T(cublasZgerc_v2, cuDoubleComplex, CUDA_C_64F, 1)
 
 /* cublasGemmGroupedBatchedEx (cuBLAS documentation): group g is a
  * pointer-array batched GEMM of group_size[g] problems with the g-th entry

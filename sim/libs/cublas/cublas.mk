@@ -15,13 +15,16 @@ SB_HDRS := $(SIMLIB_HDRS) $(wildcard $(SB_DIR)/*.h)
 SB_LT_OBJS   := $(SB_OBJ)/lt.o $(SB_OBJ)/gemm_twin.o $(SB_OBJ)/gemm.image.o
 # the batched LU (lu.cu's kernels; their twins compute with cuSOLVER's
 # reference routines, linked in: one LU for both libraries)
-SB_BLAS_OBJS := $(SB_OBJ)/blas.o $(SB_OBJ)/lu_twin.o $(SB_OBJ)/lu.image.o $(SIMLIB_OBJ)/cusolver/lapack.o
+SB_BLAS_OBJS := $(SB_OBJ)/blas.o $(SB_OBJ)/lu_twin.o $(SB_OBJ)/lu.image.o $(SIMLIB_OBJ)/cusolver/lapack.o \
+                $(SB_OBJ)/vec_twin.o $(SB_OBJ)/vec.image.o
 SB_REAL := $(CUDA_HOME)/lib64
 
 $(SB_OBJ)/%.o: $(SB_DIR)/%.c $(SB_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(SIMLIB_CFLAGS) -c $< -o $@
 $(SB_OBJ)/lu_twin.o: sim/libs/cusolver/solver.h
+# axpy, scal, nrm2, ger (vec.cu's kernels, vec_twin.c's twins: vec.h)
+$(SB_OBJ)/vec.fatbin: $(SB_DIR)/vec.h
 
 $(eval $(call SIMLIB_LIBRARY,SB_LT,libcublasLt.so.13,libcublasLt.so.13,$(SB_REAL)/libcublasLt.so.13,cublasLt.h,\
     cublasStatus_t,CUBLAS_STATUS_NOT_SUPPORTED,cublasLt[A-Z],$(SB_LT_OBJS),-lm,$(SIM_BUILD)))

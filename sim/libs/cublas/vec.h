@@ -1,0 +1,118 @@
+/* The level-1 and level-2 BLAS calls of the sim's cuBLAS that are no GEMM
+ * (cublas<t>axpy, scal, nrm2, ger: blas.c), shared by their kernels (vec.cu,
+ * the library's image) and the kernels' host twins (vec_twin.c): one source
+ * for both (simlib_hd.h).  Reference BLAS semantics, as the cuBLAS
+ * documentation gives them (element i of a vector of n at 1 + (i - 1) * inc,
+ * and, as the reference BLAS and the legacy cuBLAS documentation say, from
+ * its far end when inc < 0); every element computed in double precision
+ * (complex: a pair of doubles), then stored in the call's type. */
+#ifndef SIM_LIBS_CUBLAS_VEC_H
+#define SIM_LIBS_CUBLAS_VEC_H
+
+#include <math.h>
+#include <stdint.h>
+
+#include "simlib_hd.h"
+
+/* One call, passed by value to the kernels: sizes, increments, types and a
+ * host-mode alpha; no pointers (those are the kernels' own parameters, so
+ * the image's code says which it dereferences). */
+struct sb_vec {
+    int64_t m, n;               /* ger: A is m x n, x has m elements, y n; the others: n elements */
+    int64_t incx, incy, lda;
+    double alpha[2];            /* alpha, unless device_scalars */
+    int32_t type;               /* cudaDataType of x, y and A */
+    int32_t type_s;             /* of alpha (scal: Csscal's float...), of nrm2's result */
+    int32_t conj;               /* ger: A += alpha x y^H (gerc) */
+    int32_t device_scalars;     /* alpha is a device pointer of type_s */
+};
+
+/* The element offset of element i of a vector of n with increment inc. */
+SIMLIB_HD int64_t sb_vec_at(int64_t i, int64_t n, int64_t inc)
+{
+    return inc >= 0 ? i * inc : (i - n + 1) * inc;
+}
+
+SIMLIB_HD void sb_vec_alpha(const struct sb_vec *v, const void *alpha, double al[2])
+{
+    if (v->device_scalars) {
+        simlib_load(alpha, v->type_s, 0, al);
+    } else {
+        al[0] = v->alpha[0], al[1] = v->alpha[1];
+    }
+}
+
+/* axpy: y[i] += alpha x[i], elements first, first + step, ... */
+SIMLIB_HD void sb_axpy_range(const struct sb_vec *v, const void *alpha, const void *x, void *y, int64_t first,
+                             int64_t step)
+{
+    double al[2], a[2], b[2];
+    sb_vec_alpha(v, alpha, al);
+    for (int64_t i = first; i < v->n; i += step) {
+        simlib_load(x, v->type, sb_vec_at(i, v->n, v->incx), a);
+        simlib_load(y, v->type, sb_vec_at(i, v->n, v->incy), b);
+        double r[2] = { b[0] + al[0] * a[0] - al[1] * a[1], b[1] + al[0] * a[1] + al[1] * a[0] };
+        simlib_store(y, v->type, sb_vec_at(i, v->n, v->incy), r);
+    }
+}
+
+/* scal: x[i] *= alpha (incx > 0: blas.c returns before otherwise) */
+SIMLIB_HD void sb_scal_range(const struct sb_vec *v, const void *alpha, void *x, int64_t first, int64_t step)
+{
+    double al[2], a[2];
+    sb_vec_alpha(v, alpha, al);
+    for (int64_t i = first; i < v->n; i += step) {
+        simlib_load(x, v->type, i * v->incx, a);
+        double r[2] = { al[0] * a[0] - al[1] * a[1], al[0] * a[1] + al[1] * a[0] };
+        simlib_store(x, v->type, i * v->incx, r);
+    }
+}
+
+/* nrm2: result = sqrt(sum |x[i]|^2), 0 when n < 1 or incx < 1 (the
+ * reference BLAS), scaled as the reference dnrm2 / dznrm2 (LAPACK 3.9's
+ * classic form: scale and sum of squares) so that no square overflows.
+ * One thread (first 0) computes it. */
+SIMLIB_HD void sb_nrm2(const struct sb_vec *v, const void *x, void *result, int64_t first)
+{
+    if (first != 0)
+        return;
+    double scale = 0, ssq = 1, a[2];
+    for (int64_t i = 0; v->incx > 0 && i < v->n; i++) {
+        simlib_load(x, v->type, i * v->incx, a);
+        for (int c = 0; c < 2; c++) {
+            double t = fabs(a[c]);
+            if (t == 0)
+                continue;
+            if (scale < t) {
+                ssq = 1 + ssq * (scale / t) * (scale / t);
+                scale = t;
+            } else {
+                ssq += (t / scale) * (t / scale);
+            }
+        }
+    }
+    double r[2] = { scale * sqrt(ssq), 0 };
+    simlib_store(result, v->type_s, 0, r);
+}
+
+/* ger: A(i, j) += alpha x[i] y[j] (conj: alpha x[i] conj(y[j])), the
+ * elements first, first + step, ... of the m x n A (column-major) */
+SIMLIB_HD void sb_ger_range(const struct sb_vec *v, const void *alpha, const void *x, const void *y, void *A,
+                            int64_t first, int64_t step)
+{
+    double al[2], a[2], b[2], c[2];
+    sb_vec_alpha(v, alpha, al);
+    for (int64_t t = first; t < v->m * v->n; t += step) {
+        int64_t i = t % v->m, j = t / v->m;
+        simlib_load(x, v->type, sb_vec_at(i, v->m, v->incx), a);
+        simlib_load(y, v->type, sb_vec_at(j, v->n, v->incy), b);
+        if (v->conj)
+            b[1] = -b[1];
+        double xy[2] = { a[0] * b[0] - a[1] * b[1], a[0] * b[1] + a[1] * b[0] };
+        simlib_load(A, v->type, j * v->lda + i, c);
+        c[0] += al[0] * xy[0] - al[1] * xy[1];
+        c[1] += al[0] * xy[1] + al[1] * xy[0];
+        simlib_store(A, v->type, j * v->lda + i, c);
+    }
+}
+#endif
