@@ -20,7 +20,7 @@ DCCORE_KERNEL  := core/kernel/kernels.c core/kernel/evidence.c core/kernel/image
                   core/kernel/select.c
 DCCORE_VERDICT := core/verdict/launch.c core/verdict/check.c core/verdict/filter.c core/verdict/migrate.c \
                   core/verdict/capture.c core/verdict/record.c core/verdict/framework.c core/verdict/libcall.c \
-                  core/verdict/wmemo.c core/verdict/view.c
+                  core/verdict/wmemo.c core/verdict/lmemo.c core/verdict/view.c
 DCCORE_SRCS    := $(DCCORE_BASE) $(DCCORE_OWNER) $(DCCORE_KERNEL) $(DCCORE_VERDICT) \
                   core/lifecycle.c core/contexts.c core/frontends.c
 DCCORE_OBJS    := $(patsubst %.c,$(BUILD)/obj/%.o,$(DCCORE_SRCS))

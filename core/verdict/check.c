@@ -11,6 +11,7 @@
  * (struct dc_finding_launch) made, only when the launch has a finding. */
 #include "core/verdict/check.h"
 #include "core/verdict/wmemo.h"
+#include "core/verdict/lmemo.h"
 #include "core/verdict/view.h"
 #include "core/owner/blocks.h"
 #include "core/verdict/libcall.h"
@@ -59,6 +60,10 @@ struct ctx {
     unsigned emitted;
     int repeat_col;             /* its access-matrix column (pinned host memory's is negative); NO_REPEAT: not a repeat */
     struct dc_report_ref repeat;
+    /* for the thread's last launch (core/verdict/lmemo.h): words counted as
+     * repeats from the word memo, the last of them */
+    unsigned nrep;
+    struct dc_lmemo_rep rep;
 };
 
 static const struct dc_finding_launch *finding_launch(struct ctx *c)
@@ -573,11 +578,15 @@ static __attribute__((noinline)) void plan_word_check(struct ctx *c, const struc
             peer = a->owner;
             if (dc_opt.peer == DC_POLICY_IGNORE) {
                 dc_report_count_operand(l->device, peer);
+                c->nrep++;
+                c->rep = (struct dc_lmemo_rep){ (unsigned)(pw - l->pwords), peer, 0, { NULL, 0 } };
                 return;
             }
             const struct dc_wmemo *pm = dc_wmemo_find(l->kernel_key, pw, DC_WMEMO_PEER(peer), l->device, 0, kg);
             if (pm && dc_report_repeat_ref(&pm->ref)) {
                 dc_report_count_operand(l->device, pm->col);
+                c->nrep++;
+                c->rep = (struct dc_lmemo_rep){ (unsigned)(pw - l->pwords), pm->col, 0, pm->ref };
                 return;
             }
         }
@@ -592,6 +601,8 @@ static __attribute__((noinline)) void plan_word_check(struct ctx *c, const struc
         if (c->launch_stack == m->stack && dc_report_repeat_ref(&m->ref)) {
             dc_report_count_operand(l->device, m->col);
             c->errors += m->error;
+            c->nrep++;
+            c->rep = (struct dc_lmemo_rep){ (unsigned)(pw - l->pwords), m->col, m->stack, m->ref };
             return;
         }
     }
@@ -697,6 +708,7 @@ int dc_check_launch(const struct dc_launch *l)
     c.repeat_col = NO_REPEAT;
     c.cover = NULL;
     c.judged = 0;
+    c.nrep = 0;
     uint64_t rg = 0, kg = 0;
     if (__builtin_expect(dc_libcall_active == 1, 0) && l->origin == DC_ORIGIN_LIBRARY && dc_libcover.n &&
         l->stream == dc_libcover.stream && l->device == dc_libcover.device)
@@ -732,10 +744,17 @@ int dc_check_launch(const struct dc_launch *l)
     }
     struct dc_launch_counts *counts = dc_counts();
     dc_counts_launch(counts, 1, l->path);       /* first: a halt on a finding of this launch counts it */
+    /* the thread's memo of its last clean launch: the generations before the lookups */
+    uint64_t mrg = __atomic_load_n(&dc_reg_gen, __ATOMIC_ACQUIRE);
+    uint64_t mkg = __atomic_load_n(&dc_kernels_gen, __ATOMIC_ACQUIRE);
     if (__builtin_expect(l->words_planned, 1))
         scan_plan(&c, l);
     else
         scan_launch(&c);
+    if (l->words_planned && l->args && l->kernel_key && !c.emitted && (c.nrep == 1 || !c.judged) && !c.cover &&
+        l->npwords <= DC_LMEMO_WORDS && dc_opt.mode == DC_MODE_REPORT && dc_opt.verbosity < 2 &&
+        !dc_name_filters_set() && (l->current_device < 0 || l->current_device == l->device))
+        dc_lmemo_keep(l, c.clean_own, c.clean_managed, c.nrep ? &c.rep : NULL, mrg, mkg);
     dc_counts_clean(counts, l->device, c.clean_own, c.clean_managed);   /* the HTML access matrix */
     if (c.cover && !c.judged && !c.emitted && l->path == DC_PATH_INTERPOSE && l->args && l->words_planned &&
         dc_opt.mode == DC_MODE_REPORT && !dc_name_filters_set())     /* a library call's clean kernel */
@@ -963,5 +982,6 @@ void dc_check_async_error(const struct dc_launch *l, const char *error)
 
 void dc_check_reset(void)
 {
+    memset(dc_lmemo, 0, sizeof dc_lmemo);      /* the calling thread's */
     dc_filter_reset();
 }

@@ -8,6 +8,7 @@
 #include "core/verdict/capture.h"
 #include "core/verdict/verdict.h"
 #include "core/verdict/check.h"
+#include "core/verdict/lmemo.h"
 #include "core/base/cudacall.h"
 #include "core/kernel/kernels.h"
 #include "core/verdict/migrate.h"
@@ -106,6 +107,13 @@ launch_begin(struct dc_launch_state *L, int path, const char *api, const void *k
     }
 
     const struct dc_kernel *k = L->k;
+    /* this thread's last clean launch again (core/verdict/lmemo.h): counted, nothing to describe
+     * (dc_launch_end reads only L->modes and L->k) */
+    if (!modes && args && device >= 0 && !__atomic_load_n(&dc_record_on, __ATOMIC_RELAXED) &&
+        dc_lmemo_again(key, k->pwords, device, current_device, path, args)) {
+        DC_STATS_CHECK_END(DC_T_LAUNCH, t0);
+        return;
+    }
     struct dc_launch *l = &L->l;
     /* every field set below or here: no memset on the hot path */
     l->args = NULL;

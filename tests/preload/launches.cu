@@ -205,7 +205,7 @@ int main(int argc, char **argv)
         src = on_device(0, n);          /* not necessarily the same address: reuse is tested by the registry */
     } else {
         src = on_device(1, n);
-        if (!strcmp(m, "peeron") || !strcmp(m, "peeroff"))
+        if (!strcmp(m, "peeron") || !strcmp(m, "peeroff") || !strcmp(m, "peerflip"))
             CK(cudaDeviceEnablePeerAccess(1, 0));
         if (!strcmp(m, "peeroff"))
             CK(cudaDeviceDisablePeerAccess(1));
@@ -288,6 +288,14 @@ int main(int argc, char **argv)
         p.kernel.blockDimY = p.kernel.blockDimZ = 1;
         p.kernel.kernelParams = args;
         cuGraphAddNode(&node, g, NULL, NULL, 0, &p);
+    } else if (!strcmp(m, "peerflip")) {
+        /* the same launch again and again over peer access (a warning, then
+         * its repeats: the thread's memo keeps the launch), then peer access
+         * off: the same launch is an error (core/verdict/lmemo.h) */
+        for (int i = 0; i < 4; i++)
+            probe<<<1, 16>>>(dst, src);
+        CK(cudaDeviceDisablePeerAccess(1));
+        probe<<<1, 16>>>(dst, src);
     } else if (!strcmp(m, "stream")) {
         CK(cudaSetDevice(1));
         CK(cudaStreamCreate(&s1));

@@ -67,6 +67,7 @@ vmmgrant|$PEER api=__cudaLaunchKernel\n$W1
 vmmstripe|!^device_mismatch
 peeron|$PEER api=__cudaLaunchKernel\n$W1
 peeroff|$MISMATCH api=__cudaLaunchKernel\n$E1
+peerflip|$PEER api=__cudaLaunchKernel\n$MISMATCH api=__cudaLaunchKernel\nsummary errors=1 warnings=1
 ipc|$PEER api=__cudaLaunchKernel\n$W1
 ipcnolazy|$MISMATCH api=__cudaLaunchKernel\n$E1
 pool|$MISMATCH api=__cudaLaunchKernel\n$E1

@@ -6,6 +6,7 @@
  * report/finding.schema.json (scenario files: <dir>/<name>.json, .log). */
 #include "core/owner/registry.h"
 #include "core/verdict/check.h"
+#include "core/verdict/lmemo.h"
 #include "report/report.h"
 #include "report/stack.h"
 #include "core/base/options.h"
@@ -813,6 +814,143 @@ static void test_libcall_again(void)
     free(log);
 }
 
+/* The thread's last clean launch (core/verdict/lmemo.h, issue 38): kept
+ * after a clean planned launch, found again for the same kernel, plan,
+ * device and words; lost at any registry change (an allocation, a free, a
+ * peer, pool or VMM access change), a changed word, another device, a
+ * current device that is not the launch's.  A free and a new allocation at
+ * the same address on another device between two launches is the finding
+ * a memo blind to the registry's generation would hide. */
+/* A launch on cuda:0 of n pointer parameters p[i], planned as
+ * core/kernel/kernels.c would (a word each). */
+static struct dc_launch planned(const char *name, const void *key, uintptr_t *p, void **args,
+                                struct dc_param *params, struct dc_pword *pw, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++) {
+        args[i] = &p[i];
+        params[i] = (struct dc_param)PTR(8 * i);
+        pw[i] = (struct dc_pword){ i, 0, 8 * i, DC_WK_POINTER_PARAM, DC_EV_SIGNATURE };
+    }
+    return (struct dc_launch){
+        .kernel = name, .kernel_key = key, .api = "cuLaunchKernel", .device = 0, .current_device = -1,
+        .pageable_ok = -1, .args = args, .params = params, .nparams = n, .pwords = pw, .npwords = n,
+        .words_planned = 1, .layout_known = 1,
+    };
+}
+
+#define LM 0x5100000c0000ull    /* cuda:0's, then cuda:3's */
+static void test_lmemo(void)
+{
+    scenario("lmemo", "");
+    populate();
+    uint32_t sa = site_a();
+    add(LM, 4096, DC_MEM_DEVICE, 0, 0, 0, sa);
+    uintptr_t p[3] = { LM + 64, MAN, 0 };
+    void *args[3];
+    struct dc_param params[3];
+    struct dc_pword pw[3];
+    const void *key = (void *)0x4000;
+    struct dc_launch l = planned("_Z4memoPfS_S_", key, p, args, params, pw, 3);
+#define AGAIN(dev, cur) dc_lmemo_again(key, pw, (dev), (cur), DC_PATH_INTERPOSE, args)
+    CHECK_EQ_LL(AGAIN(0, -1), 0);                   /* nothing kept yet */
+    CHECK_EQ_LL(dc_check_launch(&l), 0);
+    CHECK_EQ_LL(AGAIN(0, -1), 1);
+    CHECK_EQ_LL(AGAIN(0, 0), 1);
+    CHECK_EQ_LL(stats().launches_checked, 3);       /* a hit counts as a checked launch */
+    CHECK_EQ_LL(dc_report_clean_operands(0, 0), 3); /* and its operands: own memory */
+    CHECK_EQ_LL(dc_report_clean_operands(0, 1), 3); /* managed */
+    CHECK_EQ_LL(AGAIN(1, -1), 0);                   /* another launch device */
+    CHECK_EQ_LL(AGAIN(0, 1), 0);                    /* a stream_mismatch to find */
+    CHECK_EQ_LL(dc_lmemo_again((void *)0x4001, pw, 0, -1, DC_PATH_INTERPOSE, args), 0);
+    p[0] = LM + 128;                                /* another word */
+    CHECK_EQ_LL(AGAIN(0, -1), 0);
+    p[0] = LM + 64;
+    CHECK_EQ_LL(AGAIN(0, -1), 1);
+    /* every kind of registry change loses it; a check keeps it again */
+    for (int change = 0; change < 4; change++) {
+        if (change == 0)
+            dc_reg_set_peer(0, 1, 1);
+        else if (change == 1)
+            dc_reg_pool_set_access(0x78, 0, 1);
+        else if (change == 2)
+            dc_reg_set_access(VMB, 4096, 1, 1);
+        else
+            add(LM + 8192, 4096, DC_MEM_DEVICE, 1, 0, 0, sa);
+        CHECK_EQ_LL(AGAIN(0, -1), 0);
+        CHECK_EQ_LL(dc_check_launch(&l), 0);
+        CHECK_EQ_LL(AGAIN(0, -1), 1);
+    }
+    /* freed, and the same address allocated on cuda:3 (no peer access): the launch's finding */
+    struct dc_alloc gone;
+    CHECK_EQ_LL(dc_reg_remove(LM, &gone), 0);
+    add(LM, 4096, DC_MEM_DEVICE, 3, 0, 0, sa);
+    CHECK_EQ_LL(AGAIN(0, -1), 0);
+    CHECK_EQ_LL(dc_check_launch(&l), 1);
+    CHECK_EQ_LL(AGAIN(0, -1), 0);                   /* a launch with a finding is not kept */
+    /* a word the registry does not know is not kept either */
+    CHECK_EQ_LL(dc_reg_remove(LM, &gone), 0);
+    add(LM, 4096, DC_MEM_DEVICE, 0, 0, 0, sa);
+    p[2] = 0x7f0000000010ull;
+    CHECK_EQ_LL(dc_check_launch(&l), 0);
+    CHECK_EQ_LL(AGAIN(0, -1), 0);
+    struct dc_report_stats s = stats();
+    CHECK_EQ_LL(s.findings, 1);
+    CHECK_EQ_LL(s.errors, 1);
+    /* a launch whose one word repeats a finding (legal peer traffic: its
+     * record's key has no stack) is kept with it: found again, the record
+     * counted again; a registry change loses it */
+    p[2] = 0;
+    p[1] = D2 + 8;                                  /* cuda:2's, peer access 0->2 on */
+    CHECK_EQ_LL(dc_check_launch(&l), 0);            /* the new warning: not kept */
+    CHECK_EQ_LL(AGAIN(0, -1), 0);
+    CHECK_EQ_LL(dc_check_launch(&l), 0);            /* its repeat: the word memo keeps it */
+    CHECK_EQ_LL(AGAIN(0, -1), 0);
+    CHECK_EQ_LL(dc_check_launch(&l), 0);            /* the word memo's repeat: kept */
+    CHECK_EQ_LL(stats().repeated, 2);
+    CHECK_EQ_LL(AGAIN(0, -1), 1);
+    s = stats();
+    CHECK_EQ_LL(s.repeated, 3);
+    CHECK_EQ_LL(s.findings, 2);
+    dc_reg_set_peer(0, 2, 0);
+    CHECK_EQ_LL(AGAIN(0, -1), 0);
+    CHECK_EQ_LL(dc_check_launch(&l), 1);            /* no peer access now: an error */
+#undef AGAIN
+    s = stats();
+    CHECK_EQ_LL(s.findings, 3);
+    CHECK_EQ_LL(s.errors, 2);
+    CHECK_EQ_LL(s.repeated, 3);
+    dc_report_finish();
+    char *log = slurp(out("lmemo", "log"));
+    CHECK_STR_CONTAINS(log, "ERROR: device_mismatch: kernel memo(float*, float*, float*) launched on cuda:0");
+    CHECK_STR_CONTAINS(log, "WARNING: peer_access: kernel memo(float*, float*, float*) launched on cuda:0");
+    free(log);
+}
+
+/* Legal peer traffic under peer=ignore: counted, nothing reported, kept at
+ * its first launch; lost when peer access goes (then the error). */
+static void test_lmemo_ignore(void)
+{
+    scenario("lmemoign", "peer=ignore");
+    populate();
+    uintptr_t p[2] = { D0, D2 + 8 };
+    void *args[2];
+    struct dc_param params[2];
+    struct dc_pword pw[2];
+    const void *key = (void *)0x4200;
+    struct dc_launch l = planned("_Z4memoPfS_", key, p, args, params, pw, 2);
+    CHECK_EQ_LL(dc_check_launch(&l), 0);
+    CHECK_EQ_LL(dc_lmemo_again(key, pw, 0, -1, DC_PATH_CUPTI, args), 1);
+    struct dc_report_stats s = stats();
+    CHECK_EQ_LL(s.findings, 0);
+    CHECK_EQ_LL(s.launches_checked, 2);
+    CHECK_EQ_LL(s.launches_cupti, 1);
+    dc_reg_set_peer(0, 2, 0);
+    CHECK_EQ_LL(dc_lmemo_again(key, pw, 0, -1, DC_PATH_CUPTI, args), 0);
+    CHECK_EQ_LL(dc_check_launch(&l), 1);
+    CHECK_EQ_LL(stats().errors, 1);
+    dc_report_finish();
+}
+
 int main(int argc, char **argv)
 {
     outdir = unit_outdir("test_check", argc > 1 ? argv[1] : NULL);
@@ -829,5 +967,7 @@ int main(int argc, char **argv)
     test_threads();
     test_fork();
     test_libcall_again();
+    test_lmemo();
+    test_lmemo_ignore();
     return unit_done("test_check");
 }
