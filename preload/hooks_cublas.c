@@ -7,22 +7,46 @@
 
 #define LIB_THIS CUBLAS
 
+/* A handle's stream and pointer mode, recorded where the program sets them
+ * (cublasSetStream_v2, cublasSetPointerMode_v2; issue 37: no getter per
+ * call).  A handle devcheck never saw set (made before devcheck was
+ * loaded, or by a library inside its own call) is asked once, then
+ * remembered; cublasDestroy_v2 forgets all three records. */
+static int blas_get(int kind, cublasHandle_t h, uint64_t *v)
+{
+    if (dc_libh_get(kind, P(h), v))
+        return 1;
+    int ok;
+    if (kind == DC_LIBH_CUBLAS_STREAM) {
+        cudaStream_t s = NULL;
+        __typeof__(&cublasGetStream_v2) gs = REAL(cublasGetStream_v2);
+        ok = gs && gs(h, &s) == CUBLAS_STATUS_SUCCESS;
+        *v = P(s);
+    } else {
+        cublasPointerMode_t m = CUBLAS_POINTER_MODE_HOST;
+        __typeof__(&cublasGetPointerMode_v2) g = REAL(cublasGetPointerMode_v2);
+        ok = g && g(h, &m) == CUBLAS_STATUS_SUCCESS;
+        *v = (uint64_t)m;
+    }
+    if (ok)
+        dc_libh_set(kind, P(h), *v);
+    return ok;
+}
+
 /* The device a handle's calls run on (dc_lib_handle_device). */
 static int blas_device(cublasHandle_t h, uintptr_t *stream)
 {
-    cudaStream_t s = NULL;
-    __typeof__(&cublasGetStream_v2) gs = REAL(cublasGetStream_v2);
-    int got = gs && gs(h, &s) == CUBLAS_STATUS_SUCCESS;
-    return dc_lib_handle_device(DC_LIBH_CUBLAS, P(h), got, s, stream);
+    uint64_t s = 0;
+    int got = blas_get(DC_LIBH_CUBLAS_STREAM, h, &s);
+    return dc_lib_handle_device(DC_LIBH_CUBLAS, P(h), got, (cudaStream_t)s, stream);
 }
 
 /* alpha, beta (and a dot's result) are host pointers under
  * CUBLAS_POINTER_MODE_HOST (the default), device pointers under _DEVICE. */
 static int blas_host_scalars(cublasHandle_t h)
 {
-    cublasPointerMode_t m = CUBLAS_POINTER_MODE_HOST;
-    __typeof__(&cublasGetPointerMode_v2) g = REAL(cublasGetPointerMode_v2);
-    if (g && g(h, &m) != CUBLAS_STATUS_SUCCESS)
+    uint64_t m = CUBLAS_POINTER_MODE_HOST;
+    if (!blas_get(DC_LIBH_CUBLAS_MODE, h, &m))
         m = CUBLAS_POINTER_MODE_HOST;
     return m == CUBLAS_POINTER_MODE_HOST;
 }
@@ -36,8 +60,37 @@ static void blas_check(cublasHandle_t h, const char *api, const struct dc_lib_ar
 
 LIB_CREATE_HOOK(cublasStatus_t, CUBLASWINAPI, cublasCreate_v2, cublasHandle_t, DC_LIBH_CUBLAS,
                 CUBLAS_STATUS_NOT_INITIALIZED, CUBLAS_STATUS_SUCCESS)
-LIB_DESTROY_HOOK(cublasStatus_t, CUBLASWINAPI, cublasDestroy_v2, cublasHandle_t, DC_LIBH_CUBLAS,
-                 CUBLAS_STATUS_NOT_INITIALIZED, CUBLAS_STATUS_SUCCESS)
+
+/* A setter the library took (any caller: a library's own handle too):
+ * recorded, with or without the guard (the table calls nothing; a setter
+ * missed would leave a stale record).  Forgotten before the real destroy
+ * (the address may be reused as soon as it returns). */
+#define BLAS_SETTER(name, T, kind)                                                  \
+    LIB_BODY(cublasStatus_t, name, (cublasHandle_t handle, T v))                    \
+    {                                                                               \
+        LIB_REAL(name);                                                             \
+        if (!real)                                                                  \
+            return dc_lib_missing(#name), CUBLAS_STATUS_NOT_INITIALIZED;            \
+        cublasStatus_t r = real(handle, v);                                         \
+        if (r == CUBLAS_STATUS_SUCCESS)                                             \
+            dc_libh_set(kind, P(handle), (uint64_t)(uintptr_t)v);                   \
+        return r;                                                                   \
+    }                                                                               \
+    LIB_ENTRIES(cublasStatus_t, CUBLASWINAPI, name, (cublasHandle_t handle, T v), (handle, v))
+BLAS_SETTER(cublasSetStream_v2, cudaStream_t, DC_LIBH_CUBLAS_STREAM)
+BLAS_SETTER(cublasSetPointerMode_v2, cublasPointerMode_t, DC_LIBH_CUBLAS_MODE)
+
+LIB_BODY(cublasStatus_t, cublasDestroy_v2, (cublasHandle_t handle))
+{
+    LIB_REAL(cublasDestroy_v2);
+    if (!real)
+        return dc_lib_missing("cublasDestroy_v2"), CUBLAS_STATUS_NOT_INITIALIZED;
+    dc_libh_forget(DC_LIBH_CUBLAS, P(handle));
+    dc_libh_forget(DC_LIBH_CUBLAS_STREAM, P(handle));
+    dc_libh_forget(DC_LIBH_CUBLAS_MODE, P(handle));
+    return real(handle);
+}
+LIB_ENTRIES(cublasStatus_t, CUBLASWINAPI, cublasDestroy_v2, (cublasHandle_t handle), (handle))
 
 /* A cuBLAS entry point `name` with parameters `params`, arguments `args`,
  * and the device pointers `checked` (struct dc_lib_arg initialisers; a

@@ -152,12 +152,19 @@ static inline void dc_lib_check(const char *api, int device, uintptr_t stream, c
     dc_libcall_active = 1;
 }
 
+/* In a hook's body (always inlined into its entry): the outermost call's
+ * key for the copies the library makes inside it (dc_copy_in,
+ * core/owner/owner.h): the entry's return address and frame. */
+#define LIB_COPY_IN()                                                               \
+    (dc_copy_in.ra = (uintptr_t)__builtin_return_address(0), dc_copy_in.cfa = (uintptr_t)__builtin_dwarf_cfa())
+
 /* After the real call (ok: it returned success). */
 static inline void lib_end(int ok)
 {
     if (--dc_lib_depth)
         return;
     dc_lib_cur = 0;
+    dc_copy_in.ra = 0;
     dc_libcall_active = 0;
     struct dc_libsync *r = dc_lib_pending;
     if (__builtin_expect(r != NULL, 0)) {
@@ -223,6 +230,7 @@ static inline int dc_lib_handle_device(int kind, uintptr_t h, int got, cudaStrea
         if (!real)                                                                  \
             return dc_lib_missing(#name), (fail);                                   \
         if (lib_begin(lib_v)) {                                                     \
+            LIB_COPY_IN();                                                          \
             DC_UNPAREN check;                                                       \
             lib_checked();                                                          \
         }                                                                           \

@@ -47,30 +47,13 @@ static void comm_record(ncclComm_t comm, int device, int rank)
         dc_libd_update(DC_LIBD_NCCL_COMM, P(comm), sizeof c, 1, comm_put, &c);
 }
 
-/* Each thread's last communicator, as recorded (a record copy per
- * collective was ~60 instructions, bench/libcalls.sh). */
-static __thread struct {
-    ncclComm_t comm;
-    uint64_t gen;               /* dc_libd_gen when read; 0: none */
-    struct nccl_comm c;
-} comm_last __attribute__((tls_model("initial-exec")));
-
 /* The communicator's device, or -1; *rank its rank (-1 unknown); need_rank:
- * a rooted collective, which asks the rank of a split communicator once. */
+ * a rooted collective, which asks the rank of a split communicator once.
+ * The record's hit is dc_libd_get's own (inline, per thread). */
 static int nccl_device(ncclComm_t comm, int *rank, int need_rank)
 {
-    uint64_t g = __atomic_load_n(&dc_libd_gen, __ATOMIC_ACQUIRE);
-    if (comm_last.gen == g && comm_last.comm == comm && (!need_rank || comm_last.c.rank >= 0)) {
-        *rank = comm_last.c.rank;
-        return comm_last.c.device;
-    }
     struct nccl_comm c;
-    int seen = dc_libd_get(DC_LIBD_NCCL_COMM, P(comm), &c, sizeof c);
-    if (seen) {
-        comm_last.comm = comm;
-        comm_last.gen = g;              /* read before the record: a change since makes it stale */
-        comm_last.c = c;
-    } else {
+    if (!dc_libd_get(DC_LIBD_NCCL_COMM, P(comm), &c, sizeof c)) {
         /* not seen made: asked once, then recorded */
         __typeof__(&ncclCommCuDevice) cd = REAL(ncclCommCuDevice);
         c.device = c.rank = -1;
@@ -305,6 +288,8 @@ COMM_END_HOOK(ncclCommAbort)
             int none = (count) == 0; (void)none;                                    \
             struct dc_lib_arg a[] = { __VA_ARGS__ };                                \
             alone_ = !group_depth;                                                  \
+            if (alone_)                                                             \
+                LIB_COPY_IN();                                                      \
             nccl_check(#name, d_, stream, a, NARGS(a));                             \
             lib_checked();                                                          \
         }                                                                           \

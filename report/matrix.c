@@ -48,17 +48,31 @@ void dc_report_count_operand(int device, int owner) { dc_report_count_operands(d
 void dc_report_count_quiet(void) { __atomic_fetch_add(&quiet, 1, __ATOMIC_RELAXED); }
 uint64_t dc_report_quiet_operands(void) { return __atomic_load_n(&quiet, __ATOMIC_RELAXED); }
 
+/* Each thread's last copy key and the slot that counted it (checked
+ * again before use: a reset frees every slot), so that a copy in a loop
+ * hashes and probes nothing. */
+static __thread struct {
+    uint64_t key, slot_key;
+    struct slot *sl;
+} last_site __attribute__((tls_model("initial-exec")));
+
 void dc_report_count_transfer(int src, int dst, uint64_t bytes, uint32_t site)
 {
     int s = col_index(src), d = col_index(dst);
     if (s < 0 || d < 0)
         return;
     uint64_t pair = (uint64_t)(s * COLS + d + 1);
-    uint64_t key = pair << 32 | site;
+    uint64_t key = pair << 32 | site, want = key;
+    struct slot *sl = last_site.sl;
+    if (sl && last_site.key == key && __atomic_load_n(&sl->key, __ATOMIC_ACQUIRE) == last_site.slot_key) {
+        __atomic_fetch_add(&sl->calls, 1, __ATOMIC_RELAXED);
+        __atomic_fetch_add(&sl->bytes, bytes, __ATOMIC_RELAXED);
+        return;
+    }
     uint64_t h = key * 0x9e3779b97f4a7c15ull;
     for (unsigned probe = 0; probe < 2; probe++, key = pair << 32) {     /* then the pair's site-less slot */
         for (unsigned i = 0; i < 64; i++) {
-            struct slot *sl = &sites[(h + i) & (SITES - 1)];
+            sl = &sites[(h + i) & (SITES - 1)];
             uint64_t k = __atomic_load_n(&sl->key, __ATOMIC_ACQUIRE);
             if (!k) {
                 uint64_t zero = 0;
@@ -70,6 +84,9 @@ void dc_report_count_transfer(int src, int dst, uint64_t bytes, uint32_t site)
             if (k == key) {
                 __atomic_fetch_add(&sl->calls, 1, __ATOMIC_RELAXED);
                 __atomic_fetch_add(&sl->bytes, bytes, __ATOMIC_RELAXED);
+                last_site.key = want;
+                last_site.slot_key = key;
+                last_site.sl = sl;
                 return;
             }
         }

@@ -52,6 +52,18 @@ int  dc_mem_known(uintptr_t addr);
  * copies, prefetch targets); -1: classify the address with the registry
  * (unknown: pageable host memory). */
 void dc_copy_event(uintptr_t dst, int dst_device, uintptr_t src, int src_device, size_t bytes);
+/* The checked library call running on this thread (preload/hooks_lib.h
+ * sets it around the outermost call; 0 outside one): the return address
+ * and frame (CFA) of its entry.  A copy the library makes inside it (the
+ * one-rank collective of NCCL) is counted at the call site captured for
+ * the thread's last copy under the same key -- the same call instruction
+ * at the same stack depth -- so a collective in a loop does not capture
+ * its stack each time (~170 instructions per ncclAllReduce,
+ * bench/libcalls.sh).  A program's own copies capture theirs. */
+struct dc_copy_in {
+    uintptr_t ra, cfa;
+};
+extern __thread struct dc_copy_in dc_copy_in __attribute__((tls_model("initial-exec")));
 
 #pragma GCC visibility pop
 #endif

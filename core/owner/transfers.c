@@ -30,8 +30,46 @@ static int column(uintptr_t p, int known_device)
     }
 }
 
+__thread struct dc_copy_in dc_copy_in __attribute__((tls_model("initial-exec")));
+
+/* The thread's last copy: its ends' columns while the registry has not
+ * changed (dc_reg_gen: a copy in a loop looks nothing up), and its call
+ * site with the library call's key it was captured under (ra 0: a
+ * program's copy, not reused). */
+static __thread struct {
+    uintptr_t dst, src;
+    int dst_device, src_device, d, s;
+    uint64_t gen;               /* 0: none */
+    struct dc_copy_in in;
+    uint32_t site;
+} last __attribute__((tls_model("initial-exec")));
+
+/* The columns and site of a copy the last one does not answer. */
+static __attribute__((noinline)) void copy_new(uintptr_t dst, int dst_device, uintptr_t src, int src_device,
+                                               uint64_t g)
+{
+    if (last.gen != g || last.dst != dst || last.src != src || last.dst_device != dst_device ||
+        last.src_device != src_device) {
+        last.d = column(dst, dst_device);
+        last.s = column(src, src_device);
+        last.dst = dst;
+        last.src = src;
+        last.dst_device = dst_device;
+        last.src_device = src_device;
+        last.gen = g;                   /* read before the lookups: a change since makes it stale */
+    }
+    if (!dc_copy_in.ra || last.in.ra != dc_copy_in.ra || last.in.cfa != dc_copy_in.cfa) {
+        last.site = dc_stack_capture(2);        /* the copying call's: past this function and dc_copy_event */
+        last.in = dc_copy_in;
+    }
+}
+
 void dc_copy_event(uintptr_t dst, int dst_device, uintptr_t src, int src_device, size_t bytes)
 {
-    int d = column(dst, dst_device), s = column(src, src_device);
-    dc_report_count_transfer(s, d, bytes, dc_stack_capture(1));
+    uint64_t g = __atomic_load_n(&dc_reg_gen, __ATOMIC_ACQUIRE);
+    if (last.gen != g || last.dst != dst || last.src != src || last.dst_device != dst_device ||
+        last.src_device != src_device || !dc_copy_in.ra || last.in.ra != dc_copy_in.ra ||
+        last.in.cfa != dc_copy_in.cfa)
+        copy_new(dst, dst_device, src, src_device, g);
+    dc_report_count_transfer(last.s, last.d, bytes, last.site);
 }

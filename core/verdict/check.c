@@ -756,9 +756,9 @@ int dc_check_launch(const struct dc_launch *l)
         !dc_name_filters_set() && (l->current_device < 0 || l->current_device == l->device))
         dc_lmemo_keep(l, c.clean_own, c.clean_managed, c.nrep ? &c.rep : NULL, mrg, mkg);
     dc_counts_clean(counts, l->device, c.clean_own, c.clean_managed);   /* the HTML access matrix */
-    if (c.cover && !c.judged && !c.emitted && l->path == DC_PATH_INTERPOSE && l->args &&
+    if (c.cover && !c.judged && !c.emitted && l->path == DC_PATH_INTERPOSE && l->args && l->words_planned &&
         dc_opt.mode == DC_MODE_REPORT && !dc_name_filters_set())     /* a library call's clean kernel */
-        dc_libcall_launch_keep(l->kernel_key, l->device, l->stream, l->args, l->nparams, l->params, rg, kg,
+        dc_libcall_launch_keep(l->kernel_key, l->device, l->stream, l->args, l->pwords, l->npwords, rg, kg,
                                c.clean_own, c.clean_managed);
     if (__builtin_expect(dc_opt.verbosity >= 2, 0))
         dc_logv(2, "checked %s on cuda:%d (%u params): %d errors", l->kernel ? l->kernel : "?",
@@ -835,7 +835,7 @@ static int check_libcall(const char *api, int device, uintptr_t stream, const st
     return made ? c.errors : 0;
 }
 
-int dc_check_libcall(const char *api, int device, uintptr_t stream, const struct dc_lib_arg *args, unsigned n)
+int dc_check_libcall_full(const char *api, int device, uintptr_t stream, const struct dc_lib_arg *args, unsigned n)
 {
     if (!api || !args || dc_opt.mode == DC_MODE_OFF || device < 0) {
         dc_libcover.n = 0;              /* a call not checked covers nothing */

@@ -1,9 +1,10 @@
 /* libapi: the library handles' table and sync=1 around library calls
- * (core/verdict/libcall.h).  A small
- * open-addressing table under one mutex: handles are made and destroyed
- * rarely, and looked up once per checked library call.  Full (4096 live
- * handles): a new handle is not remembered (its calls fall back to the
- * current device). */
+ * (core/verdict/libcall.h).  A small open-addressing table: handles are
+ * made and destroyed rarely, and looked up once per checked library call,
+ * so writers take one mutex and readers none (a sequence count: a reader
+ * that saw a writer at work probes again).  Full (4096 live handles): a
+ * new handle is not remembered (its calls fall back to the current
+ * device). */
 #include "core/verdict/libcall.h"
 #include "core/verdict/capture.h"
 #include "core/base/cudacall.h"
@@ -13,6 +14,7 @@
 #include "core/verdict/verdict.h"
 #include "core/kernel/kernels.h"
 #include "report/counts.h"
+#include "report/stats.h"
 
 #include <pthread.h>
 #include <stddef.h>
@@ -28,6 +30,14 @@ struct slot {
 };
 static struct slot table[SLOTS];
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+/* dc_libh_seq (libcall.h): odd while a writer changes the table (under
+ * lock); readers probe without the lock and keep what they read only if it
+ * did not move meanwhile.  Every field is written with release stores after
+ * the odd count and read with acquire loads before the count's second read
+ * (no fences: ThreadSanitizer does not model them): a reader that saw any
+ * new field sees the count moved. */
+unsigned dc_libh_seq = 2;
+__thread struct dc_libh_hit dc_libh_last[DC_LIBH_KINDS] __attribute__((tls_model("initial-exec")));
 
 /* The lock is a leaf (nothing is called while it is held): its own fork
  * handlers, installed with the first handle, keep it out of a fork. */
@@ -52,18 +62,26 @@ static void install_atfork(void) { pthread_atfork(fork_prepare, fork_parent, for
 
 static size_t home(int kind, uint64_t h) { return (size_t)(dc_mix64(h ^ ((uint64_t)kind << 56)) & (SLOTS - 1)); }
 
-/* The slot of (kind, h), or NULL; lock held. */
+#define LD(x) __atomic_load_n(&(x), __ATOMIC_ACQUIRE)
+#define ST(x, v) __atomic_store_n(&(x), (v), __ATOMIC_RELEASE)
+
+/* The slot of (kind, h), or NULL (read with or without the lock). */
 static struct slot *find(int kind, uint64_t h)
 {
     size_t i = home(kind, h);
     for (size_t n = 0; n < SLOTS; n++, i = (i + 1) & (SLOTS - 1)) {
-        if (table[i].kind == 0)
+        int k = LD(table[i].kind);
+        if (k == 0)
             return NULL;
-        if (table[i].kind == kind && table[i].h == h)
+        if (k == kind && LD(table[i].h) == h)
             return &table[i];
     }
     return NULL;
 }
+
+/* A writer's change (lock held): the count odd around it. */
+static void write_begin(void) { ST(dc_libh_seq, dc_libh_seq + 1); }
+static void write_end(void) { ST(dc_libh_seq, dc_libh_seq + 1); }
 
 void dc_libh_set(int kind, uint64_t h, uint64_t v)
 {
@@ -79,31 +97,49 @@ void dc_libh_set(int kind, uint64_t h, uint64_t v)
                 s = &table[i];
     }
     if (s) {
-        s->kind = kind;
-        s->h = h;
-        s->v = v;
+        write_begin();
+        ST(s->kind, kind);
+        ST(s->h, h);
+        ST(s->v, v);
+        write_end();
     }
     pthread_mutex_unlock(&lock);
 }
 
-int dc_libh_get(int kind, uint64_t h, uint64_t *v)
+int dc_libh_get_slow(int kind, uint64_t h, uint64_t *v)
 {
-    pthread_mutex_lock(&lock);
-    struct slot *s = find(kind, h);
-    if (s && v)
-        *v = s->v;
-    pthread_mutex_unlock(&lock);
-    return s != NULL;
+    for (;;) {
+        unsigned q = __atomic_load_n(&dc_libh_seq, __ATOMIC_ACQUIRE);
+        if (q & 1) {                    /* a writer at work: wait for it (it calls nothing) */
+            pthread_mutex_lock(&lock);
+            pthread_mutex_unlock(&lock);
+            continue;
+        }
+        struct slot *s = find(kind, h);
+        uint64_t x = s ? LD(s->v) : 0;
+        if (LD(dc_libh_seq) != q)       /* after the acquire loads above */
+            continue;
+        if ((unsigned)kind < DC_LIBH_KINDS)    /* the thread's hit for this kind, valid while dc_libh_seq is q */
+            dc_libh_last[kind] = (struct dc_libh_hit){ .seq = q, .found = s != NULL, .h = h, .v = x };
+        if (s && v)
+            *v = x;
+        return s != NULL;
+    }
 }
 
 void dc_libh_forget(int kind, uint64_t h)
 {
     pthread_mutex_lock(&lock);
     struct slot *s = find(kind, h);
-    if (s)
-        s->kind = -1;
+    if (s) {
+        write_begin();
+        ST(s->kind, -1);
+        write_end();
+    }
     pthread_mutex_unlock(&lock);
 }
+#undef LD
+#undef ST
 
 /* --- descriptors ------------------------------------------------------------------ */
 
@@ -173,7 +209,9 @@ int dc_libd_update(int kind, uint64_t h, size_t size, int make, void (*fn)(void 
     return ran;
 }
 
-int dc_libd_get(int kind, uint64_t h, void *out, size_t size)
+__thread struct dc_libd_hit dc_libd_last[DC_LIBD_KINDS] __attribute__((tls_model("initial-exec")));
+
+int dc_libd_get_slow(int kind, uint64_t h, void *out, size_t size)
 {
     if (size > DC_LIBD_MAX)
         return 0;
@@ -189,7 +227,12 @@ int dc_libd_get(int kind, uint64_t h, void *out, size_t size)
     int found = s->kind != 0;
     if (found) {
         memcpy(out, s->rec, size);
-        if (size <= CACHE_BYTES) {
+        if ((unsigned)kind < DC_LIBD_KINDS && size <= DC_LIBD_HIT_BYTES) {    /* libcall.h's inline hit */
+            struct dc_libd_hit *c = &dc_libd_last[kind];
+            c->gen = dc_libd_gen;
+            c->h = h;
+            memcpy(c->rec, s->rec, size);
+        } else if (size <= CACHE_BYTES) {
             struct dcache *c = &dcache[dcache_next++ % CACHE_WAYS];
             c->kind = kind;
             c->h = h;
@@ -258,8 +301,9 @@ static __thread struct {
     struct dc_libcover cover;
 } clean_call __attribute__((tls_model("initial-exec")));
 
-int dc_libcall_clean_again(const char *api, int device, uintptr_t stream, const struct dc_lib_arg *args, unsigned n,
-                           unsigned nclean[2])
+/* The call is the thread's last clean one again (dc_libcall_clean_again). */
+static inline int clean_same(const char *api, int device, uintptr_t stream, const struct dc_lib_arg *args,
+                             unsigned n)
 {
     if (clean_call.api != api || clean_call.device != device || clean_call.stream != stream ||
         clean_call.n != n || clean_call.gen != __atomic_load_n(&dc_reg_gen, __ATOMIC_ACQUIRE))
@@ -269,9 +313,32 @@ int dc_libcall_clean_again(const char *api, int device, uintptr_t stream, const 
             return 0;
     if (dc_libcover.id != clean_call.cover.id)     /* else it still is the kept one: no copy */
         dc_libcover = clean_call.cover;
+    return 1;
+}
+
+int dc_libcall_clean_again(const char *api, int device, uintptr_t stream, const struct dc_lib_arg *args, unsigned n,
+                           unsigned nclean[2])
+{
+    if (!clean_same(api, device, stream, args, n))
+        return 0;
     nclean[0] = clean_call.own;
     nclean[1] = clean_call.managed;
     return 1;
+}
+
+/* The check of a library call: its shortcut here, beside the thread's last
+ * clean call (a loop's call compares and counts, calls nothing: -30
+ * instructions per call beside a call to the shortcut, bench/libcalls.sh);
+ * the rest is core/verdict/check.c's (timed under stats=1, whose timer the
+ * shortcut does not read). */
+int dc_check_libcall(const char *api, int device, uintptr_t stream, const struct dc_lib_arg *args, unsigned n)
+{
+    if (__builtin_expect(!api || !args || device < 0 || dc_opt.mode == DC_MODE_OFF ||
+                         __atomic_load_n(&dc_stats_on, __ATOMIC_RELAXED), 0) ||
+        !clean_same(api, device, stream, args, n))
+        return dc_check_libcall_full(api, device, stream, args, n);
+    dc_counts_clean(dc_counts(), device, clean_call.own, clean_call.managed);
+    return 0;
 }
 
 void dc_libcall_clean_keep(const char *api, int device, uintptr_t stream, const struct dc_lib_arg *args, unsigned n,
@@ -296,17 +363,19 @@ void dc_libcall_clean_keep(const char *api, int device, uintptr_t stream, const 
 
 /* The kernels of checked library calls judged clean (libcall.h): each
  * thread's own, allocated at its first such kernel (its key frees it at
- * the thread's exit), replaced round-robin. */
-#define LL_PARAMS 16
+ * the thread's exit), replaced round-robin.  Each keeps the words its
+ * kernel's plan checks, where they are (param, offset: a copy, as the plan
+ * may be freed once dc_kernels_gen moves) and what they held. */
 struct liblaunch {
     const void *key;            /* NULL: empty */
     uintptr_t stream;
     int device;
-    unsigned nparams, own, managed;
+    unsigned nwords, own, managed;
     uint64_t reg_gen, kernels_gen;
-    uint64_t word[LL_PARAMS];   /* an 8-byte parameter's value */
-    uint16_t size[LL_PARAMS], off[LL_PARAMS];   /* another's bytes: bytes[off, off + size) */
-    unsigned char bytes[DC_LIBLAUNCH_BYTES];
+    struct {
+        uint32_t param, offset;
+        uint64_t value;
+    } w[DC_LIBLAUNCH_WORDS];
 };
 struct liblaunches {
     unsigned next;
@@ -323,19 +392,15 @@ static void ll_free(void *p)
 }
 static void ll_key_make(void) { ll_key_ok = pthread_key_create(&ll_key, ll_free) == 0; }
 
-void dc_libcall_launch_keep(const void *key, int device, uintptr_t stream, void *const *args, unsigned nparams,
-                            const struct dc_param *params, uint64_t reg_gen, uint64_t kernels_gen, unsigned own,
-                            unsigned managed)
+void dc_libcall_launch_keep(const void *key, int device, uintptr_t stream, void *const *args,
+                            const struct dc_pword *pw, unsigned nwords, uint64_t reg_gen, uint64_t kernels_gen,
+                            unsigned own, unsigned managed)
 {
-    if (!key || !args || nparams > LL_PARAMS)
+    if (!key || !args || nwords > DC_LIBLAUNCH_WORDS || (nwords && !pw))
         return;
-    size_t total = 0;
-    for (unsigned i = 0; i < nparams; i++) {
-        if (!args[i] || (params[i].size != sizeof(uint64_t) && params[i].size > DC_LIBLAUNCH_BYTES - total))
+    for (unsigned i = 0; i < nwords; i++)
+        if (!args[pw[i].param])
             return;
-        if (params[i].size != sizeof(uint64_t))
-            total += params[i].size;
-    }
     struct liblaunches *m = liblaunches;
     if (!m) {
         pthread_once(&ll_once, ll_key_make);
@@ -351,22 +416,32 @@ void dc_libcall_launch_keep(const void *key, int device, uintptr_t stream, void 
     e->key = key;
     e->stream = stream;
     e->device = device;
-    e->nparams = nparams;
+    e->nwords = nwords;
     e->own = own;
     e->managed = managed;
     e->reg_gen = reg_gen;
     e->kernels_gen = kernels_gen;
-    uint16_t off = 0;
-    for (unsigned i = 0; i < nparams; i++) {
-        e->size[i] = (uint16_t)params[i].size;
-        if (params[i].size == sizeof(uint64_t)) {
-            memcpy(&e->word[i], args[i], sizeof e->word[i]);
-            continue;
-        }
-        e->off[i] = off;
-        memcpy(e->bytes + off, args[i], params[i].size);
-        off = (uint16_t)(off + params[i].size);
+    for (unsigned i = 0; i < nwords; i++) {
+        e->w[i].param = pw[i].param;
+        e->w[i].offset = pw[i].offset;
+        memcpy(&e->w[i].value, (const unsigned char *)args[pw[i].param] + pw[i].offset, sizeof e->w[i].value);
     }
+}
+
+/* e's words hold the same values in args: only the words the plan checks
+ * (the verdict of a planned launch reads no other byte: scan_plan). */
+static inline int ll_same(const struct liblaunch *e, void *const *args)
+{
+    for (unsigned i = 0, n = e->nwords; i < n; i++) {
+        const unsigned char *a = args[e->w[i].param];
+        uint64_t v;
+        if (!a)
+            return 0;
+        memcpy(&v, a + e->w[i].offset, sizeof v);
+        if (v != e->w[i].value)
+            return 0;           /* a library's kernel launched twice in a call differs early */
+    }
+    return 1;
 }
 
 int dc_libcall_launch_again(const void *key, uintptr_t stream, void *const *args)
@@ -379,23 +454,7 @@ int dc_libcall_launch_again(const void *key, uintptr_t stream, void *const *args
     for (unsigned w = 0; w < DC_LIBLAUNCH_WAYS; w++) {
         const struct liblaunch *e = &m->w[w];
         if (e->key != key || e->stream != stream || e->device != dc_libcover.device || e->reg_gen != rg ||
-            e->kernels_gen != kg)
-            continue;
-        unsigned i = 0, n = e->nparams;
-        for (; i < n; i++) {
-            const unsigned char *a = args[i];
-            uint64_t x;
-            if (!a)
-                break;
-            if (e->size[i] == sizeof x) {       /* most are pointers: no call */
-                memcpy(&x, a, sizeof x);
-                if (x != e->word[i])
-                    break;
-            } else if (memcmp(a, e->bytes + e->off[i], e->size[i])) {
-                break;
-            }
-        }
-        if (i < n)
+            e->kernels_gen != kg || !ll_same(e, args))
             continue;
         struct dc_launch_counts *counts = dc_counts();
         dc_counts_launch(counts, 1, DC_PATH_INTERPOSE);

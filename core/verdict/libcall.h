@@ -20,6 +20,7 @@
 #define DEVCHECK_CORE_LIBCALL_H
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #pragma GCC visibility push(hidden)
 
@@ -37,6 +38,10 @@ struct dc_lib_arg {
  * finding as not migrated (DC_NO_REWRITE_LIBCALL).  device < 0 or mode=off:
  * nothing.  Returns the number of error findings. */
 int dc_check_libcall(const char *api, int device, uintptr_t stream, const struct dc_lib_arg *args, unsigned n);
+/* The same past the thread's last clean call (dc_libcall_clean_again): the
+ * arguments looked up (check.c). */
+int dc_check_libcall_full(const char *api, int device, uintptr_t stream, const struct dc_lib_arg *args,
+                          unsigned n);
 
 /* A pointer array of a batched call (cuBLAS's Aarray, cuSOLVER's
  * potrfBatched A): the library's kernels read it element by element and
@@ -129,22 +134,26 @@ void dc_libcall_clean_keep(const char *api, int device, uintptr_t stream, const 
 
 /* The kernels of a checked library call (dc_libcall_active 1, into the
  * call's stream on its device: dc_libcover), judged clean by the registry
- * alone (every pointer word in memory of that device, or managed, or 0; no
- * finding; the cover not needed): each thread keeps its last
- * DC_LIBLAUNCH_WAYS of them, function, parameter sizes and bytes.  A launch
- * of the same function with the same bytes into the same stream while the
+ * alone through their plan (every pointer word in memory of that device,
+ * or managed, or 0; no finding; the cover not needed): each thread keeps
+ * its last DC_LIBLAUNCH_WAYS of them, function and the words its plan
+ * checks (at most DC_LIBLAUNCH_WORDS).  A launch of the same function
+ * whose planned words hold the same values, into the same stream while the
  * registry and the kernels' table are unchanged (dc_reg_gen,
- * dc_kernels_gen) is clean again: counted as its first was, nothing looked
- * up (a library call in a loop launches the same kernels with the same
- * arguments each time: bench/libcalls.sh).  Keep: after the check of such
- * a launch (args: its kernelParams; nparams, params: its layout); again:
+ * dc_kernels_gen), is clean again: counted as its first was, nothing
+ * looked up (a library call in a loop launches the same kernels with the
+ * same arguments each time: bench/libcalls.sh).  Only the planned words are
+ * compared: a planned launch's verdict reads no other byte (scan_plan), so
+ * sizes and scalars may change (cublasLtMatmul's 216-byte plan struct was
+ * compared whole: ~150 instructions).  Keep: after the check of such a
+ * launch (args: its kernelParams; pw, nwords: its kernel's plan); again:
  * before looking the function up, 1 when it is clean again (counted). */
 #define DC_LIBLAUNCH_WAYS 8
-#define DC_LIBLAUNCH_BYTES 512
-struct dc_param;
-void dc_libcall_launch_keep(const void *key, int device, uintptr_t stream, void *const *args, unsigned nparams,
-                            const struct dc_param *params, uint64_t reg_gen, uint64_t kernels_gen, unsigned own,
-                            unsigned managed);
+#define DC_LIBLAUNCH_WORDS 32
+struct dc_pword;
+void dc_libcall_launch_keep(const void *key, int device, uintptr_t stream, void *const *args,
+                            const struct dc_pword *pw, unsigned nwords, uint64_t reg_gen, uint64_t kernels_gen,
+                            unsigned own, unsigned managed);
 int dc_libcall_launch_again(const void *key, uintptr_t stream, void *const *args);
 
 /* Kinds of handles. */
@@ -155,13 +164,38 @@ enum {
     DC_LIBH_CUDNN,              /* cudnnHandle_t -> device at cudnnCreate */
     DC_LIBH_CUSOLVER,           /* cusolverDnHandle_t -> device at cusolverDnCreate */
     DC_LIBH_CUFFT_WSIZE,        /* cufftHandle -> the work area size cufftMakePlan* said */
+    DC_LIBH_CUBLAS_STREAM,      /* cublasHandle_t -> cublasSetStream_v2's stream */
+    DC_LIBH_CUBLAS_MODE,        /* cublasHandle_t -> cublasSetPointerMode_v2's mode */
 };
 #define DC_LIBH_MULTI UINT64_MAX
 /* Remembers handle h of `kind` with value v (a device, a work area); a
  * handle already known gets the new value. */
 void dc_libh_set(int kind, uint64_t h, uint64_t v);
-/* The value remembered for h: 1 with *v, 0 when unknown. */
-int dc_libh_get(int kind, uint64_t h, uint64_t *v);
+/* The value remembered for h: 1 with *v, 0 when unknown.  Lock-free: the
+ * table's writers bump dc_libh_seq (odd while they write); each thread
+ * keeps its last answer per kind, valid while the count has not moved (a
+ * cuBLAS call asks two: ~10 instructions each, not ~70). */
+#define DC_LIBH_KINDS 16
+struct dc_libh_hit {
+    unsigned seq;               /* dc_libh_seq when read (even; 0: none) */
+    int found;
+    uint64_t h, v;
+};
+extern unsigned dc_libh_seq;
+extern __thread struct dc_libh_hit dc_libh_last[DC_LIBH_KINDS] __attribute__((tls_model("initial-exec")));
+int dc_libh_get_slow(int kind, uint64_t h, uint64_t *v);
+static inline int dc_libh_get(int kind, uint64_t h, uint64_t *v)
+{
+    if ((unsigned)kind < DC_LIBH_KINDS) {
+        const struct dc_libh_hit *c = &dc_libh_last[kind];
+        if (c->seq && c->seq == __atomic_load_n(&dc_libh_seq, __ATOMIC_ACQUIRE) && c->h == h) {
+            if (c->found && v)
+                *v = c->v;
+            return c->found;
+        }
+    }
+    return dc_libh_get_slow(kind, h, v);
+}
 /* h is gone (cublasDestroy, cufftDestroy). */
 void dc_libh_forget(int kind, uint64_t h);
 
@@ -189,11 +223,32 @@ enum {
  * nothing.  Returns 1 when fn ran. */
 int dc_libd_update(int kind, uint64_t h, size_t size, int make, void (*fn)(void *rec, const void *arg),
                    const void *arg);
-/* Copies (kind, h)'s record (size bytes) into out: 1, or 0 when none. */
-int dc_libd_get(int kind, uint64_t h, void *out, size_t size);
 /* Bumped by every change of the records (acquire load): what a caller
  * derived from records at an older value is stale. */
 extern uint64_t dc_libd_gen;
+/* Copies (kind, h)'s record (size bytes) into out: 1, or 0 when none.  A
+ * record of at most DC_LIBD_HIT_BYTES (an NCCL communicator's, a layout's)
+ * is answered inline from the thread's last read of its kind while no
+ * record changed (the hooks keep no copies of their own in front of it). */
+#define DC_LIBD_KINDS 8
+#define DC_LIBD_HIT_BYTES 16
+struct dc_libd_hit {
+    uint64_t gen, h;            /* gen 0: none */
+    unsigned char rec[DC_LIBD_HIT_BYTES];
+};
+extern __thread struct dc_libd_hit dc_libd_last[DC_LIBD_KINDS] __attribute__((tls_model("initial-exec")));
+int dc_libd_get_slow(int kind, uint64_t h, void *out, size_t size);
+static inline int dc_libd_get(int kind, uint64_t h, void *out, size_t size)
+{
+    if ((unsigned)kind < DC_LIBD_KINDS && size <= DC_LIBD_HIT_BYTES) {
+        const struct dc_libd_hit *c = &dc_libd_last[kind];
+        if (c->gen == __atomic_load_n(&dc_libd_gen, __ATOMIC_ACQUIRE) && c->h == h) {
+            memcpy(out, c->rec, size);
+            return 1;
+        }
+    }
+    return dc_libd_get_slow(kind, h, out, size);
+}
 /* (kind, h) is gone (cudnnBackendDestroyDescriptor, ncclCommDestroy). */
 void dc_libd_forget(int kind, uint64_t h);
 /* A call whose descriptor (`what`) devcheck never saw set (made before

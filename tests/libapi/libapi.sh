@@ -16,7 +16,10 @@
 #    (cuBLAS returns at once): no finding;
 #  - lt stale: a bias pointer of cuda:1 left in a descriptor whose epilogue
 #    went back to DEFAULT (cuBLASLt does not read it): no finding; lt zero:
-#    m = 0, A and B of cuda:1 (nothing is read): no finding;
+#    m = 0, A and B of cuda:1 (nothing is read): no finding; lt restream:
+#    a destroyed stream's handle made again on cuda:1 (the per-thread stream
+#    -> device cache forgets it at cuStreamDestroy): the call is judged on
+#    cuda:1;
 #  - correct (host pointer mode scalars, device pointer mode, a host
 #    workspace of size 0, a non-root rank's host sendbuff, cuSOLVER's host
 #    bufferOnHost and vectors a job does not compute, NULL optional
@@ -106,6 +109,7 @@ lt buggy - device_mismatch error cublasLtMatmul CUBLASLT_MATMUL_DESC_BIAS_POINTE
 lt correct - - - - - - - - 0
 lt stale - - - - - - - - 0
 lt zero - - - - - - - - 0
+lt restream - device_mismatch error cublasLtMatmul A 1 0 alloc-A 0
 nccl buggy - device_mismatch error ncclAllReduce recvbuff 1 0 alloc-recv 0
 nccl correct - - - - - - - - 0
 nccl zero - - - - - - - - 0
@@ -256,6 +260,13 @@ echo "$cases" | while read -r prog mode opts kind sev api arg dev owner marker s
         fi
     done
 done || exit 1
+# lt restream proves the stream cache's invalidation only if the handle came
+# back (glibc's allocator; a sanitizer's holds freed memory back)
+if [ -z "$SANITIZE" ]; then
+    for bind in plt dlopen; do
+        expect_grep "^lt_prog restream: the destroyed stream's handle reused\$" "$TMPD/lt_${bind}_restream.err"
+    done
+fi
 # `devcheck report` counts the same way from the JSON: a library call, by
 # its entry point (status 1: the merged findings hold an error)
 for c in blas_plt_buggy fft_plt_work; do

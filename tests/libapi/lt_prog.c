@@ -11,9 +11,15 @@
  *    matmuls on that cached descriptor (tests/libapi/lt_calls.sh counts
  *    devcheck's own calls into cuBLASLt there);
  *  - zero: a matmul with m = 0, A and B on cuda:1: cuBLASLt reads nothing
- *    and launches nothing (legal; the sim's returns at once too). */
+ *    and launches nothing (legal; the sim's returns at once too);
+ *  - restream: the stream destroyed and one made on cuda:1, which gets the
+ *    destroyed one's handle (said on stderr), then a matmul on it with B,
+ *    C and D of cuda:1 and A of cuda:0: the call runs on cuda:1 (the one
+ *    finding, A), not on the device devcheck saw the handle on before. */
 #include <cublasLt.h>
 #include <cuda_runtime_api.h>
+#include <malloc.h>
+#include <stdlib.h>
 #include <string.h>
 #include "bind.h"
 
@@ -24,14 +30,14 @@ FNS(DECL_FN)
 int main(int argc, char **argv)
 {
     int buggy = argc > 1 && !strcmp(argv[1], "buggy"), stale = argc > 1 && !strcmp(argv[1], "stale");
-    int zero = argc > 1 && !strcmp(argv[1], "zero");
+    int zero = argc > 1 && !strcmp(argv[1], "zero"), restream = argc > 1 && !strcmp(argv[1], "restream");
     BIND(SONAME("libcublasLt.so.13"));
     float *A, *B, *C, *D, *bias, *bias1, *dscal;
     void *ws;
     CK(cudaSetDevice(1));
     CK(cudaMalloc((void **)&bias1, 8 * sizeof(float)));      // @alloc-bias
     CK(cudaSetDevice(0));
-    CK(cudaMalloc((void **)&A, 64 * sizeof(float)));
+    CK(cudaMalloc((void **)&A, 64 * sizeof(float)));      // @alloc-A
     CK(cudaMalloc((void **)&B, 64 * sizeof(float)));
     CK(cudaMalloc((void **)&C, 64 * sizeof(float)));
     CK(cudaMalloc((void **)&D, 64 * sizeof(float)));
@@ -76,6 +82,31 @@ int main(int argc, char **argv)
         CK(F(cublasLtMatrixLayoutCreate)(&l0, CUDA_R_32F, 0, 8, 8));       /* m = 0 */
         CK(F(cublasLtMatmul)(lt, desc, dscal, A1, l0, B1, l, dscal + 1, C, l0, D, l0, NULL, ws, 4096, s));
         CK(cudaStreamSynchronize(s));
+    }
+    if (restream) {
+        float *B1, *C1, *D1;
+        cublasLtMatmulDesc_t desc1;
+        CK(cudaSetDevice(1));
+        CK(cudaMalloc((void **)&B1, 64 * sizeof(float)));
+        CK(cudaMalloc((void **)&C1, 64 * sizeof(float)));
+        CK(cudaMalloc((void **)&D1, 64 * sizeof(float)));
+        CK(F(cublasLtMatmulDescCreate)(&desc1, CUBLAS_COMPUTE_32F, CUDA_R_32F));
+        /* The sim's stream handle is its calloc'd record, and glibc's
+         * calloc skips the thread's cache of freed chunks: fill that cache
+         * for the record's size first, so the destroyed record goes where
+         * the next calloc takes it from and the new stream gets its handle. */
+        cudaStream_t old = s;
+        size_t size = malloc_usable_size((void *)s);
+        void *fill[7];
+        for (int i = 0; i < 7; i++)
+            fill[i] = malloc(size);
+        for (int i = 0; i < 7; i++)
+            free(fill[i]);
+        CK(cudaStreamDestroy(s));
+        CK(cudaStreamCreate(&s));
+        if (s == old)
+            fprintf(stderr, "lt_prog restream: the destroyed stream's handle reused\n");
+        CK(F(cublasLtMatmul)(lt, desc1, &alpha, A, l, B1, l, &beta, C1, l, D1, l, NULL, NULL, 0, s));
     }
     CK(F(cublasLtMatmulDescDestroy)(desc));
     printf("lt_prog %s: done\n", argc > 1 ? argv[1] : "correct");

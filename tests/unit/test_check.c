@@ -778,17 +778,23 @@ static void test_libcall_again(void)
     CHECK_EQ_LL(dc_libcover.n, 3);                  /* the first's cover, again */
     /* its kernel: a library's, into the call's stream, B among its words */
     uintptr_t p[2] = { D0, LX + 64 };
-    void *args[2] = { &p[0], &p[1] };
-    struct dc_param params[2] = { PTR(0), PTR(8) };
+    int m = 8;                                      /* a size: no word of the plan */
+    void *args[3] = { &p[0], &p[1], &m };
+    struct dc_param params[3] = { PTR(0), PTR(8), SCALAR(16, 4) };
+    const struct dc_pword plan[2] = { { 0, 0, 0, DC_WK_POINTER_PARAM, DC_EV_SIGNATURE },
+                                      { 1, 0, 8, DC_WK_POINTER_PARAM, DC_EV_SIGNATURE } };
     struct dc_launch l = {
         .kernel = "simblas_gemm", .kernel_key = (void *)0x2000, .api = "cuLaunchKernel", .device = 0,
-        .current_device = -1, .stream = st, .pageable_ok = -1, .args = args, .params = params, .nparams = 2,
+        .current_device = -1, .stream = st, .pageable_ok = -1, .args = args, .params = params, .nparams = 3,
+        .pwords = plan, .npwords = 2, .words_planned = 1,
         .layout_known = 1, .origin = DC_ORIGIN_LIBRARY, .path = DC_PATH_INTERPOSE,
     };
     dc_libcall_active = 1;
     CHECK_EQ_LL(dc_libcall_launch_again(l.kernel_key, st, args), 0);   /* not seen yet */
     CHECK_EQ_LL(dc_check_launch(&l), 0);
     CHECK_EQ_LL(dc_libcall_launch_again(l.kernel_key, st, args), 1);   /* clean again */
+    m = 16;
+    CHECK_EQ_LL(dc_libcall_launch_again(l.kernel_key, st, args), 1);   /* a word outside the plan: again */
     p[1] = LX + 128;
     CHECK_EQ_LL(dc_libcall_launch_again(l.kernel_key, st, args), 0);   /* other bytes */
     p[1] = LX + 64;

