@@ -44,7 +44,11 @@ def split():
     ids = torch.randint(0, hf_tiny.VOCAB, (2, 8))                 # the tokenizer's output, on the CPU
     out = model(input_ids=ids, labels=ids)
     assert out.logits.device == ids.device and out.loss.device == ids.device, (out.logits.device, out.loss.device)
-    out.loss.backward()
+    # on this thread: PyTorch's device threads release the graph task after
+    # backward() returns, and one that does it while the interpreter finalizes
+    # aborts the process (tests/clients/torch_conv.py has the backtrace)
+    with torch.autograd.set_multithreading_enabled(False):
+        out.loss.backward()
     for name, p in model.named_parameters():
         assert p.grad is not None and p.grad.device == p.device, name
     model.zero_grad(set_to_none=True)
