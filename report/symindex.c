@@ -62,11 +62,15 @@ static int si_ready(void)
 {
     if (si_state == 0) {
         /* libdw is loaded already (the caller holds one of its modules):
-         * this takes another reference to the same object */
-        void *h_ = dlopen("libdw.so.1", RTLD_NOW | RTLD_LOCAL);
+         * bound from that copy, RTLD_LAZY as the symbolizer loaded it (a
+         * second dlopen with RTLD_NOW would bind all of libdw's PLT slots;
+         * report/symline.c does the same) */
+        void *h_ = dlopen("libdw.so.1", RTLD_LAZY | RTLD_LOCAL | RTLD_NOLOAD);
         int ok = 0;
-        if (h_)
+        if (h_) {
             DC_LAZY_BIND(h_, SI_FUNCS, ok);
+            dlclose(h_);                /* the symbolizer's reference keeps it */
+        }
         si_state = ok ? 1 : -1;
     }
     return si_state == 1;
