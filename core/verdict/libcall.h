@@ -177,6 +177,7 @@ enum {
     DC_LIBH_CUFFT_WSIZE,        /* cufftHandle -> the work area size cufftMakePlan* said */
     DC_LIBH_CUBLAS_STREAM,      /* cublasHandle_t -> cublasSetStream_v2's stream */
     DC_LIBH_CUBLAS_MODE,        /* cublasHandle_t -> cublasSetPointerMode_v2's mode */
+    DC_LIBH_CUSOLVER_STREAM,    /* cusolverDnHandle_t -> cusolverDnSetStream's stream */
 };
 #define DC_LIBH_MULTI UINT64_MAX
 /* Remembers handle h of `kind` with value v (a device, a work area); a
