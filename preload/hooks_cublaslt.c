@@ -198,7 +198,15 @@ struct lt_view {
     unsigned n;                 /* the pointer attributes the epilogue reads */
     const char *name[N_LT_ATTRS];
     uintptr_t p[N_LT_ATTRS];
+    /* The last call under this view, if it was clean: its name
+     * (dc_libcall_clean_name; 0: none), stream and the argument list's
+     * first LT_ARGS pointers (the rest is the view's). */
+    uint64_t clean;
+    uintptr_t stream, a[7];
+    uintptr_t mask[4];          /* alpha, A, B, beta: the raw pointer's (~0), or 0 where not read */
 };
+#define LT_ARGS 7
+static const char lt_api[] = "cublasLtMatmul";
 static __thread struct lt_view lt_last __attribute__((tls_model("initial-exec")));
 
 static void lt_derive(struct lt_view *v, cublasLtMatmulDesc_t desc, cublasLtMatrixLayout_t Adesc,
@@ -216,6 +224,9 @@ static void lt_derive(struct lt_view *v, cublasLtMatmulDesc_t desc, cublasLtMatr
      * descriptor's mode is not known: neither is checked */
     v->alpha_dev = v->seen && d.mode != CUBLASLT_POINTER_MODE_HOST;
     v->beta_dev = v->seen && (d.mode == CUBLASLT_POINTER_MODE_DEVICE || d.mode == CUBLASLT_POINTER_MODE_DEVICE_VECTOR);
+    v->mask[0] = v->alpha_dev ? ~(uintptr_t)0 : 0;
+    v->mask[1] = v->mask[2] = v->k0 ? 0 : ~(uintptr_t)0;
+    v->mask[3] = v->beta_dev ? ~(uintptr_t)0 : 0;
     v->n = 0;
     for (size_t i = 0; v->seen && i < N_LT_ATTRS; i++)
         if (d.p[i] && (!lt_pointer_attrs[i].epi || (d.epilogue & lt_pointer_attrs[i].epi))) {
@@ -237,24 +248,38 @@ static void lt_check(cublasLtMatmulDesc_t desc, const void *alpha, const void *A
         v->adesc = P(Adesc);
         v->ddesc = P(Ddesc);
         v->gen = g;                     /* read before the records: a change since makes it stale */
+        v->clean = 0;
     }
     if (!v->seen)
-        dc_libd_unseen("cublasLtMatmul", "a matmul descriptor");
+        dc_libd_unseen(lt_api, "a matmul descriptor");
     if (v->empty) {
-        dc_lib_check("cublasLtMatmul", dev, P(stream), NULL, 0);
+        dc_lib_check(lt_api, dev, P(stream), NULL, 0);
         return;
     }
-    struct dc_lib_arg a[7 + N_LT_ATTRS];
-    a[0] = (struct dc_lib_arg)ARG("alpha", v->alpha_dev ? alpha : NULL);
-    a[1] = (struct dc_lib_arg)ARG("A", v->k0 ? NULL : A);
-    a[2] = (struct dc_lib_arg)ARG("B", v->k0 ? NULL : B);
-    a[3] = (struct dc_lib_arg)ARG("beta", v->beta_dev ? beta : NULL);
-    a[4] = (struct dc_lib_arg)ARG("C", C);
-    a[5] = (struct dc_lib_arg)ARG("D", D);
-    a[6] = (struct dc_lib_arg)ARG("workspace", workspaceSize ? workspace : NULL);
+    uintptr_t ws = workspaceSize ? P(workspace) : 0;
+    const uintptr_t *m = v->mask, *l = v->a;
+    uintptr_t diff = (v->stream ^ P(stream)) | ((P(alpha) & m[0]) ^ l[0]) | ((P(A) & m[1]) ^ l[1]) |
+                     ((P(B) & m[2]) ^ l[2]) | ((P(beta) & m[3]) ^ l[3]) | (P(C) ^ l[4]) | (P(D) ^ l[5]) |
+                     (ws ^ l[6]);
+    /* The thread's last clean call again (the same view, pointers and
+     * stream; still the last clean call, the registry unchanged): clean, no
+     * argument list (a matmul in a loop, bench/libcalls.sh) */
+    if (v->clean && !diff && __builtin_expect(!dc_opt.sync, 1) && dc_libcall_clean_named(v->clean, dev, P(stream))) {
+        dc_lib_pending = NULL;
+        dc_libcall_active = 1;
+        return;
+    }
+    const uintptr_t p[LT_ARGS] = { P(alpha) & m[0], P(A) & m[1], P(B) & m[2], P(beta) & m[3], P(C), P(D), ws };
+    static const char *const names[LT_ARGS] = { "alpha", "A", "B", "beta", "C", "D", "workspace" };
+    struct dc_lib_arg a[LT_ARGS + N_LT_ATTRS];
+    for (unsigned i = 0; i < LT_ARGS; i++)
+        a[i] = (struct dc_lib_arg){ .name = names[i], .ptr = p[i] };
     for (unsigned i = 0; i < v->n; i++)
-        a[7 + i] = (struct dc_lib_arg)ARG(v->name[i], v->p[i]);
-    dc_lib_check("cublasLtMatmul", dev, P(stream), a, 7 + v->n);
+        a[LT_ARGS + i] = (struct dc_lib_arg)ARG(v->name[i], v->p[i]);
+    dc_lib_check(lt_api, dev, P(stream), a, LT_ARGS + v->n);
+    v->clean = v->seen ? dc_libcall_clean_name(lt_api, dev, P(stream), a, LT_ARGS + v->n) : 0;
+    v->stream = P(stream);
+    memcpy(v->a, p, sizeof p);
 }
 
 LIB_HOOK(cublasStatus_t, CUBLASWINAPI, cublasLtMatmul,

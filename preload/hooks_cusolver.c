@@ -8,14 +8,32 @@
 
 #define LIB_THIS CUSOLVER
 
+/* A handle's stream, recorded where the program sets it
+ * (cusolverDnSetStream, as cuBLAS's: no getter per call, issue 37); a handle
+ * devcheck never saw set (made before devcheck was loaded) is asked once,
+ * then remembered; cusolverDnDestroy forgets both records. */
+static int solver_stream(cusolverDnHandle_t h, cudaStream_t *s)
+{
+    uint64_t v;
+    if (dc_libh_get(DC_LIBH_CUSOLVER_STREAM, P(h), &v)) {
+        *s = (cudaStream_t)(uintptr_t)v;
+        return 1;
+    }
+    *s = NULL;
+    __typeof__(&cusolverDnGetStream) gs = REAL(cusolverDnGetStream);
+    if (!gs || gs(h, s) != CUSOLVER_STATUS_SUCCESS)
+        return 0;
+    dc_libh_set(DC_LIBH_CUSOLVER_STREAM, P(h), P(*s));
+    return 1;
+}
+
 /* The device a handle's calls run on (dc_lib_handle_device); cuSOLVER calls cuBLAS
  * inside (its handle's cuBLAS handle): the outermost call is checked. */
 static void solver_check(cusolverDnHandle_t h, const char *api, const struct dc_lib_arg *a, unsigned n)
 {
-    cudaStream_t s = NULL;
+    cudaStream_t s;
     uintptr_t stream;
-    __typeof__(&cusolverDnGetStream) gs = REAL(cusolverDnGetStream);
-    int got = gs && gs(h, &s) == CUSOLVER_STATUS_SUCCESS;
+    int got = solver_stream(h, &s);
     int d = dc_lib_handle_device(DC_LIBH_CUSOLVER, P(h), got, s, &stream);
     dc_lib_check(api, d, stream, a, n);
 }
@@ -24,18 +42,45 @@ static void solver_check(cusolverDnHandle_t h, const char *api, const struct dc_
  * handle's device. */
 static void solver_array(cusolverDnHandle_t h, const char *api, const char *name, uintptr_t array, int count)
 {
-    cudaStream_t s = NULL;
+    cudaStream_t s;
     uintptr_t stream;
-    __typeof__(&cusolverDnGetStream) gs = REAL(cusolverDnGetStream);
-    int got = gs && gs(h, &s) == CUSOLVER_STATUS_SUCCESS;
+    int got = solver_stream(h, &s);
     int d = dc_lib_handle_device(DC_LIBH_CUSOLVER, P(h), got, s, &stream);
     dc_check_libcall_array(api, d, stream, name, array, count);
 }
 
 LIB_CREATE_HOOK(cusolverStatus_t, CUSOLVERAPI, cusolverDnCreate, cusolverDnHandle_t, DC_LIBH_CUSOLVER,
                 CUSOLVER_STATUS_NOT_INITIALIZED, CUSOLVER_STATUS_SUCCESS)
-LIB_DESTROY_HOOK(cusolverStatus_t, CUSOLVERAPI, cusolverDnDestroy, cusolverDnHandle_t, DC_LIBH_CUSOLVER,
-                 CUSOLVER_STATUS_NOT_INITIALIZED, CUSOLVER_STATUS_SUCCESS)
+
+/* The setter the library took (any caller), recorded with or without the
+ * guard (the table calls nothing; a setter missed would leave a stale
+ * record).  Destroy: both records forgotten before the real call (the
+ * address may be reused as soon as it returns). */
+LIB_BODY(cusolverStatus_t, cusolverDnSetStream, (cusolverDnHandle_t handle, cudaStream_t streamId))
+{
+    LIB_REAL(cusolverDnSetStream);
+    if (!real)
+        return dc_lib_missing("cusolverDnSetStream"), CUSOLVER_STATUS_NOT_INITIALIZED;
+    cusolverStatus_t r = real(handle, streamId);
+    uint64_t v;
+    if (r == CUSOLVER_STATUS_SUCCESS &&     /* the same again (torch sets it before each call): no write */
+        !(dc_libh_get(DC_LIBH_CUSOLVER_STREAM, P(handle), &v) && v == P(streamId)))
+        dc_libh_set(DC_LIBH_CUSOLVER_STREAM, P(handle), P(streamId));
+    return r;
+}
+LIB_ENTRIES(cusolverStatus_t, CUSOLVERAPI, cusolverDnSetStream, (cusolverDnHandle_t handle, cudaStream_t streamId),
+            (handle, streamId))
+
+LIB_BODY(cusolverStatus_t, cusolverDnDestroy, (cusolverDnHandle_t handle))
+{
+    LIB_REAL(cusolverDnDestroy);
+    if (!real)
+        return dc_lib_missing("cusolverDnDestroy"), CUSOLVER_STATUS_NOT_INITIALIZED;
+    dc_libh_forget(DC_LIBH_CUSOLVER, P(handle));
+    dc_libh_forget(DC_LIBH_CUSOLVER_STREAM, P(handle));
+    return real(handle);
+}
+LIB_ENTRIES(cusolverStatus_t, CUSOLVERAPI, cusolverDnDestroy, (cusolverDnHandle_t handle), (handle))
 
 /* Every data argument is device memory (A, B, the factors, pivots,
  * eigen/singular values and vectors, the workspace, the info words); a

@@ -301,9 +301,10 @@ static __thread struct {
     struct dc_libcover cover;
 } clean_call __attribute__((tls_model("initial-exec")));
 
-/* The call is the thread's last clean one again (dc_libcall_clean_again). */
-static inline int clean_same(const char *api, int device, uintptr_t stream, const struct dc_lib_arg *args,
-                             unsigned n)
+/* The call is the thread's last clean one (its pointers; the registry
+ * unchanged since). */
+static inline int clean_match(const char *api, int device, uintptr_t stream, const struct dc_lib_arg *args,
+                              unsigned n)
 {
     if (clean_call.api != api || clean_call.device != device || clean_call.stream != stream ||
         clean_call.n != n || clean_call.gen != __atomic_load_n(&dc_reg_gen, __ATOMIC_ACQUIRE))
@@ -311,6 +312,15 @@ static inline int clean_same(const char *api, int device, uintptr_t stream, cons
     for (unsigned i = 0; i < n; i++)
         if (args[i].ptr != clean_call.ptr[i])
             return 0;
+    return 1;
+}
+
+/* The same, its cover made the running call's (dc_libcall_clean_again). */
+static inline int clean_same(const char *api, int device, uintptr_t stream, const struct dc_lib_arg *args,
+                             unsigned n)
+{
+    if (!clean_match(api, device, stream, args, n))
+        return 0;
     if (dc_libcover.id != clean_call.cover.id)     /* else it still is the kept one: no copy */
         dc_libcover = clean_call.cover;
     return 1;
@@ -339,6 +349,25 @@ int dc_check_libcall(const char *api, int device, uintptr_t stream, const struct
         return dc_check_libcall_full(api, device, stream, args, n);
     dc_counts_clean(dc_counts(), device, clean_call.own, clean_call.managed);
     return 0;
+}
+
+uint64_t dc_libcall_clean_name(const char *api, int device, uintptr_t stream, const struct dc_lib_arg *args,
+                               unsigned n)
+{
+    return clean_match(api, device, stream, args, n) ? clean_call.cover.id : 0;
+}
+
+int dc_libcall_clean_named(uint64_t name, int device, uintptr_t stream)
+{
+    if (__builtin_expect(!name || !clean_call.api || clean_call.cover.id != name || clean_call.device != device ||
+                         clean_call.stream != stream ||
+                         clean_call.gen != __atomic_load_n(&dc_reg_gen, __ATOMIC_ACQUIRE) ||
+                         dc_opt.mode == DC_MODE_OFF || __atomic_load_n(&dc_stats_on, __ATOMIC_RELAXED), 0))
+        return 0;
+    if (dc_libcover.id != name)
+        dc_libcover = clean_call.cover;
+    dc_counts_clean(dc_counts(), device, clean_call.own, clean_call.managed);
+    return 1;
 }
 
 void dc_libcall_clean_keep(const char *api, int device, uintptr_t stream, const struct dc_lib_arg *args, unsigned n,

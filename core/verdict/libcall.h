@@ -131,6 +131,17 @@ int dc_libcall_clean_again(const char *api, int device, uintptr_t stream, const 
                            unsigned nclean[2]);
 void dc_libcall_clean_keep(const char *api, int device, uintptr_t stream, const struct dc_lib_arg *args, unsigned n,
                            uint64_t gen, const unsigned nclean[2]);
+/* A hook's own shortcut in front of its argument list (cublasLtMatmul's,
+ * preload/hooks_cublaslt.c): name, after the call's dc_check_libcall, is
+ * the thread's last clean call's name when this call (api, device, stream,
+ * args) is it, else 0; named, at a later call whose raw arguments (and
+ * whatever the hook derived them from) equal that one's: 1 when that clean
+ * call is still the thread's last and the registry has not changed since
+ * (dc_reg_gen) -- the call is clean again, counted and its cover made the
+ * running call's, as dc_check_libcall would; 0: check it in full. */
+uint64_t dc_libcall_clean_name(const char *api, int device, uintptr_t stream, const struct dc_lib_arg *args,
+                               unsigned n);
+int dc_libcall_clean_named(uint64_t name, int device, uintptr_t stream);
 
 /* The kernels of a checked library call (dc_libcall_active 1, into the
  * call's stream on its device: dc_libcover), judged clean by the registry
@@ -166,6 +177,7 @@ enum {
     DC_LIBH_CUFFT_WSIZE,        /* cufftHandle -> the work area size cufftMakePlan* said */
     DC_LIBH_CUBLAS_STREAM,      /* cublasHandle_t -> cublasSetStream_v2's stream */
     DC_LIBH_CUBLAS_MODE,        /* cublasHandle_t -> cublasSetPointerMode_v2's mode */
+    DC_LIBH_CUSOLVER_STREAM,    /* cusolverDnHandle_t -> cusolverDnSetStream's stream */
 };
 #define DC_LIBH_MULTI UINT64_MAX
 /* Remembers handle h of `kind` with value v (a device, a work area); a

@@ -19,7 +19,10 @@
 #    m = 0, A and B of cuda:1 (nothing is read): no finding; lt restream:
 #    a destroyed stream's handle made again on cuda:1 (the per-thread stream
 #    -> device cache forgets it at cuStreamDestroy): the call is judged on
-#    cuda:1;
+#    cuda:1; lt again: the same clean matmul twice (the second by the
+#    hook's shortcut, preload/hooks_cublaslt.c), then again after the
+#    descriptor's bias pointer set to cuda:1's: the finding (the registry's
+#    side of that shortcut: tests/unit/test_check.c test_libcall_again);
 #  - correct (host pointer mode scalars, device pointer mode, a host
 #    workspace of size 0, a non-root rank's host sendbuff, cuSOLVER's host
 #    bufferOnHost and vectors a job does not compute, NULL optional
@@ -110,6 +113,7 @@ lt correct - - - - - - - - 0
 lt stale - - - - - - - - 0
 lt zero - - - - - - - - 0
 lt restream - device_mismatch error cublasLtMatmul A 1 0 alloc-A 0
+lt again - device_mismatch error cublasLtMatmul CUBLASLT_MATMUL_DESC_BIAS_POINTER 0 1 alloc-bias 0
 nccl buggy - device_mismatch error ncclAllReduce recvbuff 1 0 alloc-recv 0
 nccl correct - - - - - - - - 0
 nccl zero - - - - - - - - 0
@@ -227,7 +231,7 @@ echo "$cases" | while read -r prog mode opts kind sev api arg dev owner marker s
     # the cases above cover; CI time is at its limit)
     case "$prog $mode" in
     "blas getrs"|"blas geqrf"|"blas copy"|"blas amax"|"blas rot"|"blas trsv"|"blas dotex"|\
-    "solver gesvda"|\
+    "solver gesvda"|"lt again"|\
     "solver xsyevb"|"solver xsytrs"|"dnn bn"|"dnn bnbwd"|"dnn bninf"|"dnn find"|"dnn cba"|"dnn ctc") binds=plt ;;
     esac
     aline=-

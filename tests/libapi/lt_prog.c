@@ -15,7 +15,11 @@
  *  - restream: the stream destroyed and one made on cuda:1, which gets the
  *    destroyed one's handle (said on stderr), then a matmul on it with B,
  *    C and D of cuda:1 and A of cuda:0: the call runs on cuda:1 (the one
- *    finding, A), not on the device devcheck saw the handle on before. */
+ *    finding, A), not on the device devcheck saw the handle on before;
+ *  - again: two equal matmuls (the second takes the hook's shortcut beside
+ *    the thread's last clean call, preload/hooks_cublaslt.c), then the
+ *    bias pointer set to cuda:1's and the same call once more: the one
+ *    finding (a shortcut blind to the descriptor's change loses it). */
 #include <cublasLt.h>
 #include <cuda_runtime_api.h>
 #include <malloc.h>
@@ -71,6 +75,13 @@ int main(int argc, char **argv)
         CK(F(cublasLtMatmulDescSetAttribute)(desc, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &b, sizeof b));
         for (int i = 0; i < 100; i++)
             CK(F(cublasLtMatmul)(lt, desc, dscal, A, l, B, l, dscal + 1, C, l, D, l, NULL, ws, 4096, s));
+    }
+    if (argc > 1 && !strcmp(argv[1], "again")) {
+        for (int i = 0; i < 2; i++)
+            CK(F(cublasLtMatmul)(lt, desc, dscal, A, l, B, l, dscal + 1, C, l, D, l, NULL, ws, 4096, s));
+        b = bias1;
+        CK(F(cublasLtMatmulDescSetAttribute)(desc, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &b, sizeof b));
+        CK(F(cublasLtMatmul)(lt, desc, dscal, A, l, B, l, dscal + 1, C, l, D, l, NULL, ws, 4096, s));
     }
     if (zero) {
         float *A1, *B1;

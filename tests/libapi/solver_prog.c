@@ -11,9 +11,10 @@
  * A second handle made while cuda:1 was current, on the default stream:
  * cusolverDnSpotrs with cuda:1's A, B and devInfo while cuda:0 is current
  * (the handle's device: legal); B on cuda:0 when `create` (the one finding:
- * the call runs on cuda:1).  `stream`: that handle given a stream of cuda:0
- * (its calls run there), A and devInfo on cuda:0, B still on cuda:1 (the
- * one finding).
+ * the call runs on cuda:1).  `stream`: that handle's clean call on cuda:1
+ * first, then the handle given a stream of cuda:0 (its calls run there:
+ * devcheck's record of the stream follows cusolverDnSetStream), A and
+ * devInfo on cuda:0, B still on cuda:1 (the one finding).
  * Issue 37 item 5, each with one argument on cuda:1 (the one finding) and
  * all of them right in `correct` (statuses printed, not checked: the sim's
  * cuSOLVER answers CUSOLVER_STATUS_NOT_SUPPORTED for some): `gesvd`
@@ -162,8 +163,12 @@ int main(int argc, char **argv)
         printf("cusolverDnSgeqrf: %d\n", (int)F(cusolverDnSgeqrf)(h, 0, 8, A1, 1, B1, B1, 4, info));
         printf("cusolverDnSorgqr: %d\n", (int)F(cusolverDnSorgqr)(h, 0, 0, 0, A1, 1, B1, B1, 4, info));
     }
-    if (stream)
+    if (stream) {
+        /* h1's calls on cuda:1 first (its default stream; clean), so a
+         * record of that stream must give way to the one set below */
+        CK(F(cusolverDnSpotrs)(h1, CUBLAS_FILL_MODE_LOWER, 8, 1, A1, 8, B1, 8, info1));
         CK(F(cusolverDnSetStream)(h1, s));
+    }
     CK(F(cusolverDnSpotrs)(h1, CUBLAS_FILL_MODE_LOWER, 8, 1, stream ? A : A1, 8, create ? B0 : B1, 8,
                            stream ? info : info1));
     CK(F(cusolverDnDestroyParams)(params));

@@ -763,7 +763,8 @@ static void test_fork(void)
  * freed and its address reallocated on another device, and the same call
  * again: judged afresh, its finding (a shortcut blind to the free loses
  * it).  The same for a kernel the call launches: clean again while nothing
- * changed, looked at afresh after the free. */
+ * changed, looked at afresh after the free; a hook's named shortcut
+ * (dc_libcall_clean_named) the same. */
 #define LX 0x5100000b0000ull    /* B: cuda:0's, then cuda:1's */
 static void test_libcall_again(void)
 {
@@ -776,6 +777,14 @@ static void test_libcall_again(void)
     CHECK_EQ_LL(dc_check_libcall("cublasSgemm_v2", 0, st, a, 3), 0);
     CHECK_EQ_LL(dc_check_libcall("cublasSgemm_v2", 0, st, a, 3), 0);
     CHECK_EQ_LL(dc_libcover.n, 3);                  /* the first's cover, again */
+    /* a hook's own shortcut (cublasLtMatmul's): this clean call by name */
+    uint64_t name = dc_libcall_clean_name("cublasSgemm_v2", 0, st, a, 3);
+    CHECK(name != 0);
+    CHECK_EQ_LL(dc_libcall_clean_name("cublasSgemm_v2", 1, st, a, 3), 0);
+    CHECK_EQ_LL(dc_libcall_clean_named(name, 0, st), 1);
+    CHECK_EQ_LL(dc_libcall_clean_named(name, 1, st), 0);        /* another device */
+    CHECK_EQ_LL(dc_libcall_clean_named(name, 0, st + 16), 0);   /* another stream */
+    CHECK_EQ_LL(dc_libcall_clean_named(name + 1, 0, st), 0);    /* another call's */
     /* its kernel: a library's, into the call's stream, B among its words */
     uintptr_t p[2] = { D0, LX + 64 };
     int m = 8;                                      /* a size: no word of the plan */
@@ -806,6 +815,7 @@ static void test_libcall_again(void)
     dc_libcall_active = 1;
     CHECK_EQ_LL(dc_libcall_launch_again(l.kernel_key, st, args), 0);   /* the registry changed */
     dc_libcall_active = 0;
+    CHECK_EQ_LL(dc_libcall_clean_named(name, 0, st), 0);        /* the registry changed */
     CHECK_EQ_LL(dc_check_libcall("cublasSgemm_v2", 0, st, a, 3), 1);
     CHECK_EQ_LL(stats().findings, 1);
     dc_report_finish();
