@@ -12,7 +12,7 @@
  *    devcheck's own calls into cuBLASLt there);
  *  - zero: a matmul with m = 0, A and B on cuda:1: cuBLASLt reads nothing
  *    and launches nothing (legal; the sim's returns at once too);
- *  - restream: the stream destroyed and one made on cuda:1, which gets the
+ *  - restream: the stream destroyed and streams made on cuda:1 until one gets the
  *    destroyed one's handle (said on stderr), then a matmul on it with B,
  *    C and D of cuda:1 and A of cuda:0: the call runs on cuda:1 (the one
  *    finding, A), not on the device devcheck saw the handle on before;
@@ -114,7 +114,16 @@ int main(int argc, char **argv)
         for (int i = 0; i < 7; i++)
             free(fill[i]);
         CK(cudaStreamDestroy(s));
-        CK(cudaStreamCreate(&s));
+        /* What the allocator hands out between the free and the calloc
+         * depends on the heap's history (the paths' lengths, the
+         * environment): streams are made on cuda:1, and kept, until one
+         * gets the old handle (the first, almost always). */
+        cudaStream_t made[64];
+        int nmade = 0;
+        do
+            CK(cudaStreamCreate(&made[nmade]));
+        while (made[nmade++] != old && nmade < 64);
+        s = made[nmade - 1];
         if (s == old)
             fprintf(stderr, "lt_prog restream: the destroyed stream's handle reused\n");
         CK(F(cublasLtMatmul)(lt, desc1, &alpha, A, l, B1, l, &beta, C1, l, D1, l, NULL, NULL, 0, s));
