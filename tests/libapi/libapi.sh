@@ -244,9 +244,13 @@ echo "$cases" | while read -r prog mode opts kind sev api arg dev owner marker s
         exe=$LA/${prog}_$bind
         [ -x "$exe" ] || fail "missing $exe (run make first)"
         t=$TMPD/${prog}_${bind}_$mode${opts:+_migrate}
-        on_sim env SIMCUDA_DEVICES=2 "$exe" $mode >"$t.plain.out" 2>"$t.plain.err"
+        # lt restream: glibc's tcache off, so the sim's calloc can hand a
+        # destroyed stream's record back (tests/libapi/lt_prog.c)
+        tun=SIMCUDA_DEVICES=2
+        [ "$mode" = restream ] && tun=GLIBC_TUNABLES=glibc.malloc.tcache_count=0
+        on_sim env SIMCUDA_DEVICES=2 "$tun" "$exe" $mode >"$t.plain.out" 2>"$t.plain.err"
         echo $? >"$t.plain.rc"
-        under_devcheck env SIMCUDA_DEVICES=2 DEVCHECK_OPTIONS="json_path=$t.json${opts:+:$opts}" "$exe" $mode \
+        under_devcheck env SIMCUDA_DEVICES=2 "$tun" DEVCHECK_OPTIONS="json_path=$t.json${opts:+:$opts}" "$exe" $mode \
             >"$t.out" 2>"$t.err"
         echo $? >"$t.rc"
         what="${prog}_$bind $mode${opts:+ ($opts)}"

@@ -22,7 +22,6 @@
  *    finding (a shortcut blind to the descriptor's change loses it). */
 #include <cublasLt.h>
 #include <cuda_runtime_api.h>
-#include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
 #include "bind.h"
@@ -103,21 +102,15 @@ int main(int argc, char **argv)
         CK(cudaMalloc((void **)&D1, 64 * sizeof(float)));
         CK(F(cublasLtMatmulDescCreate)(&desc1, CUBLAS_COMPUTE_32F, CUDA_R_32F));
         /* The sim's stream handle is its calloc'd record, and glibc's
-         * calloc skips the thread's cache of freed chunks: fill that cache
-         * for the record's size first, so the destroyed record goes where
-         * the next calloc takes it from and the new stream gets its handle. */
+         * calloc skips the thread's cache of freed chunks (tcache): libapi.sh
+         * runs this case with that cache off (GLIBC_TUNABLES
+         * glibc.malloc.tcache_count=0), so the destroyed record goes to a
+         * bin calloc takes from.  What else the allocator hands out between
+         * the free and the calloc depends on the heap's history (the
+         * paths' lengths, the environment): streams are made on cuda:1, and
+         * kept, until one gets the old handle (the first, almost always). */
         cudaStream_t old = s;
-        size_t size = malloc_usable_size((void *)s);
-        void *fill[7];
-        for (int i = 0; i < 7; i++)
-            fill[i] = malloc(size);
-        for (int i = 0; i < 7; i++)
-            free(fill[i]);
         CK(cudaStreamDestroy(s));
-        /* What the allocator hands out between the free and the calloc
-         * depends on the heap's history (the paths' lengths, the
-         * environment): streams are made on cuda:1, and kept, until one
-         * gets the old handle (the first, almost always). */
         cudaStream_t made[64];
         int nmade = 0;
         do
