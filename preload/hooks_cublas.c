@@ -72,10 +72,8 @@ LIB_CREATE_HOOK(cublasStatus_t, CUBLASWINAPI, cublasCreate_v2, cublasHandle_t, D
         if (!real)                                                                  \
             return dc_lib_missing(#name), CUBLAS_STATUS_NOT_INITIALIZED;            \
         cublasStatus_t r = real(handle, v);                                         \
-        uint64_t was;                   /* the same again (torch's per-call set): no write */ \
-        if (r == CUBLAS_STATUS_SUCCESS &&                                           \
-            !(dc_libh_get(kind, P(handle), &was) && was == (uint64_t)(uintptr_t)v)) \
-            dc_libh_set(kind, P(handle), (uint64_t)(uintptr_t)v);                   \
+        if (r == CUBLAS_STATUS_SUCCESS)                                             \
+            dc_libh_update(kind, P(handle), (uint64_t)(uintptr_t)v);                \
         return r;                                                                   \
     }                                                                               \
     LIB_ENTRIES(cublasStatus_t, CUBLASWINAPI, name, (cublasHandle_t handle, T v), (handle, v))

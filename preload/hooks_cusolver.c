@@ -62,10 +62,8 @@ LIB_BODY(cusolverStatus_t, cusolverDnSetStream, (cusolverDnHandle_t handle, cuda
     if (!real)
         return dc_lib_missing("cusolverDnSetStream"), CUSOLVER_STATUS_NOT_INITIALIZED;
     cusolverStatus_t r = real(handle, streamId);
-    uint64_t v;
-    if (r == CUSOLVER_STATUS_SUCCESS &&     /* the same again (torch sets it before each call): no write */
-        !(dc_libh_get(DC_LIBH_CUSOLVER_STREAM, P(handle), &v) && v == P(streamId)))
-        dc_libh_set(DC_LIBH_CUSOLVER_STREAM, P(handle), P(streamId));
+    if (r == CUSOLVER_STATUS_SUCCESS)
+        dc_libh_update(DC_LIBH_CUSOLVER_STREAM, P(handle), P(streamId));
     return r;
 }
 LIB_ENTRIES(cusolverStatus_t, CUSOLVERAPI, cusolverDnSetStream, (cusolverDnHandle_t handle, cudaStream_t streamId),

@@ -210,6 +210,15 @@ static inline int dc_libh_get(int kind, uint64_t h, uint64_t *v)
 }
 /* h is gone (cublasDestroy, cufftDestroy). */
 void dc_libh_forget(int kind, uint64_t h);
+/* A setter's value (cublasSetStream_v2, cusolverDnSetStream): written only
+ * when it differs from the record (torch sets the stream before each call;
+ * each write bumps dc_libh_seq and sends every thread to the slow path). */
+static inline void dc_libh_update(int kind, uint64_t h, uint64_t v)
+{
+    uint64_t was;
+    if (!(dc_libh_get(kind, h, &was) && was == v))
+        dc_libh_set(kind, h, v);
+}
 
 /* Descriptors (issue 37): what a library was told when it was told (a
  * cuDNN variant pack's unique ids, data pointers and workspace; a cuBLASLt
