@@ -49,6 +49,23 @@
         }                                                                       \
         st_ == 1;                                                               \
     })
+/* Binds FUNCS from soname as another user of devcheck already loaded it
+ * (RTLD_NOLOAD; RTLD_LAZY, as that user loaded it: RTLD_NOW here would bind
+ * all of the library's PLT slots), keeping no reference of its own; *state
+ * as above, under the caller's lock.  Evaluates to 1 when all are bound. */
+#define DC_LAZY_BIND_LOADED(state, soname, FUNCS)                               \
+    ({                                                                          \
+        if ((state) == 0) {                                                     \
+            void *h_ = dlopen(soname, RTLD_LAZY | RTLD_LOCAL | RTLD_NOLOAD);    \
+            int ok = 0;                                                         \
+            if (h_) {                                                           \
+                DC_LAZY_BIND(h_, FUNCS, ok);                                    \
+                dlclose(h_);            /* the loader's reference keeps it */   \
+            }                                                                   \
+            (state) = ok ? 1 : -1;                                              \
+        }                                                                       \
+        (state) == 1;                                                           \
+    })
 #define DC_LAZY_BIND_ONE_(name)                                                 \
     if (ok && !(p_##name = (__typeof__(p_##name))dlsym(h_, DC_STR(name))))      \
         ok = 0;

@@ -58,23 +58,9 @@ DC_LAZY_POINTERS(SI_FUNCS)
 
 static int si_state;        /* 0 not tried, 1 bound, -1 unavailable; under the caller's lock */
 
-static int si_ready(void)
-{
-    if (si_state == 0) {
-        /* libdw is loaded already (the caller holds one of its modules):
-         * bound from that copy, RTLD_LAZY as the symbolizer loaded it (a
-         * second dlopen with RTLD_NOW would bind all of libdw's PLT slots;
-         * report/symline.c does the same) */
-        void *h_ = dlopen("libdw.so.1", RTLD_LAZY | RTLD_LOCAL | RTLD_NOLOAD);
-        int ok = 0;
-        if (h_) {
-            DC_LAZY_BIND(h_, SI_FUNCS, ok);
-            dlclose(h_);                /* the symbolizer's reference keeps it */
-        }
-        si_state = ok ? 1 : -1;
-    }
-    return si_state == 1;
-}
+/* libdw is loaded already (the caller holds one of its modules): bound
+ * from that copy (common/lazylib.h DC_LAZY_BIND_LOADED, as report/symline.c). */
+static int si_ready(void) { return DC_LAZY_BIND_LOADED(si_state, "libdw.so.1", SI_FUNCS); }
 
 struct si_sym {
     uint32_t lo, size, ndx;         /* lo: the value less the module's low address */

@@ -46,19 +46,7 @@ static int sl_oom;
 DC_LAZY_POINTERS(SL_FUNCS)
 static int sl_state;                    /* 0 not tried, 1 bound, -1 not */
 
-static int bound(void)
-{
-    if (sl_state == 0) {
-        void *h_ = dlopen("libdw.so.1", RTLD_LAZY | RTLD_LOCAL | RTLD_NOLOAD);
-        int ok = 0;
-        if (h_) {
-            DC_LAZY_BIND(h_, SL_FUNCS, ok);
-            dlclose(h_);                /* the symbolizer's reference keeps it */
-        }
-        sl_state = ok ? 1 : -1;
-    }
-    return sl_state == 1;
-}
+static int bound(void) { return DC_LAZY_BIND_LOADED(sl_state, "libdw.so.1", SL_FUNCS); }
 
 #define LINE_SECS_MAX 64
 static struct line_secs {
