@@ -22,7 +22,8 @@
  *   array     cublasSgemmBatched whose second B (an element of the device
  *             pointer array) is on cuda:1: faults at the synchronisation;
  *   host      cublasLtMatmul whose bias is pageable host memory: faults;
- *   lu        cublasDgetrfBatched / cublasDgetrsBatched (both transposes)
+ *   lu        cublasDgetrfBatched / cublasDgetrsBatched (both transposes;
+ *             a pivot outside 1..n refused: that item's B unchanged)
  *             and cublasSgetrfBatched without pivots: op(A) x = b for
  *             each item of the batch, LAPACK's pivots (each row the
  *             largest remaining in its column), a singular item's info the
@@ -107,6 +108,31 @@ static float from_half(unsigned short h)
     int e = (h >> 10) & 31;
     float v = e ? ldexpf((float)((h & 1023) | 1024), e - 25) : ldexpf((float)(h & 1023), -24);
     return h & 0x8000 ? -v : v;
+}
+
+/* rotg in host pointer mode (computed on the host): the reference BLAS's
+ * (a, b) = (3, 4): r 5, c 0.6, s 0.8, z 1/c; (4, -3): r 5, z = s; complex
+ * (3, 4i): c 0.6, s 0.8 (a/|a| = 1 times conj(4i) / 5 = -0.8i), a 5 */
+static void rotg_values(cublasHandle_t h)
+{
+    cublasPointerMode_t m;
+    CK(cublasGetPointerMode_v2(h, &m));
+    CK(cublasSetPointerMode_v2(h, CUBLAS_POINTER_MODE_HOST));
+    float a = 3, b = 4, c = 0, sn = 0, got[8];
+    CK(cublasSrotg_v2(h, &a, &b, &c, &sn));
+    got[0] = a, got[1] = b, got[2] = c, got[3] = sn;
+    double a2 = 4, b2 = -3, c2 = 0, s2 = 0;
+    CK(cublasDrotg_v2(h, &a2, &b2, &c2, &s2));
+    got[4] = (float)a2, got[5] = (float)b2, got[6] = (float)c2, got[7] = (float)s2;
+    double want[8] = { 5, 1 / 0.6, 0.6, 0.8, 5, -0.6, 0.8, -0.6 };
+    expect_close("Srotg, Drotg", got, want, 8, 1e-6);
+    cuComplex ca = { 3, 0 }, cb = { 0, 4 }, cs;
+    float cc;
+    CK(cublasCrotg_v2(h, &ca, &cb, &cc, &cs));
+    float cgot[5] = { ca.x, ca.y, cc, cs.x, cs.y };
+    double cwant[5] = { 5, 0, 0.6, 0, -0.8 };
+    expect_close("Crotg", cgot, cwant, 5, 1e-6);
+    CK(cublasSetPointerMode_v2(h, m));
 }
 
 /* axpy, scal, nrm2, ger against the reference BLAS's definitions: strided
@@ -447,6 +473,7 @@ static void values(void)
         w2[i] = want[i % (M * N)] + bias2[(i / (M * N)) * M + i % M];
     expect_close("batched Lt bias", C2, w2, 2 * M * N, 1e-6);
     CK(cudaStreamSynchronize(s));
+    rotg_values(h);
     vec_values(h);
     CK(cublasDestroy_v2(h));
 }
@@ -541,6 +568,25 @@ static void lu(cublasHandle_t h)
        CUBLAS_STATUS_INVALID_VALUE);
     if (hinfo != -2) {
         printf("getrsBatched n = -1: info = %d, want -2\n", hinfo);
+        bad = 1;
+    }
+    /* item 0's first pivot outside 1..n (not getrf's): the sim refuses that
+     * item (B[0] unchanged, one line), computes item 1 (lapack.c sl_getrs) */
+    int badpiv[2 * LN];
+    memcpy(badpiv, piv, sizeof badpiv);
+    badpiv[0] = LN + 1000;
+    CK(cudaMemcpy(dP, badpiv, sizeof badpiv, cudaMemcpyHostToDevice));
+    for (int k = 0; k < 2; k++)
+        CK(cudaMemcpy(dB[k], b[k], sizeof b[k], cudaMemcpyHostToDevice));
+    CK(cublasDgetrsBatched(h, CUBLAS_OP_N, LN, LR, (const double *const *)pA, LN, dP, pB, LN, &hinfo, 2));
+    CK(cudaMemcpy(x, dB[0], sizeof x, cudaMemcpyDeviceToHost));
+    if (memcmp(x, b[0], sizeof x)) {
+        printf("getrsBatched with pivot %d: item 0's B written\n", badpiv[0]);
+        bad = 1;
+    }
+    CK(cudaMemcpy(x, dB[1], sizeof x, cudaMemcpyDeviceToHost));
+    if (!memcmp(x, b[1], sizeof x)) {
+        printf("getrsBatched with a bad pivot in item 0: item 1 not computed\n");
         bad = 1;
     }
     /* without pivots (P NULL), in float: L U of item 0 as is */

@@ -6,7 +6,8 @@
  * libcublasLt.so.13): so a tool hooking both sees the cuBLAS call outside
  * and cuBLASLt's inside, as on a GPU.  axpy, scal, nrm2 and ger launch
  * vec.cu's kernels.  Not implemented (their stubs say so in one line): the
- * level-1 calls other than the dot products, axpy, scal and nrm2, level 2
+ * level-1 calls other than the dot products, axpy, scal, nrm2 and rotg
+ * (host pointer mode: computed on the CPU), level 2
  * other than GEMV and ger, level 3 other than the GEMMs (trsm, syrk, ...), the
  * batched solvers other than the LU's getrf/getrs Batched (geqrf, gels,
  * trsm, getri, matinv Batched), the _64 variants other than those of
@@ -22,6 +23,8 @@
 #include <cublas_api.h>
 #include <cuda_runtime_api.h>
 #pragma GCC visibility pop
+#include <complex.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1010,3 +1013,79 @@ LU_T(S, float, CUDA_R_32F)
 LU_T(D, double, CUDA_R_64F)
 LU_T(C, cuComplex, CUDA_C_32F)
 LU_T(Z, cuDoubleComplex, CUDA_C_64F)
+
+/* cublas<t>rotg_v2, the Givens rotation generator (issue 37: torch 2.15
+ * imports it).  In host pointer mode its four arguments are host memory
+ * (cuBLAS documentation) and it is computed here, on the CPU, as the
+ * reference BLAS's srotg/crotg define it (r = sign(roe) ||(a, b)||, c = a/r,
+ * s = b/r, a := r, b := z, the reconstruction value; complex: c real, s
+ * = (a/|a|) conj(b) / ||(a, b)||, a := (a/|a|) ||(a, b)||, b unchanged).  In
+ * device pointer mode: not simulated (one line; CUBLAS_STATUS_NOT_SUPPORTED). */
+static cublasStatus_t rotg_mode(cublasHandle_t h, const char *call)
+{
+    static atomic_flag said = ATOMIC_FLAG_INIT;
+    if (!mine(h))
+        return CUBLAS_STATUS_NOT_INITIALIZED;
+    if (h->pointer_mode == CUBLAS_POINTER_MODE_HOST)
+        return CUBLAS_STATUS_SUCCESS;
+    char line[120];
+    snprintf(line, sizeof line, "%s in device pointer mode is not simulated", call);
+    simlib_note_once(&said, BLAS_LIB_NAME, line);
+    return CUBLAS_STATUS_NOT_SUPPORTED;
+}
+
+static void rotg_real(double *a, double *b, double *c, double *s)
+{
+    double roe = fabs(*a) > fabs(*b) ? *a : *b, scale = fabs(*a) + fabs(*b), r = 0, z = 0;
+    if (scale == 0) {
+        *c = 1, *s = 0;
+    } else {
+        r = copysign(scale * sqrt((*a / scale) * (*a / scale) + (*b / scale) * (*b / scale)), roe);
+        *c = *a / r, *s = *b / r, z = 1;
+        if (fabs(*a) > fabs(*b))
+            z = *s;
+        if (fabs(*b) >= fabs(*a) && *c != 0)
+            z = 1 / *c;
+    }
+    *a = r, *b = z;
+}
+
+static void rotg_complex(double complex *a, double complex b, double *c, double complex *s)
+{
+    if (cabs(*a) == 0) {
+        *c = 0, *s = 1, *a = b;
+        return;
+    }
+    double scale = cabs(*a) + cabs(b), na = cabs(*a / scale), nb = cabs(b / scale);
+    double norm = scale * sqrt(na * na + nb * nb);
+    double complex alpha = *a / cabs(*a);
+    *c = cabs(*a) / norm, *s = alpha * conj(b) / norm, *a = alpha * norm;
+}
+
+#define ROTG_REAL(name, T)                                                                                         \
+    cublasStatus_t CUBLASWINAPI name(cublasHandle_t handle, T *a, T *b, T *c, T *s)                               \
+    {                                                                                                              \
+        cublasStatus_t st = rotg_mode(handle, #name);                                                              \
+        if (st != CUBLAS_STATUS_SUCCESS)                                                                           \
+            return st;                                                                                             \
+        double da = *a, db = *b, dc, ds;                                                                           \
+        rotg_real(&da, &db, &dc, &ds);                                                                             \
+        *a = (T)da, *b = (T)db, *c = (T)dc, *s = (T)ds;                                                            \
+        return CUBLAS_STATUS_SUCCESS;                                                                              \
+    }
+#define ROTG_COMPLEX(name, T, R)                                                                                   \
+    cublasStatus_t CUBLASWINAPI name(cublasHandle_t handle, T *a, T *b, R *c, T *s)                               \
+    {                                                                                                              \
+        cublasStatus_t st = rotg_mode(handle, #name);                                                              \
+        if (st != CUBLAS_STATUS_SUCCESS)                                                                           \
+            return st;                                                                                             \
+        double complex za = a->x + I * a->y, zs;                                                                   \
+        double dc;                                                                                                 \
+        rotg_complex(&za, b->x + I * b->y, &dc, &zs);                                                              \
+        a->x = (R)creal(za), a->y = (R)cimag(za), *c = (R)dc, s->x = (R)creal(zs), s->y = (R)cimag(zs);           \
+        return CUBLAS_STATUS_SUCCESS;                                                                              \
+    }
+ROTG_REAL(cublasSrotg_v2, float)
+ROTG_REAL(cublasDrotg_v2, double)
+ROTG_COMPLEX(cublasCrotg_v2, cuComplex, float)
+ROTG_COMPLEX(cublasZrotg_v2, cuDoubleComplex, double)

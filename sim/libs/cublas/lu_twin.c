@@ -74,7 +74,9 @@ SIMLIB_EXPORT void simcuda_twin_simblas_getrf_batched(void **args, const unsigne
 }
 
 /* getrs: B[b] := op(A[b])^-1 B[b], A[b] and P as getrf left them (P NULL:
- * no row interchanges) */
+ * no row interchanges); an item whose pivots are not getrf's (one outside
+ * 1..n) is refused: B[b] unchanged, one line on stderr */
+static atomic_flag said_piv = ATOMIC_FLAG_INIT;
 SIMLIB_EXPORT void simcuda_twin_simblas_getrs_batched(void **args, const unsigned grid[3], const unsigned block[3]);
 SIMLIB_EXPORT void simcuda_twin_simblas_getrs_batched(void **args, const unsigned grid[3], const unsigned block[3])
 {
@@ -93,8 +95,12 @@ SIMLIB_EXPORT void simcuda_twin_simblas_getrs_batched(void **args, const unsigne
         for (int64_t j = 0; P && j < n; j++)
             piv[j] = P[b * n + j];
         if (a && x) {
-            sl_getrs(a, n, n, P ? piv : NULL, trans, x, nrhs, n);
-            store(B[b], w.type, n, nrhs, w.ldb, x);
+            if (sl_getrs(a, n, n, P ? piv : NULL, trans, x, nrhs, n) == 0)
+                store(B[b], w.type, n, nrhs, w.ldb, x);
+            else    /* a pivot outside 1..n (lapack.c sl_getrs): B[b] left as it was */
+                simlib_note_once(&said_piv, "libcublas.so.13", "cublas<t>getrsBatched: a pivot outside 1..n "
+                                 "(not getrf's): that item is not computed (a GPU would read and write past "
+                                 "the matrix)");
         }
         free(a), free(x);
     }

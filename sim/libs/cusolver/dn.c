@@ -34,6 +34,7 @@
 
 extern const unsigned char solve_image[];
 static struct simlib_image image = SIMLIB_IMAGE_INIT(solve_image, SOLVER_LIB);
+static atomic_flag said_piv = ATOMIC_FLAG_INIT;   /* run_one: getrs refused a pivot */
 
 #define HANDLE_MAGIC 0x53494d736f6c7665ULL
 
@@ -226,8 +227,11 @@ static void run_one(const struct swork *w, void *const *p, int64_t b)
         if (a && x && piv) {
             for (int64_t i = 0; p[2] && i < w->n; i++)
                 piv[i] = w->ipiv64 ? ((const int64_t *)p[2])[i] : ((const int *)p[2])[i];
-            sl_getrs(a, w->n, w->n, p[2] ? piv : NULL, w->trans, x, w->nrhs, w->n);
-            store(B, t, w->n, w->nrhs, w->ldb, x);
+            if (sl_getrs(a, w->n, w->n, p[2] ? piv : NULL, w->trans, x, w->nrhs, w->n) == 0)
+                store(B, t, w->n, w->nrhs, w->ldb, x);
+            else    /* a pivot outside 1..n (lapack.c sl_getrs): B left as it was */
+                simlib_note_once(&said_piv, SOLVER_LIB, "getrs: a pivot outside 1..n (not getrf's): B is not "
+                                 "computed (a GPU would read and write past the matrix)");
             set_info(info, ib, 0);
         }
         free(a), free(x), free(piv);

@@ -106,8 +106,15 @@ int sl_getrf(zd *a, int64_t m, int64_t n, int64_t ld, int64_t *ipiv, int pivot)
     return info;
 }
 
-void sl_getrs(const zd *a, int64_t n, int64_t ld, const int64_t *ipiv, int trans, zd *b, int64_t nrhs, int64_t ldb)
+int sl_getrs(const zd *a, int64_t n, int64_t ld, const int64_t *ipiv, int trans, zd *b, int64_t nrhs, int64_t ldb)
 {
+    /* LAPACK's getrs trusts ipiv (dlaswp swaps rows ipiv[i] unchecked), and
+     * so do cuBLAS's and cuSOLVER's kernels, which would read and write past
+     * the matrix on a GPU; the sim refuses such a pivot before writing
+     * anything, rather than corrupt its own heap */
+    for (int64_t i = 0; ipiv && i < n; i++)
+        if (ipiv[i] < 1 || ipiv[i] > n)
+            return -1;
     for (int64_t c = 0; c < nrhs; c++) {
         zd *x = b + (size_t)c * (size_t)ldb;
         if (trans == SL_N) {
@@ -145,6 +152,7 @@ void sl_getrs(const zd *a, int64_t n, int64_t ld, const int64_t *ipiv, int trans
             }
         }
     }
+    return 0;
 }
 
 /* zlarfg on alpha = x[0], x[1..len-1]: x[1..] becomes v (v[0] = 1 implied),
