@@ -263,6 +263,70 @@ BLAS_HOOK_ARRAYS(cublasDgemmBatched,
         (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, I n, \
          const T *A, I lda, T *x, I incx),                                          \
         (handle, uplo, trans, diag, n, A, lda, x, incx), ARG("A", IF(n, A)), ARG("x", IF(n, x)))
+/* The symmetric/Hermitian level 2 and 3, trmm, the rotation generators
+ * (issue 37: the rest of what torch 2.15 imports; their prototypes are
+ * cublas_api.h's).  Sizes of 0, as the reference BLAS's quick returns
+ * (cuBLAS follows them): symv, syr, syr2 (and the Hermitian forms) read
+ * nothing when n is 0; syrk, syr2k nothing when n is 0, neither A nor B
+ * when k is 0 (C = beta C); symm, trmm nothing when m or n is 0 (cuBLAS's
+ * trmm is out of place: reads A and B, writes C).  rotg and rotmg take
+ * scalars only, each in host or device memory by the pointer mode (cuBLAS
+ * documentation: "a, b, c, s ... host or device memory"): nothing is
+ * checked in host pointer mode.  rotm's param (5 elements) follows the
+ * pointer mode too; with n <= 0 it is not checked (cuBLAS returns before
+ * its kernel; the reference drotm reads param[0] first, on the host). */
+#define BLAS_SYMV(name, T, S, I)                                                    \
+    BLAS_HOOK(name,                                                                 \
+        (cublasHandle_t handle, cublasFillMode_t uplo, I n, const T *alpha, const T *A, I lda, const T *x, I incx, \
+         const T *beta, T *y, I incy),                                              \
+        (handle, uplo, n, alpha, A, lda, x, incx, beta, y, incy), SCALAR_IF(n, alpha), ARG("A", IF(n, A)), \
+        ARG("x", IF(n, x)), SCALAR_IF(n, beta), ARG("y", IF(n, y)))
+#define BLAS_SYR(name, T, S, I)                                                     \
+    BLAS_HOOK(name, (cublasHandle_t handle, cublasFillMode_t uplo, I n, const S *alpha, const T *x, I incx, T *A, \
+                     I lda),                                                        \
+        (handle, uplo, n, alpha, x, incx, A, lda), SCALAR_IF(n, alpha), ARG("x", IF(n, x)), ARG("A", IF(n, A)))
+#define BLAS_SYR2(name, T, S, I)                                                    \
+    BLAS_HOOK(name,                                                                 \
+        (cublasHandle_t handle, cublasFillMode_t uplo, I n, const T *alpha, const T *x, I incx, const T *y, I incy, \
+         T *A, I lda),                                                              \
+        (handle, uplo, n, alpha, x, incx, y, incy, A, lda), SCALAR_IF(n, alpha), ARG("x", IF(n, x)), \
+        ARG("y", IF(n, y)), ARG("A", IF(n, A)))
+#define BLAS_SYRK(name, T, S, I)                                                    \
+    BLAS_HOOK(name,                                                                 \
+        (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, I n, I k, const S *alpha, \
+         const T *A, I lda, const S *beta, T *C, I ldc),                            \
+        (handle, uplo, trans, n, k, alpha, A, lda, beta, C, ldc), SCALAR_IF(n, alpha), ARG("A", IF(n && k, A)), \
+        SCALAR_IF(n, beta), ARG("C", IF(n, C)))
+#define BLAS_SYR2K(name, T, S, I)                                                   \
+    BLAS_HOOK(name,                                                                 \
+        (cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, I n, I k, const T *alpha, \
+         const T *A, I lda, const T *B, I ldb, const S *beta, T *C, I ldc),         \
+        (handle, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc), SCALAR_IF(n, alpha), \
+        ARG("A", IF(n && k, A)), ARG("B", IF(n && k, B)), SCALAR_IF(n, beta), ARG("C", IF(n, C)))
+#define BLAS_SYMM(name, T, S, I)                                                    \
+    BLAS_HOOK(name,                                                                 \
+        (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, I m, I n, const T *alpha, \
+         const T *A, I lda, const T *B, I ldb, const T *beta, T *C, I ldc),         \
+        (handle, side, uplo, m, n, alpha, A, lda, B, ldb, beta, C, ldc), SCALAR_IF(m && n, alpha), \
+        ARG("A", IF(m && n, A)), ARG("B", IF(m && n, B)), SCALAR_IF(m && n, beta), ARG("C", IF(m && n, C)))
+#define BLAS_TRMM(name, T, S, I)                                                    \
+    BLAS_HOOK(name,                                                                 \
+        (cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans, \
+         cublasDiagType_t diag, I m, I n, const T *alpha, const T *A, I lda, const T *B, I ldb, T *C, I ldc), \
+        (handle, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb, C, ldc), SCALAR_IF(m && n, alpha), \
+        ARG("A", IF(m && n, A)), ARG("B", IF(m && n, B)), ARG("C", IF(m && n, C)))
+#define SCALAR_AS(name, p) ARG(name, host_scalars_ ? NULL : (p))
+/* (rotg's a would be hidden by BLAS_HOOK's array a: parameters renamed) */
+#define BLAS_ROTG(name, T, S, I)                                                    \
+    BLAS_HOOK(name, (cublasHandle_t handle, T *pa, T *pb, S *pc, T *ps), (handle, pa, pb, pc, ps), \
+        SCALAR_AS("a", pa), SCALAR_AS("b", pb), SCALAR_AS("c", pc), SCALAR_AS("s", ps))
+#define BLAS_ROTM(name, T, S, I)                                                    \
+    BLAS_HOOK(name, (cublasHandle_t handle, I n, T *x, I incx, T *y, I incy, const T *param), \
+        (handle, n, x, incx, y, incy, param), ARG("x", IF(n > 0, x)), ARG("y", IF(n > 0, y)), \
+        SCALAR_IF(n > 0, param))
+#define BLAS_ROTMG(name, T, S, I)                                                   \
+    BLAS_HOOK(name, (cublasHandle_t handle, T *d1, T *d2, T *x1, const T *y1, T *param), \
+        (handle, d1, d2, x1, y1, param), SCALAR(d1), SCALAR(d2), SCALAR(x1), SCALAR(y1), SCALAR(param))
 #define DC_BLAS(shape, name, T, S, I) BLAS_##shape(name, T, S, I)
 #include "preload/hooks_blas.def"
 /* cublasDotEx, cublasDotcEx: the dot products of the given types (as DOT) */

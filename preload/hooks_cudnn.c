@@ -418,3 +418,31 @@ DNN_HOOK(cudnnRNNBackwardWeights_v8,
      workSpaceSize, workSpace, reserveSpaceSize, reserveSpace),
     ARG("devSeqLengths", devSeqLengths), ARG("x", x), ARG("hx", hx), ARG("y", y),
     SPACE(dweightSpace, weightSpaceSize), SPACE(workSpace, workSpaceSize), SPACE(reserveSpace, reserveSpaceSize))
+
+/* Pooling and the spatial transformer (issue 37: what torch 2.15 imports of
+ * them, report/LIBCOVERAGE.md: cudnnPoolingForward, the grid generator and
+ * sampler both ways; cudnn_ops.h's prototypes).  Every tensor is device
+ * memory, alpha and beta host memory (cuDNN's scaling parameters). */
+DNN_HOOK(cudnnPoolingForward,
+    (cudnnHandle_t handle, const cudnnPoolingDescriptor_t poolingDesc, const void *alpha,
+     const cudnnTensorDescriptor_t xDesc, const void *x, const void *beta, const cudnnTensorDescriptor_t yDesc,
+     void *y),
+    (handle, poolingDesc, alpha, xDesc, x, beta, yDesc, y), ARG("x", x), ARG("y", y))
+DNN_HOOK(cudnnSpatialTfGridGeneratorForward,
+    (cudnnHandle_t handle, const cudnnSpatialTransformerDescriptor_t stDesc, const void *theta, void *grid),
+    (handle, stDesc, theta, grid), ARG("theta", theta), ARG("grid", grid))
+DNN_HOOK(cudnnSpatialTfGridGeneratorBackward,
+    (cudnnHandle_t handle, const cudnnSpatialTransformerDescriptor_t stDesc, const void *dgrid, void *dtheta),
+    (handle, stDesc, dgrid, dtheta), ARG("dgrid", dgrid), ARG("dtheta", dtheta))
+DNN_HOOK(cudnnSpatialTfSamplerForward,
+    (cudnnHandle_t handle, cudnnSpatialTransformerDescriptor_t stDesc, const void *alpha,
+     const cudnnTensorDescriptor_t xDesc, const void *x, const void *grid, const void *beta,
+     cudnnTensorDescriptor_t yDesc, void *y),
+    (handle, stDesc, alpha, xDesc, x, grid, beta, yDesc, y), ARG("x", x), ARG("grid", grid), ARG("y", y))
+DNN_HOOK(cudnnSpatialTfSamplerBackward,
+    (cudnnHandle_t handle, cudnnSpatialTransformerDescriptor_t stDesc, const void *alpha,
+     const cudnnTensorDescriptor_t xDesc, const void *x, const void *beta, const cudnnTensorDescriptor_t dxDesc,
+     void *dx, const void *alphaDgrid, const cudnnTensorDescriptor_t dyDesc, const void *dy, const void *grid,
+     const void *betaDgrid, void *dgrid),
+    (handle, stDesc, alpha, xDesc, x, beta, dxDesc, dx, alphaDgrid, dyDesc, dy, grid, betaDgrid, dgrid),
+    ARG("x", x), ARG("dx", dx), ARG("dy", dy), ARG("grid", grid), ARG("dgrid", dgrid))

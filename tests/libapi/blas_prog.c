@@ -30,7 +30,14 @@
  * argument Barray[i]), `geqrf` (cublasSgeqrfBatched: element 1 of
  * TauArray B1: TauArray[i]); `copy` (cublasScopy_v2 y), `amax`
  * (cublasIsamax_v2 x), `rot` (cublasZdrot_v2 y), `trsv` (cublasCtrsv_v2
- * A), `dotex` (cublasDotEx y).  `zero`:
+ * A), `dotex` (cublasDotEx y); `symv` (cublasZhemv_v2 y), `syr`
+ * (cublasCher_v2 A), `syr2` (cublasSsyr2_v2 y), `syrk` (cublasDsyrk_v2 C),
+ * `syr2k` (cublasZher2k_v2 B), `symm` (cublasChemm_v2 A), `trmm`
+ * (cublasStrmm_v2 C), `rotm` (cublasDrotm_v2 y, its param on the host);
+ * `rotg` (cublasSrotg_v2 in device pointer mode: s) and `rotmg`
+ * (cublasDrotmg_v2 in device pointer mode: y1), which in `correct` run in
+ * both modes (host scalars on the host stack: not checked); `sym`: those
+ * ten at once (ten findings, one process).  `zero`:
  * each of those with a size of 0 (n, m, or the group's m) and B1 in every
  * data argument: nothing read, no finding.  The sim's cuBLAS may answer
  * some of them CUBLAS_STATUS_NOT_SUPPORTED: their statuses are printed,
@@ -46,7 +53,9 @@
     X(cublasSgemmEx) X(cublasGemmEx_64) X(cublasStrsm_v2) X(cublasSgetrfBatched) X(cublasSgelsBatched) \
     X(cublasCaxpy_v2) X(cublasSnrm2_v2_64) X(cublasZdscal_v2) X(cublasSger_v2) X(cublasDgemv_v2_64) X(cublasZdotc_v2) \
     X(cublasGemmGroupedBatchedEx) X(cublasSgetrsBatched) X(cublasSgeqrfBatched) X(cublasScopy_v2) \
-    X(cublasIsamax_v2) X(cublasZdrot_v2) X(cublasCtrsv_v2) X(cublasDotEx)
+    X(cublasIsamax_v2) X(cublasZdrot_v2) X(cublasCtrsv_v2) X(cublasDotEx) X(cublasZhemv_v2) X(cublasCher_v2) \
+    X(cublasSsyr2_v2) X(cublasDsyrk_v2) X(cublasZher2k_v2) X(cublasChemm_v2) X(cublasStrmm_v2) X(cublasSrotg_v2) \
+    X(cublasDrotm_v2) X(cublasDrotmg_v2)
 FNS(DECL_FN)
 
 int main(int argc, char **argv)
@@ -194,6 +203,61 @@ int main(int argc, char **argv)
     if (ON("dotex"))
         printf("cublasDotEx: %d\n", (int)F(cublasDotEx)(h2, nz, zero ? B1 : A, CUDA_R_32F, 1, OP("dotex", B),
                CUDA_R_32F, 1, &res, CUDA_R_32F, CUDA_R_32F));
+    /* the symmetric/Hermitian level 2 and 3, trmm (zero: n = 0, B1
+     * everywhere), rotm (host-mode param) */
+    cuDoubleComplex za = { 1, 0 };
+    float fa = 1;
+    int sym = !strcmp(mode, "sym");
+#undef ON
+#undef OP
+#define ON(m) (correct || zero || sym || !strcmp(mode, m))
+#define OP(m, good) (zero || sym || !strcmp(mode, m) ? (void *)B1 : (void *)(good))
+#define CX(p) ((cuComplex *)(p))
+#define ZX(p) ((cuDoubleComplex *)(p))
+#define Z1(p) (zero ? (void *)B1 : (void *)(p))
+    if (ON("symv"))
+        printf("cublasZhemv_v2: %d\n", (int)F(cublasZhemv_v2)(h2, CUBLAS_FILL_MODE_LOWER, nz, &za, ZX(Z1(A)), 4,
+               ZX(Z1(B)), 1, &za, ZX(OP("symv", C)), 1));
+    if (ON("syr"))
+        printf("cublasCher_v2: %d\n", (int)F(cublasCher_v2)(h2, CUBLAS_FILL_MODE_UPPER, nz, &fa, CX(Z1(B)), 1,
+               CX(OP("syr", C)), 4));
+    if (ON("syr2"))
+        printf("cublasSsyr2_v2: %d\n", (int)F(cublasSsyr2_v2)(h2, CUBLAS_FILL_MODE_LOWER, nz, &alpha, Z1(A), 1,
+               OP("syr2", B), 1, Z1(C), 4));
+    if (ON("syrk"))
+        printf("cublasDsyrk_v2: %d\n", (int)F(cublasDsyrk_v2)(h2, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, nz, 4, &da,
+               Z1(A), 4, &da, OP("syrk", C), 4));
+    if (ON("syr2k"))
+        printf("cublasZher2k_v2: %d\n", (int)F(cublasZher2k_v2)(h2, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N, nz, 2, &za,
+               ZX(Z1(A)), 4, ZX(OP("syr2k", B)), 4, &da, ZX(Z1(C)), 4));
+    if (ON("symm"))
+        printf("cublasChemm_v2: %d\n", (int)F(cublasChemm_v2)(h2, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, nz, 4,
+               &ca, CX(OP("symm", A)), 4, CX(Z1(B)), 4, &ca, CX(Z1(C)), 4));
+    if (ON("trmm"))
+        printf("cublasStrmm_v2: %d\n", (int)F(cublasStrmm_v2)(h2, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_UPPER,
+               CUBLAS_OP_N, CUBLAS_DIAG_NON_UNIT, 4, nz, &alpha, Z1(A), 4, Z1(B), 4, OP("trmm", C), 4));
+    if (ON("rotm")) {
+        double param[5] = { -1, 1, 0, 0, 1 };  /* flag -1: the full H, here the identity */
+        printf("cublasDrotm_v2: %d\n", (int)F(cublasDrotm_v2)(h2, nz, Z1(A), 1, OP("rotm", B), 1, param));
+    }
+    /* rotg, rotmg: scalars only; host pointer mode (h2): host memory, not
+     * checked; device pointer mode (h): device memory, each checked (C's
+     * first elements on cuda:0; B1 when buggy) */
+    if (correct) {
+        float ra = 3, rb = 4, rc_ = 0, rs_ = 0;
+        double d1 = 1, d2 = 1, x1 = 1, y1 = 1, prm[5];
+        printf("cublasSrotg_v2 host: %d\n", (int)F(cublasSrotg_v2)(h2, &ra, &rb, &rc_, &rs_));
+        printf("cublasDrotmg_v2 host: %d\n", (int)F(cublasDrotmg_v2)(h2, &d1, &d2, &x1, &y1, prm));
+    }
+    if (correct || sym || !strcmp(mode, "rotg"))
+        printf("cublasSrotg_v2: %d\n", (int)F(cublasSrotg_v2)(h, C, C + 1, C + 2, correct ? C + 3 : B1));
+    if (correct || sym || !strcmp(mode, "rotmg"))
+        printf("cublasDrotmg_v2: %d\n", (int)F(cublasDrotmg_v2)(h, (double *)C, (double *)C + 1, (double *)C + 2,
+               correct ? (double *)C + 3 : (double *)B1, (double *)C + 4 /* param: 5 doubles */));
+#undef ON
+#undef OP
+#define ON(m) (correct || zero || !strcmp(mode, m))
+#define OP(m, good) (zero || !strcmp(mode, m) ? (void *)B1 : (void *)(good))
     if (ON("grouped")) {
         /* two groups of one 2x2x2 problem each (group 0's m 0 in zero) */
         cublasOperation_t ops[2] = { CUBLAS_OP_N, CUBLAS_OP_N };

@@ -28,11 +28,14 @@
  *    `bninf` cudnnBatchNormalizationForwardInference estimatedMean, `find`
  *    cudnnFindConvolutionForwardAlgorithmEx w, `cba`
  *    cudnnConvolutionBiasActivationForward bias, `ctc` cudnnCTCLoss_v8
- *    labels (device memory in _v8).
+ *    labels (device memory in _v8); `pool` cudnnPoolingForward x, `stf`
+ *    cudnnSpatialTfSamplerForward grid (correct: the grid generator both
+ *    ways and the sampler's backward too); `tf` both at once (two findings).
  * The stream is synchronised after each convolution: the library's kernel
  * reading cuda:1's w faults there (buggy, conv: exit 3, as on a GPU). */
 #include <cudnn_graph.h>
 #include <cudnn_cnn.h>
+#include <cudnn_ops.h>
 #include <cudnn_adv.h>
 #include <cuda_runtime_api.h>
 #include <string.h>
@@ -46,7 +49,9 @@
     X(cudnnDestroyConvolutionDescriptor) X(cudnnConvolutionForward) X(cudnnRNNForward) \
     X(cudnnRNNBackwardData_v8) X(cudnnRNNBackwardWeights_v8) X(cudnnBatchNormalizationForwardTrainingEx) \
     X(cudnnBatchNormalizationBackwardEx) X(cudnnBatchNormalizationForwardInference) \
-    X(cudnnFindConvolutionForwardAlgorithmEx) X(cudnnConvolutionBiasActivationForward) X(cudnnCTCLoss_v8)
+    X(cudnnFindConvolutionForwardAlgorithmEx) X(cudnnConvolutionBiasActivationForward) X(cudnnCTCLoss_v8) \
+    X(cudnnPoolingForward) X(cudnnSpatialTfGridGeneratorForward) X(cudnnSpatialTfGridGeneratorBackward) \
+    X(cudnnSpatialTfSamplerForward) X(cudnnSpatialTfSamplerBackward)
 FNS(DECL_FN)
 
 typedef cudnnBackendDescriptor_t bd;
@@ -230,6 +235,22 @@ int main(int argc, char **argv)
     if (ON("ctc"))      /* _v8: labels and lengths in device memory */
         printf("cudnnCTCLoss_v8: %d\n", (int)F(cudnnCTCLoss_v8)(h, CUDNN_CTC_LOSS_ALGO_DETERMINISTIC, NULL, NULL,
                t[0], (const int *)W1("ctc"), (const int *)t[1], (const int *)t[1], t[2], NULL, NULL, 4096, ws));
+    /* pooling, the spatial transformer (cudnn_ops.h): every tensor device memory */
+    int tf = !strcmp(mode, "tf");       /* pool and stf at once */
+    if (ON("pool") || tf)
+        printf("cudnnPoolingForward: %d\n", (int)F(cudnnPoolingForward)(h, NULL, &alpha, NULL, tf ? (void *)w1 : W1("pool"), &beta, NULL,
+               t[2]));
+    if (correct) {
+        printf("cudnnSpatialTfGridGeneratorForward: %d\n", (int)F(cudnnSpatialTfGridGeneratorForward)(h, NULL, t[1],
+               t[2]));
+        printf("cudnnSpatialTfGridGeneratorBackward: %d\n", (int)F(cudnnSpatialTfGridGeneratorBackward)(h, NULL,
+               t[2], t[1]));
+        printf("cudnnSpatialTfSamplerBackward: %d\n", (int)F(cudnnSpatialTfSamplerBackward)(h, NULL, &alpha, NULL,
+               t[0], &beta, NULL, t[2], &alpha, NULL, t[2], t[1], &beta, t[1]));
+    }
+    if (ON("stf") || tf)
+        printf("cudnnSpatialTfSamplerForward: %d\n", (int)F(cudnnSpatialTfSamplerForward)(h, NULL, &alpha, NULL, t[0],
+               tf ? (void *)w1 : W1("stf"), &beta, NULL, t[2]));
     CK(F(cudnnDestroy)(h));
     printf("dnn_prog %s: done\n", mode);
     return 0;

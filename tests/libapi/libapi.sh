@@ -67,6 +67,15 @@
 #    (estimatedMean), find (cudnnFindConvolutionForwardAlgorithmEx w), cba
 #    (cudnnConvolutionBiasActivationForward bias), ctc (cudnnCTCLoss_v8
 #    labels); each right in correct: quiet (bound by the dynamic linker only);
+#  - the rest of what torch 2.15 imports (the 2026-11-30 second session),
+#    several calls per process (CI time): blas sym, ten findings, one per
+#    family: cublasZhemv_v2 y, cublasCher_v2 A, cublasSsyr2_v2 y,
+#    cublasDsyrk_v2 C, cublasZher2k_v2 B, cublasChemm_v2 A, cublasStrmm_v2
+#    C, cublasDrotm_v2 y, and in device pointer mode cublasSrotg_v2 s,
+#    cublasDrotmg_v2 y1 (the first eight in blas zero too, n = 0: quiet;
+#    rotg and rotmg in correct in host mode too, host scalars: quiet); dnn
+#    tf, two: cudnnPoolingForward x, cudnnSpatialTfSamplerForward grid;
+#    each right in correct: quiet (the multi table below);
 #  - each: the program prints and exits as without devcheck (nccl_prog's
 #    dlsym(RTLD_DEFAULT) probe: NULL when NCCL was loaded RTLD_LOCAL);
 #  - the report follows report/finding.schema.json.
@@ -266,6 +275,40 @@ echo "$cases" | while read -r prog mode opts kind sev api arg dev owner marker s
         else
             check_findings
         fi
+    done
+done || exit 1
+# prog mode marker api:argument...: one process, one finding per call (each
+# device_mismatch, the call on cuda:0, the operand of cuda:1 allocated at the
+# marker's line), each named on stderr with both devices
+multi="blas sym alloc-B cublasZhemv_v2:y cublasCher_v2:A cublasSsyr2_v2:y cublasDsyrk_v2:C cublasZher2k_v2:B cublasChemm_v2:A cublasStrmm_v2:C cublasDrotm_v2:y cublasSrotg_v2:s cublasDrotmg_v2:y1
+dnn tf alloc-w cudnnPoolingForward:x cudnnSpatialTfSamplerForward:grid"
+echo "$multi" | while read -r prog mode marker calls; do
+    t=$TMPD/multi_${prog}_$mode
+    on_sim env SIMCUDA_DEVICES=2 "$LA/${prog}_plt" $mode >"$t.plain.out" 2>"$t.plain.err"
+    echo $? >"$t.plain.rc"
+    under_devcheck env SIMCUDA_DEVICES=2 DEVCHECK_OPTIONS="json_path=$t.json" "$LA/${prog}_plt" $mode >"$t.out" 2>"$t.err"
+    echo $? >"$t.rc"
+    expect_eq "${prog}_plt $mode: plain status" 0 "$(cat "$t.plain.rc")"
+    expect_same_run "${prog}_plt $mode" "$t.plain" "$t"
+    aline=$(grep -n "// @$marker\$" "$ROOT/tests/libapi/${prog}_prog.c" | cut -d: -f1)
+    python3 - "$t.json" "${prog}_prog.c" "$aline" $calls <<'PY' || fail "${prog}_plt $mode: findings (above)"
+import json, sys
+path, src, aline = sys.argv[1:4]
+recs = [json.loads(l) for l in open(path)]
+found = list({r["id"]: r for r in recs if r["type"] == "finding"}.values())
+def site(stack):
+    return next((f["line"] for f in stack if (f.get("file") or "").endswith(src)), None)
+got = sorted((r["kind"], r["severity"], r.get("api"), r.get("argument"), r["launch"]["device"],
+              r["operand"]["owner_device"] if r["operand"] else None, site(r["alloc_stack"]), r["kernel"]) for r in found)
+want = sorted(("device_mismatch", "error", c.split(":")[0], c.split(":")[1], 0, 1, int(aline), None)
+              for c in sys.argv[4:])
+if got != want:
+    print("    findings: got %r\n    want %r" % (got, want), file=sys.stderr)
+    sys.exit(1)
+PY
+    for c in $calls; do
+        expect_grep "^==devcheck== ERROR: device_mismatch: ${c%%:*} argument ${c#*:} on cuda:0 " "$t.err"
+        expect_grep "^    hint: ${c%%:*} runs on cuda:0 .* but ${c#*:} lives on cuda:1" "$t.err"
     done
 done || exit 1
 # lt restream proves the stream cache's invalidation only if the handle came
