@@ -207,38 +207,36 @@ int main(int argc, char **argv)
      * everywhere), rotm (host-mode param) */
     cuDoubleComplex za = { 1, 0 };
     float fa = 1;
-    int sym = !strcmp(mode, "sym");
-#undef ON
-#undef OP
-#define ON(m) (correct || zero || sym || !strcmp(mode, m))
-#define OP(m, good) (zero || sym || !strcmp(mode, m) ? (void *)B1 : (void *)(good))
+    int sym = !strcmp(mode, "sym");     /* ON and OP for these families: in `sym` too */
+#define ON3(m) (ON(m) || sym)
+#define OP3(m, good) (sym ? (void *)B1 : OP(m, good))
 #define CX(p) ((cuComplex *)(p))
 #define ZX(p) ((cuDoubleComplex *)(p))
 #define Z1(p) (zero ? (void *)B1 : (void *)(p))
-    if (ON("symv"))
+    if (ON3("symv"))
         printf("cublasZhemv_v2: %d\n", (int)F(cublasZhemv_v2)(h2, CUBLAS_FILL_MODE_LOWER, nz, &za, ZX(Z1(A)), 4,
-               ZX(Z1(B)), 1, &za, ZX(OP("symv", C)), 1));
-    if (ON("syr"))
+               ZX(Z1(B)), 1, &za, ZX(OP3("symv", C)), 1));
+    if (ON3("syr"))
         printf("cublasCher_v2: %d\n", (int)F(cublasCher_v2)(h2, CUBLAS_FILL_MODE_UPPER, nz, &fa, CX(Z1(B)), 1,
-               CX(OP("syr", C)), 4));
-    if (ON("syr2"))
+               CX(OP3("syr", C)), 4));
+    if (ON3("syr2"))
         printf("cublasSsyr2_v2: %d\n", (int)F(cublasSsyr2_v2)(h2, CUBLAS_FILL_MODE_LOWER, nz, &alpha, Z1(A), 1,
-               OP("syr2", B), 1, Z1(C), 4));
-    if (ON("syrk"))
+               OP3("syr2", B), 1, Z1(C), 4));
+    if (ON3("syrk"))
         printf("cublasDsyrk_v2: %d\n", (int)F(cublasDsyrk_v2)(h2, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, nz, 4, &da,
-               Z1(A), 4, &da, OP("syrk", C), 4));
-    if (ON("syr2k"))
+               Z1(A), 4, &da, OP3("syrk", C), 4));
+    if (ON3("syr2k"))
         printf("cublasZher2k_v2: %d\n", (int)F(cublasZher2k_v2)(h2, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N, nz, 2, &za,
-               ZX(Z1(A)), 4, ZX(OP("syr2k", B)), 4, &da, ZX(Z1(C)), 4));
-    if (ON("symm"))
+               ZX(Z1(A)), 4, ZX(OP3("syr2k", B)), 4, &da, ZX(Z1(C)), 4));
+    if (ON3("symm"))
         printf("cublasChemm_v2: %d\n", (int)F(cublasChemm_v2)(h2, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, nz, 4,
-               &ca, CX(OP("symm", A)), 4, CX(Z1(B)), 4, &ca, CX(Z1(C)), 4));
-    if (ON("trmm"))
+               &ca, CX(OP3("symm", A)), 4, CX(Z1(B)), 4, &ca, CX(Z1(C)), 4));
+    if (ON3("trmm"))
         printf("cublasStrmm_v2: %d\n", (int)F(cublasStrmm_v2)(h2, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_UPPER,
-               CUBLAS_OP_N, CUBLAS_DIAG_NON_UNIT, 4, nz, &alpha, Z1(A), 4, Z1(B), 4, OP("trmm", C), 4));
-    if (ON("rotm")) {
+               CUBLAS_OP_N, CUBLAS_DIAG_NON_UNIT, 4, nz, &alpha, Z1(A), 4, Z1(B), 4, OP3("trmm", C), 4));
+    if (ON3("rotm")) {
         double param[5] = { -1, 1, 0, 0, 1 };  /* flag -1: the full H, here the identity */
-        printf("cublasDrotm_v2: %d\n", (int)F(cublasDrotm_v2)(h2, nz, Z1(A), 1, OP("rotm", B), 1, param));
+        printf("cublasDrotm_v2: %d\n", (int)F(cublasDrotm_v2)(h2, nz, Z1(A), 1, OP3("rotm", B), 1, param));
     }
     /* rotg, rotmg: scalars only; host pointer mode (h2): host memory, not
      * checked; device pointer mode (h): device memory, each checked (C's
@@ -254,10 +252,6 @@ int main(int argc, char **argv)
     if (correct || sym || !strcmp(mode, "rotmg"))
         printf("cublasDrotmg_v2: %d\n", (int)F(cublasDrotmg_v2)(h, (double *)C, (double *)C + 1, (double *)C + 2,
                correct ? (double *)C + 3 : (double *)B1, (double *)C + 4 /* param: 5 doubles */));
-#undef ON
-#undef OP
-#define ON(m) (correct || zero || !strcmp(mode, m))
-#define OP(m, good) (zero || !strcmp(mode, m) ? (void *)B1 : (void *)(good))
     if (ON("grouped")) {
         /* two groups of one 2x2x2 problem each (group 0's m 0 in zero) */
         cublasOperation_t ops[2] = { CUBLAS_OP_N, CUBLAS_OP_N };
