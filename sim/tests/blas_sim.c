@@ -135,6 +135,43 @@ static void rotg_values(cublasHandle_t h)
     CK(cublasSetPointerMode_v2(h, m));
 }
 
+/* symv (upper triangle read, the lower holds junk) and hemv (lower read;
+ * the diagonal's imaginary part junk, taken as 0) against the full matrix
+ * they stand for; y with increment 2, beta 1 (hemv: beta 0 over a NaN y) */
+static void symv_values(cublasHandle_t h)
+{
+    enum { N = 3 };
+    const double full[N][N] = { { 1, 2, -1 }, { 2, 0.5, 3 }, { -1, 3, 4 } };
+    float A[N * N], x[N] = { 1, -2, 0.5 }, y[2 * N] = { 1, 9, 2, 9, 3, 9 }, got[2 * N];
+    double want[2 * N];
+    for (int j = 0; j < N; j++)
+        for (int i = 0; i < N; i++)
+            A[j * N + i] = i <= j ? (float)full[i][j] : 99;
+    float al = 2, be = 1;
+    float *dA = dev(A, sizeof A), *dx = dev(x, sizeof x), *dy = dev(y, sizeof y);
+    CK(cublasSsymv_v2(h, CUBLAS_FILL_MODE_UPPER, N, &al, dA, N, dx, 1, &be, dy, 2));
+    CK(cudaMemcpy(got, dy, sizeof got, cudaMemcpyDeviceToHost));
+    for (int i = 0; i < 2 * N; i++)
+        want[i] = y[i];
+    for (int i = 0; i < N; i++) {
+        double t = 0;
+        for (int j = 0; j < N; j++)
+            t += full[i][j] * x[j];
+        want[2 * i] = 2 * t + y[2 * i];
+    }
+    expect_close("Ssymv upper, incy 2", got, want, 2 * N, 1e-6);
+    /* hemv: H = [[2, 1-i], [1+i, 3]], its lower triangle stored */
+    cuDoubleComplex H[4] = { { 2, 7 }, { 1, 1 }, { 99, 99 }, { 3, -5 } }, hx[2] = { { 1, 0 }, { 0, 1 } },
+                    hy[2] = { { NAN, 0 }, { NAN, 0 } }, one = { 1, 0 }, zero = { 0, 0 }, hgot[2];
+    cuDoubleComplex *dH = dev(H, sizeof H), *dhx = dev(hx, sizeof hx), *dhy = dev(hy, sizeof hy);
+    CK(cublasZhemv_v2(h, CUBLAS_FILL_MODE_LOWER, 2, &one, dH, 2, dhx, 1, &zero, dhy, 1));
+    CK(cudaMemcpy(hgot, dhy, sizeof hgot, cudaMemcpyDeviceToHost));
+    /* H x = (2 + (1-i) i, (1+i) + 3i) = (3 + i, 1 + 4i) */
+    float fg[4] = { (float)hgot[0].x, (float)hgot[0].y, (float)hgot[1].x, (float)hgot[1].y };
+    double fw[4] = { 3, 1, 1, 4 };
+    expect_close("Zhemv lower, beta 0", fg, fw, 4, 1e-12);
+}
+
 /* axpy, scal, nrm2, ger against the reference BLAS's definitions: strided
  * and negative increments (a vector read from its far end), complex
  * alpha, the real-alpha and real-result forms, device pointer mode */
@@ -474,6 +511,7 @@ static void values(void)
     expect_close("batched Lt bias", C2, w2, 2 * M * N, 1e-6);
     CK(cudaStreamSynchronize(s));
     rotg_values(h);
+    symv_values(h);
     vec_values(h);
     CK(cublasDestroy_v2(h));
 }

@@ -4,11 +4,11 @@
  * makes.  Every GEMM, GEMV and dot product is one cublasLtMatmul, called
  * through the PLT as NVIDIA's libcublas calls into libcublasLt (it needs
  * libcublasLt.so.13): so a tool hooking both sees the cuBLAS call outside
- * and cuBLASLt's inside, as on a GPU.  axpy, scal, nrm2 and ger launch
+ * and cuBLASLt's inside, as on a GPU.  axpy, scal, nrm2, ger, symv and hemv launch
  * vec.cu's kernels.  Not implemented (their stubs say so in one line): the
  * level-1 calls other than the dot products, axpy, scal, nrm2 and rotg
  * (host pointer mode: computed on the CPU), level 2
- * other than GEMV and ger, level 3 other than the GEMMs (trsm, syrk, ...), the
+ * other than GEMV, ger, symv and hemv, level 3 other than the GEMMs (trsm, syrk, ...), the
  * batched solvers other than the LU's getrf/getrs Batched (geqrf, gels,
  * trsm, getri, matinv Batched), the _64 variants other than those of
  * GEMV, the dot products, axpy, scal, nrm2 and ger, the legacy API and
@@ -777,6 +777,46 @@ static cublasStatus_t ger(cublasHandle_t h, int64_t m, int64_t n, const void *al
     void *params[] = { &v, &al, &x, &y, &A };
     return vec_launch(h, "simblas_ger", m * n, params);
 }
+
+/* symv, hemv (conj): y = alpha A x + beta y, the n x n A symmetric
+ * (Hermitian), its uplo triangle read (vec.h sb_symv_range); the cuBLAS
+ * documentation's argument checks (n < 0, lda < max(1, n), an increment of
+ * 0, uplo neither LOWER nor UPPER: CUBLAS_STATUS_INVALID_VALUE); nothing
+ * when n is 0 */
+static cublasStatus_t symv(cublasHandle_t h, cublasFillMode_t uplo, int64_t n, const void *alpha, const void *A,
+                           int64_t lda, const void *x, int64_t incx, const void *beta, void *y, int64_t incy,
+                           cudaDataType t, int conj)
+{
+    if (!mine(h))
+        return CUBLAS_STATUS_NOT_INITIALIZED;
+    if (n < 0 || incx == 0 || incy == 0 || lda < (n > 1 ? n : 1) ||
+        (uplo != CUBLAS_FILL_MODE_LOWER && uplo != CUBLAS_FILL_MODE_UPPER))
+        return CUBLAS_STATUS_INVALID_VALUE;
+    if (n == 0)
+        return CUBLAS_STATUS_SUCCESS;
+    struct sb_vec v = { .n = n, .incx = incx, .incy = incy, .lda = lda, .type = t, .type_s = t, .conj = conj,
+                        .upper = uplo == CUBLAS_FILL_MODE_UPPER };
+    const void *al = vec_alpha(h, &v, alpha), *be = beta;
+    if (!v.device_scalars) {
+        simlib_load(beta, t, 0, v.beta);
+        be = NULL;
+    }
+    void *params[] = { &v, &al, &A, &x, &be, &y };
+    return vec_launch(h, "simblas_symv", n, params);
+}
+
+#define SYMV_T(name, T, CT, CONJ)                                                                                  \
+    cublasStatus_t CUBLASWINAPI name(cublasHandle_t handle, cublasFillMode_t uplo, int n, const T *alpha,          \
+                                     const T *A, int lda, const T *x, int incx, const T *beta, T *y, int incy)     \
+    {                                                                                                              \
+        return symv(handle, uplo, n, alpha, A, lda, x, incx, beta, y, incy, CT, CONJ);                             \
+    }
+SYMV_T(cublasSsymv_v2, float, CUDA_R_32F, 0)
+SYMV_T(cublasDsymv_v2, double, CUDA_R_64F, 0)
+SYMV_T(cublasCsymv_v2, cuComplex, CUDA_C_32F, 0)
+SYMV_T(cublasZsymv_v2, cuDoubleComplex, CUDA_C_64F, 0)
+SYMV_T(cublasChemv_v2, cuComplex, CUDA_C_32F, 1)
+SYMV_T(cublasZhemv_v2, cuDoubleComplex, CUDA_C_64F, 1)
 
 /* each in its 32-bit form and the _64 one (cublas_api.h: 64-bit sizes and
  * increments; all of int64_t computes here) */

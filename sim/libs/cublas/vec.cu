@@ -1,5 +1,5 @@
 // The sim cuBLAS's level-1 and level-2 kernels that are no GEMM (vec.h):
-// launched by blas.c's cublas<t>axpy, scal, nrm2 and ger into the handle's
+// launched by blas.c's cublas<t>axpy, scal, nrm2, ger, symv and hemv into the handle's
 // stream.  On the sim their host twins (vec_twin.c) do the same work with
 // the same code.  Every pointer is a parameter of its own, so the image's
 // code says which the kernel dereferences (the sim's fault model,
@@ -27,4 +27,10 @@ extern "C" __global__ void simblas_nrm2(struct sb_vec v, const void *x, void *re
 extern "C" __global__ void simblas_ger(struct sb_vec v, const void *alpha, const void *x, const void *y, void *A)
 {
     sb_ger_range(&v, alpha, x, y, A, SB_FIRST, SB_STEP);
+}
+
+extern "C" __global__ void simblas_symv(struct sb_vec v, const void *alpha, const void *A, const void *x,
+                                        const void *beta, void *y)
+{
+    sb_symv_range(&v, alpha, A, x, beta, y, SB_FIRST, SB_STEP);
 }

@@ -1,5 +1,5 @@
 /* The level-1 and level-2 BLAS calls of the sim's cuBLAS that are no GEMM
- * (cublas<t>axpy, scal, nrm2, ger: blas.c), shared by their kernels (vec.cu,
+ * (cublas<t>axpy, scal, nrm2, ger, symv, hemv: blas.c), shared by their kernels (vec.cu,
  * the library's image) and the kernels' host twins (vec_twin.c): one source
  * for both (simlib_hd.h).  Reference BLAS semantics, as the cuBLAS
  * documentation gives them (element i of a vector of n at 1 + (i - 1) * inc,
@@ -21,10 +21,12 @@ struct sb_vec {
     int64_t m, n;               /* ger: A is m x n, x has m elements, y n; the others: n elements */
     int64_t incx, incy, lda;
     double alpha[2];            /* alpha, unless device_scalars */
+    double beta[2];             /* symv: beta, unless device_scalars */
     int32_t type;               /* cudaDataType of x, y and A */
     int32_t type_s;             /* of alpha (scal: Csscal's float...), of nrm2's result */
     int32_t conj;               /* ger: A += alpha x y^H (gerc) */
-    int32_t device_scalars;     /* alpha is a device pointer of type_s */
+    int32_t device_scalars;     /* alpha (and beta) are device pointers of type_s */
+    int32_t upper;              /* symv: A's upper triangle is read (else the lower) */
 };
 
 /* The element offset of element i of a vector of n with increment inc. */
@@ -39,6 +41,15 @@ SIMLIB_HD void sb_vec_alpha(const struct sb_vec *v, const void *alpha, double al
         simlib_load(alpha, v->type_s, 0, al);
     } else {
         al[0] = v->alpha[0], al[1] = v->alpha[1];
+    }
+}
+
+SIMLIB_HD void sb_vec_beta(const struct sb_vec *v, const void *beta, double be[2])
+{
+    if (v->device_scalars) {
+        simlib_load(beta, v->type_s, 0, be);
+    } else {
+        be[0] = v->beta[0], be[1] = v->beta[1];
     }
 }
 
@@ -113,6 +124,39 @@ SIMLIB_HD void sb_ger_range(const struct sb_vec *v, const void *alpha, const voi
         c[0] += al[0] * xy[0] - al[1] * xy[1];
         c[1] += al[0] * xy[1] + al[1] * xy[0];
         simlib_store(A, v->type, j * v->lda + i, c);
+    }
+}
+
+/* symv (hemv when conj): y[i] = alpha sum_j A(i, j) x[j] + beta y[i], the
+ * n x n A symmetric (Hermitian) with only its upper (lower) triangle read:
+ * an element of the other is A(j, i) (conjugated for hemv); a Hermitian
+ * diagonal's imaginary part is taken as 0 (the reference zhemv); y is not
+ * read when beta is 0 (the reference BLAS).  Rows first, first + step, ...
+ * (each writes its own y[i]). */
+SIMLIB_HD void sb_symv_range(const struct sb_vec *v, const void *alpha, const void *A, const void *x,
+                             const void *beta, void *y, int64_t first, int64_t step)
+{
+    double al[2], be[2], a[2], b[2];
+    sb_vec_alpha(v, alpha, al);
+    sb_vec_beta(v, beta, be);
+    for (int64_t i = first; i < v->n; i += step) {
+        double s[2] = { 0, 0 };
+        for (int64_t j = 0; j < v->n; j++) {
+            int stored = v->upper ? i <= j : i >= j;
+            simlib_load(A, v->type, stored ? j * v->lda + i : i * v->lda + j, a);
+            if (v->conj && (i == j || !stored))
+                a[1] = i == j ? 0 : -a[1];
+            simlib_load(x, v->type, sb_vec_at(j, v->n, v->incx), b);
+            s[0] += a[0] * b[0] - a[1] * b[1];
+            s[1] += a[0] * b[1] + a[1] * b[0];
+        }
+        double r[2] = { al[0] * s[0] - al[1] * s[1], al[0] * s[1] + al[1] * s[0] };
+        if (be[0] != 0 || be[1] != 0) {
+            simlib_load(y, v->type, sb_vec_at(i, v->n, v->incy), b);
+            r[0] += be[0] * b[0] - be[1] * b[1];
+            r[1] += be[0] * b[1] + be[1] * b[0];
+        }
+        simlib_store(y, v->type, sb_vec_at(i, v->n, v->incy), r);
     }
 }
 #endif

@@ -52,3 +52,11 @@ TWIN(simblas_ger)
     struct sb_vec v = call(args);
     sb_ger_range(&v, param(args, 1), param(args, 2), param(args, 3), param(args, 4), 0, 1);
 }
+
+TWIN(simblas_symv);
+TWIN(simblas_symv)
+{
+    (void)grid, (void)block;
+    struct sb_vec v = call(args);
+    sb_symv_range(&v, param(args, 1), param(args, 2), param(args, 3), param(args, 4), param(args, 5), 0, 1);
+}
