@@ -137,7 +137,8 @@ static void rotg_values(cublasHandle_t h)
 
 /* symv (upper triangle read, the lower holds junk) and hemv (lower read;
  * the diagonal's imaginary part junk, taken as 0) against the full matrix
- * they stand for; y with increment 2, beta 1 (hemv: beta 0 over a NaN y) */
+ * they stand for; y with increment 2, beta 1 (hemv: beta 0 over a NaN y);
+ * syr, her, syr2, her2 against values worked by hand */
 static void symv_values(cublasHandle_t h)
 {
     enum { N = 3 };
@@ -170,6 +171,39 @@ static void symv_values(cublasHandle_t h)
     float fg[4] = { (float)hgot[0].x, (float)hgot[0].y, (float)hgot[1].x, (float)hgot[1].y };
     double fw[4] = { 3, 1, 1, 4 };
     expect_close("Zhemv lower, beta 0", fg, fw, 4, 1e-12);
+    /* syr, her, syr2, her2 of n = 2 over a zero triangle; the other
+     * triangle's element junk (99), left alone; her's diagonal real */
+    double rA[4] = { 0, 0, 99, 0 }, dxv[2] = { 1, 2 }, one_d = 1;
+    double *ddA = dev(rA, sizeof rA), *ddx = dev(dxv, sizeof dxv);
+    CK(cublasDsyr_v2(h, CUBLAS_FILL_MODE_LOWER, 2, &one_d, ddx, 1, ddA, 2));
+    CK(cudaMemcpy(rA, ddA, sizeof rA, cudaMemcpyDeviceToHost));
+    float g1[4] = { (float)rA[0], (float)rA[1], (float)rA[2], (float)rA[3] };
+    double w1[4] = { 1, 2, 99, 4 };
+    expect_close("Dsyr lower", g1, w1, 4, 0);
+    cuComplex cA[4] = { { 0, 5 }, { 7, 7 }, { 0, 0 }, { 0, 5 } }, cx[2] = { { 1, 0 }, { 0, 1 } };
+    float two = 2;
+    cuComplex *dcA = dev(cA, sizeof cA), *dcx = dev(cx, sizeof cx);
+    CK(cublasCher_v2(h, CUBLAS_FILL_MODE_UPPER, 2, &two, dcx, 1, dcA, 2));
+    CK(cudaMemcpy(cA, dcA, sizeof cA, cudaMemcpyDeviceToHost));
+    float g2[8] = { cA[0].x, cA[0].y, cA[1].x, cA[1].y, cA[2].x, cA[2].y, cA[3].x, cA[3].y };
+    double w2[8] = { 2, 0, 7, 7, 0, -2, 2, 0 };
+    expect_close("Cher upper", g2, w2, 8, 0);
+    float sA[4] = { 0, 99, 0, 0 }, sx[2] = { 1, 2 }, sy[2] = { 3, 1 }, one_f = 1;
+    float *dsA = dev(sA, sizeof sA), *dsx = dev(sx, sizeof sx), *dsy = dev(sy, sizeof sy);
+    CK(cublasSsyr2_v2(h, CUBLAS_FILL_MODE_UPPER, 2, &one_f, dsx, 1, dsy, 1, dsA, 2));
+    CK(cudaMemcpy(sA, dsA, sizeof sA, cudaMemcpyDeviceToHost));
+    double w3[4] = { 6, 99, 7, 4 };
+    expect_close("Ssyr2 upper", sA, w3, 4, 0);
+    cuDoubleComplex zA[4] = { { 0, 0 }, { 0, 0 }, { 99, 99 }, { 0, 0 } }, zx[2] = { { 1, 0 }, { 0, 1 } },
+                    zy[2] = { { 1, 0 }, { 1, 0 } }, zi = { 0, 1 };
+    cuDoubleComplex *dzA = dev(zA, sizeof zA), *dzx = dev(zx, sizeof zx), *dzy = dev(zy, sizeof zy);
+    CK(cublasZher2_v2(h, CUBLAS_FILL_MODE_LOWER, 2, &zi, dzx, 1, dzy, 1, dzA, 2));
+    CK(cudaMemcpy(zA, dzA, sizeof zA, cudaMemcpyDeviceToHost));
+    /* alpha x[i] conj(y[j]) + conj(alpha) y[i] conj(x[j]), alpha = i */
+    float g4[8] = { (float)zA[0].x, (float)zA[0].y, (float)zA[1].x, (float)zA[1].y, (float)zA[2].x,
+                    (float)zA[2].y, (float)zA[3].x, (float)zA[3].y };
+    double w4[8] = { 0, 0, -1, -1, 99, 99, -2, 0 };
+    expect_close("Zher2 lower", g4, w4, 8, 0);
 }
 
 /* axpy, scal, nrm2, ger against the reference BLAS's definitions: strided

@@ -4,11 +4,12 @@
  * makes.  Every GEMM, GEMV and dot product is one cublasLtMatmul, called
  * through the PLT as NVIDIA's libcublas calls into libcublasLt (it needs
  * libcublasLt.so.13): so a tool hooking both sees the cuBLAS call outside
- * and cuBLASLt's inside, as on a GPU.  axpy, scal, nrm2, ger, symv and hemv launch
+ * and cuBLASLt's inside, as on a GPU.  axpy, scal, nrm2, ger, symv, hemv,
+ * syr, her, syr2 and her2 launch
  * vec.cu's kernels.  Not implemented (their stubs say so in one line): the
  * level-1 calls other than the dot products, axpy, scal, nrm2 and rotg
  * (host pointer mode: computed on the CPU), level 2
- * other than GEMV, ger, symv and hemv, level 3 other than the GEMMs (trsm, syrk, ...), the
+ * other than GEMV, ger, symv, hemv, syr, her, syr2 and her2, level 3 other than the GEMMs (trsm, syrk, ...), the
  * batched solvers other than the LU's getrf/getrs Batched (geqrf, gels,
  * trsm, getri, matinv Batched), the _64 variants other than those of
  * GEMV, the dot products, axpy, scal, nrm2 and ger, the legacy API and
@@ -817,6 +818,52 @@ SYMV_T(cublasCsymv_v2, cuComplex, CUDA_C_32F, 0)
 SYMV_T(cublasZsymv_v2, cuDoubleComplex, CUDA_C_64F, 0)
 SYMV_T(cublasChemv_v2, cuComplex, CUDA_C_32F, 1)
 SYMV_T(cublasZhemv_v2, cuDoubleComplex, CUDA_C_64F, 1)
+
+/* syr, her (conj), and with y syr2, her2: A's uplo triangle updated
+ * (vec.h sb_syr_range); the documented argument checks as symv's; nothing
+ * when n is 0.  alpha of type ts (her's real). */
+static cublasStatus_t syr(cublasHandle_t h, cublasFillMode_t uplo, int64_t n, const void *alpha, const void *x,
+                          int64_t incx, const void *y, int64_t incy, void *A, int64_t lda, cudaDataType t,
+                          cudaDataType ts, int conj)
+{
+    if (!mine(h))
+        return CUBLAS_STATUS_NOT_INITIALIZED;
+    if (n < 0 || incx == 0 || (y && incy == 0) || lda < (n > 1 ? n : 1) ||
+        (uplo != CUBLAS_FILL_MODE_LOWER && uplo != CUBLAS_FILL_MODE_UPPER))
+        return CUBLAS_STATUS_INVALID_VALUE;
+    if (n == 0)
+        return CUBLAS_STATUS_SUCCESS;
+    struct sb_vec v = { .n = n, .incx = incx, .incy = incy, .lda = lda, .type = t, .type_s = ts, .conj = conj,
+                        .upper = uplo == CUBLAS_FILL_MODE_UPPER };
+    const void *al = vec_alpha(h, &v, alpha);
+    void *p1[] = { &v, &al, &x, &A }, *p2[] = { &v, &al, &x, &y, &A };
+    return y ? vec_launch(h, "simblas_syr2", n * n, p2) : vec_launch(h, "simblas_syr", n * n, p1);
+}
+
+#define SYR_T(name, T, S, CT, CS, CONJ)                                                                            \
+    cublasStatus_t CUBLASWINAPI name(cublasHandle_t handle, cublasFillMode_t uplo, int n, const S *alpha,          \
+                                     const T *x, int incx, T *A, int lda)                                          \
+    {                                                                                                              \
+        return syr(handle, uplo, n, alpha, x, incx, NULL, 0, A, lda, CT, CS, CONJ);                                \
+    }
+#define SYR2_T(name, T, CT, CONJ)                                                                                  \
+    cublasStatus_t CUBLASWINAPI name(cublasHandle_t handle, cublasFillMode_t uplo, int n, const T *alpha,          \
+                                     const T *x, int incx, const T *y, int incy, T *A, int lda)                    \
+    {                                                                                                              \
+        return syr(handle, uplo, n, alpha, x, incx, y, incy, A, lda, CT, CT, CONJ);                                \
+    }
+SYR_T(cublasSsyr_v2, float, float, CUDA_R_32F, CUDA_R_32F, 0)
+SYR_T(cublasDsyr_v2, double, double, CUDA_R_64F, CUDA_R_64F, 0)
+SYR_T(cublasCsyr_v2, cuComplex, cuComplex, CUDA_C_32F, CUDA_C_32F, 0)
+SYR_T(cublasZsyr_v2, cuDoubleComplex, cuDoubleComplex, CUDA_C_64F, CUDA_C_64F, 0)
+SYR_T(cublasCher_v2, cuComplex, float, CUDA_C_32F, CUDA_R_32F, 1)
+SYR_T(cublasZher_v2, cuDoubleComplex, double, CUDA_C_64F, CUDA_R_64F, 1)
+SYR2_T(cublasSsyr2_v2, float, CUDA_R_32F, 0)
+SYR2_T(cublasDsyr2_v2, double, CUDA_R_64F, 0)
+SYR2_T(cublasCsyr2_v2, cuComplex, CUDA_C_32F, 0)
+SYR2_T(cublasZsyr2_v2, cuDoubleComplex, CUDA_C_64F, 0)
+SYR2_T(cublasCher2_v2, cuComplex, CUDA_C_32F, 1)
+SYR2_T(cublasZher2_v2, cuDoubleComplex, CUDA_C_64F, 1)
 
 /* each in its 32-bit form and the _64 one (cublas_api.h: 64-bit sizes and
  * increments; all of int64_t computes here) */

@@ -1,5 +1,6 @@
 // The sim cuBLAS's level-1 and level-2 kernels that are no GEMM (vec.h):
-// launched by blas.c's cublas<t>axpy, scal, nrm2, ger, symv and hemv into the handle's
+// launched by blas.c's cublas<t>axpy, scal, nrm2, ger, symv, hemv, syr, her, syr2
+// and her2 into the handle's
 // stream.  On the sim their host twins (vec_twin.c) do the same work with
 // the same code.  Every pointer is a parameter of its own, so the image's
 // code says which the kernel dereferences (the sim's fault model,
@@ -33,4 +34,14 @@ extern "C" __global__ void simblas_symv(struct sb_vec v, const void *alpha, cons
                                         const void *beta, void *y)
 {
     sb_symv_range(&v, alpha, A, x, beta, y, SB_FIRST, SB_STEP);
+}
+
+extern "C" __global__ void simblas_syr(struct sb_vec v, const void *alpha, const void *x, void *A)
+{
+    sb_syr_range(&v, alpha, x, NULL, A, SB_FIRST, SB_STEP);
+}
+
+extern "C" __global__ void simblas_syr2(struct sb_vec v, const void *alpha, const void *x, const void *y, void *A)
+{
+    sb_syr_range(&v, alpha, x, y, A, SB_FIRST, SB_STEP);
 }

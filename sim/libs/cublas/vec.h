@@ -1,5 +1,6 @@
 /* The level-1 and level-2 BLAS calls of the sim's cuBLAS that are no GEMM
- * (cublas<t>axpy, scal, nrm2, ger, symv, hemv: blas.c), shared by their kernels (vec.cu,
+ * (cublas<t>axpy, scal, nrm2, ger, symv, hemv, syr, her, syr2, her2:
+ * blas.c), shared by their kernels (vec.cu,
  * the library's image) and the kernels' host twins (vec_twin.c): one source
  * for both (simlib_hd.h).  Reference BLAS semantics, as the cuBLAS
  * documentation gives them (element i of a vector of n at 1 + (i - 1) * inc,
@@ -157,6 +158,46 @@ SIMLIB_HD void sb_symv_range(const struct sb_vec *v, const void *alpha, const vo
             r[1] += be[0] * b[1] + be[1] * b[0];
         }
         simlib_store(y, v->type, sb_vec_at(i, v->n, v->incy), r);
+    }
+}
+
+/* syr, syr2 (y not NULL) and their Hermitian forms (conj): the upper
+ * (lower) triangle of the n x n A updated, element (i, j) by
+ *   syr  alpha x[i] x[j]              her  alpha x[i] conj(x[j]) (alpha real)
+ *   syr2 alpha (x[i] y[j] + y[i] x[j]) her2 alpha x[i] conj(y[j]) + conj(alpha) y[i] conj(x[j])
+ * a Hermitian diagonal left real (the reference zher, zher2).  Elements
+ * first, first + step, ... of A (each written by one thread). */
+SIMLIB_HD void sb_syr_range(const struct sb_vec *v, const void *alpha, const void *x, const void *y, void *A,
+                            int64_t first, int64_t step)
+{
+    double al[2], xi[2], xj[2], yi[2] = { 0, 0 }, yj[2] = { 0, 0 }, c[2];
+    sb_vec_alpha(v, alpha, al);
+    for (int64_t t = first; t < v->n * v->n; t += step) {
+        int64_t i = t % v->n, j = t / v->n;
+        if (v->upper ? i > j : i < j)
+            continue;
+        simlib_load(x, v->type, sb_vec_at(i, v->n, v->incx), xi);
+        simlib_load(x, v->type, sb_vec_at(j, v->n, v->incx), xj);
+        if (y) {
+            simlib_load(y, v->type, sb_vec_at(i, v->n, v->incy), yi);
+            simlib_load(y, v->type, sb_vec_at(j, v->n, v->incy), yj);
+        }
+        double sa = v->conj ? -1 : 1;   /* conj(b) of b = (b0, b1): (b0, sa b1) */
+        /* p = x[i] op(x or y [j]); q = y[i] op(x[j]) (syr2, her2) */
+        const double *b = y ? yj : xj;
+        double p[2] = { xi[0] * b[0] - xi[1] * sa * b[1], xi[0] * sa * b[1] + xi[1] * b[0] };
+        double q[2] = { yi[0] * xj[0] - yi[1] * sa * xj[1], yi[0] * sa * xj[1] + yi[1] * xj[0] };
+        double alq[2] = { al[0], v->conj ? -al[1] : al[1] };        /* her2: conj(alpha) for the second term */
+        simlib_load(A, v->type, j * v->lda + i, c);
+        c[0] += al[0] * p[0] - al[1] * p[1];
+        c[1] += al[0] * p[1] + al[1] * p[0];
+        if (y) {
+            c[0] += alq[0] * q[0] - alq[1] * q[1];
+            c[1] += alq[0] * q[1] + alq[1] * q[0];
+        }
+        if (v->conj && i == j)
+            c[1] = 0;
+        simlib_store(A, v->type, j * v->lda + i, c);
     }
 }
 #endif

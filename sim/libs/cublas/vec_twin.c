@@ -60,3 +60,19 @@ TWIN(simblas_symv)
     struct sb_vec v = call(args);
     sb_symv_range(&v, param(args, 1), param(args, 2), param(args, 3), param(args, 4), param(args, 5), 0, 1);
 }
+
+TWIN(simblas_syr);
+TWIN(simblas_syr)
+{
+    (void)grid, (void)block;
+    struct sb_vec v = call(args);
+    sb_syr_range(&v, param(args, 1), param(args, 2), NULL, param(args, 3), 0, 1);
+}
+
+TWIN(simblas_syr2);
+TWIN(simblas_syr2)
+{
+    (void)grid, (void)block;
+    struct sb_vec v = call(args);
+    sb_syr_range(&v, param(args, 1), param(args, 2), param(args, 3), param(args, 4), 0, 1);
+}
