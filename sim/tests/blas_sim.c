@@ -138,7 +138,8 @@ static void rotg_values(cublasHandle_t h)
 /* symv (upper triangle read, the lower holds junk) and hemv (lower read;
  * the diagonal's imaginary part junk, taken as 0) against the full matrix
  * they stand for; y with increment 2, beta 1 (hemv: beta 0 over a NaN y);
- * syr, her, syr2, her2 against values worked by hand */
+ * syr, her, syr2, her2, syrk, herk, syr2k, her2k against values worked
+ * by hand */
 static void symv_values(cublasHandle_t h)
 {
     enum { N = 3 };
@@ -204,6 +205,36 @@ static void symv_values(cublasHandle_t h)
                     (float)zA[2].y, (float)zA[3].x, (float)zA[3].y };
     double w4[8] = { 0, 0, -1, -1, 99, 99, -2, 0 };
     expect_close("Zher2 lower", g4, w4, 8, 0);
+    /* syrk, herk, syr2k, her2k of n = 2: the same products as rank-k
+     * updates (A A^T, A A^H, op(A) op(B)^T + op(B) op(A)^T, ...) */
+    double kA[4] = { 1, 3, 2, 4 }, kC[4] = { 1, 1, 99, 1 };
+    double *dkA = dev(kA, sizeof kA), *dkC = dev(kC, sizeof kC);
+    CK(cublasDsyrk_v2(h, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, 2, 2, &one_d, dkA, 2, &one_d, dkC, 2));
+    CK(cudaMemcpy(kC, dkC, sizeof kC, cudaMemcpyDeviceToHost));
+    float g5[4] = { (float)kC[0], (float)kC[1], (float)kC[2], (float)kC[3] };
+    double w5[4] = { 6, 12, 99, 26 };
+    expect_close("Dsyrk lower, beta 1", g5, w5, 4, 0);
+    cuComplex hA[2] = { { 1, 1 }, { 2, 0 } }, hC[4] = { { 9, 9 }, { 7, 7 }, { 9, 9 }, { 9, 9 } };
+    float zero_f = 0;
+    cuComplex *dhA = dev(hA, sizeof hA), *dhC = dev(hC, sizeof hC);
+    CK(cublasCherk_v2(h, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N, 2, 1, &one_f, dhA, 2, &zero_f, dhC, 2));
+    CK(cudaMemcpy(hC, dhC, sizeof hC, cudaMemcpyDeviceToHost));
+    float g6[8] = { hC[0].x, hC[0].y, hC[1].x, hC[1].y, hC[2].x, hC[2].y, hC[3].x, hC[3].y };
+    double w6[8] = { 2, 0, 7, 7, 2, 2, 4, 0 };
+    expect_close("Cherk upper, beta 0", g6, w6, 8, 0);
+    float tA[2] = { 1, 2 }, tB[2] = { 3, 1 }, tC[4] = { 9, 99, 9, 9 };
+    float *dtA = dev(tA, sizeof tA), *dtB = dev(tB, sizeof tB), *dtC = dev(tC, sizeof tC);
+    CK(cublasSsyr2k_v2(h, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_T, 2, 1, &one_f, dtA, 1, dtB, 1, &zero_f, dtC, 2));
+    CK(cudaMemcpy(tC, dtC, sizeof tC, cudaMemcpyDeviceToHost));
+    expect_close("Ssyr2k upper, op T", tC, w3, 4, 0);
+    cuDoubleComplex kzC[4] = { { 5, 5 }, { 5, 5 }, { 99, 99 }, { 5, 5 } };
+    double zero_d = 0;
+    cuDoubleComplex *dkzC = dev(kzC, sizeof kzC);
+    CK(cublasZher2k_v2(h, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, 2, 1, &zi, dzx, 2, dzy, 2, &zero_d, dkzC, 2));
+    CK(cudaMemcpy(kzC, dkzC, sizeof kzC, cudaMemcpyDeviceToHost));
+    float g8[8] = { (float)kzC[0].x, (float)kzC[0].y, (float)kzC[1].x, (float)kzC[1].y, (float)kzC[2].x,
+                    (float)kzC[2].y, (float)kzC[3].x, (float)kzC[3].y };
+    expect_close("Zher2k lower, beta 0", g8, w4, 8, 0);
 }
 
 /* axpy, scal, nrm2, ger against the reference BLAS's definitions: strided

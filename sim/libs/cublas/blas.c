@@ -5,11 +5,11 @@
  * through the PLT as NVIDIA's libcublas calls into libcublasLt (it needs
  * libcublasLt.so.13): so a tool hooking both sees the cuBLAS call outside
  * and cuBLASLt's inside, as on a GPU.  axpy, scal, nrm2, ger, symv, hemv,
- * syr, her, syr2 and her2 launch
+ * syr, her, syr2, her2, syrk, herk, syr2k and her2k launch
  * vec.cu's kernels.  Not implemented (their stubs say so in one line): the
  * level-1 calls other than the dot products, axpy, scal, nrm2 and rotg
  * (host pointer mode: computed on the CPU), level 2
- * other than GEMV, ger, symv, hemv, syr, her, syr2 and her2, level 3 other than the GEMMs (trsm, syrk, ...), the
+ * other than GEMV, ger, symv, hemv, syr, her, syr2 and her2, level 3 other than the GEMMs, syrk, herk, syr2k and her2k (trsm, symm, trmm, ...), the
  * batched solvers other than the LU's getrf/getrs Batched (geqrf, gels,
  * trsm, getri, matinv Batched), the _64 variants other than those of
  * GEMV, the dot products, axpy, scal, nrm2 and ger, the legacy API and
@@ -864,6 +864,71 @@ SYR2_T(cublasCsyr2_v2, cuComplex, CUDA_C_32F, 0)
 SYR2_T(cublasZsyr2_v2, cuDoubleComplex, CUDA_C_64F, 0)
 SYR2_T(cublasCher2_v2, cuComplex, CUDA_C_32F, 1)
 SYR2_T(cublasZher2_v2, cuDoubleComplex, CUDA_C_64F, 1)
+
+/* syrk, herk (conj), and with B syr2k, her2k: C's uplo triangle := alpha
+ * op(A) op(A or B)^T (^H) ... + beta C (vec.h sb_syrk_range); the
+ * documented argument checks (n or k < 0, lda/ldb < max(1, n or k by
+ * trans), ldc < max(1, n), uplo neither LOWER nor UPPER, trans: N or T for
+ * the complex syrk/syr2k, N or C for herk/her2k, any for real types, where
+ * C is T); nothing when n is 0; A and B unread when k is 0.  alpha of type
+ * ta, beta of type tb (herk's both real, her2k's beta). */
+static cublasStatus_t syrk(cublasHandle_t h, cublasFillMode_t uplo, cublasOperation_t trans, int64_t n, int64_t k,
+                           const void *alpha, const void *A, int64_t lda, const void *B, int64_t ldb,
+                           const void *beta, void *C, int64_t ldc, cudaDataType t, cudaDataType ta,
+                           cudaDataType tb, int conj)
+{
+    if (!mine(h))
+        return CUBLAS_STATUS_NOT_INITIALIZED;
+    int complex_t = t == CUDA_C_32F || t == CUDA_C_64F;
+    int64_t rows = trans == CUBLAS_OP_N ? n : k, one = rows > 1 ? rows : 1;
+    if (n < 0 || k < 0 || lda < one || (B && ldb < one) || ldc < (n > 1 ? n : 1) ||
+        (uplo != CUBLAS_FILL_MODE_LOWER && uplo != CUBLAS_FILL_MODE_UPPER) ||
+        (trans != CUBLAS_OP_N && trans != CUBLAS_OP_T && trans != CUBLAS_OP_C) ||
+        (complex_t && trans == (conj ? CUBLAS_OP_T : CUBLAS_OP_C)))
+        return CUBLAS_STATUS_INVALID_VALUE;
+    if (n == 0)
+        return CUBLAS_STATUS_SUCCESS;
+    struct sb_vec v = { .n = n, .k = k, .lda = lda, .ldb = ldb, .ldc = ldc, .type = t, .type_s = ta, .conj = conj,
+                        .upper = uplo == CUBLAS_FILL_MODE_UPPER,
+                        .trans = trans == CUBLAS_OP_N ? 0 : trans == CUBLAS_OP_C && complex_t ? 2 : 1 };
+    const void *al = vec_alpha(h, &v, alpha), *be = beta;
+    if (!v.device_scalars) {
+        simlib_load(beta, tb, 0, v.beta);
+        be = NULL;
+    } else if (tb != ta) {
+        /* her2k in device pointer mode: a complex alpha, a real beta, one
+         * device type for both in the kernel (type_s): not simulated */
+        return CUBLAS_STATUS_NOT_SUPPORTED;
+    }
+    void *p1[] = { &v, &al, &A, &be, &C }, *p2[] = { &v, &al, &A, &B, &be, &C };
+    return B ? vec_launch(h, "simblas_syr2k", n * n, p2) : vec_launch(h, "simblas_syrk", n * n, p1);
+}
+
+#define SYRK_T(name, T, S, CT, CS, CONJ)                                                                           \
+    cublasStatus_t CUBLASWINAPI name(cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int n, \
+                                     int k, const S *alpha, const T *A, int lda, const S *beta, T *C, int ldc)    \
+    {                                                                                                              \
+        return syrk(handle, uplo, trans, n, k, alpha, A, lda, NULL, 0, beta, C, ldc, CT, CS, CS, CONJ);            \
+    }
+#define SYR2K_T(name, T, S, CT, CS, CONJ)                                                                          \
+    cublasStatus_t CUBLASWINAPI name(cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int n, \
+                                     int k, const T *alpha, const T *A, int lda, const T *B, int ldb,             \
+                                     const S *beta, T *C, int ldc)                                                 \
+    {                                                                                                              \
+        return syrk(handle, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc, CT, CT, CS, CONJ);             \
+    }
+SYRK_T(cublasSsyrk_v2, float, float, CUDA_R_32F, CUDA_R_32F, 0)
+SYRK_T(cublasDsyrk_v2, double, double, CUDA_R_64F, CUDA_R_64F, 0)
+SYRK_T(cublasCsyrk_v2, cuComplex, cuComplex, CUDA_C_32F, CUDA_C_32F, 0)
+SYRK_T(cublasZsyrk_v2, cuDoubleComplex, cuDoubleComplex, CUDA_C_64F, CUDA_C_64F, 0)
+SYRK_T(cublasCherk_v2, cuComplex, float, CUDA_C_32F, CUDA_R_32F, 1)
+SYRK_T(cublasZherk_v2, cuDoubleComplex, double, CUDA_C_64F, CUDA_R_64F, 1)
+SYR2K_T(cublasSsyr2k_v2, float, float, CUDA_R_32F, CUDA_R_32F, 0)
+SYR2K_T(cublasDsyr2k_v2, double, double, CUDA_R_64F, CUDA_R_64F, 0)
+SYR2K_T(cublasCsyr2k_v2, cuComplex, cuComplex, CUDA_C_32F, CUDA_C_32F, 0)
+SYR2K_T(cublasZsyr2k_v2, cuDoubleComplex, cuDoubleComplex, CUDA_C_64F, CUDA_C_64F, 0)
+SYR2K_T(cublasCher2k_v2, cuComplex, float, CUDA_C_32F, CUDA_R_32F, 1)
+SYR2K_T(cublasZher2k_v2, cuDoubleComplex, double, CUDA_C_64F, CUDA_R_64F, 1)
 
 /* each in its 32-bit form and the _64 one (cublas_api.h: 64-bit sizes and
  * increments; all of int64_t computes here) */

@@ -1,6 +1,6 @@
 /* The level-1 and level-2 BLAS calls of the sim's cuBLAS that are no GEMM
- * (cublas<t>axpy, scal, nrm2, ger, symv, hemv, syr, her, syr2, her2:
- * blas.c), shared by their kernels (vec.cu,
+ * (cublas<t>axpy, scal, nrm2, ger, symv, hemv, syr, her, syr2, her2,
+ * syrk, herk, syr2k, her2k: blas.c), shared by their kernels (vec.cu,
  * the library's image) and the kernels' host twins (vec_twin.c): one source
  * for both (simlib_hd.h).  Reference BLAS semantics, as the cuBLAS
  * documentation gives them (element i of a vector of n at 1 + (i - 1) * inc,
@@ -27,7 +27,9 @@ struct sb_vec {
     int32_t type_s;             /* of alpha (scal: Csscal's float...), of nrm2's result */
     int32_t conj;               /* ger: A += alpha x y^H (gerc) */
     int32_t device_scalars;     /* alpha (and beta) are device pointers of type_s */
-    int32_t upper;              /* symv: A's upper triangle is read (else the lower) */
+    int32_t upper;              /* symv, syr, syrk: A's (C's) upper triangle is used (else the lower) */
+    int32_t trans;              /* syrk: cublasOperation_t of A and B */
+    int64_t k, ldb, ldc;        /* syrk: op(A) is n x k */
 };
 
 /* The element offset of element i of a vector of n with increment inc. */
@@ -198,6 +200,60 @@ SIMLIB_HD void sb_syr_range(const struct sb_vec *v, const void *alpha, const voi
         if (v->conj && i == j)
             c[1] = 0;
         simlib_store(A, v->type, j * v->lda + i, c);
+    }
+}
+
+/* op(X)(i, l) of syrk's n x k op(X): X(i, l), X(l, i) or conj(X(l, i)) */
+SIMLIB_HD void sb_op_load(const struct sb_vec *v, const void *X, int64_t ld, int64_t i, int64_t l, double r[2])
+{
+    simlib_load(X, v->type, v->trans == 0 ? l * ld + i : i * ld + l, r);
+    if (v->trans == 2)
+        r[1] = -r[1];
+}
+
+/* syrk, herk (conj), and with B syr2k, her2k: the upper (lower) triangle
+ * of the n x n C := alpha P + beta C (C unread when beta is 0), element
+ * (i, j) of P
+ *   syrk  sum_l op(A)(i,l) op(A)(j,l)      herk  sum_l op(A)(i,l) conj(op(A)(j,l))
+ *   syr2k sum_l op(A)(i,l) op(B)(j,l) + op(B)(i,l) op(A)(j,l)
+ *   her2k the same conjugating the second factor, conj(alpha) on the second sum
+ * a Hermitian diagonal left real (the reference zherk, zher2k; their alpha
+ * (herk) and beta are real).  Elements first, first + step, ... of C. */
+SIMLIB_HD void sb_syrk_range(const struct sb_vec *v, const void *alpha, const void *A, const void *B,
+                             const void *beta, void *C, int64_t first, int64_t step)
+{
+    double al[2], be[2], a[2], b[2], c[2];
+    sb_vec_alpha(v, alpha, al);
+    sb_vec_beta(v, beta, be);
+    double sa = v->conj ? -1 : 1;
+    for (int64_t t = first; t < v->n * v->n; t += step) {
+        int64_t i = t % v->n, j = t / v->n;
+        if (v->upper ? i > j : i < j)
+            continue;
+        double s1[2] = { 0, 0 }, s2[2] = { 0, 0 };
+        for (int64_t l = 0; l < v->k; l++) {
+            sb_op_load(v, A, v->lda, i, l, a);
+            sb_op_load(v, B ? B : A, B ? v->ldb : v->lda, j, l, b);
+            s1[0] += a[0] * b[0] - a[1] * sa * b[1];
+            s1[1] += a[0] * sa * b[1] + a[1] * b[0];
+            if (B) {
+                sb_op_load(v, B, v->ldb, i, l, a);
+                sb_op_load(v, A, v->lda, j, l, b);
+                s2[0] += a[0] * b[0] - a[1] * sa * b[1];
+                s2[1] += a[0] * sa * b[1] + a[1] * b[0];
+            }
+        }
+        double alq[2] = { al[0], v->conj ? -al[1] : al[1] };
+        double r[2] = { al[0] * s1[0] - al[1] * s1[1] + alq[0] * s2[0] - alq[1] * s2[1],
+                        al[0] * s1[1] + al[1] * s1[0] + alq[0] * s2[1] + alq[1] * s2[0] };
+        if (be[0] != 0 || be[1] != 0) {
+            simlib_load(C, v->type, j * v->ldc + i, c);
+            r[0] += be[0] * c[0] - be[1] * c[1];
+            r[1] += be[0] * c[1] + be[1] * c[0];
+        }
+        if (v->conj && i == j)
+            r[1] = 0;
+        simlib_store(C, v->type, j * v->ldc + i, r);
     }
 }
 #endif

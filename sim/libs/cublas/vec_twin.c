@@ -76,3 +76,19 @@ TWIN(simblas_syr2)
     struct sb_vec v = call(args);
     sb_syr_range(&v, param(args, 1), param(args, 2), param(args, 3), param(args, 4), 0, 1);
 }
+
+TWIN(simblas_syrk);
+TWIN(simblas_syrk)
+{
+    (void)grid, (void)block;
+    struct sb_vec v = call(args);
+    sb_syrk_range(&v, param(args, 1), param(args, 2), NULL, param(args, 3), param(args, 4), 0, 1);
+}
+
+TWIN(simblas_syr2k);
+TWIN(simblas_syr2k)
+{
+    (void)grid, (void)block;
+    struct sb_vec v = call(args);
+    sb_syrk_range(&v, param(args, 1), param(args, 2), param(args, 3), param(args, 4), param(args, 5), 0, 1);
+}
