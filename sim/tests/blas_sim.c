@@ -138,8 +138,8 @@ static void rotg_values(cublasHandle_t h)
 /* symv (upper triangle read, the lower holds junk) and hemv (lower read;
  * the diagonal's imaginary part junk, taken as 0) against the full matrix
  * they stand for; y with increment 2, beta 1 (hemv: beta 0 over a NaN y);
- * syr, her, syr2, her2, syrk, herk, syr2k, her2k against values worked
- * by hand */
+ * syr, her, syr2, her2, syrk, herk, syr2k, her2k, symm, hemm, trmm
+ * against values worked by hand */
 static void symv_values(cublasHandle_t h)
 {
     enum { N = 3 };
@@ -235,6 +235,28 @@ static void symv_values(cublasHandle_t h)
     float g8[8] = { (float)kzC[0].x, (float)kzC[0].y, (float)kzC[1].x, (float)kzC[1].y, (float)kzC[2].x,
                     (float)kzC[2].y, (float)kzC[3].x, (float)kzC[3].y };
     expect_close("Zher2k lower, beta 0", g8, w4, 8, 0);
+    /* symm left (upper read), hemm right (lower read, H as above, a 1 x 2
+     * B: B H), trmm left op T with a unit diagonal (its stored 5 unread) */
+    float mA[4] = { 1, 99, 2, 3 }, mB[4] = { 1, 3, 2, 4 }, mC[4] = { NAN, NAN, NAN, NAN };
+    float *dmA = dev(mA, sizeof mA), *dmB = dev(mB, sizeof mB), *dmC = dev(mC, sizeof mC);
+    CK(cublasSsymm_v2(h, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_UPPER, 2, 2, &one_f, dmA, 2, dmB, 2, &zero_f, dmC, 2));
+    CK(cudaMemcpy(mC, dmC, sizeof mC, cudaMemcpyDeviceToHost));
+    double w9[4] = { 7, 11, 10, 16 };
+    expect_close("Ssymm left upper", mC, w9, 4, 0);
+    cuDoubleComplex hb[2] = { { 1, 0 }, { 0, 1 } }, hc[2], zone = { 1, 0 }, zzero = { 0, 0 };
+    cuDoubleComplex *dhb = dev(hb, sizeof hb), *dhc = dev(NULL, sizeof hc);
+    CK(cublasZhemm_v2(h, CUBLAS_SIDE_RIGHT, CUBLAS_FILL_MODE_LOWER, 1, 2, &zone, dH, 2, dhb, 1, &zzero, dhc, 1));
+    CK(cudaMemcpy(hc, dhc, sizeof hc, cudaMemcpyDeviceToHost));
+    float g10[4] = { (float)hc[0].x, (float)hc[0].y, (float)hc[1].x, (float)hc[1].y };
+    double w10[4] = { 1, 1, 1, 2 };
+    expect_close("Zhemm right lower", g10, w10, 4, 0);
+    float tmA[4] = { 5, 4, 99, 5 }, rB[2] = { 1, 2 }, rC[2];
+    float *drA = dev(tmA, sizeof tmA), *drB = dev(rB, sizeof rB), *drC = dev(NULL, sizeof rC);
+    CK(cublasStrmm_v2(h, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_T, CUBLAS_DIAG_UNIT, 2, 1, &one_f, drA,
+                      2, drB, 2, drC, 2));
+    CK(cudaMemcpy(rC, drC, sizeof rC, cudaMemcpyDeviceToHost));
+    double w11[2] = { 9, 2 };
+    expect_close("Strmm left lower op T unit", rC, w11, 2, 0);
 }
 
 /* axpy, scal, nrm2, ger against the reference BLAS's definitions: strided

@@ -5,11 +5,12 @@
  * through the PLT as NVIDIA's libcublas calls into libcublasLt (it needs
  * libcublasLt.so.13): so a tool hooking both sees the cuBLAS call outside
  * and cuBLASLt's inside, as on a GPU.  axpy, scal, nrm2, ger, symv, hemv,
- * syr, her, syr2, her2, syrk, herk, syr2k and her2k launch
+ * syr, her, syr2, her2, syrk, herk, syr2k, her2k, symm, hemm and trmm launch
  * vec.cu's kernels.  Not implemented (their stubs say so in one line): the
  * level-1 calls other than the dot products, axpy, scal, nrm2 and rotg
  * (host pointer mode: computed on the CPU), level 2
- * other than GEMV, ger, symv, hemv, syr, her, syr2 and her2, level 3 other than the GEMMs, syrk, herk, syr2k and her2k (trsm, symm, trmm, ...), the
+ * other than GEMV, ger, symv, hemv, syr, her, syr2 and her2, level 3 other than the GEMMs, syrk, herk, syr2k, her2k, symm, hemm
+ * and trmm (trsm, ...), the
  * batched solvers other than the LU's getrf/getrs Batched (geqrf, gels,
  * trsm, getri, matinv Batched), the _64 variants other than those of
  * GEMV, the dot products, axpy, scal, nrm2 and ger, the legacy API and
@@ -929,6 +930,72 @@ SYR2K_T(cublasCsyr2k_v2, cuComplex, cuComplex, CUDA_C_32F, CUDA_C_32F, 0)
 SYR2K_T(cublasZsyr2k_v2, cuDoubleComplex, cuDoubleComplex, CUDA_C_64F, CUDA_C_64F, 0)
 SYR2K_T(cublasCher2k_v2, cuComplex, float, CUDA_C_32F, CUDA_R_32F, 1)
 SYR2K_T(cublasZher2k_v2, cuDoubleComplex, double, CUDA_C_64F, CUDA_R_64F, 1)
+
+/* symm, hemm (conj): C := alpha A B + beta C (side right: alpha B A + beta
+ * C), A symmetric (Hermitian) read from its uplo triangle; trmm (tri):
+ * C := alpha op(A) B (right: alpha B op(A)), A triangular, out of place
+ * (vec.h sb_symm_range).  The documented argument checks (m or n < 0, lda
+ * < max(1, A's order), ldb and ldc < max(1, m), uplo, side, trans, diag out
+ * of their enums); nothing when m or n is 0. */
+static cublasStatus_t symm(cublasHandle_t h, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans,
+                           cublasDiagType_t diag, int64_t m, int64_t n, const void *alpha, const void *A,
+                           int64_t lda, const void *B, int64_t ldb, const void *beta, void *C, int64_t ldc,
+                           cudaDataType t, int conj, int tri)
+{
+    if (!mine(h))
+        return CUBLAS_STATUS_NOT_INITIALIZED;
+    int64_t ka = side == CUBLAS_SIDE_RIGHT ? n : m, mm = m > 1 ? m : 1;
+    if (m < 0 || n < 0 || lda < (ka > 1 ? ka : 1) || ldb < mm || ldc < mm ||
+        (side != CUBLAS_SIDE_LEFT && side != CUBLAS_SIDE_RIGHT) ||
+        (uplo != CUBLAS_FILL_MODE_LOWER && uplo != CUBLAS_FILL_MODE_UPPER) ||
+        (trans != CUBLAS_OP_N && trans != CUBLAS_OP_T && trans != CUBLAS_OP_C) ||
+        (diag != CUBLAS_DIAG_NON_UNIT && diag != CUBLAS_DIAG_UNIT))
+        return CUBLAS_STATUS_INVALID_VALUE;
+    if (m == 0 || n == 0)
+        return CUBLAS_STATUS_SUCCESS;
+    int complex_t = t == CUDA_C_32F || t == CUDA_C_64F;
+    struct sb_vec v = { .m = m, .n = n, .lda = lda, .ldb = ldb, .ldc = ldc, .type = t, .type_s = t, .conj = conj,
+                        .upper = uplo == CUBLAS_FILL_MODE_UPPER, .right = side == CUBLAS_SIDE_RIGHT, .tri = tri,
+                        .unit = diag == CUBLAS_DIAG_UNIT,
+                        .trans = trans == CUBLAS_OP_N ? 0 : trans == CUBLAS_OP_C && complex_t ? 2 : 1 };
+    const void *al = vec_alpha(h, &v, alpha), *be = beta;
+    if (tri) {
+        void *params[] = { &v, &al, &A, &B, &C };
+        return vec_launch(h, "simblas_trmm", m * n, params);
+    }
+    if (!v.device_scalars) {
+        simlib_load(beta, t, 0, v.beta);
+        be = NULL;
+    }
+    void *params[] = { &v, &al, &A, &B, &be, &C };
+    return vec_launch(h, "simblas_symm", m * n, params);
+}
+
+#define SYMM_T(name, T, CT, CONJ)                                                                                  \
+    cublasStatus_t CUBLASWINAPI name(cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, int m,   \
+                                     int n, const T *alpha, const T *A, int lda, const T *B, int ldb,             \
+                                     const T *beta, T *C, int ldc)                                                 \
+    {                                                                                                              \
+        return symm(handle, side, uplo, CUBLAS_OP_N, CUBLAS_DIAG_NON_UNIT, m, n, alpha, A, lda, B, ldb, beta, C,   \
+                    ldc, CT, CONJ, 0);                                                                             \
+    }
+#define TRMM_T(name, T, CT)                                                                                        \
+    cublasStatus_t CUBLASWINAPI name(cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo,          \
+                                     cublasOperation_t trans, cublasDiagType_t diag, int m, int n, const T *alpha, \
+                                     const T *A, int lda, const T *B, int ldb, T *C, int ldc)                     \
+    {                                                                                                              \
+        return symm(handle, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb, NULL, C, ldc, CT, 0, 1);         \
+    }
+SYMM_T(cublasSsymm_v2, float, CUDA_R_32F, 0)
+SYMM_T(cublasDsymm_v2, double, CUDA_R_64F, 0)
+SYMM_T(cublasCsymm_v2, cuComplex, CUDA_C_32F, 0)
+SYMM_T(cublasZsymm_v2, cuDoubleComplex, CUDA_C_64F, 0)
+SYMM_T(cublasChemm_v2, cuComplex, CUDA_C_32F, 1)
+SYMM_T(cublasZhemm_v2, cuDoubleComplex, CUDA_C_64F, 1)
+TRMM_T(cublasStrmm_v2, float, CUDA_R_32F)
+TRMM_T(cublasDtrmm_v2, double, CUDA_R_64F)
+TRMM_T(cublasCtrmm_v2, cuComplex, CUDA_C_32F)
+TRMM_T(cublasZtrmm_v2, cuDoubleComplex, CUDA_C_64F)
 
 /* each in its 32-bit form and the _64 one (cublas_api.h: 64-bit sizes and
  * increments; all of int64_t computes here) */

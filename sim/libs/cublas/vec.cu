@@ -1,6 +1,6 @@
 // The sim cuBLAS's level-1 and level-2 kernels that are no GEMM (vec.h):
 // launched by blas.c's cublas<t>axpy, scal, nrm2, ger, symv, hemv, syr, her, syr2,
-// her2, syrk, herk, syr2k and her2k into the handle's
+// her2, syrk, herk, syr2k, her2k, symm, hemm and trmm into the handle's
 // stream.  On the sim their host twins (vec_twin.c) do the same work with
 // the same code.  Every pointer is a parameter of its own, so the image's
 // code says which the kernel dereferences (the sim's fault model,
@@ -55,4 +55,15 @@ extern "C" __global__ void simblas_syr2k(struct sb_vec v, const void *alpha, con
                                          const void *beta, void *C)
 {
     sb_syrk_range(&v, alpha, A, B, beta, C, SB_FIRST, SB_STEP);
+}
+
+extern "C" __global__ void simblas_symm(struct sb_vec v, const void *alpha, const void *A, const void *B,
+                                        const void *beta, void *C)
+{
+    sb_symm_range(&v, alpha, A, B, beta, C, SB_FIRST, SB_STEP);
+}
+
+extern "C" __global__ void simblas_trmm(struct sb_vec v, const void *alpha, const void *A, const void *B, void *C)
+{
+    sb_symm_range(&v, alpha, A, B, NULL, C, SB_FIRST, SB_STEP);
 }

@@ -1,6 +1,6 @@
 /* The level-1 and level-2 BLAS calls of the sim's cuBLAS that are no GEMM
  * (cublas<t>axpy, scal, nrm2, ger, symv, hemv, syr, her, syr2, her2,
- * syrk, herk, syr2k, her2k: blas.c), shared by their kernels (vec.cu,
+ * syrk, herk, syr2k, her2k, symm, hemm, trmm: blas.c), shared by their kernels (vec.cu,
  * the library's image) and the kernels' host twins (vec_twin.c): one source
  * for both (simlib_hd.h).  Reference BLAS semantics, as the cuBLAS
  * documentation gives them (element i of a vector of n at 1 + (i - 1) * inc,
@@ -28,7 +28,9 @@ struct sb_vec {
     int32_t conj;               /* ger: A += alpha x y^H (gerc) */
     int32_t device_scalars;     /* alpha (and beta) are device pointers of type_s */
     int32_t upper;              /* symv, syr, syrk: A's (C's) upper triangle is used (else the lower) */
-    int32_t trans;              /* syrk: cublasOperation_t of A and B */
+    int32_t trans;              /* syrk, trmm: op of A (and B): 0 N, 1 T, 2 C */
+    int32_t right, unit;        /* symm, trmm: A on the right; trmm: A's diagonal taken as 1 */
+    int32_t tri;                /* trmm (else symm) */
     int64_t k, ldb, ldc;        /* syrk: op(A) is n x k */
 };
 
@@ -253,6 +255,64 @@ SIMLIB_HD void sb_syrk_range(const struct sb_vec *v, const void *alpha, const vo
         }
         if (v->conj && i == j)
             r[1] = 0;
+        simlib_store(C, v->type, j * v->ldc + i, r);
+    }
+}
+
+/* Element (r, c) of symm's symmetric (hemm's Hermitian: conj) A, read from
+ * its upper (lower) triangle; of trmm's op(A), A triangular there (0
+ * outside; 1 on a unit diagonal). */
+SIMLIB_HD void sb_tri_load(const struct sb_vec *v, const void *A, int64_t r, int64_t c, double a[2])
+{
+    if (v->tri && v->trans) {   /* op(A)(r, c) = A(c, r), conjugated for C */
+        int64_t t = r;
+        r = c, c = t;
+    }
+    int stored = v->upper ? r <= c : r >= c;
+    if (v->tri && (!stored || (v->unit && r == c))) {
+        a[0] = stored ? 1 : 0, a[1] = 0;
+        return;
+    }
+    simlib_load(A, v->type, stored ? c * v->lda + r : r * v->lda + c, a);
+    if (v->tri) {
+        if (v->trans == 2)
+            a[1] = -a[1];
+    } else if (v->conj && (r == c || !stored)) {
+        a[1] = r == c ? 0 : -a[1];
+    }
+}
+
+/* symm, hemm: C := alpha A B + beta C (right: alpha B A + beta C), C unread
+ * when beta is 0; trmm: C := alpha op(A) B (right: alpha B op(A)), out of
+ * place (cuBLAS's form).  The m x n C's elements first, first + step, ... */
+SIMLIB_HD void sb_symm_range(const struct sb_vec *v, const void *alpha, const void *A, const void *B,
+                             const void *beta, void *C, int64_t first, int64_t step)
+{
+    double al[2], be[2] = { 0, 0 }, a[2], b[2], c[2];
+    sb_vec_alpha(v, alpha, al);
+    if (!v->tri)
+        sb_vec_beta(v, beta, be);
+    int64_t inner = v->right ? v->n : v->m;
+    for (int64_t t = first; t < v->m * v->n; t += step) {
+        int64_t i = t % v->m, j = t / v->m;
+        double s[2] = { 0, 0 };
+        for (int64_t l = 0; l < inner; l++) {
+            if (v->right) {
+                simlib_load(B, v->type, l * v->ldb + i, b);
+                sb_tri_load(v, A, l, j, a);
+            } else {
+                sb_tri_load(v, A, i, l, a);
+                simlib_load(B, v->type, j * v->ldb + l, b);
+            }
+            s[0] += a[0] * b[0] - a[1] * b[1];
+            s[1] += a[0] * b[1] + a[1] * b[0];
+        }
+        double r[2] = { al[0] * s[0] - al[1] * s[1], al[0] * s[1] + al[1] * s[0] };
+        if (be[0] != 0 || be[1] != 0) {
+            simlib_load(C, v->type, j * v->ldc + i, c);
+            r[0] += be[0] * c[0] - be[1] * c[1];
+            r[1] += be[0] * c[1] + be[1] * c[0];
+        }
         simlib_store(C, v->type, j * v->ldc + i, r);
     }
 }

@@ -92,3 +92,19 @@ TWIN(simblas_syr2k)
     struct sb_vec v = call(args);
     sb_syrk_range(&v, param(args, 1), param(args, 2), param(args, 3), param(args, 4), param(args, 5), 0, 1);
 }
+
+TWIN(simblas_symm);
+TWIN(simblas_symm)
+{
+    (void)grid, (void)block;
+    struct sb_vec v = call(args);
+    sb_symm_range(&v, param(args, 1), param(args, 2), param(args, 3), param(args, 4), param(args, 5), 0, 1);
+}
+
+TWIN(simblas_trmm);
+TWIN(simblas_trmm)
+{
+    (void)grid, (void)block;
+    struct sb_vec v = call(args);
+    sb_symm_range(&v, param(args, 1), param(args, 2), param(args, 3), NULL, param(args, 4), 0, 1);
+}
