@@ -138,7 +138,7 @@ static void rotg_values(cublasHandle_t h)
 /* symv (upper triangle read, the lower holds junk) and hemv (lower read;
  * the diagonal's imaginary part junk, taken as 0) against the full matrix
  * they stand for; y with increment 2, beta 1 (hemv: beta 0 over a NaN y);
- * syr, her, syr2, her2, syrk, herk, syr2k, her2k, symm, hemm, trmm
+ * syr, her, syr2, her2, syrk, herk, syr2k, her2k, symm, hemm, trmm, rotm
  * against values worked by hand */
 static void symv_values(cublasHandle_t h)
 {
@@ -257,6 +257,25 @@ static void symv_values(cublasHandle_t h)
     CK(cudaMemcpy(rC, drC, sizeof rC, cudaMemcpyDeviceToHost));
     double w11[2] = { 9, 2 };
     expect_close("Strmm left lower op T unit", rC, w11, 2, 0);
+    /* rotm: flag 1 (H = [[h11, 1], [-1, h22]]) in host pointer mode; flag
+     * -1 (the full H) with param on the device, in device pointer mode */
+    float ox[2] = { 1, 2 }, oy[2] = { 3, 4 }, prm[5] = { 1, 2, 0, 0, 3 }, og[4];
+    float *dox = dev(ox, sizeof ox), *doy = dev(oy, sizeof oy);
+    CK(cublasSrotm_v2(h, 2, dox, 1, doy, 1, prm));
+    CK(cudaMemcpy(og, dox, sizeof ox, cudaMemcpyDeviceToHost));
+    CK(cudaMemcpy(og + 2, doy, sizeof oy, cudaMemcpyDeviceToHost));
+    double w12[4] = { 5, 8, 8, 10 };
+    expect_close("Srotm flag 1", og, w12, 4, 0);
+    double px[1] = { 1 }, py[1] = { 1 }, pp[5] = { -1, 1, 3, 2, 4 }, pg[2];
+    double *dpx = dev(px, sizeof px), *dpy = dev(py, sizeof py), *dpp = dev(pp, sizeof pp);
+    CK(cublasSetPointerMode_v2(h, CUBLAS_POINTER_MODE_DEVICE));
+    CK(cublasDrotm_v2(h, 1, dpx, 1, dpy, 1, dpp));
+    CK(cublasSetPointerMode_v2(h, CUBLAS_POINTER_MODE_HOST));
+    CK(cudaMemcpy(pg, dpx, sizeof px, cudaMemcpyDeviceToHost));
+    CK(cudaMemcpy(pg + 1, dpy, sizeof py, cudaMemcpyDeviceToHost));
+    float pgf[2] = { (float)pg[0], (float)pg[1] };
+    double w13[2] = { 3, 7 };
+    expect_close("Drotm flag -1, device param", pgf, w13, 2, 0);
 }
 
 /* axpy, scal, nrm2, ger against the reference BLAS's definitions: strided

@@ -5,8 +5,8 @@
 # dot (their _64 forms too), axpy, scal, nrm2, ger (strided and negative
 # increments, complex, device pointer mode, a host result of a handle whose
 # device is not the current one), rotg in host pointer mode, symv, hemv,
-# syr, her, syr2, her2, syrk, herk, syr2k, her2k, symm, hemm, trmm, the Lt
-# epilogues against a host reference; `wrong` a B of cuda:1 in a GEMM on cuda:0 and `array` one in a device pointer array: CUDA_ERROR_ILLEGAL_ADDRESS at the
+# syr, her, syr2, her2, syrk, herk, syr2k, her2k, symm, hemm, trmm, rotm, the
+# Lt epilogues against a host reference; `wrong` a B of cuda:1 in a GEMM on cuda:0 and `array` one in a device pointer array: CUDA_ERROR_ILLEGAL_ADDRESS at the
 # next synchronisation, sticky; `host` a pageable host bias: the same;
 # `peer` the B of cuda:1 with peer access: legal, right values; `lu` the
 # batched LU (getrf/getrsBatched) against the host (a pivot outside 1..n

@@ -5,9 +5,9 @@
  * through the PLT as NVIDIA's libcublas calls into libcublasLt (it needs
  * libcublasLt.so.13): so a tool hooking both sees the cuBLAS call outside
  * and cuBLASLt's inside, as on a GPU.  axpy, scal, nrm2, ger, symv, hemv,
- * syr, her, syr2, her2, syrk, herk, syr2k, her2k, symm, hemm and trmm launch
+ * syr, her, syr2, her2, syrk, herk, syr2k, her2k, symm, hemm, trmm and rotm launch
  * vec.cu's kernels.  Not implemented (their stubs say so in one line): the
- * level-1 calls other than the dot products, axpy, scal, nrm2 and rotg
+ * level-1 calls other than the dot products, axpy, scal, nrm2, rotm and rotg
  * (host pointer mode: computed on the CPU), level 2
  * other than GEMV, ger, symv, hemv, syr, her, syr2 and her2, level 3 other than the GEMMs, syrk, herk, syr2k, her2k, symm, hemm
  * and trmm (trsm, ...), the
@@ -996,6 +996,41 @@ TRMM_T(cublasStrmm_v2, float, CUDA_R_32F)
 TRMM_T(cublasDtrmm_v2, double, CUDA_R_64F)
 TRMM_T(cublasCtrmm_v2, cuComplex, CUDA_C_32F)
 TRMM_T(cublasZtrmm_v2, cuDoubleComplex, CUDA_C_64F)
+
+/* rotm: the modified Givens rotation of x and y (vec.h sb_rotm_range);
+ * nothing when n <= 0; param read now in host pointer mode, by the kernel
+ * in device mode */
+static cublasStatus_t rotm(cublasHandle_t h, int64_t n, void *x, int64_t incx, void *y, int64_t incy,
+                           const void *param, cudaDataType t)
+{
+    if (!mine(h))
+        return CUBLAS_STATUS_NOT_INITIALIZED;
+    if (n <= 0)
+        return CUBLAS_STATUS_SUCCESS;
+    struct sb_vec v = { .n = n, .incx = incx, .incy = incy, .type = t, .type_s = t,
+                        .device_scalars = h->pointer_mode == CUBLAS_POINTER_MODE_DEVICE };
+    const void *pm = param;
+    if (!v.device_scalars) {
+        for (int k = 0; k < 5; k++) {
+            double e[2];
+            simlib_load(param, t, k, e);
+            v.param[k] = e[0];
+        }
+        pm = NULL;
+    }
+    void *params[] = { &v, &pm, &x, &y };
+    return vec_launch(h, "simblas_rotm", n, params);
+}
+cublasStatus_t CUBLASWINAPI cublasSrotm_v2(cublasHandle_t handle, int n, float *x, int incx, float *y, int incy,
+                                           const float *param)
+{
+    return rotm(handle, n, x, incx, y, incy, param, CUDA_R_32F);
+}
+cublasStatus_t CUBLASWINAPI cublasDrotm_v2(cublasHandle_t handle, int n, double *x, int incx, double *y, int incy,
+                                           const double *param)
+{
+    return rotm(handle, n, x, incx, y, incy, param, CUDA_R_64F);
+}
 
 /* each in its 32-bit form and the _64 one (cublas_api.h: 64-bit sizes and
  * increments; all of int64_t computes here) */

@@ -1,6 +1,6 @@
 // The sim cuBLAS's level-1 and level-2 kernels that are no GEMM (vec.h):
 // launched by blas.c's cublas<t>axpy, scal, nrm2, ger, symv, hemv, syr, her, syr2,
-// her2, syrk, herk, syr2k, her2k, symm, hemm and trmm into the handle's
+// her2, syrk, herk, syr2k, her2k, symm, hemm, trmm and rotm into the handle's
 // stream.  On the sim their host twins (vec_twin.c) do the same work with
 // the same code.  Every pointer is a parameter of its own, so the image's
 // code says which the kernel dereferences (the sim's fault model,
@@ -66,4 +66,9 @@ extern "C" __global__ void simblas_symm(struct sb_vec v, const void *alpha, cons
 extern "C" __global__ void simblas_trmm(struct sb_vec v, const void *alpha, const void *A, const void *B, void *C)
 {
     sb_symm_range(&v, alpha, A, B, NULL, C, SB_FIRST, SB_STEP);
+}
+
+extern "C" __global__ void simblas_rotm(struct sb_vec v, const void *param, void *x, void *y)
+{
+    sb_rotm_range(&v, param, x, y, SB_FIRST, SB_STEP);
 }

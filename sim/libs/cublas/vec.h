@@ -1,6 +1,6 @@
 /* The level-1 and level-2 BLAS calls of the sim's cuBLAS that are no GEMM
  * (cublas<t>axpy, scal, nrm2, ger, symv, hemv, syr, her, syr2, her2,
- * syrk, herk, syr2k, her2k, symm, hemm, trmm: blas.c), shared by their kernels (vec.cu,
+ * syrk, herk, syr2k, her2k, symm, hemm, trmm, rotm: blas.c), shared by their kernels (vec.cu,
  * the library's image) and the kernels' host twins (vec_twin.c): one source
  * for both (simlib_hd.h).  Reference BLAS semantics, as the cuBLAS
  * documentation gives them (element i of a vector of n at 1 + (i - 1) * inc,
@@ -31,6 +31,7 @@ struct sb_vec {
     int32_t trans;              /* syrk, trmm: op of A (and B): 0 N, 1 T, 2 C */
     int32_t right, unit;        /* symm, trmm: A on the right; trmm: A's diagonal taken as 1 */
     int32_t tri;                /* trmm (else symm) */
+    double param[5];            /* rotm: flag, h11, h21, h12, h22, unless device_scalars */
     int64_t k, ldb, ldc;        /* syrk: op(A) is n x k */
 };
 
@@ -314,6 +315,36 @@ SIMLIB_HD void sb_symm_range(const struct sb_vec *v, const void *alpha, const vo
             r[1] += be[0] * c[1] + be[1] * c[0];
         }
         simlib_store(C, v->type, j * v->ldc + i, r);
+    }
+}
+
+/* rotm: (x[i], y[i]) := H (x[i], y[i]), H by param's flag (cuBLAS
+ * documentation): -1 [[h11, h12], [h21, h22]], 0 [[1, h12], [h21, 1]],
+ * 1 [[h11, 1], [-1, h22]], -2 the identity (nothing written).  param of
+ * type `type` (real) on the device in device pointer mode.  Elements
+ * first, first + step, ... */
+SIMLIB_HD void sb_rotm_range(const struct sb_vec *v, const void *param, void *x, void *y, int64_t first, int64_t step)
+{
+    double p[5], e[2];
+    for (int k = 0; k < 5; k++) {
+        if (v->device_scalars) {
+            simlib_load(param, v->type, k, e);
+            p[k] = e[0];
+        } else {
+            p[k] = v->param[k];
+        }
+    }
+    if (p[0] == -2)
+        return;
+    double h11 = p[0] == 0 ? 1 : p[1], h21 = p[0] == 1 ? -1 : p[2], h12 = p[0] == 1 ? 1 : p[3],
+           h22 = p[0] == 0 ? 1 : p[4];
+    for (int64_t i = first; i < v->n; i += step) {
+        double a[2], b[2];
+        simlib_load(x, v->type, sb_vec_at(i, v->n, v->incx), a);
+        simlib_load(y, v->type, sb_vec_at(i, v->n, v->incy), b);
+        double xa[2] = { h11 * a[0] + h12 * b[0], 0 }, yb[2] = { h21 * a[0] + h22 * b[0], 0 };
+        simlib_store(x, v->type, sb_vec_at(i, v->n, v->incx), xa);
+        simlib_store(y, v->type, sb_vec_at(i, v->n, v->incy), yb);
     }
 }
 #endif

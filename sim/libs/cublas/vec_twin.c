@@ -108,3 +108,11 @@ TWIN(simblas_trmm)
     struct sb_vec v = call(args);
     sb_symm_range(&v, param(args, 1), param(args, 2), param(args, 3), NULL, param(args, 4), 0, 1);
 }
+
+TWIN(simblas_rotm);
+TWIN(simblas_rotm)
+{
+    (void)grid, (void)block;
+    struct sb_vec v = call(args);
+    sb_rotm_range(&v, param(args, 1), param(args, 2), param(args, 3), 0, 1);
+}
