@@ -264,7 +264,7 @@ static void lt_check(cublasLtMatmulDesc_t desc, const void *alpha, const void *A
     /* The thread's last clean call again (the same view, pointers and
      * stream; still the last clean call, the registry unchanged): clean, no
      * argument list (a matmul in a loop, bench/libcalls.sh) */
-    if (v->clean && !diff && __builtin_expect(!dc_opt.sync, 1) && dc_libcall_clean_named(v->clean, dev, P(stream))) {
+    if (v->clean && !diff && __builtin_expect(!dc_opt.sync, 1) && dc_libcall_clean_named_expect(v->clean, dev, P(stream))) {
         dc_lib_pending = NULL;
         dc_libcall_active = 1;
         return;

@@ -11,6 +11,7 @@
 #include "core/base/options.h"
 #include "core/owner/registry.h"
 #include "common/forklock.h"
+#include "core/verdict/record.h"
 #include "core/verdict/verdict.h"
 #include "core/kernel/kernels.h"
 #include "report/counts.h"
@@ -357,7 +358,7 @@ uint64_t dc_libcall_clean_name(const char *api, int device, uintptr_t stream, co
     return clean_match(api, device, stream, args, n) ? clean_call.cover.id : 0;
 }
 
-int dc_libcall_clean_named(uint64_t name, int device, uintptr_t stream)
+static inline __attribute__((always_inline)) int clean_named(uint64_t name, int device, uintptr_t stream)
 {
     if (__builtin_expect(!name || !clean_call.api || clean_call.cover.id != name || clean_call.device != device ||
                          clean_call.stream != stream ||
@@ -368,6 +369,11 @@ int dc_libcall_clean_named(uint64_t name, int device, uintptr_t stream)
         dc_libcover = clean_call.cover;
     dc_counts_clean(dc_counts(), device, clean_call.own, clean_call.managed);
     return 1;
+}
+
+int dc_libcall_clean_named(uint64_t name, int device, uintptr_t stream)
+{
+    return clean_named(name, device, stream);
 }
 
 void dc_libcall_clean_keep(const char *api, int device, uintptr_t stream, const struct dc_lib_arg *args, unsigned n,
@@ -473,11 +479,13 @@ static inline int ll_same(const struct liblaunch *e, void *const *args)
     return 1;
 }
 
-int dc_libcall_launch_again(const void *key, uintptr_t stream, void *const *args)
+/* The kept launch args repeats (counted), or NULL. */
+static inline __attribute__((always_inline)) const struct liblaunch *ll_again(const void *key, uintptr_t stream,
+                                                                             void *const *args)
 {
     const struct liblaunches *m = liblaunches;
     if (!m || !args || stream != dc_libcover.stream || !dc_libcover.n)
-        return 0;
+        return NULL;
     uint64_t rg = __atomic_load_n(&dc_reg_gen, __ATOMIC_ACQUIRE);
     uint64_t kg = __atomic_load_n(&dc_kernels_gen, __ATOMIC_ACQUIRE);
     for (unsigned w = 0; w < DC_LIBLAUNCH_WAYS; w++) {
@@ -489,9 +497,69 @@ int dc_libcall_launch_again(const void *key, uintptr_t stream, void *const *args
         dc_counts_launch(counts, 1, DC_PATH_INTERPOSE);
         if (e->own | e->managed)
             dc_counts_clean(counts, e->device, e->own, e->managed);
+        return e;
+    }
+    return NULL;
+}
+
+int dc_libcall_launch_again(const void *key, uintptr_t stream, void *const *args)
+{
+    return ll_again(key, stream, args) != NULL;
+}
+
+/* The first launch of a clean call that a hook's shortcut found again
+ * (libcall.h, dc_lib_expect): ll_first, call `id`'s (its cover's) first
+ * launch through the library entries, found clean again by the launch memo
+ * at the call's first repeat (its words equal those of a clean launch kept
+ * at generations reg_gen, kernels_gen). */
+__thread uint64_t dc_lib_expect __attribute__((tls_model("initial-exec")));
+static __thread struct {
+    uint64_t id;                /* 0: none */
+    const void *key;
+    uintptr_t stream;
+    int device;
+    unsigned own, managed;
+    uint64_t reg_gen, kernels_gen;
+} ll_first __attribute__((tls_model("initial-exec")));
+
+int dc_libcall_clean_named_expect(uint64_t name, int device, uintptr_t stream)
+{
+    if (!clean_named(name, device, stream))
+        return 0;
+    dc_lib_expect = name;
+    return 1;
+}
+
+int dc_libcall_launch_expected(const void *key, uintptr_t stream, void *const *args)
+{
+    uint64_t id = dc_lib_expect;
+    dc_lib_expect = 0;
+    if (__builtin_expect(!id || dc_libcover.id != id || dc_libcall_active != 1 || !key || dc_opt.sync ||
+                         dc_opt.mode == DC_MODE_MIGRATE || __atomic_load_n(&dc_record_on, __ATOMIC_RELAXED), 0))
+        return 0;
+    if (__builtin_expect(ll_first.id == id && ll_first.key == key && ll_first.stream == stream &&
+                         ll_first.reg_gen == __atomic_load_n(&dc_reg_gen, __ATOMIC_ACQUIRE) &&
+                         ll_first.kernels_gen == __atomic_load_n(&dc_kernels_gen, __ATOMIC_ACQUIRE), 1)) {
+        struct dc_launch_counts *counts = dc_counts();
+        dc_counts_launch(counts, 1, DC_PATH_INTERPOSE);
+        if (ll_first.own | ll_first.managed)
+            dc_counts_clean(counts, ll_first.device, ll_first.own, ll_first.managed);
         return 1;
     }
-    return 0;
+    /* the call's first launch at its first repeat (or since a generation
+     * moved): found clean again by its words, it is the one to expect */
+    const struct liblaunch *e = ll_again(key, stream, args);
+    if (!e)
+        return 0;
+    ll_first.id = id;
+    ll_first.key = key;
+    ll_first.stream = stream;
+    ll_first.device = e->device;
+    ll_first.own = e->own;
+    ll_first.managed = e->managed;
+    ll_first.reg_gen = e->reg_gen;
+    ll_first.kernels_gen = e->kernels_gen;
+    return 1;
 }
 
 #define SYNC_ARGS 16
