@@ -6,6 +6,7 @@
  * or changed; an unload retiring the cached kernel descriptions.  The
  * runtime's launches are preload/hooks_runtime.c's. */
 #include "preload/preload.h"
+#include "core/verdict/libfirst.h"
 
 /* --- driver launches ---------------------------------------------------------- */
 

@@ -508,57 +508,35 @@ int dc_libcall_launch_again(const void *key, uintptr_t stream, void *const *args
 }
 
 /* The first launch of a clean call that a hook's shortcut found again
- * (libcall.h, dc_lib_expect): ll_first, call `id`'s (its cover's) first
- * launch through the library entries, found clean again by the launch memo
- * at the call's first repeat (its words equal those of a clean launch kept
- * at generations reg_gen, kernels_gen). */
+ * (libcall.h, dc_lib_expect). */
 __thread uint64_t dc_lib_expect __attribute__((tls_model("initial-exec")));
-static __thread struct {
-    uint64_t id;                /* 0: none */
-    const void *key;
-    uintptr_t stream;
-    int device;
-    unsigned own, managed;
-    uint64_t reg_gen, kernels_gen;
-} ll_first __attribute__((tls_model("initial-exec")));
+__thread struct dc_libfirst dc_libfirst __attribute__((tls_model("initial-exec")));
 
 int dc_libcall_clean_named_expect(uint64_t name, int device, uintptr_t stream)
 {
     if (!clean_named(name, device, stream))
         return 0;
-    dc_lib_expect = name;
+    /* (options fixed at the start; recording only ever stops) */
+    if (__builtin_expect(dc_opt.mode != DC_MODE_MIGRATE && !__atomic_load_n(&dc_record_on, __ATOMIC_RELAXED), 1))
+        dc_lib_expect = name;
     return 1;
 }
 
-int dc_libcall_launch_expected(const void *key, uintptr_t stream, void *const *args)
+int dc_libcall_launch_first(uint64_t id, const void *key, uintptr_t stream, void *const *args)
 {
-    uint64_t id = dc_lib_expect;
-    dc_lib_expect = 0;
-    if (__builtin_expect(!id || dc_libcover.id != id || dc_libcall_active != 1 || !key || dc_opt.sync ||
-                         dc_opt.mode == DC_MODE_MIGRATE || __atomic_load_n(&dc_record_on, __ATOMIC_RELAXED), 0))
+    if (!id || dc_libcover.id != id || dc_libcall_active != 1)
         return 0;
-    if (__builtin_expect(ll_first.id == id && ll_first.key == key && ll_first.stream == stream &&
-                         ll_first.reg_gen == __atomic_load_n(&dc_reg_gen, __ATOMIC_ACQUIRE) &&
-                         ll_first.kernels_gen == __atomic_load_n(&dc_kernels_gen, __ATOMIC_ACQUIRE), 1)) {
-        struct dc_launch_counts *counts = dc_counts();
-        dc_counts_launch(counts, 1, DC_PATH_INTERPOSE);
-        if (ll_first.own | ll_first.managed)
-            dc_counts_clean(counts, ll_first.device, ll_first.own, ll_first.managed);
-        return 1;
-    }
-    /* the call's first launch at its first repeat (or since a generation
-     * moved): found clean again by its words, it is the one to expect */
     const struct liblaunch *e = ll_again(key, stream, args);
     if (!e)
         return 0;
-    ll_first.id = id;
-    ll_first.key = key;
-    ll_first.stream = stream;
-    ll_first.device = e->device;
-    ll_first.own = e->own;
-    ll_first.managed = e->managed;
-    ll_first.reg_gen = e->reg_gen;
-    ll_first.kernels_gen = e->kernels_gen;
+    dc_libfirst.id = id;
+    dc_libfirst.key = key;
+    dc_libfirst.stream = stream;
+    dc_libfirst.device = e->device;
+    dc_libfirst.own = e->own;
+    dc_libfirst.managed = e->managed;
+    dc_libfirst.reg_gen = e->reg_gen;
+    dc_libfirst.kernels_gen = e->kernels_gen;
     return 1;
 }
 

@@ -190,7 +190,20 @@ int dc_libcall_launch_again(const void *key, uintptr_t stream, void *const *args
  * remembered as the call's first.  0: check it.  dc_lib_expect is cleared
  * either way: only the first launch is expected. */
 extern __thread uint64_t dc_lib_expect __attribute__((tls_model("initial-exec")));
-int dc_libcall_launch_expected(const void *key, uintptr_t stream, void *const *args);
+/* The call's (its cover's) id first launch as remembered (id 0: none). */
+struct dc_libfirst {
+    uint64_t id;
+    const void *key;
+    uintptr_t stream;
+    int device;
+    unsigned own, managed;
+    uint64_t reg_gen, kernels_gen;
+};
+extern __thread struct dc_libfirst dc_libfirst __attribute__((tls_model("initial-exec")));
+/* The launch found clean again by the launch memo and remembered as call
+ * id's first (counted): 1; 0: check it. */
+int dc_libcall_launch_first(uint64_t id, const void *key, uintptr_t stream, void *const *args);
+/* dc_libcall_launch_expected: core/verdict/libfirst.h (inline). */
 
 /* Kinds of handles. */
 enum {

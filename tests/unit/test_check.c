@@ -7,6 +7,7 @@
 #include "core/owner/registry.h"
 #include "core/verdict/check.h"
 #include "core/verdict/lmemo.h"
+#include "core/verdict/libfirst.h"
 #include "report/report.h"
 #include "report/stack.h"
 #include "core/base/options.h"
