@@ -178,8 +178,9 @@ int dc_libcall_launch_again(const void *key, uintptr_t stream, void *const *args
  * matmul: its operands, the descriptor's pointers and the workspace; it
  * keeps no device memory of its own), the library makes the same launches
  * again, from the same pointers.  dc_lib_expect names the call (its
- * cover's id) until the next launch through the driver launch hooks' thin
- * entries (preload/hooks_launch.c) takes it.  dc_libcall_launch_expected:
+ * cover's id) until the next launch through the thin entries of
+ * cuLaunchKernel and cuLaunchKernelEx (and their _ptsz forms,
+ * preload/hooks_launch.c) with the guard free takes it.  dc_libcall_launch_expected:
  * 1 when that launch is the call's first launch as remembered -- the same
  * kernel into the same stream, the call's cover still the running one,
  * the registry and the kernels unchanged since its verdict -- counted as
