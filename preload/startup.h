@@ -36,12 +36,7 @@ static inline int dc_enter(void)
 {
     if (dc_guard)
         return 0;
-    if (!__atomic_load_n(&dc_ready, __ATOMIC_ACQUIRE) && !dc_enter_slow())
-        return 0;
-    if (!__atomic_load_n(&dc_interpose, __ATOMIC_RELAXED))
-        return 0;
-    dc_guard++;
-    return 1;
+    return dc_enter_unguarded();
 }
 static inline void dc_leave(void) { dc_guard--; }
 
