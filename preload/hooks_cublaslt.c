@@ -243,7 +243,7 @@ static void lt_derive(struct lt_view *v, cublasLtMatmulDesc_t desc, cublasLtMatr
 /* The device of a call's stream (dc_stream_device), kept in the view
  * beside its stream while dc_stream_device_gen (read before, sg) says it
  * still holds: a default stream's is the current device's, never kept
- * (-25 instructions per matmul, bench/libcalls.sh). */
+ * (-28 instructions per matmul, bench/libcalls.sh). */
 static __attribute__((noinline)) int lt_stream(struct lt_view *v, cudaStream_t stream, uint64_t sg)
 {
     int dev = dc_stream_device((CUstream)stream);
@@ -275,7 +275,7 @@ static __attribute__((noinline)) void lt_check_full(struct lt_view *v, int dev, 
 }
 
 /* Inline in the hook's entries: the thread's last clean call again costs
- * no call with the twelve arguments (-N instructions per matmul,
+ * no call with the twelve arguments (-35 instructions per matmul,
  * bench/libcalls.sh). */
 static inline __attribute__((always_inline)) void
 lt_check(cublasLtMatmulDesc_t desc, const void *alpha, const void *A, cublasLtMatrixLayout_t Adesc, const void *B,
