@@ -29,6 +29,7 @@
 #include "report/pystack.h"
 #include "report/stackdepot.h"
 #include "report/stats.h"
+#include "report/elfdw.h"
 #include "report/symindex.h"
 #include "report/symline.h"
 
@@ -44,6 +45,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define HASH_NONFATAL_OOM 1
@@ -477,6 +480,7 @@ struct mod_seg {
 };
 struct mod_obj {
     uintptr_t base;
+    uintptr_t bias;             /* dlpi_addr: the file's addresses + bias = the process's */
     char *name;
 };
 static struct mod_seg *mod_segs;
@@ -535,7 +539,7 @@ static int mod_list_cb(struct dl_phdr_info *info, size_t size, void *data)
         mod_segs[mod_nsegs++] = (struct mod_seg){ info->dlpi_addr + ph->p_vaddr,
                                                   info->dlpi_addr + ph->p_vaddr + ph->p_memsz, obj };
     }
-    mod_objs[mod_nobjs++] = (struct mod_obj){ base, copy };
+    mod_objs[mod_nobjs++] = (struct mod_obj){ base, info->dlpi_addr, copy };
     return 0;
 }
 
@@ -596,6 +600,142 @@ static size_t symbolize_ip(uintptr_t ip, struct dc_frame *out, size_t max, int *
     return n;
 }
 
+/* --- without libdw: the object's own file (report/elfdw.h) ---------------------------
+ *
+ * An object's file is mapped at its first frame and read by report/elfdw.c
+ * (the ELF symbol, the unit, function and inlined calls) and report/dwline.c
+ * (the line): no libdw loaded, no /proc/self/maps read.  What those do not
+ * read as libdw does (a separate debug file, compressed sections, ...)
+ * answers "ask libdw": that frame alone takes libdw's path below.  The
+ * mappings stay for the process's life (their sections key report/symline.c's
+ * indexes; a dlclose'd object's file costs only its address space), at most
+ * FAST_MAX objects.  Under sym_lock. */
+#define FAST_MAX 256
+struct fast_mod {
+    char *name;
+    uintptr_t base;
+    int ok;
+    struct dc_elfdw e;
+};
+static struct fast_mod fast_mods[FAST_MAX];
+static size_t fast_n;
+
+static struct dc_elfdw *fast_of(const struct mod_obj *obj)
+{
+    for (size_t i = 0; i < fast_n; i++)
+        if (fast_mods[i].base == obj->base && !strcmp(fast_mods[i].name, obj->name))
+            return fast_mods[i].ok ? &fast_mods[i].e : NULL;
+    if (fast_n == FAST_MAX)
+        return NULL;
+    struct fast_mod *m = &fast_mods[fast_n];
+    if (!(m->name = strdup(obj->name)))
+        return NULL;
+    m->base = obj->base;
+    m->ok = 0;
+    fast_n++;
+    /* the program: its file, whatever argv[0] says (libdw reads the mapping's) */
+    const char *path = obj == &mod_objs[0] ? "/proc/self/exe" : obj->name;
+    int fd = path[0] ? open(path, O_RDONLY | O_CLOEXEC) : -1;
+    struct stat st;
+    if (fd < 0)
+        return NULL;
+    void *img = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0
+                    ? mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0)
+                    : MAP_FAILED;
+    close(fd);
+    if (img == MAP_FAILED)
+        return NULL;
+    if (dc_elfdw_open(&m->e, img, (size_t)st.st_size) != 0) {
+        munmap(img, (size_t)st.st_size);
+        return NULL;
+    }
+    m->ok = 1;
+    return &m->e;
+}
+
+static size_t fast_bytes(void)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < fast_n; i++)
+        n += sizeof fast_mods[i] + strlen(fast_mods[i].name) + 1 + (fast_mods[i].ok ? dc_elfdw_bytes(&fast_mods[i].e) : 0);
+    return n;
+}
+
+/* symbolize_ip_'s answer for pc in obj from its own file: the frame count,
+ * or 0 when libdw must answer (out[] then as it was given: f's module set). */
+static size_t symbolize_fast(const struct mod_obj *obj, uintptr_t pc, struct dc_frame *out, size_t max,
+                             enum sym_kind kind)
+{
+    struct dc_elfdw *e = obj ? fast_of(obj) : NULL;
+    if (!e)
+        return 0;
+    struct dc_frame *f = &out[0];
+    uint64_t addr = pc - obj->bias;
+    const char *sym = NULL;
+    if (kind != SK_LINES && dc_elfdw_symbol(e, addr, &sym) < 0)
+        return 0;
+    struct dc_elfdw_at at;
+    int where = kind == SK_NAMES || below_main(sym) ? 0 : dc_elfdw_at(e, addr, &at);
+    if (where < 0)
+        return 0;
+    struct dc_symline_unit lu;
+    unsigned fileno = 0;
+    int line = 0, found = 0;
+    if (where > 0) {
+        found = dc_symline_find_in(&e->lines, at.stmt_list, at.addr_size, at.comp_dir, addr, &lu, &fileno, &line);
+        if (found < 0)
+            return 0;
+        if (found > 0 && line > 0) {
+            int named = dc_symline_file(&lu, fileno, f->file, sizeof f->file);
+            if (named < 0)
+                return 0;
+            f->line = named > 0 ? line : 0;
+            if (!named)
+                f->file[0] = 0;
+        }
+    }
+    Dl_info info;
+    if (!sym && kind != SK_LINES && dladdr((void *)pc, &info))
+        sym = info.dli_sname;       /* the dynamic symbols, when the file has none */
+    set_name(f, sym);
+    if (where <= 0 || !at.fn)
+        return 1;
+    if (!at.n) {
+        /* the physical function: keep the ELF symbol name unless none */
+        if (!f->mangled[0])
+            set_name(f, at.fn_name);
+        return 1;
+    }
+    /* the call sites' files first: a file dwline cannot name is libdw's */
+    char files[DC_ELFDW_INLINE_MAX][sizeof f->file];
+    for (int i = 0; i < at.n; i++) {
+        files[i][0] = 0;
+        if (at.chain[i].has_file) {
+            int named = dc_symline_file(&lu, at.chain[i].file, files[i], sizeof files[i]);
+            if (named < 0)
+                return 0;
+            if (!named)
+                files[i][0] = 0;
+        }
+    }
+    size_t k = 0;
+    for (int i = 0; i < at.n; i++) {
+        set_name(&out[k], at.chain[i].name);
+        if (k + 1 >= max)
+            break;
+        struct dc_frame *c = &out[k + 1];
+        *c = out[k];
+        c->mangled[0] = c->function[0] = c->file[0] = 0;
+        c->line = at.chain[i].has_line ? (int)at.chain[i].line : 0;
+        memcpy(c->file, files[i], sizeof c->file);
+        if (!c->file[0])
+            c->line = 0;
+        set_name(c, sym ? sym : at.fn_name);
+        k++;
+    }
+    return k + 1;
+}
+
 static size_t symbolize_ip_(uintptr_t ip, struct dc_frame *out, size_t max, int *refreshed, enum sym_kind kind)
 {
     if (!max)
@@ -610,7 +750,14 @@ static size_t symbolize_ip_(uintptr_t ip, struct dc_frame *out, size_t max, int 
         snprintf(f->module, sizeof f->module, "%s", obj->name);
         f->offset = pc - obj->base;
         f->module_base = obj->base;
+        size_t n = symbolize_fast(obj, pc, out, max, kind);
+        if (n)
+            return n;
+        f->file[0] = f->mangled[0] = f->function[0] = 0;
+        f->line = 0;
     }
+    if (!dwfl)
+        dwfl_refresh();             /* libdw loaded at the first frame that needs it */
     Dwfl_Module *mod = dwfl ? p_dwfl_addrmodule(dwfl, pc) : NULL;
     if (!mod && !*refreshed) {
         *refreshed = 1;               /* a library loaded since the last report */
@@ -860,7 +1007,7 @@ static size_t symbolize_ip_cached(uintptr_t ip, struct dc_frame *out, size_t max
 size_t dc_symbolize_bytes(void)
 {
     pthread_mutex_lock(&sym_lock);
-    size_t n = sym_bytes + cu_bytes + dc_symline_bytes() + dc_symindex_bytes() +
+    size_t n = sym_bytes + cu_bytes + dc_symline_bytes() + dc_symindex_bytes() + fast_bytes() +
                (sym_cache ? HASH_OVERHEAD(hh, sym_cache) : 0);
     pthread_mutex_unlock(&sym_lock);
     return n;
@@ -910,8 +1057,6 @@ static size_t symbolize_ex(uint32_t id, struct dc_frame *out, size_t max, const 
     if (need == DC_SYM_LINES && !npy)
         need = DC_SYM_WHOLE;
     enum sym_kind kind = need == DC_SYM_WHOLE ? SK_WHOLE : need == DC_SYM_LINES ? SK_LINES : SK_NAMES;
-    if (!dwfl && n)
-        dwfl_refresh();
     int refreshed = 0;
     if (n)
         mod_refresh();
