@@ -187,6 +187,11 @@ int dc_elfdw_open(struct dc_elfdw *e, const uint8_t *img, size_t size)
     return 0;
 }
 
+/* Symbols one lookup walks at most (a few hundred thousand instructions);
+ * a larger table (libtorch_cpu's 546,000) is libdw's and report/symindex.c's
+ * sorted index's. */
+#define ELFDW_WALK_MAX 16384
+
 static Elf64_Sym sym_get(const struct dc_elfdw *e, size_t i)
 {
     Elf64_Sym s;
@@ -252,7 +257,7 @@ static size_t walk(const struct dc_elfdw *e, size_t from, size_t to, uint64_t ad
 int dc_elfdw_symbol(const struct dc_elfdw *e, uint64_t addr, const char **name)
 {
     *name = NULL;
-    if (!e->ok || !e->sym || e->first_global > e->nsym)
+    if (!e->ok || !e->sym || e->first_global > e->nsym || e->nsym > ELFDW_WALK_MAX)
         return -1;
     size_t pass1 = e->first_global == 0 ? 1 : e->first_global;
     int at = 0, below = 0, ask = 0, at2 = 0, below2 = 0;

@@ -167,6 +167,7 @@ static int find_debuginfo_offline(Dwfl_Module *mod, void **userdata, const char 
 
 static Dwfl_Callbacks dwfl_cb;
 static void cu_clear(void);
+static void fast_forget(void);
 
 static void dwfl_refresh(void)
 {
@@ -181,12 +182,27 @@ static void dwfl_refresh(void)
             return;
     }
     cu_clear();                 /* a module gone may free its Dwarf: the unit indexes name it */
+    fast_forget();              /* before libdw reads the maps (see fast_forget) */
     p_dwfl_report_begin(dwfl);
     if (p_dwfl_linux_proc_report(dwfl, getpid()) != 0) {
         p_dwfl_report_end(dwfl, NULL, NULL);
         return;
     }
     p_dwfl_report_end(dwfl, NULL, NULL);
+}
+
+/* libdw's module holding pc, NULL if none.  dwfl_addrmodule answers an
+ * address past the modules it was told of with the highest one: a library
+ * loaded since, above them (into the hole an unloaded object left), would
+ * be named from another's symbols (tests/unit/test_elfdw.c, three libraries
+ * loaded in turn): its range is checked. */
+static Dwfl_Module *addrmodule(uintptr_t pc)
+{
+    Dwfl_Module *m = dwfl ? p_dwfl_addrmodule(dwfl, pc) : NULL;
+    Dwarf_Addr lo = 0, hi = 0;
+    if (m && (!p_dwfl_module_info(m, NULL, &lo, &hi, NULL, NULL, NULL, NULL) || pc < lo || pc >= hi))
+        m = NULL;
+    return m;
 }
 
 static void own_module(void)
@@ -607,10 +623,12 @@ static size_t symbolize_ip(uintptr_t ip, struct dc_frame *out, size_t max, int *
  * (the line): no libdw loaded, no /proc/self/maps read.  What those do not
  * read as libdw does (a separate debug file, compressed sections, ...)
  * answers "ask libdw": that frame alone takes libdw's path below.  The
- * mappings stay for the process's life (their sections key report/symline.c's
- * indexes; a dlclose'd object's file costs only its address space), at most
- * FAST_MAX objects.  Under sym_lock. */
+ * mappings stay until libdw reads the process's maps (fast_forget; their
+ * sections key report/symline.c's indexes, forgotten then too; a dlclose'd
+ * object's file costs only its address space), at most FAST_MAX objects.
+ * Under sym_lock. */
 #define FAST_MAX 256
+static int fast_off;            /* dc_symbolize_ip_path's libdw side */
 struct fast_mod {
     char *name;
     uintptr_t base;
@@ -653,6 +671,25 @@ static struct dc_elfdw *fast_of(const struct mod_obj *obj)
     return &m->e;
 }
 
+/* Unmaps every object's file.  libdw's dwfl_linux_proc_report takes
+ * consecutive lines of /proc/self/maps of one file for one module: a copy
+ * mapped here next to the object's own segments would make its module start
+ * at the copy (its symbols and lines then lost: tests/unit/test_elfdw.c with
+ * a library loaded by dlopen).  So before libdw reads the maps, nothing of
+ * this room's is mapped; after, what libdw knows stays as it read it.  The
+ * lines read from the copies are forgotten with libdw's (cu_clear). */
+static void fast_forget(void)
+{
+    for (size_t i = 0; i < fast_n; i++) {
+        if (fast_mods[i].ok) {
+            dc_elfdw_free(&fast_mods[i].e);
+            munmap((void *)fast_mods[i].e.img, fast_mods[i].e.size);
+        }
+        free(fast_mods[i].name);
+    }
+    fast_n = 0;
+}
+
 static size_t fast_bytes(void)
 {
     size_t n = 0;
@@ -666,7 +703,7 @@ static size_t fast_bytes(void)
 static size_t symbolize_fast(const struct mod_obj *obj, uintptr_t pc, struct dc_frame *out, size_t max,
                              enum sym_kind kind)
 {
-    struct dc_elfdw *e = obj ? fast_of(obj) : NULL;
+    struct dc_elfdw *e = obj && !fast_off ? fast_of(obj) : NULL;
     if (!e)
         return 0;
     struct dc_frame *f = &out[0];
@@ -758,11 +795,11 @@ static size_t symbolize_ip_(uintptr_t ip, struct dc_frame *out, size_t max, int 
     }
     if (!dwfl)
         dwfl_refresh();             /* libdw loaded at the first frame that needs it */
-    Dwfl_Module *mod = dwfl ? p_dwfl_addrmodule(dwfl, pc) : NULL;
+    Dwfl_Module *mod = addrmodule(pc);
     if (!mod && !*refreshed) {
         *refreshed = 1;               /* a library loaded since the last report */
         dwfl_refresh();
-        mod = dwfl ? p_dwfl_addrmodule(dwfl, pc) : NULL;
+        mod = addrmodule(pc);
     }
     const char *sym = mod && kind != SK_LINES ? dc_symindex_name(mod, pc) : NULL; /* dwfl_module_addrname's */
     Dl_info info;
@@ -1085,6 +1122,34 @@ static size_t symbolize_ex(uint32_t id, struct dc_frame *out, size_t max, const 
     }
     pthread_mutex_unlock(&sym_lock);
     return k;
+}
+
+size_t dc_symbolize_ip_path(uintptr_t ip, int libdw, int names, struct dc_frame *out, size_t max)
+{
+    enum sym_kind kind = names ? SK_NAMES : SK_WHOLE;
+    size_t n = 0;
+    int refreshed = 0;
+    pthread_mutex_lock(&sym_lock);
+    mod_refresh();
+    if (libdw) {
+        fast_off = 1;
+        n = symbolize_ip(ip, out, max, &refreshed, kind);
+        fast_off = 0;
+    } else if (max) {
+        uintptr_t pc = ip ? ip - 1 : 0;
+        const struct mod_obj *obj = mod_of(pc);
+        memset(&out[0], 0, sizeof out[0]);
+        out[0].ip = ip;
+        out[0].offset = pc;
+        if (obj) {
+            snprintf(out[0].module, sizeof out[0].module, "%s", obj->name);
+            out[0].offset = pc - obj->base;
+            out[0].module_base = obj->base;
+            n = symbolize_fast(obj, pc, out, max, kind);
+        }
+    }
+    pthread_mutex_unlock(&sym_lock);
+    return n;
 }
 
 size_t dc_stack_symbolize(uint32_t id, struct dc_frame *out, size_t max)

@@ -69,6 +69,11 @@ void dc_stack_set_interpreter_frames(int keep);
 void dc_symbolize_fork_prepare(void);
 void dc_symbolize_fork_parent(void);
 void dc_symbolize_fork_child(void);
+/* Tests only (tests/unit/test_elfdw.c): return address ip symbolized
+ * without the cache, as a whole (names 0) or named only (names 1), through
+ * libdw (libdw 1) or the object's own file (report/elfdw.h; 0): the frames'
+ * count, 0 when the file's own reader leaves the address to libdw. */
+size_t dc_symbolize_ip_path(uintptr_t ip, int libdw, int names, struct dc_frame *out, size_t max);
 /* Bytes the cache of symbolized addresses holds: --stats. */
 size_t dc_symbolize_bytes(void);
 #endif
