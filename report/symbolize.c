@@ -29,7 +29,7 @@
 #include "report/pystack.h"
 #include "report/stackdepot.h"
 #include "report/stats.h"
-#include "report/elfdw.h"
+#include "report/symelf.h"
 #include "report/symindex.h"
 #include "report/symline.h"
 
@@ -45,8 +45,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #define HASH_NONFATAL_OOM 1
@@ -167,7 +165,6 @@ static int find_debuginfo_offline(Dwfl_Module *mod, void **userdata, const char 
 
 static Dwfl_Callbacks dwfl_cb;
 static void cu_clear(void);
-static void fast_forget(void);
 
 static void dwfl_refresh(void)
 {
@@ -182,7 +179,7 @@ static void dwfl_refresh(void)
             return;
     }
     cu_clear();                 /* a module gone may free its Dwarf: the unit indexes name it */
-    fast_forget();              /* before libdw reads the maps (see fast_forget) */
+    dc_symelf_forget();         /* before libdw reads the maps (report/symelf.h) */
     p_dwfl_report_begin(dwfl);
     if (p_dwfl_linux_proc_report(dwfl, getpid()) != 0) {
         p_dwfl_report_end(dwfl, NULL, NULL);
@@ -226,12 +223,6 @@ static int ends_with(const char *s, const char *suffix)
     return a >= b && !strcmp(s + a - b, suffix);
 }
 
-/* The C library's start-up below main (its ELF symbol, before any DWARF). */
-static int below_main(const char *sym)
-{
-    return sym && (!strncmp(sym, "__libc_start_", 13) || !strcmp(sym, "_start"));
-}
-
 /* Frames that say nothing about the program: nvcc's launch stubs, the
  * kernel's host-side wrapper (it has the kernel's own symbol), the toolkit's
  * inline helpers (cudaLaunchKernel<>, cudaMalloc<> of cuda_runtime.h,
@@ -258,15 +249,6 @@ static int callback_machinery(const char *module)
     const char *b = strrchr(module, '/');
     b = b ? b + 1 : module;
     return !strncmp(b, "libcuda.so", 10) || !strncmp(b, "libcupti.so", 11);
-}
-
-static void set_name(struct dc_frame *f, const char *sym)
-{
-    if (!sym)
-        return;
-    /* strip a symbol version: __libc_start_main@@GLIBC_2.34 */
-    snprintf(f->mangled, sizeof f->mangled, "%.*s", (int)strcspn(sym, "@"), sym);
-    dc_demangle(f->mangled, f->function, sizeof f->function);
 }
 
 /* Name of a subprogram or inlined-subroutine DIE: its linkage name (mangled)
@@ -595,11 +577,13 @@ static const struct mod_obj *mod_of(uintptr_t pc)
     return lo && pc < mod_segs[lo - 1].hi ? &mod_objs[mod_segs[lo - 1].obj] : NULL;
 }
 
+static int fast_off;            /* dc_symbolize_ip_path's libdw side: report/symelf.c not asked */
+
 /* What a symbolization of one address gives (and a cache entry holds). */
 enum sym_kind {
-    SK_WHOLE,                   /* frames of the function and its inlined calls, named, with file and line */
-    SK_NAMES,                   /* the function's frame named: no file, line or inlined calls */
-    SK_LINES,                   /* the frames with file and line, not named (no ELF symbol looked up) */
+    SK_WHOLE = DC_SYMELF_WHOLE, /* frames of the function and its inlined calls, named, with file and line */
+    SK_NAMES = DC_SYMELF_NAMES, /* the function's frame named: no file, line or inlined calls */
+    SK_LINES = DC_SYMELF_LINES, /* the frames with file and line, not named (no ELF symbol looked up) */
 };
 
 static size_t symbolize_ip_(uintptr_t ip, struct dc_frame *out, size_t max, int *refreshed, enum sym_kind kind);
@@ -616,163 +600,6 @@ static size_t symbolize_ip(uintptr_t ip, struct dc_frame *out, size_t max, int *
     return n;
 }
 
-/* --- without libdw: the object's own file (report/elfdw.h) ---------------------------
- *
- * An object's file is mapped at its first frame and read by report/elfdw.c
- * (the ELF symbol, the unit, function and inlined calls) and report/dwline.c
- * (the line): no libdw loaded, no /proc/self/maps read.  What those do not
- * read as libdw does (a separate debug file, compressed sections, ...)
- * answers "ask libdw": that frame alone takes libdw's path below.  The
- * mappings stay until libdw reads the process's maps (fast_forget; their
- * sections key report/symline.c's indexes, forgotten then too; a dlclose'd
- * object's file costs only its address space), at most FAST_MAX objects.
- * Under sym_lock. */
-#define FAST_MAX 256
-static int fast_off;            /* dc_symbolize_ip_path's libdw side */
-struct fast_mod {
-    char *name;
-    uintptr_t base;
-    int ok;
-    struct dc_elfdw e;
-};
-static struct fast_mod fast_mods[FAST_MAX];
-static size_t fast_n;
-
-static struct dc_elfdw *fast_of(const struct mod_obj *obj)
-{
-    for (size_t i = 0; i < fast_n; i++)
-        if (fast_mods[i].base == obj->base && !strcmp(fast_mods[i].name, obj->name))
-            return fast_mods[i].ok ? &fast_mods[i].e : NULL;
-    if (fast_n == FAST_MAX)
-        return NULL;
-    struct fast_mod *m = &fast_mods[fast_n];
-    if (!(m->name = strdup(obj->name)))
-        return NULL;
-    m->base = obj->base;
-    m->ok = 0;
-    fast_n++;
-    /* the program: its file, whatever argv[0] says (libdw reads the mapping's) */
-    const char *path = obj == &mod_objs[0] ? "/proc/self/exe" : obj->name;
-    int fd = path[0] ? open(path, O_RDONLY | O_CLOEXEC) : -1;
-    struct stat st;
-    if (fd < 0)
-        return NULL;
-    void *img = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0
-                    ? mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0)
-                    : MAP_FAILED;
-    close(fd);
-    if (img == MAP_FAILED)
-        return NULL;
-    if (dc_elfdw_open(&m->e, img, (size_t)st.st_size) != 0) {
-        munmap(img, (size_t)st.st_size);
-        return NULL;
-    }
-    m->ok = 1;
-    return &m->e;
-}
-
-/* Unmaps every object's file.  libdw's dwfl_linux_proc_report takes
- * consecutive lines of /proc/self/maps of one file for one module: a copy
- * mapped here next to the object's own segments would make its module start
- * at the copy (its symbols and lines then lost: tests/unit/test_elfdw.c with
- * a library loaded by dlopen).  So before libdw reads the maps, nothing of
- * this room's is mapped; after, what libdw knows stays as it read it.  The
- * lines read from the copies are forgotten with libdw's (cu_clear). */
-static void fast_forget(void)
-{
-    for (size_t i = 0; i < fast_n; i++) {
-        if (fast_mods[i].ok) {
-            dc_elfdw_free(&fast_mods[i].e);
-            munmap((void *)fast_mods[i].e.img, fast_mods[i].e.size);
-        }
-        free(fast_mods[i].name);
-    }
-    fast_n = 0;
-}
-
-static size_t fast_bytes(void)
-{
-    size_t n = 0;
-    for (size_t i = 0; i < fast_n; i++)
-        n += sizeof fast_mods[i] + strlen(fast_mods[i].name) + 1 + (fast_mods[i].ok ? dc_elfdw_bytes(&fast_mods[i].e) : 0);
-    return n;
-}
-
-/* symbolize_ip_'s answer for pc in obj from its own file: the frame count,
- * or 0 when libdw must answer (out[] then as it was given: f's module set). */
-static size_t symbolize_fast(const struct mod_obj *obj, uintptr_t pc, struct dc_frame *out, size_t max,
-                             enum sym_kind kind)
-{
-    struct dc_elfdw *e = obj && !fast_off ? fast_of(obj) : NULL;
-    if (!e)
-        return 0;
-    struct dc_frame *f = &out[0];
-    uint64_t addr = pc - obj->bias;
-    const char *sym = NULL;
-    if (kind != SK_LINES && dc_elfdw_symbol(e, addr, &sym) < 0)
-        return 0;
-    struct dc_elfdw_at at;
-    int where = kind == SK_NAMES || below_main(sym) ? 0 : dc_elfdw_at(e, addr, &at);
-    if (where < 0)
-        return 0;
-    struct dc_symline_unit lu;
-    unsigned fileno = 0;
-    int line = 0, found = 0;
-    if (where > 0) {
-        found = dc_symline_find_in(&e->lines, at.stmt_list, at.addr_size, at.comp_dir, addr, &lu, &fileno, &line);
-        if (found < 0)
-            return 0;
-        if (found > 0 && line > 0) {
-            int named = dc_symline_file(&lu, fileno, f->file, sizeof f->file);
-            if (named < 0)
-                return 0;
-            f->line = named > 0 ? line : 0;
-            if (!named)
-                f->file[0] = 0;
-        }
-    }
-    Dl_info info;
-    if (!sym && kind != SK_LINES && dladdr((void *)pc, &info))
-        sym = info.dli_sname;       /* the dynamic symbols, when the file has none */
-    set_name(f, sym);
-    if (where <= 0 || !at.fn)
-        return 1;
-    if (!at.n) {
-        /* the physical function: keep the ELF symbol name unless none */
-        if (!f->mangled[0])
-            set_name(f, at.fn_name);
-        return 1;
-    }
-    /* the call sites' files first: a file dwline cannot name is libdw's */
-    char files[DC_ELFDW_INLINE_MAX][sizeof f->file];
-    for (int i = 0; i < at.n; i++) {
-        files[i][0] = 0;
-        if (at.chain[i].has_file) {
-            int named = dc_symline_file(&lu, at.chain[i].file, files[i], sizeof files[i]);
-            if (named < 0)
-                return 0;
-            if (!named)
-                files[i][0] = 0;
-        }
-    }
-    size_t k = 0;
-    for (int i = 0; i < at.n; i++) {
-        set_name(&out[k], at.chain[i].name);
-        if (k + 1 >= max)
-            break;
-        struct dc_frame *c = &out[k + 1];
-        *c = out[k];
-        c->mangled[0] = c->function[0] = c->file[0] = 0;
-        c->line = at.chain[i].has_line ? (int)at.chain[i].line : 0;
-        memcpy(c->file, files[i], sizeof c->file);
-        if (!c->file[0])
-            c->line = 0;
-        set_name(c, sym ? sym : at.fn_name);
-        k++;
-    }
-    return k + 1;
-}
-
 static size_t symbolize_ip_(uintptr_t ip, struct dc_frame *out, size_t max, int *refreshed, enum sym_kind kind)
 {
     if (!max)
@@ -787,7 +614,8 @@ static size_t symbolize_ip_(uintptr_t ip, struct dc_frame *out, size_t max, int 
         snprintf(f->module, sizeof f->module, "%s", obj->name);
         f->offset = pc - obj->base;
         f->module_base = obj->base;
-        size_t n = symbolize_fast(obj, pc, out, max, kind);
+        size_t n = fast_off ? 0 : dc_symelf_frames(obj->name, obj->base, obj->bias, obj == &mod_objs[0], pc, out, max,
+                                                   (enum dc_symelf_kind)kind);
         if (n)
             return n;
         f->file[0] = f->mangled[0] = f->function[0] = 0;
@@ -806,7 +634,7 @@ static size_t symbolize_ip_(uintptr_t ip, struct dc_frame *out, size_t max, int 
     if (!sym && kind != SK_LINES && dladdr((void *)pc, &info))
         sym = info.dli_sname;       /* the dynamic symbols, when libdw has none */
     if (!mod || kind == SK_NAMES) {
-        set_name(f, sym);
+        dc_frame_set_name(f, sym);
         return 1;
     }
     if (!f->module[0]) {
@@ -814,11 +642,11 @@ static size_t symbolize_ip_(uintptr_t ip, struct dc_frame *out, size_t max, int 
         if (mname)
             snprintf(f->module, sizeof f->module, "%s", mname);
     }
-    if (below_main(sym)) {
+    if (dc_below_main(sym)) {
         /* dropped by boring_frame whatever its lines say: not worth the C
          * library's DWARF, which a separate debug file (libc6-dbg) holds
          * zlib-compressed: reading it was most of a C program's first report */
-        set_name(f, sym);
+        dc_frame_set_name(f, sym);
         return 1;
     }
     Dwarf_Addr bias = 0;
@@ -846,7 +674,7 @@ static size_t symbolize_ip_(uintptr_t ip, struct dc_frame *out, size_t max, int 
             }
         }
     }
-    set_name(f, sym);
+    dc_frame_set_name(f, sym);
 
     /* Inline chain: the inlined calls holding pc, innermost first. */
     Dwarf_Die fn, chain[DC_INLINE_MAX];
@@ -856,7 +684,7 @@ static size_t symbolize_ip_(uintptr_t ip, struct dc_frame *out, size_t max, int 
     if (nchain == 0) {
         /* the physical function: keep the ELF symbol name unless none */
         if (!f->mangled[0])
-            set_name(f, die_name(&fn));
+            dc_frame_set_name(f, die_name(&fn));
         return 1;
     }
     Dwarf_Files *files = NULL;
@@ -867,7 +695,7 @@ static size_t symbolize_ip_(uintptr_t ip, struct dc_frame *out, size_t max, int 
     for (int i = 0; i < nchain; i++) {
         /* out[k] is inside this inlined subroutine; its caller gets a frame
          * at the call site */
-        set_name(&out[k], die_name(&chain[i]));
+        dc_frame_set_name(&out[k], die_name(&chain[i]));
         if (k + 1 >= max)
             break;
         struct dc_frame *c = &out[k + 1];
@@ -893,7 +721,7 @@ static size_t symbolize_ip_(uintptr_t ip, struct dc_frame *out, size_t max, int 
             c->line = 0;
         /* the outermost function's name is the ELF symbol (the physical
          * function's DIE when the ELF has none) */
-        set_name(c, sym ? sym : die_name(&fn));
+        dc_frame_set_name(c, sym ? sym : die_name(&fn));
         k++;
     }
     return k + 1;
@@ -1044,7 +872,7 @@ static size_t symbolize_ip_cached(uintptr_t ip, struct dc_frame *out, size_t max
 size_t dc_symbolize_bytes(void)
 {
     pthread_mutex_lock(&sym_lock);
-    size_t n = sym_bytes + cu_bytes + dc_symline_bytes() + dc_symindex_bytes() + fast_bytes() +
+    size_t n = sym_bytes + cu_bytes + dc_symline_bytes() + dc_symindex_bytes() + dc_symelf_bytes() +
                (sym_cache ? HASH_OVERHEAD(hh, sym_cache) : 0);
     pthread_mutex_unlock(&sym_lock);
     return n;
@@ -1145,7 +973,8 @@ size_t dc_symbolize_ip_path(uintptr_t ip, int libdw, int names, struct dc_frame 
             snprintf(out[0].module, sizeof out[0].module, "%s", obj->name);
             out[0].offset = pc - obj->base;
             out[0].module_base = obj->base;
-            n = symbolize_fast(obj, pc, out, max, kind);
+            n = dc_symelf_frames(obj->name, obj->base, obj->bias, obj == &mod_objs[0], pc, out, max,
+                                 (enum dc_symelf_kind)kind);
         }
     }
     pthread_mutex_unlock(&sym_lock);

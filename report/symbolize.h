@@ -11,21 +11,10 @@
 #include <stdint.h>
 #include "report/demangle.h"
 #include "report/stack.h"               /* DC_STACK_MAX */
+#include "report/symframe.h"            /* struct dc_frame */
 
 /* Frames a symbolized stack may hold: native and Python (DC_PYSTACK_MAX). */
 #define DC_FRAMES_MAX (DC_STACK_MAX + 32)
-
-struct dc_frame {
-    uintptr_t ip;               /* return address as captured */
-    uintptr_t offset;           /* ip - 1 relative to the module's base */
-    uintptr_t module_base;
-    char module[512];           /* path of the object ("" if unknown) */
-    char function[512];         /* demangled when possible ("" if unknown) */
-    char mangled[512];          /* symbol as in the ELF symbol table */
-    char file[512];             /* DWARF source file ("" without debug info) */
-    int line;                   /* 0 without debug info */
-    int python;                 /* a Python frame (file, line, function: co_name); no module */
-};
 
 /* Symbolizes stack `id` into out[0..max), innermost first, leaving out frames
  * of libdevcheck itself (when the core lives in a shared object, not in the
