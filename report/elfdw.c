@@ -172,9 +172,10 @@ int dc_elfdw_open(struct dc_elfdw *e, const uint8_t *img, size_t size)
         else if (!strcmp(name, ".debug_str"))
             where = &e->lines.str, wsize = &e->lines.str_size;
         else if (!strcmp(name, ".debug_str_offsets") || !strcmp(name, ".debug_addr") ||
-                 !strcmp(name, ".debug_types") || !strcmp(name, ".debug_info.dwo"))
+                 !strcmp(name, ".debug_types") || !strcmp(name, ".debug_info.dwo")) {
             e->dw_unreadable = 1;       /* units that index strings or addresses, or type units: libdw */
-        else
+            continue;
+        } else
             continue;
         if (sh.sh_flags & SHF_COMPRESSED)
             e->dw_unreadable = 1;       /* libdw decompresses it */
