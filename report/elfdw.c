@@ -289,6 +289,8 @@ struct abbrev {
 struct spec {
     uint64_t name, form;
     int64_t implicit;
+    int slot;                           /* attr_slot(name) */
+    int size;                           /* the form's size when fixed (fixed_size), else -1 */
 };
 struct ufn {
     uint64_t lo, hi, off;
@@ -306,8 +308,11 @@ struct dc_elfdw_unit {
     size_t nab;
     struct spec *spec;
     size_t nspec;
-    struct ufn *fn;
+    struct ufn *fn;                     /* its functions by start, once listed */
     size_t nfn;
+    int listed;
+    int root_children;                  /* its root DIE's children: from root_next */
+    uint64_t root_next;
     struct dc_elfdw_unit *next;
 };
 
@@ -422,8 +427,14 @@ static int die_read(const struct dc_elfdw *e, const struct dc_elfdw_unit *u, uin
     memset(d->a, 0, sizeof d->a);
     for (size_t i = 0; i < a->nspec; i++) {
         const struct spec *s = &u->spec[a->spec0 + i];
-        int slot = attr_slot(s->name);
-        if (form_read(&r, u, s->form, s->implicit, slot >= 0 ? &d->a[slot] : NULL) != 0)
+        if (s->slot < 0 && s->size >= 0) {
+            /* an attribute not read, of fixed size: most of a unit's */
+            if ((size_t)(r.end - r.p) < (size_t)s->size)
+                return -1;
+            r.p += s->size;
+            continue;
+        }
+        if (form_read(&r, u, s->form, s->implicit, s->slot >= 0 ? &d->a[s->slot] : NULL) != 0)
             return -1;
     }
     d->next = (uint64_t)(r.p - e->info);
@@ -498,6 +509,27 @@ static uint64_t val_ref(const struct dc_elfdw_unit *u, const struct val *v)
     return to >= u->start && to < u->end ? to : 0;
 }
 
+/* The size of a value of form in unit u when it does not depend on the
+ * value, else -1 (form_read's sizes). */
+static int fixed_size(const struct dc_elfdw_unit *u, uint64_t form)
+{
+    switch (form) {
+    case DW_FORM_addr: return (int)u->addr_size;
+    case DW_FORM_data1: case DW_FORM_ref1: case DW_FORM_flag: case DW_FORM_strx1: case DW_FORM_addrx1: return 1;
+    case DW_FORM_data2: case DW_FORM_ref2: case DW_FORM_strx2: case DW_FORM_addrx2: return 2;
+    case DW_FORM_strx3: case DW_FORM_addrx3: return 3;
+    case DW_FORM_data4: case DW_FORM_ref4: case DW_FORM_strx4: case DW_FORM_addrx4: case DW_FORM_ref_sup4:
+    case DW_FORM_strp: case DW_FORM_line_strp: case DW_FORM_sec_offset: case DW_FORM_strp_sup:
+    case DW_FORM_GNU_ref_alt: case DW_FORM_GNU_strp_alt:
+        return 4;
+    case DW_FORM_ref_addr: return u->version < 3 ? (int)u->addr_size : 4;
+    case DW_FORM_data8: case DW_FORM_ref8: case DW_FORM_ref_sig8: case DW_FORM_ref_sup8: return 8;
+    case DW_FORM_data16: return 16;
+    case DW_FORM_flag_present: case DW_FORM_implicit_const: return 0;
+    default: return -1;
+    }
+}
+
 static int unit_abbrevs(const struct dc_elfdw *e, struct dc_elfdw_unit *u, uint64_t abbrev_off)
 {
     if (!e->abbrev || abbrev_off >= e->abbrev_size)
@@ -529,7 +561,12 @@ static int unit_abbrevs(const struct dc_elfdw *e, struct dc_elfdw_unit *u, uint6
         if (!a->tag)
             return -1;
         for (;;) {
-            struct spec s = { rd_uleb(&r), rd_uleb(&r), 0 };
+            struct spec s;
+            s.name = rd_uleb(&r);
+            s.form = rd_uleb(&r);
+            s.implicit = 0;
+            s.slot = attr_slot(s.name);
+            s.size = fixed_size(u, s.form);
             if (r.bad)
                 return -1;
             if (!s.name && !s.form)
@@ -733,13 +770,41 @@ static struct dc_elfdw_unit *unit_get(struct dc_elfdw *e, uint64_t off)
     u->comp_dir = val_str(e, &root.a[A_COMP_DIR], &bad);
     if (bad)
         return u;
-    struct collect c = { u, 0, 0, 0 };
-    if (collect(e, &c, &root, 0) != 0)
-        return u;
-    if (u->nfn)
-        qsort(u->fn, u->nfn, sizeof *u->fn, ufn_cmp);
+    u->root_children = root.children;
+    u->root_next = root.next;
     u->state = 1;
     return u;
+}
+
+/* The function holding addr in unit u: 1 (*fn), 0 none, -1 unreadable.  The
+ * unit's functions are listed at its first lookup, sorted by start (a
+ * report asks a unit again and again: its stacks, each sink). */
+static int unit_function(const struct dc_elfdw *e, struct dc_elfdw_unit *u, uint64_t addr, struct ufn *fn)
+{
+    struct die root;                    /* what collect reads of the root */
+    memset(&root, 0, sizeof root);
+    root.children = u->root_children;
+    root.next = u->root_next;
+    if (!u->listed) {
+        struct collect c = { u, 0, 0, 0 };
+        if (collect(e, &c, &root, 0) != 0)
+            return -1;
+        if (u->nfn)
+            qsort(u->fn, u->nfn, sizeof *u->fn, ufn_cmp);
+        u->listed = 1;
+    }
+    size_t lo = 0, hi = u->nfn;         /* the last function starting at or below addr */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (u->fn[mid].lo <= addr)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (!lo || addr >= u->fn[lo - 1].hi)
+        return 0;
+    *fn = u->fn[lo - 1];
+    return 1;
 }
 
 /* The unit .debug_aranges gives for addr: 1 (*off), 0 none, -1 unreadable. */
@@ -850,18 +915,14 @@ int dc_elfdw_at(struct dc_elfdw *e, uint64_t addr, struct dc_elfdw_at *at)
     at->stmt_list = u->stmt_list;
     at->addr_size = u->addr_size;
     at->comp_dir = u->comp_dir;
-    size_t lo = 0, hi = u->nfn;         /* the last function starting at or below addr */
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (u->fn[mid].lo <= addr)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    if (!lo || addr >= u->fn[lo - 1].hi)
-        return 1;
+    struct ufn where;
+    int k2 = unit_function(e, u, addr, &where);
+    if (k2 < 0)
+        u->state = -1;          /* as when its list could not be made: libdw's from now on */
+    if (k2 <= 0)
+        return k2 < 0 ? -1 : 1;
     struct die fn, cur;
-    if (die_read(e, u, u->fn[lo - 1].off, &fn) != 1 || die_name(e, u, &fn, &at->fn_name) != 0)
+    if (die_read(e, u, where.off, &fn) != 1 || die_name(e, u, &fn, &at->fn_name) != 0)
         return -1;
     at->fn = 1;
     cur = fn;
