@@ -133,9 +133,14 @@ int main(int argc, char **argv)
             compare(ip, 0);
         fprintf(stderr, "%s: %d of %d answered without libdw, %d differ\n", argv[i], fast_answers, asked, mismatches);
     }
-    /* a frame of the C library: not read here (no .symtab in its file) */
+    /* a frame of the C library: not read here (no .symtab in its file); its
+     * own getpid, not a sanitizer's interceptor */
     struct dc_frame f[MAXF];
-    CHECK(dc_symbolize_ip_path((uintptr_t)&printf + 1, 0, 0, f, MAXF) == 0);
+    void *libc = dlopen("libc.so.6", RTLD_LAZY | RTLD_NOLOAD);
+    void *in_libc = libc ? dlsym(libc, "getpid") : NULL;
+    CHECK(in_libc != NULL);
+    if (in_libc)
+        CHECK(dc_symbolize_ip_path((uintptr_t)in_libc + 1, 0, 0, f, MAXF) == 0);
 
     fprintf(stderr, "test_elfdw: %d planted addresses, %d of %d in all answered without libdw, %d compared, %d differ\n",
             planted, fast_answers, asked, compared, mismatches);
