@@ -848,13 +848,10 @@ static int block_tag(uint64_t tag)
            tag == DW_TAG_catch_block || tag == DW_TAG_with_stmt;
 }
 
-struct haspc {
-    uint64_t pc;
-};
 static int holds(uint64_t lo, uint64_t hi, void *arg)
 {
-    const struct haspc *h = arg;
-    return h->pc >= lo && h->pc < hi;
+    uint64_t pc = *(const uint64_t *)arg;
+    return pc >= lo && pc < hi;
 }
 
 /* dwarf_attr_integrate(d, slot)'s DIE: the first of d's origin/specification
@@ -928,7 +925,6 @@ int dc_elfdw_at(struct dc_elfdw *e, uint64_t addr, struct dc_elfdw_at *at)
     cur = fn;
     struct die outer[DC_ELFDW_INLINE_MAX];
     int n = 0;
-    struct haspc h = { addr };
     for (int depth = 0; depth < 64 && cur.children; depth++) {
         uint64_t pos = cur.next;
         int found = 0;
@@ -940,7 +936,7 @@ int dc_elfdw_at(struct dc_elfdw *e, uint64_t addr, struct dc_elfdw_at *at)
             if (!r)
                 break;
             if (block_tag(c.tag)) {
-                int in = die_ranges(e, u, &c, holds, &h);
+                int in = die_ranges(e, u, &c, holds, &addr);
                 if (in < 0)
                     return -1;
                 if (in) {

@@ -2,7 +2,10 @@
  * symbolizer; see symbolize.h).
  *
  * Serialized by sym_lock: the objects' load segments (dl_iterate_phdr) for
- * the module and its base, libdw (dwfl over /proc/self/maps) for the ELF
+ * the module and its base; the object's own file read without libdw
+ * (report/symelf.h) for the ELF symbol, file:line and inlined calls where
+ * that reader answers as libdw would; else libdw (dwfl over
+ * /proc/self/maps, loaded at the first frame that needs it) for the ELF
  * symbol (static functions too) and the DWARF file:line, the functions
  * inlined at each address (addr2line -i, from each unit's functions indexed
  * once by address), names demangled by the linked-in demangler

@@ -1,8 +1,10 @@
 /* symbolize: report-time names for a stack of the depot (report/stackdepot.h;
  * compiler-rt's symbolizer): function, module+offset, file:line, the
  * functions inlined at each address, Python frames.  Not for the hot path:
- * takes a lock, may read ELF/DWARF files and allocate.  Without libdw
- * (loaded on first use) names come from the dynamic symbols only.  Used inside report/
+ * takes a lock, may read ELF/DWARF files and allocate.  An object's own
+ * .symtab and DWARF are read without libdw (report/symelf.h); libdw is
+ * loaded for a frame that reader leaves to it; without libdw such a frame
+ * is named from the dynamic symbols only.  Used inside report/
  * and by core/kernel/select.c (demangling, report/demangle.h, included here
  * because every name the symbolizer gives is demangled by it). */
 #ifndef DEVCHECK_SYMBOLIZE_H
