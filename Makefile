@@ -5,6 +5,7 @@
 
 CUDA_HOME ?= /usr/local/cuda
 SANITIZE  ?=
+comma     := ,
 include mk/arch.mk
 CC        ?= gcc
 ifeq ($(origin CC),default)
@@ -18,10 +19,12 @@ BUILD     ?= build-$(ARCH)
 else ifeq ($(SANITIZE),)
 BUILD     ?= build
 else
-ifeq ($(filter $(SANITIZE),address undefined thread),)
-$(error SANITIZE must be one of address, undefined, thread (got '$(SANITIZE)'))
+# address,undefined: both in one build (build-address-undefined/), as CI
+# runs them (.ci/run): one build and one test run instead of two.
+ifeq ($(filter $(SANITIZE),address undefined thread address$(comma)undefined),)
+$(error SANITIZE must be one of address, undefined, thread, address$(comma)undefined (got '$(SANITIZE)'))
 endif
-BUILD     ?= build-$(SANITIZE)
+BUILD     ?= build-$(subst $(comma),-,$(SANITIZE))
 SANFLAGS  := -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all
 # NVCC_REUSE=build (.ci/run): nvcc's outputs take no sanitizer flag, so what
 # the plain build made with the same command is copied (mk/nvcc_reuse.sh).
@@ -111,4 +114,4 @@ gpu-check: $(if $(DEVCHECK),,all)
 	@BUILD=$(BUILD) sh tests/gpu/run.sh
 
 clean:
-	rm -rf build build-address build-undefined build-thread build-aarch64 build-ci
+	rm -rf build build-address build-undefined build-address-undefined build-thread build-aarch64 build-ci

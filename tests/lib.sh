@@ -11,8 +11,10 @@ SAMPLES=$BUILD/samples
 # Sanitizer runtime that must be loaded first when our instrumented shared
 # objects are loaded into an uninstrumented (nvcc-built) program.
 SAN_PRELOAD=""
+# SANITIZE=address,undefined (CI's build): both, AddressSanitizer's runtime first.
 case $SANITIZE in
-    address) SAN_PRELOAD=$(${CC:-gcc} -print-file-name=libasan.so)
+    address|address,undefined)
+             SAN_PRELOAD=$(${CC:-gcc} -print-file-name=libasan.so)
              export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0:abort_on_error=1} ;;
     # intercept_tls_get_addr=0: libtsan's __tls_get_addr interceptor takes a
     # dynamic TLS block that ld.so allocated itself (libdw's, dlopen'ed by
@@ -21,7 +23,9 @@ case $SANITIZE in
     # 0x1ec2ffffff000 bytes", exit 66; google/sanitizers#1409's class).
     thread)  SAN_PRELOAD=$(${CC:-gcc} -print-file-name=libtsan.so)
              export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:report_signal_unsafe=0:intercept_tls_get_addr=0} ;;
-    undefined) export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} ;;
+esac
+case $SANITIZE in
+    undefined|address,undefined) export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} ;;
 esac
 TMPD=$(mktemp -d "${TMPDIR:-/tmp}/devcheck-test.XXXXXX")
 trap 'rm -rf "$TMPD"' EXIT

@@ -63,7 +63,7 @@ PY
 on_sim env SIMCUDA_DEVICES=2 "$LA/nccl_plt" threads >"$TMPD/thr.plain.out" 2>"$TMPD/thr.plain.err"
 echo $? >"$TMPD/thr.plain.rc"
 lsan=
-[ "$SANITIZE" = address ] && lsan="ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:symbolize=1"
+case $SANITIZE in address|address,undefined) lsan="ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:symbolize=1" ;; esac
 under_devcheck env SIMCUDA_DEVICES=2 DEVCHECK_OPTIONS=sync=1 $lsan "$LA/nccl_plt" threads >"$TMPD/thr.out" 2>"$TMPD/thr.err"
 echo $? >"$TMPD/thr.rc"
 if [ -n "$lsan" ]; then

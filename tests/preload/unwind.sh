@@ -20,7 +20,7 @@ done <"$TMPD/needed"
 # binding LOG WHAT: _Unwind_RaiseException was bound to libgcc_s (under
 # AddressSanitizer to its interceptor, as without devcheck).
 unwinder='libgcc_s\.so\.1'
-[ "$SANITIZE" = address ] && unwinder='libasan\.so[^ ]*'
+case $SANITIZE in address|address,undefined) unwinder='libasan\.so[^ ]*' ;; esac
 
 check_binding() {
     cat "$1".* >"$1" 2>/dev/null
