@@ -696,6 +696,16 @@ static const void *vec_alpha(cublasHandle_t h, struct sb_vec *v, const void *alp
     return NULL;
 }
 
+/* beta (of type t) as vec_alpha left the pointer mode in v: read now into
+ * v->beta (host mode; returns NULL), or the kernel's to read (device mode) */
+static const void *vec_beta(struct sb_vec *v, const void *beta, cudaDataType t)
+{
+    if (v->device_scalars)
+        return beta;
+    simlib_load(beta, t, 0, v->beta);
+    return NULL;
+}
+
 /* y = alpha x + y; nothing when n <= 0, nor (host mode) when alpha is 0:
  * the reference BLAS's axpy returns then */
 static cublasStatus_t axpy(cublasHandle_t h, int64_t n, const void *alpha, const void *x, int64_t incx, void *y,
@@ -798,11 +808,7 @@ static cublasStatus_t symv(cublasHandle_t h, cublasFillMode_t uplo, int64_t n, c
         return CUBLAS_STATUS_SUCCESS;
     struct sb_vec v = { .n = n, .incx = incx, .incy = incy, .lda = lda, .type = t, .type_s = t, .conj = conj,
                         .upper = uplo == CUBLAS_FILL_MODE_UPPER };
-    const void *al = vec_alpha(h, &v, alpha), *be = beta;
-    if (!v.device_scalars) {
-        simlib_load(beta, t, 0, v.beta);
-        be = NULL;
-    }
+    const void *al = vec_alpha(h, &v, alpha), *be = vec_beta(&v, beta, t);
     void *params[] = { &v, &al, &A, &x, &be, &y };
     return vec_launch(h, "simblas_symv", n, params);
 }
@@ -892,11 +898,8 @@ static cublasStatus_t syrk(cublasHandle_t h, cublasFillMode_t uplo, cublasOperat
     struct sb_vec v = { .n = n, .k = k, .lda = lda, .ldb = ldb, .ldc = ldc, .type = t, .type_s = ta, .conj = conj,
                         .upper = uplo == CUBLAS_FILL_MODE_UPPER,
                         .trans = trans == CUBLAS_OP_N ? 0 : trans == CUBLAS_OP_C && complex_t ? 2 : 1 };
-    const void *al = vec_alpha(h, &v, alpha), *be = beta;
-    if (!v.device_scalars) {
-        simlib_load(beta, tb, 0, v.beta);
-        be = NULL;
-    } else if (tb != ta) {
+    const void *al = vec_alpha(h, &v, alpha), *be = vec_beta(&v, beta, tb);
+    if (v.device_scalars && tb != ta) {
         /* her2k in device pointer mode: a complex alpha, a real beta, one
          * device type for both in the kernel (type_s): not simulated */
         return CUBLAS_STATUS_NOT_SUPPORTED;
@@ -958,15 +961,12 @@ static cublasStatus_t symm(cublasHandle_t h, cublasSideMode_t side, cublasFillMo
                         .upper = uplo == CUBLAS_FILL_MODE_UPPER, .right = side == CUBLAS_SIDE_RIGHT, .tri = tri,
                         .unit = diag == CUBLAS_DIAG_UNIT,
                         .trans = trans == CUBLAS_OP_N ? 0 : trans == CUBLAS_OP_C && complex_t ? 2 : 1 };
-    const void *al = vec_alpha(h, &v, alpha), *be = beta;
+    const void *al = vec_alpha(h, &v, alpha);
     if (tri) {
         void *params[] = { &v, &al, &A, &B, &C };
         return vec_launch(h, "simblas_trmm", m * n, params);
     }
-    if (!v.device_scalars) {
-        simlib_load(beta, t, 0, v.beta);
-        be = NULL;
-    }
+    const void *be = vec_beta(&v, beta, t);
     void *params[] = { &v, &al, &A, &B, &be, &C };
     return vec_launch(h, "simblas_symm", m * n, params);
 }
