@@ -243,15 +243,19 @@ static int boring_frame(const struct dc_frame *f, const char *drop_symbol)
            !strncmp(f->mangled, "__libc_start_", 13) || !strcmp(f->mangled, "_start");
 }
 
-/* Innermost frames of a stack captured in a CUPTI callback: the driver and
- * libcupti delivering it (libcuda.so*, libcupti.so*).  Dropped while no
- * frame has been kept, so the stack starts where the program's call entered
- * CUDA, as the interposer's do. */
+/* Innermost frames of a stack captured inside CUDA: the driver and
+ * libcupti delivering a CUPTI callback (libcuda.so*, libcupti.so*), and the
+ * runtime's own frames above them (libcudart.so*: its launch path under
+ * backend=cupti, its cudaMalloc calling the hooked cuMemAlloc under either
+ * backend).  Dropped while no frame has been kept, so the stack starts at
+ * the program's call into CUDA under both backends (issue 38: under cupti
+ * the runtime's two frames were the first report's largest cost, and a
+ * real, stripped libcudart would have needed libdw for them). */
 static int callback_machinery(const char *module)
 {
     const char *b = strrchr(module, '/');
     b = b ? b + 1 : module;
-    return !strncmp(b, "libcuda.so", 10) || !strncmp(b, "libcupti.so", 11);
+    return !strncmp(b, "libcuda.so", 10) || !strncmp(b, "libcupti.so", 11) || !strncmp(b, "libcudart.so", 12);
 }
 
 /* Name of a subprogram or inlined-subroutine DIE: its linkage name (mangled)
