@@ -1,14 +1,23 @@
 /* symindex: the ELF symbol holding an address, from an index of each large
- * module's symbols sorted once (see symindex.h).
+ * module's symbols put in buckets by address once (see symindex.h).
  *
  * dwfl_module_addrname walks the whole symbol table for every address:
  * libtorch_cpu.so's 546,000 .symtab symbols cost ~147 M instructions an
  * address, which was most of a torch process's symbolization at exit (the
  * transfer matrix's call sites, report/jsonl.c).  Here a module with
- * SYMINDEX_MIN symbols or more has its sized symbols listed once, sorted by
- * address; a lookup finds the ones that hold the address and replays on them
- * alone the choice libdw makes in its walk (elfutils 0.188,
- * libdwfl/dwfl_module_addrsym.c, __libdwfl_addrsym):
+ * SYMINDEX_MIN symbols or more has its sized symbols put once in buckets of
+ * 4 KiB of addresses (one count, one placement: no sort); a lookup walks the
+ * address's bucket and those below it whose symbols may reach it, finds the
+ * ones that hold the address and replays on them alone the choice libdw
+ * makes in its walk (elfutils 0.188, libdwfl/dwfl_module_addrsym.c,
+ * __libdwfl_addrsym).  Where libdw's table is one ELF64 section of the
+ * host's byte order, the buckets are filled from the section's own entries
+ * (si_collect_raw): no string and no libdw call per symbol.  A torch
+ * process's first peer warning names frames of libtorch_cpu.so (546,000
+ * symbols), libtorch_cuda.so and libtorch_python.so: the index of
+ * libtorch_cpu.so took 65-80 ms with a dwfl_module_getsym_info and a name
+ * read per symbol and a sort; 15-25 ms read directly into buckets on the
+ * loaded 2-core machine (the whole report: ~90 -> ~30 ms of CPU).
  *  - the candidates are the symbols with a name, a section, not SECTION,
  *    FILE or TLS, at or below the address, values as dwfl_module_getsym_info
  *    gives them; the globals are walked first (from the first global), the
@@ -22,12 +31,13 @@
  *    address: those cases (labels in the module, nothing sized around the
  *    address) are left to libdw itself, as are a symbol table it reads
  *    differently (first global < 0), addresses held by more than
- *    SI_HELD_MAX symbols and those SI_SCAN_MAX entries below the last one
- *    starting at or below them do not rule out.
+ *    SI_HELD_MAX symbols and those whose buckets hold more than SI_SCAN_MAX
+ *    entries to walk.
  * Sized symbols that do not fit the compact entry (outside the module's
- * range, or 4 GiB and over) are walked for every lookup (none in the
- * libraries seen).  tests/unit/test_symindex.c compares every answer with
- * libdw's. */
+ * range, or 4 GiB and over) are walked for every lookup with libdw's value
+ * (none in the libraries seen), those of SI_BIG bytes or more with the
+ * compact entries' (10 in libtorch_cpu.so).  tests/unit/test_symindex.c
+ * compares every answer with libdw's, from both kinds of build. */
 #include "report/symindex.h"
 #include "common/lazylib.h"
 
@@ -46,12 +56,20 @@ static int si_oom;
     X(dwfl_module_getsymtab)                \
     X(dwfl_module_getsymtab_first_global)   \
     X(dwfl_module_getsym_info)              \
-    X(dwfl_module_info)
+    X(dwfl_module_info)                     \
+    X(elf_getident)                         \
+    X(elf_nextscn)                          \
+    X(elf_getdata)                          \
+    X(elf_ndxscn)                           \
+    X(gelf_getehdr)                         \
+    X(gelf_getshdr)
 
 DC_LAZY_POINTERS(SI_FUNCS)
 
 #define SYMINDEX_MIN 2048   /* symbols: below, libdw's walk costs less than an index */
-#define SI_BLOCK 64         /* entries per block of the running greatest end */
+#define SI_SHIFT 12         /* a bucket: 4 KiB of the module's addresses */
+#define SI_BIG (1u << 18)   /* sized symbols this large or larger: a list walked at each lookup */
+#define SI_SAMPLES 256      /* symbols read both ways before the table is read directly */
 #define SI_HELD_MAX 65536   /* symbols holding one address that a lookup replays (identical code
                              * folding gives hundreds of locals one body in libtorch_cpu.so) */
 #define SI_SCAN_MAX 8192    /* entries a lookup steps back over before it asks libdw */
@@ -72,9 +90,12 @@ struct si_index {
     char *name;
     int syments, first_global;
     int direct;                     /* not indexed: libdw answers */
-    size_t n;
-    struct si_sym *sym;             /* the sized candidates in [low, high), by lo */
-    uint64_t *blockmax;             /* [b]: the greatest lo + size of sym[0 .. (b + 1) * SI_BLOCK) */
+    size_t n, nb;
+    struct si_sym *sym;             /* the sized candidates in [low, high), by bucket (lo >> SI_SHIFT) */
+    uint32_t *start;                /* [b .. b + 1]: bucket b's entries in sym; nb + 1 of them */
+    uint64_t *reach;                /* [b]: the greatest lo + size of the entries of buckets 0 .. b */
+    size_t nbig;
+    struct si_sym *big;             /* the sized candidates of SI_BIG bytes or more */
     size_t nfar;
     uint32_t *far;                  /* the other sized candidates (table indexes) */
     size_t nlabel;
@@ -111,7 +132,9 @@ static void si_free(struct si_index *x)
 {
     free(x->name);
     free(x->sym);
-    free(x->blockmax);
+    free(x->start);
+    free(x->reach);
+    free(x->big);
     free(x->far);
     free(x->label);
     free(x);
@@ -133,30 +156,6 @@ void dc_symindex_clear(void)
 size_t dc_symindex_bytes(void)
 {
     return si_bytes + held_cap * sizeof *held + (indexes ? HASH_OVERHEAD(hh, indexes) : 0);
-}
-
-/* Sorts v[0..n) by lo: four stable passes of a byte each (a large
- * module's half-million entries in a tenth of qsort's instructions); 0 when
- * out of memory. */
-static int sort_by_lo(struct si_sym *v, size_t n)
-{
-    struct si_sym *tmp = malloc(n * sizeof *tmp);
-    if (!tmp)
-        return 0;
-    struct si_sym *from = v, *to = tmp;
-    for (int shift = 0; shift < 32; shift += 8) {
-        size_t count[257] = { 0 };
-        for (size_t i = 0; i < n; i++)
-            count[((from[i].lo >> shift) & 0xff) + 1]++;
-        for (int b = 0; b < 256; b++)
-            count[b + 1] += count[b];
-        for (size_t i = 0; i < n; i++)
-            to[count[(from[i].lo >> shift) & 0xff]++] = from[i];
-        struct si_sym *t = from;
-        from = to, to = t;
-    }
-    free(tmp);          /* four passes: the sorted entries are back in v */
-    return 1;
 }
 
 static int addr_cmp(const void *a, const void *b)
@@ -188,59 +187,251 @@ static int u32_cmp(const void *a, const void *b)
         ok_;                                                                        \
     })
 
-/* Lists and sorts the module's candidates; 0 when out of memory (x is then
- * left for libdw: direct). */
-static int si_build(struct si_index *x)
+/* What a build gathers before the buckets are made. */
+struct si_collect {
+    struct si_sym *v;               /* the sized candidates in [low, high), table order */
+    size_t n, cap, capfar, caplabel;
+};
+
+/* One candidate of table index i at value v (size s.st_size): listed as the
+ * index wants it; 0 when out of memory. */
+static int si_add(struct si_index *x, struct si_collect *c, int i, int pass1, GElf_Addr v, GElf_Xword size)
 {
-    Dwfl_Module *mod = x->mod;
-    int pass1 = x->first_global == 0 ? 1 : x->first_global;     /* where libdw's first walk starts */
-    size_t capsym = 0, capfar = 0, caplabel = 0;
-    x->lowest_label = ~(GElf_Addr)0;
+    if (!size) {
+        if (v < x->lowest_label)
+            x->lowest_label = v;
+        return i < pass1 || SI_PUSH(x->label, x->nlabel, c->caplabel, v);
+    }
+    if (v >= x->low && v < x->high && v - x->low <= UINT32_MAX && size <= UINT32_MAX) {
+        struct si_sym e = { (uint32_t)(v - x->low), (uint32_t)size, (uint32_t)i };
+        return SI_PUSH(c->v, c->n, c->cap, e);
+    }
+    return SI_PUSH(x->far, x->nfar, c->capfar, (uint32_t)i);
+}
+
+/* The buckets, made in three steps: si_count for each entry, si_buckets,
+ * si_place for each entry again; then si_reach.  x->start and x->reach are
+ * allocated (x->nb) before. */
+static void si_count(struct si_index *x, struct si_sym e)
+{
+    if (e.size >= SI_BIG)
+        x->nbig++;
+    else
+        x->start[(e.lo >> SI_SHIFT) + 1]++, x->n++;
+}
+
+static int si_buckets(struct si_index *x)
+{
+    for (size_t b = 0; b < x->nb; b++)
+        x->start[b + 1] += x->start[b];
+    x->sym = malloc((x->n ? x->n : 1) * sizeof *x->sym);
+    x->big = malloc((x->nbig ? x->nbig : 1) * sizeof *x->big);
+    x->nbig = 0;                        /* counted again as placed */
+    return x->sym && x->big;
+}
+
+static void si_place(struct si_index *x, struct si_sym e)
+{
+    if (e.size >= SI_BIG)
+        x->big[x->nbig++] = e;
+    else
+        x->sym[x->start[e.lo >> SI_SHIFT]++] = e;  /* start[b] moves to bucket b's end */
+}
+
+static void si_reach(struct si_index *x)
+{
+    memmove(x->start + 1, x->start, x->nb * sizeof *x->start);
+    x->start[0] = 0;
+    uint64_t top = 0;
+    for (size_t b = 0; b < x->nb; b++) {
+        for (uint32_t k = x->start[b]; k < x->start[b + 1]; k++) {
+            uint64_t end = (uint64_t)x->sym[k].lo + x->sym[k].size;
+            if (end > top)
+                top = end;
+        }
+        x->reach[b] = top;
+    }
+}
+
+/* The candidates as libdw gives them, one dwfl_module_getsym_info a symbol
+ * (libtorch_cpu.so: 546,000 symbols, each name read from a 78 MB string
+ * table: ~80 ms); 0 when out of memory. */
+static int si_collect_libdw(struct si_index *x, struct si_collect *c, int pass1)
+{
     for (int i = 1; i < x->syments; i++) {
         GElf_Sym s;
         GElf_Addr v;
         GElf_Word shndx;
-        const char *name = p_dwfl_module_getsym_info(mod, i, &s, &v, &shndx, NULL, NULL);
-        if (!candidate(name, &s))
-            continue;
-        if (!s.st_size) {
-            if (v < x->lowest_label)
-                x->lowest_label = v;
-            if (i >= pass1 && !SI_PUSH(x->label, x->nlabel, caplabel, v))
-                return 0;
-            continue;
-        }
-        if (v >= x->low && v < x->high && v - x->low <= UINT32_MAX && s.st_size <= UINT32_MAX) {
-            struct si_sym e = { (uint32_t)(v - x->low), (uint32_t)s.st_size, (uint32_t)i };
-            if (!SI_PUSH(x->sym, x->n, capsym, e))
-                return 0;
-        } else if (!SI_PUSH(x->far, x->nfar, capfar, (uint32_t)i)) {
+        const char *name = p_dwfl_module_getsym_info(x->mod, i, &s, &v, &shndx, NULL, NULL);
+        if (candidate(name, &s) && !si_add(x, c, i, pass1, v, s.st_size))
             return 0;
+    }
+    return 1;
+}
+
+#define SI_SECS_MAX 4096    /* sections whose SHF_ALLOC is looked up directly */
+
+/* The candidates read from the symbol table's own entries, when libdw's
+ * table is exactly one ELF64 section of the host's byte order in an object
+ * that is not relocatable: no string read (a name is checked only where a
+ * lookup replays it: an entry with a name offset stands for a candidate
+ * until then), no call per symbol.  The value is libdw's
+ * (__libdwfl_getsym): st_value, plus the file's bias in an SHF_ALLOC
+ * section; symbols of the reserved section indexes (ABS, COMMON, XINDEX)
+ * are asked of libdw one by one.  SI_SAMPLES symbols spread over the table
+ * are read both ways first, and any difference leaves the build to libdw.
+ * 1 built, 0 not applicable, -1 out of memory. */
+static int direct_read = 1;
+
+void dc_symindex_set_direct_read(int on) { direct_read = on != 0; }
+
+static int si_collect_raw(struct si_index *x, struct si_collect *c, int pass1)
+{
+    if (!direct_read)
+        return 0;
+    GElf_Sym s;
+    GElf_Addr v;
+    GElf_Word shndx;
+    Elf *elf = NULL;
+    if (!p_dwfl_module_getsym_info(x->mod, 1, &s, &v, &shndx, &elf, NULL) || !elf)
+        return 0;
+    static const uint16_t one = 1;
+    int host = *(const uint8_t *)&one ? ELFDATA2LSB : ELFDATA2MSB;
+    char *id = p_elf_getident(elf, NULL);
+    GElf_Ehdr eh;
+    if (!id || id[EI_CLASS] != ELFCLASS64 || id[EI_DATA] != host || !p_gelf_getehdr(elf, &eh) ||
+        eh.e_type == ET_REL)
+        return 0;
+    static unsigned char alloc[SI_SECS_MAX];      /* under the caller's lock */
+    memset(alloc, 1, sizeof alloc);     /* libdw: a section it cannot read counts as allocated */
+    const Elf64_Sym *tab = NULL;
+    int tab_type = 0;
+    for (Elf_Scn *scn = p_elf_nextscn(elf, NULL); scn; scn = p_elf_nextscn(elf, scn)) {
+        GElf_Shdr sh;
+        if (!p_gelf_getshdr(scn, &sh))
+            return 0;
+        size_t ndx = p_elf_ndxscn(scn);
+        if (ndx < SI_SECS_MAX)
+            alloc[ndx] = (sh.sh_flags & SHF_ALLOC) != 0;
+        /* libdw's table: the .symtab, else the .dynsym */
+        if ((sh.sh_type == SHT_SYMTAB || (sh.sh_type == SHT_DYNSYM && tab_type != SHT_SYMTAB)) &&
+            sh.sh_entsize == sizeof(Elf64_Sym) && sh.sh_size / sizeof(Elf64_Sym) == (GElf_Xword)x->syments &&
+            sh.sh_info == (GElf_Word)x->first_global) {
+            Elf_Data *d = p_elf_getdata(scn, NULL);
+            if (!d || !d->d_buf || d->d_size != sh.sh_size)
+                return 0;
+            tab = d->d_buf;
+            tab_type = (int)sh.sh_type;
         }
     }
-    if (x->n && !sort_by_lo(x->sym, x->n))
+    if (!tab)
         return 0;
+    /* the bias, and the two readings compared */
+    int have_adj = 0;
+    GElf_Addr adj = 0;
+    int step = x->syments / SI_SAMPLES > 0 ? x->syments / SI_SAMPLES : 1;
+    for (int i = 1; i < x->syments; i += step) {
+        Elf *e = NULL;
+        const Elf64_Sym *r = &tab[i];
+        if (!p_dwfl_module_getsym_info(x->mod, i, &s, &v, &shndx, &e, NULL) || e != elf ||
+            s.st_name != r->st_name || s.st_info != r->st_info || s.st_shndx != r->st_shndx ||
+            s.st_size != r->st_size)
+            return 0;
+        if (r->st_shndx == SHN_UNDEF || r->st_shndx == SHN_XINDEX)
+            continue;
+        if (r->st_shndx >= SHN_LORESERVE || r->st_shndx >= SI_SECS_MAX || !alloc[r->st_shndx]) {
+            if (v != r->st_value)
+                return 0;
+            continue;
+        }
+        if (!have_adj)
+            adj = v - r->st_value, have_adj = 1;
+        else if (v != r->st_value + adj)
+            return 0;
+    }
+    if (!have_adj)
+        return 0;
+    /* two passes: the first counts each bucket's entries and lists the
+     * rest, the second places the entries (no array grown, none copied) */
+    for (int place = 0; place < 2; place++) {
+        if (place && !si_buckets(x))
+            return -1;
+        for (int i = 1; i < x->syments; i++) {
+            const Elf64_Sym *r = &tab[i];
+            int type = ELF64_ST_TYPE(r->st_info);
+            if (!r->st_name || r->st_shndx == SHN_UNDEF || type == STT_SECTION || type == STT_FILE ||
+                type == STT_TLS)
+                continue;
+            if (r->st_shndx == SHN_XINDEX || (r->st_shndx < SHN_LORESERVE && r->st_shndx >= SI_SECS_MAX)) {
+                if (place)
+                    continue;
+                /* its value asked of libdw; walked at each lookup if sized */
+                const char *name = p_dwfl_module_getsym_info(x->mod, i, &s, &v, &shndx, NULL, NULL);
+                if (candidate(name, &s) && (s.st_size ? !SI_PUSH(x->far, x->nfar, c->capfar, (uint32_t)i)
+                                                      : !si_add(x, c, i, pass1, v, 0)))
+                    return -1;
+                continue;
+            }
+            v = r->st_shndx < SHN_LORESERVE && alloc[r->st_shndx] ? r->st_value + adj : r->st_value;
+            if (!r->st_size || v < x->low || v >= x->high || v - x->low > UINT32_MAX || r->st_size > UINT32_MAX) {
+                if (!place && !si_add(x, c, i, pass1, v, r->st_size))
+                    return -1;
+                continue;
+            }
+            struct si_sym e = { (uint32_t)(v - x->low), (uint32_t)r->st_size, (uint32_t)i };
+            if (!place)
+                si_count(x, e);
+            else
+                si_place(x, e);
+        }
+    }
+    return 1;
+}
+
+/* Lists the module's candidates and puts them in buckets; 0 when out of
+ * memory (x is then left for libdw: direct). */
+static int si_build(struct si_index *x)
+{
+    int pass1 = x->first_global == 0 ? 1 : x->first_global;     /* where libdw's first walk starts */
+    GElf_Addr span = x->high > x->low ? x->high - x->low : 1;
+    if (span > (GElf_Addr)UINT32_MAX + 1)
+        span = (GElf_Addr)UINT32_MAX + 1;
+    x->nb = (size_t)((span - 1) >> SI_SHIFT) + 1;
+    x->start = calloc(x->nb + 1, sizeof *x->start);
+    x->reach = calloc(x->nb, sizeof *x->reach);
+    if (!x->start || !x->reach)
+        return 0;
+    struct si_collect c = { 0 };
+    x->lowest_label = ~(GElf_Addr)0;
+    int raw = si_collect_raw(x, &c, pass1);
+    if (raw == 0) {
+        /* not read directly: what it may have listed is forgotten */
+        free(x->far), free(x->label), free(x->sym), free(x->big);
+        x->far = NULL, x->label = NULL, x->sym = x->big = NULL;
+        x->nfar = x->nlabel = x->n = x->nbig = 0;
+        memset(x->start, 0, (x->nb + 1) * sizeof *x->start);
+        memset(&c, 0, sizeof c);
+        x->lowest_label = ~(GElf_Addr)0;
+        raw = -1;
+        if (si_collect_libdw(x, &c, pass1)) {
+            for (size_t j = 0; j < c.n; j++)
+                si_count(x, c.v[j]);
+            if (si_buckets(x)) {
+                for (size_t j = 0; j < c.n; j++)
+                    si_place(x, c.v[j]);
+                raw = 1;
+            }
+        }
+        free(c.v);
+    }
+    if (raw < 0)
+        return 0;
+    si_reach(x);
     if (x->nlabel)
         qsort(x->label, x->nlabel, sizeof *x->label, addr_cmp);
-    size_t nb = (x->n + SI_BLOCK - 1) / SI_BLOCK;
-    if (nb && !(x->blockmax = malloc(nb * sizeof *x->blockmax)))
-        return 0;
-    uint64_t top = 0;
-    for (size_t j = 0; j < x->n; j++) {
-        uint64_t end = (uint64_t)x->sym[j].lo + x->sym[j].size;
-        if (end > top)
-            top = end;
-        if (j % SI_BLOCK == SI_BLOCK - 1 || j + 1 == x->n)
-            x->blockmax[j / SI_BLOCK] = top;
-    }
-    /* the arrays grew by doubling: give back what is unused */
-    if (x->n < capsym) {
-        struct si_sym *p = realloc(x->sym, x->n * sizeof *p);
-        if (p || !x->n)
-            x->sym = p;
-    }
-    x->bytes = sizeof *x + strlen(x->name) + 1 + x->n * sizeof *x->sym + nb * sizeof *x->blockmax +
-               x->nfar * sizeof *x->far + x->nlabel * sizeof *x->label;
+    x->bytes = sizeof *x + strlen(x->name) + 1 + (x->n + x->nbig) * sizeof *x->sym +
+               (x->nb + 1) * sizeof *x->start + x->nb * sizeof *x->reach + x->nfar * sizeof *x->far +
+               x->nlabel * sizeof *x->label;
     return 1;
 }
 
@@ -272,9 +463,9 @@ static struct si_index *si_get(Dwfl_Module *mod, int syments)
     x->first_global = p_dwfl_module_getsymtab_first_global(mod);
     if (x->first_global < 0 || !si_build(x)) {
         /* libdw answers: keep only the decision */
-        free(x->sym), free(x->blockmax), free(x->far), free(x->label);
-        x->sym = NULL, x->blockmax = NULL, x->far = NULL, x->label = NULL;
-        x->n = x->nfar = x->nlabel = 0;
+        free(x->sym), free(x->start), free(x->reach), free(x->big), free(x->far), free(x->label);
+        x->sym = x->big = NULL, x->start = NULL, x->reach = NULL, x->far = NULL, x->label = NULL;
+        x->n = x->nb = x->nbig = x->nfar = x->nlabel = 0;
         x->direct = 1;
         x->bytes = sizeof *x + strlen(x->name) + 1;
     }
@@ -301,8 +492,8 @@ static const char *replay(Dwfl_Module *mod, const uint32_t *ndx, size_t n)
         GElf_Addr v;
         GElf_Word shndx;
         const char *name = p_dwfl_module_getsym_info(mod, (int)ndx[i], &s, &v, &shndx, NULL, NULL);
-        if (!name)
-            continue;
+        if (!name || !name[0])
+            continue;           /* not a candidate after all (an empty name, read only now) */
         if (!best || bv < v || binding(&bs) < binding(&s) ||
             (bv == v && ((bs.st_size > s.st_size && binding(&bs) <= binding(&s)) ||
                          (bs.st_size >= s.st_size && binding(&bs) < binding(&s))))) {
@@ -340,25 +531,27 @@ const char *dc_symindex_name(Dwfl_Module *mod, GElf_Addr addr)
         return p_dwfl_module_addrname(mod, addr);
 
     size_t nheld = 0;           /* the sized candidates holding addr: held[0..nheld) */
-    if (addr >= x->low && addr < x->high && x->n) {
+    if (addr >= x->low && addr < x->high && x->nb) {
         uint64_t rel = addr - x->low;
-        size_t lo = 0, hi = x->n;                       /* the first entry above rel */
-        while (lo < hi) {
-            size_t mid = lo + (hi - lo) / 2;
-            if (x->sym[mid].lo <= rel)
-                lo = mid + 1;
-            else
-                hi = mid;
+        size_t steps = 0, top = (size_t)(rel >> SI_SHIFT);
+        if (top >= x->nb)
+            top = x->nb - 1;    /* a module of 4 GiB or more: its entries all start below */
+        /* addr's bucket, then those below while an entry of theirs may reach it */
+        for (size_t b = top + 1; b-- > 0;) {
+            if (x->reach[b] <= rel)
+                break;                  /* nothing in buckets 0 .. b reaches rel */
+            for (uint32_t k = x->start[b]; k < x->start[b + 1]; k++) {
+                if (steps++ == SI_SCAN_MAX)
+                    return p_dwfl_module_addrname(mod, addr);
+                if (rel - x->sym[k].lo < x->sym[k].size &&
+                    (nheld == SI_HELD_MAX || !SI_PUSH(held, nheld, held_cap, x->sym[k].ndx)))
+                    return p_dwfl_module_addrname(mod, addr);
+            }
         }
-        for (size_t j = lo, steps = 0; j-- > 0; steps++) {
-            if (x->blockmax[j / SI_BLOCK] <= rel)
-                break;                  /* nothing at or before j reaches rel */
-            if (steps == SI_SCAN_MAX)
+        for (size_t k = 0; k < x->nbig; k++)
+            if (rel - x->big[k].lo < x->big[k].size &&
+                (nheld == SI_HELD_MAX || !SI_PUSH(held, nheld, held_cap, x->big[k].ndx)))
                 return p_dwfl_module_addrname(mod, addr);
-            if (rel - x->sym[j].lo < x->sym[j].size &&
-                (nheld == SI_HELD_MAX || !SI_PUSH(held, nheld, held_cap, x->sym[j].ndx)))
-                return p_dwfl_module_addrname(mod, addr);
-        }
     }
     for (size_t k = 0; k < x->nfar; k++) {
         GElf_Sym s;

@@ -1,9 +1,9 @@
 /* symindex: the ELF symbol holding an address, as libdw names it, from an
- * index of each large module's symbols sorted once (report/symbolize.c's
- * native names).
+ * index of each large module's symbols put in buckets by address once
+ * (report/symbolize.c's native names).
  *
  * libdw's dwfl_module_addrname walks the module's whole symbol table for
- * every address it is asked; an index answers in a binary search and the
+ * every address it is asked; an index answers from a bucket or two and the
  * same name: libdw's choice among the symbols that hold the address (its
  * aliases and nested symbols) is replayed on those alone, and what the index
  * cannot decide alone is asked of libdw.  Not thread-safe: the caller
@@ -24,4 +24,9 @@ const char *dc_symindex_name(Dwfl_Module *mod, GElf_Addr addr);
 void dc_symindex_clear(void);
 /* Bytes the indexes hold (--stats' symbol cache). */
 size_t dc_symindex_bytes(void);
+/* Whether an index is filled from the symbol table's own entries where
+ * libdw's table is one plain section (1, the default) or from libdw's
+ * reading of each symbol (0: the slow build, which tests/unit/test_symindex
+ * compares too).  Applies to the indexes made afterwards. */
+void dc_symindex_set_direct_read(int on);
 #endif

@@ -7,7 +7,9 @@
  *  - for every other module of this process with enough symbols (the C
  *    library's, from libc6-dbg's debug file), addresses at, inside, at the
  *    last byte of, just past and just below a sample of its symbols;
- * both name each address alike, or not at all.  Also: an index was built
+ * both name each address alike, or not at all; with the index filled from
+ * the symbol tables' own entries (the default) and from libdw's reading of
+ * each symbol (dc_symindex_set_direct_read(0)).  Also: an index was built
  * (its bytes counted), and a module is indexed once. */
 #include "report/symindex.h"
 #include "tests/unit/unit.h"
@@ -135,19 +137,23 @@ int main(void)
     CHECK(dwfl_linux_proc_report(dwfl, getpid()) == 0);
     dwfl_report_end(dwfl, NULL, NULL);
 
-    dwfl_getmodules(dwfl, each_module, &dwfl, 0);
-    CHECK(indexed_modules > 1);         /* this program's own symbols, the C library's */
-    CHECK_EQ_LL(planted, 1);
-    CHECK(compared > 500);
-    size_t bytes = dc_symindex_bytes();
-    CHECK(bytes > 0);
-    /* asked again: the indexes are reused, not made anew */
-    compared = indexed_modules = 0;
-    dwfl_getmodules(dwfl, each_module, &dwfl, 0);
-    CHECK_EQ_LL(dc_symindex_bytes(), bytes);
+    for (int direct = 1; direct >= 0; direct--) {
+        dc_symindex_set_direct_read(direct);
+        compared = indexed_modules = planted = 0;
+        dwfl_getmodules(dwfl, each_module, &dwfl, 0);
+        CHECK(indexed_modules > 1);     /* this program's own symbols, the C library's */
+        CHECK_EQ_LL(planted, 1);
+        CHECK(compared > 500);
+        size_t bytes = dc_symindex_bytes();
+        CHECK(bytes > 0);
+        /* asked again: the indexes are reused, not made anew */
+        compared = indexed_modules = 0;
+        dwfl_getmodules(dwfl, each_module, &dwfl, 0);
+        CHECK_EQ_LL(dc_symindex_bytes(), bytes);
 
-    dc_symindex_clear();
-    CHECK_EQ_LL(dc_symindex_bytes(), 0);
+        dc_symindex_clear();
+        CHECK_EQ_LL(dc_symindex_bytes(), 0);
+    }
     dwfl_end(dwfl);
     printf("test_symindex: %d addresses in %d indexed modules named as libdw names them\n", compared,
            indexed_modules);
