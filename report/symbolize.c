@@ -915,6 +915,15 @@ static size_t symbolize_ex(uint32_t id, struct dc_frame *out, size_t max, const 
     int refreshed = 0;
     if (n)
         mod_refresh();
+    if (n && dwfl && kind != SK_LINES) {
+        /* the names of a large library's frames in one pass over its
+         * symbol table (report/symindex.h), those down to the interpreter */
+        size_t upto = 0;
+        while (upto < n && !(interp && ips[upto] && mod_of(ips[upto] - 1) &&
+                             mod_of(ips[upto] - 1)->base == interp))
+            upto++;
+        dc_symindex_prefetch(dwfl, ips, upto);
+    }
     for (size_t i = 0; i < n && k < nmax; i++) {
         /* frames left out are known by their object: not symbolized */
         const struct mod_obj *obj = mod_of(ips[i] ? ips[i] - 1 : 0);

@@ -57,6 +57,7 @@ static int si_oom;
     X(dwfl_module_getsymtab_first_global)   \
     X(dwfl_module_getsym_info)              \
     X(dwfl_module_info)                     \
+    X(dwfl_addrmodule)                      \
     X(elf_getident)                         \
     X(elf_nextscn)                          \
     X(elf_getdata)                          \
@@ -84,6 +85,15 @@ struct si_sym {
     uint32_t lo, size, ndx;         /* lo: the value less the module's low address */
 };
 
+#define SI_SECS_MAX 4096    /* sections whose SHF_ALLOC is looked up directly */
+
+/* A table read directly: its entries and the bias of its SHF_ALLOC symbols. */
+struct si_raw {
+    const Elf64_Sym *tab;
+    GElf_Addr adj;
+    uint8_t alloc[SI_SECS_MAX / 8]; /* its sections' SHF_ALLOC, a bit each */
+};
+
 struct si_index {
     Dwfl_Module *mod;               /* the key */
     GElf_Addr low, high;            /* the module when indexed: a reused Dwfl_Module is told apart */
@@ -101,7 +111,19 @@ struct si_index {
     size_t nlabel;
     GElf_Addr *label;               /* the first walk's candidates without size: their values, sorted */
     GElf_Addr lowest_label;         /* the least value of any candidate without size; ~0 if none */
+    int built;                      /* the buckets are made (else: answers only, or direct) */
+    int raw_state;                  /* 0 not asked, 1 raw is the table read directly, -1 it cannot be */
+    struct si_raw raw;
+    int scans;                      /* dc_symindex_prefetch's passes over the table */
+    struct si_answer *answers;      /* what those passes found */
     size_t bytes;
+    UT_hash_handle hh;
+};
+
+/* An address named by a prefetch pass (name NULL: none). */
+struct si_answer {
+    GElf_Addr addr;
+    const char *name;
     UT_hash_handle hh;
 };
 
@@ -130,6 +152,11 @@ static int binding(const GElf_Sym *s)
 
 static void si_free(struct si_index *x)
 {
+    struct si_answer *a, *atmp;
+    HASH_ITER(hh, x->answers, a, atmp) {
+        HASH_DEL(x->answers, a);
+        free(a);
+    }
     free(x->name);
     free(x->sym);
     free(x->start);
@@ -269,7 +296,6 @@ static int si_collect_libdw(struct si_index *x, struct si_collect *c, int pass1)
     return 1;
 }
 
-#define SI_SECS_MAX 4096    /* sections whose SHF_ALLOC is looked up directly */
 
 /* The candidates read from the symbol table's own entries, when libdw's
  * table is exactly one ELF64 section of the host's byte order in an object
@@ -285,10 +311,22 @@ static int direct_read = 1;
 
 void dc_symindex_set_direct_read(int on) { direct_read = on != 0; }
 
-static int si_collect_raw(struct si_index *x, struct si_collect *c, int pass1)
+/* 1 when x's table can be read directly (x->raw filled), else 0; decided
+ * once per module. */
+static int si_raw_check(struct si_index *x);
+
+static int si_raw_open(struct si_index *x, struct si_raw *raw)
 {
-    if (!direct_read)
+    if (!x->raw_state)
+        x->raw_state = direct_read && si_raw_check(x) ? 1 : -1;
+    if (x->raw_state < 0)
         return 0;
+    *raw = x->raw;
+    return 1;
+}
+
+static int si_raw_check(struct si_index *x)
+{
     GElf_Sym s;
     GElf_Addr v;
     GElf_Word shndx;
@@ -302,7 +340,7 @@ static int si_collect_raw(struct si_index *x, struct si_collect *c, int pass1)
     if (!id || id[EI_CLASS] != ELFCLASS64 || id[EI_DATA] != host || !p_gelf_getehdr(elf, &eh) ||
         eh.e_type == ET_REL)
         return 0;
-    static unsigned char alloc[SI_SECS_MAX];      /* under the caller's lock */
+    unsigned char alloc[SI_SECS_MAX];
     memset(alloc, 1, sizeof alloc);     /* libdw: a section it cannot read counts as allocated */
     const Elf64_Sym *tab = NULL;
     int tab_type = 0;
@@ -351,18 +389,51 @@ static int si_collect_raw(struct si_index *x, struct si_collect *c, int pass1)
     }
     if (!have_adj)
         return 0;
+    x->raw.tab = tab;
+    x->raw.adj = adj;
+    for (size_t i = 0; i < SI_SECS_MAX; i++)
+        if (alloc[i])
+            x->raw.alloc[i / 8] |= (uint8_t)(1u << (i % 8));
+    return 1;
+}
+
+/* Entry i of a table read directly: 0 not a candidate (or not one by its
+ * name offset: an entry with one stands for a candidate until its name is
+ * read), 1 its value and size, -1 to be asked of libdw (an extended section
+ * index). */
+static inline int si_raw_entry(const struct si_raw *raw, int i, GElf_Addr *v, GElf_Xword *size)
+{
+    const Elf64_Sym *r = &raw->tab[i];
+    int type = ELF64_ST_TYPE(r->st_info);
+    if (!r->st_name || r->st_shndx == SHN_UNDEF || type == STT_SECTION || type == STT_FILE || type == STT_TLS)
+        return 0;
+    if (r->st_shndx == SHN_XINDEX || (r->st_shndx < SHN_LORESERVE && r->st_shndx >= SI_SECS_MAX))
+        return -1;
+    *v = r->st_shndx < SHN_LORESERVE && (raw->alloc[r->st_shndx / 8] >> (r->st_shndx % 8) & 1) ? r->st_value + raw->adj
+                                                                                          : r->st_value;
+    *size = r->st_size;
+    return 1;
+}
+
+static int si_collect_raw(struct si_index *x, struct si_collect *c, int pass1)
+{
+    struct si_raw raw;
+    if (!si_raw_open(x, &raw))
+        return 0;
+    GElf_Sym s;
+    GElf_Addr v;
+    GElf_Word shndx;
+    GElf_Xword size;
     /* two passes: the first counts each bucket's entries and lists the
      * rest, the second places the entries (no array grown, none copied) */
     for (int place = 0; place < 2; place++) {
         if (place && !si_buckets(x))
             return -1;
         for (int i = 1; i < x->syments; i++) {
-            const Elf64_Sym *r = &tab[i];
-            int type = ELF64_ST_TYPE(r->st_info);
-            if (!r->st_name || r->st_shndx == SHN_UNDEF || type == STT_SECTION || type == STT_FILE ||
-                type == STT_TLS)
+            int k = si_raw_entry(&raw, i, &v, &size);
+            if (!k)
                 continue;
-            if (r->st_shndx == SHN_XINDEX || (r->st_shndx < SHN_LORESERVE && r->st_shndx >= SI_SECS_MAX)) {
+            if (k < 0) {
                 if (place)
                     continue;
                 /* its value asked of libdw; walked at each lookup if sized */
@@ -372,13 +443,12 @@ static int si_collect_raw(struct si_index *x, struct si_collect *c, int pass1)
                     return -1;
                 continue;
             }
-            v = r->st_shndx < SHN_LORESERVE && alloc[r->st_shndx] ? r->st_value + adj : r->st_value;
-            if (!r->st_size || v < x->low || v >= x->high || v - x->low > UINT32_MAX || r->st_size > UINT32_MAX) {
-                if (!place && !si_add(x, c, i, pass1, v, r->st_size))
+            if (!size || v < x->low || v >= x->high || v - x->low > UINT32_MAX || size > UINT32_MAX) {
+                if (!place && !si_add(x, c, i, pass1, v, size))
                     return -1;
                 continue;
             }
-            struct si_sym e = { (uint32_t)(v - x->low), (uint32_t)r->st_size, (uint32_t)i };
+            struct si_sym e = { (uint32_t)(v - x->low), (uint32_t)size, (uint32_t)i };
             if (!place)
                 si_count(x, e);
             else
@@ -435,8 +505,8 @@ static int si_build(struct si_index *x)
     return 1;
 }
 
-/* The index of mod as it is now, made when missing or stale; NULL when out
- * of memory. */
+/* The record of mod as it is now, made when missing or stale (not built:
+ * si_built); NULL when out of memory. */
 static struct si_index *si_get(Dwfl_Module *mod, int syments)
 {
     GElf_Addr low = 0, high = 0;
@@ -461,14 +531,8 @@ static struct si_index *si_get(Dwfl_Module *mod, int syments)
     x->high = high;
     x->syments = syments;
     x->first_global = p_dwfl_module_getsymtab_first_global(mod);
-    if (x->first_global < 0 || !si_build(x)) {
-        /* libdw answers: keep only the decision */
-        free(x->sym), free(x->start), free(x->reach), free(x->big), free(x->far), free(x->label);
-        x->sym = x->big = NULL, x->start = NULL, x->reach = NULL, x->far = NULL, x->label = NULL;
-        x->n = x->nb = x->nbig = x->nfar = x->nlabel = 0;
-        x->direct = 1;
-        x->bytes = sizeof *x + strlen(x->name) + 1;
-    }
+    x->direct = x->first_global < 0;
+    x->bytes = sizeof *x + strlen(x->name) + 1;
     si_oom = 0;
     HASH_ADD_PTR(indexes, mod, x);
     if (si_oom) {
@@ -477,6 +541,27 @@ static struct si_index *si_get(Dwfl_Module *mod, int syments)
     }
     si_bytes += x->bytes;
     return x;
+}
+
+/* x with its buckets made (or direct: libdw answers). */
+static void si_built(struct si_index *x)
+{
+    if (x->built || x->direct)
+        return;
+    si_bytes -= x->bytes;
+    size_t answers = x->bytes - (sizeof *x + strlen(x->name) + 1);
+    if (si_build(x)) {
+        x->built = 1;
+    } else {
+        /* libdw answers: keep only the decision */
+        free(x->sym), free(x->start), free(x->reach), free(x->big), free(x->far), free(x->label);
+        x->sym = x->big = NULL, x->start = NULL, x->reach = NULL, x->far = NULL, x->label = NULL;
+        x->n = x->nb = x->nbig = x->nfar = x->nlabel = 0;
+        x->direct = 1;
+        x->bytes = sizeof *x + strlen(x->name) + 1;
+    }
+    x->bytes += answers;
+    si_bytes += x->bytes;
 }
 
 /* libdw's choice among the sized symbols ndx[0..n) (table order) that hold
@@ -519,6 +604,186 @@ static int label_at(const struct si_index *x, GElf_Addr addr)
     return lo < x->nlabel && x->label[lo] == addr;
 }
 
+/* libdw's answer for addr from the sized candidates held[0 .. nheld) that
+ * hold it (any order: sorted here), whether a first-walk candidate without
+ * size sits at addr, and the least value of any candidate without size. */
+static const char *si_decide(Dwfl_Module *mod, int first_global, uint32_t *held, size_t nheld, int label_at_addr,
+                             GElf_Addr lowest_label, GElf_Addr addr)
+{
+    if (nheld > 1)
+        qsort(held, nheld, sizeof *held, u32_cmp);
+    size_t nlocal = 0;                  /* held[0 .. nlocal): locals walked second */
+    if (first_global > 1)
+        while (nlocal < nheld && held[nlocal] < (uint32_t)first_global)
+            nlocal++;
+    const char *name = replay(mod, held + nlocal, nheld - nlocal);
+    if (name)
+        return name;
+    /* no sized global holds addr: libdw walks the locals unless a label of
+     * the first walk sits at addr */
+    if (label_at_addr)
+        return p_dwfl_module_addrname(mod, addr);
+    if ((name = replay(mod, held, nlocal)) != NULL)
+        return name;
+    /* nothing sized holds addr: a label at or below it may be the answer */
+    if (lowest_label <= addr)
+        return p_dwfl_module_addrname(mod, addr);
+    return NULL;
+}
+
+/* ---- prefetch: a report's addresses named in one pass, no index --------------- */
+
+/* One address a pass names. */
+struct si_want {
+    GElf_Addr addr;
+    uint32_t *held;                 /* the sized candidates holding it */
+    size_t nheld, cap;
+    int label_at, full;             /* a first-walk label at it; held overflowed (libdw decides) */
+};
+
+static int want_cmp(const void *a, const void *b)
+{
+    GElf_Addr x = ((const struct si_want *)a)->addr, y = ((const struct si_want *)b)->addr;
+    return x < y ? -1 : x > y;
+}
+
+/* The first of w[0 .. m) (sorted) at or above addr. */
+static size_t want_from(const struct si_want *w, size_t m, GElf_Addr addr)
+{
+    size_t lo = 0, hi = m;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (w[mid].addr < addr)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* One pass over x's table (read directly) for the addresses w[0 .. m)
+ * (sorted, distinct): each one's holders and labels, then libdw's choice,
+ * kept in x->answers.  A candidate whose start or last byte falls in none
+ * of the addresses' pages is passed over by a bit test (the pages' bitmap
+ * fits in the first-level cache). */
+static void si_scan(struct si_index *x, const struct si_raw *raw, struct si_want *w, size_t m)
+{
+    int pass1 = x->first_global == 0 ? 1 : x->first_global;
+    GElf_Addr span = x->high > x->low ? x->high - x->low : 1;
+    size_t npages = (size_t)((span - 1) >> SI_SHIFT) + 1;
+    uint8_t *page = npages <= ((size_t)1 << 28) ? calloc((npages + 7) / 8, 1) : NULL;
+    if (!page)
+        return;
+    for (size_t k = 0; k < m; k++)
+        if (w[k].addr >= x->low && w[k].addr < x->high) {
+            size_t pg = (size_t)((w[k].addr - x->low) >> SI_SHIFT);
+            page[pg / 8] |= (uint8_t)(1u << (pg % 8));
+        }
+    GElf_Addr lowest = ~(GElf_Addr)0, first = w[0].addr, last = w[m - 1].addr;
+    GElf_Sym s;
+    GElf_Word shndx;
+    for (int i = 1; i < x->syments; i++) {
+        GElf_Addr v;
+        GElf_Xword size;
+        int kind = si_raw_entry(raw, i, &v, &size);
+        if (!kind)
+            continue;
+        if (kind < 0) {
+            const char *name = p_dwfl_module_getsym_info(x->mod, i, &s, &v, &shndx, NULL, NULL);
+            if (!candidate(name, &s))
+                continue;
+            size = s.st_size;
+        }
+        if (!size) {
+            if (v < lowest)
+                lowest = v;
+            if (i >= pass1 && v >= first && v <= last) {
+                size_t k = want_from(w, m, v);
+                if (k < m && w[k].addr == v)
+                    w[k].label_at = 1;
+            }
+            continue;
+        }
+        if (v > last || (v + size > v && v + size <= first))
+            continue;
+        if (size < ((GElf_Xword)1 << SI_SHIFT) && v >= x->low && v + size - 1 < x->high && v + size > v) {
+            size_t a = (size_t)((v - x->low) >> SI_SHIFT), b = (size_t)((v + size - 1 - x->low) >> SI_SHIFT);
+            if (!(page[a / 8] & (1u << (a % 8))) && !(page[b / 8] & (1u << (b % 8))))
+                continue;
+        }
+        for (size_t k = want_from(w, m, v); k < m && w[k].addr - v < size; k++)
+            if (!w[k].full && (w[k].nheld == SI_HELD_MAX || !SI_PUSH(w[k].held, w[k].nheld, w[k].cap, (uint32_t)i)))
+                w[k].full = 1;
+    }
+    free(page);
+    for (size_t k = 0; k < m; k++) {
+        struct si_answer *a = malloc(sizeof *a);
+        if (!a)
+            break;
+        a->addr = w[k].addr;
+        a->name = w[k].full ? p_dwfl_module_addrname(x->mod, w[k].addr)
+                            : si_decide(x->mod, x->first_global, w[k].held, w[k].nheld, w[k].label_at, lowest,
+                                        w[k].addr);
+        si_oom = 0;
+        HASH_ADD(hh, x->answers, addr, sizeof a->addr, a);
+        if (si_oom) {
+            free(a);
+            break;
+        }
+        x->bytes += sizeof *a;
+        si_bytes += sizeof *a;
+    }
+}
+
+#define SI_SCANS_MAX 8      /* passes over one module's table before its index is made instead */
+#define SI_WANT_MAX 256     /* addresses of one module named in one pass */
+
+void dc_symindex_prefetch(Dwfl *dwfl, const uintptr_t *ips, size_t n)
+{
+    if (!dwfl || !n || !si_ready())
+        return;
+    static struct si_want w[SI_WANT_MAX];           /* under the caller's lock */
+    static uint8_t done[SI_WANT_MAX];
+    size_t m0 = n < SI_WANT_MAX ? n : SI_WANT_MAX;
+    memset(done, 0, m0);
+    for (size_t i = 0; i < m0; i++) {
+        if (done[i] || !ips[i])
+            continue;
+        GElf_Addr pc = ips[i] - 1;      /* return address -> call instruction, as the symbolizer */
+        Dwfl_Module *mod = p_dwfl_addrmodule(dwfl, pc);
+        int syments = mod ? p_dwfl_module_getsymtab(mod) : 0;
+        struct si_index *x = syments >= SYMINDEX_MIN ? si_get(mod, syments) : NULL;
+        struct si_raw raw;
+        int open = x && !x->built && !x->direct && x->scans < SI_SCANS_MAX;
+        /* this module's addresses, not named yet */
+        size_t m = 0;
+        for (size_t j = i; j < m0; j++) {
+            if (done[j] || !ips[j])
+                continue;
+            GElf_Addr a = ips[j] - 1;
+            if (j > i && p_dwfl_addrmodule(dwfl, a) != mod)
+                continue;
+            done[j] = 1;
+            struct si_answer *have = NULL;
+            if (open)
+                HASH_FIND(hh, x->answers, &a, sizeof a, have);
+            if (open && !have)
+                w[m++] = (struct si_want){ .addr = a };
+        }
+        if (!m || !open || !si_raw_open(x, &raw))
+            continue;
+        qsort(w, m, sizeof *w, want_cmp);
+        size_t u = 1;
+        for (size_t k = 1; k < m; k++)
+            if (w[k].addr != w[u - 1].addr)
+                w[u++] = w[k];
+        x->scans++;
+        si_scan(x, &raw, w, u);
+        for (size_t k = 0; k < u; k++)
+            free(w[k].held);
+    }
+}
+
 const char *dc_symindex_name(Dwfl_Module *mod, GElf_Addr addr)
 {
     if (!mod || !si_ready())
@@ -527,6 +792,14 @@ const char *dc_symindex_name(Dwfl_Module *mod, GElf_Addr addr)
     if (syments < SYMINDEX_MIN)
         return p_dwfl_module_addrname(mod, addr);
     struct si_index *x = si_get(mod, syments);
+    if (x && x->answers) {
+        struct si_answer *a;
+        HASH_FIND(hh, x->answers, &addr, sizeof addr, a);
+        if (a)
+            return a->name;
+    }
+    if (x)
+        si_built(x);
     if (!x || x->direct)
         return p_dwfl_module_addrname(mod, addr);
 
@@ -561,23 +834,5 @@ const char *dc_symindex_name(Dwfl_Module *mod, GElf_Addr addr)
             addr - v < s.st_size && (nheld == SI_HELD_MAX || !SI_PUSH(held, nheld, held_cap, x->far[k])))
             return p_dwfl_module_addrname(mod, addr);
     }
-    if (nheld > 1)
-        qsort(held, nheld, sizeof *held, u32_cmp);
-    size_t nlocal = 0;                  /* held[0 .. nlocal): locals walked second */
-    if (x->first_global > 1)
-        while (nlocal < nheld && held[nlocal] < (uint32_t)x->first_global)
-            nlocal++;
-    const char *name = replay(mod, held + nlocal, nheld - nlocal);
-    if (name)
-        return name;
-    /* no sized global holds addr: libdw walks the locals unless a label of
-     * the first walk sits at addr */
-    if (label_at(x, addr))
-        return p_dwfl_module_addrname(mod, addr);
-    if ((name = replay(mod, held, nlocal)) != NULL)
-        return name;
-    /* nothing sized holds addr: a label at or below it may be the answer */
-    if (x->lowest_label <= addr)
-        return p_dwfl_module_addrname(mod, addr);
-    return NULL;
+    return si_decide(mod, x->first_global, held, nheld, label_at(x, addr), x->lowest_label, addr);
 }

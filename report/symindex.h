@@ -12,6 +12,7 @@
 #define DC_SYMINDEX_H
 #include <elfutils/libdwfl.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* dwfl_module_addrname(mod, addr): the name of the ELF symbol libdw would
  * give for addr (a module's address, bias applied), NULL if none.  A module
@@ -20,6 +21,12 @@
  * same Dwfl_Module with another name, range or symbol count is indexed
  * anew). */
 const char *dc_symindex_name(Dwfl_Module *mod, GElf_Addr addr);
+/* The addresses a report is about to name (return addresses ips[0 .. n),
+ * each less one, as report/symbolize.c names them): those in a large module
+ * not indexed yet are named in one pass over its symbol table, no index
+ * made (a torch report's few frames in libtorch_cpu.so's 546,000 symbols),
+ * and kept for dc_symindex_name; a module met more often gets its index. */
+void dc_symindex_prefetch(Dwfl *dwfl, const uintptr_t *ips, size_t n);
 /* Forgets every index (their Dwfl_Modules are about to go: dwfl_end). */
 void dc_symindex_clear(void);
 /* Bytes the indexes hold (--stats' symbol cache). */
