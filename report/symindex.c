@@ -70,7 +70,7 @@ DC_LAZY_POINTERS(SI_FUNCS)
 #define SYMINDEX_MIN 2048   /* symbols: below, libdw's walk costs less than an index */
 #define SI_SHIFT 12         /* a bucket: 4 KiB of the module's addresses */
 #define SI_BIG (1u << 18)   /* sized symbols this large or larger: a list walked at each lookup */
-#define SI_SAMPLES 256      /* symbols read both ways before the table is read directly */
+#define SI_SAMPLES 64       /* symbols read both ways before the table is read directly */
 #define SI_HELD_MAX 65536   /* symbols holding one address that a lookup replays (identical code
                              * folding gives hundreds of locals one body in libtorch_cpu.so) */
 #define SI_SCAN_MAX 8192    /* entries a lookup steps back over before it asks libdw */
