@@ -12,12 +12,15 @@
  * makes in its walk (elfutils 0.188, libdwfl/dwfl_module_addrsym.c,
  * __libdwfl_addrsym).  Where libdw's table is one ELF64 section of the
  * host's byte order, the buckets are filled from the section's own entries
- * (si_collect_raw): no string and no libdw call per symbol.  A torch
+ * (si_raw_open): no string and no libdw call per symbol.  A torch
  * process's first peer warning names frames of libtorch_cpu.so (546,000
  * symbols), libtorch_cuda.so and libtorch_python.so: the index of
  * libtorch_cpu.so took 65-80 ms with a dwfl_module_getsym_info and a name
  * read per symbol and a sort; 15-25 ms read directly into buckets on the
- * loaded 2-core machine (the whole report: ~90 -> ~30 ms of CPU).
+ * loaded 2-core machine.  A report's few addresses need no index at all:
+ * dc_symindex_prefetch names them in one pass over the table (a few ms for
+ * the three libraries), and a module gets its index only when passed over
+ * SI_SCANS_MAX times.
  *  - the candidates are the symbols with a name, a section, not SECTION,
  *    FILE or TLS, at or below the address, values as dwfl_module_getsym_info
  *    gives them; the globals are walked first (from the first global), the
@@ -297,22 +300,21 @@ static int si_collect_libdw(struct si_index *x, struct si_collect *c, int pass1)
 }
 
 
-/* The candidates read from the symbol table's own entries, when libdw's
- * table is exactly one ELF64 section of the host's byte order in an object
- * that is not relocatable: no string read (a name is checked only where a
- * lookup replays it: an entry with a name offset stands for a candidate
- * until then), no call per symbol.  The value is libdw's
- * (__libdwfl_getsym): st_value, plus the file's bias in an SHF_ALLOC
- * section; symbols of the reserved section indexes (ABS, COMMON, XINDEX)
- * are asked of libdw one by one.  SI_SAMPLES symbols spread over the table
- * are read both ways first, and any difference leaves the build to libdw.
- * 1 built, 0 not applicable, -1 out of memory. */
 static int direct_read = 1;
 
 void dc_symindex_set_direct_read(int on) { direct_read = on != 0; }
 
-/* 1 when x's table can be read directly (x->raw filled), else 0; decided
- * once per module. */
+/* The symbol table read from its own entries, when libdw's table is
+ * exactly one ELF64 section of the host's byte order in an object that is
+ * not relocatable: no string read (a name is checked only where a lookup
+ * replays it: an entry with a name offset stands for a candidate until
+ * then), no call per symbol.  The value is libdw's (__libdwfl_getsym):
+ * st_value, plus the file's bias in an SHF_ALLOC section (not for ABS,
+ * COMMON, nor a section without SHF_ALLOC); a symbol of an extended section
+ * index is asked of libdw.  SI_SAMPLES symbols spread over the table are
+ * read both ways first, and any difference leaves the module to libdw's
+ * reading.  si_raw_open: 1 when x's table can be read so (x->raw filled),
+ * else 0; decided once per module. */
 static int si_raw_check(struct si_index *x);
 
 static int si_raw_open(struct si_index *x, struct si_raw *raw)
