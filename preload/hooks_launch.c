@@ -6,6 +6,7 @@
  * or changed; an unload retiring the cached kernel descriptions.  The
  * runtime's launches are preload/hooks_runtime.c's. */
 #include "preload/preload.h"
+#include "core/verdict/libfirst.h"
 
 /* --- driver launches ---------------------------------------------------------- */
 
@@ -26,10 +27,43 @@
         return checked_##name args;                                                      \
     }
 
+/* The same, for the entries a library's kernels arrive through
+ * (cuLaunchKernel, cuLaunchKernelEx and their _ptsz forms): a launch a
+ * library call's shortcut expects (core/verdict/libcall.h, dc_lib_expect:
+ * the first launch of a repeated clean cublasLtMatmul) is counted by
+ * expected_<name> and passed through under the guard, with no launch state
+ * (-155 instructions per matmul, bench/libcalls.sh); any other goes on to
+ * checked_<name>, which need not test the guard again. */
+#define THIN_ENTRY_LIB(name, params, args)                                               \
+    DC_EXPORT CUresult CUDAAPI name params                                               \
+    {                                                                                    \
+        if (dc_guard)                                                                    \
+            return DC_REAL(name, DC_UNPAREN args);                                       \
+        if (__builtin_expect(dc_lib_expect != 0, 0))                                     \
+            return expected_##name args;                                                 \
+        return checked_##name args;                                                      \
+    }
+
 #define LAUNCH_KERNEL(name)                                                              \
+    static __attribute__((noinline)) CUresult checked_##name DRIVER_LAUNCH_PARAMS;       \
+    static __attribute__((noinline)) CUresult expected_##name DRIVER_LAUNCH_PARAMS       \
+    {                                                                                    \
+        if (__builtin_expect(!__atomic_load_n(&dc_interpose, __ATOMIC_RELAXED), 0))       \
+            dc_lib_expect = 0;                                                           \
+        else if (dc_libcall_launch_expected(f, (uintptr_t)hStream, kernelParams)) {      \
+            dc_guard++;                                                                  \
+            CUresult r = DC_REAL(name, f, gridDimX, gridDimY, gridDimZ, blockDimX,       \
+                                 blockDimY, blockDimZ, sharedMemBytes, hStream,          \
+                                 kernelParams, extra);                                   \
+            dc_guard--;                                                                  \
+            return r;                                                                    \
+        }                                                                                \
+        return checked_##name(f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY,     \
+                              blockDimZ, sharedMemBytes, hStream, kernelParams, extra); \
+    }                                                                                    \
     static __attribute__((noinline)) CUresult checked_##name DRIVER_LAUNCH_PARAMS        \
     {                                                                                    \
-        if (!dc_enter())                                                                 \
+        if (!dc_enter_unguarded())      /* the thin entry tested the guard */            \
             return DC_REAL(name, f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY,  \
                            blockDimZ, sharedMemBytes, hStream, kernelParams, extra);     \
         struct dc_launch_state L;                                                        \
@@ -40,16 +74,31 @@
         dc_leave();                                                                      \
         return r;                                                                        \
     }                                                                                    \
-    THIN_ENTRY(name, DRIVER_LAUNCH_PARAMS, (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, \
-                                            blockDimZ, sharedMemBytes, hStream, kernelParams, extra))
+    THIN_ENTRY_LIB(name, DRIVER_LAUNCH_PARAMS, (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, \
+                                                blockDimZ, sharedMemBytes, hStream, kernelParams, extra))
 LAUNCH_KERNEL(cuLaunchKernel)
 LAUNCH_KERNEL(cuLaunchKernel_ptsz)
 
 #define LAUNCH_KERNEL_EX(name)                                                           \
     static __attribute__((noinline)) CUresult checked_##name(const CUlaunchConfig *config, CUfunction f, \
+                                                             void **kernelParams, void **extra); \
+    static __attribute__((noinline)) CUresult expected_##name(const CUlaunchConfig *config, CUfunction f, \
+                                                              void **kernelParams, void **extra) \
+    {                                                                                    \
+        if (__builtin_expect(!__atomic_load_n(&dc_interpose, __ATOMIC_RELAXED) || !config, 0)) \
+            dc_lib_expect = 0;                                                           \
+        else if (dc_libcall_launch_expected(f, (uintptr_t)config->hStream, kernelParams)) { \
+            dc_guard++;                                                                  \
+            CUresult r = DC_REAL(name, config, f, kernelParams, extra);                  \
+            dc_guard--;                                                                  \
+            return r;                                                                    \
+        }                                                                                \
+        return checked_##name(config, f, kernelParams, extra);                           \
+    }                                                                                    \
+    static __attribute__((noinline)) CUresult checked_##name(const CUlaunchConfig *config, CUfunction f, \
                                                              void **kernelParams, void **extra) \
     {                                                                                    \
-        if (!dc_enter())                                                                 \
+        if (!dc_enter_unguarded())      /* the thin entry tested the guard */            \
             return DC_REAL(name, config, f, kernelParams, extra);                        \
         struct dc_launch_state L;                                                        \
         dc_launch_begin(&L, #name, config ? f : NULL, config ? config->hStream : NULL,   \
@@ -59,8 +108,8 @@ LAUNCH_KERNEL(cuLaunchKernel_ptsz)
         dc_leave();                                                                      \
         return r;                                                                        \
     }                                                                                    \
-    THIN_ENTRY(name, (const CUlaunchConfig *config, CUfunction f, void **kernelParams, void **extra), \
-               (config, f, kernelParams, extra))
+    THIN_ENTRY_LIB(name, (const CUlaunchConfig *config, CUfunction f, void **kernelParams, void **extra), \
+                   (config, f, kernelParams, extra))
 LAUNCH_KERNEL_EX(cuLaunchKernelEx)
 LAUNCH_KERNEL_EX(cuLaunchKernelEx_ptsz)
 

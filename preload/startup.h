@@ -21,16 +21,22 @@
  * With backend=cupti the hooks only initialise and pass through. */
 int dc_enter_slow(void);
 extern int dc_interpose;        /* the hooks do their work (backend != cupti) */
-static inline int dc_enter(void)
+/* dc_enter() where the caller just found the guard free (a launch hook's
+ * thin entry, preload/hooks_launch.c). */
+static inline int dc_enter_unguarded(void)
 {
-    if (dc_guard)
-        return 0;
     if (!__atomic_load_n(&dc_ready, __ATOMIC_ACQUIRE) && !dc_enter_slow())
         return 0;
     if (!__atomic_load_n(&dc_interpose, __ATOMIC_RELAXED))
         return 0;
     dc_guard++;
     return 1;
+}
+static inline int dc_enter(void)
+{
+    if (dc_guard)
+        return 0;
+    return dc_enter_unguarded();
 }
 static inline void dc_leave(void) { dc_guard--; }
 

@@ -2,7 +2,10 @@
  * symbolizer; see symbolize.h).
  *
  * Serialized by sym_lock: the objects' load segments (dl_iterate_phdr) for
- * the module and its base, libdw (dwfl over /proc/self/maps) for the ELF
+ * the module and its base; the object's own file read without libdw
+ * (report/symelf.h) for the ELF symbol, file:line and inlined calls where
+ * that reader answers as libdw would; else libdw (dwfl over
+ * /proc/self/maps, loaded at the first frame that needs it) for the ELF
  * symbol (static functions too) and the DWARF file:line, the functions
  * inlined at each address (addr2line -i, from each unit's functions indexed
  * once by address), names demangled by the linked-in demangler
@@ -29,6 +32,7 @@
 #include "report/pystack.h"
 #include "report/stackdepot.h"
 #include "report/stats.h"
+#include "report/symelf.h"
 #include "report/symindex.h"
 #include "report/symline.h"
 
@@ -178,12 +182,27 @@ static void dwfl_refresh(void)
             return;
     }
     cu_clear();                 /* a module gone may free its Dwarf: the unit indexes name it */
+    dc_symelf_forget();         /* before libdw reads the maps (report/symelf.h) */
     p_dwfl_report_begin(dwfl);
     if (p_dwfl_linux_proc_report(dwfl, getpid()) != 0) {
         p_dwfl_report_end(dwfl, NULL, NULL);
         return;
     }
     p_dwfl_report_end(dwfl, NULL, NULL);
+}
+
+/* libdw's module holding pc, NULL if none.  dwfl_addrmodule answers an
+ * address past the modules it was told of with the highest one: a library
+ * loaded since, above them (into the hole an unloaded object left), would
+ * be named from another's symbols (tests/unit/test_elfdw.c, three libraries
+ * loaded in turn): its range is checked. */
+static Dwfl_Module *addrmodule(uintptr_t pc)
+{
+    Dwfl_Module *m = dwfl ? p_dwfl_addrmodule(dwfl, pc) : NULL;
+    Dwarf_Addr lo = 0, hi = 0;
+    if (m && (!p_dwfl_module_info(m, NULL, &lo, &hi, NULL, NULL, NULL, NULL) || pc < lo || pc >= hi))
+        m = NULL;
+    return m;
 }
 
 static void own_module(void)
@@ -205,12 +224,6 @@ static int ends_with(const char *s, const char *suffix)
 {
     size_t a = strlen(s), b = strlen(suffix);
     return a >= b && !strcmp(s + a - b, suffix);
-}
-
-/* The C library's start-up below main (its ELF symbol, before any DWARF). */
-static int below_main(const char *sym)
-{
-    return sym && (!strncmp(sym, "__libc_start_", 13) || !strcmp(sym, "_start"));
 }
 
 /* Frames that say nothing about the program: nvcc's launch stubs, the
@@ -239,15 +252,6 @@ static int callback_machinery(const char *module)
     const char *b = strrchr(module, '/');
     b = b ? b + 1 : module;
     return !strncmp(b, "libcuda.so", 10) || !strncmp(b, "libcupti.so", 11);
-}
-
-static void set_name(struct dc_frame *f, const char *sym)
-{
-    if (!sym)
-        return;
-    /* strip a symbol version: __libc_start_main@@GLIBC_2.34 */
-    snprintf(f->mangled, sizeof f->mangled, "%.*s", (int)strcspn(sym, "@"), sym);
-    dc_demangle(f->mangled, f->function, sizeof f->function);
 }
 
 /* Name of a subprogram or inlined-subroutine DIE: its linkage name (mangled)
@@ -477,6 +481,7 @@ struct mod_seg {
 };
 struct mod_obj {
     uintptr_t base;
+    uintptr_t bias;             /* dlpi_addr: the file's addresses + bias = the process's */
     char *name;
 };
 static struct mod_seg *mod_segs;
@@ -535,7 +540,7 @@ static int mod_list_cb(struct dl_phdr_info *info, size_t size, void *data)
         mod_segs[mod_nsegs++] = (struct mod_seg){ info->dlpi_addr + ph->p_vaddr,
                                                   info->dlpi_addr + ph->p_vaddr + ph->p_memsz, obj };
     }
-    mod_objs[mod_nobjs++] = (struct mod_obj){ base, copy };
+    mod_objs[mod_nobjs++] = (struct mod_obj){ base, info->dlpi_addr, copy };
     return 0;
 }
 
@@ -575,11 +580,13 @@ static const struct mod_obj *mod_of(uintptr_t pc)
     return lo && pc < mod_segs[lo - 1].hi ? &mod_objs[mod_segs[lo - 1].obj] : NULL;
 }
 
+static int fast_off;            /* dc_symbolize_ip_path's libdw side: report/symelf.c not asked */
+
 /* What a symbolization of one address gives (and a cache entry holds). */
 enum sym_kind {
-    SK_WHOLE,                   /* frames of the function and its inlined calls, named, with file and line */
-    SK_NAMES,                   /* the function's frame named: no file, line or inlined calls */
-    SK_LINES,                   /* the frames with file and line, not named (no ELF symbol looked up) */
+    SK_WHOLE = DC_SYMELF_WHOLE, /* frames of the function and its inlined calls, named, with file and line */
+    SK_NAMES = DC_SYMELF_NAMES, /* the function's frame named: no file, line or inlined calls */
+    SK_LINES = DC_SYMELF_LINES, /* the frames with file and line, not named (no ELF symbol looked up) */
 };
 
 static size_t symbolize_ip_(uintptr_t ip, struct dc_frame *out, size_t max, int *refreshed, enum sym_kind kind);
@@ -610,19 +617,27 @@ static size_t symbolize_ip_(uintptr_t ip, struct dc_frame *out, size_t max, int 
         snprintf(f->module, sizeof f->module, "%s", obj->name);
         f->offset = pc - obj->base;
         f->module_base = obj->base;
+        size_t n = fast_off ? 0 : dc_symelf_frames(obj->name, obj->base, obj->bias, obj == &mod_objs[0], pc, out, max,
+                                                   (enum dc_symelf_kind)kind);
+        if (n)
+            return n;
+        f->file[0] = f->mangled[0] = f->function[0] = 0;
+        f->line = 0;
     }
-    Dwfl_Module *mod = dwfl ? p_dwfl_addrmodule(dwfl, pc) : NULL;
+    if (!dwfl)
+        dwfl_refresh();             /* libdw loaded at the first frame that needs it */
+    Dwfl_Module *mod = addrmodule(pc);
     if (!mod && !*refreshed) {
         *refreshed = 1;               /* a library loaded since the last report */
         dwfl_refresh();
-        mod = dwfl ? p_dwfl_addrmodule(dwfl, pc) : NULL;
+        mod = addrmodule(pc);
     }
     const char *sym = mod && kind != SK_LINES ? dc_symindex_name(mod, pc) : NULL; /* dwfl_module_addrname's */
     Dl_info info;
     if (!sym && kind != SK_LINES && dladdr((void *)pc, &info))
         sym = info.dli_sname;       /* the dynamic symbols, when libdw has none */
     if (!mod || kind == SK_NAMES) {
-        set_name(f, sym);
+        dc_frame_set_name(f, sym);
         return 1;
     }
     if (!f->module[0]) {
@@ -630,11 +645,11 @@ static size_t symbolize_ip_(uintptr_t ip, struct dc_frame *out, size_t max, int 
         if (mname)
             snprintf(f->module, sizeof f->module, "%s", mname);
     }
-    if (below_main(sym)) {
+    if (dc_below_main(sym)) {
         /* dropped by boring_frame whatever its lines say: not worth the C
          * library's DWARF, which a separate debug file (libc6-dbg) holds
          * zlib-compressed: reading it was most of a C program's first report */
-        set_name(f, sym);
+        dc_frame_set_name(f, sym);
         return 1;
     }
     Dwarf_Addr bias = 0;
@@ -662,7 +677,7 @@ static size_t symbolize_ip_(uintptr_t ip, struct dc_frame *out, size_t max, int 
             }
         }
     }
-    set_name(f, sym);
+    dc_frame_set_name(f, sym);
 
     /* Inline chain: the inlined calls holding pc, innermost first. */
     Dwarf_Die fn, chain[DC_INLINE_MAX];
@@ -672,7 +687,7 @@ static size_t symbolize_ip_(uintptr_t ip, struct dc_frame *out, size_t max, int 
     if (nchain == 0) {
         /* the physical function: keep the ELF symbol name unless none */
         if (!f->mangled[0])
-            set_name(f, die_name(&fn));
+            dc_frame_set_name(f, die_name(&fn));
         return 1;
     }
     Dwarf_Files *files = NULL;
@@ -683,7 +698,7 @@ static size_t symbolize_ip_(uintptr_t ip, struct dc_frame *out, size_t max, int 
     for (int i = 0; i < nchain; i++) {
         /* out[k] is inside this inlined subroutine; its caller gets a frame
          * at the call site */
-        set_name(&out[k], die_name(&chain[i]));
+        dc_frame_set_name(&out[k], die_name(&chain[i]));
         if (k + 1 >= max)
             break;
         struct dc_frame *c = &out[k + 1];
@@ -709,7 +724,7 @@ static size_t symbolize_ip_(uintptr_t ip, struct dc_frame *out, size_t max, int 
             c->line = 0;
         /* the outermost function's name is the ELF symbol (the physical
          * function's DIE when the ELF has none) */
-        set_name(c, sym ? sym : die_name(&fn));
+        dc_frame_set_name(c, sym ? sym : die_name(&fn));
         k++;
     }
     return k + 1;
@@ -860,7 +875,7 @@ static size_t symbolize_ip_cached(uintptr_t ip, struct dc_frame *out, size_t max
 size_t dc_symbolize_bytes(void)
 {
     pthread_mutex_lock(&sym_lock);
-    size_t n = sym_bytes + cu_bytes + dc_symline_bytes() + dc_symindex_bytes() +
+    size_t n = sym_bytes + cu_bytes + dc_symline_bytes() + dc_symindex_bytes() + dc_symelf_bytes() +
                (sym_cache ? HASH_OVERHEAD(hh, sym_cache) : 0);
     pthread_mutex_unlock(&sym_lock);
     return n;
@@ -936,8 +951,6 @@ static size_t symbolize_ex(uint32_t id, struct dc_frame *out, size_t max, const 
     if (need == DC_SYM_LINES && !npy)
         need = DC_SYM_WHOLE;
     enum sym_kind kind = need == DC_SYM_WHOLE ? SK_WHOLE : need == DC_SYM_LINES ? SK_LINES : SK_NAMES;
-    if (!dwfl && n)
-        dwfl_refresh();
     int refreshed = 0;
     if (n)
         mod_refresh();
@@ -968,6 +981,35 @@ static size_t symbolize_ex(uint32_t id, struct dc_frame *out, size_t max, const 
     }
     pthread_mutex_unlock(&sym_lock);
     return k;
+}
+
+size_t dc_symbolize_ip_path(uintptr_t ip, int libdw, int names, struct dc_frame *out, size_t max)
+{
+    enum sym_kind kind = names ? SK_NAMES : SK_WHOLE;
+    size_t n = 0;
+    int refreshed = 0;
+    pthread_mutex_lock(&sym_lock);
+    mod_refresh();
+    if (libdw) {
+        fast_off = 1;
+        n = symbolize_ip(ip, out, max, &refreshed, kind);
+        fast_off = 0;
+    } else if (max) {
+        uintptr_t pc = ip ? ip - 1 : 0;
+        const struct mod_obj *obj = mod_of(pc);
+        memset(&out[0], 0, sizeof out[0]);
+        out[0].ip = ip;
+        out[0].offset = pc;
+        if (obj) {
+            snprintf(out[0].module, sizeof out[0].module, "%s", obj->name);
+            out[0].offset = pc - obj->base;
+            out[0].module_base = obj->base;
+            n = dc_symelf_frames(obj->name, obj->base, obj->bias, obj == &mod_objs[0], pc, out, max,
+                                 (enum dc_symelf_kind)kind);
+        }
+    }
+    pthread_mutex_unlock(&sym_lock);
+    return n;
 }
 
 size_t dc_stack_symbolize(uint32_t id, struct dc_frame *out, size_t max)

@@ -1,8 +1,10 @@
 /* symbolize: report-time names for a stack of the depot (report/stackdepot.h;
  * compiler-rt's symbolizer): function, module+offset, file:line, the
  * functions inlined at each address, Python frames.  Not for the hot path:
- * takes a lock, may read ELF/DWARF files and allocate.  Without libdw
- * (loaded on first use) names come from the dynamic symbols only.  Used inside report/
+ * takes a lock, may read ELF/DWARF files and allocate.  An object's own
+ * .symtab and DWARF are read without libdw (report/symelf.h); libdw is
+ * loaded for a frame that reader leaves to it; without libdw such a frame
+ * is named from the dynamic symbols only.  Used inside report/
  * and by core/kernel/select.c (demangling, report/demangle.h, included here
  * because every name the symbolizer gives is demangled by it). */
 #ifndef DEVCHECK_SYMBOLIZE_H
@@ -11,21 +13,10 @@
 #include <stdint.h>
 #include "report/demangle.h"
 #include "report/stack.h"               /* DC_STACK_MAX */
+#include "report/symframe.h"            /* struct dc_frame */
 
 /* Frames a symbolized stack may hold: native and Python (DC_PYSTACK_MAX). */
 #define DC_FRAMES_MAX (DC_STACK_MAX + 32)
-
-struct dc_frame {
-    uintptr_t ip;               /* return address as captured */
-    uintptr_t offset;           /* ip - 1 relative to the module's base */
-    uintptr_t module_base;
-    char module[512];           /* path of the object ("" if unknown) */
-    char function[512];         /* demangled when possible ("" if unknown) */
-    char mangled[512];          /* symbol as in the ELF symbol table */
-    char file[512];             /* DWARF source file ("" without debug info) */
-    int line;                   /* 0 without debug info */
-    int python;                 /* a Python frame (file, line, function: co_name); no module */
-};
 
 /* Symbolizes stack `id` into out[0..max), innermost first, leaving out frames
  * of libdevcheck itself (when the core lives in a shared object, not in the
@@ -74,6 +65,11 @@ void dc_stack_set_interpreter_frames(int keep);
 void dc_symbolize_fork_prepare(void);
 void dc_symbolize_fork_parent(void);
 void dc_symbolize_fork_child(void);
+/* Tests only (tests/unit/test_elfdw.c): return address ip symbolized
+ * without the cache, as a whole (names 0) or named only (names 1), through
+ * libdw (libdw 1) or the object's own file (report/elfdw.h; 0): the frames'
+ * count, 0 when the file's own reader leaves the address to libdw. */
+size_t dc_symbolize_ip_path(uintptr_t ip, int libdw, int names, struct dc_frame *out, size_t max);
 /* Bytes the cache of symbolized addresses holds: --stats. */
 size_t dc_symbolize_bytes(void);
 #endif

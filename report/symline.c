@@ -165,6 +165,19 @@ int dc_symline_find(Dwfl_Module *mod, Dwarf_Die *cu, Dwarf_Addr pc, struct dc_sy
     return u->x ? dc_dwline_lookup(u->x, pc, file, line) : -1;
 }
 
+int dc_symline_find_in(const struct dc_dwline_sec *s, uint64_t off, unsigned addr_size, const char *comp_dir,
+                       uint64_t pc, struct dc_symline_unit *u, unsigned *file, int *line)
+{
+    if (!s || !s->line)
+        return -1;
+    u->s = s;
+    u->off = off;
+    u->addr_size = addr_size;
+    u->comp_dir = comp_dir;
+    u->x = line_index_of(u);
+    return u->x ? dc_dwline_lookup(u->x, pc, file, line) : -1;
+}
+
 int dc_symline_file(const struct dc_symline_unit *u, uint64_t idx, char *buf, size_t len)
 {
     return u->x ? dc_dwline_index_file(u->s, u->x, u->comp_dir, idx, buf, len) : -1;

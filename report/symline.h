@@ -30,6 +30,13 @@ struct dc_symline_unit {
 int dc_symline_find(Dwfl_Module *mod, Dwarf_Die *cu, Dwarf_Addr pc, struct dc_symline_unit *u, unsigned *file,
                     int *line);
 
+/* The same for a unit read without libdw (report/elfdw.c): its line program
+ * at off of s->line (s kept by the caller for as long as the lines are:
+ * its sections key the unit's index), its address size and DW_AT_comp_dir.
+ * Needs nothing of libdw. */
+int dc_symline_find_in(const struct dc_dwline_sec *s, uint64_t off, unsigned addr_size, const char *comp_dir,
+                       uint64_t pc, struct dc_symline_unit *u, unsigned *file, int *line);
+
 /* File idx of the unit's table, named as libdw names it: 1, 0 none, -1 ask
  * libdw. */
 int dc_symline_file(const struct dc_symline_unit *u, uint64_t idx, char *buf, size_t len);

@@ -108,6 +108,12 @@ ALL   += $(UNIT_DIR)/test_dwline
 TESTS += $(UNIT_DIR)/test_dwline
 $(UNIT_DIR)/test_dwline: UNIT_EXTRA_LIBS := -ldw -lelf
 
+# report/elfdw.c (the symbolizer without libdw) against the symbolizer's
+# libdw path, frame by frame (issue 38).
+UNIT_PROGS += test_elfdw
+ALL   += $(UNIT_DIR)/test_elfdw
+TESTS += $(UNIT_DIR)/test_elfdw
+
 # Hostile names through report/ (issue 40): text escapes, valid UTF-8 in
 # JSON with the raw bytes recoverable, --gen-suppressions read back, the
 # linear glob.

@@ -98,6 +98,15 @@ void dc_devices_identify(void);
 int dc_current_device(void);                 /* device of the current context, -1 */
 int dc_ctx_device(CUcontext ctx);            /* device of ctx (NULL: current), -1 */
 int dc_stream_device(CUstream s);            /* device of the stream's context, -1 (per-thread cache) */
+/* What a non-default stream's device rests on: no stream destroyed, no
+ * context gone (both only grow: their sum unchanged, neither changed).  A
+ * caller may keep a stream's dc_stream_device beside its own record while
+ * this is unchanged (cublasLtMatmul's view, preload/hooks_cublaslt.c). */
+extern uint64_t dc_stream_gen, dc_ctx_gone_gen;
+static inline uint64_t dc_stream_device_gen(void)
+{
+    return __atomic_load_n(&dc_stream_gen, __ATOMIC_ACQUIRE) + __atomic_load_n(&dc_ctx_gone_gen, __ATOMIC_ACQUIRE);
+}
 /* A stream was destroyed (cuStreamDestroy returned; called whether devcheck
  * is on or not, guard held or not): dc_stream_device asks again. */
 void dc_stream_gone(void);

@@ -131,11 +131,11 @@ void dc_devices_identify(void)
 
 uint64_t dc_ctx_gen = 1;
 int dc_ctx_tracked;
-static uint64_t ctx_gone_gen = 1;       /* atomic: a context was destroyed or reset */
+uint64_t dc_ctx_gone_gen = 1;              /* atomic: a context was destroyed or reset */
 static __thread struct {
     uint64_t gen;                       /* dc_ctx_gen when filled (tracked) */
     int dev;
-    uint64_t gone;                      /* ctx_gone_gen when ctx -> cdev was filled */
+    uint64_t gone;                      /* dc_ctx_gone_gen when ctx -> cdev was filled */
     CUcontext ctx;
     int cdev;
     uint64_t ctx_gen;                   /* dc_ctx_gen when ctx was seen current (tracked) */
@@ -147,14 +147,14 @@ void dc_ctx_track(void)
     dc_ctx_current_changed();
     __atomic_store_n(&dc_ctx_tracked, 1, __ATOMIC_RELEASE);
 }
-void dc_ctx_gone_changed(void) { __atomic_fetch_add(&ctx_gone_gen, 1, __ATOMIC_RELEASE); }
+void dc_ctx_gone_changed(void) { __atomic_fetch_add(&dc_ctx_gone_gen, 1, __ATOMIC_RELEASE); }
 
 /* The device of the current context c (the thread's last one remembered:
  * a context never changes device, and a destroyed one's handle may be
  * reused, so a destroy forgets it). */
 static int device_of_current(CUcontext c)
 {
-    uint64_t g = __atomic_load_n(&ctx_gone_gen, __ATOMIC_ACQUIRE);
+    uint64_t g = __atomic_load_n(&dc_ctx_gone_gen, __ATOMIC_ACQUIRE);
     if (tl_cur.ctx == c && tl_cur.gone == g)
         return tl_cur.cdev;
     CUdevice d;
@@ -188,7 +188,7 @@ int dc_current_ctx_tracked(CUcontext *out)
 {
     uint64_t g = __atomic_load_n(&dc_ctx_gen, __ATOMIC_ACQUIRE);
     if (tl_cur.ctx && tl_cur.ctx_gen == g && __atomic_load_n(&dc_ctx_tracked, __ATOMIC_RELAXED) &&
-        tl_cur.gone == __atomic_load_n(&ctx_gone_gen, __ATOMIC_ACQUIRE)) {
+        tl_cur.gone == __atomic_load_n(&dc_ctx_gone_gen, __ATOMIC_ACQUIRE)) {
         *out = tl_cur.ctx;
         return tl_cur.cdev;
     }
@@ -209,7 +209,7 @@ int dc_ctx_device(CUcontext ctx)
     CUdevice d;
     if (!ctx)
         return dc_current_device();
-    if (tl_cur.ctx == ctx && tl_cur.gone == __atomic_load_n(&ctx_gone_gen, __ATOMIC_ACQUIRE))
+    if (tl_cur.ctx == ctx && tl_cur.gone == __atomic_load_n(&dc_ctx_gone_gen, __ATOMIC_ACQUIRE))
         return tl_cur.cdev;             /* the thread's last context: a context never changes device */
     if (DC_CALL(cuCtxGetCurrent, &cur) == CUDA_SUCCESS && cur == ctx)
         return device_of_current(cur);
@@ -227,7 +227,7 @@ int dc_ctx_device(CUcontext ctx)
  * cuStreamGetCtx was ~240 instructions of a cublasLtMatmul on the sim
  * (bench/libcalls.sh).  Only answers >= 0 are kept. */
 #define STREAM_WAYS 4
-static uint64_t stream_gen = 1;         /* atomic */
+uint64_t dc_stream_gen = 1;                /* atomic */
 static __thread struct {
     CUstream s;
     uint64_t gen, gone;
@@ -235,14 +235,14 @@ static __thread struct {
 } tl_stream[STREAM_WAYS] __attribute__((tls_model("initial-exec")));
 static __thread unsigned tl_stream_next __attribute__((tls_model("initial-exec")));
 
-void dc_stream_gone(void) { __atomic_fetch_add(&stream_gen, 1, __ATOMIC_RELEASE); }
+void dc_stream_gone(void) { __atomic_fetch_add(&dc_stream_gen, 1, __ATOMIC_RELEASE); }
 
 int dc_stream_device(CUstream s)
 {
     if (s == NULL || s == CU_STREAM_LEGACY || s == CU_STREAM_PER_THREAD)
         return dc_current_device();
-    uint64_t g = __atomic_load_n(&stream_gen, __ATOMIC_ACQUIRE);
-    uint64_t gone = __atomic_load_n(&ctx_gone_gen, __ATOMIC_ACQUIRE);
+    uint64_t g = __atomic_load_n(&dc_stream_gen, __ATOMIC_ACQUIRE);
+    uint64_t gone = __atomic_load_n(&dc_ctx_gone_gen, __ATOMIC_ACQUIRE);
     for (unsigned i = 0; i < STREAM_WAYS; i++)
         if (tl_stream[i].s == s && tl_stream[i].gen == g && tl_stream[i].gone == gone)
             return tl_stream[i].dev;

@@ -11,6 +11,7 @@
 #include "core/base/options.h"
 #include "core/owner/registry.h"
 #include "common/forklock.h"
+#include "core/verdict/record.h"
 #include "core/verdict/verdict.h"
 #include "core/kernel/kernels.h"
 #include "report/counts.h"
@@ -357,7 +358,7 @@ uint64_t dc_libcall_clean_name(const char *api, int device, uintptr_t stream, co
     return clean_match(api, device, stream, args, n) ? clean_call.cover.id : 0;
 }
 
-int dc_libcall_clean_named(uint64_t name, int device, uintptr_t stream)
+static inline __attribute__((always_inline)) int clean_named(uint64_t name, int device, uintptr_t stream)
 {
     if (__builtin_expect(!name || !clean_call.api || clean_call.cover.id != name || clean_call.device != device ||
                          clean_call.stream != stream ||
@@ -368,6 +369,11 @@ int dc_libcall_clean_named(uint64_t name, int device, uintptr_t stream)
         dc_libcover = clean_call.cover;
     dc_counts_clean(dc_counts(), device, clean_call.own, clean_call.managed);
     return 1;
+}
+
+int dc_libcall_clean_named(uint64_t name, int device, uintptr_t stream)
+{
+    return clean_named(name, device, stream);
 }
 
 void dc_libcall_clean_keep(const char *api, int device, uintptr_t stream, const struct dc_lib_arg *args, unsigned n,
@@ -473,11 +479,13 @@ static inline int ll_same(const struct liblaunch *e, void *const *args)
     return 1;
 }
 
-int dc_libcall_launch_again(const void *key, uintptr_t stream, void *const *args)
+/* The kept launch args repeats (counted), or NULL. */
+static inline __attribute__((always_inline)) const struct liblaunch *ll_again(const void *key, uintptr_t stream,
+                                                                             void *const *args)
 {
     const struct liblaunches *m = liblaunches;
     if (!m || !args || stream != dc_libcover.stream || !dc_libcover.n)
-        return 0;
+        return NULL;
     uint64_t rg = __atomic_load_n(&dc_reg_gen, __ATOMIC_ACQUIRE);
     uint64_t kg = __atomic_load_n(&dc_kernels_gen, __ATOMIC_ACQUIRE);
     for (unsigned w = 0; w < DC_LIBLAUNCH_WAYS; w++) {
@@ -489,9 +497,47 @@ int dc_libcall_launch_again(const void *key, uintptr_t stream, void *const *args
         dc_counts_launch(counts, 1, DC_PATH_INTERPOSE);
         if (e->own | e->managed)
             dc_counts_clean(counts, e->device, e->own, e->managed);
-        return 1;
+        return e;
     }
-    return 0;
+    return NULL;
+}
+
+int dc_libcall_launch_again(const void *key, uintptr_t stream, void *const *args)
+{
+    return ll_again(key, stream, args) != NULL;
+}
+
+/* The first launch of a clean call that a hook's shortcut found again
+ * (libcall.h, dc_lib_expect). */
+__thread uint64_t dc_lib_expect __attribute__((tls_model("initial-exec")));
+__thread struct dc_libfirst dc_libfirst __attribute__((tls_model("initial-exec")));
+
+int dc_libcall_clean_named_expect(uint64_t name, int device, uintptr_t stream)
+{
+    if (!clean_named(name, device, stream))
+        return 0;
+    /* (options fixed at the start; recording only ever stops) */
+    if (__builtin_expect(dc_opt.mode != DC_MODE_MIGRATE && !__atomic_load_n(&dc_record_on, __ATOMIC_RELAXED), 1))
+        dc_lib_expect = name;
+    return 1;
+}
+
+int dc_libcall_launch_first(uint64_t id, const void *key, uintptr_t stream, void *const *args)
+{
+    if (!id || dc_libcover.id != id || dc_libcall_active != 1)
+        return 0;
+    const struct liblaunch *e = ll_again(key, stream, args);
+    if (!e)
+        return 0;
+    dc_libfirst.id = id;
+    dc_libfirst.key = key;
+    dc_libfirst.stream = stream;
+    dc_libfirst.device = e->device;
+    dc_libfirst.own = e->own;
+    dc_libfirst.managed = e->managed;
+    dc_libfirst.reg_gen = e->reg_gen;
+    dc_libfirst.kernels_gen = e->kernels_gen;
+    return 1;
 }
 
 #define SYNC_ARGS 16

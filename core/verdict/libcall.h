@@ -142,6 +142,10 @@ void dc_libcall_clean_keep(const char *api, int device, uintptr_t stream, const 
 uint64_t dc_libcall_clean_name(const char *api, int device, uintptr_t stream, const struct dc_lib_arg *args,
                                unsigned n);
 int dc_libcall_clean_named(uint64_t name, int device, uintptr_t stream);
+/* The same, and the call's first launch expected again (dc_lib_expect,
+ * below): for a call whose API check covers every pointer its library's
+ * kernels can receive. */
+int dc_libcall_clean_named_expect(uint64_t name, int device, uintptr_t stream);
 
 /* The kernels of a checked library call (dc_libcall_active 1, into the
  * call's stream on its device: dc_libcover), judged clean by the registry
@@ -166,6 +170,41 @@ void dc_libcall_launch_keep(const void *key, int device, uintptr_t stream, void 
                             const struct dc_pword *pw, unsigned nwords, uint64_t reg_gen, uint64_t kernels_gen,
                             unsigned own, unsigned managed);
 int dc_libcall_launch_again(const void *key, uintptr_t stream, void *const *args);
+/* The first launch of a repeated clean call (issue 37).  When a hook's
+ * shortcut finds the thread's last clean call again
+ * (dc_libcall_clean_named_expect: the same raw arguments, descriptor and
+ * layouts as recorded, stream, the registry unchanged) and the call's API
+ * check covers every pointer its library's kernels can receive (cuBLASLt's
+ * matmul: its operands, the descriptor's pointers and the workspace; it
+ * keeps no device memory of its own), the library makes the same launches
+ * again, from the same pointers.  dc_lib_expect names the call (its
+ * cover's id) until the next launch through the thin entries of
+ * cuLaunchKernel and cuLaunchKernelEx (and their _ptsz forms,
+ * preload/hooks_launch.c) with the guard free takes it.  dc_libcall_launch_expected:
+ * 1 when that launch is the call's first launch as remembered -- the same
+ * kernel into the same stream, the call's cover still the running one,
+ * the registry and the kernels unchanged since its verdict -- counted as
+ * it was, its words not read (the GEMM kernel's eight words and the launch
+ * state were ~150 instructions per cublasLtMatmul, bench/libcalls.sh);
+ * or, at the call's first repeat, when the launch memo finds it again
+ * (dc_libcall_launch_again's test: its words equal a clean launch's), then
+ * remembered as the call's first.  0: check it.  dc_lib_expect is cleared
+ * either way: only the first launch is expected. */
+extern __thread uint64_t dc_lib_expect __attribute__((tls_model("initial-exec")));
+/* The call's (its cover's) id first launch as remembered (id 0: none). */
+struct dc_libfirst {
+    uint64_t id;
+    const void *key;
+    uintptr_t stream;
+    int device;
+    unsigned own, managed;
+    uint64_t reg_gen, kernels_gen;
+};
+extern __thread struct dc_libfirst dc_libfirst __attribute__((tls_model("initial-exec")));
+/* The launch found clean again by the launch memo and remembered as call
+ * id's first (counted): 1; 0: check it. */
+int dc_libcall_launch_first(uint64_t id, const void *key, uintptr_t stream, void *const *args);
+/* dc_libcall_launch_expected: core/verdict/libfirst.h (inline). */
 
 /* Kinds of handles. */
 enum {

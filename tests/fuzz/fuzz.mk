@@ -10,6 +10,8 @@
 #   options  core/base/options.c: DEVCHECK_OPTIONS and the wrapper's flags
 #   dwline   report/dwline.c: a DWARF line program (.debug_line), the symbolizer's
 #            lines; the one-shot decoder and the indexed lookup agree
+#   elfdw    report/elfdw.c: an object's ELF symbols and DWARF functions, the
+#            symbolizer's names and inlined calls without libdw
 #   replay   replay/replay.c, origins.c: a trace and the --origins TSV, judged as
 #            `devcheck replay` judges them (the core started by dc_replay_run)
 #
@@ -21,7 +23,7 @@
 # a time, niced; FUZZ_TARGETS picks some.  New inputs go to
 # $(BUILD)/fuzz/corpus/TARGET, crashes to $(BUILD)/fuzz/artifacts/: a crash
 # is fixed, then its input copied into tests/fuzz/corpus/TARGET/.
-FUZZ_ALL     := image mangle source json supp options replay dwline
+FUZZ_ALL     := image mangle source json supp options replay dwline elfdw
 FUZZ_TARGETS ?= $(FUZZ_ALL)
 FUZZ_TIME    ?= 180
 FUZZ_DIR     := $(BUILD)/tests/fuzz

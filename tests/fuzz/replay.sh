@@ -4,7 +4,7 @@
 # libFuzzer with the build's compiler and sanitizer (tests/fuzz/fuzz.mk).
 # A target's invariant that fails aborts: the test fails naming the input.
 . "$ROOT/tests/lib.sh"
-for t in image mangle source json supp options replay dwline; do
+for t in image mangle source json supp options replay dwline elfdw; do
     bin=$BUILD/tests/fuzz/replay_$t
     [ -x "$bin" ] || fail "not built: $bin (run make first)"
     [ -d "$ROOT/tests/fuzz/corpus/$t" ] || fail "no corpus: tests/fuzz/corpus/$t"

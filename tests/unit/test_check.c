@@ -7,6 +7,7 @@
 #include "core/owner/registry.h"
 #include "core/verdict/check.h"
 #include "core/verdict/lmemo.h"
+#include "core/verdict/libfirst.h"
 #include "report/report.h"
 #include "report/stack.h"
 #include "core/base/options.h"
@@ -808,11 +809,32 @@ static void test_libcall_again(void)
     CHECK_EQ_LL(dc_libcall_launch_again(l.kernel_key, st, args), 0);   /* other bytes */
     p[1] = LX + 64;
     CHECK_EQ_LL(dc_libcall_launch_again(l.kernel_key, st + 16, args), 0);   /* another stream */
+    /* the call's first launch, expected when the shortcut finds the call
+     * again (dc_lib_expect, cublasLtMatmul's): taken by the next launch
+     * only, that launch's kernel and stream, remembered at the first repeat
+     * from the launch memo */
+    CHECK_EQ_LL(dc_libcall_clean_named_expect(name, 0, st), 1);
+    CHECK_EQ_LL(dc_lib_expect, name);
+    CHECK_EQ_LL(dc_libcall_launch_expected((void *)0x2001, st, args), 0);  /* another kernel: checked */
+    CHECK_EQ_LL(dc_lib_expect, 0);
+    CHECK_EQ_LL(dc_libcall_launch_expected(l.kernel_key, st, args), 0);    /* taken: the call's later launches */
+    CHECK_EQ_LL(dc_libcall_clean_named_expect(name, 0, st), 1);
+    CHECK_EQ_LL(dc_libcall_launch_expected(l.kernel_key, st, args), 1);    /* found by its words, remembered */
+    CHECK_EQ_LL(dc_libcall_clean_named_expect(name, 0, st), 1);
+    CHECK_EQ_LL(dc_libcall_launch_expected(l.kernel_key, st + 16, args), 0);   /* another stream */
+    CHECK_EQ_LL(dc_libcall_clean_named_expect(name, 0, st), 1);
+    CHECK_EQ_LL(dc_libcall_launch_expected((void *)0x2001, st, args), 0);  /* another kernel */
+    CHECK_EQ_LL(dc_libcall_clean_named_expect(name, 0, st), 1);
+    CHECK_EQ_LL(dc_libcall_launch_expected(l.kernel_key, st, NULL), 1);    /* remembered: no word read */
+    CHECK_EQ_LL(dc_libcall_clean_named_expect(name, 0, st), 1);
     dc_libcall_active = 0;
+    CHECK_EQ_LL(dc_libcall_launch_expected(l.kernel_key, st, args), 0);    /* after the call */
+    CHECK_EQ_LL(dc_libcall_clean_named_expect(name, 0, st), 1);     /* armed, then the registry changes */
     struct dc_alloc gone;
     CHECK_EQ_LL(dc_reg_remove(LX, &gone), 0);
     add(LX, 4096, DC_MEM_DEVICE, 1, 0, 0, sa);      /* the same address, now cuda:1's */
     dc_libcall_active = 1;
+    CHECK_EQ_LL(dc_libcall_launch_expected(l.kernel_key, st, args), 0);    /* the registry changed */
     CHECK_EQ_LL(dc_libcall_launch_again(l.kernel_key, st, args), 0);   /* the registry changed */
     dc_libcall_active = 0;
     CHECK_EQ_LL(dc_libcall_clean_named(name, 0, st), 0);        /* the registry changed */

@@ -1,0 +1,150 @@
+/* report/elfdw.c (the symbolizer without libdw, issue 38) against libdw's
+ * path of report/symbolize.c, frame by frame (module, offset, function,
+ * mangled name, file, line, and every inlined call with its call site):
+ *  - named only, every byte of a planted table where libdw's choice of ELF
+ *    symbol matters (aliases of each binding, one start with two sizes, a
+ *    weak symbol nested in a global, a local holding a global's tail, labels
+ *    without size, a gap);
+ *  - as a whole, return addresses across this program's own code, which is
+ *    report/ and core/ compiled -O2 -g (inlined calls at many depths, units
+ *    of C with DWARF 5 ranges lists);
+ * the two agree wherever the file's own reader answers, and it answers for
+ * most addresses (it is not a path never taken).  Also the C library's
+ * frames (no .symtab in its file): left to libdw. */
+#include "report/symbolize.h"
+#include "tests/unit/unit.h"
+
+#include <dlfcn.h>
+#include <link.h>
+#include <stdint.h>
+
+__asm__(".pushsection .text\n"
+        ".globl ed_begin\n ed_begin: .fill 8, 1, 0x90\n"
+        ".globl ed_a\n .type ed_a, @function\n .weak ed_a_weak\n .type ed_a_weak, @function\n"
+        ".type ed_a_local, @function\n"
+        "ed_a: ed_a_weak: ed_a_local: .fill 32, 1, 0x90\n"
+        ".size ed_a, 32\n .size ed_a_weak, 32\n .size ed_a_local, 32\n"
+        ".globl ed_d\n .type ed_d, @function\n .globl ed_d_small\n .type ed_d_small, @function\n"
+        "ed_d: ed_d_small: .fill 48, 1, 0x90\n"
+        ".size ed_d, 48\n .size ed_d_small, 16\n"
+        ".globl ed_e\n .type ed_e, @function\n"
+        "ed_e: .fill 8, 1, 0x90\n"
+        ".weak ed_e_weak\n .type ed_e_weak, @function\n"
+        "ed_e_weak: .fill 8, 1, 0x90\n"
+        ".globl ed_e_in\n .type ed_e_in, @function\n"
+        "ed_e_in: .fill 8, 1, 0x90\n .size ed_e_in, 8\n"
+        ".fill 16, 1, 0x90\n"
+        ".size ed_e_weak, 32\n .size ed_e, 48\n"
+        ".type ed_b_local, @function\n"
+        "ed_b_local: .fill 16, 1, 0x90\n"
+        ".globl ed_b\n .type ed_b, @function\n"
+        "ed_b: .fill 16, 1, 0x90\n .size ed_b, 16\n"
+        ".fill 16, 1, 0x90\n .size ed_b_local, 48\n"
+        ".globl ed_label\n ed_label: .fill 16, 1, 0x90\n"
+        "ed_local_label: .fill 16, 1, 0x90\n"
+        ".globl ed_f\n .type ed_f, @function\n ed_f: .fill 8, 1, 0x90\n .size ed_f, 8\n"
+        ".fill 16, 1, 0x90\n"
+        ".globl ed_end\n ed_end: .byte 0x90\n"
+        ".popsection\n");
+extern const char ed_begin[], ed_end[];
+
+#define STEP 37             /* bytes between the return addresses compared across the code */
+#define MAXF 24
+
+static int asked, fast_answers, compared, mismatches;
+
+static int same_frame(const struct dc_frame *a, const struct dc_frame *b)
+{
+    return a->offset == b->offset && a->module_base == b->module_base && a->line == b->line &&
+           !strcmp(a->module, b->module) && !strcmp(a->function, b->function) && !strcmp(a->mangled, b->mangled) &&
+           !strcmp(a->file, b->file);
+}
+
+static void compare(uintptr_t ip, int names)
+{
+    static struct dc_frame a[MAXF], b[MAXF];
+    asked++;
+    size_t n = dc_symbolize_ip_path(ip, 0, names, a, MAXF);
+    if (!n)
+        return;
+    fast_answers++;
+    size_t m = dc_symbolize_ip_path(ip, 1, names, b, MAXF);
+    compared++;
+    int ok = n == m;
+    for (size_t i = 0; ok && i < n; i++)
+        ok = same_frame(&a[i], &b[i]);
+    if (!ok && mismatches++ < 5) {
+        fprintf(stderr, "ip %#lx (names %d): elfdw %zu frames, libdw %zu\n", (unsigned long)ip, names, n, m);
+        for (size_t i = 0; i < n || i < m; i++)
+            fprintf(stderr, "  #%zu %s | %s:%d  vs  %s | %s:%d\n", i, i < n ? a[i].mangled : "-", i < n ? a[i].file : "-",
+                    i < n ? a[i].line : 0, i < m ? b[i].mangled : "-", i < m ? b[i].file : "-", i < m ? b[i].line : 0);
+    }
+}
+
+struct text {
+    uintptr_t lo, hi;
+    const char *name;           /* NULL: the program */
+};
+
+static int main_text(struct dl_phdr_info *info, size_t size, void *data)
+{
+    (void)size;
+    struct text *t = data;
+    if (t->name && (!info->dlpi_name || !strstr(info->dlpi_name, t->name)))
+        return 0;
+    for (int i = 0; i < info->dlpi_phnum; i++)
+        if (info->dlpi_phdr[i].p_type == PT_LOAD && (info->dlpi_phdr[i].p_flags & PF_X)) {
+            t->lo = info->dlpi_addr + info->dlpi_phdr[i].p_vaddr;
+            t->hi = t->lo + info->dlpi_phdr[i].p_memsz;
+        }
+    return 1;                   /* the program is the first object, or the one named */
+}
+
+/* Arguments (by hand, not in `make test`): libraries to load and compare
+ * too, every ELFDW_STEP bytes of their code.  One a run: libdw reading the
+ * maps again after a second dlopen may take its own mapping of a file for
+ * part of that file's module (its range then too large, its lines lost). */
+int main(int argc, char **argv)
+{
+    /* the planted table, named only: every byte (+1: a return address) */
+    for (const char *p = ed_begin; p <= ed_end; p++)
+        compare((uintptr_t)p + 1, 1);
+    CHECK(fast_answers > 0);
+    int planted = fast_answers;
+
+    /* this program's code, as a whole */
+    struct text t = { 0, 0, NULL };
+    dl_iterate_phdr(main_text, &t);
+    CHECK(t.hi > t.lo);
+    for (uintptr_t ip = t.lo + 1; ip < t.hi; ip += STEP) {
+        compare(ip, 0);
+        if ((ip - t.lo) % (STEP * 7) == 1)
+            compare(ip, 1);
+    }
+    for (int i = 1; i < argc; i++) {
+        if (!dlopen(argv[i], RTLD_LAZY | RTLD_LOCAL)) {
+            fprintf(stderr, "%s\n", dlerror());
+            return 2;
+        }
+        struct text lt = { 0, 0, strrchr(argv[i], '/') ? strrchr(argv[i], '/') + 1 : argv[i] };
+        dl_iterate_phdr(main_text, &lt);
+        uintptr_t step = getenv("ELFDW_STEP") ? strtoul(getenv("ELFDW_STEP"), NULL, 0) : 101;
+        for (uintptr_t ip = lt.lo + 1; ip < lt.hi; ip += step ? step : 1)
+            compare(ip, 0);
+        fprintf(stderr, "%s: %d of %d answered without libdw, %d differ\n", argv[i], fast_answers, asked, mismatches);
+    }
+    /* a frame of the C library: not read here (no .symtab in its file); its
+     * own getpid, not a sanitizer's interceptor */
+    struct dc_frame f[MAXF];
+    void *libc = dlopen("libc.so.6", RTLD_LAZY | RTLD_NOLOAD);
+    void *in_libc = libc ? dlsym(libc, "getpid") : NULL;
+    CHECK(in_libc != NULL);
+    if (in_libc)
+        CHECK(dc_symbolize_ip_path((uintptr_t)in_libc + 1, 0, 0, f, MAXF) == 0);
+
+    fprintf(stderr, "test_elfdw: %d planted addresses, %d of %d in all answered without libdw, %d compared, %d differ\n",
+            planted, fast_answers, asked, compared, mismatches);
+    CHECK(fast_answers > 2000);
+    CHECK_EQ_LL(mismatches, 0);
+    return unit_done("test_elfdw");
+}
