@@ -901,32 +901,6 @@ size_t dc_stack_symbolize_need(uint32_t id, struct dc_frame *out, size_t max, en
     return n;
 }
 
-/* The stacks dc_stack_prefetch announced: named with the next stack
- * symbolized with names (its time counted there). */
-static uint32_t pending[4];
-static size_t npending;
-
-void dc_stack_prefetch(const uint32_t *ids, size_t nids)
-{
-    pthread_mutex_lock(&sym_lock);
-    for (npending = 0; nids-- > 0 && npending < 4; ids++)
-        if (*ids)
-            pending[npending++] = *ids;
-    pthread_mutex_unlock(&sym_lock);
-}
-
-/* The frames in large libraries of ips[0 .. n) and of the stacks announced
- * named in one pass over each library's table (report/symindex.h). */
-static void prefetch(const uintptr_t *ips, size_t n)
-{
-    static uintptr_t all[5 * DC_STACK_MAX];         /* under sym_lock */
-    memcpy(all, ips, n * sizeof *ips);
-    for (size_t i = 0; i < npending; i++)
-        n += dc_stackdepot_get(pending[i], all + n, DC_STACK_MAX);
-    npending = 0;
-    dc_symindex_prefetch(dwfl, all, n);
-}
-
 static size_t symbolize_ex(uint32_t id, struct dc_frame *out, size_t max, const char *drop_symbol,
                            enum dc_sym_need need)
 {
@@ -954,8 +928,7 @@ static size_t symbolize_ex(uint32_t id, struct dc_frame *out, size_t max, const 
     int refreshed = 0;
     if (n)
         mod_refresh();
-    if (n && dwfl && kind != SK_LINES)      /* a large library's frames named in one pass */
-        prefetch(ips, n);
+    dc_symindex_stack(ips, kind != SK_LINES ? n : 0);  /* a large library's frames: named in one pass */
     for (size_t i = 0; i < n && k < nmax; i++) {
         /* frames left out are known by their object: not symbolized */
         const struct mod_obj *obj = mod_of(ips[i] ? ips[i] - 1 : 0);

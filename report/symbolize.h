@@ -31,11 +31,6 @@ size_t dc_stack_symbolize(uint32_t id, struct dc_frame *out, size_t max);
  * Each address expands into the functions inlined at it (addr2line -i), so
  * an inlined cuda_runtime.h template does not hide the program's line. */
 size_t dc_stack_symbolize_ex(uint32_t id, struct dc_frame *out, size_t max, const char *drop_symbol);
-/* The stacks ids[0 .. nids) (at most 4; 0 skipped) are about to be
- * symbolized: the next stack symbolized (with names) names their frames in
- * large libraries with its own, one pass over each library's symbol table
- * (report/symindex.h). */
-void dc_stack_prefetch(const uint32_t *ids, size_t nids);
 /* What a caller needs of a stack's frames (dc_stack_symbolize_need): */
 enum dc_sym_need {
     DC_SYM_WHOLE,       /* everything: dc_stack_symbolize_ex */

@@ -43,8 +43,11 @@
  * compares every answer with libdw's, from both kinds of build. */
 #include "report/symindex.h"
 #include "common/lazylib.h"
+#include "report/stack.h"
+#include "report/stackdepot.h"
 
 #include <dlfcn.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -740,11 +743,41 @@ static void si_scan(struct si_index *x, const struct si_raw *raw, struct si_want
 #define SI_SCANS_MAX 8      /* passes over one module's table before its index is made instead */
 #define SI_WANT_MAX 256     /* addresses of one module named in one pass */
 
+/* One pass over x's table for the addresses pcs[0 .. n) (its own; at most
+ * SI_WANT_MAX) not named yet; 0 when none was made (none left, the table
+ * not read directly, or x passed over SI_SCANS_MAX times already). */
+static int si_batch(struct si_index *x, const GElf_Addr *pcs, size_t n)
+{
+    static struct si_want w[SI_WANT_MAX];           /* under the caller's lock */
+    struct si_raw raw;
+    if (x->built || x->direct || x->scans >= SI_SCANS_MAX)
+        return 0;
+    size_t m = 0;
+    for (size_t j = 0; j < n && m < SI_WANT_MAX; j++) {
+        struct si_answer *have = NULL;
+        HASH_FIND(hh, x->answers, &pcs[j], sizeof pcs[j], have);
+        if (!have)
+            w[m++] = (struct si_want){ .addr = pcs[j] };
+    }
+    if (!m || !si_raw_open(x, &raw))
+        return 0;
+    qsort(w, m, sizeof *w, want_cmp);
+    size_t u = 1;
+    for (size_t k = 1; k < m; k++)
+        if (w[k].addr != w[u - 1].addr)
+            w[u++] = w[k];
+    x->scans++;
+    si_scan(x, &raw, w, u);
+    for (size_t k = 0; k < u; k++)
+        free(w[k].held);
+    return 1;
+}
+
 void dc_symindex_prefetch(Dwfl *dwfl, const uintptr_t *ips, size_t n)
 {
     if (!dwfl || !n || !si_ready())
         return;
-    static struct si_want w[SI_WANT_MAX];           /* under the caller's lock */
+    static GElf_Addr pcs[SI_WANT_MAX];              /* under the caller's lock */
     static uint8_t done[SI_WANT_MAX];
     size_t m0 = n < SI_WANT_MAX ? n : SI_WANT_MAX;
     memset(done, 0, m0);
@@ -755,35 +788,60 @@ void dc_symindex_prefetch(Dwfl *dwfl, const uintptr_t *ips, size_t n)
         Dwfl_Module *mod = p_dwfl_addrmodule(dwfl, pc);
         int syments = mod ? p_dwfl_module_getsymtab(mod) : 0;
         struct si_index *x = syments >= SYMINDEX_MIN ? si_get(mod, syments) : NULL;
-        struct si_raw raw;
-        int open = x && !x->built && !x->direct && x->scans < SI_SCANS_MAX;
-        /* this module's addresses, not named yet */
-        size_t m = 0;
+        size_t m = 0;                   /* this module's addresses */
         for (size_t j = i; j < m0; j++) {
-            if (done[j] || !ips[j])
-                continue;
-            GElf_Addr a = ips[j] - 1;
-            if (j > i && p_dwfl_addrmodule(dwfl, a) != mod)
+            if (done[j] || !ips[j] || (j > i && p_dwfl_addrmodule(dwfl, ips[j] - 1) != mod))
                 continue;
             done[j] = 1;
-            struct si_answer *have = NULL;
-            if (open)
-                HASH_FIND(hh, x->answers, &a, sizeof a, have);
-            if (open && !have)
-                w[m++] = (struct si_want){ .addr = a };
+            pcs[m++] = ips[j] - 1;
         }
-        if (!m || !open || !si_raw_open(x, &raw))
-            continue;
-        qsort(w, m, sizeof *w, want_cmp);
-        size_t u = 1;
-        for (size_t k = 1; k < m; k++)
-            if (w[k].addr != w[u - 1].addr)
-                w[u++] = w[k];
-        x->scans++;
-        si_scan(x, &raw, w, u);
-        for (size_t k = 0; k < u; k++)
-            free(w[k].held);
+        if (x)
+            si_batch(x, pcs, m);
     }
+}
+
+/* The stack being named (dc_symindex_stack; under the caller's lock) and
+ * the stacks a report announced (dc_symindex_announce, under ann_lock: the
+ * reporter holds the report's lock, not the symbolizer's; fork holds both,
+ * so no thread is inside ann_lock then). */
+static uintptr_t stack_ips[SI_WANT_MAX];
+static size_t stack_n;
+static pthread_mutex_t ann_lock = PTHREAD_MUTEX_INITIALIZER;
+static uintptr_t ann_ips[3 * DC_STACK_MAX];
+static size_t ann_n;
+
+void dc_symindex_stack(const uintptr_t *ips, size_t n)
+{
+    stack_n = n < SI_WANT_MAX ? n : SI_WANT_MAX;
+    memcpy(stack_ips, ips, stack_n * sizeof *ips);
+}
+
+void dc_symindex_announce(const uint32_t *ids, size_t n)
+{
+    pthread_mutex_lock(&ann_lock);
+    ann_n = 0;
+    for (size_t i = 0; i < n && i < 3; i++)
+        if (ids[i])
+            ann_n += dc_stackdepot_get(ids[i], ann_ips + ann_n, DC_STACK_MAX);
+    pthread_mutex_unlock(&ann_lock);
+}
+
+/* A miss in x, not indexed yet: addr and x's addresses of the stack being
+ * named and of the stacks announced, named in one pass; 0 when not made. */
+static int si_batch_around(struct si_index *x, GElf_Addr addr)
+{
+    static GElf_Addr pcs[SI_WANT_MAX];              /* under the caller's lock */
+    size_t m = 0;
+    pcs[m++] = addr;
+    for (size_t i = 0; i < stack_n && m < SI_WANT_MAX; i++)
+        if (stack_ips[i] && stack_ips[i] - 1 >= x->low && stack_ips[i] - 1 < x->high)
+            pcs[m++] = stack_ips[i] - 1;
+    pthread_mutex_lock(&ann_lock);
+    for (size_t i = 0; i < ann_n && m < SI_WANT_MAX; i++)
+        if (ann_ips[i] && ann_ips[i] - 1 >= x->low && ann_ips[i] - 1 < x->high)
+            pcs[m++] = ann_ips[i] - 1;
+    pthread_mutex_unlock(&ann_lock);
+    return si_batch(x, pcs, m);
 }
 
 const char *dc_symindex_name(Dwfl_Module *mod, GElf_Addr addr)
@@ -795,6 +853,12 @@ const char *dc_symindex_name(Dwfl_Module *mod, GElf_Addr addr)
         return p_dwfl_module_addrname(mod, addr);
     struct si_index *x = si_get(mod, syments);
     if (x && x->answers) {
+        struct si_answer *a;
+        HASH_FIND(hh, x->answers, &addr, sizeof addr, a);
+        if (a)
+            return a->name;
+    }
+    if (x && si_batch_around(x, addr)) {
         struct si_answer *a;
         HASH_FIND(hh, x->answers, &addr, sizeof addr, a);
         if (a)
