@@ -18,9 +18,11 @@
  * libtorch_cpu.so took 65-80 ms with a dwfl_module_getsym_info and a name
  * read per symbol and a sort; 15-25 ms read directly into buckets on the
  * loaded 2-core machine.  A report's few addresses need no index at all:
- * dc_symindex_prefetch names them in one pass over the table (a few ms for
- * the three libraries), and a module gets its index only when passed over
- * SI_SCANS_MAX times.
+ * at the first miss in a module, its addresses of the stack being named
+ * and of the stacks the report announced are named in one pass over the
+ * table (si_batch; dc_symindex_prefetch for a caller with a Dwfl; a few ms
+ * for the three libraries), and a module gets its index only when passed
+ * over SI_SCANS_MAX times.
  *  - the candidates are the symbols with a name, a section, not SECTION,
  *    FILE or TLS, at or below the address, values as dwfl_module_getsym_info
  *    gives them; the globals are walked first (from the first global), the
