@@ -932,6 +932,7 @@ static size_t symbolize_ex(uint32_t id, struct dc_frame *out, size_t max, const 
     int refreshed = 0;
     if (n)
         mod_refresh();
+    dc_symindex_stack(ips, kind != SK_LINES ? n : 0);  /* a large library's frames: named in one pass */
     for (size_t i = 0; i < n && k < nmax; i++) {
         /* frames left out are known by their object: not symbolized */
         const struct mod_obj *obj = mod_of(ips[i] ? ips[i] - 1 : 0);
