@@ -243,14 +243,10 @@ static int boring_frame(const struct dc_frame *f, const char *drop_symbol)
            !strncmp(f->mangled, "__libc_start_", 13) || !strcmp(f->mangled, "_start");
 }
 
-/* Innermost frames of a stack captured inside CUDA: the driver and
- * libcupti delivering a CUPTI callback (libcuda.so*, libcupti.so*), and the
- * runtime's own frames above them (libcudart.so*: its launch path under
- * backend=cupti, its cudaMalloc calling the hooked cuMemAlloc under either
- * backend).  Dropped while no frame has been kept, so the stack starts at
- * the program's call into CUDA under both backends (issue 38: under cupti
- * the runtime's two frames were the first report's largest cost, and a
- * real, stripped libcudart would have needed libdw for them). */
+/* Innermost frames of a stack captured inside CUDA (libcuda.so*,
+ * libcupti.so* delivering a CUPTI callback; libcudart.so*'s launch path or
+ * cudaMalloc around the hooked driver call): dropped while no frame has been
+ * kept, so a stack starts at the program's call into CUDA under both backends. */
 static int callback_machinery(const char *module)
 {
     const char *b = strrchr(module, '/');
