@@ -16,6 +16,9 @@ itself, with a copy between them):
                 enables peer access cuda:1 -> cuda:0 and launches its copy
                 kernel on cuda:1, writing cuda:0's memory (a peer_access
                 warning, legal)
+Also each case's first call (the warm one below: its first launch, its first
+report), "CASE first_ns=...": bench/steady.sh runs processes of one clean
+case and its peer twin for the first report in a torch (or Triton) process.
 usage: steady_loops.py N ROUNDS CASE..."""
 import sys
 import time
@@ -69,11 +72,13 @@ def torch_peer():
         out0.copy_(h1)
 
 
-best = {}
+best, first = {}, {}
 fns = [globals()[c] for c in cases]
-for fn in fns:
+for c, fn in zip(cases, fns):
+    t0 = time.process_time_ns()
     fn()                                    # warm: compiles, first launches, first reports
-torch.cuda.synchronize()
+    first[c] = time.process_time_ns() - t0
+    torch.cuda.synchronize()
 for _ in range(rounds):
     for c, fn in zip(cases, fns):
         t0 = time.process_time_ns()
@@ -83,3 +88,4 @@ for _ in range(rounds):
         best[c] = min(best.get(c, t), t)
 for c in cases:
     print("%s cpu_ns=%.0f" % (c, best[c]))
+    print("%s first_ns=%d" % (c, first[c]))

@@ -30,6 +30,7 @@
 #include "report/stats.h"
 #include "report/store.h"
 #include "report/symbolize.h"
+#include "report/symindex.h"
 #include "report/testname.h"
 #include "report/text.h"
 
@@ -505,8 +506,13 @@ static int record_finding(const struct dc_finding *f, const struct dc_store_key 
     size_t nl = 0;
     int need_frames = dc_supp_count() || cfg.gen_suppressions;
     int print = cfg.print_limit <= 0 || printed < (uint64_t)cfg.print_limit;
-    if (need_frames || print || want_json())
+    if (need_frames || print || want_json()) {
+        /* the stacks this report names, their large libraries' frames in one pass */
+        uint32_t ids[3] = { f->launch_stack, f->has_operand && f->alloc_known ? f->alloc.alloc_stack : 0,
+                            f->peer_stack };
+        dc_symindex_announce(ids, print || want_json() ? 3 : 1);
         nl = dc_stack_symbolize_ex(f->launch_stack, frames_a, FRAMES_SHOWN, l->kernel);
+    }
     char op[128];
     framework_op(f->kind == DC_F_FRAMEWORK_DEVICE_ERROR ? f->message : NULL, op, sizeof op);
     if (dc_supp_count()) {

@@ -243,15 +243,15 @@ static int boring_frame(const struct dc_frame *f, const char *drop_symbol)
            !strncmp(f->mangled, "__libc_start_", 13) || !strcmp(f->mangled, "_start");
 }
 
-/* Innermost frames of a stack captured in a CUPTI callback: the driver and
- * libcupti delivering it (libcuda.so*, libcupti.so*).  Dropped while no
- * frame has been kept, so the stack starts where the program's call entered
- * CUDA, as the interposer's do. */
+/* Innermost frames of a stack captured inside CUDA (libcuda.so*,
+ * libcupti.so* delivering a CUPTI callback; libcudart.so*'s launch path or
+ * cudaMalloc around the hooked driver call): dropped while no frame has been
+ * kept, so a stack starts at the program's call into CUDA under both backends. */
 static int callback_machinery(const char *module)
 {
     const char *b = strrchr(module, '/');
     b = b ? b + 1 : module;
-    return !strncmp(b, "libcuda.so", 10) || !strncmp(b, "libcupti.so", 11);
+    return !strncmp(b, "libcuda.so", 10) || !strncmp(b, "libcupti.so", 11) || !strncmp(b, "libcudart.so", 12);
 }
 
 /* Name of a subprogram or inlined-subroutine DIE: its linkage name (mangled)
@@ -928,6 +928,7 @@ static size_t symbolize_ex(uint32_t id, struct dc_frame *out, size_t max, const 
     int refreshed = 0;
     if (n)
         mod_refresh();
+    dc_symindex_stack(ips, kind != SK_LINES ? n : 0);  /* a large library's frames: named in one pass */
     for (size_t i = 0; i < n && k < nmax; i++) {
         /* frames left out are known by their object: not symbolized */
         const struct mod_obj *obj = mod_of(ips[i] ? ips[i] - 1 : 0);

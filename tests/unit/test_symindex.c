@@ -7,8 +7,13 @@
  *  - for every other module of this process with enough symbols (the C
  *    library's, from libc6-dbg's debug file), addresses at, inside, at the
  *    last byte of, just past and just below a sample of its symbols;
- * both name each address alike, or not at all.  Also: an index was built
- * (its bytes counted), and a module is indexed once. */
+ * both name each address alike, or not at all; with the index filled from
+ * the symbol tables' own entries (the default) and from libdw's reading of
+ * each symbol (dc_symindex_set_direct_read(0)), and named in passes over
+ * the tables without an index (dc_symindex_prefetch, 256 addresses a call,
+ * every one asked before it is compared: fewer bytes than the indexes).
+ * Also: an index was built (its bytes counted), and a module is indexed
+ * once. */
 #include "report/symindex.h"
 #include "tests/unit/unit.h"
 
@@ -63,6 +68,12 @@ __asm__(".pushsection .text\n"
         ".endm\n"
         "si_nest si_n1\n si_two si_t1\n si_nest si_n2\n si_two si_t2\n si_nest si_n3\n si_two si_t3\n"
         "si_nest si_n4\n si_two si_t4\n si_nest si_n5\n si_two si_t5\n si_nest si_n6\n si_two si_t6\n"
+        /* a global label inside a local: libdw's first walk meets the
+         * label exactly at it and never walks the locals */
+        ".type si_c_local, @function\n"
+        "si_c_local: .fill 8, 1, 0x90\n"
+        ".globl si_c_label\n si_c_label: .fill 8, 1, 0x90\n"
+        ".size si_c_local, 16\n"
         /* labels without size: a global one, a local one, then a gap */
         ".globl si_label\n si_label: .fill 16, 1, 0x90\n"
         "si_local_label: .fill 16, 1, 0x90\n"
@@ -75,9 +86,21 @@ extern const char si_begin[], si_end[];
 #define PER_MODULE 120      /* symbols sampled per module: five addresses each */
 
 static int compared, indexed_modules, planted;
+/* collecting: the addresses each_module would compare, for dc_symindex_prefetch */
+static int collecting, prefetched;     /* prefetched: only addresses inside their module */
+static uintptr_t wanted[8192];
+static size_t nwanted;
+static Dwfl *the_dwfl;
 
 static void same(Dwfl_Module *mod, const char *modname, GElf_Addr a)
 {
+    if ((collecting || prefetched) && dwfl_addrmodule(the_dwfl, a) != mod)
+        return;                 /* the symbolizer asks a module of its own addresses only */
+    if (collecting) {
+        if (nwanted < sizeof wanted / sizeof wanted[0])
+            wanted[nwanted++] = (uintptr_t)a + 1;   /* a return address: prefetch takes one less */
+        return;
+    }
     const char *want = dwfl_module_addrname(mod, a);
     const char *got = dc_symindex_name(mod, a);
     compared++;
@@ -118,6 +141,11 @@ static int each_module(Dwfl_Module *mod, void **userdata, const char *name, Dwar
             same(mod, name, v + s.st_size - 1);
         }
     }
+    if (collecting) {           /* this module's addresses, 256 a pass */
+        for (size_t k = 0; k < nwanted; k += 256)
+            dc_symindex_prefetch(*(Dwfl **)arg, wanted + k, nwanted - k < 256 ? nwanted - k : 256);
+        nwanted = 0;
+    }
     return DWARF_CB_OK;
 }
 
@@ -135,19 +163,41 @@ int main(void)
     CHECK(dwfl_linux_proc_report(dwfl, getpid()) == 0);
     dwfl_report_end(dwfl, NULL, NULL);
 
-    dwfl_getmodules(dwfl, each_module, &dwfl, 0);
-    CHECK(indexed_modules > 1);         /* this program's own symbols, the C library's */
-    CHECK_EQ_LL(planted, 1);
-    CHECK(compared > 500);
-    size_t bytes = dc_symindex_bytes();
-    CHECK(bytes > 0);
-    /* asked again: the indexes are reused, not made anew */
-    compared = indexed_modules = 0;
-    dwfl_getmodules(dwfl, each_module, &dwfl, 0);
-    CHECK_EQ_LL(dc_symindex_bytes(), bytes);
+    for (int direct = 1; direct >= 0; direct--) {
+        dc_symindex_set_direct_read(direct);
+        compared = indexed_modules = planted = 0;
+        dwfl_getmodules(dwfl, each_module, &dwfl, 0);
+        CHECK(indexed_modules > 1);     /* this program's own symbols, the C library's */
+        CHECK_EQ_LL(planted, 1);
+        CHECK(compared > 500);
+        size_t bytes = dc_symindex_bytes();
+        CHECK(bytes > 0);
+        /* asked again: the indexes are reused, not made anew */
+        compared = indexed_modules = 0;
+        dwfl_getmodules(dwfl, each_module, &dwfl, 0);
+        CHECK_EQ_LL(dc_symindex_bytes(), bytes);
 
-    dc_symindex_clear();
-    CHECK_EQ_LL(dc_symindex_bytes(), 0);
+        dc_symindex_clear();
+        CHECK_EQ_LL(dc_symindex_bytes(), 0);
+        if (!direct)
+            continue;
+        /* the same addresses named by prefetch passes, no index made */
+        the_dwfl = dwfl;
+        collecting = 1, nwanted = 0;
+        dwfl_getmodules(dwfl, each_module, &dwfl, 0);
+        collecting = 0;
+        size_t answers = dc_symindex_bytes();
+        compared = indexed_modules = planted = 0;
+        prefetched = 1;
+        dwfl_getmodules(dwfl, each_module, &dwfl, 0);
+        prefetched = 0;
+        CHECK_EQ_LL(planted, 1);
+        CHECK(compared > 500);
+        CHECK(answers > 0);
+        CHECK_EQ_LL(dc_symindex_bytes(), answers);      /* every address answered: no index made */
+        CHECK(answers < bytes);
+        dc_symindex_clear();
+    }
     dwfl_end(dwfl);
     printf("test_symindex: %d addresses in %d indexed modules named as libdw names them\n", compared,
            indexed_modules);
