@@ -284,7 +284,9 @@ lt_check(cublasLtMatmulDesc_t desc, const void *alpha, const void *A, cublasLtMa
 {
     struct lt_view *v = &lt_last;
     uint64_t sg = dc_stream_device_gen();
-    int dev = __builtin_expect(P(stream) == v->sstream && sg == v->sgen, 1) ? v->sdev : lt_stream(v, stream, sg);
+    /* sstream 0 matches no call: a default stream's device is the current one */
+    int dev = __builtin_expect(P(stream) == v->sstream && v->sstream && sg == v->sgen, 1) ? v->sdev
+                                                                                        : lt_stream(v, stream, sg);
     uint64_t g = __atomic_load_n(&dc_libd_gen, __ATOMIC_ACQUIRE);
     if (__builtin_expect(v->gen != g || v->desc != P(desc) || v->adesc != P(Adesc) || v->ddesc != P(Ddesc), 0)) {
         lt_derive(v, desc, Adesc, Ddesc);
