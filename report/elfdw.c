@@ -23,6 +23,7 @@
  * through DW_AT_abstract_origin / DW_AT_specification (up to 17 DIEs, as
  * dwarf_attr_integrate). */
 #include "report/elfdw.h"
+#include "report/symrank.h"
 
 #include <dwarf.h>
 #include <elf.h>
@@ -200,16 +201,6 @@ static Elf64_Sym sym_get(const struct dc_elfdw *e, size_t i)
     return s;
 }
 
-/* libdw's binding order: higher is better. */
-static int binding(const Elf64_Sym *s)
-{
-    switch (ELF64_ST_BIND(s->st_info)) {
-    case STB_GLOBAL: return 3;
-    case STB_WEAK: return 2;
-    case STB_LOCAL: return 1;
-    default: return 0;
-    }
-}
 
 /* One walk of libdw's over symbols [from, to): the best sized candidate
  * holding addr (0 if none; *ask when libdw must decide), and whether a
@@ -245,9 +236,7 @@ static size_t walk(const struct dc_elfdw *e, size_t from, size_t to, uint64_t ad
             *ask = 1;                   /* an absolute symbol or one outside the image: libdw */
             return 0;
         }
-        if (!best || bs.st_value < s.st_value || binding(&bs) < binding(&s) ||
-            (bs.st_value == s.st_value && ((bs.st_size > s.st_size && binding(&bs) <= binding(&s)) ||
-                                           (bs.st_size >= s.st_size && binding(&bs) < binding(&s))))) {
+        if (dc_sym_better(best != 0, bs.st_value, bs.st_size, bs.st_info, s.st_value, s.st_size, s.st_info)) {
             best = i;
             bs = s;
         }

@@ -47,6 +47,7 @@
 #include "common/lazylib.h"
 #include "report/stack.h"
 #include "report/stackdepot.h"
+#include "report/symrank.h"
 
 #include <dlfcn.h>
 #include <pthread.h>
@@ -147,16 +148,6 @@ static int candidate(const char *name, const GElf_Sym *s)
            type != STT_TLS;
 }
 
-/* libdw's binding order: higher is better. */
-static int binding(const GElf_Sym *s)
-{
-    switch (GELF_ST_BIND(s->st_info)) {
-    case STB_GLOBAL: return 3;
-    case STB_WEAK: return 2;
-    case STB_LOCAL: return 1;
-    default: return 0;
-    }
-}
 
 static void si_free(struct si_index *x)
 {
@@ -586,9 +577,7 @@ static const char *replay(Dwfl_Module *mod, const uint32_t *ndx, size_t n)
         const char *name = p_dwfl_module_getsym_info(mod, (int)ndx[i], &s, &v, &shndx, NULL, NULL);
         if (!name || !name[0])
             continue;           /* not a candidate after all (an empty name, read only now) */
-        if (!best || bv < v || binding(&bs) < binding(&s) ||
-            (bv == v && ((bs.st_size > s.st_size && binding(&bs) <= binding(&s)) ||
-                         (bs.st_size >= s.st_size && binding(&bs) < binding(&s))))) {
+        if (dc_sym_better(best != NULL, bv, bs.st_size, bs.st_info, v, s.st_size, s.st_info)) {
             best = name;
             bs = s;
             bv = v;
