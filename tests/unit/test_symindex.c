@@ -195,7 +195,6 @@ int main(void)
         CHECK(compared > 500);
         CHECK(answers > 0);
         CHECK_EQ_LL(dc_symindex_bytes(), answers);      /* every address answered: no index made */
-        CHECK(answers < bytes);
         dc_symindex_clear();
     }
     dwfl_end(dwfl);
