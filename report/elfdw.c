@@ -1,17 +1,5 @@
-/* elfdw: a loaded object's ELF symbols and DWARF functions without libdw
- * (see elfdw.h).
- *
- * The symbol: libdw's choice (elfutils 0.188 __libdwfl_addrsym, the rules
- * report/symindex.c replays and tests/unit/test_symindex.c checks against
- * libdw): among the sized candidates (a name, a section, not SECTION, FILE
- * or TLS) holding the address, the globals (from sh_info) first, in table
- * order: one starting closer wins, or one of stronger binding, or at the same
- * start a smaller one of binding no weaker, or an equal-sized one of stronger
- * binding; the locals only when no sized global holds it.  Where a sizeless
- * label could be libdw's answer (one of the first walk exactly at the
- * address, or any at or below it when nothing sized holds it), or a
- * candidate is absolute or outside an allocated section (libdw does not add
- * the bias to those), libdw answers.
+/* elfdw: a loaded object's DWARF functions without libdw (see elfdw.h; its
+ * ELF file and symbols: report/elfsym.c).
  *
  * The DWARF: the unit from .debug_aranges (libdw's dwfl_module_addrdie), its
  * functions with code (subprograms at the unit's or a namespace's level with
@@ -23,10 +11,10 @@
  * through DW_AT_abstract_origin / DW_AT_specification (up to 17 DIEs, as
  * dwarf_attr_integrate). */
 #include "report/elfdw.h"
-#include "report/symrank.h"
 
 #include <dwarf.h>
 #include <elf.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -92,181 +80,6 @@ static void rd_skip(struct rd *r, uint64_t n)
         r->p += n;
 }
 
-/* A NUL-terminated string at off of sec, NULL if none. */
-static const char *str_at(const uint8_t *sec, size_t size, uint64_t off)
-{
-    if (!sec || off >= size || !memchr(sec + off, 0, size - off))
-        return NULL;
-    return (const char *)sec + off;
-}
-
-/* ---- the ELF file ---------------------------------------------------------------- */
-
-int dc_elfdw_open(struct dc_elfdw *e, const uint8_t *img, size_t size)
-{
-    memset(e, 0, sizeof *e);
-    e->img = img;
-    e->size = size;
-    if (!img || size < sizeof(Elf64_Ehdr))
-        return -1;
-    Elf64_Ehdr eh;
-    memcpy(&eh, img, sizeof eh);
-    static const uint16_t one = 1;
-    if (memcmp(eh.e_ident, ELFMAG, SELFMAG) || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
-        eh.e_ident[EI_DATA] != ELFDATA2LSB || !*(const uint8_t *)&one ||
-        (eh.e_type != ET_EXEC && eh.e_type != ET_DYN) || eh.e_shentsize != sizeof(Elf64_Shdr) ||
-        !eh.e_shnum || eh.e_shstrndx == SHN_UNDEF || eh.e_shstrndx >= eh.e_shnum ||
-        eh.e_shoff > size || (size - eh.e_shoff) / sizeof(Elf64_Shdr) < eh.e_shnum)
-        return -1;
-    e->shdr = img + eh.e_shoff;
-    e->nsec = eh.e_shnum;
-    Elf64_Shdr shs;
-    memcpy(&shs, e->shdr + (size_t)eh.e_shstrndx * sizeof shs, sizeof shs);
-    if (shs.sh_type == SHT_NOBITS || shs.sh_offset > size || shs.sh_size > size - shs.sh_offset)
-        return -1;
-    const uint8_t *names = img + shs.sh_offset;
-    size_t names_size = shs.sh_size;
-    int symtab = 0, xindex = 0;
-    for (size_t i = 1; i < e->nsec; i++) {
-        Elf64_Shdr sh;
-        memcpy(&sh, e->shdr + i * sizeof sh, sizeof sh);
-        if (sh.sh_type == SHT_SYMTAB_SHNDX)
-            xindex = 1;
-        if (sh.sh_type == SHT_NOBITS || sh.sh_offset > size || sh.sh_size > size - sh.sh_offset)
-            continue;
-        const uint8_t *data = img + sh.sh_offset;
-        if (sh.sh_type == SHT_SYMTAB && sh.sh_size && !symtab) {
-            /* libdw reads the first SHT_SYMTAB of the file */
-            symtab = 1;
-            Elf64_Shdr st;
-            if (sh.sh_entsize != sizeof(Elf64_Sym) || sh.sh_link == 0 || sh.sh_link >= e->nsec)
-                continue;
-            memcpy(&st, e->shdr + (size_t)sh.sh_link * sizeof st, sizeof st);
-            if (st.sh_type == SHT_NOBITS || st.sh_offset > size || st.sh_size > size - st.sh_offset)
-                continue;
-            e->sym = data;
-            e->nsym = sh.sh_size / sizeof(Elf64_Sym);
-            e->first_global = sh.sh_info;
-            e->strtab = (const char *)img + st.sh_offset;
-            e->strtab_size = st.sh_size;
-            continue;
-        }
-        const char *name = str_at(names, names_size, sh.sh_name);
-        if (!name || strncmp(name, ".debug_", 7))
-            continue;
-        const uint8_t **where = NULL;
-        size_t *wsize = NULL;
-        if (!strcmp(name, ".debug_info"))
-            where = &e->info, wsize = &e->info_size;
-        else if (!strcmp(name, ".debug_abbrev"))
-            where = &e->abbrev, wsize = &e->abbrev_size;
-        else if (!strcmp(name, ".debug_aranges"))
-            where = &e->aranges, wsize = &e->aranges_size;
-        else if (!strcmp(name, ".debug_ranges"))
-            where = &e->ranges, wsize = &e->ranges_size;
-        else if (!strcmp(name, ".debug_rnglists"))
-            where = &e->rnglists, wsize = &e->rnglists_size;
-        else if (!strcmp(name, ".debug_line"))
-            where = &e->lines.line, wsize = &e->lines.line_size;
-        else if (!strcmp(name, ".debug_line_str"))
-            where = &e->lines.line_str, wsize = &e->lines.line_str_size;
-        else if (!strcmp(name, ".debug_str"))
-            where = &e->lines.str, wsize = &e->lines.str_size;
-        else if (!strcmp(name, ".debug_str_offsets") || !strcmp(name, ".debug_addr") ||
-                 !strcmp(name, ".debug_types") || !strcmp(name, ".debug_info.dwo")) {
-            e->dw_unreadable = 1;       /* units that index strings or addresses, or type units: libdw */
-            continue;
-        } else
-            continue;
-        if (sh.sh_flags & SHF_COMPRESSED)
-            e->dw_unreadable = 1;       /* libdw decompresses it */
-        else
-            *where = data, *wsize = sh.sh_size;
-    }
-    if (xindex)
-        e->sym = NULL;                  /* extended section indexes: libdw */
-    e->ok = 1;
-    return 0;
-}
-
-/* Symbols one lookup walks at most (a few hundred thousand instructions);
- * a larger table (libtorch_cpu's 546,000) is libdw's and report/symindex.c's
- * sorted index's. */
-#define ELFDW_WALK_MAX 16384
-
-static Elf64_Sym sym_get(const struct dc_elfdw *e, size_t i)
-{
-    Elf64_Sym s;
-    memcpy(&s, e->sym + i * sizeof s, sizeof s);
-    return s;
-}
-
-
-/* One walk of libdw's over symbols [from, to): the best sized candidate
- * holding addr (0 if none; *ask when libdw must decide), and whether a
- * sizeless candidate sits exactly at addr / at or below it. */
-static size_t walk(const struct dc_elfdw *e, size_t from, size_t to, uint64_t addr, int *label_at, int *label_below,
-                   int *ask)
-{
-    size_t best = 0;
-    Elf64_Sym bs;
-    memset(&bs, 0, sizeof bs);
-    for (size_t i = from; i < to; i++) {
-        Elf64_Sym s = sym_get(e, i);
-        int type = ELF64_ST_TYPE(s.st_info);
-        if (s.st_shndx == SHN_UNDEF || type == STT_SECTION || type == STT_FILE || type == STT_TLS ||
-            s.st_name >= e->strtab_size || !e->strtab[s.st_name])
-            continue;
-        if (!s.st_size) {
-            if (s.st_value == addr)
-                *label_at = 1;
-            if (s.st_value <= addr)
-                *label_below = 1;
-            continue;
-        }
-        if (addr < s.st_value || addr - s.st_value >= s.st_size)
-            continue;
-        int alloc = 0;
-        if (s.st_shndx < SHN_LORESERVE && s.st_shndx < e->nsec) {
-            Elf64_Shdr sh;
-            memcpy(&sh, e->shdr + (size_t)s.st_shndx * sizeof sh, sizeof sh);
-            alloc = (sh.sh_flags & SHF_ALLOC) != 0;
-        }
-        if (!alloc || !memchr(e->strtab + s.st_name, 0, e->strtab_size - s.st_name)) {
-            *ask = 1;                   /* an absolute symbol or one outside the image: libdw */
-            return 0;
-        }
-        if (dc_sym_better(best != 0, bs.st_value, bs.st_size, bs.st_info, s.st_value, s.st_size, s.st_info)) {
-            best = i;
-            bs = s;
-        }
-    }
-    return best;
-}
-
-int dc_elfdw_symbol(const struct dc_elfdw *e, uint64_t addr, const char **name)
-{
-    *name = NULL;
-    if (!e->ok || !e->sym || e->first_global > e->nsym || e->nsym > ELFDW_WALK_MAX)
-        return -1;
-    size_t pass1 = e->first_global == 0 ? 1 : e->first_global;
-    int at = 0, below = 0, ask = 0, at2 = 0, below2 = 0;
-    size_t best = walk(e, pass1, e->nsym, addr, &at, &below, &ask);
-    if (!best && !ask) {
-        if (at)
-            return -1;                  /* a label of the first walk at addr: libdw */
-        if (e->first_global > 1)
-            best = walk(e, 1, e->first_global, addr, &at2, &below2, &ask);
-        if (!best && (below || below2))
-            return -1;                  /* nothing sized holds addr: a label below may be the answer */
-    }
-    if (ask)
-        return -1;
-    if (!best)
-        return 0;
-    *name = e->strtab + sym_get(e, best).st_name;
-    return 1;
-}
 
 /* ---- DWARF: units, abbreviations, DIEs --------------------------------------------- */
 
@@ -466,8 +279,8 @@ static const char *val_str(const struct dc_elfdw *e, const struct val *v, int *b
         return NULL;
     switch (v->form) {
     case DW_FORM_string: return (const char *)v->p;
-    case DW_FORM_strp: return str_at(e->lines.str, e->lines.str_size, v->u);
-    case DW_FORM_line_strp: return str_at(e->lines.line_str, e->lines.line_str_size, v->u);
+    case DW_FORM_strp: return dc_elfdw_str(e->lines.str, e->lines.str_size, v->u);
+    case DW_FORM_line_strp: return dc_elfdw_str(e->lines.line_str, e->lines.line_str_size, v->u);
     default: *bad = 1; return NULL;
     }
 }
@@ -889,6 +702,8 @@ static int die_name(const struct dc_elfdw *e, const struct dc_elfdw_unit *u, con
 int dc_elfdw_at(struct dc_elfdw *e, uint64_t addr, struct dc_elfdw_at *at)
 {
     memset(at, 0, sizeof *at);
+    if (e->ok && !e->own_dwarf && e->no_debug_file)
+        return 0;                       /* libdw: no DWARF anywhere, no DIE for any address */
     if (!e->ok || e->dw_unreadable || !e->info || !e->aranges)
         return -1;
     uint64_t off = 0;

@@ -30,7 +30,7 @@
 #include "report/stats.h"
 #include "report/store.h"
 #include "report/symbolize.h"
-#include "report/symindex.h"
+#include "report/symwant.h"
 #include "report/testname.h"
 #include "report/text.h"
 
@@ -510,7 +510,7 @@ static int record_finding(const struct dc_finding *f, const struct dc_store_key 
         /* the stacks this report names, their large libraries' frames in one pass */
         uint32_t ids[3] = { f->launch_stack, f->has_operand && f->alloc_known ? f->alloc.alloc_stack : 0,
                             f->peer_stack };
-        dc_symindex_announce(ids, print || want_json() ? 3 : 1);
+        dc_symwant_announce(ids, print || want_json() ? 3 : 1);
         nl = dc_stack_symbolize_ex(f->launch_stack, frames_a, FRAMES_SHOWN, l->kernel);
     }
     char op[128];

@@ -34,6 +34,7 @@
 #include "report/stats.h"
 #include "report/symelf.h"
 #include "report/symindex.h"
+#include "report/symwant.h"
 #include "report/symline.h"
 
 #include <dlfcn.h>
@@ -113,7 +114,11 @@ static int dw_ready(void)
 
 static int use_debuginfod;
 
-void dc_stack_set_debuginfod(int on) { __atomic_store_n(&use_debuginfod, on != 0, __ATOMIC_RELAXED); }
+void dc_stack_set_debuginfod(int on)
+{
+    __atomic_store_n(&use_debuginfod, on != 0, __ATOMIC_RELAXED);
+    dc_symelf_set_debuginfod(on);
+}
 
 _Static_assert(DC_FRAMES_MAX == DC_STACK_MAX + DC_PYSTACK_MAX, "symbolize.h's DC_FRAMES_MAX");
 #define DC_INLINE_MAX 16        /* frames one address can expand to (inlining) */
@@ -152,15 +157,10 @@ static int find_debuginfo_offline(Dwfl_Module *mod, void **userdata, const char 
                                             debuglink_crc, debuginfo_file_name);
     if (fd >= 0 || !debuglink_file || !*debuglink_file || !file_name || strchr(debuglink_file, '/'))
         return fd;
-    const char *slash = strrchr(file_name, '/');
-    int dlen = slash ? (int)(slash - file_name) : 0;
-    static const char *const fmt[] = { "%.*s/%s", "%.*s/.debug/%s", "/usr/lib/debug%.*s/%s" };
-    for (size_t i = 0; i < sizeof fmt / sizeof fmt[0]; i++) {
+    for (int i = 0; i < DC_DEBUGLINK_PLACES; i++) {
         char path[4096];
-        int n = snprintf(path, sizeof path, fmt[i], dlen, file_name, debuglink_file);
-        if (n <= 0 || (size_t)n >= sizeof path || !strcmp(path, file_name))
-            continue;
-        if ((fd = open_debug(path, debuginfo_file_name)) >= 0)
+        if (dc_debuglink_path(i, file_name, debuglink_file, path, sizeof path) &&
+            (fd = open_debug(path, debuginfo_file_name)) >= 0)
             return fd;
     }
     return -1;
@@ -928,7 +928,7 @@ static size_t symbolize_ex(uint32_t id, struct dc_frame *out, size_t max, const 
     int refreshed = 0;
     if (n)
         mod_refresh();
-    dc_symindex_stack(ips, kind != SK_LINES ? n : 0);  /* a large library's frames: named in one pass */
+    dc_symwant_stack(ips, kind != SK_LINES ? n : 0);  /* a large library's frames: named in one pass */
     for (size_t i = 0; i < n && k < nmax; i++) {
         /* frames left out are known by their object: not symbolized */
         const struct mod_obj *obj = mod_of(ips[i] ? ips[i] - 1 : 0);

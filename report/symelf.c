@@ -12,13 +12,28 @@
 #include "report/symelf.h"
 #include "report/elfdw.h"
 #include "report/symline.h"
+#include "report/symwant.h"
 
 #include <dlfcn.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#define HASH_NONFATAL_OOM 1
+static int fast_oom;
+#define uthash_nonfatal_oom(obj) do { (void)(obj); fast_oom = 1; } while (0)
+#include <uthash.h>
+
+/* An address of a large table's object named by a pass (res: dc_elfdw_symbol's). */
+struct fast_answer {
+    uint64_t addr;
+    int res;
+    const char *name;
+    UT_hash_handle hh;
+};
 
 #define FAST_MAX 256
 struct fast_mod {
@@ -26,9 +41,68 @@ struct fast_mod {
     uintptr_t base;
     int ok;
     struct dc_elfdw e;
+    struct fast_answer *answers;        /* a large table's addresses named so far */
+    size_t nanswers;
+    int passes;
 };
 static struct fast_mod fast_mods[FAST_MAX];
 static size_t fast_n;
+static int fast_debuginfod;
+
+void dc_symelf_set_debuginfod(int on) { __atomic_store_n(&fast_debuginfod, on != 0, __ATOMIC_RELAXED); }
+
+int dc_debuglink_path(int i, const char *file_name, const char *link, char *path, size_t len)
+{
+    static const char *const fmt[DC_DEBUGLINK_PLACES] = { "%.*s/%s", "%.*s/.debug/%s", "/usr/lib/debug%.*s/%s" };
+    if (i < 0 || i >= DC_DEBUGLINK_PLACES || !file_name || !link || !*link || strchr(link, '/'))
+        return 0;
+    const char *slash = strrchr(file_name, '/');
+    int dlen = slash ? (int)(slash - file_name) : 0;
+    int n = snprintf(path, len, fmt[i], dlen, file_name, link);
+    return n > 0 && (size_t)n < len && strcmp(path, file_name);
+}
+
+static int exists(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0;
+}
+
+/* No separate debug file where libdw would look for one for the object
+ * path (its name as loaded; its real path, as /proc/self/maps gives libdw):
+ * with find_debuginfo_offline (report/symbolize.c), libdw's build-id tree
+ * (elfutils libdwfl/dwfl_build_id_find_elf.c: the default debuginfo path's
+ * one absolute directory, /usr/lib/debug/.build-id/xx/yyyy.debug), then the
+ * .gnu_debuglink places.  With debuginfod, libdw may fetch one: never. */
+static int no_debug_file(const struct dc_elfdw *e, const char *path)
+{
+    if (__atomic_load_n(&fast_debuginfod, __ATOMIC_RELAXED))
+        return 0;
+    char p[PATH_MAX + 64];
+    if (e->build_id) {
+        static const char hex[] = "0123456789abcdef";
+        size_t n = (size_t)snprintf(p, sizeof p, "/usr/lib/debug/.build-id/%c%c/", hex[e->build_id[0] >> 4],
+                                    hex[e->build_id[0] & 15]);
+        for (size_t i = 1; i < e->build_id_len && n + 8 < sizeof p; i++) {
+            p[n++] = hex[e->build_id[i] >> 4];
+            p[n++] = hex[e->build_id[i] & 15];
+        }
+        if (n + 8 >= sizeof p)
+            return 0;
+        memcpy(p + n, ".debug", 7);
+        if (exists(p))
+            return 0;
+    }
+    if (!e->debuglink)
+        return 1;
+    char real[PATH_MAX];
+    const char *names[2] = { path, realpath(path, real) };
+    for (int k = 0; k < 2; k++)
+        for (int i = 0; names[k] && i < DC_DEBUGLINK_PLACES; i++)
+            if (dc_debuglink_path(i, names[k], e->debuglink, p, sizeof p) && exists(p))
+                return 0;
+    return 1;
+}
 
 static struct dc_elfdw *fast_of(const char *name, uintptr_t base, int main)
 {
@@ -59,8 +133,95 @@ static struct dc_elfdw *fast_of(const char *name, uintptr_t base, int main)
         munmap(img, (size_t)st.st_size);
         return NULL;
     }
+    if ((!m->e.own_dwarf || !m->e.has_symtab) && no_debug_file(&m->e, path))
+        dc_elfdw_no_debug_file(&m->e);
     m->ok = 1;
     return &m->e;
+}
+
+static void fast_answers_free(struct fast_mod *m)
+{
+    struct fast_answer *a, *tmp;
+    HASH_ITER(hh, m->answers, a, tmp) {
+        HASH_DEL(m->answers, a);
+        free(a);
+    }
+    m->nanswers = 0;
+}
+
+#define FAST_PASSES_MAX 8       /* passes over one object's table; then libdw's (report/symindex.c's index) */
+#define FAST_WANT_MAX 256       /* addresses one pass names */
+
+struct fast_ctx {
+    const struct dc_elfdw *e;
+    uintptr_t bias;
+};
+
+static int fast_mine(void *arg, uint64_t pc)
+{
+    const struct fast_ctx *c = arg;
+    return pc >= c->bias && dc_elfdw_loaded(c->e, pc - c->bias);
+}
+
+static int u64_cmp(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* A large table: addr and the object's other addresses the report is
+ * about to name (report/symwant.h) named in one pass, kept. */
+static void fast_pass(struct fast_mod *m, uintptr_t bias, uint64_t addr)
+{
+    static uint64_t pcs[FAST_WANT_MAX];        /* under the symbolizer's lock */
+    static int res[FAST_WANT_MAX];
+    static const char *names[FAST_WANT_MAX];
+    struct fast_ctx c = { &m->e, bias };
+    pcs[0] = addr;
+    size_t n = 1 + dc_symwant_collect(fast_mine, &c, pcs + 1, FAST_WANT_MAX - 1), u = 0;
+    for (size_t k = 1; k < n; k++)
+        pcs[k] -= bias;
+    qsort(pcs, n, sizeof *pcs, u64_cmp);
+    for (size_t k = 0; k < n; k++) {
+        struct fast_answer *have;
+        HASH_FIND(hh, m->answers, &pcs[k], sizeof pcs[k], have);
+        if (!have && (!u || pcs[k] != pcs[u - 1]))
+            pcs[u++] = pcs[k];
+    }
+    m->passes++;
+    if (!u || dc_elfdw_symbols(&m->e, pcs, u, res, names) != 0)
+        return;
+    for (size_t k = 0; k < u; k++) {
+        struct fast_answer *a = malloc(sizeof *a);
+        if (!a)
+            return;
+        a->addr = pcs[k];
+        a->res = res[k];
+        a->name = names[k];
+        fast_oom = 0;
+        HASH_ADD(hh, m->answers, addr, sizeof a->addr, a);
+        if (fast_oom) {
+            free(a);
+            return;
+        }
+        m->nanswers++;
+    }
+}
+
+/* The ELF symbol of addr (dc_elfdw_symbol's answer), a large table's named
+ * in passes. */
+static int fast_symbol(struct fast_mod *m, uintptr_t bias, uint64_t addr, const char **name)
+{
+    if (dc_elfdw_walks(&m->e))
+        return dc_elfdw_symbol(&m->e, addr, name);
+    struct fast_answer *a;
+    HASH_FIND(hh, m->answers, &addr, sizeof addr, a);
+    if (!a && m->passes < FAST_PASSES_MAX) {
+        fast_pass(m, bias, addr);
+        HASH_FIND(hh, m->answers, &addr, sizeof addr, a);
+    }
+    *name = a ? a->name : NULL;
+    return a ? a->res : -1;
 }
 
 /* libdw's dwfl_linux_proc_report takes consecutive lines of /proc/self/maps
@@ -74,6 +235,7 @@ void dc_symelf_forget(void)
 {
     for (size_t i = 0; i < fast_n; i++) {
         if (fast_mods[i].ok) {
+            fast_answers_free(&fast_mods[i]);
             dc_elfdw_free(&fast_mods[i].e);
             munmap((void *)fast_mods[i].e.img, fast_mods[i].e.size);
         }
@@ -86,7 +248,10 @@ size_t dc_symelf_bytes(void)
 {
     size_t n = 0;
     for (size_t i = 0; i < fast_n; i++)
-        n += sizeof fast_mods[i] + strlen(fast_mods[i].name) + 1 + (fast_mods[i].ok ? dc_elfdw_bytes(&fast_mods[i].e) : 0);
+        n += sizeof fast_mods[i] + strlen(fast_mods[i].name) + 1 +
+             (fast_mods[i].ok ? dc_elfdw_bytes(&fast_mods[i].e) : 0) +
+             fast_mods[i].nanswers * sizeof(struct fast_answer) +
+             (fast_mods[i].answers ? HASH_OVERHEAD(hh, fast_mods[i].answers) : 0);
     return n;
 }
 
@@ -96,10 +261,11 @@ size_t dc_symelf_frames(const char *name, uintptr_t base, uintptr_t bias, int ma
     struct dc_elfdw *e = max ? fast_of(name, base, main) : NULL;
     if (!e)
         return 0;
+    struct fast_mod *m = (struct fast_mod *)((char *)e - offsetof(struct fast_mod, e));
     struct dc_frame *f = &out[0];
     uint64_t addr = pc - bias;
     const char *sym = NULL;
-    if (kind != DC_SYMELF_LINES && dc_elfdw_symbol(e, addr, &sym) < 0)
+    if (kind != DC_SYMELF_LINES && fast_symbol(m, bias, addr, &sym) < 0)
         return 0;
     struct dc_elfdw_at at;
     int where = kind == DC_SYMELF_NAMES || dc_below_main(sym) ? 0 : dc_elfdw_at(e, addr, &at);

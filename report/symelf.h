@@ -28,6 +28,16 @@ enum dc_symelf_kind {
  * (also when 0 is returned: the caller clears it). */
 size_t dc_symelf_frames(const char *name, uintptr_t base, uintptr_t bias, int main, uintptr_t pc,
                         struct dc_frame *out, size_t max, enum dc_symelf_kind kind);
+/* Whether libdw may fetch debug files with debuginfod (report/symbolize.c's
+ * option): an object's separate debug file is then never ruled out here. */
+void dc_symelf_set_debuginfod(int on);
+/* The places gdb looks for a .gnu_debuglink file named link of the object
+ * file_name (report/symbolize.c's libdw callback and this room): beside it,
+ * its .debug/, /usr/lib/debug/<its directory>/; place i written to path: 1,
+ * or 0 (i past the last, a link with a '/', the path too long or the object
+ * itself). */
+#define DC_DEBUGLINK_PLACES 3
+int dc_debuglink_path(int i, const char *file_name, const char *link, char *path, size_t len);
 /* Unmaps every object's file (before libdw reads /proc/self/maps; see
  * symelf.c), forgetting what was read from them. */
 void dc_symelf_forget(void);

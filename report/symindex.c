@@ -45,12 +45,10 @@
  * compares every answer with libdw's, from both kinds of build. */
 #include "report/symindex.h"
 #include "common/lazylib.h"
-#include "report/stack.h"
-#include "report/stackdepot.h"
+#include "report/symwant.h"
 #include "report/symrank.h"
 
 #include <dlfcn.h>
-#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -791,47 +789,20 @@ void dc_symindex_prefetch(Dwfl *dwfl, const uintptr_t *ips, size_t n)
     }
 }
 
-/* The stack being named (dc_symindex_stack; under the caller's lock) and
- * the stacks a report announced (dc_symindex_announce, under ann_lock: the
- * reporter holds the report's lock, not the symbolizer's; fork holds both,
- * so no thread is inside ann_lock then). */
-static uintptr_t stack_ips[SI_WANT_MAX];
-static size_t stack_n;
-static pthread_mutex_t ann_lock = PTHREAD_MUTEX_INITIALIZER;
-static uintptr_t ann_ips[3 * DC_STACK_MAX];
-static size_t ann_n;
-
-void dc_symindex_stack(const uintptr_t *ips, size_t n)
-{
-    stack_n = n < SI_WANT_MAX ? n : SI_WANT_MAX;
-    memcpy(stack_ips, ips, stack_n * sizeof *ips);
-}
-
-void dc_symindex_announce(const uint32_t *ids, size_t n)
-{
-    pthread_mutex_lock(&ann_lock);
-    ann_n = 0;
-    for (size_t i = 0; i < n && i < 3; i++)
-        if (ids[i])
-            ann_n += dc_stackdepot_get(ids[i], ann_ips + ann_n, DC_STACK_MAX);
-    pthread_mutex_unlock(&ann_lock);
-}
-
 /* A miss in x, not indexed yet: addr and x's addresses of the stack being
  * named and of the stacks announced, named in one pass; 0 when not made. */
+static int si_mine(void *arg, uint64_t pc)
+{
+    const struct si_index *x = arg;
+    return pc >= x->low && pc < x->high;
+}
+
 static int si_batch_around(struct si_index *x, GElf_Addr addr)
 {
     static GElf_Addr pcs[SI_WANT_MAX];              /* under the caller's lock */
-    size_t m = 0;
-    pcs[m++] = addr;
-    for (size_t i = 0; i < stack_n && m < SI_WANT_MAX; i++)
-        if (stack_ips[i] && stack_ips[i] - 1 >= x->low && stack_ips[i] - 1 < x->high)
-            pcs[m++] = stack_ips[i] - 1;
-    pthread_mutex_lock(&ann_lock);
-    for (size_t i = 0; i < ann_n && m < SI_WANT_MAX; i++)
-        if (ann_ips[i] && ann_ips[i] - 1 >= x->low && ann_ips[i] - 1 < x->high)
-            pcs[m++] = ann_ips[i] - 1;
-    pthread_mutex_unlock(&ann_lock);
+    pcs[0] = addr;
+    _Static_assert(sizeof(GElf_Addr) == sizeof(uint64_t), "GElf_Addr");
+    size_t m = 1 + dc_symwant_collect(si_mine, x, (uint64_t *)pcs + 1, SI_WANT_MAX - 1);
     return si_batch(x, pcs, m);
 }
 

@@ -27,14 +27,6 @@ const char *dc_symindex_name(Dwfl_Module *mod, GElf_Addr addr);
  * made (a torch report's few frames in libtorch_cpu.so's 546,000 symbols),
  * and kept for dc_symindex_name; a module met more often gets its index. */
 void dc_symindex_prefetch(Dwfl *dwfl, const uintptr_t *ips, size_t n);
-/* The return addresses of the stack being named (n 0: none): at a miss in
- * a large module not indexed, its addresses there are named in the same
- * pass, with those of the stacks announced.  Under the caller's lock. */
-void dc_symindex_stack(const uintptr_t *ips, size_t n);
-/* The stacks (the stack depot's ids; up to 3, 0 skipped) a report is about
- * to name, so that one pass over a large module's table names all of their
- * frames there (report/report.c).  Takes its own lock. */
-void dc_symindex_announce(const uint32_t *ids, size_t n);
 /* Forgets every index (their Dwfl_Modules are about to go: dwfl_end). */
 void dc_symindex_clear(void);
 /* Bytes the indexes hold (--stats' symbol cache). */

@@ -114,6 +114,21 @@ UNIT_PROGS += test_elfdw
 ALL   += $(UNIT_DIR)/test_elfdw
 TESTS += $(UNIT_DIR)/test_elfdw
 
+# test_elfdw on a library of 17,000 symbols without DWARF (elfdw_libs.sh):
+# as built, stripped to its .dynsym, and stripped with a .gnu_debuglink to
+# its debug file beside it.
+ELFDW_LIBS := $(addprefix $(UNIT_DIR)/,libelfdw_big.so libelfdw_dyn.so libelfdw_link.so)
+ALL   += $(ELFDW_LIBS)
+TESTS += tests/unit/elfdw_libs.sh
+$(UNIT_DIR)/libelfdw_big.so: tests/unit/elfdw_big.c
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -g0 -fPIC -shared $< -o $@
+$(UNIT_DIR)/libelfdw_dyn.so: $(UNIT_DIR)/libelfdw_big.so
+	$(OBJCOPY) --strip-all $< $@
+$(UNIT_DIR)/libelfdw_link.so: $(UNIT_DIR)/libelfdw_big.so
+	$(OBJCOPY) --only-keep-debug $< $(UNIT_DIR)/libelfdw_link.debug
+	cd $(UNIT_DIR) && $(OBJCOPY) --strip-all --add-gnu-debuglink=libelfdw_link.debug libelfdw_big.so libelfdw_link.so
+
 # Hostile names through report/ (issue 40): text escapes, valid UTF-8 in
 # JSON with the raw bytes recoverable, --gen-suppressions read back, the
 # linear glob.

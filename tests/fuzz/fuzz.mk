@@ -10,7 +10,7 @@
 #   options  core/base/options.c: DEVCHECK_OPTIONS and the wrapper's flags
 #   dwline   report/dwline.c: a DWARF line program (.debug_line), the symbolizer's
 #            lines; the one-shot decoder and the indexed lookup agree
-#   elfdw    report/elfdw.c: an object's ELF symbols and DWARF functions, the
+#   elfdw    report/elfsym.c, elfdw.c: an object's ELF symbols and DWARF functions, the
 #            symbolizer's names and inlined calls without libdw
 #   replay   replay/replay.c, origins.c: a trace and the --origins TSV, judged as
 #            `devcheck replay` judges them (the core started by dc_replay_run)

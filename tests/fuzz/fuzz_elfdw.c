@@ -3,7 +3,10 @@
  * address asked, then an ELF file.  Invariants: every answer is -1, 0 or 1;
  * a name given lies inside the image, NUL-terminated there; an address's
  * inlined calls are at most DC_ELFDW_INLINE_MAX; asking again gives the same
- * answer (the unit read once is the one read again); the units are freed. */
+ * answer (the unit read once is the one read again); the units are freed.
+ * Then with no debug file (the .dynsym may become the table), and a pass
+ * over three addresses answering each as one lookup does; the build id and
+ * the debug link lie in the image. */
 #include "tests/fuzz/fuzz.h"
 #include "report/elfdw.h"
 
@@ -55,6 +58,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         ask(&e, addr);
         ask(&e, addr + 1);
         ask(&e, addr ^ 0x10);
+        FUZZ_CHECK(!e.build_id || (e.build_id >= img && e.build_id_len <= n && e.build_id <= img + n - e.build_id_len));
+        in_image(img, n, e.debuglink);
+        (void)dc_elfdw_loaded(&e, addr);
+        /* no debug file: the .dynsym may become the table, no DWARF answers 0 */
+        dc_elfdw_no_debug_file(&e);
+        ask(&e, addr);
+        /* a pass over several addresses answers each as one lookup does */
+        uint64_t many[3] = { addr, addr + 1, addr + 2 };
+        int res[3];
+        const char *names[3];
+        if (addr <= UINT64_MAX - 2 && dc_elfdw_symbols(&e, many, 3, res, names) == 0)
+            for (int k = 0; k < 3; k++) {
+                FUZZ_CHECK(res[k] >= -1 && res[k] <= 1 && (res[k] == 1) == (names[k] != NULL));
+                in_image(img, n, names[k]);
+                const char *one = NULL;
+                if (dc_elfdw_walks(&e))
+                    FUZZ_CHECK(dc_elfdw_symbol(&e, many[k], &one) == res[k] && one == names[k]);
+            }
         dc_elfdw_free(&e);
         FUZZ_CHECK(!e.units);
     } else {

@@ -12,6 +12,7 @@
  * most addresses (it is not a path never taken).  Also the C library's
  * frames (no .symtab in its file): left to libdw. */
 #include "report/symbolize.h"
+#include "report/symwant.h"
 #include "tests/unit/unit.h"
 
 #include <dlfcn.h>
@@ -100,8 +101,8 @@ static int main_text(struct dl_phdr_info *info, size_t size, void *data)
     return 1;                   /* the program is the first object, or the one named */
 }
 
-/* Arguments (by hand, not in `make test`): libraries to load and compare
- * too, every ELFDW_STEP bytes of their code.  One a run: libdw reading the
+/* Arguments (tests/unit/elfdw_libs.sh; by hand, any library): libraries to
+ * load and compare too, every ELFDW_STEP bytes of their code.  One a run: libdw reading the
  * maps again after a second dlopen may take its own mapping of a file for
  * part of that file's module (its range then too large, its lines lost). */
 int main(int argc, char **argv)
@@ -129,9 +130,22 @@ int main(int argc, char **argv)
         struct text lt = { 0, 0, strrchr(argv[i], '/') ? strrchr(argv[i], '/') + 1 : argv[i] };
         dl_iterate_phdr(main_text, &lt);
         uintptr_t step = getenv("ELFDW_STEP") ? strtoul(getenv("ELFDW_STEP"), NULL, 0) : 101;
-        for (uintptr_t ip = lt.lo + 1; ip < lt.hi; ip += step ? step : 1)
-            compare(ip, 0);
-        fprintf(stderr, "%s: %d of %d answered without libdw, %d differ\n", argv[i], fast_answers, asked, mismatches);
+        int asked0 = asked, fast0 = fast_answers, mis0 = mismatches;
+        /* a report's way: the addresses about to be named told first, so a
+         * large table is read once for 256 of them (report/symwant.h) */
+        uintptr_t chunk[256];
+        for (uintptr_t ip = lt.lo + 1; ip < lt.hi;) {
+            size_t m = 0;
+            for (uintptr_t j = ip; j < lt.hi && m < 256; j += step ? step : 1)
+                chunk[m++] = j;
+            dc_symwant_stack(chunk, m);
+            for (size_t k = 0; k < m; k++)
+                compare(chunk[k], k % 7 == 3);
+            ip = chunk[m - 1] + (step ? step : 1);
+        }
+        dc_symwant_stack(NULL, 0);
+        fprintf(stderr, "%s: %d of %d answered without libdw, %d differ\n", argv[i], fast_answers - fast0,
+                asked - asked0, mismatches - mis0);
     }
     /* a frame of the C library: not read here (no .symtab in its file); its
      * own getpid, not a sanitizer's interceptor */
