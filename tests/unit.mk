@@ -7,18 +7,22 @@ UNIT_PROGS := test_registry test_blocks test_options test_check test_ownframes t
               test_symindex
 UNIT_BINS  := $(addprefix $(UNIT_DIR)/,$(UNIT_PROGS))
 
-$(UNIT_DIR)/%: tests/unit/%.c tests/unit/unit.h $(DCCORE_LIB)
+# Each program is compiled and linked in one step; -MMD -MP write the
+# headers it includes to $(UNIT_DIR)/NAME.d (as core/, report/... do for
+# their objects, included at the end of this file), so a changed header
+# rebuilds the programs that include it.
+$(UNIT_DIR)/%: tests/unit/%.c $(DCCORE_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(DCCORE_CFLAGS) $< -o $@ $(ALL_LDFLAGS) $(DCCORE_LIB) $(DCCORE_LDLIBS) $(UNIT_EXTRA_LIBS)
+	$(CC) $(DCCORE_CFLAGS) -MMD -MP $< -o $@ $(ALL_LDFLAGS) $(DCCORE_LIB) $(DCCORE_LDLIBS) $(UNIT_EXTRA_LIBS)
 
 # The core inside a shared object, as in libdevcheck.so: its own frames must
 # not show in reports (test_ownframes).
 $(UNIT_DIR)/libownframes.so: tests/unit/ownframes_lib.c $(DCCORE_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(DCCORE_CFLAGS) -shared $< -o $@ $(ALL_LDFLAGS) $(DCCORE_LIB) $(DCCORE_LDLIBS)
+	$(CC) $(DCCORE_CFLAGS) -MMD -MP -shared $< -o $@ $(ALL_LDFLAGS) $(DCCORE_LIB) $(DCCORE_LDLIBS)
 
-$(UNIT_DIR)/test_ownframes: tests/unit/test_ownframes.c tests/unit/unit.h $(UNIT_DIR)/libownframes.so
-	$(CC) $(DCCORE_CFLAGS) $< -o $@ $(ALL_LDFLAGS) -L$(UNIT_DIR) -lownframes -Wl,-rpath,'$$ORIGIN'
+$(UNIT_DIR)/test_ownframes: tests/unit/test_ownframes.c $(UNIT_DIR)/libownframes.so
+	$(CC) $(DCCORE_CFLAGS) -MMD -MP $< -o $@ $(ALL_LDFLAGS) -L$(UNIT_DIR) -lownframes -Wl,-rpath,'$$ORIGIN'
 
 # test_pyframes: a C program that runs a real CPython; the script it runs
 # calls back into it through ctypes.CDLL(None).
@@ -135,3 +139,7 @@ $(UNIT_DIR)/libelfdw_link.so: $(UNIT_DIR)/libelfdw_big.so
 UNIT_PROGS += test_hostile
 ALL   += $(UNIT_DIR)/test_hostile
 TESTS += $(UNIT_DIR)/test_hostile
+
+# the headers each unit program includes (written by -MMD -MP above; here,
+# after the last UNIT_PROGS +=)
+-include $(addprefix $(UNIT_DIR)/,$(addsuffix .d,$(UNIT_PROGS) libownframes))

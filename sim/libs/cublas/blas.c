@@ -790,6 +790,49 @@ static cublasStatus_t ger(cublasHandle_t h, int64_t m, int64_t n, const void *al
     return vec_launch(h, "simblas_ger", m * n, params);
 }
 
+/* ---- the calls on a triangle (symv, hemv, syr, her, syr2, her2, syrk,
+ * herk, syr2k, her2k, symm, hemm, trmm): one launch of vec.cu's kernels,
+ * as axpy's; the argument checks and the sb_vec they share below */
+
+/* max(1, rows): the least leading dimension of a matrix of `rows` rows */
+static int64_t ld_min(int64_t rows)
+{
+    return rows > 1 ? rows : 1;
+}
+
+/* The argument checks every call on a triangle makes before anything runs:
+ * a handle of another build is CUBLAS_STATUS_NOT_INITIALIZED; then
+ * CUBLAS_STATUS_INVALID_VALUE (the cuBLAS documentation's checks) when n <
+ * 0, lda < max(1, order) (order: the rows of A), uplo is neither LOWER nor
+ * UPPER, trans is no operation (symv and syr, which take none, pass
+ * CUBLAS_OP_N), or `bad`: the call's own documented checks.
+ * CUBLAS_STATUS_SUCCESS: the call goes on (nothing to do when a size is 0:
+ * the caller's to say). */
+static cublasStatus_t uplo_call(cublasHandle_t h, cublasFillMode_t uplo, cublasOperation_t trans, int64_t n,
+                                int64_t lda, int64_t order, int bad)
+{
+    if (!mine(h))
+        return CUBLAS_STATUS_NOT_INITIALIZED;
+    if (bad || n < 0 || lda < ld_min(order) || (uplo != CUBLAS_FILL_MODE_LOWER && uplo != CUBLAS_FILL_MODE_UPPER) ||
+        !op_ok(trans))
+        return CUBLAS_STATUS_INVALID_VALUE;
+    return CUBLAS_STATUS_SUCCESS;
+}
+
+/* The sb_vec fields every call on a triangle fills: n, lda, the types
+ * (alpha's ts), conj, the uplo triangle, and trans as the kernels take it
+ * (0 N, 1 T, 2 C; C of a real type is T).  The caller sets the rest
+ * (increments, m, k, ldb, ldc, side, diag). */
+static struct sb_vec uplo_vec(cublasFillMode_t uplo, cublasOperation_t trans, int64_t n, int64_t lda, cudaDataType t,
+                              cudaDataType ts, int conj)
+{
+    return (struct sb_vec){ .n = n, .lda = lda, .type = t, .type_s = ts, .conj = conj,
+                            .upper = uplo == CUBLAS_FILL_MODE_UPPER,
+                            .trans = trans == CUBLAS_OP_N                              ? 0
+                                     : trans == CUBLAS_OP_C && simlib_type_complex(t) ? 2
+                                                                                       : 1 };
+}
+
 /* symv, hemv (conj): y = alpha A x + beta y, the n x n A symmetric
  * (Hermitian), its uplo triangle read (vec.h sb_symv_range); the cuBLAS
  * documentation's argument checks (n < 0, lda < max(1, n), an increment of
@@ -799,15 +842,11 @@ static cublasStatus_t symv(cublasHandle_t h, cublasFillMode_t uplo, int64_t n, c
                            int64_t lda, const void *x, int64_t incx, const void *beta, void *y, int64_t incy,
                            cudaDataType t, int conj)
 {
-    if (!mine(h))
-        return CUBLAS_STATUS_NOT_INITIALIZED;
-    if (n < 0 || incx == 0 || incy == 0 || lda < (n > 1 ? n : 1) ||
-        (uplo != CUBLAS_FILL_MODE_LOWER && uplo != CUBLAS_FILL_MODE_UPPER))
-        return CUBLAS_STATUS_INVALID_VALUE;
-    if (n == 0)
-        return CUBLAS_STATUS_SUCCESS;
-    struct sb_vec v = { .n = n, .incx = incx, .incy = incy, .lda = lda, .type = t, .type_s = t, .conj = conj,
-                        .upper = uplo == CUBLAS_FILL_MODE_UPPER };
+    cublasStatus_t st = uplo_call(h, uplo, CUBLAS_OP_N, n, lda, n, incx == 0 || incy == 0);
+    if (st != CUBLAS_STATUS_SUCCESS || n == 0)
+        return st;
+    struct sb_vec v = uplo_vec(uplo, CUBLAS_OP_N, n, lda, t, t, conj);
+    v.incx = incx, v.incy = incy;
     const void *al = vec_alpha(h, &v, alpha), *be = vec_beta(&v, beta, t);
     void *params[] = { &v, &al, &A, &x, &be, &y };
     return vec_launch(h, "simblas_symv", n, params);
@@ -833,15 +872,11 @@ static cublasStatus_t syr(cublasHandle_t h, cublasFillMode_t uplo, int64_t n, co
                           int64_t incx, const void *y, int64_t incy, void *A, int64_t lda, cudaDataType t,
                           cudaDataType ts, int conj)
 {
-    if (!mine(h))
-        return CUBLAS_STATUS_NOT_INITIALIZED;
-    if (n < 0 || incx == 0 || (y && incy == 0) || lda < (n > 1 ? n : 1) ||
-        (uplo != CUBLAS_FILL_MODE_LOWER && uplo != CUBLAS_FILL_MODE_UPPER))
-        return CUBLAS_STATUS_INVALID_VALUE;
-    if (n == 0)
-        return CUBLAS_STATUS_SUCCESS;
-    struct sb_vec v = { .n = n, .incx = incx, .incy = incy, .lda = lda, .type = t, .type_s = ts, .conj = conj,
-                        .upper = uplo == CUBLAS_FILL_MODE_UPPER };
+    cublasStatus_t st = uplo_call(h, uplo, CUBLAS_OP_N, n, lda, n, incx == 0 || (y && incy == 0));
+    if (st != CUBLAS_STATUS_SUCCESS || n == 0)
+        return st;
+    struct sb_vec v = uplo_vec(uplo, CUBLAS_OP_N, n, lda, t, ts, conj);
+    v.incx = incx, v.incy = incy;
     const void *al = vec_alpha(h, &v, alpha);
     void *p1[] = { &v, &al, &x, &A }, *p2[] = { &v, &al, &x, &y, &A };
     return y ? vec_launch(h, "simblas_syr2", n * n, p2) : vec_launch(h, "simblas_syr", n * n, p1);
@@ -884,20 +919,14 @@ static cublasStatus_t syrk(cublasHandle_t h, cublasFillMode_t uplo, cublasOperat
                            const void *beta, void *C, int64_t ldc, cudaDataType t, cudaDataType ta,
                            cudaDataType tb, int conj)
 {
-    if (!mine(h))
-        return CUBLAS_STATUS_NOT_INITIALIZED;
-    int complex_t = t == CUDA_C_32F || t == CUDA_C_64F;
-    int64_t rows = trans == CUBLAS_OP_N ? n : k, one = rows > 1 ? rows : 1;
-    if (n < 0 || k < 0 || lda < one || (B && ldb < one) || ldc < (n > 1 ? n : 1) ||
-        (uplo != CUBLAS_FILL_MODE_LOWER && uplo != CUBLAS_FILL_MODE_UPPER) ||
-        (trans != CUBLAS_OP_N && trans != CUBLAS_OP_T && trans != CUBLAS_OP_C) ||
-        (complex_t && trans == (conj ? CUBLAS_OP_T : CUBLAS_OP_C)))
-        return CUBLAS_STATUS_INVALID_VALUE;
-    if (n == 0)
-        return CUBLAS_STATUS_SUCCESS;
-    struct sb_vec v = { .n = n, .k = k, .lda = lda, .ldb = ldb, .ldc = ldc, .type = t, .type_s = ta, .conj = conj,
-                        .upper = uplo == CUBLAS_FILL_MODE_UPPER,
-                        .trans = trans == CUBLAS_OP_N ? 0 : trans == CUBLAS_OP_C && complex_t ? 2 : 1 };
+    int64_t rows = trans == CUBLAS_OP_N ? n : k;        /* A's (and B's) */
+    cublasStatus_t st = uplo_call(h, uplo, trans, n, lda, rows,
+                                  k < 0 || (B && ldb < ld_min(rows)) || ldc < ld_min(n) ||
+                                      (simlib_type_complex(t) && trans == (conj ? CUBLAS_OP_T : CUBLAS_OP_C)));
+    if (st != CUBLAS_STATUS_SUCCESS || n == 0)
+        return st;
+    struct sb_vec v = uplo_vec(uplo, trans, n, lda, t, ta, conj);
+    v.k = k, v.ldb = ldb, v.ldc = ldc;
     const void *al = vec_alpha(h, &v, alpha), *be = vec_beta(&v, beta, tb);
     if (v.device_scalars && tb != ta) {
         /* her2k in device pointer mode: a complex alpha, a real beta, one
@@ -945,22 +974,16 @@ static cublasStatus_t symm(cublasHandle_t h, cublasSideMode_t side, cublasFillMo
                            int64_t lda, const void *B, int64_t ldb, const void *beta, void *C, int64_t ldc,
                            cudaDataType t, int conj, int tri)
 {
-    if (!mine(h))
-        return CUBLAS_STATUS_NOT_INITIALIZED;
-    int64_t ka = side == CUBLAS_SIDE_RIGHT ? n : m, mm = m > 1 ? m : 1;
-    if (m < 0 || n < 0 || lda < (ka > 1 ? ka : 1) || ldb < mm || ldc < mm ||
-        (side != CUBLAS_SIDE_LEFT && side != CUBLAS_SIDE_RIGHT) ||
-        (uplo != CUBLAS_FILL_MODE_LOWER && uplo != CUBLAS_FILL_MODE_UPPER) ||
-        (trans != CUBLAS_OP_N && trans != CUBLAS_OP_T && trans != CUBLAS_OP_C) ||
-        (diag != CUBLAS_DIAG_NON_UNIT && diag != CUBLAS_DIAG_UNIT))
-        return CUBLAS_STATUS_INVALID_VALUE;
-    if (m == 0 || n == 0)
-        return CUBLAS_STATUS_SUCCESS;
-    int complex_t = t == CUDA_C_32F || t == CUDA_C_64F;
-    struct sb_vec v = { .m = m, .n = n, .lda = lda, .ldb = ldb, .ldc = ldc, .type = t, .type_s = t, .conj = conj,
-                        .upper = uplo == CUBLAS_FILL_MODE_UPPER, .right = side == CUBLAS_SIDE_RIGHT, .tri = tri,
-                        .unit = diag == CUBLAS_DIAG_UNIT,
-                        .trans = trans == CUBLAS_OP_N ? 0 : trans == CUBLAS_OP_C && complex_t ? 2 : 1 };
+    int64_t ka = side == CUBLAS_SIDE_RIGHT ? n : m;     /* A's order */
+    cublasStatus_t st = uplo_call(h, uplo, trans, n, lda, ka,
+                                  m < 0 || ldb < ld_min(m) || ldc < ld_min(m) ||
+                                      (side != CUBLAS_SIDE_LEFT && side != CUBLAS_SIDE_RIGHT) ||
+                                      (diag != CUBLAS_DIAG_NON_UNIT && diag != CUBLAS_DIAG_UNIT));
+    if (st != CUBLAS_STATUS_SUCCESS || m == 0 || n == 0)
+        return st;
+    struct sb_vec v = uplo_vec(uplo, trans, n, lda, t, t, conj);
+    v.m = m, v.ldb = ldb, v.ldc = ldc, v.right = side == CUBLAS_SIDE_RIGHT, v.unit = diag == CUBLAS_DIAG_UNIT;
+    v.tri = tri;
     const void *al = vec_alpha(h, &v, alpha);
     if (tri) {
         void *params[] = { &v, &al, &A, &B, &C };
