@@ -42,7 +42,14 @@ int dc_frames_peer_enabler(const struct dc_finding *f, struct dc_peer_enabler *o
     static struct dc_frame fr[DC_FRAMES_MAX];      /* under the report's lock */
     if (f->kind != DC_F_PEER_ACCESS || !f->peer_stack || !f->alloc_known)
         return -1;
-    size_t n = dc_stack_symbolize_need(f->peer_stack, fr, DC_FRAMES_MAX, DC_SYM_NAMES);  /* names are matched */
+    /* names are matched: the API's own frame (cudaDeviceEnablePeerAccess
+     * of a static runtime; a shared one's are dropped, report/symbolize.c)
+     * lies in the object of the stack's first frame, its runtime's, so the
+     * frames of other objects without DWARF (a torch copy's libtorch_cpu)
+     * are left unnamed (issue 38: their tables are not read) */
+    size_t n = dc_stack_symbolize_need(f->peer_stack, fr, DC_FRAMES_MAX, DC_SYM_NAMES_LAZY);
+    if (n && !fr[0].python)
+        n = dc_stack_name_frames(fr, n, NULL, fr[0].module);
     out->api = NULL;
     out->torch = 0;
     for (size_t i = 0; i < n; i++) {

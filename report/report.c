@@ -217,6 +217,14 @@ static void halt(void)
     abort();
 }
 
+/* The report is printed as text alone, its stacks folded (report/fold.h):
+ * the frames it folds need no name (DC_SYM_SHOWN).  JSON, suppressions and
+ * verbosity >= 1 read every frame's name. */
+static int lazy_frames(int print, int need_frames)
+{
+    return print && !need_frames && !want_json() && dc_log_verbosity() < 1;
+}
+
 static int record_finding(const struct dc_finding *f, const struct dc_store_key *key,
                           struct dc_stored **kept, uint64_t *gen);
 
@@ -511,7 +519,8 @@ static int record_finding(const struct dc_finding *f, const struct dc_store_key 
         uint32_t ids[3] = { f->launch_stack, f->has_operand && f->alloc_known ? f->alloc.alloc_stack : 0,
                             f->peer_stack };
         dc_symwant_announce(ids, print || want_json() ? 3 : 1);
-        nl = dc_stack_symbolize_ex(f->launch_stack, frames_a, FRAMES_SHOWN, l->kernel);
+        nl = dc_stack_symbolize_ex_need(f->launch_stack, frames_a, FRAMES_SHOWN, l->kernel,
+                                        lazy_frames(print, need_frames) ? DC_SYM_SHOWN : DC_SYM_WHOLE);
     }
     char op[128];
     framework_op(f->kind == DC_F_FRAMEWORK_DEVICE_ERROR ? f->message : NULL, op, sizeof op);
@@ -536,8 +545,13 @@ static int record_finding(const struct dc_finding *f, const struct dc_store_key 
         return 1;
     }
 
-    size_t na = f->has_operand && f->alloc_known
-                    ? dc_stack_symbolize(f->alloc.alloc_stack, frames_b, FRAMES_SHOWN) : 0;
+    size_t na = 0;
+    if (f->has_operand && f->alloc_known) {
+        int lazy = lazy_frames(print, need_frames);
+        na = dc_stack_symbolize_need(f->alloc.alloc_stack, frames_b, FRAMES_SHOWN, lazy ? DC_SYM_SHOWN : DC_SYM_WHOLE);
+        if (lazy && !dc_frames_segment(frames_b, na))
+            na = dc_stack_name_frames(frames_b, na, NULL, NULL);     /* an allocator's name may be folded */
+    }
     struct fmt_ctx c = { f, kname, nl, na, id, 0 };
     if (print) {
         struct dc_buf b;

@@ -9,7 +9,7 @@ DCREPORT_SRCS := report/report.c report/store.c report/finding.c report/sinks.c 
                  report/merge.c report/sarif.c report/junit.c report/html.c report/documents.c report/suppress.c \
                  report/kinds.c report/testname.c report/matrix.c report/counts.c report/summary.c report/hint.c report/log.c \
                  report/demangle.c report/pystack.c report/frames.c report/ranges.c \
-                 report/stack.c report/stackdepot.c report/symbolize.c report/symindex.c report/symwant.c report/symline.c report/dwline.c report/elfdw.c report/elfsym.c report/symelf.c \
+                 report/stack.c report/stackdepot.c report/symbolize.c report/modmap.c report/symindex.c report/symwant.c report/fold.c report/symline.c report/dwline.c report/elfdw.c report/elfsym.c report/symelf.c \
                  report/stats.c report/gpus.c report/mgpus.c
 DCREPORT_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(DCREPORT_SRCS))
 

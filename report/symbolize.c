@@ -35,6 +35,8 @@
 #include "report/symelf.h"
 #include "report/symindex.h"
 #include "report/symwant.h"
+#include "report/modmap.h"
+#include "report/fold.h"
 #include "report/symline.h"
 
 #include <dlfcn.h>
@@ -466,120 +468,6 @@ static int cu_function(Dwfl_Module *mod, Dwarf_Die *cu, Dwarf_Addr pc, Dwarf_Die
     return n;
 }
 
-/* --- the object holding an address, without dladdr ---------------------------------
- *
- * dladdr also looks for the nearest dynamic symbol, over every symbol of the
- * object (about 20,000 instructions an address in a C program, far more in
- * libtorch_cpu's).  The objects' load segments are listed once with
- * dl_iterate_phdr, and again when one was loaded or unloaded since
- * (dlpi_adds, dlpi_subs); an object's name and base are those dladdr gives
- * (dli_fname: the link map's name, argv[0] for the program; dli_fbase: the
- * page of its lowest load segment).  Under sym_lock. */
-struct mod_seg {
-    uintptr_t lo, hi;
-    size_t obj;
-};
-struct mod_obj {
-    uintptr_t base;
-    uintptr_t bias;             /* dlpi_addr: the file's addresses + bias = the process's */
-    char *name;
-};
-static struct mod_seg *mod_segs;
-static size_t mod_nsegs, mod_capsegs;
-static struct mod_obj *mod_objs;
-static size_t mod_nobjs, mod_capobjs;
-static unsigned long long mod_adds, mod_subs;
-static int mod_listed;
-
-static int mod_counts_cb(struct dl_phdr_info *info, size_t size, void *data)
-{
-    unsigned long long *c = data;
-    if (size < offsetof(struct dl_phdr_info, dlpi_subs) + sizeof info->dlpi_subs)
-        return 1;
-    c[0] = info->dlpi_adds, c[1] = info->dlpi_subs, c[2] = 1;
-    return 1;
-}
-
-static int mod_list_cb(struct dl_phdr_info *info, size_t size, void *data)
-{
-    (void)size, (void)data;
-    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE), base = UINTPTR_MAX;
-    for (int i = 0; i < info->dlpi_phnum; i++)
-        if (info->dlpi_phdr[i].p_type == PT_LOAD) {
-            uintptr_t lo = info->dlpi_addr + (info->dlpi_phdr[i].p_vaddr & ~(page - 1));
-            if (lo < base)
-                base = lo;
-        }
-    if (base == UINTPTR_MAX)
-        return 0;
-    if (mod_nobjs == mod_capobjs) {
-        size_t cap = mod_capobjs ? mod_capobjs * 2 : 64;
-        struct mod_obj *v = realloc(mod_objs, cap * sizeof *v);
-        if (!v)
-            return 0;
-        mod_objs = v, mod_capobjs = cap;
-    }
-    const char *name = info->dlpi_name && info->dlpi_name[0] ? info->dlpi_name
-                       : mod_nobjs == 0                       ? program_invocation_name
-                                                              : "";
-    char *copy = strdup(name ? name : "");
-    if (!copy)
-        return 0;
-    size_t obj = mod_nobjs;
-    for (int i = 0; i < info->dlpi_phnum; i++) {
-        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-        if (ph->p_type != PT_LOAD || !ph->p_memsz)
-            continue;
-        if (mod_nsegs == mod_capsegs) {
-            size_t cap = mod_capsegs ? mod_capsegs * 2 : 256;
-            struct mod_seg *v = realloc(mod_segs, cap * sizeof *v);
-            if (!v)
-                break;
-            mod_segs = v, mod_capsegs = cap;
-        }
-        mod_segs[mod_nsegs++] = (struct mod_seg){ info->dlpi_addr + ph->p_vaddr,
-                                                  info->dlpi_addr + ph->p_vaddr + ph->p_memsz, obj };
-    }
-    mod_objs[mod_nobjs++] = (struct mod_obj){ base, info->dlpi_addr, copy };
-    return 0;
-}
-
-static int mod_seg_cmp(const void *a, const void *b)
-{
-    const struct mod_seg *x = a, *y = b;
-    return x->lo < y->lo ? -1 : x->lo > y->lo;
-}
-
-/* The objects listed again if one was loaded or unloaded since. */
-static void mod_refresh(void)
-{
-    unsigned long long c[3] = { 0, 0, 0 };
-    dl_iterate_phdr(mod_counts_cb, c);
-    if (mod_listed && c[2] && c[0] == mod_adds && c[1] == mod_subs)
-        return;
-    for (size_t i = 0; i < mod_nobjs; i++)
-        free(mod_objs[i].name);
-    mod_nobjs = mod_nsegs = 0;
-    dl_iterate_phdr(mod_list_cb, NULL);
-    if (mod_nsegs)
-        qsort(mod_segs, mod_nsegs, sizeof *mod_segs, mod_seg_cmp);
-    mod_adds = c[0], mod_subs = c[1], mod_listed = c[2];
-}
-
-/* The object holding pc, NULL if none. */
-static const struct mod_obj *mod_of(uintptr_t pc)
-{
-    size_t lo = 0, hi = mod_nsegs;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (mod_segs[mid].lo <= pc)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo && pc < mod_segs[lo - 1].hi ? &mod_objs[mod_segs[lo - 1].obj] : NULL;
-}
-
 static int fast_off;            /* dc_symbolize_ip_path's libdw side: report/symelf.c not asked */
 
 /* What a symbolization of one address gives (and a cache entry holds). */
@@ -612,12 +500,12 @@ static size_t symbolize_ip_(uintptr_t ip, struct dc_frame *out, size_t max, int 
     memset(f, 0, sizeof *f);
     f->ip = ip;
     f->offset = pc;
-    const struct mod_obj *obj = mod_of(pc);
+    const struct dc_modobj *obj = dc_modmap_of(pc);
     if (obj) {
         snprintf(f->module, sizeof f->module, "%s", obj->name);
         f->offset = pc - obj->base;
         f->module_base = obj->base;
-        size_t n = fast_off ? 0 : dc_symelf_frames(obj->name, obj->base, obj->bias, obj == &mod_objs[0], pc, out, max,
+        size_t n = fast_off ? 0 : dc_symelf_frames(obj->name, obj->base, obj->bias, dc_modmap_is_main(obj), pc, out, max,
                                                    (enum dc_symelf_kind)kind);
         if (n)
             return n;
@@ -827,6 +715,7 @@ static void cframe_out(struct dc_frame *f, uintptr_t ip, const struct sym_cframe
     f->module_base = c->module_base;
     f->line = whole ? c->line : 0;
     f->python = 0;
+    f->unnamed = 0;
     snprintf(f->module, sizeof f->module, "%s", c->module);
     snprintf(f->function, sizeof f->function, "%s", c->function);
     snprintf(f->mangled, sizeof f->mangled, "%s", c->mangled);
@@ -872,6 +761,14 @@ static size_t symbolize_ip_cached(uintptr_t ip, struct dc_frame *out, size_t max
     return n;
 }
 
+/* ip's frames are cached for kind (a whole answer serves every kind). */
+static int cached(uintptr_t ip, enum sym_kind kind)
+{
+    struct sym_entry *e;
+    HASH_FIND(hh, sym_cache, &ip, sizeof ip, e);
+    return e && (e->kind == SK_WHOLE || e->kind == kind);
+}
+
 size_t dc_symbolize_bytes(void)
 {
     pthread_mutex_lock(&sym_lock);
@@ -901,6 +798,80 @@ size_t dc_stack_symbolize_need(uint32_t id, struct dc_frame *out, size_t max, en
     return n;
 }
 
+size_t dc_stack_symbolize_ex_need(uint32_t id, struct dc_frame *out, size_t max, const char *drop_symbol,
+                                  enum dc_sym_need need)
+{
+    uint64_t t = DC_STATS_BEGIN();
+    size_t n = symbolize_ex(id, out, max, drop_symbol, need);
+    DC_STATS_END(DC_T_SYMBOLIZE, t);
+    return n;
+}
+
+/* Names the unnamed frames of fr[0 .. n) that select() picks (all when
+ * NULL), in place; one that says nothing about the program is dropped, and
+ * select() asked again of the frames after it.  The frames' count after.
+ * Under sym_lock. */
+static size_t name_frames(struct dc_frame *fr, size_t n, const char *drop_symbol,
+                          int (*select)(const struct dc_frame *fr, size_t n, size_t i))
+{
+    static struct dc_frame one[DC_INLINE_MAX];     /* under sym_lock */
+    int refreshed = 0;
+    for (size_t i = 0; i < n;) {
+        if (!fr[i].unnamed || (select && !select(fr, n, i))) {
+            i++;
+            continue;
+        }
+        /* an object without DWARF: one frame, the function's */
+        size_t m = symbolize_ip_cached(fr[i].ip, one, DC_INLINE_MAX, &refreshed, SK_WHOLE);
+        if (m && boring_frame(&one[m - 1], drop_symbol)) {
+            memmove(&fr[i], &fr[i + 1], (n - i - 1) * sizeof *fr);
+            n--;
+            i = 0;                  /* a run may now end elsewhere: asked again */
+            continue;
+        }
+        if (m) {
+            one[m - 1].ip = fr[i].ip;
+            fr[i] = one[m - 1];
+        }
+        fr[i].unnamed = 0;
+        i++;
+    }
+    return n;
+}
+
+static const char *name_module;     /* dc_stack_name_frames's; under sym_lock */
+
+static int of_module(const struct dc_frame *fr, size_t n, size_t i)
+{
+    (void)n;
+    return !strcmp(fr[i].module, name_module);
+}
+
+size_t dc_stack_name_frames(struct dc_frame *fr, size_t n, const char *drop_symbol, const char *module)
+{
+    uint64_t t = DC_STATS_BEGIN();
+    pthread_mutex_lock(&sym_lock);
+    name_module = module;
+    n = name_frames(fr, n, drop_symbol, module ? of_module : NULL);
+    pthread_mutex_unlock(&sym_lock);
+    DC_STATS_END(DC_T_SYMBOLIZE, t);
+    return n;
+}
+
+/* A frame a folded text report shows (report/fold.h): not in a folded run.
+ * fr[0 .. n): the native frames. */
+static int shown(const struct dc_frame *fr, size_t n, size_t i)
+{
+    int user = dc_frames_any_user(fr, n);
+    for (size_t j = 0; j < n;) {
+        size_t run = dc_frames_run(fr, n, j, user);
+        if (run >= 2 && i >= j && i < j + run)
+            return 0;
+        j += run >= 2 ? run : 1;
+    }
+    return 1;
+}
+
 static size_t symbolize_ex(uint32_t id, struct dc_frame *out, size_t max, const char *drop_symbol,
                            enum dc_sym_need need)
 {
@@ -924,14 +895,17 @@ static size_t symbolize_ex(uint32_t id, struct dc_frame *out, size_t max, const 
         n = 0;                      /* the Python frames alone: libdw not even started */
     if (need == DC_SYM_LINES && !npy)
         need = DC_SYM_WHOLE;
-    enum sym_kind kind = need == DC_SYM_WHOLE ? SK_WHOLE : need == DC_SYM_LINES ? SK_LINES : SK_NAMES;
+    enum sym_kind kind = need == DC_SYM_WHOLE || need == DC_SYM_SHOWN ? SK_WHOLE
+                         : need == DC_SYM_LINES                        ? SK_LINES
+                                                                       : SK_NAMES;
+    int lazy = need == DC_SYM_SHOWN || need == DC_SYM_NAMES_LAZY;
     int refreshed = 0;
     if (n)
-        mod_refresh();
+        dc_modmap_refresh();
     dc_symwant_stack(ips, kind != SK_LINES ? n : 0);  /* a large library's frames: named in one pass */
     for (size_t i = 0; i < n && k < nmax; i++) {
         /* frames left out are known by their object: not symbolized */
-        const struct mod_obj *obj = mod_of(ips[i] ? ips[i] - 1 : 0);
+        const struct dc_modobj *obj = dc_modmap_of(ips[i] ? ips[i] - 1 : 0);
         uintptr_t base = obj ? obj->base : 0;
         if (!own_is_main && own_base && base == (uintptr_t)own_base)
             continue;               /* inside libdevcheck itself */
@@ -939,13 +913,27 @@ static size_t symbolize_ex(uint32_t id, struct dc_frame *out, size_t max, const 
             continue;               /* the driver or CUPTI calling a CUPTI callback */
         if (interp && base == interp)
             break;                  /* the interpreter: its Python frames follow */
+        if (lazy && k && obj && !dc_modmap_is_main(obj) && !cached(ips[i], kind) &&
+            dc_symelf_bare(obj->name, obj->base, 0)) {
+            /* its name only, which may never be read: left for name_frames */
+            struct dc_frame *f = &out[k++];
+            memset(f, 0, sizeof *f);
+            f->ip = ips[i];
+            f->offset = ips[i] - 1 - obj->base;
+            f->module_base = obj->base;
+            f->unnamed = 1;
+            snprintf(f->module, sizeof f->module, "%s", obj->name);
+            continue;
+        }
         size_t m = symbolize_ip_cached(ips[i], tmp, DC_INLINE_MAX, &refreshed, kind);
         for (size_t j = 0; j < m && k < nmax; j++)
             if (!boring_frame(&tmp[j], drop_symbol))
                 out[k++] = tmp[j];
-        if (m && obj == &mod_objs[0] && !strcmp(tmp[m - 1].mangled, "main"))
+        if (m && dc_modmap_is_main(obj) && !strcmp(tmp[m - 1].mangled, "main"))
             break;                  /* the program's main: below it the C library's start-up (boring_frame) */
     }
+    if (need == DC_SYM_SHOWN)
+        k = name_frames(out, k, drop_symbol, shown);       /* those the report shows */
     for (size_t i = 0; i < npy && k < max; i++) {
         struct dc_frame *f = &out[k++];
         memset(f, 0, sizeof *f);
@@ -962,14 +950,14 @@ size_t dc_symbolize_ip_path(uintptr_t ip, int libdw, int names, struct dc_frame 
     size_t n = 0;
     int refreshed = 0;
     pthread_mutex_lock(&sym_lock);
-    mod_refresh();
+    dc_modmap_refresh();
     if (libdw) {
         fast_off = 1;
         n = symbolize_ip(ip, out, max, &refreshed, kind);
         fast_off = 0;
     } else if (max) {
         uintptr_t pc = ip ? ip - 1 : 0;
-        const struct mod_obj *obj = mod_of(pc);
+        const struct dc_modobj *obj = dc_modmap_of(pc);
         memset(&out[0], 0, sizeof out[0]);
         out[0].ip = ip;
         out[0].offset = pc;
@@ -977,7 +965,7 @@ size_t dc_symbolize_ip_path(uintptr_t ip, int libdw, int names, struct dc_frame 
             snprintf(out[0].module, sizeof out[0].module, "%s", obj->name);
             out[0].offset = pc - obj->base;
             out[0].module_base = obj->base;
-            n = dc_symelf_frames(obj->name, obj->base, obj->bias, obj == &mod_objs[0], pc, out, max,
+            n = dc_symelf_frames(obj->name, obj->base, obj->bias, dc_modmap_is_main(obj), pc, out, max,
                                  (enum dc_symelf_kind)kind);
         }
     }

@@ -42,6 +42,11 @@ enum dc_sym_need {
                          * (and inlined calls) but no ELF symbol looked up, so unnamed (but where an earlier
                          * whole answer named them), none left out by name; then the Python frames.  A stack
                          * without Python frames: as DC_SYM_WHOLE */
+    DC_SYM_SHOWN,       /* as DC_SYM_WHOLE for a folded text report (report/fold.h): a frame it folds away
+                         * whose object (not the program) has no DWARF anywhere is left unnamed (its module
+                         * and offset known, `unnamed` set): a large library's symbol table is not read for
+                         * a name nobody reads (issue 38).  dc_stack_name_frames names them */
+    DC_SYM_NAMES_LAZY,  /* as DC_SYM_NAMES, but every such frame after the first kept one unnamed */
 };
 /* dc_stack_symbolize with only what the caller needs: a finding's report
  * names and prints what it shows, and a caller that matches names or reads
@@ -49,6 +54,14 @@ enum dc_sym_need {
  * a large library's symbol table: libtorch_cpu's).  Cached as the whole
  * symbolization is; timed with it (--stats). */
 size_t dc_stack_symbolize_need(uint32_t id, struct dc_frame *out, size_t max, enum dc_sym_need need);
+/* dc_stack_symbolize_ex with a need (DC_SYM_SHOWN for a printed report). */
+size_t dc_stack_symbolize_ex_need(uint32_t id, struct dc_frame *out, size_t max, const char *drop_symbol,
+                                  enum dc_sym_need need);
+/* Names fr[0 .. n)'s unnamed frames, those of the object module only unless
+ * it is NULL (as a whole answer would: one that says nothing about the
+ * program is dropped, drop_symbol as dc_stack_symbolize_ex's): the frames'
+ * count after. */
+size_t dc_stack_name_frames(struct dc_frame *fr, size_t n, const char *drop_symbol, const char *module);
 /* 1: symbolization may ask the debuginfod servers of DEBUGINFOD_URLS for
  * debug info (libdw's standard lookup); 0 (the default): local files only.
  * Takes effect before the first symbolization. */

@@ -255,6 +255,12 @@ size_t dc_symelf_bytes(void)
     return n;
 }
 
+int dc_symelf_bare(const char *name, uintptr_t base, int main)
+{
+    const struct dc_elfdw *e = fast_of(name, base, main);
+    return e && !e->own_dwarf && e->no_debug_file;
+}
+
 size_t dc_symelf_frames(const char *name, uintptr_t base, uintptr_t bias, int main, uintptr_t pc,
                         struct dc_frame *out, size_t max, enum dc_symelf_kind kind)
 {

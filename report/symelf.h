@@ -38,6 +38,10 @@ void dc_symelf_set_debuginfod(int on);
  * itself). */
 #define DC_DEBUGLINK_PLACES 3
 int dc_debuglink_path(int i, const char *file_name, const char *link, char *path, size_t len);
+/* 1: the object's frames have no file, line or inlined call (no DWARF in
+ * its file, and no separate debug file where libdw would look): a name is
+ * all that symbolizing one of them gives. */
+int dc_symelf_bare(const char *name, uintptr_t base, int main);
 /* Unmaps every object's file (before libdw reads /proc/self/maps; see
  * symelf.c), forgetting what was read from them. */
 void dc_symelf_forget(void);

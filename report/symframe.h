@@ -14,5 +14,7 @@ struct dc_frame {
     char file[512];             /* DWARF source file ("" without debug info) */
     int line;                   /* 0 without debug info */
     int python;                 /* a Python frame (file, line, function: co_name); no module */
+    int unnamed;                /* not named yet (DC_SYM_SHOWN, DC_SYM_NAMES_LAZY): a library frame whose
+                                 * object has no DWARF anywhere, so its name is all it lacks */
 };
 #endif

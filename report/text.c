@@ -2,6 +2,7 @@
 #include "report/text.h"
 #include "report/gpus.h"
 #include "report/testname.h"
+#include "report/fold.h"
 #include "report/frames.h"
 #include "report/hint.h"
 #include "report/log.h"
@@ -50,17 +51,6 @@ static void put_line(struct dc_buf *b, const char *pre, const char *file, int li
         dc_bput(b, " in %s", function);
 }
 
-/* A frame the user did not write: a Python file where Python put libraries
- * (report/pystack.h), a native frame of a system folder or with no source
- * line (a library's), the CUDA toolkit's headers. */
-static int library_frame(const struct dc_frame *f)
-{
-    if (f->python)
-        return !dc_py_user_file(f->file);
-    return !f->file[0] || !strncmp(f->file, "/usr/", 5) || strstr(f->file, "/cuda/include/") ||
-           strstr(f->file, "-packages/") || dc_py_library_rule(f->file, NULL);
-}
-
 /* The library a folded frame belongs to: the folder after site-packages/,
  * else the module's or file's base name. */
 static void library_name(const struct dc_frame *f, char *out, size_t len)
@@ -75,9 +65,8 @@ static void library_name(const struct dc_frame *f, char *out, size_t len)
     snprintf(out, len, "%.*s", (int)strcspn(basename_of(s), "."), basename_of(s));
 }
 
-/* The frames, the innermost always; a run of two or more library frames
- * after it folded behind a count and their libraries' names (verbosity >= 1
- * unfolds: issue 41, a finding's block fits in a screen). */
+/* The frames as report/fold.h shows them: a folded run behind a count and
+ * its libraries' names. */
 static void text_stack(struct dc_buf *b, const char *title, const struct dc_frame *fr, size_t n)
 {
     dc_bput(b, "    %s:", title);
@@ -86,13 +75,9 @@ static void text_stack(struct dc_buf *b, const char *title, const struct dc_fram
         return;
     }
     dc_bput(b, "\n");
-    int fold = dc_log_verbosity() < 1, user = 0;
-    for (size_t i = 0; fold && i < n; i++)
-        user |= !library_frame(&fr[i]);
+    int fold = dc_log_verbosity() < 1, user = fold && dc_frames_any_user(fr, n);
     for (size_t i = 0; i < n; i++) {
-        size_t run = 0;             /* the innermost frame stays when the user wrote none of them */
-        while (fold && (i || user) && i + run < n && library_frame(&fr[i + run]))
-            run++;
+        size_t run = fold ? dc_frames_run(fr, n, i, user) : 0;
         if (run >= 2) {
             char libs[160] = "", one[64];
             size_t used = 0;

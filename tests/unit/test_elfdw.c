@@ -13,6 +13,7 @@
  * frames (no .symtab in its file): left to libdw. */
 #include "report/symbolize.h"
 #include "report/symwant.h"
+#include "report/stackdepot.h"
 #include "tests/unit/unit.h"
 
 #include <dlfcn.h>
@@ -101,6 +102,56 @@ static int main_text(struct dl_phdr_info *info, size_t size, void *data)
     return 1;                   /* the program is the first object, or the one named */
 }
 
+static int same_frames(const struct dc_frame *a, size_t n, const struct dc_frame *b, size_t m)
+{
+    int ok = n == m;
+    for (size_t i = 0; ok && i < n; i++)
+        ok = same_frame(&a[i], &b[i]) && !a[i].unnamed && !b[i].unnamed;
+    return ok;
+}
+
+/* DC_SYM_SHOWN and DC_SYM_NAMES_LAZY (issue 38) on stacks of this program's
+ * frames (DWARF: the user's) around frames of a library's 4-byte functions
+ * from lo (bare: no DWARF anywhere, so its folded frames stay unnamed),
+ * before any whole answer names them: a run of 4 library frames folds and
+ * stays unnamed, one alone between the user's frames is shown and named;
+ * dc_stack_name_frames then gives the whole answer. */
+static void lazy_frames(uintptr_t lo, int bare)
+{
+    uintptr_t user1 = (uintptr_t)compare + 9, user2 = (uintptr_t)same_frames + 9;
+    uintptr_t run[6] = { user1, lo + 41, lo + 45, lo + 49, lo + 53, user2 };
+    uintptr_t one[3] = { user1, lo + 61, user2 };
+    uint32_t id_run = dc_stackdepot_put(run, 6, 0), id_one = dc_stackdepot_put(one, 3, 0);
+    static struct dc_frame a[MAXF], b[MAXF];
+    size_t n = dc_stack_symbolize_need(id_run, a, MAXF, DC_SYM_SHOWN);
+    size_t k = dc_stack_symbolize_need(id_one, b, MAXF, DC_SYM_SHOWN);
+    CHECK(n >= 6 && k >= 3);
+    int folded_unnamed = 0, shown_named = !a[0].unnamed && a[0].function[0] && !b[1].unnamed && b[1].function[0];
+    for (size_t i = 0; i < n; i++)
+        folded_unnamed += a[i].unnamed && !a[i].function[0] && strstr(a[i].module, "libelfdw") &&
+                          a[i].offset == run[i] - 1 - a[i].module_base;
+    fprintf(stderr, "lazy frames (bare %d): %d folded frames unnamed, shown named %d\n", bare, folded_unnamed,
+            shown_named);
+
+    CHECK_EQ_LL(folded_unnamed, bare ? 4 : 0);
+    CHECK(shown_named);
+    /* named now, and as a whole answer names them */
+    static struct dc_frame w[MAXF];
+    n = dc_stack_name_frames(a, n, NULL, NULL);
+    size_t m = dc_stack_symbolize_need(id_run, w, MAXF, DC_SYM_WHOLE);
+    CHECK(same_frames(a, n, w, m));
+    m = dc_stack_symbolize_need(id_one, w, MAXF, DC_SYM_WHOLE);
+    CHECK(same_frames(b, k, w, m));
+    /* the peer enabler's: after the first frame, unnamed; then named by module */
+    uintptr_t lib[3] = { lo + 69, lo + 73, lo + 77 };
+    uint32_t id_lib = dc_stackdepot_put(lib, 3, 0);
+    n = dc_stack_symbolize_need(id_lib, a, MAXF, DC_SYM_NAMES_LAZY);
+    CHECK(n == 3 && !a[0].unnamed && a[0].function[0] && a[1].unnamed == bare && a[2].unnamed == bare);
+    n = dc_stack_name_frames(a, n, NULL, a[0].module);
+    m = dc_stack_symbolize_need(id_lib, w, MAXF, DC_SYM_NAMES);
+    CHECK(same_frames(a, n, w, m));
+}
+
 /* Arguments (tests/unit/elfdw_libs.sh; by hand, any library): libraries to
  * load and compare too, every ELFDW_STEP bytes of their code.  One a run: libdw reading the
  * maps again after a second dlopen may take its own mapping of a file for
@@ -123,7 +174,8 @@ int main(int argc, char **argv)
             compare(ip, 1);
     }
     for (int i = 1; i < argc; i++) {
-        if (!dlopen(argv[i], RTLD_LAZY | RTLD_LOCAL)) {
+        void *h = dlopen(argv[i], RTLD_LAZY | RTLD_LOCAL);
+        if (!h) {
             fprintf(stderr, "%s\n", dlerror());
             return 2;
         }
@@ -146,6 +198,11 @@ int main(int argc, char **argv)
         dc_symwant_stack(NULL, 0);
         fprintf(stderr, "%s: %d of %d answered without libdw, %d differ\n", argv[i], fast_answers - fast0,
                 asked - asked0, mismatches - mis0);
+        void *fn = getenv("ELFDW_BARE") ? dlsym(h, "eb_g100") : NULL;      /* tests/unit/elfdw_big.c's */
+        if (getenv("ELFDW_BARE"))
+            CHECK(fn != NULL);
+        if (fn)
+            lazy_frames((uintptr_t)fn, atoi(getenv("ELFDW_BARE")));
     }
     /* a frame of the C library: not read here (no .symtab in its file); its
      * own getpid, not a sanitizer's interceptor */
