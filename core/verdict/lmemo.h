@@ -18,8 +18,12 @@
  * can come of it).  A launch that made a new finding, needed more than the
  * registry's own-memory test or the word memo for a word, repeated more
  * than one, or has more than DC_LMEMO_WORDS planned words is never kept.
- * Per thread, no lock: DC_LMEMO_SLOTS entries, a kernel's by its key (the
- * last launch of each of a few kernels). */
+ * Per thread, no lock: the last launch of each of up to DC_LMEMO_WAYS
+ * kernels in each of DC_LMEMO_SETS sets, a kernel's set by its key (a loop
+ * of 8 kernels in turn keeps each unless 5 share a set, p < 0.001; with 8
+ * direct-mapped slots two or three of them evicted each other at every
+ * launch in most runs, the kernels' keys differing from run to run:
+ * bench/run.sh's repeat rows then varied by ~450 instructions a launch). */
 #ifndef DEVCHECK_CORE_VERDICT_LMEMO_H
 #define DEVCHECK_CORE_VERDICT_LMEMO_H
 #include <stdint.h>
@@ -44,7 +48,6 @@ struct dc_lmemo_rep {
     struct dc_report_ref ref;
 };
 struct dc_lmemo {
-    const void *key;                    /* NULL: empty */
     const struct dc_pword *pw;          /* the kernel's plan */
     uint64_t reg_gen, kernels_gen;
     int device;
@@ -54,10 +57,32 @@ struct dc_lmemo {
     int has_rep;                        /* rep: one word repeated a finding; the others were clean */
     struct dc_lmemo_rep rep;
 };
-/* one entry per slot, the slot by the kernel's key: a loop of a few kernels in turn keeps each */
-#define DC_LMEMO_SLOTS 8
-extern __thread struct dc_lmemo dc_lmemo[DC_LMEMO_SLOTS] __attribute__((tls_model("initial-exec")));
-#define dc_lmemo_slot(key) ((size_t)(((uint64_t)(uintptr_t)(key) * 0x9e3779b97f4a7c15ull) >> 61))
+/* A set: its kernels' keys (NULL: an empty way), then their entries. */
+#define DC_LMEMO_SETS 16
+#define DC_LMEMO_WAYS 4
+struct dc_lmemo_set {
+    const void *key[DC_LMEMO_WAYS];
+    struct dc_lmemo way[DC_LMEMO_WAYS];
+};
+extern __thread struct dc_lmemo_set dc_lmemo[DC_LMEMO_SETS] __attribute__((tls_model("initial-exec")));
+/* the set of a kernel's key: the top 4 bits of its mix (core/owner/registry.h) */
+#define dc_lmemo_set_of(key) (&dc_lmemo[dc_mix64((uint64_t)(uintptr_t)(key)) >> 60])
+_Static_assert(DC_LMEMO_SETS == 16 && DC_LMEMO_WAYS == 4, "dc_lmemo_set_of, dc_lmemo_find");
+
+/* The thread's kept launch of the kernel `key` (not NULL), NULL if none. */
+static inline __attribute__((always_inline)) const struct dc_lmemo *dc_lmemo_find(const void *key)
+{
+    const struct dc_lmemo_set *s = dc_lmemo_set_of(key);
+    if (s->key[0] == key)
+        return &s->way[0];
+    if (s->key[1] == key)
+        return &s->way[1];
+    if (s->key[2] == key)
+        return &s->way[2];
+    if (s->key[3] == key)
+        return &s->way[3];
+    return NULL;
+}
 
 struct dc_launch;
 /* Keeps l (kernelParams-style args, a plan of at most DC_LMEMO_WORDS words)
@@ -80,8 +105,8 @@ static inline __attribute__((always_inline)) int
 dc_lmemo_again(const void *key, const struct dc_pword *pw, int device, int current_device, int path,
                void *const *args)
 {
-    const struct dc_lmemo *m = &dc_lmemo[dc_lmemo_slot(key)];
-    if (m->key != key || m->pw != pw || m->device != device || (current_device >= 0 && current_device != device) ||
+    const struct dc_lmemo *m = key ? dc_lmemo_find(key) : NULL;
+    if (!m || m->pw != pw || m->device != device || (current_device >= 0 && current_device != device) ||
         m->reg_gen != __atomic_load_n(&dc_reg_gen, __ATOMIC_ACQUIRE) ||
         m->kernels_gen != __atomic_load_n(&dc_kernels_gen, __ATOMIC_ACQUIRE))
         return 0;

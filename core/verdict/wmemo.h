@@ -15,10 +15,11 @@
  * accessible (a registry lookup, the thread's cache), and the record's key
  * has no stack, so nothing is proven and no value is kept (a loop's new
  * tensors at new addresses hit it too).
- * Per thread, no lock: 32 slots, two ways (a word lives in its slot or the
- * one beside it), the way used longer ago replaced. */
+ * Per thread, no lock: 16 sets of 4 ways, a word's set by its plan word and
+ * value, the way used longest ago replaced. */
 #ifndef DEVCHECK_CORE_VERDICT_WMEMO_H
 #define DEVCHECK_CORE_VERDICT_WMEMO_H
+#include <stddef.h>
 #include <stdint.h>
 #include "report/finding.h"
 
@@ -46,6 +47,8 @@ const struct dc_wmemo *dc_wmemo_find(const void *kernel_key, const struct dc_pwo
                                      uint64_t reg_gen, uint64_t kernels_gen);
 /* Keeps a copy of e (used is set here) for this thread. */
 void dc_wmemo_put(const struct dc_wmemo *e);
+/* The set (0 .. 15) of 4 ways that (pw, v) lives in. */
+size_t dc_wmemo_set(const struct dc_pword *pw, uintptr_t v);
 
 #pragma GCC visibility pop
 #endif

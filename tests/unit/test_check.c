@@ -14,6 +14,7 @@
 #include "core/core.h"
 #include "core/kernel/origin.h"
 #include "report/matrix.h"
+#include "core/verdict/wmemo.h"
 #include "tests/unit/unit.h"
 
 #include <fcntl.h>
@@ -958,6 +959,88 @@ static void test_lmemo(void)
     free(log);
 }
 
+/* Kernels launched in turn each keep their last clean launch: four whose
+ * keys share a set all stay (a direct-mapped memo kept one); a fifth in that
+ * set takes a way, the others of the set and the fifth stay; eight kernels
+ * of a loop all stay. */
+static void test_lmemo_sets(void)
+{
+    scenario("lmemosets", "");
+    populate();
+    add(LM, 4096, DC_MEM_DEVICE, 0, 0, 0, site_a());
+    uintptr_t p[2] = { LM + 64, 0 };
+    void *args[2];
+    struct dc_param params[2];
+    struct dc_pword pw[2];
+    const void *same[5];
+    size_t ns = 0;
+    for (uintptr_t k = 0x6000; ns < 5; k += 16)
+        if (dc_lmemo_set_of((void *)k) == dc_lmemo_set_of((void *)0x6000))
+            same[ns++] = (void *)k;
+#define AGAIN_K(k) dc_lmemo_again((k), pw, 0, -1, DC_PATH_INTERPOSE, args)
+    for (size_t i = 0; i < 4; i++) {
+        struct dc_launch l = planned("_Z4setsPfS_", same[i], p, args, params, pw, 2);
+        CHECK_EQ_LL(dc_check_launch(&l), 0);
+    }
+    CHECK_EQ_LL(AGAIN_K(same[0]) + AGAIN_K(same[1]) + AGAIN_K(same[2]) + AGAIN_K(same[3]), 4);
+    struct dc_launch l5 = planned("_Z4setsPfS_", same[4], p, args, params, pw, 2);
+    CHECK_EQ_LL(dc_check_launch(&l5), 0);
+    CHECK_EQ_LL(AGAIN_K(same[4]), 1);
+    CHECK_EQ_LL(AGAIN_K(same[0]) + AGAIN_K(same[1]) + AGAIN_K(same[2]) + AGAIN_K(same[3]), 3);
+    static const uintptr_t spacing[] = { 0x90, 0x58, 0x40, 0x1000 };
+    for (size_t sp = 0; sp < sizeof spacing / sizeof spacing[0]; sp++) {
+        const void *loop[8];
+        for (size_t i = 0; i < 8; i++) {
+            loop[i] = (void *)(0x5621a3b04000ull + spacing[sp] * i);
+            struct dc_launch l = planned("_Z4loopPfS_", loop[i], p, args, params, pw, 2);
+            CHECK_EQ_LL(dc_check_launch(&l), 0);
+        }
+        int kept = 0;
+        for (size_t i = 0; i < 8; i++)
+            kept += AGAIN_K(loop[i]);
+        CHECK_EQ_LL(kept, 8);
+    }
+#undef AGAIN_K
+    dc_report_finish();
+}
+
+/* The word memo keeps 4 words of one set; a fifth takes the way used
+ * longest ago; 8 kernels' peer words (one value, plans evenly spaced) all
+ * stay, whatever the spacing. */
+static void test_wmemo_sets(void)
+{
+    const struct dc_pword *same[5];
+    size_t ns = 0;
+    const uintptr_t v = DC_WMEMO_PEER(1);
+    for (uintptr_t a = 0x10000; ns < 5; a += 48)
+        if (dc_wmemo_set((const struct dc_pword *)a, v) == dc_wmemo_set((const struct dc_pword *)0x10000, v))
+            same[ns++] = (const struct dc_pword *)a;
+    struct dc_wmemo e = { .kernel_key = (void *)0x9000, .v = v, .reg_gen = 0, .kernels_gen = 7, .device = 0 };
+#define FOUND(p) (dc_wmemo_find((void *)0x9000, (p), v, 0, 0, 7) != NULL)
+    for (size_t i = 0; i < 4; i++) {
+        e.pw = same[i];
+        dc_wmemo_put(&e);
+    }
+    CHECK_EQ_LL(FOUND(same[0]) + FOUND(same[1]) + FOUND(same[2]) + FOUND(same[3]), 4);
+    CHECK(FOUND(same[0]));                  /* same[1] now the one used longest ago */
+    e.pw = same[4];
+    dc_wmemo_put(&e);
+    CHECK(FOUND(same[4]) && FOUND(same[0]) && FOUND(same[2]) && FOUND(same[3]));
+    CHECK(!FOUND(same[1]));
+    static const uintptr_t spacing[] = { 0x90, 0x58, 0x40, 0x1000 };   /* 0x90: 144, a Fibonacci number */
+    for (size_t s = 0; s < sizeof spacing / sizeof spacing[0]; s++) {
+        int kept = 0;
+        for (int i = 0; i < 8; i++) {
+            e.pw = (const struct dc_pword *)(0x55d0a1c3e2a0ull + spacing[s] * (uintptr_t)i);
+            dc_wmemo_put(&e);
+        }
+        for (int i = 0; i < 8; i++)
+            kept += FOUND((const struct dc_pword *)(0x55d0a1c3e2a0ull + spacing[s] * (uintptr_t)i));
+        CHECK_EQ_LL(kept, 8);
+    }
+#undef FOUND
+}
+
 /* Legal peer traffic under peer=ignore: counted, nothing reported, kept at
  * its first launch; lost when peer access goes (then the error). */
 static void test_lmemo_ignore(void)
@@ -1001,5 +1084,7 @@ int main(int argc, char **argv)
     test_libcall_again();
     test_lmemo();
     test_lmemo_ignore();
+    test_wmemo_sets();
+    test_lmemo_sets();
     return unit_done("test_check");
 }
