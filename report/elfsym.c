@@ -24,6 +24,24 @@
 
 static void note_build_id(struct dc_elfdw *e, const uint8_t *p, size_t size, uint64_t align);
 
+/* A symbol table's section sh (in the image: its bounds checked) and its
+ * string table (sh_link), when both are readable. */
+static void table_of(const struct dc_elfdw *e, const Elf64_Shdr *sh, const uint8_t **sym, size_t *n,
+                     size_t *first_global, const char **str, size_t *str_size)
+{
+    Elf64_Shdr st;
+    if (sh->sh_entsize != sizeof(Elf64_Sym) || sh->sh_link == 0 || sh->sh_link >= e->nsec)
+        return;
+    memcpy(&st, e->shdr + (size_t)sh->sh_link * sizeof st, sizeof st);
+    if (st.sh_type == SHT_NOBITS || st.sh_offset > e->size || st.sh_size > e->size - st.sh_offset)
+        return;
+    *sym = e->img + sh->sh_offset;
+    *n = sh->sh_size / sizeof(Elf64_Sym);
+    *first_global = sh->sh_info;
+    *str = (const char *)e->img + st.sh_offset;
+    *str_size = st.sh_size;
+}
+
 int dc_elfdw_open(struct dc_elfdw *e, const uint8_t *img, size_t size)
 {
     memset(e, 0, sizeof *e);
@@ -58,33 +76,12 @@ int dc_elfdw_open(struct dc_elfdw *e, const uint8_t *img, size_t size)
             continue;
         const uint8_t *data = img + sh.sh_offset;
         if (sh.sh_type == SHT_SYMTAB && sh.sh_size && !symtab) {
-            /* libdw reads the first SHT_SYMTAB of the file */
-            symtab = 1;
-            Elf64_Shdr st;
-            if (sh.sh_entsize != sizeof(Elf64_Sym) || sh.sh_link == 0 || sh.sh_link >= e->nsec)
-                continue;
-            memcpy(&st, e->shdr + (size_t)sh.sh_link * sizeof st, sizeof st);
-            if (st.sh_type == SHT_NOBITS || st.sh_offset > size || st.sh_size > size - st.sh_offset)
-                continue;
-            e->sym = data;
-            e->nsym = sh.sh_size / sizeof(Elf64_Sym);
-            e->first_global = sh.sh_info;
-            e->strtab = (const char *)img + st.sh_offset;
-            e->strtab_size = st.sh_size;
+            symtab = 1;                 /* libdw reads the first SHT_SYMTAB of the file */
+            table_of(e, &sh, &e->sym, &e->nsym, &e->first_global, &e->strtab, &e->strtab_size);
             continue;
         }
         if (sh.sh_type == SHT_DYNSYM && sh.sh_size && !e->dynsym) {
-            Elf64_Shdr st;
-            if (sh.sh_entsize != sizeof(Elf64_Sym) || sh.sh_link == 0 || sh.sh_link >= e->nsec)
-                continue;
-            memcpy(&st, e->shdr + (size_t)sh.sh_link * sizeof st, sizeof st);
-            if (st.sh_type == SHT_NOBITS || st.sh_offset > size || st.sh_size > size - st.sh_offset)
-                continue;
-            e->dynsym = data;
-            e->ndynsym = sh.sh_size / sizeof(Elf64_Sym);
-            e->dyn_first_global = sh.sh_info;
-            e->dynstr = (const char *)img + st.sh_offset;
-            e->dynstr_size = st.sh_size;
+            table_of(e, &sh, &e->dynsym, &e->ndynsym, &e->dyn_first_global, &e->dynstr, &e->dynstr_size);
             continue;
         }
         if (sh.sh_type == SHT_NOTE && !e->build_id)
