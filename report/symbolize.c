@@ -505,8 +505,9 @@ static size_t symbolize_ip_(uintptr_t ip, struct dc_frame *out, size_t max, int 
         snprintf(f->module, sizeof f->module, "%s", obj->name);
         f->offset = pc - obj->base;
         f->module_base = obj->base;
-        size_t n = fast_off ? 0 : dc_symelf_frames(obj->name, obj->base, obj->bias, dc_modmap_is_main(obj), pc, out, max,
-                                                   (enum dc_symelf_kind)kind);
+        size_t n = fast_off ? 0
+                            : dc_symelf_frames(obj->name, obj->base, obj->bias, dc_modmap_is_main(obj), pc, out,
+                                               max, (enum dc_symelf_kind)kind);
         if (n)
             return n;
         f->file[0] = f->mangled[0] = f->function[0] = 0;
