@@ -20,8 +20,9 @@ static size_t ann_n;
 
 void dc_symwant_stack(const uintptr_t *ips, size_t n)
 {
-    stack_n = n < WANT_STACK_MAX ? n : WANT_STACK_MAX;
-    memcpy(stack_ips, ips, stack_n * sizeof *ips);
+    stack_n = ips && n < WANT_STACK_MAX ? n : ips ? WANT_STACK_MAX : 0;
+    if (stack_n)
+        memcpy(stack_ips, ips, stack_n * sizeof *ips);
 }
 
 void dc_symwant_announce(const uint32_t *ids, size_t n)

@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The return addresses of the stack being named (n 0: none).  Under the
+/* The return addresses of the stack being named (n 0 or ips NULL: none).  Under the
  * symbolizer's lock. */
 void dc_symwant_stack(const uintptr_t *ips, size_t n);
 /* The stacks (the stack depot's ids; up to 3, 0 skipped) a report is about
