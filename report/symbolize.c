@@ -810,8 +810,8 @@ size_t dc_stack_symbolize_ex_need(uint32_t id, struct dc_frame *out, size_t max,
 
 /* Names the unnamed frames of fr[0 .. n) that select() picks (all when
  * NULL), in place; one that says nothing about the program is dropped, and
- * select() asked again of the frames after it.  The frames' count after.
- * Under sym_lock. */
+ * select() asked again of every frame (a run may now end elsewhere).  The
+ * frames' count after.  Under sym_lock. */
 static size_t name_frames(struct dc_frame *fr, size_t n, const char *drop_symbol,
                           int (*select)(const struct dc_frame *fr, size_t n, size_t i))
 {
@@ -827,7 +827,7 @@ static size_t name_frames(struct dc_frame *fr, size_t n, const char *drop_symbol
         if (m && boring_frame(&one[m - 1], drop_symbol)) {
             memmove(&fr[i], &fr[i + 1], (n - i - 1) * sizeof *fr);
             n--;
-            i = 0;                  /* a run may now end elsewhere: asked again */
+            i = 0;
             continue;
         }
         if (m) {
