@@ -33,9 +33,9 @@ for lib in libelfdw_big.so libelfdw_dyn.so; do
     note "$lib: $1 of $2 answered without libdw, $3 differ"
     expect_eq "$lib: frames that differ from libdw's" 0 "$3"
     # most addresses (x86-64: all but the label's 16 bytes and past the last
-    # symbol, 698 of 702; aarch64, whose executable segment holds more than
-    # the functions, 1024 of 1500 for both libraries: why not all is not
-    # known yet)
+    # symbol, 698 of 702; aarch64 under qemu: 1024 of 1500 for both
+    # libraries, all when 1024 or fewer are asked (882 of 882): only four
+    # passes of 256 answer there, why is not known yet; the rest is libdw's)
     [ "$2" -ge 600 ] && [ $(($1 * 5)) -ge $(($2 * 3)) ] || fail "$lib: only $1 of $2 answered without libdw"
 done
 set -- $(run libelfdw_link.so 0)
