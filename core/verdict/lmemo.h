@@ -21,9 +21,10 @@
  * Per thread, no lock: the last launch of each of up to DC_LMEMO_WAYS
  * kernels in each of DC_LMEMO_SETS sets, a kernel's set by its key (a loop
  * of 8 kernels in turn keeps each unless 5 share a set, p < 0.001; with 8
- * direct-mapped slots two or three of them evicted each other at every
- * launch in most runs, the kernels' keys differing from run to run:
- * bench/run.sh's repeat rows then varied by ~450 instructions a launch). */
+ * direct-mapped slots, 8 kernels miss one another only by luck: in the runs
+ * measured, 3 of bench/run.sh's 8 evicted each other at every launch in one
+ * backend and not the other, the kernels' keys differing, and its repeat
+ * rows varied by ~450 instructions a launch). */
 #ifndef DEVCHECK_CORE_VERDICT_LMEMO_H
 #define DEVCHECK_CORE_VERDICT_LMEMO_H
 #include <stdint.h>
